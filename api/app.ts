@@ -1,0 +1,57 @@
+import Koa from "koa";
+import compose from "koa-compose";
+import Router from "@koa/router";
+import { config } from "../shared/config";
+import { logger } from "../shared/logger";
+import { bullBoard, BULL_BOARD_PATH } from "./bull-board";
+import type { ApiDeps } from "./deps";
+import { apiKeyAuth } from "./middleware/api-key-auth";
+import { basicAuth } from "./middleware/basic-auth";
+import { jsonBody } from "./middleware/json-body";
+import { requestLogger } from "./middleware/request-logger";
+import { v1Errors } from "./middleware/v1-errors";
+import { healthRouter } from "./routes/meta/health.router";
+import { agentRouter } from "./routes/v1/agent/agent.router";
+import { jobsRouter } from "./routes/v1/jobs/jobs.router";
+
+/** Where people get API keys; every 401 points there. */
+export const howToGetKey = () => `${config.http.platformUrl}/platform/api-keys`;
+
+/** Routers' middleware, with their own 405 handling (`Allow` header) for known paths. */
+function routes(routers: Router[]): Koa.Middleware[] {
+  return routers.flatMap((router) => [router.routes(), router.allowedMethods()]) as Koa.Middleware[];
+}
+
+function mount(app: Koa, routers: Router[]): void {
+  for (const middleware of routes(routers)) app.use(middleware);
+}
+
+/**
+ * The execution API (`/v1`, `/health`, Bull Board) as a Koa app without a listener, so tests can
+ * serve it on any port.
+ */
+export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean } = {}): Koa {
+  const app = new Koa({ proxy: true });
+  app.silent = true; // the error middleware logs; Koa's default printer would log twice
+  app.use(requestLogger(logger));
+  app.use(v1Errors(howToGetKey()));
+  if (options.bullBoard !== false) {
+    app.use(basicAuth(BULL_BOARD_PATH, config.admin.user, config.admin.password));
+    app.use(bullBoard(Object.values(deps.queues)));
+  }
+  mount(app, [healthRouter(deps)]);
+
+  // Everything under /v1 takes JSON and an API key; the rest (health, admin) does not.
+  const v1 = compose([jsonBody(config.http.bodyLimit), apiKeyAuth(deps.ds), ...routes([agentRouter(deps), jobsRouter(deps)])]);
+  app.use((ctx, next) => (ctx.path.startsWith("/v1/") ? v1(ctx, next) : next()));
+  return app;
+}
+
+/** The platform app (`/api`, listing pages, API-keys page); filled by the platform's routes. */
+export function createPlatformApp(_deps: ApiDeps): Koa {
+  const app = new Koa({ proxy: true });
+  app.silent = true;
+  app.use(requestLogger(logger));
+  app.use(v1Errors(howToGetKey()));
+  return app;
+}

@@ -1,0 +1,41 @@
+import type { Queue, QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
+import type { DataSource } from "typeorm";
+import { getDataSource } from "../shared/db/data-source";
+import { CompletionWaiter } from "../shared/queues/completion-waiter";
+import { createQueue, createQueueEvents } from "../shared/queues/queues";
+import { createRedis } from "../shared/queues/redis";
+import { QUEUE_NAMES, type QueueName } from "../shared/queues/registry";
+
+/** Everything the API's routes need, created once per process at boot. */
+export interface ApiDeps {
+  ds: DataSource;
+  /** Fails fast when Redis is down (health checks, rate limits). */
+  redis: Redis;
+  queues: Record<QueueName, Queue>;
+  waiter: CompletionWaiter;
+  close(): Promise<void>;
+}
+
+/** Opens Postgres, Redis, one producer and one event listener per queue. */
+export async function createApiDeps(): Promise<ApiDeps> {
+  const ds = await getDataSource();
+  const redis = createRedis("request");
+  const producerConnection = createRedis("blocking");
+  const queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, producerConnection)])) as Record<QueueName, Queue>;
+  const events: QueueEvents[] = QUEUE_NAMES.map((name) => createQueueEvents(name, createRedis("blocking")));
+  await Promise.all(events.map((e) => e.waitUntilReady()));
+  const waiter = new CompletionWaiter(events);
+  return {
+    ds,
+    redis,
+    queues,
+    waiter,
+    async close() {
+      await Promise.allSettled(events.map((e) => e.close()));
+      await Promise.allSettled(Object.values(queues).map((q) => q.close()));
+      producerConnection.disconnect();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { createServer, type Server } from "node:http";
+import { config } from "../shared/config";
+import { closeDataSource } from "../shared/db/data-source";
+import { logger } from "../shared/logger";
+import { createApiApp, createPlatformApp } from "./app";
+import { createApiDeps } from "./deps";
+
+function listen(app: { callback(): any }, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(app.callback());
+    // Above typical load-balancer idle timeouts, so the balancer closes idle connections first.
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+    server.requestTimeout = 0; // synchronous runs may legitimately take minutes
+    server.once("error", reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+/** Boots the execution API and the platform; stops them in order on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  const deps = await createApiDeps();
+  const api = await listen(createApiApp(deps), config.http.port, config.http.host);
+  const platform = await listen(createPlatformApp(deps), config.http.platformPort, config.http.host);
+  logger.info({ api: config.http.publicBaseUrl, platform: config.http.platformUrl }, "web listening");
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "web stopping");
+    const force = setTimeout(() => {
+      logger.error("shutdown timed out; exiting");
+      process.exit(1);
+    }, config.http.shutdownTimeoutMs);
+    force.unref();
+    // Stop taking requests and let those in flight finish, then close queues, Redis and Postgres.
+    await Promise.all([closeServer(api), closeServer(platform)]);
+    await deps.close();
+    await closeDataSource();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((err) => {
+  logger.fatal({ err: err instanceof Error ? err.message : err }, "web could not start");
+  process.exit(1);
+});

@@ -1,0 +1,21 @@
+import type Joi from "joi";
+import type { Middleware } from "koa";
+import { ValidationError, type ValidationIssue } from "../../shared/errors";
+
+/** Turns joi's details into the FastAPI `detail` list: one entry per problem, all at once. */
+export function toIssues(error: Joi.ValidationError, root = "body"): ValidationIssue[] {
+  return error.details.map((d) => ({ loc: [root, ...d.path], msg: d.message.replace(/"/g, "'"), type: d.type }));
+}
+
+/**
+ * Validates the JSON body against a schema, applies its defaults, and leaves the result in
+ * `ctx.state.body`. Unknown fields are dropped rather than refused, as the hosted API does.
+ */
+export function validateBody(schema: Joi.Schema): Middleware {
+  return async (ctx, next) => {
+    const { value, error } = schema.validate(ctx.request.body, { abortEarly: false, stripUnknown: true, convert: true });
+    if (error) throw new ValidationError(toIssues(error));
+    ctx.state.body = value;
+    await next();
+  };
+}

@@ -1,0 +1,33 @@
+import type { Run } from "../../shared/db/entities/run.entity";
+import { presentAgentCompletion } from "./agent-completion.presenter";
+
+/** Public names of run states (the hosted API says `success`, not `succeeded`). */
+const PUBLIC_STATUS: Record<Run["status"], string> = {
+  queued: "queued",
+  running: "running",
+  succeeded: "success",
+  failed: "failed",
+  cancelled: "cancelled",
+};
+
+const SUCCESS_PRESENTERS: Partial<Record<Run["kind"], (run: Run) => Record<string, unknown>>> = {
+  agent: presentAgentCompletion,
+};
+
+/** `GET /v1/jobs/{job_id}`: the stored response of a finished run, or its state while it runs. */
+export function presentJob(run: Run): Record<string, unknown> {
+  const status = PUBLIC_STATUS[run.status];
+  const present = SUCCESS_PRESENTERS[run.kind];
+  if (run.status === "succeeded" && present) return { ...present(run), status };
+  const error = run.error as { message?: string; code?: string } | null;
+  return {
+    job_id: run.job_id,
+    status,
+    kind: run.kind,
+    queued_at: new Date(run.queued_at).toISOString(),
+    started_at: run.started_at ? new Date(run.started_at).toISOString() : null,
+    finished_at: run.finished_at ? new Date(run.finished_at).toISOString() : null,
+    ...(error ? { detail: error.message, code: error.code } : {}),
+    ...(run.usage ? { usage: run.usage } : {}),
+  };
+}

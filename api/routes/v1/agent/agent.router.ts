@@ -1,0 +1,18 @@
+import Router from "@koa/router";
+import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-spec";
+import type { ApiDeps } from "../../../deps";
+import { validateBody } from "../../../middleware/validate";
+import { completeAgent } from "../../../services/agent-completion.service";
+import { parsePrefer } from "../../../services/prefer-header";
+import { reply } from "../../reply";
+import { agentCompletionSchema } from "./agent.schema";
+
+/** E5 `POST /v1/agent/completions`. */
+export function agentRouter(deps: ApiDeps): Router {
+  const router = new Router();
+  router.post("/v1/agent/completions", validateBody(agentCompletionSchema), async (ctx) => {
+    const prefer = parsePrefer(ctx.get("prefer"));
+    reply(ctx, await completeAgent(deps, ctx.state.body as AgentCompletionRequest, ctx.state.auth, prefer));
+  });
+  return router;
+}

@@ -1,0 +1,52 @@
+import Joi from "joi";
+import { config } from "../../shared/config";
+
+/** Spec: McpConfig. `timeout` is in seconds. */
+export const mcpConfigSchema = Joi.object({
+  type: Joi.string().default("mcp"),
+  url: Joi.string().uri({ scheme: ["http", "https"] }).required(),
+  tool_configurations: Joi.object().unknown(true).allow(null),
+  authorization_token: Joi.string().allow(null, ""),
+  transport: Joi.string().valid("streamable_http", "sse", "http").default("streamable_http"),
+  headers: Joi.object().pattern(Joi.string(), Joi.string()).allow(null),
+  timeout: Joi.number().positive().max(600).default(10),
+}).unknown(true);
+
+const stringList = Joi.array().items(Joi.string().max(200)).max(100).allow(null);
+
+/**
+ * Spec: AgentSpec, with the spec's defaults. Bounds the spec leaves open are the usual provider
+ * ranges. Unknown fields are ignored, as the hosted API ignores them.
+ */
+export const agentSpecSchema = Joi.object({
+  agent_name: Joi.string().max(200).allow(null, ""),
+  description: Joi.string().max(10_000).allow(null, ""),
+  system_prompt: Joi.string().max(200_000).allow(null, ""),
+  marketplace_prompt_id: Joi.string().max(100).allow(null, ""),
+  model_name: Joi.string().max(200).default(config.llm.defaultModel),
+  auto_generate_prompt: Joi.boolean().default(false),
+  max_tokens: Joi.number().integer().min(1).max(1_000_000).default(8192),
+  temperature: Joi.number().min(0).max(2).allow(null),
+  role: Joi.string().max(100).default("worker"),
+  max_loops: Joi.number().integer().min(1).max(100).default(1),
+  tools_list_dictionary: Joi.array().items(Joi.object().unknown(true)).max(128).allow(null),
+  selected_tools: Joi.string().max(10_000).allow(null, ""),
+  mcp_url: Joi.string().uri({ scheme: ["http", "https"] }).allow(null, ""),
+  streaming_on: Joi.boolean().default(false),
+  llm_args: Joi.object().unknown(true).allow(null),
+  dynamic_temperature_enabled: Joi.boolean().default(true),
+  mcp_config: mcpConfigSchema.allow(null),
+  mcp_configs: Joi.object({ connections: Joi.array().items(mcpConfigSchema).max(20).required() }).unknown(true).allow(null),
+  tool_call_summary: Joi.boolean().default(true),
+  reasoning_effort: Joi.string().valid("minimal", "low", "medium", "high").default("low"),
+  thinking_tokens: Joi.number().integer().min(0).max(1_000_000).allow(null),
+  reasoning_enabled: Joi.boolean().default(false),
+  publish_to_marketplace: Joi.boolean().default(false),
+  use_cases: Joi.array().items(Joi.object().unknown(true)).max(100).allow(null),
+  tags: stringList,
+  capabilities: stringList,
+  category: Joi.string().max(100).allow(null, ""),
+  is_free: Joi.boolean().default(true),
+  price_usd: Joi.number().min(0).allow(null),
+  handoffs: Joi.array().max(20).allow(null),
+}).unknown(true);

@@ -1,0 +1,62 @@
+import { parseArgs } from "node:util";
+import { createApiKey, ensureUser, listApiKeys, revokeApiKey } from "../shared/auth/api-keys";
+import { closeDataSource, getDataSource } from "../shared/db/data-source";
+
+const USAGE = `Usage:
+  npm run apikey -- create --user <handle> [--name <name>] [--tier free|premium]
+  npm run apikey -- list [--user <handle>]
+  npm run apikey -- revoke <key id>`;
+
+/** Manages API keys. `create` prints the new key alone on the last line of its output. */
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { user: { type: "string" }, name: { type: "string" }, tier: { type: "string" } },
+  });
+  const [command, ...rest] = positionals;
+  const ds = await getDataSource();
+  try {
+    switch (command) {
+      case "create": {
+        if (!values.user) break;
+        const tier = values.tier ?? "free";
+        if (!["free", "premium"].includes(tier)) break;
+        const user = await ensureUser(ds, values.user);
+        const { key, record } = await createApiKey(ds, user.id, values.name ?? "default", tier);
+        console.log(`Created key ${record.id} (…${record.last4}, tier ${tier}) for user '${user.handle}'. It is shown only once:`);
+        console.log(key);
+        return 0;
+      }
+      case "list": {
+        const user = values.user ? await ensureUser(ds, values.user) : undefined;
+        const keys = await listApiKeys(ds, user?.id);
+        for (const k of keys) {
+          const state = k.revoked_at ? `revoked ${new Date(k.revoked_at).toISOString()}` : "active";
+          console.log(`${k.id}  ${k.handle}  ${k.name}  …${k.last4}  ${k.tier}  ${state}`);
+        }
+        if (keys.length === 0) console.log("No API keys.");
+        return 0;
+      }
+      case "revoke": {
+        const id = rest[0];
+        if (!id || !/^[0-9a-f-]{36}$/i.test(id)) break;
+        const revoked = await revokeApiKey(ds, id);
+        console.log(revoked ? `Revoked key ${id}.` : `No active key with id ${id}.`);
+        return revoked ? 0 : 1;
+      }
+    }
+    console.error(USAGE);
+    return 2;
+  } finally {
+    await closeDataSource();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`apikey: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,51 @@
+import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { sendJson } from "./http-io";
+
+/** `type` and `code` as the real API reports them for each status, so client error mapping works. */
+function classify(status: number): { type: string; code: string | null } {
+  switch (status) {
+    case 400:
+      return { type: "invalid_request_error", code: null };
+    case 401:
+      return { type: "invalid_request_error", code: "invalid_api_key" };
+    case 403:
+      return { type: "invalid_request_error", code: "unsupported_country_region_territory" };
+    case 404:
+      return { type: "invalid_request_error", code: "not_found" };
+    case 429:
+      return { type: "requests", code: "rate_limit_exceeded" };
+    case 500:
+      return { type: "server_error", code: null };
+    case 502:
+    case 503:
+    case 504:
+      return { type: "server_error", code: "service_unavailable" };
+    default:
+      return status >= 500 ? { type: "server_error", code: null } : { type: "invalid_request_error", code: null };
+  }
+}
+
+/** Sends `{error: {message, type, param, code}}` with the given status. */
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  param: string | null = null,
+  headers: OutgoingHttpHeaders = {},
+): void {
+  const { type, code } = classify(status);
+  sendJson(res, status, { error: { message, type, param, code } }, headers);
+}
+
+/** Answers with the failure a request asked for through `sim_error`. */
+export function sendSimulatedError(res: ServerResponse, status: number): void {
+  // Short retry hints let client retry logic be exercised without slowing tests down.
+  const headers: OutgoingHttpHeaders = status === 429 ? { "retry-after-ms": "50", "retry-after": "0" } : {};
+  sendError(res, status, `Simulated error: HTTP ${status} requested through sim_error.`, null, headers);
+}
+
+/** Turns a simulator bug into a visible 500 instead of a hung request or a crashed process. */
+export function sendInternalError(res: ServerResponse, err: unknown): void {
+  if (res.headersSent) res.destroy();
+  else sendError(res, 500, `Simulator failure: ${err instanceof Error ? err.message : String(err)}`);
+}

@@ -1,0 +1,49 @@
+import { createSimulator, DEFAULT_PORT } from "./server";
+
+/**
+ * CLI: `tsx scripts/llm-simulator/main.ts [--host 127.0.0.1] [--port 8090]`.
+ * Prints one line with the base URL and shuts down cleanly on SIGINT / SIGTERM.
+ */
+
+const USAGE = "usage: tsx scripts/llm-simulator/main.ts [--host 127.0.0.1] [--port 8090]";
+
+/** Reads `--host` / `--port` (also in `--flag=value` form); exits with usage on anything else. */
+export function parseArgs(argv: string[]): { host: string; port: number } {
+  const options = { host: "127.0.0.1", port: DEFAULT_PORT };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.split(/=(.*)/s, 2);
+    const value = inline ?? argv[++i];
+    if (flag === "--host" && value) options.host = value;
+    else if (flag === "--port" && value && /^\d+$/.test(value) && Number(value) <= 65535) options.port = Number(value);
+    else {
+      console.error(flag === "--help" || flag === "-h" ? USAGE : `invalid argument: ${arg}\n${USAGE}`);
+      process.exit(flag === "--help" || flag === "-h" ? 0 : 2);
+    }
+  }
+  return options;
+}
+
+async function main(): Promise<void> {
+  const sim = await createSimulator(parseArgs(process.argv.slice(2)));
+  console.log(`LLM simulator listening on ${sim.url}`);
+  let stopping = false;
+  const stop = () => {
+    // A second signal means the user does not want to wait for a graceful close.
+    if (stopping) process.exit(1);
+    stopping = true;
+    sim.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(`LLM simulator failed to start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,322 @@
+import type { JsonSchema } from "./types";
+
+/**
+ * Deterministic example values for JSON Schemas (tool arguments, structured outputs).
+ *
+ * Supported: type (and type arrays), properties, required, additionalProperties, min/maxProperties,
+ * enum, const, items / prefixItems, min/maxItems, uniqueItems, minimum / maximum / exclusive bounds,
+ * multipleOf, min/maxLength, common formats, anyOf / oneOf (first branch), allOf, local $ref
+ * (`#/$defs/...`, `#/definitions/...`, any JSON pointer), nullable. Not supported: `pattern`,
+ * `patternProperties`, `not`, `if`/`then`, remote refs.
+ */
+
+type Schema = { [keyword: string]: unknown };
+
+// Past SOFT_DEPTH only required members are generated, which keeps recursive schemas (trees,
+// linked lists) finite; HARD_DEPTH stops schemas whose recursion is itself required.
+const SOFT_DEPTH = 6;
+const HARD_DEPTH = 24;
+
+interface Context {
+  root: unknown;
+}
+
+function isSchemaObject(value: unknown): value is Schema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function nonNegativeInt(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** Mixes a child index into a seed so siblings pick independently yet reproducibly. */
+function mix(seed: number, index: number): number {
+  let h = (seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+  return (h ^ (h >>> 13)) >>> 0;
+}
+
+// Assigning through `out[key]` would let a "__proto__" property rewrite the prototype.
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function resolvePointer(root: unknown, ref: string): unknown {
+  if (!ref.startsWith("#")) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(1).split("/").slice(1)) {
+    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** Follows `$ref` chains; an unresolvable reference accepts anything. */
+function deref(node: unknown, ctx: Context): unknown {
+  let current = node;
+  for (let hops = 0; isSchemaObject(current) && typeof current.$ref === "string" && hops < HARD_DEPTH; hops++) {
+    const target = resolvePointer(ctx.root, current.$ref);
+    if (target === undefined) return true;
+    const { $ref: _ref, ...siblings } = current;
+    // 2019+ drafts apply keywords next to $ref too; annotations are the common case and harmless.
+    current = isSchemaObject(target) && Object.keys(siblings).length > 0 ? merge(target, siblings) : target;
+  }
+  return current;
+}
+
+function typeList(value: unknown): string[] | undefined {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.filter((t): t is string => typeof t === "string");
+  return undefined;
+}
+
+/** Combines two schemas that must both hold (allOf members, a base and its chosen anyOf branch). */
+function merge(a: Schema, b: Schema): Schema {
+  const out: Schema = { ...a, ...b };
+  if (isSchemaObject(a.properties) && isSchemaObject(b.properties)) {
+    out.properties = { ...a.properties, ...b.properties };
+  }
+  if (Array.isArray(a.required) || Array.isArray(b.required)) {
+    const required = [...(Array.isArray(a.required) ? a.required : []), ...(Array.isArray(b.required) ? b.required : [])];
+    out.required = [...new Set(required)];
+  }
+  const ta = typeList(a.type);
+  const tb = typeList(b.type);
+  if (ta && tb) {
+    const both = ta.filter((t) => tb.includes(t) || (t === "integer" && tb.includes("number")));
+    out.type = both.length > 0 ? both : tb;
+  }
+  return out;
+}
+
+function pickType(node: Schema): string | undefined {
+  const types = typeList(node.type);
+  if (types && types.length > 0) return types.find((t) => t !== "null") ?? types[0];
+  if ("properties" in node || "additionalProperties" in node || "required" in node) return "object";
+  if ("items" in node || "prefixItems" in node || "minItems" in node) return "array";
+  if ("minimum" in node || "maximum" in node || "multipleOf" in node) return "number";
+  if ("minLength" in node || "maxLength" in node || "format" in node || "pattern" in node) return "string";
+  return undefined;
+}
+
+function sampleString(node: Schema, seed: number, hint: string | undefined): string {
+  let value: string;
+  switch (node.format) {
+    case "date-time":
+      value = "2025-01-01T12:00:00Z";
+      break;
+    case "date":
+      value = "2025-01-01";
+      break;
+    case "time":
+      value = "12:00:00Z";
+      break;
+    case "duration":
+      value = "PT1M";
+      break;
+    case "email":
+    case "idn-email":
+      value = "simulated@example.com";
+      break;
+    case "uri":
+    case "url":
+    case "iri":
+    case "uri-reference":
+      value = "https://example.com/simulated";
+      break;
+    case "hostname":
+    case "idn-hostname":
+      value = "example.com";
+      break;
+    case "ipv4":
+      value = "192.0.2.1";
+      break;
+    case "ipv6":
+      value = "2001:db8::1";
+      break;
+    case "uuid":
+      value = `${seed.toString(16).padStart(8, "0")}-0000-4000-8000-000000000000`;
+      break;
+    default:
+      value = hint ? `simulated ${hint}` : "simulated";
+  }
+  // Lengths count code points, not UTF-16 units.
+  const chars = Array.from(value);
+  const min = nonNegativeInt(node.minLength) ?? 0;
+  const max = nonNegativeInt(node.maxLength);
+  while (chars.length < min) chars.push("x");
+  if (max !== undefined && chars.length > max) chars.length = max;
+  return chars.join("");
+}
+
+function roundFloat(value: number): number {
+  return Number(value.toPrecision(12));
+}
+
+function sampleNumber(node: Schema, integer: boolean): number {
+  let lo = -Infinity;
+  let hi = Infinity;
+  let loExclusive = false;
+  let hiExclusive = false;
+  if (typeof node.minimum === "number") lo = node.minimum;
+  if (typeof node.maximum === "number") hi = node.maximum;
+  // Draft 4 uses boolean exclusive flags next to minimum/maximum; later drafts use numbers.
+  if (typeof node.exclusiveMinimum === "number" && node.exclusiveMinimum >= lo) {
+    lo = node.exclusiveMinimum;
+    loExclusive = true;
+  } else if (node.exclusiveMinimum === true) loExclusive = true;
+  if (typeof node.exclusiveMaximum === "number" && node.exclusiveMaximum <= hi) {
+    hi = node.exclusiveMaximum;
+    hiExclusive = true;
+  } else if (node.exclusiveMaximum === true) hiExclusive = true;
+
+  const tooLow = (v: number) => v < lo || (loExclusive && v <= lo);
+  const tooHigh = (v: number) => v > hi || (hiExclusive && v >= hi);
+
+  // 1 is a friendly default (valid for counts, limits, pages); otherwise hug the nearest bound.
+  let value = 1;
+  if (tooLow(value)) value = lo;
+  if (tooHigh(value)) value = hi;
+
+  const step = typeof node.multipleOf === "number" && node.multipleOf > 0 ? node.multipleOf : integer ? 1 : 0;
+  if (step > 0) {
+    let k = Math.ceil(roundFloat(value / step));
+    if (tooLow(roundFloat(k * step))) k += 1;
+    if (tooHigh(roundFloat(k * step))) k = Math.floor(roundFloat(value / step));
+    if (tooHigh(roundFloat(k * step))) k -= 1;
+    value = roundFloat(k * step);
+    if (integer && !Number.isInteger(value)) value = Math.ceil(value);
+    return value;
+  }
+  if (tooLow(value)) value = Number.isFinite(hi) ? (lo + hi) / 2 : lo + 1;
+  if (tooHigh(value)) value = Number.isFinite(lo) ? (lo + hi) / 2 : hi - 1;
+  return value;
+}
+
+function sampleArray(node: Schema, ctx: Context, seed: number, depth: number, hint: string | undefined): unknown[] {
+  const prefix = Array.isArray(node.prefixItems) ? node.prefixItems : Array.isArray(node.items) ? node.items : [];
+  // Draft 2020-12 puts the rest schema in `items`; older tuple form uses `additionalItems`.
+  const rest = Array.isArray(node.items) ? (node.additionalItems ?? true) : (node.items ?? true);
+  const min = nonNegativeInt(node.minItems) ?? 0;
+  const max = nonNegativeInt(node.maxItems) ?? Infinity;
+  let count = depth > SOFT_DEPTH ? min : Math.max(min, 1);
+  if (rest === false) count = Math.min(count, prefix.length);
+  count = Math.min(count, max);
+
+  const out: unknown[] = [];
+  for (let i = 0; i < count; i++) {
+    const itemSchema = i < prefix.length ? prefix[i] : rest;
+    // seed + i (not a hash) walks enums in order, so uniqueItems enum arrays stay distinct.
+    out.push(sampleNode(itemSchema, ctx, (seed + i) >>> 0, depth + 1, hint));
+  }
+  if (node.uniqueItems === true) makeDistinct(out);
+  return out;
+}
+
+/** Best effort for `uniqueItems`: suffix repeated strings, bump repeated numbers. */
+function makeDistinct(values: unknown[]): void {
+  const seen = new Set<string>();
+  values.forEach((value, i) => {
+    let key = JSON.stringify(value);
+    if (!seen.has(key)) {
+      seen.add(key);
+      return;
+    }
+    if (typeof value === "string") values[i] = `${value} ${i + 1}`;
+    else if (typeof value === "number") values[i] = value + i;
+    key = JSON.stringify(values[i]);
+    seen.add(key);
+  });
+}
+
+function sampleObject(
+  node: Schema,
+  ctx: Context,
+  seed: number,
+  depth: number,
+): Record<string, unknown> {
+  const properties = isSchemaObject(node.properties) ? node.properties : {};
+  const required = Array.isArray(node.required)
+    ? node.required.filter((k): k is string => typeof k === "string")
+    : [];
+  const additional = node.additionalProperties === undefined ? true : node.additionalProperties;
+  const shallow = depth <= SOFT_DEPTH;
+  const out: Record<string, unknown> = {};
+
+  let index = 0;
+  for (const key of Object.keys(properties)) {
+    const sub = properties[key];
+    // Optional properties are filled too (callers want to see every field) unless recursion is deep.
+    if (sub === false || (!shallow && !required.includes(key))) continue;
+    setOwn(out, key, sampleNode(sub, ctx, mix(seed, index++), depth + 1, key));
+  }
+  for (const key of required) {
+    if (!Object.hasOwn(out, key)) setOwn(out, key, sampleNode(additional, ctx, mix(seed, index++), depth + 1, key));
+  }
+  const minProperties = nonNegativeInt(node.minProperties) ?? 0;
+  for (let n = 1; Object.keys(out).length < minProperties && additional !== false; n++) {
+    const key = `extra_${n}`;
+    if (!Object.hasOwn(out, key)) setOwn(out, key, sampleNode(additional, ctx, mix(seed, index++), depth + 1, key));
+  }
+  const maxProperties = nonNegativeInt(node.maxProperties);
+  if (maxProperties !== undefined) {
+    const optional = Object.keys(out).filter((k) => !required.includes(k));
+    while (Object.keys(out).length > maxProperties && optional.length > 0) delete out[optional.pop() as string];
+  }
+  return out;
+}
+
+function sampleNode(raw: unknown, ctx: Context, seed: number, depth: number, hint?: string): unknown {
+  if (depth > HARD_DEPTH) return null;
+  const node = deref(raw, ctx);
+  if (node === false) return null; // unsatisfiable; null is the least surprising filler
+  if (!isSchemaObject(node)) return hint ? `simulated ${hint}` : "simulated"; // `true` / {}: anything goes
+
+  if ("const" in node) return node.const;
+  if (Array.isArray(node.enum) && node.enum.length > 0) return node.enum[seed % node.enum.length];
+
+  if (Array.isArray(node.allOf) && node.allOf.length > 0) {
+    const { allOf, ...base } = node;
+    let merged: Schema = base;
+    for (const member of allOf) {
+      const resolved = deref(member, ctx);
+      if (isSchemaObject(resolved)) merged = merge(merged, resolved);
+    }
+    return sampleNode(merged, ctx, seed, depth + 1, hint);
+  }
+  const branches = Array.isArray(node.anyOf) && node.anyOf.length > 0 ? node.anyOf : node.oneOf;
+  if (Array.isArray(branches) && branches.length > 0) {
+    const { anyOf: _anyOf, oneOf: _oneOf, ...base } = node;
+    const branch = deref(branches[0], ctx);
+    const chosen = isSchemaObject(branch) ? merge(base, branch) : branch === true ? base : branch;
+    return sampleNode(chosen, ctx, seed, depth + 1, hint);
+  }
+
+  switch (pickType(node)) {
+    case "object":
+      return sampleObject(node, ctx, seed, depth);
+    case "array":
+      return sampleArray(node, ctx, seed, depth, hint);
+    case "string":
+      return sampleString(node, seed, hint);
+    case "integer":
+      return sampleNumber(node, true);
+    case "number":
+      return sampleNumber(node, false);
+    case "boolean":
+      return seed % 2 === 0;
+    case "null":
+      return null;
+    default:
+      return hint ? `simulated ${hint}` : "simulated";
+  }
+}
+
+/**
+ * A JSON value valid against `schema` (within the supported keywords), chosen deterministically:
+ * the same schema and seed always give the same value, and `seed` varies enum and boolean picks.
+ */
+export function sampleSchema(schema: JsonSchema | undefined, seed: number): unknown {
+  return sampleNode(schema ?? true, { root: schema }, seed >>> 0, 0);
+}

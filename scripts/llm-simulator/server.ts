@@ -1,0 +1,118 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { handleChatCompletion, type SimulatorState } from "./chat-handler";
+import { sendError, sendInternalError } from "./errors";
+import { FailureCounter } from "./failure-counter";
+import { sendJson } from "./http-io";
+import { isListedModel, modelList, modelObject } from "./models";
+import { warmTokenizer } from "./tokens";
+import type { JournalEntry } from "./types";
+
+export type { JournalEntry } from "./types";
+
+export interface SimulatorOptions {
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /** Port to bind; 0 picks a free one. Default 8090. */
+  port?: number;
+}
+
+export interface Simulator {
+  /** OpenAI base URL, e.g. `http://127.0.0.1:8090/v1`. */
+  url: string;
+  port: number;
+  /** Chat requests received, oldest first (live array, capped at the last 10,000). */
+  journal: JournalEntry[];
+  /** Empties the journal and forgets `sim_error_times` counters. */
+  clearJournal(): void;
+  /** Stops listening and drops open connections (including in-flight streams). */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 8090;
+
+// Longer than typical client pool idle timeouts, so the server is never the side that closes a
+// reused connection mid-request (which shows up as sporadic ECONNRESET in benchmarks).
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/** Routes one request. The path is matched with and without `/v1` to tolerate either base URL. */
+function route(req: IncomingMessage, res: ServerResponse, state: SimulatorState, clear: () => void): void {
+  const url = req.url ?? "/";
+  const query = url.indexOf("?");
+  let path = query === -1 ? url : url.slice(0, query);
+  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+  if (path.startsWith("/v1/")) path = path.slice(3);
+  const method = req.method ?? "GET";
+
+  if (path === "/chat/completions") {
+    if (method === "POST") return handleChatCompletion(req, res, state);
+    return sendError(res, 405, `Method ${method} not allowed on ${path}; use POST.`);
+  }
+  if (path === "/models" && method === "GET") return sendJson(res, 200, modelList());
+  if (path.startsWith("/models/") && method === "GET") {
+    const id = decodeURIComponent(path.slice("/models/".length));
+    if (isListedModel(id)) return sendJson(res, 200, modelObject(id));
+    return sendError(res, 404, `The model '${id}' does not exist`, "model");
+  }
+  if (path === "/_journal") {
+    if (method === "GET") return sendJson(res, 200, state.journal);
+    if (method === "DELETE") {
+      clear();
+      res.writeHead(204).end();
+      return;
+    }
+  }
+  if (path === "/_health" && method === "GET") return sendJson(res, 200, { ok: true });
+  sendError(res, 404, `Invalid URL (${method} ${url})`);
+}
+
+function baseUrl(host: string, port: number): string {
+  // A wildcard bind address is not something clients can connect to.
+  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}/v1`;
+}
+
+/** Starts a simulator and resolves once it is listening. */
+export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
+  const host = opts.host ?? "127.0.0.1";
+  const state: SimulatorState = { journal: [], failures: new FailureCounter() };
+  const clearJournal = () => {
+    state.journal.length = 0;
+    state.failures.clear();
+  };
+  warmTokenizer();
+
+  const server = createServer({ noDelay: true, keepAlive: true }, (req, res) => {
+    try {
+      route(req, res, state, clearJournal);
+    } catch (err) {
+      sendInternalError(res, err);
+    }
+  });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? DEFAULT_PORT, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: baseUrl(host, port),
+    port,
+    journal: state.journal,
+    clearJournal,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

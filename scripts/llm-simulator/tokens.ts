@@ -1,0 +1,87 @@
+import { decode, encode } from "gpt-tokenizer/encoding/o200k_base";
+import type { ChatMessage, ChatRequest } from "./types";
+
+/** Fixed cost of any non-text content part (images, audio, files), like OpenAI's low-detail image. */
+export const NON_TEXT_PART_TOKENS = 85;
+
+// Per-message framing (`<|start|>role ... <|end|>`) and reply priming, as in OpenAI's cookbook.
+const TOKENS_PER_MESSAGE = 3;
+const TOKENS_PER_NAME = 1;
+const REPLY_PRIMING_TOKENS = 3;
+
+// User text may contain strings like "<|endoftext|>"; count them as plain text instead of throwing.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+// System prompts and tool definitions repeat on every turn of a conversation, and BPE is the most
+// expensive step of a request, so counts of recent strings are remembered (bounded in number and
+// size so huge prompts cannot pin memory).
+const CACHE_LIMIT = 2_000;
+const CACHEABLE_LENGTH = 32_768;
+const countCache = new Map<string, number>();
+
+/** Tokens of `text` in the o200k_base encoding. */
+export function countTokens(text: string): number {
+  if (text.length === 0) return 0;
+  const cached = countCache.get(text);
+  if (cached !== undefined) return cached;
+  const count = encode(text, PLAIN_TEXT).length;
+  if (text.length <= CACHEABLE_LENGTH) {
+    if (countCache.size >= CACHE_LIMIT) countCache.clear();
+    countCache.set(text, count);
+  }
+  return count;
+}
+
+/** Cuts `text` to at most `maxTokens` tokens; `tokens` is the length of what is kept. */
+export function truncateToTokens(
+  text: string,
+  maxTokens: number,
+): { text: string; tokens: number; truncated: boolean } {
+  const tokens = encode(text, PLAIN_TEXT);
+  if (tokens.length <= maxTokens) return { text, tokens: tokens.length, truncated: false };
+  return { text: decode(tokens.slice(0, maxTokens)), tokens: maxTokens, truncated: true };
+}
+
+function contentTokens(content: ChatMessage["content"]): number {
+  if (typeof content === "string") return countTokens(content);
+  if (!Array.isArray(content)) return 0;
+  let total = 0;
+  for (const part of content) {
+    if (part && part.type === "text" && typeof part.text === "string") total += countTokens(part.text);
+    else total += NON_TEXT_PART_TOKENS;
+  }
+  return total;
+}
+
+function messageTokens(message: ChatMessage): number {
+  let total = TOKENS_PER_MESSAGE + countTokens(String(message.role)) + contentTokens(message.content);
+  if (typeof message.name === "string") total += TOKENS_PER_NAME + countTokens(message.name);
+  if (Array.isArray(message.tool_calls)) {
+    for (const call of message.tool_calls) {
+      total += countTokens(String(call?.function?.name ?? "")) + countTokens(String(call?.function?.arguments ?? ""));
+    }
+  }
+  return total;
+}
+
+/**
+ * Approximate prompt size the way OpenAI bills it: message framing + content, plus the tool
+ * definitions and the structured-output schema, which the real API also injects into the prompt.
+ */
+export function countPromptTokens(request: ChatRequest): number {
+  let total = REPLY_PRIMING_TOKENS;
+  for (const message of request.messages) total += messageTokens(message);
+  if (Array.isArray(request.tools) && request.tools.length > 0) {
+    total += countTokens(JSON.stringify(request.tools.map((tool) => tool?.function)));
+  }
+  const format = request.response_format;
+  if (format && format.type === "json_schema") {
+    total += countTokens(JSON.stringify(format.json_schema?.schema ?? {}));
+  }
+  return total;
+}
+
+/** Loads the BPE ranks up front so the first request is not slower than the others. */
+export function warmTokenizer(): void {
+  encode("warm up", PLAIN_TEXT);
+}

@@ -1,0 +1,196 @@
+import Joi from "joi";
+import dotenv from "dotenv";
+
+/**
+ * Every setting of the service, read from the environment (plus an optional `.env`) and validated
+ * once. Nothing else in the code base reads `process.env`: it imports `config` from here.
+ */
+
+const port = Joi.number().integer().min(0).max(65535);
+const ms = Joi.number().integer().min(1);
+const money = Joi.number().min(0);
+const optionalString = Joi.string().allow("").optional();
+
+/** Environment variable → rule (with its default). The README's configuration table mirrors this. */
+const envSchema = Joi.object({
+  NODE_ENV: Joi.string().valid("development", "test", "production").default("development"),
+  HOST: Joi.string().default("127.0.0.1"),
+  PORT: port.default(8080),
+  PLATFORM_PORT: port.default(8081),
+  PUBLIC_BASE_URL: Joi.string().uri().optional(),
+  PLATFORM_URL: Joi.string().uri().optional(),
+  DATABASE_URL: Joi.string()
+    .uri({ scheme: ["postgres", "postgresql"] })
+    .default("postgres://apiary:apiary@127.0.0.1:5432/apiary"),
+  DATABASE_POOL_SIZE: Joi.number().integer().min(1).default(20),
+  REDIS_URL: Joi.string().uri({ scheme: ["redis", "rediss"] }).default("redis://127.0.0.1:6379/0"),
+  QUEUE_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_{}:-]+$/).default("{apiary}"),
+  LOG_LEVEL: Joi.string().valid("fatal", "error", "warn", "info", "debug", "trace", "silent").default("info"),
+  BODY_LIMIT: Joi.string().pattern(/^\d+(kb|mb)$/i).default("10mb"),
+  SYNC_WAIT_MS: ms.default(300_000),
+  SHUTDOWN_TIMEOUT_MS: ms.default(15_000),
+  JOB_ATTEMPTS: Joi.number().integer().min(1).max(20).default(3),
+  JOB_KEEP_COMPLETED_S: Joi.number().integer().min(60).default(3_600),
+  WORKER_CONCURRENCY_AGENT: Joi.number().integer().min(1).default(50),
+  WORKER_CONCURRENCY_SWARM: Joi.number().integer().min(1).default(20),
+  WORKER_CONCURRENCY_CHAIN: Joi.number().integer().min(1).default(4),
+  WORKER_LOCK_MS: ms.min(1_000).default(30_000),
+  WORKER_STALLED_INTERVAL_MS: ms.min(500).default(30_000),
+  ADMIN_USER: Joi.string().default("admin"),
+  ADMIN_PASSWORD: Joi.when("NODE_ENV", {
+    is: "production",
+    then: Joi.string().min(8).required(),
+    otherwise: Joi.string().min(8).default("apiary-dev-admin"),
+  }),
+  DEFAULT_MODEL: Joi.string().default("gpt-4.1"),
+  DEFAULT_WORKER_MODEL: Joi.string().default("claude-sonnet-4-20250514"),
+  LLM_TIMEOUT_MS: ms.default(120_000),
+  LLM_MAX_RETRIES: Joi.number().integer().min(0).max(10).default(3),
+  LLM_RETRY_BASE_MS: ms.default(500),
+  LLM_RETRY_MAX_DELAY_MS: ms.default(20_000),
+  LLM_BASE_URL: Joi.string().uri().optional(),
+  LLM_API_KEY: optionalString,
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: Joi.string().uri().default("https://api.openai.com/v1"),
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: Joi.string().uri().default("https://api.anthropic.com/v1"),
+  GROQ_API_KEY: optionalString,
+  GROQ_BASE_URL: Joi.string().uri().default("https://api.groq.com/openai/v1"),
+  OPENROUTER_API_KEY: optionalString,
+  OPENROUTER_BASE_URL: Joi.string().uri().default("https://openrouter.ai/api/v1"),
+  TOGETHER_API_KEY: optionalString,
+  TOGETHER_BASE_URL: Joi.string().uri().default("https://api.together.xyz/v1"),
+  DEEPSEEK_API_KEY: optionalString,
+  DEEPSEEK_BASE_URL: Joi.string().uri().default("https://api.deepseek.com/v1"),
+  MISTRAL_API_KEY: optionalString,
+  MISTRAL_BASE_URL: Joi.string().uri().default("https://api.mistral.ai/v1"),
+  XAI_API_KEY: optionalString,
+  XAI_BASE_URL: Joi.string().uri().default("https://api.x.ai/v1"),
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: Joi.string().uri().default("https://generativelanguage.googleapis.com/v1beta/openai"),
+  OLLAMA_BASE_URL: Joi.string().uri().default("http://127.0.0.1:11434/v1"),
+  VLLM_BASE_URL: Joi.string().uri().default("http://127.0.0.1:8000/v1"),
+  LMSTUDIO_BASE_URL: Joi.string().uri().default("http://127.0.0.1:1234/v1"),
+  PRICE_INPUT_PER_MTOK: money.default(6.5),
+  PRICE_OUTPUT_PER_MTOK: money.default(18.5),
+  PRICE_PER_AGENT: money.default(0.01),
+  PRICE_PER_IMAGE: money.default(0.25),
+  PRICE_PER_MCP_CALL: money.default(0.1),
+  NIGHT_DISCOUNT: Joi.number().min(0).max(1).default(0.5),
+  NIGHT_TIMEZONE: Joi.string().default("America/Los_Angeles"),
+  NIGHT_START_HOUR: Joi.number().integer().min(0).max(23).default(20),
+  NIGHT_END_HOUR: Joi.number().integer().min(0).max(23).default(6),
+}).unknown(true);
+
+function buildConfig(env: Record<string, any>) {
+  const platformUrl = env.PLATFORM_URL ?? `http://localhost:${env.PLATFORM_PORT}`;
+  return {
+    env: env.NODE_ENV as "development" | "test" | "production",
+    http: {
+      host: env.HOST as string,
+      port: env.PORT as number,
+      platformPort: env.PLATFORM_PORT as number,
+      publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`) as string,
+      platformUrl: platformUrl as string,
+      bodyLimit: env.BODY_LIMIT as string,
+      syncWaitMs: env.SYNC_WAIT_MS as number,
+      shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS as number,
+    },
+    databaseUrl: env.DATABASE_URL as string,
+    databasePoolSize: env.DATABASE_POOL_SIZE as number,
+    redisUrl: env.REDIS_URL as string,
+    queue: {
+      prefix: env.QUEUE_PREFIX as string,
+      attempts: env.JOB_ATTEMPTS as number,
+      keepCompletedSeconds: env.JOB_KEEP_COMPLETED_S as number,
+      lockMs: env.WORKER_LOCK_MS as number,
+      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS as number,
+      concurrency: {
+        agent: env.WORKER_CONCURRENCY_AGENT as number,
+        swarm: env.WORKER_CONCURRENCY_SWARM as number,
+        chain: env.WORKER_CONCURRENCY_CHAIN as number,
+      },
+    },
+    admin: { user: env.ADMIN_USER as string, password: env.ADMIN_PASSWORD as string },
+    logLevel: env.LOG_LEVEL as string,
+    llm: {
+      defaultModel: env.DEFAULT_MODEL as string,
+      defaultWorkerModel: env.DEFAULT_WORKER_MODEL as string,
+      timeoutMs: env.LLM_TIMEOUT_MS as number,
+      maxRetries: env.LLM_MAX_RETRIES as number,
+      retryBaseMs: env.LLM_RETRY_BASE_MS as number,
+      retryMaxDelayMs: env.LLM_RETRY_MAX_DELAY_MS as number,
+      /** One OpenAI-compatible gateway for every model (LiteLLM, a company proxy, the local simulator). */
+      gateway: env.LLM_BASE_URL ? { baseUrl: env.LLM_BASE_URL as string, apiKey: (env.LLM_API_KEY || "none") as string } : null,
+      providers: {
+        openai: { apiKey: env.OPENAI_API_KEY || "", baseUrl: env.OPENAI_BASE_URL },
+        anthropic: { apiKey: env.ANTHROPIC_API_KEY || "", baseUrl: env.ANTHROPIC_BASE_URL },
+        groq: { apiKey: env.GROQ_API_KEY || "", baseUrl: env.GROQ_BASE_URL },
+        openrouter: { apiKey: env.OPENROUTER_API_KEY || "", baseUrl: env.OPENROUTER_BASE_URL },
+        together: { apiKey: env.TOGETHER_API_KEY || "", baseUrl: env.TOGETHER_BASE_URL },
+        deepseek: { apiKey: env.DEEPSEEK_API_KEY || "", baseUrl: env.DEEPSEEK_BASE_URL },
+        mistral: { apiKey: env.MISTRAL_API_KEY || "", baseUrl: env.MISTRAL_BASE_URL },
+        xai: { apiKey: env.XAI_API_KEY || "", baseUrl: env.XAI_BASE_URL },
+        gemini: { apiKey: env.GEMINI_API_KEY || "", baseUrl: env.GEMINI_BASE_URL },
+        ollama: { apiKey: "ollama", baseUrl: env.OLLAMA_BASE_URL },
+        vllm: { apiKey: "vllm", baseUrl: env.VLLM_BASE_URL },
+        lmstudio: { apiKey: "lmstudio", baseUrl: env.LMSTUDIO_BASE_URL },
+      } as Record<string, { apiKey: string; baseUrl: string }>,
+    },
+    pricing: {
+      inputPerMTok: env.PRICE_INPUT_PER_MTOK as number,
+      outputPerMTok: env.PRICE_OUTPUT_PER_MTOK as number,
+      perAgent: env.PRICE_PER_AGENT as number,
+      perImage: env.PRICE_PER_IMAGE as number,
+      perMcpCall: env.PRICE_PER_MCP_CALL as number,
+      nightDiscount: env.NIGHT_DISCOUNT as number,
+      nightTimezone: env.NIGHT_TIMEZONE as string,
+      nightStartHour: env.NIGHT_START_HOUR as number,
+      nightEndHour: env.NIGHT_END_HOUR as number,
+    },
+  };
+}
+
+export type Config = ReturnType<typeof buildConfig>;
+
+/** Raised when the environment is invalid; lists every problem at once. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Validates an environment and returns the frozen configuration (tests build their own). */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const { value, error } = envSchema.validate(env, { abortEarly: false, convert: true });
+  if (error) throw new ConfigError(error.details.map((d) => d.message));
+  return deepFreeze(buildConfig(value));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function readProcessEnv(): Record<string, string | undefined> {
+  // `.env` fills in only what the real environment leaves unset.
+  const fromFile = dotenv.config({ quiet: true, processEnv: {} }).parsed ?? {};
+  return { ...fromFile, ...process.env };
+}
+
+/** The process-wide configuration, validated on first import. */
+export const config: Config = (() => {
+  try {
+    return loadConfig(readProcessEnv());
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG: a deploy mistake, not a crash worth retrying
+    }
+    throw err;
+  }
+})();

@@ -1,0 +1,75 @@
+/** An MCP server an agent may call (spec: McpConfig). */
+export interface McpConfig {
+  type?: string;
+  url: string;
+  tool_configurations?: Record<string, unknown> | null;
+  authorization_token?: string | null;
+  transport?: string;
+  headers?: Record<string, string> | null;
+  /** Seconds. */
+  timeout?: number;
+}
+
+/** An agent definition as clients send it (spec: AgentSpec), after defaults are applied. */
+export interface AgentSpec {
+  agent_name?: string | null;
+  description?: string | null;
+  system_prompt?: string | null;
+  marketplace_prompt_id?: string | null;
+  model_name: string;
+  auto_generate_prompt: boolean;
+  max_tokens: number;
+  temperature?: number | null;
+  role: string;
+  max_loops: number;
+  tools_list_dictionary?: Record<string, unknown>[] | null;
+  selected_tools?: string | null;
+  mcp_url?: string | null;
+  streaming_on: boolean;
+  llm_args?: Record<string, unknown> | null;
+  dynamic_temperature_enabled: boolean;
+  mcp_config?: McpConfig | null;
+  mcp_configs?: { connections: McpConfig[] } | null;
+  tool_call_summary: boolean;
+  reasoning_effort: string;
+  thinking_tokens?: number | null;
+  reasoning_enabled: boolean;
+  publish_to_marketplace: boolean;
+  use_cases?: Record<string, unknown>[] | null;
+  tags?: string[] | null;
+  capabilities?: string[] | null;
+  category?: string | null;
+  is_free: boolean;
+  price_usd?: number | null;
+  handoffs?: unknown[] | null;
+}
+
+/** A message of prior conversation (`history`). */
+export interface HistoryMessage {
+  role: string;
+  content: unknown;
+}
+
+/** E5 request body, validated. */
+export interface AgentCompletionRequest {
+  agent_config: AgentSpec;
+  task: string;
+  history?: HistoryMessage[] | Record<string, unknown> | null;
+  img?: string | null;
+  imgs?: string[] | null;
+}
+
+/** E5 `usage` object. */
+export interface AgentUsage {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  img_cost: number;
+  mcp_cost: number;
+  total_cost: number;
+}
+
+/** What an agent run stores in `runs.output`. */
+export interface AgentRunOutput {
+  outputs: { role: string; content: unknown }[];
+}

@@ -1,0 +1,95 @@
+import type { DataSource } from "typeorm";
+import type { Run, RunKind } from "./entities/run.entity";
+import type { RunStep } from "./entities/run-step.entity";
+import { sql } from "./sql";
+
+/**
+ * SQL for the request spine's hot path: every statement here runs once per request, so each is a
+ * single round trip (no ORM hydration, no read-before-write).
+ */
+
+export interface NewRun {
+  id: string;
+  kind: RunKind;
+  apiKeyId: string | null;
+  userId: string | null;
+  request: unknown;
+  parentId?: string | null;
+  serviceTier?: string;
+}
+
+/** Stores a queued run; its job id is its id. */
+export async function insertRun(ds: DataSource, run: NewRun): Promise<void> {
+  await sql(ds, 
+    `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, service_tier)
+     VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8)`,
+    [run.id, run.id, run.kind, run.parentId ?? null, run.apiKeyId, run.userId, JSON.stringify(run.request), run.serviceTier ?? "standard"],
+  );
+}
+
+/**
+ * Moves a queued (or crashed-while-running) run to running and returns it; null when the run is
+ * already finished or cancelled, so a duplicate delivery does nothing.
+ */
+export async function claimRun(ds: DataSource, id: string): Promise<Run | null> {
+  const rows = await sql<Run>(ds, 
+    `UPDATE runs SET status = 'running', started_at = COALESCE(started_at, now()), attempts = attempts + 1
+     WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Records success; only a running run can succeed (a cancelled one stays cancelled). */
+export async function completeRun(ds: DataSource, id: string, output: unknown, usage: unknown): Promise<boolean> {
+  const rows = await sql(ds, 
+    `UPDATE runs SET status = 'succeeded', output = $2, usage = $3, finished_at = now(),
+       execution_time = EXTRACT(EPOCH FROM (now() - started_at))
+     WHERE id = $1 AND status = 'running' RETURNING id`,
+    [id, JSON.stringify(output), JSON.stringify(usage)],
+  );
+  return rows.length > 0;
+}
+
+/** Records failure with a client-safe error object. */
+export async function failRun(ds: DataSource, id: string, error: { message: string; code: string; [k: string]: unknown }, usage?: unknown): Promise<void> {
+  await sql(ds, 
+    `UPDATE runs SET status = 'failed', error = $2, usage = COALESCE($3, usage), finished_at = now(),
+       execution_time = EXTRACT(EPOCH FROM (now() - COALESCE(started_at, queued_at)))
+     WHERE id = $1 AND status IN ('queued', 'running')`,
+    [id, JSON.stringify(error), usage === undefined ? null : JSON.stringify(usage)],
+  );
+}
+
+/** A run by its public job id, only when it belongs to the given user. */
+export async function findRunForUser(ds: DataSource, jobId: string, userId: string): Promise<Run | null> {
+  const rows = await sql<Run>(ds, `SELECT * FROM runs WHERE job_id = $1 AND user_id = $2`, [jobId, userId]);
+  return rows[0] ?? null;
+}
+
+/** A run by id. */
+export async function findRun(ds: DataSource, id: string): Promise<Run | null> {
+  const rows = await sql<Run>(ds, `SELECT * FROM runs WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+/** The finished steps of a run, in order, for replay after a crash. */
+export async function loadSteps(ds: DataSource, runId: string): Promise<RunStep[]> {
+  return sql<RunStep>(ds, `SELECT * FROM run_steps WHERE run_id = $1 ORDER BY seq`, [runId]);
+}
+
+/** Stores one finished step. A step already stored (a racing duplicate) is kept as it was. */
+export async function insertStep(ds: DataSource, step: RunStep): Promise<void> {
+  await sql(ds, 
+    `INSERT INTO run_steps (run_id, seq, agent_name, role, input, output, model, input_tokens, output_tokens, cost, started_at, finished_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (run_id, seq) DO NOTHING`,
+    [
+      step.run_id, step.seq, step.agent_name, step.role, JSON.stringify(step.input), JSON.stringify(step.output),
+      step.model, step.input_tokens, step.output_tokens, step.cost, step.started_at, step.finished_at,
+    ],
+  );
+}
+
+export function isTerminal(status: Run["status"]): boolean {
+  return status === "succeeded" || status === "failed" || status === "cancelled";
+}

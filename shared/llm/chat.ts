@@ -1,0 +1,86 @@
+import OpenAI from "openai";
+import pRetry from "p-retry";
+import { config } from "../config";
+import { clientFor } from "./client-cache";
+import { LlmCallError, scrubSecrets } from "./llm-error";
+import type { ResolvedModel } from "./providers";
+import { countTokens } from "./tokens";
+
+export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+export type ChatRequest = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, "model"> & Record<string, unknown>;
+
+/** The parts of a completion the runtime uses. */
+export interface ChatResult {
+  message: OpenAI.Chat.Completions.ChatCompletionMessage;
+  finishReason: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
+
+function isRetryable(err: unknown): boolean {
+  if (err instanceof OpenAI.APIConnectionError) return true; // includes timeouts
+  if (err instanceof OpenAI.APIError) return err.status === undefined || RETRYABLE_STATUS.has(err.status) || err.status >= 500;
+  return false;
+}
+
+/** Delay the provider asked for, in ms, capped so a hostile header cannot park a worker. */
+function retryAfterMs(err: unknown): number {
+  if (!(err instanceof OpenAI.APIError) || !err.headers) return 0;
+  const headers = err.headers as Headers;
+  const ms = Number(headers.get?.("retry-after-ms"));
+  if (Number.isFinite(ms) && ms > 0) return Math.min(ms, config.llm.retryMaxDelayMs);
+  const seconds = Number(headers.get?.("retry-after"));
+  if (Number.isFinite(seconds) && seconds > 0) return Math.min(seconds * 1_000, config.llm.retryMaxDelayMs);
+  return 0;
+}
+
+function toLlmError(err: unknown, target: ResolvedModel): LlmCallError {
+  if (err instanceof LlmCallError) return err;
+  const status = err instanceof OpenAI.APIError && typeof err.status === "number" ? err.status : null;
+  const raw = err instanceof Error ? err.message : String(err);
+  const what = status ? `HTTP ${status}` : "no answer";
+  return new LlmCallError(
+    scrubSecrets(`${target.provider} model '${target.model}' failed (${what}): ${raw}`),
+    status,
+    target.provider,
+    target.model,
+    isRetryable(err),
+  );
+}
+
+/**
+ * One chat completion with capped retries on 429, 5xx, timeouts and lost connections (honouring
+ * Retry-After up to a cap). Permanent errors (other 4xx) fail at once. Token counts are the
+ * provider's; a provider that reports none is counted with a local tokenizer.
+ */
+export async function chatCompletion(target: ResolvedModel, request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
+  const client = clientFor(target);
+  const body = { ...request, model: target.model, stream: false } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+  try {
+    const completion = await pRetry(() => client.chat.completions.create(body, { signal }), {
+      retries: config.llm.maxRetries,
+      minTimeout: config.llm.retryBaseMs,
+      maxTimeout: config.llm.retryMaxDelayMs,
+      randomize: true,
+      signal,
+      shouldRetry: ({ error }) => isRetryable(error),
+      onFailedAttempt: async ({ error }) => {
+        const wait = retryAfterMs(error);
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      },
+    });
+    const choice = completion.choices[0];
+    if (!choice) throw new LlmCallError(`${target.provider} returned no choices`, null, target.provider, target.model, false);
+    const usage = completion.usage;
+    return {
+      message: choice.message,
+      finishReason: choice.finish_reason,
+      inputTokens: usage?.prompt_tokens ?? countTokens(JSON.stringify(request.messages)),
+      outputTokens: usage?.completion_tokens ?? countTokens(choice.message.content ?? JSON.stringify(choice.message.tool_calls ?? "")),
+    };
+  } catch (err) {
+    throw toLlmError(err, target);
+  }
+}

@@ -1,0 +1,19 @@
+import OpenAI from "openai";
+import { config } from "../config";
+import type { ResolvedModel } from "./providers";
+
+const clients = new Map<string, OpenAI>();
+
+/**
+ * One SDK client per endpoint and key, reused so connections stay alive between calls. The SDK's
+ * own retries are off: `chat.ts` retries with a cap the SDK does not have.
+ */
+export function clientFor(target: ResolvedModel): OpenAI {
+  const cacheKey = `${target.baseUrl}\u0000${target.apiKey}`;
+  let client = clients.get(cacheKey);
+  if (!client) {
+    client = new OpenAI({ baseURL: target.baseUrl, apiKey: target.apiKey, maxRetries: 0, timeout: config.llm.timeoutMs });
+    clients.set(cacheKey, client);
+  }
+  return client;
+}

@@ -1,0 +1,21 @@
+/** A provider call that failed for good (after retries, or at once for a permanent error). */
+export class LlmCallError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status from the provider, or null when no answer came (network, timeout). */
+    readonly status: number | null,
+    readonly provider: string,
+    readonly model: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = "LlmCallError";
+  }
+}
+
+/** Removes anything that looks like a credential from a provider's error text. */
+export function scrubSecrets(text: string): string {
+  return text
+    .replace(/\b(sk|pk|rk|gsk|xai|or)-[A-Za-z0-9_\-*]{6,}/g, "[redacted]")
+    .replace(/Bearer\s+[A-Za-z0-9._\-]+/gi, "Bearer [redacted]");
+}

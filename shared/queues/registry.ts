@@ -1,0 +1,37 @@
+/**
+ * The one registry of queues and job names. Each job name belongs to exactly one queue, and every
+ * payload is a pointer to a Postgres row: results never travel through Redis.
+ */
+export const QUEUE_NAMES = ["swarm", "agent", "chain"] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** A job that executes one stored run. */
+export interface RunJobPayload {
+  runId: string;
+}
+
+/** Job name → its queue. Workers refuse to start when a name of their queue has no handler. */
+export const JOBS = {
+  "agent-run": { queue: "agent" },
+} as const satisfies Record<string, { queue: QueueName }>;
+
+export type JobName = keyof typeof JOBS;
+
+/** Payload type of each job name. */
+export interface JobPayloads {
+  "agent-run": RunJobPayload;
+}
+
+/** What a finished job returns: a pointer, never the output itself. */
+export interface RunJobResult {
+  runId: string;
+}
+
+/** Job names that run on a queue. */
+export function jobNamesOf(queue: QueueName): JobName[] {
+  return (Object.keys(JOBS) as JobName[]).filter((name) => JOBS[name].queue === queue);
+}
+
+export function isQueueName(value: string): value is QueueName {
+  return (QUEUE_NAMES as readonly string[]).includes(value);
+}

@@ -1,0 +1,78 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApiApp } from "../../api/app";
+import { createApiDeps, type ApiDeps } from "../../api/deps";
+import { createApiKey, ensureUser } from "../../shared/auth/api-keys";
+import { closeDataSource, getDataSource } from "../../shared/db/data-source";
+import { createRedis } from "../../shared/queues/redis";
+import { createSimulator, type Simulator } from "../../scripts/llm-simulator/server";
+import { handlers } from "../../workers/handlers";
+import { startWorkers, type WorkerPool } from "../../workers/worker-pool";
+import { SIMULATOR_PORT } from "../env";
+
+/** The running service for integration tests: real Postgres, Redis, BullMQ workers, HTTP and simulator. */
+export interface Harness {
+  baseUrl: string;
+  deps: ApiDeps;
+  sim: Simulator;
+  workers: WorkerPool;
+  /** A fresh user with a fresh key. */
+  newKey(handle?: string): Promise<{ key: string; userId: string; keyId: string }>;
+}
+
+let started: Promise<Harness> | null = null;
+let teardown: (() => Promise<void>) | null = null;
+let userCounter = 0;
+
+/** Drops and re-creates the test schema, then applies every migration. */
+async function resetDatabase(): Promise<void> {
+  const ds = await getDataSource();
+  await ds.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+  await ds.runMigrations({ transaction: "each" });
+}
+
+async function flushRedis(): Promise<void> {
+  const redis = createRedis("blocking");
+  await redis.flushdb();
+  redis.disconnect();
+}
+
+/** Starts the shared harness once; later calls get the same one. */
+export function harness(): Promise<Harness> {
+  started ??= (async () => {
+    await Promise.all([resetDatabase(), flushRedis()]);
+    const sim = await createSimulator({ port: SIMULATOR_PORT });
+    const deps = await createApiDeps();
+    const workers = startWorkers(["agent"], handlers, deps.ds);
+    const server: Server = createServer(createApiApp(deps).callback());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    teardown = async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await workers.close();
+      await deps.close();
+      await closeDataSource();
+      await sim.close();
+    };
+    return {
+      baseUrl,
+      deps,
+      sim,
+      workers,
+      async newKey(handle = `user-${process.pid}-${++userCounter}`) {
+        const user = await ensureUser(deps.ds, handle);
+        const { key, record } = await createApiKey(deps.ds, user.id, "test");
+        return { key, userId: user.id, keyId: record.id };
+      },
+    };
+  })();
+  return started;
+}
+
+/** Mocha root hooks: close the harness after the last test, if any test started it. */
+export const mochaHooks = {
+  async afterAll() {
+    await teardown?.();
+  },
+};

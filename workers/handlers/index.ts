@@ -1,0 +1,8 @@
+import type { JobName } from "../../shared/queues/registry";
+import { handleAgentRun } from "./agent-run.handler";
+import type { Handler } from "./handler";
+
+/** Job name → handler, spelled out so nothing depends on scanning folders. */
+export const handlers: { [N in JobName]: Handler<N> } = {
+  "agent-run": handleAgentRun,
+};

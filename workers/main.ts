@@ -1,0 +1,51 @@
+import { closeDataSource, getDataSource } from "../shared/db/data-source";
+import { config } from "../shared/config";
+import { logger } from "../shared/logger";
+import { isQueueName, QUEUE_NAMES, type QueueName } from "../shared/queues/registry";
+import { handlers } from "./handlers";
+import { assertHandlersFor, startWorkers } from "./worker-pool";
+
+/** `--queues agent,swarm` or `--queues agent --queues swarm` → queue names (all when absent). */
+export function parseQueuesArg(argv: string[]): QueueName[] {
+  const names: string[] = [];
+  argv.forEach((arg, i) => {
+    if (arg === "--queues") names.push(...(argv[i + 1] ?? "").split(","));
+    else if (arg.startsWith("--queues=")) names.push(...arg.slice("--queues=".length).split(","));
+  });
+  const wanted = names.map((n) => n.trim()).filter(Boolean);
+  const unknown = wanted.filter((n) => !isQueueName(n));
+  if (unknown.length) throw new Error(`Unknown queue(s): ${unknown.join(", ")} (known: ${QUEUE_NAMES.join(", ")})`);
+  return wanted.length ? [...new Set(wanted as QueueName[])] : [...QUEUE_NAMES];
+}
+
+async function main(): Promise<void> {
+  const queues = parseQueuesArg(process.argv.slice(2));
+  assertHandlersFor(queues, handlers); // before touching Redis or Postgres
+  const ds = await getDataSource();
+  const pool = startWorkers(queues, handlers, ds);
+  logger.info({ queues }, "workers started");
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "workers stopping");
+    const force = setTimeout(() => {
+      logger.error("shutdown timed out; exiting");
+      process.exit(1);
+    }, config.http.shutdownTimeoutMs);
+    force.unref();
+    await pool.close();
+    await closeDataSource();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    logger.fatal({ err: err instanceof Error ? err.message : err }, "workers could not start");
+    process.exit(1);
+  });
+}

@@ -1,0 +1,70 @@
+import { setMaxListeners } from "node:events";
+import { Worker, type Job } from "bullmq";
+import type { DataSource } from "typeorm";
+import { config } from "../shared/config";
+import { failRun } from "../shared/db/run-store";
+import { logger } from "../shared/logger";
+import { createRedis } from "../shared/queues/redis";
+import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
+import type { Handler } from "./handlers/handler";
+
+export interface WorkerPool {
+  workers: Worker[];
+  close(): Promise<void>;
+}
+
+/** Throws unless every job name of every given queue has a handler. */
+export function assertHandlersFor(queues: QueueName[], handlers: Partial<Record<JobName, Handler<any>>>): void {
+  const missing = queues.flatMap(jobNamesOf).filter((name) => typeof handlers[name] !== "function");
+  if (missing.length) throw new Error(`No handler for job name(s): ${missing.join(", ")}`);
+}
+
+/**
+ * One BullMQ worker per queue. Handlers fail runs for their own reasons; a job only fails (and is
+ * retried) for infrastructure trouble or a crash, and a job out of attempts marks its run failed.
+ */
+export function startWorkers(queues: QueueName[], handlers: Partial<Record<JobName, Handler<any>>>, ds: DataSource): WorkerPool {
+  assertHandlersFor(queues, handlers);
+  const shutdown = new AbortController();
+  // Every LLM call of every concurrent job listens on this one signal.
+  setMaxListeners(0, shutdown.signal);
+  const workers = queues.map((queue) => {
+    const worker = new Worker<unknown, RunJobResult, string>(
+      queue,
+      async (job: Job) => {
+        const handler = handlers[job.name as JobName];
+        if (!handler) throw new Error(`No handler for job '${job.name}'`);
+        const log = logger.child({ queue, jobId: job.id, job: job.name, attempt: job.attemptsMade + 1 });
+        return handler(job.data, { ds, logger: log, signal: shutdown.signal });
+      },
+      {
+        connection: createRedis("blocking"),
+        prefix: config.queue.prefix,
+        concurrency: config.queue.concurrency[queue],
+        lockDuration: config.queue.lockMs,
+        stalledInterval: config.queue.stalledIntervalMs,
+        maxStalledCount: 2,
+      },
+    );
+    worker.on("failed", (job, err) => {
+      if (!job) return;
+      const attempts = job.opts.attempts ?? 1;
+      logger.warn({ queue, jobId: job.id, attempt: job.attemptsMade, err: err.message }, "job attempt failed");
+      if (job.attemptsMade >= attempts && typeof (job.data as { runId?: unknown })?.runId === "string") {
+        failRun(ds, (job.data as { runId: string }).runId, { message: "The run could not be completed after several attempts", code: "RUN_ABANDONED" }).catch(
+          (e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"),
+        );
+      }
+    });
+    worker.on("error", (err) => logger.error({ queue, err: err.message }, "worker error"));
+    return worker;
+  });
+  return {
+    workers,
+    async close() {
+      // Finish the jobs in hand (close waits for them); handlers see the abort only on a forced exit.
+      await Promise.all(workers.map((w) => w.close()));
+      shutdown.abort();
+    },
+  };
+}
