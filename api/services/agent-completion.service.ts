@@ -5,7 +5,7 @@ import { resolveModel } from "../../shared/llm/providers";
 import type { ApiDeps } from "../deps";
 import { presentAgentCompletion } from "../presenters/agent-completion.presenter";
 import { acceptedReply, type Reply } from "./reply";
-import { assertSucceeded, awaitRun, submitRun } from "./run-service";
+import { assertSucceeded, runAndWait } from "./run-service";
 
 /** E5: checks the model is servable, queues the run, and answers when it ends. */
 export async function completeAgent(
@@ -15,9 +15,9 @@ export async function completeAgent(
   prefer: { respondAsync: boolean; waitMs: number | null },
 ): Promise<Reply> {
   resolveModel(request.agent_config.model_name); // 400 naming the missing key before anything is queued
-  const runId = await submitRun(deps, { kind: "agent", job: "agent-run", request, owner });
-  if (prefer.respondAsync) return acceptedReply(runId);
-  const run = await awaitRun(deps, runId, Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs));
+  const waitMs = prefer.respondAsync ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
+  const { runId, run } = await runAndWait(deps, { kind: "agent", job: "agent-run", request, owner }, waitMs);
+  if (waitMs === null) return acceptedReply(runId);
   assertSucceeded(run, runId);
   return { status: 200, body: presentAgentCompletion(run) };
 }

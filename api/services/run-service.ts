@@ -14,31 +14,33 @@ export interface SubmitRun {
   owner: KeyOwner;
 }
 
-/** Stores a queued run, then enqueues its job (after the row is committed). Returns the run id. */
-export async function submitRun(deps: ApiDeps, run: SubmitRun): Promise<string> {
-  const id = randomUUID();
-  await insertRun(deps.ds, { id, kind: run.kind, apiKeyId: run.owner.apiKeyId, userId: run.owner.userId, request: run.request });
+/**
+ * Stores a queued run, enqueues its job after the row is committed, and — unless the caller does
+ * not wait — waits for it to end, up to `waitMs`. Returns the run id and the finished row (null
+ * when the wait ran out first or nobody waited).
+ */
+export async function runAndWait(deps: ApiDeps, run: SubmitRun, waitMs: number | null): Promise<{ runId: string; run: Run | null }> {
+  const runId = randomUUID();
+  await insertRun(deps.ds, { id: runId, kind: run.kind, apiKeyId: run.owner.apiKeyId, userId: run.owner.userId, request: run.request });
+  // Listen before enqueueing: a fast job's completion event cannot slip past.
+  const watch = waitMs === null ? null : deps.waiter.watch(runId);
   try {
-    await enqueue(deps.queues, run.job, { runId: id }, id);
-  } catch {
-    // The row exists but no worker will ever see it: close it so it is not left queued forever.
-    await failRun(deps.ds, id, { message: "The run could not be queued", code: "QUEUE_UNAVAILABLE" }).catch(() => undefined);
-    throw new ServiceUnavailableError("The job queue is unavailable; try again shortly");
-  }
-  return id;
-}
-
-/** Waits for a run to end, up to `timeoutMs`; the run row is the answer, events only wake us. */
-export async function awaitRun(deps: ApiDeps, runId: string, timeoutMs: number): Promise<Run | null> {
-  const run = await deps.waiter.waitFor(
-    runId,
-    async () => {
+    try {
+      await enqueue(deps.queues, run.job, { runId }, runId);
+    } catch {
+      // The row exists but no worker will ever see it: close it so it is not left queued forever.
+      await failRun(deps.ds, runId, { message: "The run could not be queued", code: "QUEUE_UNAVAILABLE" }).catch(() => undefined);
+      throw new ServiceUnavailableError("The job queue is unavailable; try again shortly");
+    }
+    if (!watch || waitMs === null) return { runId, run: null };
+    const finished = await watch.wait(async () => {
       const row = await findRun(deps.ds, runId);
       return row && isTerminal(row.status) ? row : undefined;
-    },
-    timeoutMs,
-  );
-  return run ?? null;
+    }, waitMs);
+    return { runId, run: finished ?? null };
+  } finally {
+    watch?.close();
+  }
 }
 
 /** Throws the contract's error for a run that did not succeed (or is still going). */

@@ -1,5 +1,17 @@
 import type { QueueEvents } from "bullmq";
 
+/** A subscription to one job's completion events, taken before the job is enqueued. */
+export interface JobWatch {
+  /**
+   * Resolves with the first `check()` result that is not undefined, or undefined once `timeoutMs`
+   * has passed. `check` runs after each event for the job and every poll interval, never before
+   * the first of those, so a job that cannot have finished yet costs no read.
+   */
+  wait<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined>;
+  /** Stops listening (always call it, e.g. in `finally`). */
+  close(): void;
+}
+
 /**
  * Lets many callers wait for their jobs through one shared `QueueEvents` listener per queue,
  * instead of one listener per waiter. Events are best effort (the stream is trimmed, a Redis
@@ -16,41 +28,39 @@ export class CompletionWaiter {
     }
   }
 
-  /**
-   * Resolves with the first `check()` result that is not undefined, or with undefined once
-   * `timeoutMs` has passed. `check` runs after each event for the job and every `pollMs`.
-   */
-  async waitFor<T>(jobId: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    let wake!: () => void;
+  /** Starts listening for a job; subscribe before enqueueing so no event can be missed. */
+  watch(jobId: string): JobWatch {
     let woken = false;
+    let wakeNow: (() => void) | null = null;
     const listener = () => {
       woken = true;
-      wake?.();
+      wakeNow?.();
     };
     this.subscribe(jobId, listener);
-    try {
-      for (;;) {
-        const result = await check();
-        if (result !== undefined) return result;
-        const left = deadline - Date.now();
-        if (left <= 0) return undefined;
-        if (woken) {
+    const pollMs = this.pollMs;
+    return {
+      wait: async <T>(check: () => Promise<T | undefined>, timeoutMs: number) => {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const left = deadline - Date.now();
+          if (!woken && left > 0) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, Math.min(left, pollMs));
+              wakeNow = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            wakeNow = null;
+          }
           woken = false;
-          continue;
+          const result = await check();
+          if (result !== undefined) return result;
+          if (Date.now() >= deadline) return undefined;
         }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(left, this.pollMs));
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        woken = false;
-      }
-    } finally {
-      this.unsubscribe(jobId, listener);
-    }
+      },
+      close: () => this.unsubscribe(jobId, listener),
+    };
   }
 
   /** Number of jobs someone is waiting for (for tests and metrics). */

@@ -92,11 +92,10 @@ describe("execution API errors", () => {
     expect(wrong.body).to.include({ code: "METHOD_NOT_ALLOWED", status_code: 405 });
   });
 
-  it("400 naming the variable to set when a model's provider has no key", async () => {
-    // With a gateway configured every model is servable, so this is checked against the registry in unit tests;
-    // here an unknown bare model name still gets a clear 400 only when no gateway is set.
+  it("422 for an empty model name (a provider without a key is a 400, covered by the registry's unit tests)", async () => {
     const res = await request(h.baseUrl, "POST", E5, { key, body: { agent_config: { model_name: "" }, task: "x" } });
     expect(res.status).to.equal(422);
+    expect(res.body.detail.map((d: any) => d.loc.join("."))).to.deep.equal(["body.agent_config.model_name"]);
   });
 
   it("keeps the admin board behind basic auth", async () => {

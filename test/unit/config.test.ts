@@ -1,0 +1,31 @@
+import { expect } from "chai";
+import { ConfigError, loadConfig } from "../../shared/config";
+
+describe("configuration", () => {
+  it("needs nothing from a fresh clone: every setting has a default", () => {
+    const cfg = loadConfig({});
+    expect(cfg.http.port).to.equal(8080);
+    expect(cfg.http.platformPort).to.equal(8081);
+    expect(cfg.llm.defaultModel).to.equal("gpt-4.1");
+    expect(cfg.pricing).to.include({ inputPerMTok: 6.5, outputPerMTok: 18.5, perAgent: 0.01, perImage: 0.25, perMcpCall: 0.1 });
+    expect(cfg.llm.gateway).to.equal(null);
+    expect(Object.isFrozen(cfg.pricing)).to.equal(true);
+  });
+
+  it("reports every problem at once", () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: "seventy", REDIS_URL: "http://nope", NIGHT_DISCOUNT: "2", NODE_ENV: "staging" });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).to.be.instanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join("\n");
+    for (const name of ["PORT", "REDIS_URL", "NIGHT_DISCOUNT", "NODE_ENV"]) expect(problems).to.include(name);
+  });
+
+  it("requires an admin password in production", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).to.throw(ConfigError, /ADMIN_PASSWORD/);
+    expect(loadConfig({ NODE_ENV: "production", ADMIN_PASSWORD: "long-enough-secret" }).admin.password).to.equal("long-enough-secret");
+  });
+});
