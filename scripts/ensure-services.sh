@@ -55,7 +55,9 @@ die() {
   printf '[services] error: %s\n' "$1" >&2
   shift
   local line
-  for line in "$@"; do printf '[services]   %s\n' "$line" >&2; done
+  for line in "$@"; do
+    [[ -z $line ]] || printf '[services]   %s\n' "$line" >&2
+  done
   exit 1
 }
 
@@ -144,7 +146,7 @@ apt_install() {
     APT_UPDATED=1
   fi
   log "apt-get install -y $*"
-  as_root "${apt[@]}" install -y --no-install-recommends "$@" >/dev/null
+  as_root "${apt[@]}" install -y --no-install-recommends "$@" >/dev/null 9>&-
 }
 
 docker_available() {
@@ -153,9 +155,9 @@ docker_available() {
 
 compose() {
   if docker compose version >/dev/null 2>&1; then
-    docker compose -f "$ROOT/docker-compose.yml" "$@"
+    docker compose -f "$ROOT/docker-compose.yml" "$@" 9>&-
   elif have docker-compose; then
-    docker-compose -f "$ROOT/docker-compose.yml" "$@"
+    docker-compose -f "$ROOT/docker-compose.yml" "$@" 9>&-
   else
     warn "a Docker engine answers but neither 'docker compose' nor 'docker-compose' is installed"
     return 1
@@ -179,9 +181,10 @@ pg_ready() { pg_isready -q -h "$PGHOST" -p "$PGPORT" -t 1 >/dev/null 2>&1; }
 # A Debian-style install (postgresql-common): start the cluster on $PGPORT,
 # creating one if none uses that port.
 start_with_pg_ctlcluster() {
-  local ver name port status owner datadir logfile
+  local ver name port logfile bindir
   local found_ver="" found_name="" found_log=""
-  while read -r ver name port status owner datadir logfile _; do
+  # Columns: version, cluster, port, status, owner, data directory, log file.
+  while read -r ver name port _ _ _ logfile _; do
     if [[ $port == "$PGPORT" ]]; then
       found_ver=$ver found_name=$name found_log=$logfile
       break
@@ -189,9 +192,9 @@ start_with_pg_ctlcluster() {
   done < <(pg_lsclusters -h 2>/dev/null)
 
   if [[ -z $found_ver ]]; then
-    # No cluster on our port: create one with the newest installed version.
-    found_ver="$(ls /usr/lib/postgresql/ 2>/dev/null | sort -V | tail -n 1)"
-    [[ -n $found_ver ]] || return 1
+    # No cluster on our port: create one with the newest installed server.
+    bindir="$(find_pg_bindir)" || return 1
+    found_ver="$(basename "$(dirname "$bindir")")"
     found_name=main
     if pg_lsclusters -h 2>/dev/null | awk -v v="$found_ver" '$1 == v && $2 == "main" { f = 1 } END { exit !f }'; then
       found_name=apiary
@@ -205,7 +208,7 @@ start_with_pg_ctlcluster() {
   # --skip-systemctl-redirect: there may be no systemd (containers, CI).
   # A failure here (e.g. "already running" from a concurrent run) is not fatal
   # by itself; readiness below decides.
-  as_root pg_ctlcluster --skip-systemctl-redirect "$found_ver" "$found_name" start 2>&1 |
+  as_root pg_ctlcluster --skip-systemctl-redirect "$found_ver" "$found_name" start 2>&1 9>&- |
     sed 's/^/[services]   /' || true
   PG_SOCKET_DIR=/var/run/postgresql
   if ! wait_for "postgres" pg_ready; then
@@ -229,9 +232,10 @@ start_with_pg_ctl() {
   fi
   mkdir -p "$pgdata"
   chmod 700 "$pgdata"
-  [[ $EUID -eq 0 ]] && chown postgres: "$pgdata"
   touch "$logfile"
-  [[ $EUID -eq 0 ]] && chown postgres: "$logfile"
+  if [[ $EUID -eq 0 ]]; then
+    chown postgres: "$pgdata" "$logfile"
+  fi
 
   # Unix sockets have a ~107 byte path limit; fall back to /tmp for deep paths.
   local sockdir="$pgdata"
@@ -247,7 +251,7 @@ start_with_pg_ctl() {
     } >>"$pgdata/postgresql.conf"
   fi
   log "postgres: starting $pgdata with pg_ctl"
-  "${run[@]}" "$bindir/pg_ctl" -D "$pgdata" -l "$logfile" -o "-p $PGPORT" -w -t "$READY_TIMEOUT_SECONDS" start >/dev/null ||
+  "${run[@]}" "$bindir/pg_ctl" -D "$pgdata" -l "$logfile" -o "-p $PGPORT" -w -t "$READY_TIMEOUT_SECONDS" start >/dev/null 9>&- ||
     true
   PG_SOCKET_DIR="$sockdir"
   if ! wait_for "postgres" pg_ready; then
@@ -256,20 +260,29 @@ start_with_pg_ctl() {
   fi
 }
 
+# The bin directory of the newest installed PostgreSQL *server* (Debian's
+# layout first). Client-only installs (postgresql-client) also have
+# /usr/lib/postgresql/*/bin, but without pg_ctl and postgres.
 find_pg_bindir() {
   local dir
-  dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
-  if [[ -n $dir && -x $dir/pg_ctl ]]; then
-    printf '%s' "$dir"
-  elif have pg_ctl; then
+  while read -r dir; do
+    if [[ -x $dir/pg_ctl && -x $dir/postgres ]]; then
+      printf '%s' "$dir"
+      return 0
+    fi
+  done < <(printf '%s\n' /usr/lib/postgresql/*/bin | sort -rV)
+  if have pg_ctl && have postgres; then
     dirname "$(command -v pg_ctl)"
   else
     return 1
   fi
 }
 
-# (b): start an installed server. Returns 1 when nothing is installed.
+pg_server_installed() { find_pg_bindir >/dev/null; }
+
+# (b): start an installed server. Returns 1 when none is installed or it fails.
 start_installed_postgres() {
+  pg_server_installed || return 1
   if have pg_lsclusters && have pg_ctlcluster; then
     start_with_pg_ctlcluster
     return
@@ -288,7 +301,7 @@ ensure_postgres_running() {
 
   # (b) installed here: start it.
   if start_installed_postgres; then return 0; fi
-  if have pg_lsclusters || find_pg_bindir >/dev/null; then
+  if pg_server_installed; then
     die "PostgreSQL is installed but could not be started on port $PGPORT (see above)."
   fi
 
@@ -309,7 +322,7 @@ ensure_postgres_running() {
   die "no PostgreSQL server answers on $PGHOST:$PGPORT and none could be started." \
     "Provide one of:" \
     "  - install PostgreSQL (Debian/Ubuntu: 'sudo apt-get install postgresql'), then rerun;" \
-    "  - run this script as root (or with passwordless sudo) so it can install it;" \
+    "$(can_be_root || echo "  - run this script as root (or with passwordless sudo) so it can install it;")" \
     "  - a Docker engine, so 'docker compose up -d postgres' can be used;" \
     "  - DATABASE_URL=postgres://user:pass@host:5432/db pointing at an existing server." \
     "$([[ $APIARY_NO_INSTALL == 1 ]] && echo "(installing is disabled by APIARY_NO_INSTALL=1)")"
@@ -457,7 +470,7 @@ start_installed_redis() {
   log "redis: starting $bin on $bind:$REDIS_PORT (data and log in ${dir#"$ROOT"/})"
   "$bin" --daemonize yes --bind "$bind" --port "$REDIS_PORT" \
     --save "" --appendonly no --maxmemory-policy noeviction \
-    --dir "$dir" --logfile "$dir/redis.log" --pidfile "$dir/redis.pid" >/dev/null 2>&1 || true
+    --dir "$dir" --logfile "$dir/redis.log" --pidfile "$dir/redis.pid" >/dev/null 2>&1 9>&- || true
   if ! wait_for "redis" redis_ready; then
     show_log_tail "$dir/redis.log"
     return 1
@@ -508,7 +521,7 @@ ensure_redis() {
     die "no Redis answers on $REDIS_HOST:$REDIS_PORT and none could be started." \
       "Provide one of:" \
       "  - install Redis (Debian/Ubuntu: 'sudo apt-get install redis-server'), then rerun;" \
-      "  - run this script as root (or with passwordless sudo) so it can install it;" \
+      "$(can_be_root || echo "  - run this script as root (or with passwordless sudo) so it can install it;")" \
       "  - a Docker engine, so 'docker compose up -d redis' can be used;" \
       "  - REDIS_URL=redis://host:6379/0 pointing at an existing server." \
       "$([[ $APIARY_NO_INSTALL == 1 ]] && echo "(installing is disabled by APIARY_NO_INSTALL=1)")"
@@ -561,7 +574,7 @@ ensure_postgres() {
     log "postgres: ${BASH_REMATCH[3]} ready (from DATABASE_URL; not creating roles or databases)"
     return 0
   fi
-  have pg_isready && have psql || {
+  if ! have pg_isready || ! have psql; then
     # The client tools come with the server package; without them we can
     # neither check nor create anything.
     if install_allowed; then
@@ -570,7 +583,7 @@ ensure_postgres() {
       die "the PostgreSQL client tools (pg_isready, psql) are missing." \
         "Install them (Debian/Ubuntu: 'sudo apt-get install postgresql-client'), or rerun as root."
     fi
-  }
+  fi
   ensure_postgres_running
   ensure_role_and_databases
 }
@@ -580,7 +593,9 @@ main() {
   mkdir -p "$DATA_DIR"
 
   # Serialize concurrent runs (e.g. two `npm test` at once) so they do not
-  # race to install or start the same server.
+  # race to install or start the same server. Every command that may leave a
+  # daemon behind is run with `9>&-`, or the daemon would inherit the lock and
+  # hold it forever.
   if have flock; then
     exec 9>"$DATA_DIR/.ensure-services.lock"
     flock -w 900 9 || die "timed out waiting for another ensure-services run"

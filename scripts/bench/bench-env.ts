@@ -1,0 +1,29 @@
+/** The dedicated Postgres database every benchmark uses, so runs never touch development data. */
+export const BENCH_DATABASE = "apiary_bench";
+
+/** Ports the benchmark's child processes listen on. */
+export interface BenchPorts {
+  api: number;
+  platform: number;
+  simulator: number;
+}
+
+/**
+ * Environment for the benchmark's child processes: its own database, Redis database and queue
+ * prefix (so a developer's running stack, or the tests, never pick up benchmark jobs), the LLM
+ * simulator as the only provider, and `warn` logging because request logs at info level would
+ * cost the service measurable time per request.
+ */
+export function benchEnv(ports: BenchPorts): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: `postgres://apiary:apiary@127.0.0.1:5432/${BENCH_DATABASE}`,
+    REDIS_URL: "redis://127.0.0.1:6379/2",
+    QUEUE_PREFIX: "{apiary-bench}",
+    LOG_LEVEL: "warn",
+    PORT: String(ports.api),
+    PLATFORM_PORT: String(ports.platform),
+    LLM_BASE_URL: `http://127.0.0.1:${ports.simulator}/v1`,
+    LLM_API_KEY: "sim",
+  };
+}

@@ -1,0 +1,44 @@
+import { UsageError, type ScenarioRun } from "./scenario";
+
+/**
+ * `npm run bench -- <scenario> [flags]`: dispatches to one scenario module.
+ *
+ * The map is explicit (one line per scenario) rather than discovered from the file system, so a
+ * half-written scenario file never becomes runnable by accident. Modules load lazily so one
+ * scenario's imports cannot slow down or break another.
+ */
+const SCENARIOS: Record<string, { summary: string; load: () => Promise<{ run: ScenarioRun }> }> = {
+  e5: { summary: "single-agent completion: LLM simulator directly vs through Apiary", load: () => import("./e5") },
+};
+
+const FLAGS = "[--duration S] [--warmup S] [--rounds N] [--quick]";
+
+function usage(): string {
+  const names = Object.entries(SCENARIOS).map(([name, s]) => `  ${name.padEnd(6)} ${s.summary}`);
+  return [`usage: npm run bench -- <scenario> ${FLAGS}`, "scenarios:", ...names].join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const scenario = name ? SCENARIOS[name] : undefined;
+  if (!scenario) {
+    console.error(name ? `unknown scenario: ${name}\n${usage()}` : usage());
+    return 2;
+  }
+  const { run } = await scenario.load();
+  try {
+    return await run(rest);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`${err.message}\n${usage()}`);
+    return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,68 @@
+import type { BenchPorts } from "./bench-env";
+import { waitForHttpOk } from "./http-ready";
+import { nodeTsx, startProcess, type ManagedProcess } from "./managed-process";
+import type { TeardownStep } from "./teardown";
+
+/** The running simulator, web and worker processes, and where to reach them. */
+export interface ServiceStack {
+  simulatorUrl: string;
+  apiUrl: string;
+  processes: ManagedProcess[];
+  /** Throws if any of the processes has exited, naming it and its last output. */
+  assertAlive(): void;
+}
+
+const START_TIMEOUT_MS = 60_000;
+
+function deadProcess(processes: ManagedProcess[]): string | null {
+  for (const p of processes) {
+    const s = p.exitStatus();
+    if (s) return `${p.name} exited (${s.signal ?? `code ${s.code}`}); see ${p.logFile}:\n${p.tail()}`;
+  }
+  return null;
+}
+
+/**
+ * Starts the LLM simulator and the service as production runs it: one web process and one worker
+ * process for the `agent` queue (the Procfile's process types, not `npm start`'s all-in-one group).
+ * The teardown step is registered before anything is spawned, so a failed start still cleans up;
+ * it stops all processes at once (a sequential stop could leave the web waiting on a dead worker).
+ * `logFile(name)` says where each process's output goes.
+ */
+export async function startServiceStack(
+  ports: BenchPorts,
+  env: NodeJS.ProcessEnv,
+  logFile: (name: string) => string,
+  onTeardown: (step: TeardownStep) => void,
+): Promise<ServiceStack> {
+  const processes: ManagedProcess[] = [];
+  onTeardown(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+  });
+  const start = (name: string, command: string[]) => {
+    const proc = startProcess(name, command, env, logFile(name));
+    processes.push(proc);
+    return proc;
+  };
+
+  const simulator = start("llm-simulator", nodeTsx("scripts/llm-simulator/main.ts", "--port", String(ports.simulator)));
+  // The web and worker do not call the simulator until a request arrives, so they start in parallel.
+  const web = start("web", nodeTsx("api/main.ts"));
+  start("worker", nodeTsx("workers/main.ts", "--queues", "agent"));
+
+  await simulator.waitForOutput(/LLM simulator listening on /, START_TIMEOUT_MS);
+  const apiUrl = `http://127.0.0.1:${ports.api}`;
+  // /health checks Postgres and Redis from the web process; the worker has no endpoint, so the
+  // caller's first real request is what proves the worker consumes jobs.
+  await waitForHttpOk(`${apiUrl}/health`, START_TIMEOUT_MS, () => deadProcess(processes));
+
+  return {
+    simulatorUrl: `http://127.0.0.1:${ports.simulator}`,
+    apiUrl,
+    processes,
+    assertAlive() {
+      const dead = deadProcess(processes);
+      if (dead) throw new Error(dead);
+    },
+  };
+}
