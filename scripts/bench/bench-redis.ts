@@ -19,7 +19,7 @@ export interface QueueWatcher {
   close(): Promise<void>;
 }
 
-const BACKLOG_STATES = ["wait", "active", "delayed", "prioritized", "paused"] as const;
+const BACKLOG_STATES = ["wait", "active", "delayed", "prioritized"] as const;
 
 /**
  * Opens a watcher on queue `name`. Used between measurements: a load run stops its clients at the

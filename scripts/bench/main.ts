@@ -1,14 +1,14 @@
+import { run as e5 } from "./e5";
 import { UsageError, type ScenarioRun } from "./scenario";
 
 /**
  * `npm run bench -- <scenario> [flags]`: dispatches to one scenario module.
  *
  * The map is explicit (one line per scenario) rather than discovered from the file system, so a
- * half-written scenario file never becomes runnable by accident. Modules load lazily so one
- * scenario's imports cannot slow down or break another.
+ * half-written scenario file never becomes runnable by accident.
  */
-const SCENARIOS: Record<string, { summary: string; load: () => Promise<{ run: ScenarioRun }> }> = {
-  e5: { summary: "single-agent completion: LLM simulator directly vs through Apiary", load: () => import("./e5") },
+const SCENARIOS: Record<string, { summary: string; run: ScenarioRun }> = {
+  e5: { summary: "single-agent completion: LLM simulator directly vs through Apiary", run: e5 },
 };
 
 const FLAGS = "[--duration S] [--warmup S] [--rounds N] [--quick]";
@@ -25,9 +25,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(name ? `unknown scenario: ${name}\n${usage()}` : usage());
     return 2;
   }
-  const { run } = await scenario.load();
   try {
-    return await run(rest);
+    return await scenario.run(rest);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     console.error(`${err.message}\n${usage()}`);

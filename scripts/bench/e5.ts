@@ -1,0 +1,54 @@
+import { parseBenchOptions } from "./bench-options";
+import { watchQueue } from "./bench-redis";
+import { measureRounds, warmUp } from "./e5-measure";
+import { failureDetails, hasFailures, renderE5Table, renderRoundsTable, summarize, warmupWarnings } from "./e5-report";
+import { setUpE5 } from "./e5-setup";
+import { machineInfo } from "./machine-info";
+import { runStamp, writeJsonResult } from "./results-file";
+import type { ScenarioRun } from "./scenario";
+import { withTeardown } from "./teardown";
+
+/**
+ * E5 (`POST /v1/agent/completions`): the same LLM call measured in one run directly against the
+ * LLM simulator and through the whole service (web → Postgres → BullMQ → worker → simulator →
+ * Postgres → web). Prints the table to stdout (progress goes to stderr), writes the raw numbers to
+ * `.bench/e5-<stamp>.json`, and exits 1 if any measured request failed.
+ */
+export const run: ScenarioRun = async (argv) => {
+  const opts = parseBenchOptions(argv);
+  const stamp = runStamp();
+  return withTeardown(async (onTeardown) => {
+    const setup = await setUpE5(stamp, onTeardown);
+    const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "agent");
+    onTeardown(() => queue.close());
+    const ctx = { direct: setup.direct, service: setup.service, queue, assertAlive: () => setup.stack.assertAlive() };
+
+    const warmup = await warmUp(ctx, opts);
+    // Described after the warm-up so the load average reflects the machine just before measuring.
+    const machine = machineInfo();
+    const rounds = await measureRounds(ctx, opts);
+    const summary = summarize(rounds);
+    const failed = hasFailures(summary);
+
+    const lines = [renderE5Table(summary, machine, opts)];
+    if (rounds.length > 1) lines.push("", "per round (c=1 from the hrtime loop, ms):", renderRoundsTable(rounds));
+    const notes = [...warmupWarnings(warmup), ...failureDetails(rounds)];
+    if (notes.length) lines.push("", "problems:", ...notes.map((n) => `  ${n}`), `  child process logs: ${Object.values(setup.logs).join(", ")}`);
+    const path = writeJsonResult(`e5-${stamp}.json`, {
+      scenario: "e5",
+      machine,
+      options: opts,
+      ports: setup.ports,
+      setupStepsMs: setup.stepsMs,
+      logs: setup.logs,
+      targets: { direct: { url: setup.direct.url, body: setup.direct.body }, service: { url: setup.service.url, body: setup.service.body } },
+      summary,
+      rounds,
+      warmup,
+      failed,
+    });
+    lines.push("", `raw results: ${path}`);
+    process.stdout.write(`${lines.join("\n")}\n`);
+    return failed ? 1 : 0;
+  });
+};
