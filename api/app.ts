@@ -7,12 +7,18 @@ import { bullBoard, BULL_BOARD_PATH } from "./bull-board";
 import type { ApiDeps } from "./deps";
 import { apiKeyAuth } from "./middleware/api-key-auth";
 import { basicAuth } from "./middleware/basic-auth";
+import { idempotency } from "./middleware/idempotency";
 import { jsonBody } from "./middleware/json-body";
+import { rateLimit } from "./middleware/rate-limit";
 import { requestLogger } from "./middleware/request-logger";
 import { v1Errors } from "./middleware/v1-errors";
 import { healthRouter } from "./routes/meta/health.router";
 import { agentRouter } from "./routes/v1/agent/agent.router";
 import { jobsRouter } from "./routes/v1/jobs/jobs.router";
+import { rateLimitsRouter } from "./routes/v1/meta/rate-limits.router";
+import { createRateLimiter, type RateLimiter } from "./services/rate-limiter";
+import { logsRouter } from "./routes/v1/logs/logs.router";
+import { modelsRouter } from "./routes/v1/meta/models.router";
 
 /** Where people get API keys; every 401 points there. */
 export const howToGetKey = () => `${config.http.platformUrl}/platform/api-keys`;
@@ -28,9 +34,9 @@ function mount(app: Koa, routers: Router[]): void {
 
 /**
  * The execution API (`/v1`, `/health`, Bull Board) as a Koa app without a listener, so tests can
- * serve it on any port.
+ * serve it on any port. Tests may pass their own rate limiter (tiny limits, an unreachable Redis).
  */
-export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean } = {}): Koa {
+export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rateLimiter?: RateLimiter } = {}): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true; // the error middleware logs; Koa's default printer would log twice
   app.use(requestLogger(logger));
@@ -42,7 +48,14 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean } = {
   mount(app, [healthRouter(deps)]);
 
   // Everything under /v1 takes JSON and an API key; the rest (health, admin) does not.
-  const v1 = compose([jsonBody(config.http.bodyLimit), apiKeyAuth(deps.ds), ...routes([agentRouter(deps), jobsRouter(deps)])]);
+  const limiter = options.rateLimiter ?? createRateLimiter(deps.redis);
+  const v1 = compose([
+    jsonBody(config.http.bodyLimit),
+    apiKeyAuth(deps.ds),
+    rateLimit(limiter),
+    idempotency(deps.ds, { syncWaitMs: config.http.syncWaitMs }),
+    ...routes([agentRouter(deps), jobsRouter(deps), rateLimitsRouter(limiter), modelsRouter(), logsRouter(deps)]),
+  ]);
   app.use((ctx, next) => (ctx.path.startsWith("/v1/") ? v1(ctx, next) : next()));
   return app;
 }

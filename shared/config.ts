@@ -71,6 +71,12 @@ const envSchema = Joi.object({
   OLLAMA_BASE_URL: Joi.string().uri().default("http://127.0.0.1:11434/v1"),
   VLLM_BASE_URL: Joi.string().uri().default("http://127.0.0.1:8000/v1"),
   LMSTUDIO_BASE_URL: Joi.string().uri().default("http://127.0.0.1:1234/v1"),
+  RUN_MAX_SECONDS: Joi.number().integer().min(1).default(900),
+  RUN_MAX_TOKENS_FREE: Joi.number().integer().min(1).default(2_000_000),
+  RUN_MAX_TOKENS_PREMIUM: Joi.number().integer().min(1).default(20_000_000),
+  RUN_MAX_COST_FREE: money.default(25),
+  RUN_MAX_COST_PREMIUM: money.default(250),
+  MAX_BATCH_SIZE: Joi.number().integer().min(1).max(10_000).default(100),
   PRICE_INPUT_PER_MTOK: money.default(6.5),
   PRICE_OUTPUT_PER_MTOK: money.default(18.5),
   PRICE_PER_AGENT: money.default(0.01),
@@ -80,6 +86,15 @@ const envSchema = Joi.object({
   NIGHT_TIMEZONE: Joi.string().default("America/Los_Angeles"),
   NIGHT_START_HOUR: Joi.number().integer().min(0).max(23).default(20),
   NIGHT_END_HOUR: Joi.number().integer().min(0).max(23).default(6),
+  RATE_LIMIT_FREE_PER_MINUTE: Joi.number().integer().min(1).default(100),
+  RATE_LIMIT_FREE_PER_HOUR: Joi.number().integer().min(1).default(1_000),
+  RATE_LIMIT_FREE_PER_DAY: Joi.number().integer().min(1).default(1_200),
+  RATE_LIMIT_PREMIUM_PER_MINUTE: Joi.number().integer().min(1).default(2_000),
+  RATE_LIMIT_PREMIUM_PER_HOUR: Joi.number().integer().min(1).default(10_000),
+  RATE_LIMIT_PREMIUM_PER_DAY: Joi.number().integer().min(1).default(100_000),
+  RATE_LIMIT_FREE_TOKENS_PER_AGENT: Joi.number().integer().min(1).default(200_000),
+  RATE_LIMIT_PREMIUM_TOKENS_PER_AGENT: Joi.number().integer().min(1).default(2_000_000),
+  RATE_LIMIT_REDIS_TIMEOUT_MS: ms.default(1_000),
 }).unknown(true);
 
 function buildConfig(env: Record<string, any>) {
@@ -136,6 +151,30 @@ function buildConfig(env: Record<string, any>) {
         vllm: { apiKey: "vllm", baseUrl: env.VLLM_BASE_URL },
         lmstudio: { apiKey: "lmstudio", baseUrl: env.LMSTUDIO_BASE_URL },
       } as Record<string, { apiKey: string; baseUrl: string }>,
+    },
+    runLimits: {
+      maxSeconds: env.RUN_MAX_SECONDS as number,
+      maxTokens: { free: env.RUN_MAX_TOKENS_FREE as number, premium: env.RUN_MAX_TOKENS_PREMIUM as number } as Record<string, number>,
+      maxCost: { free: env.RUN_MAX_COST_FREE as number, premium: env.RUN_MAX_COST_PREMIUM as number } as Record<string, number>,
+    },
+    maxBatchSize: env.MAX_BATCH_SIZE as number,
+    /** Requests per key and window, by the key's tier (unknown tiers get `free`). */
+    rateLimits: {
+      tiers: {
+        free: {
+          perMinute: env.RATE_LIMIT_FREE_PER_MINUTE as number,
+          perHour: env.RATE_LIMIT_FREE_PER_HOUR as number,
+          perDay: env.RATE_LIMIT_FREE_PER_DAY as number,
+          tokensPerAgent: env.RATE_LIMIT_FREE_TOKENS_PER_AGENT as number,
+        },
+        premium: {
+          perMinute: env.RATE_LIMIT_PREMIUM_PER_MINUTE as number,
+          perHour: env.RATE_LIMIT_PREMIUM_PER_HOUR as number,
+          perDay: env.RATE_LIMIT_PREMIUM_PER_DAY as number,
+          tokensPerAgent: env.RATE_LIMIT_PREMIUM_TOKENS_PER_AGENT as number,
+        },
+      },
+      redisTimeoutMs: env.RATE_LIMIT_REDIS_TIMEOUT_MS as number,
     },
     pricing: {
       inputPerMTok: env.PRICE_INPUT_PER_MTOK as number,

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const queues = parseQueuesArg(process.argv.slice(2));
   assertHandlersFor(queues, handlers); // before touching Redis or Postgres
   const ds = await getDataSource();
-  const pool = startWorkers(queues, handlers, ds);
+  const pool = await startWorkers(queues, handlers, ds);
   logger.info({ queues }, "workers started");
 
   let stopping = false;

@@ -4,6 +4,7 @@ import type { DataSource } from "typeorm";
 import { config } from "../shared/config";
 import { failRun } from "../shared/db/run-store";
 import { logger } from "../shared/logger";
+import { CancelListener } from "../shared/queues/cancellation";
 import { createRedis } from "../shared/queues/redis";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
 import type { Handler } from "./handlers/handler";
@@ -23,8 +24,11 @@ export function assertHandlersFor(queues: QueueName[], handlers: Partial<Record<
  * One BullMQ worker per queue. Handlers fail runs for their own reasons; a job only fails (and is
  * retried) for infrastructure trouble or a crash, and a job out of attempts marks its run failed.
  */
-export function startWorkers(queues: QueueName[], handlers: Partial<Record<JobName, Handler<any>>>, ds: DataSource): WorkerPool {
+export async function startWorkers(queues: QueueName[], handlers: Partial<Record<JobName, Handler<any>>>, ds: DataSource): Promise<WorkerPool> {
   assertHandlersFor(queues, handlers);
+  const cancels = new CancelListener(createRedis("blocking"));
+  await cancels.start();
+  const redis = createRedis("blocking");
   const shutdown = new AbortController();
   // Every LLM call of every concurrent job listens on this one signal.
   setMaxListeners(0, shutdown.signal);
@@ -35,7 +39,7 @@ export function startWorkers(queues: QueueName[], handlers: Partial<Record<JobNa
         const handler = handlers[job.name as JobName];
         if (!handler) throw new Error(`No handler for job '${job.name}'`);
         const log = logger.child({ queue, jobId: job.id, job: job.name, attempt: job.attemptsMade + 1 });
-        return handler(job.data, { ds, logger: log, signal: shutdown.signal });
+        return handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis });
       },
       {
         connection: createRedis("blocking"),
@@ -65,6 +69,8 @@ export function startWorkers(queues: QueueName[], handlers: Partial<Record<JobNa
       // Finish the jobs in hand (close waits for them); handlers see the abort only on a forced exit.
       await Promise.all(workers.map((w) => w.close()));
       shutdown.abort();
+      await cancels.close();
+      redis.disconnect();
     },
   };
 }

@@ -48,5 +48,8 @@ export const agentSpecSchema = Joi.object({
   category: Joi.string().max(100).allow(null, ""),
   is_free: Joi.boolean().default(true),
   price_usd: Joi.number().min(0).allow(null),
-  handoffs: Joi.array().max(20).allow(null),
-}).unknown(true);
+  // Handoffs are agents in their own right (validated the same way, recursively).
+  handoffs: Joi.array().items(Joi.link("#agentSpec")).max(20).allow(null),
+})
+  .unknown(true)
+  .id("agentSpec");

@@ -5,18 +5,31 @@ import { resolveModel } from "../../shared/llm/providers";
 import type { ApiDeps } from "../deps";
 import { presentAgentCompletion } from "../presenters/agent-completion.presenter";
 import { acceptedReply, type Reply } from "./reply";
+import { effectiveBudget } from "./run-budget";
 import { assertSucceeded, runAndWait } from "./run-service";
 
-/** E5: checks the model is servable, queues the run, and answers when it ends. */
+/** What E5 hands back: a reply, or a run to stream to the client. */
+export type AgentCompletionOutcome = Reply | { stream: { runId: string; request: AgentCompletionRequest } };
+
+/** The stored form of an E5 request: streaming decided and the budget filled in for the caller's tier. */
+export function prepareAgentRequest(body: AgentCompletionRequest, owner: KeyOwner): AgentCompletionRequest {
+  const stream = Boolean(body.stream ?? body.agent_config.streaming_on);
+  return { ...body, stream, budget: effectiveBudget(body.budget, owner.tier) };
+}
+
+/** E5: checks the model is servable, queues the run, and answers when it ends (or streams it). */
 export async function completeAgent(
   deps: ApiDeps,
-  request: AgentCompletionRequest,
+  body: AgentCompletionRequest,
   owner: KeyOwner,
   prefer: { respondAsync: boolean; waitMs: number | null },
-): Promise<Reply> {
-  resolveModel(request.agent_config.model_name); // 400 naming the missing key before anything is queued
-  const waitMs = prefer.respondAsync ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
+): Promise<AgentCompletionOutcome> {
+  resolveModel(body.agent_config.model_name); // 400 naming the missing key before anything is queued
+  const request = prepareAgentRequest(body, owner);
+  const streaming = request.stream && !prefer.respondAsync;
+  const waitMs = prefer.respondAsync || streaming ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
   const { runId, run } = await runAndWait(deps, { kind: "agent", job: "agent-run", request, owner }, waitMs);
+  if (streaming) return { stream: { runId, request } };
   if (waitMs === null) return acceptedReply(runId);
   assertSucceeded(run, runId);
   return { status: 200, body: presentAgentCompletion(run) };

@@ -37,7 +37,10 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    console.error(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    // The message names the failing step and includes the child's output; a stack would bury it.
+    // BENCH_DEBUG=1 shows the stack for harness bugs.
+    const detail = err instanceof Error ? (process.env.BENCH_DEBUG ? (err.stack ?? err.message) : err.message) : String(err);
+    console.error(`bench: ${detail}`);
     process.exit(1);
   },
 );

@@ -57,6 +57,8 @@ export interface AgentCompletionRequest {
   history?: HistoryMessage[] | Record<string, unknown> | null;
   img?: string | null;
   imgs?: string[] | null;
+  stream?: boolean;
+  budget?: RunBudgetRequest;
 }
 
 /** E5 `usage` object. */
@@ -72,4 +74,12 @@ export interface AgentUsage {
 /** What an agent run stores in `runs.output`. */
 export interface AgentRunOutput {
   outputs: { role: string; content: unknown }[];
+}
+
+/** Ceilings of one run; the API fills in the caller's tier defaults for what the request leaves out. */
+export interface RunBudgetRequest {
+  max_tokens?: number;
+  /** US dollars. */
+  max_cost?: number;
+  timeout_seconds?: number;
 }

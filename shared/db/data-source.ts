@@ -4,9 +4,10 @@ import { UserEntity } from "./entities/user.entity";
 import { ApiKeyEntity } from "./entities/api-key.entity";
 import { RunEntity } from "./entities/run.entity";
 import { RunStepEntity } from "./entities/run-step.entity";
+import { IdempotencyKeyEntity } from "./entities/idempotency-key.entity";
 import { migrations } from "./migrations";
 
-export const entities = [UserEntity, ApiKeyEntity, RunEntity, RunStepEntity];
+export const entities = [UserEntity, ApiKeyEntity, RunEntity, RunStepEntity, IdempotencyKeyEntity];
 
 /** A data source for one database URL. The schema only ever changes through migrations. */
 export function createDataSource(url = config.databaseUrl): DataSource {

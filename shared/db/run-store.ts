@@ -80,12 +80,14 @@ export async function loadSteps(ds: DataSource, runId: string): Promise<RunStep[
 
 /** Stores one finished step. A step already stored (a racing duplicate) is kept as it was. */
 export async function insertStep(ds: DataSource, step: RunStep): Promise<void> {
-  await sql(ds, 
-    `INSERT INTO run_steps (run_id, seq, agent_name, role, input, output, model, input_tokens, output_tokens, cost, started_at, finished_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (run_id, seq) DO NOTHING`,
+  await sql(
+    ds,
+    `INSERT INTO run_steps (run_id, seq, step_key, agent_name, role, input, output, model, provider,
+       input_tokens, output_tokens, cost, upstream_cost, started_at, finished_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING`,
     [
-      step.run_id, step.seq, step.agent_name, step.role, JSON.stringify(step.input), JSON.stringify(step.output),
-      step.model, step.input_tokens, step.output_tokens, step.cost, step.started_at, step.finished_at,
+      step.run_id, step.seq, step.step_key, step.agent_name, step.role, JSON.stringify(step.input), JSON.stringify(step.output),
+      step.model, step.provider, step.input_tokens, step.output_tokens, step.cost, step.upstream_cost, step.started_at, step.finished_at,
     ],
   );
 }

@@ -4,6 +4,8 @@ import { config } from "../config";
 import { clientFor } from "./client-cache";
 import { LlmCallError, scrubSecrets } from "./llm-error";
 import type { ResolvedModel } from "./providers";
+import { abortReason, RunAbortedError } from "./run-aborted";
+import { StreamAccumulator } from "./stream-accumulator";
 import { countTokens } from "./tokens";
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -17,9 +19,16 @@ export interface ChatResult {
   outputTokens: number;
 }
 
+export interface ChatOptions {
+  signal?: AbortSignal;
+  /** When given, the call streams and each piece of text is passed here as it arrives. */
+  onText?: (text: string) => void;
+}
+
 const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
 
 function isRetryable(err: unknown): boolean {
+  if (err instanceof OpenAI.APIUserAbortError) return false;
   if (err instanceof OpenAI.APIConnectionError) return true; // includes timeouts
   if (err instanceof OpenAI.APIError) return err.status === undefined || RETRYABLE_STATUS.has(err.status) || err.status >= 500;
   return false;
@@ -50,37 +59,64 @@ function toLlmError(err: unknown, target: ResolvedModel): LlmCallError {
   );
 }
 
+async function once(target: ResolvedModel, request: ChatRequest, options: ChatOptions, emitted: { any: boolean }): Promise<ChatResult> {
+  const client = clientFor(target);
+  if (!options.onText) {
+    const body = { ...request, model: target.model, stream: false } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+    const completion = await client.chat.completions.create(body, { signal: options.signal });
+    const choice = completion.choices[0];
+    if (!choice) throw new LlmCallError(`${target.provider} returned no choices`, null, target.provider, target.model, false);
+    return {
+      message: choice.message,
+      finishReason: choice.finish_reason,
+      inputTokens: completion.usage?.prompt_tokens ?? countTokens(JSON.stringify(request.messages)),
+      outputTokens: completion.usage?.completion_tokens ?? countTokens(choice.message.content ?? JSON.stringify(choice.message.tool_calls ?? "")),
+    };
+  }
+  const body = { ...request, model: target.model, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+  const stream = await client.chat.completions.create(body, { signal: options.signal });
+  const acc = new StreamAccumulator();
+  for await (const chunk of stream) {
+    const text = acc.add(chunk);
+    if (text) {
+      emitted.any = true;
+      options.onText(text);
+    }
+  }
+  const message = acc.message();
+  return {
+    message,
+    finishReason: acc.finishReason,
+    inputTokens: acc.usage?.prompt_tokens ?? countTokens(JSON.stringify(request.messages)),
+    outputTokens: acc.usage?.completion_tokens ?? countTokens(message.content ?? JSON.stringify(message.tool_calls ?? "")),
+  };
+}
+
 /**
  * One chat completion with capped retries on 429, 5xx, timeouts and lost connections (honouring
- * Retry-After up to a cap). Permanent errors (other 4xx) fail at once. Token counts are the
- * provider's; a provider that reports none is counted with a local tokenizer.
+ * Retry-After up to a cap); permanent errors (other 4xx) fail at once, and a streamed call is not
+ * retried once text has reached the client. Token counts are the provider's; a provider that
+ * reports none is counted with a local tokenizer. An aborted signal ends the call with
+ * `RunAbortedError`.
  */
-export async function chatCompletion(target: ResolvedModel, request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
-  const client = clientFor(target);
-  const body = { ...request, model: target.model, stream: false } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+export async function chatCompletion(target: ResolvedModel, request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
+  const emitted = { any: false };
+  const { signal } = options;
   try {
-    const completion = await pRetry(() => client.chat.completions.create(body, { signal }), {
+    return await pRetry(() => once(target, request, options, emitted), {
       retries: config.llm.maxRetries,
       minTimeout: config.llm.retryBaseMs,
       maxTimeout: config.llm.retryMaxDelayMs,
       randomize: true,
       signal,
-      shouldRetry: ({ error }) => isRetryable(error),
+      shouldRetry: ({ error }) => !emitted.any && !signal?.aborted && isRetryable(error),
       onFailedAttempt: async ({ error }) => {
         const wait = retryAfterMs(error);
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       },
     });
-    const choice = completion.choices[0];
-    if (!choice) throw new LlmCallError(`${target.provider} returned no choices`, null, target.provider, target.model, false);
-    const usage = completion.usage;
-    return {
-      message: choice.message,
-      finishReason: choice.finish_reason,
-      inputTokens: usage?.prompt_tokens ?? countTokens(JSON.stringify(request.messages)),
-      outputTokens: usage?.completion_tokens ?? countTokens(choice.message.content ?? JSON.stringify(choice.message.tool_calls ?? "")),
-    };
   } catch (err) {
+    if (signal?.aborted) throw new RunAbortedError(abortReason(signal));
     throw toLlmError(err, target);
   }
 }

@@ -87,7 +87,7 @@ describe("E5 POST /v1/agent/completions", () => {
     expect(last.at(-1)).to.deep.equal({ role: "user", content: REVIEW_PROMPT });
     const steps = await h.deps.ds.query("SELECT seq, output FROM run_steps WHERE run_id = $1 ORDER BY seq", [res.body.job_id]);
     expect(steps.map((s: any) => s.seq)).to.deep.equal([0, 1, 2]);
-    expect(res.body.outputs).to.deep.equal([{ role: "Editor", content: steps[2].output }]);
+    expect(res.body.outputs).to.deep.equal([{ role: "Editor", content: steps[2].output.content }]);
   });
 
   it("passes llm_args to the provider without letting them replace the model or messages", async () => {

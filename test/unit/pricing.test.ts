@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { loadConfig } from "../../shared/config";
 import { isNightTime, roundCost, tokenCosts } from "../../shared/llm/pricing";
 import { agentUsage } from "../../workers/agents/agent-usage";
+import { UsageCounter } from "../../workers/agents/agent-context";
 
 describe("pricing", () => {
   const pricing = loadConfig({}).pricing;
@@ -15,7 +16,9 @@ describe("pricing", () => {
   });
 
   it("builds the E5 usage object with image, MCP and agent charges", () => {
-    const usage = agentUsage({ agentName: "a", content: "", inputTokens: 1000, outputTokens: 500, llmCalls: 1, images: 2 }, 3, pricing);
+    const counter = Object.assign(new UsageCounter(), { inputTokens: 1000, outputTokens: 500, images: 2, mcpCalls: 3 });
+    counter.agents.add("a");
+    const usage = agentUsage(counter, pricing);
     expect(usage).to.deep.equal({
       input_tokens: 1000,
       output_tokens: 500,

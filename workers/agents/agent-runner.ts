@@ -1,79 +1,178 @@
+import type OpenAI from "openai";
 import type { AgentSpec, HistoryMessage } from "../../shared/contracts/agent-spec";
-import { chatCompletion, type ChatMessage, type ChatRequest } from "../../shared/llm/chat";
+import { chatCompletion, type ChatMessage } from "../../shared/llm/chat";
 import { tokenCosts } from "../../shared/llm/pricing";
 import { resolveModel } from "../../shared/llm/providers";
-import { historyMessages, REVIEW_PROMPT, systemMessage, userMessage } from "./messages";
+import type { AgentContext } from "./agent-context";
+import { autoPromptMessages } from "./auto-prompt";
+import { functionTools, type FunctionTool } from "./function-tools";
+import { agentName, HANDOFF_TOOL, handoffTool, MAX_HANDOFF_DEPTH, parseHandoff } from "./handoffs";
+import { buildChatRequest } from "./llm-request";
+import { historyMessages, REVIEW_PROMPT, userMessage } from "./messages";
+import { collectMcpServers } from "./mcp/mcp-servers";
+import { McpToolbox } from "./mcp/mcp-toolbox";
 import type { StepRecorder } from "./step-recorder";
+
+export { agentName } from "./handoffs";
 
 /** What an agent is asked to do in one run. */
 export interface AgentInput {
   task: string;
   history?: HistoryMessage[] | Record<string, unknown> | null;
   images?: string[];
+  /** Overrides the agent's own system prompt (e.g. a marketplace prompt or a swarm's additions). */
+  systemPrompt?: string | null;
 }
 
-/** An agent's final answer and what producing it cost. */
+/** An agent's final answer: text, or the tool calls the client has to execute itself. */
 export interface AgentResult {
   agentName: string;
-  content: string;
-  inputTokens: number;
-  outputTokens: number;
+  content: string | { type: "function"; function: { name: string; arguments: string } }[];
   llmCalls: number;
-  images: number;
 }
 
-/** Body fields the service owns; `llm_args` may add provider options but never replace these. */
-const RESERVED_FIELDS = new Set(["model", "messages", "tools", "tool_choice", "stream"]);
+type AnyToolCall = OpenAI.Chat.Completions.ChatCompletionMessageToolCall;
+type ToolCall = OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
+type AssistantMessage = { content: string | null; tool_calls?: AnyToolCall[] };
 
-function providerArgs(spec: AgentSpec): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(spec.llm_args ?? {})) if (!RESERVED_FIELDS.has(key)) args[key] = value;
-  return args;
+/** Tool rounds per answer before the model is made to answer without tools. */
+export const MAX_TOOL_ROUNDS = 10;
+
+const SUMMARY_PROMPT =
+  "Using the tool results above, give your final answer to the task: summarise what the tools returned that matters for it. Reply with the answer only.";
+
+/** The tools an agent can use, and which of them the service executes itself. */
+interface Toolset {
+  tools: FunctionTool[];
+  mcp: McpToolbox | null;
+  handoffs: AgentSpec[];
 }
 
-/** The display name of an agent, also used to attribute its turns. */
-export function agentName(spec: AgentSpec): string {
-  return spec.agent_name?.trim() || "Agent";
+function functionCalls(calls: AnyToolCall[]): ToolCall[] {
+  return calls.filter((c): c is ToolCall => c.type === "function");
 }
 
 /**
- * Runs one agent on one task: a system prompt and the task, then `max_loops − 1` review turns in
- * which the agent improves its own previous answer (earlier answers stay in its context). Each LLM
- * call is a recorded step, so a retried job resumes where the crashed one stopped.
+ * Runs one agent on one task, as SWARM-TYPES.md's common rules define: a system prompt (written
+ * by an extra call with `auto_generate_prompt`), history, the task with its images; function
+ * tools offered, MCP tools and handoffs executed and fed back (at most 10 rounds), an optional
+ * summary of tool results; then `max_loops − 1` review turns. Every LLM and tool call is a recorded
+ * step, so a retried job resumes where the crashed one stopped.
  */
-export async function runAgent(spec: AgentSpec, input: AgentInput, recorder: StepRecorder, signal?: AbortSignal): Promise<AgentResult> {
+export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentContext): Promise<AgentResult> {
   const name = agentName(spec);
   const target = resolveModel(spec.model_name);
+  const rec = ctx.recorder;
+  const result: AgentResult = { agentName: name, content: "", llmCalls: 0 };
   const images = input.images ?? [];
-  const messages: ChatMessage[] = [
-    ...[systemMessage(spec)].filter((m): m is ChatMessage => m !== null),
-    ...historyMessages(input.history),
-    userMessage(input.task, images),
-  ];
-  const result: AgentResult = { agentName: name, content: "", inputTokens: 0, outputTokens: 0, llmCalls: 0, images: images.length };
+  ctx.usage.images += images.length;
 
-  for (let loop = 0; loop < spec.max_loops; loop++) {
-    if (loop > 0) messages.push({ role: "user", content: REVIEW_PROMPT });
-    const request: ChatRequest = {
-      ...providerArgs(spec),
-      messages: [...messages],
-      max_tokens: spec.max_tokens,
-      ...(spec.temperature != null ? { temperature: spec.temperature } : {}),
-    };
-    const outcome = await recorder.step(
-      { agentName: name, role: spec.role, model: spec.model_name, input: { loop: loop + 1 } },
-      async () => {
-        const reply = await chatCompletion(target, request, signal);
-        const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
-        return { output: reply.message.content ?? "", inputTokens: reply.inputTokens, outputTokens: reply.outputTokens, cost: inputCost + outputCost };
-      },
-    );
-    const content = typeof outcome.output === "string" ? outcome.output : JSON.stringify(outcome.output);
-    messages.push({ role: "assistant", content });
-    result.content = content;
-    result.inputTokens += outcome.inputTokens;
-    result.outputTokens += outcome.outputTokens;
+  /** One recorded LLM call; the budget is checked before and charged after. */
+  const call = async (messages: ChatMessage[], meta: Record<string, unknown>, tools: FunctionTool[] = [], toolChoice?: "none"): Promise<AssistantMessage> => {
+    const maxTokensCap = ctx.budget.beforeCall();
+    const request = buildChatRequest(spec, target, messages, { loop: Number(meta.loop ?? 0), tools, toolChoice, maxTokensCap });
+    const outcome = await rec.step({ agentName: name, role: spec.role, model: spec.model_name, input: meta }, async () => {
+      const onText = ctx.onText && ctx.depth === 0 ? (text: string) => ctx.onText!(name, text) : undefined;
+      const reply = await chatCompletion(target, request, { signal: ctx.signal, onText });
+      const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
+      const output: AssistantMessage = { content: reply.message.content ?? null, ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}) };
+      return { output, inputTokens: reply.inputTokens, outputTokens: reply.outputTokens, cost: inputCost + outputCost, provider: target.provider };
+    });
+    const output = outcome.output as AssistantMessage;
+    if (outcome.replayed && ctx.onText && ctx.depth === 0 && output.content) ctx.onText(name, output.content);
+    ctx.budget.charge(outcome.inputTokens, outcome.outputTokens, outcome.cost);
+    ctx.usage.inputTokens += outcome.inputTokens;
+    ctx.usage.outputTokens += outcome.outputTokens;
+    ctx.usage.tokenCost += outcome.cost;
+    ctx.usage.agents.add(name);
     result.llmCalls++;
+    return output;
+  };
+
+  let systemPrompt = input.systemPrompt ?? spec.system_prompt ?? null;
+  if (spec.auto_generate_prompt) {
+    const written = await call(autoPromptMessages(spec, name), { kind: "auto_prompt" });
+    systemPrompt = written.content?.trim() || systemPrompt;
   }
-  return result;
+  if (!systemPrompt?.trim()) systemPrompt = [`You are ${name}.`, spec.description].filter(Boolean).join(" ");
+
+  const toolset = await openToolset(spec, ctx);
+  try {
+    const messages: ChatMessage[] = [
+      { role: "system", content: systemPrompt },
+      ...historyMessages(input.history),
+      userMessage(input.task, images),
+    ];
+    for (let loop = 0; loop < spec.max_loops; loop++) {
+      if (loop > 0) messages.push({ role: "user", content: REVIEW_PROMPT });
+      const answer = await answerWithTools(messages, loop);
+      if (typeof answer !== "string") {
+        result.content = answer; // a tool only the client can run: the turn ends here
+        break;
+      }
+      messages.push({ role: "assistant", content: answer });
+      result.content = answer;
+    }
+    return result;
+  } finally {
+    await toolset.mcp?.close();
+  }
+
+  /** One answer: tool rounds until the model replies in text (or asks for a tool we cannot run). */
+  async function answerWithTools(messages: ChatMessage[], loop: number): Promise<AgentResult["content"]> {
+    let usedTools = false;
+    for (let round = 0; ; round++) {
+      const forceText = round >= MAX_TOOL_ROUNDS;
+      const reply = await call(messages, { loop, round }, toolset.tools, forceText ? "none" : undefined);
+      const calls = functionCalls(reply.tool_calls ?? []);
+      if (calls.length === 0 || forceText) {
+        const text = reply.content ?? "";
+        if (!usedTools || !spec.tool_call_summary) return text;
+        messages.push({ role: "assistant", content: text }, { role: "user", content: SUMMARY_PROMPT });
+        const summary = await call(messages, { loop, round, kind: "tool_summary" });
+        messages.splice(-2, 2);
+        return summary.content ?? "";
+      }
+      if (calls.some((c) => !isExecutable(c.function.name))) {
+        return calls.map((c) => ({ type: "function" as const, function: { name: c.function.name, arguments: c.function.arguments } }));
+      }
+      messages.push({ role: "assistant", content: reply.content, tool_calls: calls } as ChatMessage);
+      const results = await Promise.all(calls.map((c, i) => executeTool(c, rec.lane(`l${loop}r${round}t${i}`))));
+      calls.forEach((c, i) => messages.push({ role: "tool", tool_call_id: c.id, content: results[i] }));
+      usedTools = true;
+    }
+  }
+
+  function isExecutable(tool: string): boolean {
+    return (tool === HANDOFF_TOOL && toolset.handoffs.length > 0) || Boolean(toolset.mcp?.has(tool));
+  }
+
+  /** Runs one tool call the service can execute; the text is what the model reads back. */
+  async function executeTool(toolCall: ToolCall, lane: StepRecorder): Promise<string> {
+    const { name: tool, arguments: args } = toolCall.function;
+    if (tool === HANDOFF_TOOL) {
+      const handoff = parseHandoff(args, toolset.handoffs);
+      if (!handoff) return `Invalid handoff: name one of ${toolset.handoffs.map(agentName).join(", ")} and give a task.`;
+      const delegated = await runAgent(handoff.spec, { task: handoff.task }, { ...ctx, recorder: lane, depth: ctx.depth + 1 });
+      return typeof delegated.content === "string" ? delegated.content : JSON.stringify(delegated.content);
+    }
+    const outcome = await lane.step({ agentName: name, role: "tool", model: `mcp:${tool}`, input: { tool, arguments: args } }, async () => {
+      const answer = await toolset.mcp!.call(tool, args, ctx.signal);
+      return { output: answer, inputTokens: 0, outputTokens: 0, cost: 0 };
+    });
+    ctx.usage.mcpCalls++;
+    return (outcome.output as { text: string }).text;
+  }
 }
+
+async function openToolset(spec: AgentSpec, ctx: AgentContext): Promise<Toolset> {
+  const servers = collectMcpServers(spec);
+  const mcp = servers.length ? await McpToolbox.open(servers, ctx.signal) : null;
+  const handoffs = ctx.depth < MAX_HANDOFF_DEPTH ? ((spec.handoffs ?? []) as AgentSpec[]) : [];
+  const executable = new Set([...(mcp?.tools.map((t) => t.function.name) ?? []), ...(handoffs.length ? [HANDOFF_TOOL] : [])]);
+  // A client tool that shares a name with one we execute would be ambiguous: ours wins.
+  const clientTools = functionTools(spec.tools_list_dictionary).filter((t) => !executable.has(t.function.name));
+  const tools = [...clientTools, ...((mcp?.tools ?? []) as FunctionTool[]), ...(handoffs.length ? [handoffTool(handoffs)] : [])];
+  return { tools, mcp, handoffs };
+}
+

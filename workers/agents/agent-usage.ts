@@ -1,22 +1,22 @@
 import type { AgentUsage } from "../../shared/contracts/agent-spec";
 import { config } from "../../shared/config";
 import { roundCost, tokenCosts } from "../../shared/llm/pricing";
-import type { AgentResult } from "./agent-runner";
+import type { UsageCounter } from "./agent-context";
 
 /**
  * The E5 `usage` object: provider token counts priced with the pricing table, plus image and MCP
- * charges and the per-agent charge.
+ * charges and the per-agent charge for every agent that made a call (handoff agents included).
  */
-export function agentUsage(result: AgentResult, mcpCalls = 0, pricing = config.pricing): AgentUsage {
-  const { inputCost, outputCost } = tokenCosts(result.inputTokens, result.outputTokens, pricing);
-  const imgCost = result.images * pricing.perImage;
-  const mcpCost = mcpCalls * pricing.perMcpCall;
+export function agentUsage(usage: UsageCounter, pricing = config.pricing): AgentUsage {
+  const { inputCost, outputCost } = tokenCosts(usage.inputTokens, usage.outputTokens, pricing);
+  const imgCost = usage.images * pricing.perImage;
+  const mcpCost = usage.mcpCalls * pricing.perMcpCall;
   return {
-    input_tokens: result.inputTokens,
-    output_tokens: result.outputTokens,
-    total_tokens: result.inputTokens + result.outputTokens,
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
     img_cost: roundCost(imgCost),
     mcp_cost: roundCost(mcpCost),
-    total_cost: roundCost(inputCost + outputCost + imgCost + mcpCost + pricing.perAgent),
+    total_cost: roundCost(inputCost + outputCost + imgCost + mcpCost + Math.max(1, usage.agents.size) * pricing.perAgent),
   };
 }

@@ -2,12 +2,14 @@ import type { DataSource } from "typeorm";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { insertStep } from "../../shared/db/run-store";
 
-/** What one LLM turn produced, before it is stored. */
+/** What one step (an LLM call or a tool call) produced, before it is stored. */
 export interface StepOutcome {
   output: unknown;
   inputTokens: number;
   outputTokens: number;
   cost: number;
+  provider?: string;
+  upstreamCost?: number | null;
 }
 
 export interface StepMeta {
@@ -17,51 +19,76 @@ export interface StepMeta {
   input: unknown;
 }
 
-/**
- * Gives every LLM turn of a run a sequence number and stores it when it finishes. When a job is
- * retried after a crash, turns already stored are replayed from the database instead of calling
- * the LLM again. Numbers are handed out when a turn is *started*, in the order the run's code
- * starts them, which is deterministic even when turns then run in parallel.
- */
-export class StepRecorder {
-  private nextSeq = 0;
-  private readonly finished: Map<number, RunStep>;
-
-  constructor(
-    private readonly ds: DataSource,
-    private readonly runId: string,
-    finishedSteps: RunStep[],
-  ) {
-    this.finished = new Map(finishedSteps.map((s) => [s.seq, s]));
-  }
-
-  /** Number of steps replayed from an earlier attempt so far (for logs and tests). */
+/** Storage shared by a run's recorder and all its lanes. */
+class StepStore {
+  private nextSeq: number;
+  readonly finished: Map<string, RunStep>;
   replayed = 0;
 
-  /** Runs `call` as the next step, or returns the stored result of that step. */
-  async step(meta: StepMeta, call: () => Promise<StepOutcome>): Promise<StepOutcome> {
-    const seq = this.nextSeq++;
-    const stored = this.finished.get(seq);
-    if (stored && stored.agent_name === meta.agentName) {
-      this.replayed++;
-      return { output: stored.output, inputTokens: stored.input_tokens, outputTokens: stored.output_tokens, cost: stored.cost };
+  constructor(readonly ds: DataSource, readonly runId: string, steps: RunStep[]) {
+    this.finished = new Map(steps.map((s) => [s.step_key, s]));
+    this.nextSeq = steps.reduce((max, s) => Math.max(max, s.seq + 1), 0);
+  }
+
+  takeSeq(): number {
+    return this.nextSeq++;
+  }
+}
+
+/**
+ * Gives every step of a run a stable key and stores it when it finishes. When a job is retried
+ * after a crash, steps already stored are replayed from the database instead of being run again
+ * (no LLM call or tool call is repeated). Keys are `<lane>/<n>`: each lane (an agent, a handoff, a
+ * parallel branch) numbers its own steps in the order it starts them, which is deterministic even
+ * when lanes run in parallel and finish in any order.
+ */
+export class StepRecorder {
+  private nextIndex = 0;
+
+  private constructor(private readonly store: StepStore, private readonly lanePath: string) {}
+
+  /** The recorder of a run, given the steps an earlier attempt stored. */
+  static forRun(ds: DataSource, runId: string, finishedSteps: RunStep[]): StepRecorder {
+    return new StepRecorder(new StepStore(ds, runId, finishedSteps), "");
+  }
+
+  /** A sub-recorder whose steps are numbered on their own, under this lane. */
+  lane(name: string): StepRecorder {
+    return new StepRecorder(this.store, this.lanePath ? `${this.lanePath}/${name}` : name);
+  }
+
+  /** Steps replayed from an earlier attempt so far, across all lanes (for logs and tests). */
+  get replayed(): number {
+    return this.store.replayed;
+  }
+
+  /** Runs `call` as the next step of this lane, or returns the stored result of that step. */
+  async step(meta: StepMeta, call: () => Promise<StepOutcome>): Promise<StepOutcome & { replayed: boolean }> {
+    const key = `${this.lanePath}#${this.nextIndex++}`;
+    const stored = this.store.finished.get(key);
+    if (stored) {
+      this.store.replayed++;
+      return { output: stored.output, inputTokens: stored.input_tokens, outputTokens: stored.output_tokens, cost: stored.cost, replayed: true };
     }
     const startedAt = new Date();
     const outcome = await call();
-    await insertStep(this.ds, {
-      run_id: this.runId,
-      seq,
+    await insertStep(this.store.ds, {
+      run_id: this.store.runId,
+      seq: this.store.takeSeq(),
+      step_key: key,
       agent_name: meta.agentName,
       role: meta.role,
       input: meta.input,
       output: outcome.output,
       model: meta.model,
+      provider: outcome.provider ?? null,
       input_tokens: outcome.inputTokens,
       output_tokens: outcome.outputTokens,
       cost: outcome.cost,
+      upstream_cost: outcome.upstreamCost ?? null,
       started_at: startedAt,
       finished_at: new Date(),
     });
-    return outcome;
+    return { ...outcome, replayed: false };
   }
 }

@@ -1,27 +1,60 @@
 import type { AgentCompletionRequest, AgentRunOutput } from "../../shared/contracts/agent-spec";
 import { claimRun, completeRun, failRun, loadSteps } from "../../shared/db/run-store";
+import { RunAbortedError } from "../../shared/llm/run-aborted";
+import { RunEventWriter } from "../../shared/queues/run-events";
+import { UsageCounter } from "../agents/agent-context";
 import { agentName, runAgent } from "../agents/agent-runner";
 import { agentUsage } from "../agents/agent-usage";
+import { budgetLimits } from "../agents/budget-limits";
+import { BudgetExceededError, RunBudget } from "../agents/run-budget";
 import { StepRecorder } from "../agents/step-recorder";
 import type { Handler } from "./handler";
 import { isRunFailure, runErrorOf } from "./run-failure";
+import { runSignal } from "./run-signal";
 
-/** E5: runs one agent for a stored run and writes its output and usage to the run row. */
-export const handleAgentRun: Handler<"agent-run"> = async ({ runId }, { ds, logger, signal }) => {
+/** E5 (and each E3 item): runs one agent for a stored run and writes its output and usage to the row. */
+export const handleAgentRun: Handler<"agent-run"> = async ({ runId }, { ds, logger, signal: shutdown, cancels, redis }) => {
   const run = await claimRun(ds, runId);
   if (!run) return { runId }; // finished or cancelled already: a duplicate delivery
   const request = run.request as AgentCompletionRequest;
-  const recorder = new StepRecorder(ds, runId, run.attempts > 1 ? await loadSteps(ds, runId) : []);
+  const spec = request.agent_config;
+  const name = agentName(spec);
+  const budget = new RunBudget(budgetLimits(request.budget, run.started_at));
+  const cancel = cancels.track(runId);
+  const signal = runSignal(cancel, shutdown, budget);
+  const events = request.stream ? new RunEventWriter(redis, runId) : null;
+  const usage = new UsageCounter();
+  const recorder = StepRecorder.forRun(ds, runId, run.attempts > 1 ? await loadSteps(ds, runId) : []);
   try {
+    events?.emit({ type: "start" });
     const images = [...(request.img ? [request.img] : []), ...(request.imgs ?? [])];
-    const result = await runAgent(request.agent_config, { task: request.task, history: request.history, images }, recorder, signal);
+    const result = await runAgent(
+      spec,
+      { task: request.task, history: request.history, images },
+      { recorder: recorder.lane("agent"), budget, usage, signal, depth: 0, onText: events ? (_agent, text) => events.emit({ type: "chunk", content: text }) : undefined },
+    );
     const output: AgentRunOutput = { outputs: [{ role: result.agentName, content: result.content }] };
-    await completeRun(ds, runId, output, agentUsage(result));
+    const usageReport = agentUsage(usage);
+    await completeRun(ds, runId, output, usageReport);
+    events?.emit({ type: "finish", usage: usageReport });
     logger.info({ runId, calls: result.llmCalls, replayed: recorder.replayed }, "agent run succeeded");
-  } catch (err) {
+  } catch (caught) {
+    let err = caught;
+    if (err instanceof RunAbortedError) {
+      if (cancel.aborted) {
+        events?.emit({ type: "error", error: "The run was cancelled" });
+        return { runId }; // the row says cancelled already
+      }
+      if (shutdown?.aborted) throw err; // forced shutdown: the job goes back to the queue
+      err = new BudgetExceededError("The run reached its time limit");
+    }
     if (!isRunFailure(err)) throw err; // infrastructure trouble: let BullMQ retry the job
-    await failRun(ds, runId, runErrorOf(err, agentName(request.agent_config)));
+    await failRun(ds, runId, runErrorOf(err, name), agentUsage(usage));
+    events?.emit({ type: "error", error: err.message });
     logger.warn({ runId, err: err.message }, "agent run failed");
+  } finally {
+    cancels.release(runId);
+    await events?.flush();
   }
   return { runId };
 };

@@ -1,13 +1,19 @@
+import type { Redis } from "ioredis";
 import type { DataSource } from "typeorm";
 import type { Logger } from "../../shared/logger";
+import type { CancelListener } from "../../shared/queues/cancellation";
 import type { JobName, JobPayloads, RunJobResult } from "../../shared/queues/registry";
 
 /** What every handler gets besides its payload. */
 export interface HandlerContext {
   ds: DataSource;
   logger: Logger;
-  /** Aborted when the worker shuts down or the run is cancelled. */
+  /** Fires only on a forced shutdown (a graceful one lets jobs finish). */
   signal?: AbortSignal;
+  /** Per-run cancellation signals, fed by the cancel broadcast. */
+  cancels: CancelListener;
+  /** For streaming a run's events to the client. */
+  redis: Redis;
 }
 
 export type Handler<N extends JobName> = (payload: JobPayloads[N], ctx: HandlerContext) => Promise<RunJobResult>;

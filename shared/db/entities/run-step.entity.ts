@@ -1,17 +1,27 @@
 import { EntitySchema } from "typeorm";
 
-/** One finished LLM turn of a run; a retried job replays these instead of calling the LLM again. */
+/**
+ * One finished step of a run (an LLM call or a tool call): the usage ledger at step level, and
+ * what a retried job replays instead of calling again.
+ */
 export interface RunStep {
   run_id: string;
+  /** Order in which steps finished. */
   seq: number;
+  /** Stable identity of the step within the run (lane and index), used for replay. */
+  step_key: string;
   agent_name: string;
   role: string;
   input: any;
   output: any;
   model: string;
+  provider: string | null;
   input_tokens: number;
   output_tokens: number;
+  /** What we bill for the step. */
   cost: number;
+  /** What the upstream provider charges for it, when its prices are known (for operators). */
+  upstream_cost: number | null;
   started_at: Date;
   finished_at: Date;
 }
@@ -22,14 +32,17 @@ export const RunStepEntity = new EntitySchema<RunStep>({
   columns: {
     run_id: { type: "uuid", primary: true },
     seq: { type: "int", primary: true },
+    step_key: { type: "text" },
     agent_name: { type: "text" },
     role: { type: "text" },
     input: { type: "jsonb" },
     output: { type: "jsonb" },
     model: { type: "text" },
+    provider: { type: "text", nullable: true },
     input_tokens: { type: "int" },
     output_tokens: { type: "int" },
     cost: { type: "double precision" },
+    upstream_cost: { type: "double precision", nullable: true },
     started_at: { type: "timestamptz" },
     finished_at: { type: "timestamptz" },
   },

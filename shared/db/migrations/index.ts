@@ -1,4 +1,6 @@
 import { CreateSpine1763776800000 } from "./1763776800000-create-spine";
+import { CreateIdempotencyKeys1763780400000 } from "./1763780400000-create-idempotency-keys";
+import { RuntimeLedger1763784000000 } from "./1763784000000-runtime-ledger";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
-export const migrations = [CreateSpine1763776800000];
+export const migrations = [CreateSpine1763776800000, CreateIdempotencyKeys1763780400000, RuntimeLedger1763784000000];

@@ -1,14 +1,30 @@
 import Joi from "joi";
 import { agentSpecSchema } from "../../../schemas/agent-spec.schema";
+import { budgetSchema } from "../../../schemas/budget.schema";
 
 const historyMessage = Joi.object({ role: Joi.string().required(), content: Joi.any().required() }).unknown(true);
 const image = Joi.string().max(20_000_000);
 
-/** E5 request: `agent_config` and `task`, plus the optional history and images agents take. */
-export const agentCompletionSchema = Joi.object({
-  agent_config: agentSpecSchema.required(),
-  task: Joi.string().min(1).max(1_000_000).required(),
+/** What one agent run takes besides its spec: E5's body, and each E3 item. */
+const agentRunFields = {
   history: Joi.alternatives(Joi.array().items(historyMessage).max(1_000), Joi.object().unknown(true)).allow(null),
   img: image.allow(null, ""),
   imgs: Joi.array().items(image).max(20).allow(null),
+  tools_enabled: Joi.array().items(Joi.string().max(200)).max(128).allow(null),
+  budget: budgetSchema,
+};
+
+/** E5 request: `agent_config` and `task`, plus history, images, streaming and a budget. */
+export const agentCompletionSchema = Joi.object({
+  agent_config: agentSpecSchema.required(),
+  task: Joi.string().min(1).max(1_000_000).required(),
+  stream: Joi.boolean(),
+  ...agentRunFields,
+}).unknown(true);
+
+/** E3 item (spec: BatchAgentItem): `agent_config` required, `task` optional. */
+export const batchAgentItemSchema = Joi.object({
+  agent_config: agentSpecSchema.required(),
+  task: Joi.string().max(1_000_000).allow(null, ""),
+  ...agentRunFields,
 }).unknown(true);

@@ -1,0 +1,50 @@
+import type { Redis } from "ioredis";
+import { config } from "../config";
+
+/** What a worker tells a streaming client about a run, in order. */
+export type RunEvent =
+  | { type: "start" }
+  | { type: "chunk"; content: string; agent?: string }
+  | { type: "agent_start"; agent: string }
+  | { type: "agent_end"; agent: string }
+  | { type: "finish"; usage: unknown }
+  | { type: "error"; error: string };
+
+/** The Redis stream holding one run's events (kept an hour after the last write). */
+export const runEventsKey = (runId: string) => `${config.queue.prefix}:run-events:${runId}`;
+const TTL_SECONDS = 3_600;
+const MAX_EVENTS = 20_000;
+
+/**
+ * Appends a run's events to its Redis stream. Writes are not awaited one by one (a token stream
+ * would crawl): one connection keeps them in order, and `flush` waits for the last.
+ */
+export class RunEventWriter {
+  private last: Promise<unknown> = Promise.resolve();
+  private expirySet = false;
+
+  constructor(private readonly redis: Redis, private readonly runId: string) {}
+
+  emit(event: RunEvent): void {
+    const key = runEventsKey(this.runId);
+    this.last = this.redis.xadd(key, "MAXLEN", "~", MAX_EVENTS, "*", "e", JSON.stringify(event)).catch(() => undefined);
+    if (!this.expirySet) {
+      this.expirySet = true;
+      this.last = this.redis.expire(key, TTL_SECONDS).catch(() => undefined);
+    }
+  }
+
+  async flush(): Promise<void> {
+    await this.last;
+  }
+}
+
+/**
+ * Reads a run's events from `afterId` on, blocking up to `blockMs` for new ones. Needs a
+ * connection of its own: a blocking read holds it.
+ */
+export async function readRunEvents(redis: Redis, runId: string, afterId: string, blockMs: number): Promise<{ id: string; event: RunEvent }[]> {
+  const reply = (await redis.xread("COUNT", 500, "BLOCK", blockMs, "STREAMS", runEventsKey(runId), afterId)) as [string, [string, string[]][]][] | null;
+  if (!reply) return [];
+  return reply[0][1].map(([id, fields]) => ({ id, event: JSON.parse(fields[1]) as RunEvent }));
+}

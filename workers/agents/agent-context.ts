@@ -1,0 +1,28 @@
+import type { RunBudget } from "./run-budget";
+import type { StepRecorder } from "./step-recorder";
+
+/** Totals of a run across all its agents, for billing. */
+export class UsageCounter {
+  inputTokens = 0;
+  outputTokens = 0;
+  /** Our billed token cost so far (before per-agent, image and MCP charges). */
+  tokenCost = 0;
+  mcpCalls = 0;
+  images = 0;
+  /** Agents that made at least one LLM call. */
+  readonly agents = new Set<string>();
+}
+
+/** What every agent turn of a run shares. */
+export interface AgentContext {
+  /** The lane this agent records its steps in. */
+  recorder: StepRecorder;
+  budget: RunBudget;
+  usage: UsageCounter;
+  /** Fires on cancellation, the run's deadline, or worker shutdown. */
+  signal: AbortSignal;
+  /** Receives the agent's text as it streams (only when the client asked for streaming). */
+  onText?: (agentName: string, text: string) => void;
+  /** Handoff nesting depth (0 for the run's own agent). */
+  depth: number;
+}

@@ -1,0 +1,77 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpConfig } from "../../../shared/contracts/agent-spec";
+import { describeMcpError, McpUnavailableError } from "./mcp-errors";
+import { bearerToken, mcpRequestHeaders, mcpSecrets } from "./mcp-headers";
+import { displayUrl } from "./mcp-redact";
+import { DEFAULT_MCP_TIMEOUT_SECONDS } from "./mcp-servers";
+
+/** A server that was connected to and whose complete tool list is known. */
+export interface McpConnection {
+  config: McpConfig;
+  client: Client;
+  /** Every tool the server lists, across all pages. */
+  tools: Tool[];
+  /** Redacted from everything the model sees, tool results included. */
+  token: string | null;
+  /** Token and header values: redacted from error texts, which may echo the request. */
+  secrets: string[];
+  /** The server's URL safe to show. */
+  label: string;
+}
+
+/** A server that paginates forever (a buggy cursor) must not hang the run. */
+const MAX_TOOL_PAGES = 100;
+
+const CLIENT_INFO = { name: "apiary", version: "0.1.0" };
+
+/** The config's timeout in ms (seconds in the spec). */
+export function configTimeoutMs(config: McpConfig): number {
+  const seconds = typeof config.timeout === "number" && Number.isFinite(config.timeout) && config.timeout > 0 ? config.timeout : DEFAULT_MCP_TIMEOUT_SECONDS;
+  return seconds * 1000;
+}
+
+async function listAllTools(client: Client, options: { timeout: number; signal?: AbortSignal }): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  const cursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+    const result = await client.listTools(cursor === undefined ? {} : { cursor }, options);
+    tools.push(...result.tools);
+    cursor = result.nextCursor;
+    if (!cursor || cursors.has(cursor)) return tools;
+    cursors.add(cursor);
+  }
+  throw new Error(`the tool list did not end after ${MAX_TOOL_PAGES} pages`);
+}
+
+/**
+ * Connects to one server over Streamable HTTP and lists all of its tools. Each step gets the
+ * config's timeout. Failure closes what was opened and throws {@link McpUnavailableError}, free of
+ * the token and header values; an abort through `signal` is rethrown as it is instead, since it
+ * is the run being cancelled, not the server failing.
+ */
+export async function connectMcpServer(config: McpConfig, signal?: AbortSignal): Promise<McpConnection> {
+  signal?.throwIfAborted();
+  const label = displayUrl(config.url);
+  const secrets = mcpSecrets(config);
+  const timeout = configTimeoutMs(config);
+  let url: URL;
+  try {
+    url = new URL(config.url);
+  } catch {
+    throw new McpUnavailableError(label, "the URL is not valid");
+  }
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: mcpRequestHeaders(config) } });
+  try {
+    await client.connect(transport, { timeout, signal });
+    const tools = await listAllTools(client, { timeout, signal });
+    return { config, client, tools, token: bearerToken(config), secrets, label };
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    if (signal?.aborted) throw signal.reason ?? error;
+    throw new McpUnavailableError(label, describeMcpError(error, timeout, secrets));
+  }
+}
