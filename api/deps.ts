@@ -1,9 +1,9 @@
-import type { Queue, QueueEvents } from "bullmq";
+import type { FlowProducer, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import type { DataSource } from "typeorm";
 import { getDataSource } from "../shared/db/data-source";
 import { CompletionWaiter } from "../shared/queues/completion-waiter";
-import { createQueue, createQueueEvents } from "../shared/queues/queues";
+import { createFlowProducer, createQueue, createQueueEvents } from "../shared/queues/queues";
 import { createRedis } from "../shared/queues/redis";
 import { QUEUE_NAMES, type QueueName } from "../shared/queues/registry";
 
@@ -13,6 +13,8 @@ export interface ApiDeps {
   /** Fails fast when Redis is down (health checks, rate limits). */
   redis: Redis;
   queues: Record<QueueName, Queue>;
+  /** Parent/child flows for batches. */
+  flows: FlowProducer;
   waiter: CompletionWaiter;
   close(): Promise<void>;
 }
@@ -23,6 +25,7 @@ export async function createApiDeps(): Promise<ApiDeps> {
   const redis = createRedis("request");
   const producerConnection = createRedis("blocking");
   const queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, producerConnection)])) as Record<QueueName, Queue>;
+  const flows = createFlowProducer(producerConnection);
   const events: QueueEvents[] = QUEUE_NAMES.map((name) => createQueueEvents(name, createRedis("blocking")));
   await Promise.all(events.map((e) => e.waitUntilReady()));
   const waiter = new CompletionWaiter(events);
@@ -30,10 +33,11 @@ export async function createApiDeps(): Promise<ApiDeps> {
     ds,
     redis,
     queues,
+    flows,
     waiter,
     async close() {
       await Promise.allSettled(events.map((e) => e.close()));
-      await Promise.allSettled(Object.values(queues).map((q) => q.close()));
+      await Promise.allSettled([...Object.values(queues).map((q) => q.close()), flows.close()]);
       producerConnection.disconnect();
       redis.disconnect();
     },

@@ -21,7 +21,7 @@ const KEY_FORMAT = /^[\x20-\x7E]{1,255}$/;
 const BODY_HEADERS = new Set(["content-type", "content-length"]);
 
 /** Slack on a duplicate's wait, so it outlasts an original that started a moment earlier. */
-const WAIT_GRACE_MS = 2_000;
+const WAIT_GRACE_MS = 1_000;
 
 export interface IdempotencyOptions {
   /** The longest synchronous wait (`SYNC_WAIT_MS`): how long a duplicate waits for the original's answer. */
@@ -94,7 +94,10 @@ async function runAsOwner(ctx: Context, next: Next, ds: DataSource, id: string):
   let runId: string | null = null;
   try {
     await next();
-    if (ctx.status >= 200 && ctx.status < 300) {
+    if (ctx.respond === false) {
+      // Server-Sent Events written straight to the socket: a run exists, its frames are gone.
+      response = streamedAnswer();
+    } else if (ctx.status >= 200 && ctx.status < 300) {
       response = replayable(ctx.body) ? { status: ctx.status, body: ctx.body ?? null, headers: routeHeaders(ctx, headersBefore) } : streamedAnswer();
       runId = jobIdOf(ctx.body);
     }
@@ -148,9 +151,11 @@ function streamedAnswer(): StoredResponse {
   return { status: 409, body: { detail, code: "IDEMPOTENCY_REPLAY_UNAVAILABLE", status_code: 409 }, headers: {} };
 }
 
+/** The run an answer names: `job_id`, or a batch's `batch_id` (its parent run). */
 function jobIdOf(body: unknown): string | null {
-  const jobId = body && typeof body === "object" ? (body as { job_id?: unknown }).job_id : undefined;
-  return typeof jobId === "string" ? jobId : null;
+  if (!body || typeof body !== "object") return null;
+  const { job_id: jobId, batch_id: batchId } = body as { job_id?: unknown; batch_id?: unknown };
+  return typeof jobId === "string" ? jobId : typeof batchId === "string" ? batchId : null;
 }
 
 /** Headers the route set (e.g. `Location` of a 202), not those of the middleware in front of it. */

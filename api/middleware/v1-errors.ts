@@ -24,7 +24,7 @@ export function v1Errors(howToGetKey: string): Middleware {
     try {
       await next();
       // Nothing answered (404), or the router answered a wrong method (405, with `Allow`) bodiless.
-      if (ctx.body === undefined || ctx.body === null) {
+      if (ctx.respond !== false && (ctx.body === undefined || ctx.body === null)) {
         const status = ctx.status;
         if (status === 404) ctx.body = body(404, `No route for ${ctx.method} ${ctx.path}`, "NOT_FOUND");
         else if (status === 405) ctx.body = body(405, `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get("allow")}`, "METHOD_NOT_ALLOWED");

@@ -1,4 +1,5 @@
 import type { Run } from "../../shared/db/entities/run.entity";
+import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
 
 /** Public names of run states (the hosted API says `success`, not `succeeded`). */
@@ -10,15 +11,19 @@ const PUBLIC_STATUS: Record<Run["status"], string> = {
   cancelled: "cancelled",
 };
 
-const SUCCESS_PRESENTERS: Partial<Record<Run["kind"], (run: Run) => Record<string, unknown>>> = {
+const SUCCESS_PRESENTERS: Partial<Record<Run["kind"], (run: Run, children: Run[]) => Record<string, unknown>>> = {
   agent: presentAgentCompletion,
+  agent_batch: presentAgentBatch,
 };
 
+/** Kinds whose stored response includes their child runs. */
+export const KINDS_WITH_CHILDREN = new Set<Run["kind"]>(["agent_batch", "swarm_batch"]);
+
 /** `GET /v1/jobs/{job_id}`: the stored response of a finished run, or its state while it runs. */
-export function presentJob(run: Run): Record<string, unknown> {
+export function presentJob(run: Run, children: Run[] = []): Record<string, unknown> {
   const status = PUBLIC_STATUS[run.status];
   const present = SUCCESS_PRESENTERS[run.kind];
-  if (run.status === "succeeded" && present) return { ...present(run), status };
+  if (run.status === "succeeded" && present) return { ...present(run, children), status };
   const error = run.error as { message?: string; code?: string } | null;
   return {
     job_id: run.job_id,

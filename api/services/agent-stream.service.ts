@@ -48,7 +48,7 @@ function finishFromRow(sse: SseStream, jobId: string, run: NonNullable<Awaited<R
  * stops the relay, not the run.
  */
 export async function streamAgentRun(deps: ApiDeps, ctx: Context, runId: string, request: AgentCompletionRequest): Promise<void> {
-  const sse = await openSse(ctx);
+  const sse = openSse(ctx);
   const spec = request.agent_config;
   sse.send({
     job_id: runId,

@@ -1,6 +1,16 @@
 /** The dedicated Postgres database every benchmark uses, so runs never touch development data. */
 export const BENCH_DATABASE = "apiary_bench";
 
+const OUT_OF_REACH = String(1_000_000_000);
+
+function unreachableRateLimits(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const tier of ["FREE", "PREMIUM"]) {
+    for (const window of ["MINUTE", "HOUR", "DAY"]) env[`RATE_LIMIT_${tier}_PER_${window}`] = OUT_OF_REACH;
+  }
+  return env;
+}
+
 /** Ports the benchmark's child processes listen on. */
 export interface BenchPorts {
   api: number;
@@ -13,6 +23,11 @@ export interface BenchPorts {
  * prefix (so a developer's running stack, or the tests, never pick up benchmark jobs), the LLM
  * simulator as the only provider, and `warn` logging because request logs at info level would
  * cost the service measurable time per request.
+ *
+ * The per-key rate limits are raised out of reach: a benchmark sends far more than a free (or
+ * premium) key's allowance per minute, and 429s would measure the limiter's refusal path instead
+ * of the service. The limiter still counts every request, so its Redis round trip stays in the
+ * measured path, as in production.
  */
 export function benchEnv(ports: BenchPorts): NodeJS.ProcessEnv {
   return {
@@ -25,5 +40,6 @@ export function benchEnv(ports: BenchPorts): NodeJS.ProcessEnv {
     PLATFORM_PORT: String(ports.platform),
     LLM_BASE_URL: `http://127.0.0.1:${ports.simulator}/v1`,
     LLM_API_KEY: "sim",
+    ...unreachableRateLimits(),
   };
 }

@@ -1,7 +1,7 @@
 import type { BenchOptions } from "./bench-options";
-import type { QueueWatcher } from "./bench-redis";
 import type { HttpTarget } from "./http-target";
 import { runLoad, type LoadResult } from "./load-run";
+import type { QueueWatcher } from "./queue-watcher";
 import { measureSequential, type SequentialResult } from "./sequential-latency";
 
 /** Concurrency of the throughput runs. */

@@ -69,28 +69,33 @@ export function hasFailures(s: E5Summary): boolean {
 }
 
 const ms = (v: number) => v.toFixed(2);
+// autocannon latencies are whole ms; a median over an even number of rounds can end in .5.
+const wholeMs = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
 const rps = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 const plusMs = (v: number) => `${v >= 0 ? "+" : ""}${v.toFixed(2)} ms`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)} x`;
 const failures = (x: E5Side) => `${x.errors} / ${x.non2xx}${x.badBodies ? ` (+${x.badBodies} bad bodies)` : ""}`;
 
 /** The main table, as in the brief: one row per figure, direct vs service vs difference. */
-export function renderE5Table(s: E5Summary, machine: MachineInfo, opts: BenchOptions): string {
+export function renderE5Table(s: E5Summary, machine: MachineInfo, loadAfter: number, opts: BenchOptions): string {
   const { direct: d, service: v } = s;
   const c = HIGH_CONCURRENCY;
   const title = `E5 single-agent completion — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
   const how =
     `${opts.rounds} round(s) x ${opts.durationS} s per run, medians over rounds` +
     `${opts.quick ? " (--quick: smoke test, not a result)" : ""}; ` +
-    `c=1 latency from a sequential hrtime loop, c=${c} figures from autocannon (1 ms latency resolution)`;
+    `c=1 latency from a sequential hrtime loop, c=${c} figures from autocannon (1 ms latency resolution)\n` +
+    // Benchmark and service share the CPUs; a high load average before we start means someone else
+    // was using them too, and the figures are noisier than the table suggests.
+    `load average (1 min): ${machine.loadAvg1m.toFixed(2)} before set-up, ${loadAfter.toFixed(2)} after measuring, on ${machine.cores} cores`;
   const table = textTable([
     ["scenario", "direct (simulator)", "through Apiary", "added / ratio"],
     ["c=1 latency p50 (ms)", ms(d.c1P50Ms), ms(v.c1P50Ms), plusMs(s.addedP50Ms)],
     ["c=1 latency p99 (ms)", ms(d.c1P99Ms), ms(v.c1P99Ms), plusMs(s.addedP99Ms)],
     ["c=1 throughput (req/s)", rps(d.c1RequestsPerSec), rps(v.c1RequestsPerSec), ratio(v.c1RequestsPerSec, d.c1RequestsPerSec)],
     [`c=${c} throughput (req/s)`, rps(d.c50RequestsPerSec), rps(v.c50RequestsPerSec), `${s.c50ThroughputRatio.toFixed(2)} x`],
-    [`c=${c} latency p50 (ms)`, String(d.c50P50Ms), String(v.c50P50Ms), `+${v.c50P50Ms - d.c50P50Ms} ms`],
-    [`c=${c} latency p99 (ms)`, String(d.c50P99Ms), String(v.c50P99Ms), `+${v.c50P99Ms - d.c50P99Ms} ms`],
+    [`c=${c} latency p50 (ms)`, wholeMs(d.c50P50Ms), wholeMs(v.c50P50Ms), `+${wholeMs(v.c50P50Ms - d.c50P50Ms)} ms`],
+    [`c=${c} latency p99 (ms)`, wholeMs(d.c50P99Ms), wholeMs(v.c50P99Ms), `+${wholeMs(v.c50P99Ms - d.c50P99Ms)} ms`],
     ["errors / non-2xx", failures(d), failures(v), ""],
   ]);
   return `${title}\n${how}\n\n${table}`;

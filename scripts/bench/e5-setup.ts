@@ -1,7 +1,7 @@
 import { BENCH_DATABASE, benchEnv, type BenchPorts } from "./bench-env";
-import { flushRedisDb } from "./bench-redis";
 import { directTarget, serviceTarget } from "./e5-targets";
 import { ensureServices } from "./ensure-services";
+import { flushRedisDb } from "./flush-redis";
 import { freePorts } from "./free-port";
 import type { HttpTarget } from "./http-target";
 import { createApiKey, migrateDatabase } from "./prepare-database";

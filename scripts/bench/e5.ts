@@ -1,9 +1,10 @@
+import { loadavg } from "node:os";
 import { parseBenchOptions } from "./bench-options";
-import { watchQueue } from "./bench-redis";
 import { measureRounds, warmUp } from "./e5-measure";
 import { failureDetails, hasFailures, renderE5Table, renderRoundsTable, summarize, warmupWarnings } from "./e5-report";
 import { setUpE5 } from "./e5-setup";
 import { machineInfo } from "./machine-info";
+import { watchQueue } from "./queue-watcher";
 import { runStamp, writeJsonResult } from "./results-file";
 import type { ScenarioRun } from "./scenario";
 import { withTeardown } from "./teardown";
@@ -17,6 +18,8 @@ import { withTeardown } from "./teardown";
 export const run: ScenarioRun = async (argv) => {
   const opts = parseBenchOptions(argv);
   const stamp = runStamp();
+  // Taken before anything starts, so its load average shows what else was running on the machine.
+  const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
     const setup = await setUpE5(stamp, onTeardown);
     const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "agent");
@@ -24,19 +27,20 @@ export const run: ScenarioRun = async (argv) => {
     const ctx = { direct: setup.direct, service: setup.service, queue, assertAlive: () => setup.stack.assertAlive() };
 
     const warmup = await warmUp(ctx, opts);
-    // Described after the warm-up so the load average reflects the machine just before measuring.
-    const machine = machineInfo();
     const rounds = await measureRounds(ctx, opts);
+    const loadAfter = loadavg()[0];
     const summary = summarize(rounds);
     const failed = hasFailures(summary);
 
-    const lines = [renderE5Table(summary, machine, opts)];
+    const lines = [renderE5Table(summary, machine, loadAfter, opts)];
     if (rounds.length > 1) lines.push("", "per round (c=1 from the hrtime loop, ms):", renderRoundsTable(rounds));
+    if (failed) lines.push("", "NOT A VALID RESULT: some measured requests failed; req/s above counts failed answers too.");
     const notes = [...warmupWarnings(warmup), ...failureDetails(rounds)];
     if (notes.length) lines.push("", "problems:", ...notes.map((n) => `  ${n}`), `  child process logs: ${Object.values(setup.logs).join(", ")}`);
     const path = writeJsonResult(`e5-${stamp}.json`, {
       scenario: "e5",
       machine,
+      loadAvg1mAfter: loadAfter,
       options: opts,
       ports: setup.ports,
       setupStepsMs: setup.stepsMs,

@@ -11,6 +11,8 @@ export interface LoadResult {
   /** Completed requests divided by the run time, a cross-check of the above. */
   completedPerSec: number;
   completed: number;
+  /** 2xx answers per second: unlike the two above, failed requests do not inflate it. */
+  okPerSec: number;
   /** Latency in ms; autocannon records whole milliseconds. */
   latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
   non2xx: number;
@@ -40,6 +42,7 @@ export async function runLoad(target: HttpTarget, connections: number, durationS
     requestsPerSec: r.requests.average,
     completedPerSec: r.requests.total / r.duration,
     completed: r.requests.total,
+    okPerSec: r["2xx"] / r.duration,
     latencyMs: { mean: r.latency.mean, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
     non2xx: r.non2xx,
     errors: r.errors,

@@ -1,5 +1,6 @@
 import type { ChatRequest, SimControls } from "./types";
 
+/** A validated request with its controls, or the 400 message explaining what is wrong. */
 export type ParseResult =
   | { ok: true; body: Record<string, unknown>; request: ChatRequest; controls: SimControls }
   | { ok: false; body: unknown; message: string; param: string | null };

@@ -1,4 +1,4 @@
-import { decode, encode } from "gpt-tokenizer/encoding/o200k_base";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import type { ChatMessage, ChatRequest } from "./types";
 
 /** Fixed cost of any non-text content part (images, audio, files), like OpenAI's low-detail image. */
@@ -11,6 +11,7 @@ const REPLY_PRIMING_TOKENS = 3;
 
 // User text may contain strings like "<|endoftext|>"; count them as plain text instead of throwing.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
 
 // System prompts and tool definitions repeat on every turn of a conversation, and BPE is the most
 // expensive step of a request, so counts of recent strings are remembered (bounded in number and
@@ -32,14 +33,35 @@ export function countTokens(text: string): number {
   return count;
 }
 
-/** Cuts `text` to at most `maxTokens` tokens; `tokens` is the length of what is kept. */
+/**
+ * Cuts `text` to its longest prefix of at most `maxTokens` tokens; `tokens` is the size of what
+ * is kept. The kept text is always an exact prefix, so streamed and non-streamed answers agree.
+ */
 export function truncateToTokens(
   text: string,
   maxTokens: number,
 ): { text: string; tokens: number; truncated: boolean } {
-  const tokens = encode(text, PLAIN_TEXT);
-  if (tokens.length <= maxTokens) return { text, tokens: tokens.length, truncated: false };
-  return { text: decode(tokens.slice(0, maxTokens)), tokens: maxTokens, truncated: true };
+  // The common case fits; the cached count avoids another BPE pass over the answer.
+  const count = countTokens(text);
+  if (count <= maxTokens) return { text, tokens: count, truncated: false };
+
+  // Binary search over code-point boundaries rather than decode(tokens.slice(0, n)): the library's
+  // decode shares one streaming TextDecoder, so a cut inside a multi-token character would leak
+  // its bytes into later, unrelated decodes (and break determinism).
+  const bounds = [0];
+  for (const char of text) bounds.push(bounds[bounds.length - 1] + char.length);
+  let lo = 0; // bounds[lo] is known to fit
+  let hi = bounds.length - 1; // bounds[hi] is known not to fit
+  let loTokens = 0;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    const tokens = encode(text.slice(0, bounds[mid]), PLAIN_TEXT).length;
+    if (tokens <= maxTokens) {
+      lo = mid;
+      loTokens = tokens;
+    } else hi = mid;
+  }
+  return { text: text.slice(0, bounds[lo]), tokens: loTokens, truncated: true };
 }
 
 function contentTokens(content: ChatMessage["content"]): number {

@@ -57,6 +57,7 @@ export interface AgentCompletionRequest {
   history?: HistoryMessage[] | Record<string, unknown> | null;
   img?: string | null;
   imgs?: string[] | null;
+  tools_enabled?: string[] | null;
   stream?: boolean;
   budget?: RunBudgetRequest;
 }

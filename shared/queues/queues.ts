@@ -1,4 +1,4 @@
-import { Queue, QueueEvents, type JobsOptions } from "bullmq";
+import { FlowProducer, Queue, QueueEvents, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { config } from "../config";
 import { JOBS, type JobName, type JobPayloads, type QueueName } from "./registry";
@@ -37,4 +37,35 @@ export async function enqueue<N extends JobName>(
   options: JobsOptions = {},
 ): Promise<void> {
   await queues[JOBS[name].queue].add(name, payload, { ...options, jobId });
+}
+
+/** Producer of parent/child job flows (batches), sharing the queues' prefix and job options. */
+export function createFlowProducer(connection: Redis): FlowProducer {
+  const flows = new FlowProducer({ connection, prefix: config.queue.prefix });
+  flows.on("error", () => undefined);
+  return flows;
+}
+
+/**
+ * Adds a parent job that runs once all its children have ended. A child that fails for good does
+ * not block the parent: its run is marked failed and the parent reports it in its slot.
+ */
+export async function enqueueBatch<P extends JobName, C extends JobName>(
+  flows: FlowProducer,
+  parent: { name: P; runId: string },
+  children: { name: C; runId: string }[],
+): Promise<void> {
+  const options = defaultJobOptions();
+  await flows.add({
+    name: parent.name,
+    queueName: JOBS[parent.name].queue,
+    data: { runId: parent.runId },
+    opts: { ...options, jobId: parent.runId },
+    children: children.map((child) => ({
+      name: child.name,
+      queueName: JOBS[child.name].queue,
+      data: { runId: child.runId },
+      opts: { ...options, jobId: child.runId, ignoreDependencyOnFailure: true },
+    })),
+  });
 }

@@ -13,6 +13,8 @@ export interface RunJobPayload {
 /** Job name → its queue. Workers refuse to start when a name of their queue has no handler. */
 export const JOBS = {
   "agent-run": { queue: "agent" },
+  /** E3's parent: runs once every item (an `agent-run` child) has ended. */
+  "agent-batch": { queue: "agent" },
 } as const satisfies Record<string, { queue: QueueName }>;
 
 export type JobName = keyof typeof JOBS;
@@ -20,6 +22,7 @@ export type JobName = keyof typeof JOBS;
 /** Payload type of each job name. */
 export interface JobPayloads {
   "agent-run": RunJobPayload;
+  "agent-batch": RunJobPayload;
 }
 
 /** What a finished job returns: a pointer, never the output itself. */

@@ -63,6 +63,17 @@ describe("the agent runtime (through E5)", () => {
     expect(["Oslo", "Lima"]).to.include(JSON.parse(content[0].function.arguments).city);
   });
 
+  it("offers only the tools named in tools_enabled", async () => {
+    const marker = `enabled-${Date.now()}`;
+    const tool = (name: string) => ({ type: "function", function: { name, description: name, parameters: { type: "object", properties: {} } } });
+    const res = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: { agent_config: { tools_list_dictionary: [tool("keep_me"), tool("drop_me")] }, tools_enabled: ["keep_me"], task: marker },
+    });
+    expect(res.status).to.equal(200);
+    expect(calls(marker)[0].tools.map((t: any) => t.function.name)).to.deep.equal(["keep_me"]);
+  });
+
   it("executes MCP tools with the configured headers and token, feeds results back, summarises, and bills each call", async () => {
     const marker = `mcp-${Date.now()}`;
     const before = mcp.requests.length;

@@ -22,6 +22,8 @@ export interface AgentInput {
   images?: string[];
   /** Overrides the agent's own system prompt (e.g. a marketplace prompt or a swarm's additions). */
   systemPrompt?: string | null;
+  /** When given, only these client and MCP tools are offered (`tools_enabled`). */
+  toolsEnabled?: string[] | null;
 }
 
 /** An agent's final answer: text, or the tool calls the client has to execute itself. */
@@ -96,7 +98,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   }
   if (!systemPrompt?.trim()) systemPrompt = [`You are ${name}.`, spec.description].filter(Boolean).join(" ");
 
-  const toolset = await openToolset(spec, ctx);
+  const toolset = await openToolset(spec, ctx, input.toolsEnabled);
   try {
     const messages: ChatMessage[] = [
       { role: "system", content: systemPrompt },
@@ -165,14 +167,15 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   }
 }
 
-async function openToolset(spec: AgentSpec, ctx: AgentContext): Promise<Toolset> {
+async function openToolset(spec: AgentSpec, ctx: AgentContext, toolsEnabled?: string[] | null): Promise<Toolset> {
   const servers = collectMcpServers(spec);
   const mcp = servers.length ? await McpToolbox.open(servers, ctx.signal) : null;
   const handoffs = ctx.depth < MAX_HANDOFF_DEPTH ? ((spec.handoffs ?? []) as AgentSpec[]) : [];
   const executable = new Set([...(mcp?.tools.map((t) => t.function.name) ?? []), ...(handoffs.length ? [HANDOFF_TOOL] : [])]);
   // A client tool that shares a name with one we execute would be ambiguous: ours wins.
   const clientTools = functionTools(spec.tools_list_dictionary).filter((t) => !executable.has(t.function.name));
-  const tools = [...clientTools, ...((mcp?.tools ?? []) as FunctionTool[]), ...(handoffs.length ? [handoffTool(handoffs)] : [])];
+  const allowed = (t: FunctionTool) => !toolsEnabled || toolsEnabled.includes(t.function.name);
+  const tools = [...clientTools.filter(allowed), ...((mcp?.tools ?? []) as FunctionTool[]).filter(allowed), ...(handoffs.length ? [handoffTool(handoffs)] : [])];
   return { tools, mcp, handoffs };
 }
 

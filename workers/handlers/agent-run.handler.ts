@@ -1,5 +1,6 @@
 import type { AgentCompletionRequest, AgentRunOutput } from "../../shared/contracts/agent-spec";
 import { claimRun, completeRun, failRun, loadSteps } from "../../shared/db/run-store";
+import { BadRequestError } from "../../shared/errors";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { RunEventWriter } from "../../shared/queues/run-events";
 import { UsageCounter } from "../agents/agent-context";
@@ -27,10 +28,11 @@ export const handleAgentRun: Handler<"agent-run"> = async ({ runId }, { ds, logg
   const recorder = StepRecorder.forRun(ds, runId, run.attempts > 1 ? await loadSteps(ds, runId) : []);
   try {
     events?.emit({ type: "start" });
+    if (!request.task?.trim()) throw new BadRequestError("No task given for this agent");
     const images = [...(request.img ? [request.img] : []), ...(request.imgs ?? [])];
     const result = await runAgent(
       spec,
-      { task: request.task, history: request.history, images },
+      { task: request.task, history: request.history, images, toolsEnabled: request.tools_enabled },
       { recorder: recorder.lane("agent"), budget, usage, signal, depth: 0, onText: events ? (_agent, text) => events.emit({ type: "chunk", content: text }) : undefined },
     );
     const output: AgentRunOutput = { outputs: [{ role: result.agentName, content: result.content }] };
@@ -40,7 +42,8 @@ export const handleAgentRun: Handler<"agent-run"> = async ({ runId }, { ds, logg
     logger.info({ runId, calls: result.llmCalls, replayed: recorder.replayed }, "agent run succeeded");
   } catch (caught) {
     let err = caught;
-    if (err instanceof RunAbortedError) {
+    // Tool calls rethrow the signal's own reason, LLM calls a RunAbortedError: either way the signal tells.
+    if (err instanceof RunAbortedError || signal.aborted) {
       if (cancel.aborted) {
         events?.emit({ type: "error", error: "The run was cancelled" });
         return { runId }; // the row says cancelled already

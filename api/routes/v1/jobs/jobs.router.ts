@@ -1,10 +1,11 @@
 import Router from "@koa/router";
+import { loadChildren } from "../../../../shared/db/run-batch-store";
 import { cancelRun } from "../../../../shared/db/run-cancel";
 import { findRunForUser } from "../../../../shared/db/run-store";
 import { AppError, NotFoundError } from "../../../../shared/errors";
 import { publishCancel } from "../../../../shared/queues/cancellation";
 import type { ApiDeps } from "../../../deps";
-import { presentJob } from "../../../presenters/job.presenter";
+import { KINDS_WITH_CHILDREN, presentJob } from "../../../presenters/job.presenter";
 
 /** `GET /v1/jobs/{job_id}` reads any run of the caller's account; `DELETE` cancels one still going. */
 export function jobsRouter(deps: ApiDeps): Router {
@@ -14,7 +15,8 @@ export function jobsRouter(deps: ApiDeps): Router {
   router.get("/v1/jobs/:jobId", async (ctx) => {
     const run = await findRunForUser(deps.ds, ctx.params.jobId, ctx.state.auth.userId);
     if (!run) throw notFound(ctx.params.jobId);
-    ctx.body = presentJob(run);
+    const children = KINDS_WITH_CHILDREN.has(run.kind) && run.status === "succeeded" ? await loadChildren(deps.ds, run.id) : [];
+    ctx.body = presentJob(run, children);
   });
 
   router.delete("/v1/jobs/:jobId", async (ctx) => {

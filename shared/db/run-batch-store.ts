@@ -1,0 +1,44 @@
+import type { DataSource } from "typeorm";
+import type { Run, RunKind } from "./entities/run.entity";
+import { sql } from "./sql";
+
+export interface NewBatch {
+  parentId: string;
+  parentKind: RunKind;
+  childKind: RunKind;
+  apiKeyId: string;
+  userId: string;
+  parentRequest: unknown;
+  /** One per item, in request order. */
+  children: { id: string; request: unknown }[];
+}
+
+/** Stores a batch's parent run and its children (one per item, with their positions) in one transaction. */
+export async function insertBatch(ds: DataSource, batch: NewBatch): Promise<void> {
+  await ds.transaction(async (manager) => {
+    await manager.query(
+      `INSERT INTO runs (id, job_id, kind, api_key_id, user_id, status, request) VALUES ($1, $2, $3, $4, $5, 'queued', $6)`,
+      [batch.parentId, batch.parentId, batch.parentKind, batch.apiKeyId, batch.userId, JSON.stringify(batch.parentRequest)],
+    );
+    // One multi-row insert: a 100-item batch is one round trip, not a hundred.
+    await manager.query(
+      `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, item_index)
+       SELECT c.id, c.id::text, $2, $3, $4, $5, 'queued', c.request, c.idx
+         FROM unnest($1::uuid[], $6::jsonb[], $7::int[]) AS c(id, request, idx)`,
+      [
+        batch.children.map((c) => c.id),
+        batch.childKind,
+        batch.parentId,
+        batch.apiKeyId,
+        batch.userId,
+        batch.children.map((c) => JSON.stringify(c.request)),
+        batch.children.map((_, i) => i),
+      ],
+    );
+  });
+}
+
+/** The children of a parent run, in item order. */
+export async function loadChildren(ds: DataSource, parentId: string): Promise<Run[]> {
+  return sql<Run>(ds, `SELECT * FROM runs WHERE parent_id = $1 ORDER BY item_index`, [parentId]);
+}
