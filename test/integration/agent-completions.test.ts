@@ -67,8 +67,12 @@ describe("E5 POST /v1/agent/completions", () => {
     const expected = roundCost((usage.input_tokens * 6.5) / 1e6 + (usage.output_tokens * 18.5) / 1e6 + 0.25 + 0.01);
     expect(usage.total_cost).to.equal(expected);
 
-    const steps = await h.deps.ds.query("SELECT input_tokens, output_tokens FROM run_steps WHERE run_id = $1", [res.body.job_id]);
-    expect(steps).to.deep.equal([{ input_tokens: usage.input_tokens, output_tokens: usage.output_tokens }]);
+    const steps = await h.deps.ds.query("SELECT input_tokens, output_tokens, provider, upstream_cost FROM run_steps WHERE run_id = $1", [res.body.job_id]);
+    expect(steps).to.have.length(1);
+    expect(steps[0]).to.include({ input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, provider: "gateway" });
+    expect(steps[0].upstream_cost).to.be.greaterThan(0); // gpt-4.1's upstream price, recorded for operators
+    const ledger = await h.deps.ds.query("SELECT input_tokens, output_tokens, billed_cost FROM usage_ledger WHERE run_id = $1", [res.body.job_id]);
+    expect(ledger).to.deep.equal([{ input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, billed_cost: usage.total_cost }]);
     const sentImage = (h.sim.journal.at(-1)!.body as any).messages.at(-1).content[1];
     expect(sentImage).to.deep.equal({ type: "image_url", image_url: { url: `data:image/png;base64,${PNG_1PX}` } });
   });

@@ -3,6 +3,7 @@ import type { AgentSpec, HistoryMessage } from "../../shared/contracts/agent-spe
 import { chatCompletion, type ChatMessage } from "../../shared/llm/chat";
 import { tokenCosts } from "../../shared/llm/pricing";
 import { resolveModel } from "../../shared/llm/providers";
+import { upstreamCost } from "../../shared/llm/upstream-prices";
 import type { AgentContext } from "./agent-context";
 import { autoPromptMessages } from "./auto-prompt";
 import { functionTools, type FunctionTool } from "./function-tools";
@@ -78,7 +79,14 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
       const reply = await chatCompletion(target, request, { signal: ctx.signal, onText });
       const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
       const output: AssistantMessage = { content: reply.message.content ?? null, ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}) };
-      return { output, inputTokens: reply.inputTokens, outputTokens: reply.outputTokens, cost: inputCost + outputCost, provider: target.provider };
+      return {
+        output,
+        inputTokens: reply.inputTokens,
+        outputTokens: reply.outputTokens,
+        cost: inputCost + outputCost,
+        provider: target.provider,
+        upstreamCost: upstreamCost(target.model, target.provider, reply.inputTokens, reply.outputTokens),
+      };
     });
     const output = outcome.output as AssistantMessage;
     if (outcome.replayed && ctx.onText && ctx.depth === 0 && output.content) ctx.onText(name, output.content);
