@@ -73,6 +73,7 @@ const ms = (v: number) => v.toFixed(2);
 const wholeMs = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
 const rps = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 const plusMs = (v: number) => `${v >= 0 ? "+" : ""}${v.toFixed(2)} ms`;
+const plusWholeMs = (v: number) => `${v >= 0 ? "+" : ""}${wholeMs(v)} ms`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)} x`;
 const failures = (x: E5Side) => `${x.errors} / ${x.non2xx}${x.badBodies ? ` (+${x.badBodies} bad bodies)` : ""}`;
 
@@ -94,8 +95,8 @@ export function renderE5Table(s: E5Summary, machine: MachineInfo, loadAfter: num
     ["c=1 latency p99 (ms)", ms(d.c1P99Ms), ms(v.c1P99Ms), plusMs(s.addedP99Ms)],
     ["c=1 throughput (req/s)", rps(d.c1RequestsPerSec), rps(v.c1RequestsPerSec), ratio(v.c1RequestsPerSec, d.c1RequestsPerSec)],
     [`c=${c} throughput (req/s)`, rps(d.c50RequestsPerSec), rps(v.c50RequestsPerSec), `${s.c50ThroughputRatio.toFixed(2)} x`],
-    [`c=${c} latency p50 (ms)`, wholeMs(d.c50P50Ms), wholeMs(v.c50P50Ms), `+${wholeMs(v.c50P50Ms - d.c50P50Ms)} ms`],
-    [`c=${c} latency p99 (ms)`, wholeMs(d.c50P99Ms), wholeMs(v.c50P99Ms), `+${wholeMs(v.c50P99Ms - d.c50P99Ms)} ms`],
+    [`c=${c} latency p50 (ms)`, wholeMs(d.c50P50Ms), wholeMs(v.c50P50Ms), plusWholeMs(v.c50P50Ms - d.c50P50Ms)],
+    [`c=${c} latency p99 (ms)`, wholeMs(d.c50P99Ms), wholeMs(v.c50P99Ms), plusWholeMs(v.c50P99Ms - d.c50P99Ms)],
     ["errors / non-2xx", failures(d), failures(v), ""],
   ]);
   return `${title}\n${how}\n\n${table}`;

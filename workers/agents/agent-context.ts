@@ -8,7 +8,8 @@ export class UsageCounter {
   /** Our billed token cost so far (before per-agent, image and MCP charges). */
   tokenCost = 0;
   mcpCalls = 0;
-  images = 0;
+  /** Distinct images the run sent: each is billed once, however many agents saw it. */
+  readonly images = new Set<string>();
   /** Agents that made at least one LLM call. */
   readonly agents = new Set<string>();
 }

@@ -68,7 +68,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   const rec = ctx.recorder;
   const result: AgentResult = { agentName: name, content: "", llmCalls: 0 };
   const images = input.images ?? [];
-  ctx.usage.images += images.length;
+  for (const image of images) ctx.usage.images.add(image);
 
   /** One recorded LLM call; the budget is checked before and charged after. */
   const call = async (messages: ChatMessage[], meta: Record<string, unknown>, tools: FunctionTool[] = [], toolChoice?: "none"): Promise<AssistantMessage> => {

@@ -9,7 +9,7 @@ import type { UsageCounter } from "./agent-context";
  */
 export function agentUsage(usage: UsageCounter, pricing = config.pricing): AgentUsage {
   const { inputCost, outputCost } = tokenCosts(usage.inputTokens, usage.outputTokens, pricing);
-  const imgCost = usage.images * pricing.perImage;
+  const imgCost = usage.images.size * pricing.perImage;
   const mcpCost = usage.mcpCalls * pricing.perMcpCall;
   return {
     input_tokens: usage.inputTokens,

@@ -1,0 +1,102 @@
+import type { SwarmRequest } from "../contracts/swarm-request";
+import { parseFlow } from "./flow";
+
+/** Every swarm type of the spec, exactly as clients spell them. */
+export const SWARM_TYPES = [
+  "AgentRearrange",
+  "MixtureOfAgents",
+  "SequentialWorkflow",
+  "ConcurrentWorkflow",
+  "GroupChat",
+  "MultiAgentRouter",
+  "AutoSwarmBuilder",
+  "HierarchicalSwarm",
+  "auto",
+  "MajorityVoting",
+  "CouncilAsAJudge",
+  "HeavySwarm",
+  "BatchedGridWorkflow",
+  "LLMCouncil",
+  "DebateWithJudge",
+  "RoundRobin",
+  "PlannerWorkerSwarm",
+] as const;
+export type SwarmTypeName = (typeof SWARM_TYPES)[number];
+
+/** Old spellings clients still send. */
+export const SWARM_TYPE_ALIASES: Record<string, SwarmTypeName> = { HiearchicalSwarm: "HierarchicalSwarm" };
+
+/** Types the service runs today; the rest answer 400 until they are built. */
+export const AVAILABLE_SWARM_TYPES: ReadonlySet<SwarmTypeName> = new Set<SwarmTypeName>([
+  "SequentialWorkflow",
+  "AgentRearrange",
+  "ConcurrentWorkflow",
+  "MixtureOfAgents",
+  "GroupChat",
+  "RoundRobin",
+  "MajorityVoting",
+  "DebateWithJudge",
+  "BatchedGridWorkflow",
+]);
+
+/** Fewest request agents each type can run with (types with built-in agents need none). */
+const MIN_AGENTS: Partial<Record<SwarmTypeName, number>> = {
+  SequentialWorkflow: 1,
+  AgentRearrange: 1,
+  ConcurrentWorkflow: 1,
+  MixtureOfAgents: 2,
+  GroupChat: 2,
+  RoundRobin: 2,
+  MajorityVoting: 2,
+  DebateWithJudge: 3,
+  BatchedGridWorkflow: 1,
+  MultiAgentRouter: 1,
+  HierarchicalSwarm: 1,
+  LLMCouncil: 2,
+  PlannerWorkerSwarm: 1,
+};
+
+function agentNames(request: SwarmRequest): string[] {
+  return (request.agents ?? []).map((a, i) => a.agent_name?.trim() || `Agent ${i + 1}`);
+}
+
+/**
+ * The rules that need the whole request (CONTRACT.md: 400 with a readable `detail`), checked
+ * before any LLM call. Returns the problems found; empty when the request can run.
+ */
+export function swarmRuleProblems(request: SwarmRequest): string[] {
+  const problems: string[] = [];
+  const type = request.swarm_type as SwarmTypeName;
+  const n = request.agents?.length ?? 0;
+  const hasInput = Boolean(request.task?.trim()) || Boolean(request.tasks?.length) || hasMessages(request);
+  if (!hasInput) problems.push("Give the swarm something to do: one of task, tasks or messages is required");
+  if (!AVAILABLE_SWARM_TYPES.has(type)) problems.push(`swarm_type '${type}' is not available yet on this service (see GET /v1/swarms/available)`);
+  if (type === "DebateWithJudge" && n !== 3) {
+    problems.push(`DebateWithJudge needs exactly 3 agents, in order Pro, Con, Judge (got ${n})`);
+  } else if ((MIN_AGENTS[type] ?? 0) > n) {
+    problems.push(`${type} needs at least ${MIN_AGENTS[type]} agent${MIN_AGENTS[type] === 1 ? "" : "s"} (got ${n})`);
+  }
+  const names = agentNames(request);
+  const duplicates = names.filter((name, i) => names.indexOf(name) !== i);
+  if (duplicates.length) problems.push(`Agent names must be unique within a swarm: ${[...new Set(duplicates)].join(", ")}`);
+  if (type === "AgentRearrange") {
+    if (!request.rearrange_flow?.trim()) problems.push("AgentRearrange needs a rearrange_flow, e.g. 'Researcher -> Writer, Critic -> Editor'");
+    else {
+      try {
+        parseFlow(request.rearrange_flow, names);
+      } catch (err) {
+        problems.push((err as Error).message);
+      }
+    }
+  }
+  if (type === "BatchedGridWorkflow" && !request.tasks?.length) problems.push("BatchedGridWorkflow needs tasks: the grid is every agent on every task");
+  return problems;
+}
+
+function hasMessages(request: SwarmRequest): boolean {
+  const m = request.messages;
+  return Array.isArray(m) ? m.length > 0 : Boolean(m && Object.keys(m).length);
+}
+
+/** The display names of a request's agents (a nameless agent gets `Agent <n>`). */
+export { agentNames };
