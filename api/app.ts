@@ -52,7 +52,7 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
   const limiter = options.rateLimiter ?? createRateLimiter(deps.redis);
   const v1 = compose([
     jsonBody(config.http.bodyLimit),
-    apiKeyAuth(deps.ds),
+    apiKeyAuth(deps.keys),
     rateLimit(limiter),
     idempotency(deps.ds, { syncWaitMs: config.http.syncWaitMs }),
     ...routes([agentRouter(deps), agentBatchRouter(deps), jobsRouter(deps), rateLimitsRouter(limiter), modelsRouter(), logsRouter(deps)]),

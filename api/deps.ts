@@ -2,6 +2,7 @@ import type { FlowProducer, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import type { DataSource } from "typeorm";
 import { getDataSource } from "../shared/db/data-source";
+import { KeyOwnerCache } from "./services/key-owner-cache";
 import { CompletionWaiter } from "../shared/queues/completion-waiter";
 import { createFlowProducer, createQueue, createQueueEvents } from "../shared/queues/queues";
 import { createRedis } from "../shared/queues/redis";
@@ -16,6 +17,8 @@ export interface ApiDeps {
   /** Parent/child flows for batches. */
   flows: FlowProducer;
   waiter: CompletionWaiter;
+  /** Valid keys seen recently (revocations are announced and drop them at once). */
+  keys: KeyOwnerCache;
   close(): Promise<void>;
 }
 
@@ -29,13 +32,18 @@ export async function createApiDeps(): Promise<ApiDeps> {
   const events: QueueEvents[] = QUEUE_NAMES.map((name) => createQueueEvents(name, createRedis("blocking")));
   await Promise.all(events.map((e) => e.waitUntilReady()));
   const waiter = new CompletionWaiter(events);
+  const keys = new KeyOwnerCache(ds);
+  const subscriber = createRedis("blocking");
+  await Promise.all([waiter.listenForNotices(subscriber), keys.listenForRevocations(subscriber)]);
   return {
     ds,
     redis,
     queues,
     flows,
     waiter,
+    keys,
     async close() {
+      subscriber.disconnect();
       await Promise.allSettled(events.map((e) => e.close()));
       await Promise.allSettled([...Object.values(queues).map((q) => q.close()), flows.close()]);
       producerConnection.disconnect();

@@ -1,6 +1,18 @@
 import { parseArgs } from "node:util";
 import { createApiKey, ensureUser, listApiKeys, revokeApiKey } from "../shared/auth/api-keys";
 import { closeDataSource, getDataSource } from "../shared/db/data-source";
+import { createRedis } from "../shared/queues/redis";
+import { announceKeyRevoked } from "../shared/queues/run-notices";
+
+/** Drops the key from running API processes' caches at once (best effort: they expire in 30 s anyway). */
+async function announceRevocation(id: string): Promise<void> {
+  const redis = createRedis("blocking");
+  try {
+    await Promise.race([announceKeyRevoked(redis, id), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+  } finally {
+    redis.disconnect();
+  }
+}
 
 const USAGE = `Usage:
   npm run apikey -- create --user <handle> [--name <name>] [--tier free|premium]
@@ -42,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
         const id = rest[0];
         if (!id || !/^[0-9a-f-]{36}$/i.test(id)) break;
         const revoked = await revokeApiKey(ds, id);
+        if (revoked) await announceRevocation(id);
         console.log(revoked ? `Revoked key ${id}.` : `No active key with id ${id}.`);
         return revoked ? 0 : 1;
       }

@@ -6,6 +6,7 @@ import { failRun } from "../shared/db/run-store";
 import { logger } from "../shared/logger";
 import { CancelListener } from "../shared/queues/cancellation";
 import { createRedis } from "../shared/queues/redis";
+import { announceRunDone } from "../shared/queues/run-notices";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
 import type { Handler } from "./handlers/handler";
 
@@ -39,7 +40,9 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
         const handler = handlers[job.name as JobName];
         if (!handler) throw new Error(`No handler for job '${job.name}'`);
         const log = logger.child({ queue, jobId: job.id, job: job.name, attempt: job.attemptsMade + 1 });
-        return handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis });
+        const result = await handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis });
+        announceRunDone(redis, result.runId);
+        return result;
       },
       {
         connection: createRedis("blocking"),

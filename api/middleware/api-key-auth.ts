@@ -1,7 +1,6 @@
 import type { Middleware } from "koa";
-import type { DataSource } from "typeorm";
-import { findKeyOwner } from "../../shared/auth/api-keys";
 import { AuthenticationError } from "../../shared/errors";
+import type { KeyOwnerCache } from "../services/key-owner-cache";
 
 /** The key from `x-api-key`, or from `Authorization: Bearer <key>`. */
 export function presentedKey(headers: Record<string, string | string[] | undefined>): string {
@@ -16,9 +15,9 @@ export function presentedKey(headers: Record<string, string | string[] | undefin
 }
 
 /** Requires a valid API key and puts its owner in `ctx.state.auth`. */
-export function apiKeyAuth(ds: DataSource): Middleware {
+export function apiKeyAuth(keys: KeyOwnerCache): Middleware {
   return async (ctx, next) => {
-    const owner = await findKeyOwner(ds, presentedKey(ctx.headers));
+    const owner = await keys.find(presentedKey(ctx.headers));
     if (!owner) throw new AuthenticationError();
     ctx.state.auth = owner;
     ctx.state.logger = ctx.state.logger?.child({ keyId: owner.apiKeyId });

@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import { config } from "../config";
+import { nodeHttpFetch } from "./node-http-fetch";
 import type { ResolvedModel } from "./providers";
 
 const clients = new Map<string, OpenAI>();
@@ -12,7 +13,7 @@ export function clientFor(target: ResolvedModel): OpenAI {
   const cacheKey = `${target.baseUrl}\u0000${target.apiKey}`;
   let client = clients.get(cacheKey);
   if (!client) {
-    client = new OpenAI({ baseURL: target.baseUrl, apiKey: target.apiKey, maxRetries: 0, timeout: config.llm.timeoutMs });
+    client = new OpenAI({ baseURL: target.baseUrl, apiKey: target.apiKey, maxRetries: 0, timeout: config.llm.timeoutMs, fetch: nodeHttpFetch });
     clients.set(cacheKey, client);
   }
   return client;

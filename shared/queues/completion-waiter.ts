@@ -1,4 +1,6 @@
 import type { QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
+import { runDoneChannel } from "./run-notices";
 
 /** A subscription to one job's completion events, taken before the job is enqueued. */
 export interface JobWatch {
@@ -26,6 +28,14 @@ export class CompletionWaiter {
       source.on("completed", ({ jobId }) => this.wake(jobId));
       source.on("failed", ({ jobId }) => this.wake(jobId));
     }
+  }
+
+  /** Also wakes waiters on the workers' run-done notices (a Redis subscriber of its own). */
+  async listenForNotices(subscriber: Redis): Promise<void> {
+    subscriber.on("message", (channel: string, runId: string) => {
+      if (channel === runDoneChannel()) this.wake(runId);
+    });
+    await subscriber.subscribe(runDoneChannel());
   }
 
   /** Starts listening for a job; subscribe before enqueueing so no event can be missed. */

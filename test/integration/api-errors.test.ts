@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { revokeApiKey } from "../../shared/auth/api-keys";
 import { harness, type Harness } from "../helpers/harness";
-import { request } from "../helpers/http";
+import { announceKeyRevoked } from "../../shared/queues/run-notices";
+import { eventually, request } from "../helpers/http";
 
 const E5 = "/v1/agent/completions";
 const valid = { agent_config: { agent_name: "A" }, task: "hi" };
@@ -40,7 +41,12 @@ describe("execution API errors", () => {
       const ok = await request(h.baseUrl, "GET", "/v1/jobs/none", { headers: { authorization: `Bearer ${other.key}` } });
       expect(ok.status).to.equal(404);
       await revokeApiKey(h.deps.ds, other.keyId);
-      const revoked = await request(h.baseUrl, "GET", "/v1/jobs/none", { headers: { authorization: `Bearer ${other.key}` } });
+      await announceKeyRevoked(h.deps.redis, other.keyId);
+      // The announcement reaches the API's cache through Redis pub/sub: poll briefly for it.
+      const revoked = await eventually(async () => {
+        const res = await request(h.baseUrl, "GET", "/v1/jobs/none", { headers: { authorization: `Bearer ${other.key}` } });
+        return res.status === 401 ? res : undefined;
+      }, 2_000);
       expect(revoked.status).to.equal(401);
     });
   });

@@ -85,7 +85,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
         outputTokens: reply.outputTokens,
         cost: inputCost + outputCost,
         provider: target.provider,
-        upstreamCost: upstreamCost(target.model, target.provider, reply.inputTokens, reply.outputTokens),
+        upstreamCost: () => upstreamCost(target.model, target.provider, reply.inputTokens, reply.outputTokens),
       };
     });
     const output = outcome.output as AssistantMessage;

@@ -9,7 +9,8 @@ export interface StepOutcome {
   outputTokens: number;
   cost: number;
   provider?: string;
-  upstreamCost?: number | null;
+  /** Worked out when the step is stored, off the request's critical path. */
+  upstreamCost?: () => number | null;
 }
 
 export interface StepMeta {
@@ -24,6 +25,8 @@ class StepStore {
   private nextSeq: number;
   readonly finished: Map<string, RunStep>;
   replayed = 0;
+  /** Inserts in flight; `flush` waits for them. */
+  readonly pending: Promise<void>[] = [];
 
   constructor(readonly ds: DataSource, readonly runId: string, steps: RunStep[]) {
     this.finished = new Map(steps.map((s) => [s.step_key, s]));
@@ -62,7 +65,19 @@ export class StepRecorder {
     return this.store.replayed;
   }
 
-  /** Runs `call` as the next step of this lane, or returns the stored result of that step. */
+  /**
+   * Waits until every finished step is stored; throws if one could not be. Call it before the
+   * run is marked finished.
+   */
+  async flush(): Promise<void> {
+    while (this.store.pending.length) await Promise.all(this.store.pending.splice(0));
+  }
+
+  /**
+   * Runs `call` as the next step of this lane, or returns the stored result of that step. The
+   * step is stored in the background, so the next call need not wait for Postgres: a crash before
+   * the insert lands only means that step runs again on the retry.
+   */
   async step(meta: StepMeta, call: () => Promise<StepOutcome>): Promise<StepOutcome & { replayed: boolean }> {
     const key = `${this.lanePath}#${this.nextIndex++}`;
     const stored = this.store.finished.get(key);
@@ -72,6 +87,14 @@ export class StepRecorder {
     }
     const startedAt = new Date();
     const outcome = await call();
+    const finishedAt = new Date();
+    const saving = this.persist(key, meta, outcome, startedAt, finishedAt);
+    saving.catch(() => undefined); // seen by `flush`; never an unhandled rejection meanwhile
+    this.store.pending.push(saving);
+    return { ...outcome, replayed: false };
+  }
+
+  private async persist(key: string, meta: StepMeta, outcome: StepOutcome, startedAt: Date, finishedAt: Date): Promise<void> {
     await insertStep(this.store.ds, {
       run_id: this.store.runId,
       seq: this.store.takeSeq(),
@@ -85,10 +108,9 @@ export class StepRecorder {
       input_tokens: outcome.inputTokens,
       output_tokens: outcome.outputTokens,
       cost: outcome.cost,
-      upstream_cost: outcome.upstreamCost ?? null,
+      upstream_cost: outcome.upstreamCost?.() ?? null,
       started_at: startedAt,
-      finished_at: new Date(),
+      finished_at: finishedAt,
     });
-    return { ...outcome, replayed: false };
   }
 }

@@ -37,7 +37,8 @@ export const handleAgentRun: Handler<"agent-run"> = async ({ runId }, { ds, logg
     );
     const output: AgentRunOutput = { outputs: [{ role: result.agentName, content: result.content }] };
     const usageReport = agentUsage(usage);
-    await completeRun(ds, runId, output, usageReport);
+    // The last step's insert and the run's completion go to Postgres side by side.
+    await Promise.all([recorder.flush(), completeRun(ds, runId, output, usageReport)]);
     events?.emit({ type: "finish", usage: usageReport });
     logger.info({ runId, calls: result.llmCalls, replayed: recorder.replayed }, "agent run succeeded");
   } catch (caught) {
@@ -52,6 +53,7 @@ export const handleAgentRun: Handler<"agent-run"> = async ({ runId }, { ds, logg
       err = new BudgetExceededError("The run reached its time limit");
     }
     if (!isRunFailure(err)) throw err; // infrastructure trouble: let BullMQ retry the job
+    await recorder.flush().catch(() => undefined); // what did finish is worth keeping for the record
     await failRun(ds, runId, runErrorOf(err, name), agentUsage(usage));
     events?.emit({ type: "error", error: err.message });
     logger.warn({ runId, err: err.message }, "agent run failed");
