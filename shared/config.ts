@@ -31,6 +31,7 @@ const envSchema = Joi.object({
   SHUTDOWN_TIMEOUT_MS: ms.default(15_000),
   JOB_ATTEMPTS: Joi.number().integer().min(1).max(20).default(3),
   JOB_KEEP_COMPLETED_S: Joi.number().integer().min(60).default(3_600),
+  JOB_KEEP_COMPLETED_COUNT: Joi.number().integer().min(100).default(20_000),
   WORKER_CONCURRENCY_AGENT: Joi.number().integer().min(1).default(50),
   WORKER_CONCURRENCY_SWARM: Joi.number().integer().min(1).default(20),
   WORKER_CONCURRENCY_CHAIN: Joi.number().integer().min(1).default(4),
@@ -118,6 +119,7 @@ function buildConfig(env: Record<string, any>) {
       prefix: env.QUEUE_PREFIX as string,
       attempts: env.JOB_ATTEMPTS as number,
       keepCompletedSeconds: env.JOB_KEEP_COMPLETED_S as number,
+      keepCompletedCount: env.JOB_KEEP_COMPLETED_COUNT as number,
       lockMs: env.WORKER_LOCK_MS as number,
       stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS as number,
       concurrency: {

@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { Worker, type Job } from "bullmq";
 import type { DataSource } from "typeorm";
+import type { Run } from "../shared/db/entities/run.entity";
 import { config } from "../shared/config";
 import { failRun } from "../shared/db/run-store";
 import { logger } from "../shared/logger";
@@ -40,8 +41,14 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
         const handler = handlers[job.name as JobName];
         if (!handler) throw new Error(`No handler for job '${job.name}'`);
         const log = logger.child({ queue, jobId: job.id, job: job.name, attempt: job.attemptsMade + 1 });
-        const result = await handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis });
-        announceRunDone(redis, result.runId);
+        let announced = false;
+        const runId = (job.data as { runId?: string }).runId ?? String(job.id);
+        const announce = (row: Run | null) => {
+          announced = true;
+          announceRunDone(redis, runId, row);
+        };
+        const result = await handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis, announce });
+        if (!announced) announceRunDone(redis, result.runId);
         return result;
       },
       {

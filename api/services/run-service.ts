@@ -33,8 +33,8 @@ export async function runAndWait(deps: ApiDeps, run: SubmitRun, waitMs: number |
       throw new ServiceUnavailableError("The job queue is unavailable; try again shortly");
     }
     if (!watch || waitMs === null) return { runId, run: null };
-    const finished = await watch.wait(async () => {
-      const row = await findRun(deps.ds, runId);
+    const finished = await watch.wait(async (announced) => {
+      const row = announced && isTerminal(announced.status) ? announced : await findRun(deps.ds, runId);
       return row && isTerminal(row.status) ? row : undefined;
     }, waitMs);
     return { runId, run: finished ?? null };

@@ -20,7 +20,8 @@ export interface NewRun {
 
 /** Stores a queued run; its job id is its id. */
 export async function insertRun(ds: DataSource, run: NewRun): Promise<void> {
-  await sql(ds, 
+  await sql(
+    ds,
     `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, service_tier)
      VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8)`,
     [run.id, run.id, run.kind, run.parentId ?? null, run.apiKeyId, run.userId, JSON.stringify(run.request), run.serviceTier ?? "standard"],
@@ -32,7 +33,8 @@ export async function insertRun(ds: DataSource, run: NewRun): Promise<void> {
  * already finished or cancelled, so a duplicate delivery does nothing.
  */
 export async function claimRun(ds: DataSource, id: string): Promise<Run | null> {
-  const rows = await sql<Run>(ds, 
+  const rows = await sql<Run>(
+    ds,
     `UPDATE runs SET status = 'running', started_at = COALESCE(started_at, now()), attempts = attempts + 1
      WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
     [id],
@@ -40,25 +42,36 @@ export async function claimRun(ds: DataSource, id: string): Promise<Run | null> 
   return rows[0] ?? null;
 }
 
-/** Records success; only a running run can succeed (a cancelled one stays cancelled). */
-export async function completeRun(ds: DataSource, id: string, output: unknown, usage: unknown): Promise<boolean> {
-  const rows = await sql(ds, 
+/**
+ * Records success and returns the final row; only a running run can succeed (a cancelled one
+ * stays cancelled, and then null comes back).
+ */
+export async function completeRun(ds: DataSource, id: string, output: unknown, usage: unknown): Promise<Run | null> {
+  const rows = await sql<Run>(
+    ds,
     `UPDATE runs SET status = 'succeeded', output = $2, usage = $3, finished_at = now(),
        execution_time = EXTRACT(EPOCH FROM (now() - started_at))
-     WHERE id = $1 AND status = 'running' RETURNING id`,
+     WHERE id = $1 AND status = 'running' RETURNING *`,
     [id, JSON.stringify(output), JSON.stringify(usage)],
   );
-  return rows.length > 0;
+  return rows[0] ?? null;
 }
 
-/** Records failure with a client-safe error object. */
-export async function failRun(ds: DataSource, id: string, error: { message: string; code: string; [k: string]: unknown }, usage?: unknown): Promise<void> {
-  await sql(ds, 
+/** Records failure with a client-safe error object; returns the final row (null if it had ended). */
+export async function failRun(
+  ds: DataSource,
+  id: string,
+  error: { message: string; code: string; [k: string]: unknown },
+  usage?: unknown,
+): Promise<Run | null> {
+  const rows = await sql<Run>(
+    ds,
     `UPDATE runs SET status = 'failed', error = $2, usage = COALESCE($3, usage), finished_at = now(),
        execution_time = EXTRACT(EPOCH FROM (now() - COALESCE(started_at, queued_at)))
-     WHERE id = $1 AND status IN ('queued', 'running')`,
+     WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
     [id, JSON.stringify(error), usage === undefined ? null : JSON.stringify(usage)],
   );
+  return rows[0] ?? null;
 }
 
 /** A run by its public job id, only when it belongs to the given user. */

@@ -14,6 +14,30 @@ function headerRecord(init: ConstructorParameters<typeof Headers>[0]): Record<st
 }
 
 /**
+ * A read-once response over an already received body. Building a WHATWG `Response` and reading it
+ * back through web streams costs more than the simulated LLM answer itself; the SDK only needs
+ * status, headers, `json()` and `text()` of a JSON answer.
+ */
+function bufferedResponse(body: Buffer, meta: { status: number; statusText: string; headers: Headers }, url: string): Response {
+  const text = () => body.toString("utf8");
+  const response = {
+    ...meta,
+    ok: meta.status >= 200 && meta.status < 300,
+    url,
+    redirected: false,
+    type: "basic",
+    body: null,
+    bodyUsed: false,
+    json: async () => JSON.parse(text()),
+    text: async () => text(),
+    arrayBuffer: async () => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength),
+    blob: async () => new Blob([body]),
+    clone: () => bufferedResponse(body, meta, url),
+  };
+  return response as unknown as Response;
+}
+
+/**
  * A `fetch` for the OpenAI SDK built on node:http keep-alive agents. Node's built-in fetch costs
  * about half a millisecond more per call than the whole simulated LLM answer, which is too much on
  * the request path; this keeps the SDK (retries off, our own on top) and its streaming intact.
@@ -44,7 +68,7 @@ export const nodeHttpFetch: typeof fetch = (input, init = {}) => {
         }
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve(new Response(Buffer.concat(chunks), meta)));
+        res.on("end", () => resolve(bufferedResponse(Buffer.concat(chunks), meta, url.href)));
         res.on("error", reject);
       },
     );

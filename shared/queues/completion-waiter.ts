@@ -1,15 +1,17 @@
 import type { QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
-import { runDoneChannel } from "./run-notices";
+import type { Run } from "../db/entities/run.entity";
+import { parseRunDoneNotice, runDoneChannel } from "./run-notices";
 
 /** A subscription to one job's completion events, taken before the job is enqueued. */
 export interface JobWatch {
   /**
    * Resolves with the first `check()` result that is not undefined, or undefined once `timeoutMs`
    * has passed. `check` runs after each event for the job and every poll interval, never before
-   * the first of those, so a job that cannot have finished yet costs no read.
+   * the first of those, so a job that cannot have finished yet costs no read. When a worker's
+   * notice carried the final row, `check` receives it.
    */
-  wait<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined>;
+  wait<T>(check: (row?: Run) => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined>;
   /** Stops listening (always call it, e.g. in `finally`). */
   close(): void;
 }
@@ -21,7 +23,7 @@ export interface JobWatch {
  * wake-up, and a slow poll covers events that never arrive.
  */
 export class CompletionWaiter {
-  private readonly waiting = new Map<string, Set<() => void>>();
+  private readonly waiting = new Map<string, Set<(row?: Run) => void>>();
 
   constructor(events: QueueEvents[], private readonly pollMs = 1_000) {
     for (const source of events) {
@@ -32,8 +34,10 @@ export class CompletionWaiter {
 
   /** Also wakes waiters on the workers' run-done notices (a Redis subscriber of its own). */
   async listenForNotices(subscriber: Redis): Promise<void> {
-    subscriber.on("message", (channel: string, runId: string) => {
-      if (channel === runDoneChannel()) this.wake(runId);
+    subscriber.on("message", (channel: string, message: string) => {
+      if (channel !== runDoneChannel()) return;
+      const notice = parseRunDoneNotice(message);
+      if (notice) this.wake(notice.id, notice.row);
     });
     await subscriber.subscribe(runDoneChannel());
   }
@@ -41,15 +45,17 @@ export class CompletionWaiter {
   /** Starts listening for a job; subscribe before enqueueing so no event can be missed. */
   watch(jobId: string): JobWatch {
     let woken = false;
+    let delivered: Run | undefined;
     let wakeNow: (() => void) | null = null;
-    const listener = () => {
+    const listener = (row?: Run) => {
       woken = true;
+      delivered ??= row;
       wakeNow?.();
     };
     this.subscribe(jobId, listener);
     const pollMs = this.pollMs;
     return {
-      wait: async <T>(check: () => Promise<T | undefined>, timeoutMs: number) => {
+      wait: async <T>(check: (row?: Run) => Promise<T | undefined>, timeoutMs: number) => {
         const deadline = Date.now() + timeoutMs;
         for (;;) {
           const left = deadline - Date.now();
@@ -64,7 +70,7 @@ export class CompletionWaiter {
             wakeNow = null;
           }
           woken = false;
-          const result = await check();
+          const result = await check(delivered);
           if (result !== undefined) return result;
           if (Date.now() >= deadline) return undefined;
         }
@@ -78,17 +84,17 @@ export class CompletionWaiter {
     return this.waiting.size;
   }
 
-  private wake(jobId: string): void {
-    for (const listener of this.waiting.get(jobId) ?? []) listener();
+  private wake(jobId: string, row?: Run): void {
+    for (const listener of this.waiting.get(jobId) ?? []) listener(row);
   }
 
-  private subscribe(jobId: string, listener: () => void): void {
+  private subscribe(jobId: string, listener: (row?: Run) => void): void {
     let set = this.waiting.get(jobId);
     if (!set) this.waiting.set(jobId, (set = new Set()));
     set.add(listener);
   }
 
-  private unsubscribe(jobId: string, listener: () => void): void {
+  private unsubscribe(jobId: string, listener: (row?: Run) => void): void {
     const set = this.waiting.get(jobId);
     set?.delete(listener);
     if (set && set.size === 0) this.waiting.delete(jobId);

@@ -8,9 +8,10 @@ export function defaultJobOptions(): JobsOptions {
   return {
     attempts: config.queue.attempts,
     backoff: { type: "exponential", delay: 1_000 },
-    // Kept by age, never removed at once, so a waiter that comes late still finds the job.
-    removeOnComplete: { age: config.queue.keepCompletedSeconds },
-    removeOnFail: { age: 7 * 24 * 3_600 },
+    // Kept by age (never removed at once, so a late waiter still finds the job), and capped in
+    // number so Redis memory stays bounded under load; the run rows in Postgres are the record.
+    removeOnComplete: { age: config.queue.keepCompletedSeconds, count: config.queue.keepCompletedCount },
+    removeOnFail: { age: 7 * 24 * 3_600, count: config.queue.keepCompletedCount },
   };
 }
 

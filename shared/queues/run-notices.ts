@@ -1,18 +1,49 @@
 import type { Redis } from "ioredis";
 import { config } from "../config";
+import type { Run } from "../db/entities/run.entity";
 
 /** Channel on which workers announce that a run's row has reached its final state. */
 export const runDoneChannel = () => `${config.queue.prefix}:run-done`;
 /** Channel on which key revocations are announced, so API processes drop cached keys at once. */
 export const keyRevokedChannel = () => `${config.queue.prefix}:key-revoked`;
 
+/** Final rows larger than this are announced by id only; the waiter then reads the row. */
+const MAX_ROW_BYTES = 64 * 1024;
+
+/** A run-done notice: the run's id, and the final row as committed when it is small. */
+export interface RunDoneNotice {
+  id: string;
+  row?: Run;
+}
+
 /**
- * Tells waiting API processes that a run ended, as soon as its row is written: BullMQ's own
- * completion event follows only after the job is moved to completed, a few Redis round trips later.
- * Best effort: the waiters also listen to BullMQ's events and poll the row.
+ * Tells waiting API processes that a run ended, as soon as its final row is committed: BullMQ's
+ * own completion event follows only after the job is moved to completed, several Redis round trips
+ * later. The notice carries the committed row (as `RETURNING *` gave it), so the waiter can answer
+ * without reading it back; nothing is stored in Redis. Best effort: waiters also listen to BullMQ's
+ * events and read the row from Postgres when a notice has none.
  */
-export function announceRunDone(redis: Redis, runId: string): void {
-  redis.publish(runDoneChannel(), runId).catch(() => undefined);
+export function announceRunDone(redis: Redis, runId: string, row?: Run | null): void {
+  let message = JSON.stringify({ id: runId });
+  if (row) {
+    const full = JSON.stringify({ id: runId, row });
+    if (Buffer.byteLength(full) <= MAX_ROW_BYTES) message = full;
+  }
+  redis.publish(runDoneChannel(), message).catch(() => undefined);
+}
+
+const DATE_FIELDS = ["queued_at", "started_at", "finished_at"] as const;
+
+/** Parses a notice; dates come back as Date objects, as Postgres rows have them. */
+export function parseRunDoneNotice(message: string): RunDoneNotice | null {
+  try {
+    const notice = JSON.parse(message) as RunDoneNotice;
+    if (typeof notice?.id !== "string") return null;
+    if (notice.row) for (const field of DATE_FIELDS) if (notice.row[field]) (notice.row as any)[field] = new Date(notice.row[field] as unknown as string);
+    return notice;
+  } catch {
+    return null;
+  }
 }
 
 /** Tells API processes that a key was revoked. */

@@ -7,7 +7,7 @@ import type { Handler } from "./handler";
  * E3's parent job: runs once every item has ended (BullMQ holds it until then) and records the
  * batch's outcome. Items keep their own results; the parent holds their order and the totals.
  */
-export const handleAgentBatch: Handler<"agent-batch"> = async ({ runId }, { ds, logger }) => {
+export const handleAgentBatch: Handler<"agent-batch"> = async ({ runId }, { ds, logger, announce }) => {
   const parent = await claimRun(ds, runId);
   if (!parent) return { runId };
   const children = await loadChildren(ds, runId);
@@ -21,7 +21,7 @@ export const handleAgentBatch: Handler<"agent-batch"> = async ({ runId }, { ds, 
   }
   totals.total_cost = roundCost(totals.total_cost);
   const succeeded = children.filter((c) => c.status === "succeeded").length;
-  await completeRun(ds, runId, { items: children.map((c) => c.job_id), succeeded, failed: children.length - succeeded }, totals);
+  announce(await completeRun(ds, runId, { items: children.map((c) => c.job_id), succeeded, failed: children.length - succeeded }, totals));
   logger.info({ runId, items: children.length, succeeded }, "agent batch finished");
   return { runId };
 };

@@ -14,7 +14,7 @@ import { isRunFailure, runErrorOf } from "./run-failure";
 import { runSignal } from "./run-signal";
 
 /** E5 (and each E3 item): runs one agent for a stored run and writes its output and usage to the row. */
-export const handleAgentRun: Handler<"agent-run"> = async ({ runId }, { ds, logger, signal: shutdown, cancels, redis }) => {
+export const handleAgentRun: Handler<"agent-run"> = async ({ runId }, { ds, logger, signal: shutdown, cancels, redis, announce }) => {
   const run = await claimRun(ds, runId);
   if (!run) return { runId }; // finished or cancelled already: a duplicate delivery
   const request = run.request as AgentCompletionRequest;
@@ -38,7 +38,8 @@ export const handleAgentRun: Handler<"agent-run"> = async ({ runId }, { ds, logg
     const output: AgentRunOutput = { outputs: [{ role: result.agentName, content: result.content }] };
     const usageReport = agentUsage(usage);
     // The last step's insert and the run's completion go to Postgres side by side.
-    await Promise.all([recorder.flush(), completeRun(ds, runId, output, usageReport)]);
+    const [, finalRow] = await Promise.all([recorder.flush(), completeRun(ds, runId, output, usageReport)]);
+    announce(finalRow);
     events?.emit({ type: "finish", usage: usageReport });
     logger.info({ runId, calls: result.llmCalls, replayed: recorder.replayed }, "agent run succeeded");
   } catch (caught) {
@@ -54,7 +55,7 @@ export const handleAgentRun: Handler<"agent-run"> = async ({ runId }, { ds, logg
     }
     if (!isRunFailure(err)) throw err; // infrastructure trouble: let BullMQ retry the job
     await recorder.flush().catch(() => undefined); // what did finish is worth keeping for the record
-    await failRun(ds, runId, runErrorOf(err, name), agentUsage(usage));
+    announce(await failRun(ds, runId, runErrorOf(err, name), agentUsage(usage)));
     events?.emit({ type: "error", error: err.message });
     logger.warn({ runId, err: err.message }, "agent run failed");
   } finally {

@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import type { DataSource } from "typeorm";
+import type { Run } from "../../shared/db/entities/run.entity";
 import type { Logger } from "../../shared/logger";
 import type { CancelListener } from "../../shared/queues/cancellation";
 import type { JobName, JobPayloads, RunJobResult } from "../../shared/queues/registry";
@@ -14,6 +15,8 @@ export interface HandlerContext {
   cancels: CancelListener;
   /** For streaming a run's events to the client. */
   redis: Redis;
+  /** Announces the run's final row to waiting API processes (call right after writing it). */
+  announce(row: Run | null): void;
 }
 
 export type Handler<N extends JobName> = (payload: JobPayloads[N], ctx: HandlerContext) => Promise<RunJobResult>;
