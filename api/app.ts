@@ -15,6 +15,7 @@ import { v1Errors } from "./middleware/v1-errors";
 import { healthRouter } from "./routes/meta/health.router";
 import { agentBatchRouter } from "./routes/v1/agent/agent-batch.router";
 import { agentRouter } from "./routes/v1/agent/agent.router";
+import { swarmRouter } from "./routes/v1/swarm/swarm.router";
 import { jobsRouter } from "./routes/v1/jobs/jobs.router";
 import { rateLimitsRouter } from "./routes/v1/meta/rate-limits.router";
 import { createRateLimiter, type RateLimiter } from "./services/rate-limiter";
@@ -55,7 +56,7 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
     apiKeyAuth(deps.keys),
     rateLimit(limiter),
     idempotency(deps.ds, { syncWaitMs: config.http.syncWaitMs }),
-    ...routes([agentRouter(deps), agentBatchRouter(deps), jobsRouter(deps), rateLimitsRouter(limiter), modelsRouter(), logsRouter(deps)]),
+    ...routes([agentRouter(deps), agentBatchRouter(deps), swarmRouter(deps), jobsRouter(deps), rateLimitsRouter(limiter), modelsRouter(), logsRouter(deps)]),
   ]);
   app.use((ctx, next) => (ctx.path.startsWith("/v1/") ? v1(ctx, next) : next()));
   return app;

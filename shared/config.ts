@@ -78,6 +78,8 @@ const envSchema = Joi.object({
   RUN_MAX_COST_FREE: money.default(25),
   RUN_MAX_COST_PREMIUM: money.default(250),
   MAX_BATCH_SIZE: Joi.number().integer().min(1).max(10_000).default(100),
+  SWARM_MAX_PARALLEL: Joi.number().integer().min(1).max(1_000).default(32),
+  FLEX_TOKEN_DISCOUNT: Joi.number().min(0).max(1).default(0.25),
   PRICE_INPUT_PER_MTOK: money.default(6.5),
   PRICE_OUTPUT_PER_MTOK: money.default(18.5),
   PRICE_PER_AGENT: money.default(0.01),
@@ -160,6 +162,7 @@ function buildConfig(env: Record<string, any>) {
       maxCost: { free: env.RUN_MAX_COST_FREE as number, premium: env.RUN_MAX_COST_PREMIUM as number } as Record<string, number>,
     },
     maxBatchSize: env.MAX_BATCH_SIZE as number,
+    swarmMaxParallel: env.SWARM_MAX_PARALLEL as number,
     /** Requests per key and window, by the key's tier (unknown tiers get `free`). */
     rateLimits: {
       tiers: {
@@ -185,6 +188,7 @@ function buildConfig(env: Record<string, any>) {
       perImage: env.PRICE_PER_IMAGE as number,
       perMcpCall: env.PRICE_PER_MCP_CALL as number,
       nightDiscount: env.NIGHT_DISCOUNT as number,
+      flexDiscount: env.FLEX_TOKEN_DISCOUNT as number,
       nightTimezone: env.NIGHT_TIMEZONE as string,
       nightStartHour: env.NIGHT_START_HOUR as number,
       nightEndHour: env.NIGHT_END_HOUR as number,

@@ -1,6 +1,8 @@
 import type { Run } from "../../shared/db/entities/run.entity";
 import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
+import { presentSwarmItem } from "./swarm-batch.presenter";
+import { presentSwarmCompletion } from "./swarm-completion.presenter";
 
 /** Public names of run states (the hosted API says `success`, not `succeeded`). */
 const PUBLIC_STATUS: Record<Run["status"], string> = {
@@ -14,6 +16,8 @@ const PUBLIC_STATUS: Record<Run["status"], string> = {
 const SUCCESS_PRESENTERS: Partial<Record<Run["kind"], (run: Run, children: Run[]) => Record<string, unknown>>> = {
   agent: presentAgentCompletion,
   agent_batch: presentAgentBatch,
+  swarm: presentSwarmCompletion,
+  swarm_batch: (_run, children) => ({ results: children.map(presentSwarmItem) }),
 };
 
 /** Kinds whose stored response includes their child runs. */

@@ -7,11 +7,16 @@ import { enqueue } from "../../shared/queues/queues";
 import type { JobName } from "../../shared/queues/registry";
 import type { ApiDeps } from "../deps";
 
+/** BullMQ priority of flex runs: any standard job is taken first. */
+const FLEX_PRIORITY = 10;
+
 export interface SubmitRun {
   kind: RunKind;
   job: JobName;
   request: unknown;
   owner: KeyOwner;
+  /** `flex` runs wait behind standard ones in the queue. */
+  serviceTier?: "standard" | "flex";
 }
 
 /**
@@ -21,12 +26,12 @@ export interface SubmitRun {
  */
 export async function runAndWait(deps: ApiDeps, run: SubmitRun, waitMs: number | null): Promise<{ runId: string; run: Run | null }> {
   const runId = randomUUID();
-  await insertRun(deps.ds, { id: runId, kind: run.kind, apiKeyId: run.owner.apiKeyId, userId: run.owner.userId, request: run.request });
+  await insertRun(deps.ds, { id: runId, kind: run.kind, apiKeyId: run.owner.apiKeyId, userId: run.owner.userId, request: run.request, serviceTier: run.serviceTier });
   // Listen before enqueueing: a fast job's completion event cannot slip past.
   const watch = waitMs === null ? null : deps.waiter.watch(runId);
   try {
     try {
-      await enqueue(deps.queues, run.job, { runId }, runId);
+      await enqueue(deps.queues, run.job, { runId }, runId, run.serviceTier === "flex" ? { priority: FLEX_PRIORITY } : {});
     } catch {
       // The row exists but no worker will ever see it: close it so it is not left queued forever.
       await failRun(deps.ds, runId, { message: "The run could not be queued", code: "QUEUE_UNAVAILABLE" }).catch(() => undefined);

@@ -15,6 +15,9 @@ export const JOBS = {
   "agent-run": { queue: "agent" },
   /** E3's parent: runs once every item (an `agent-run` child) has ended. */
   "agent-batch": { queue: "agent" },
+  "swarm-run": { queue: "swarm" },
+  /** E2's parent: runs once every item (a `swarm-run` child) has ended. */
+  "swarm-batch": { queue: "swarm" },
 } as const satisfies Record<string, { queue: QueueName }>;
 
 export type JobName = keyof typeof JOBS;
@@ -23,6 +26,8 @@ export type JobName = keyof typeof JOBS;
 export interface JobPayloads {
   "agent-run": RunJobPayload;
   "agent-batch": RunJobPayload;
+  "swarm-run": RunJobPayload;
+  "swarm-batch": RunJobPayload;
 }
 
 /** What a finished job returns: a pointer, never the output itself. */

@@ -43,7 +43,7 @@ export function harness(): Promise<Harness> {
     await Promise.all([resetDatabase(), flushRedis()]);
     const sim = await createSimulator({ port: SIMULATOR_PORT });
     const deps = await createApiDeps();
-    const workers = await startWorkers(["agent"], handlers, deps.ds);
+    const workers = await startWorkers(["agent", "swarm"], handlers, deps.ds);
     const server: Server = createServer(createApiApp(deps).callback());
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,10 +1,8 @@
 import Router from "@koa/router";
 import Joi from "joi";
-import type { Middleware } from "koa";
-import { config } from "../../../../shared/config";
 import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-spec";
-import { BadRequestError } from "../../../../shared/errors";
 import type { ApiDeps } from "../../../deps";
+import { rejectOversizedBatch } from "../../../middleware/batch-size";
 import { validateBody } from "../../../middleware/validate";
 import { completeAgentBatch } from "../../../services/agent-batch.service";
 import { parsePrefer } from "../../../services/prefer-header";
@@ -13,15 +11,6 @@ import { batchAgentItemSchema } from "./agent.schema";
 
 /** E3 body: an array of BatchAgentItem (its size is a rule checked by the service: 400, not 422). */
 const batchSchema = Joi.array().items(batchAgentItemSchema).required();
-
-/** A batch over the size limit is refused before its items are validated one by one. */
-const rejectOversizedBatch: Middleware = async (ctx, next) => {
-  const body = ctx.request.body;
-  if (Array.isArray(body) && body.length > config.maxBatchSize) {
-    throw new BadRequestError(`The batch has ${body.length} items; at most ${config.maxBatchSize} are allowed`, {}, "BATCH_TOO_LARGE");
-  }
-  await next();
-};
 
 /** E3 `POST /v1/agent/batch/completions`. */
 export function agentBatchRouter(deps: ApiDeps): Router {

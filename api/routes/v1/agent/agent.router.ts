@@ -3,7 +3,8 @@ import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-
 import type { ApiDeps } from "../../../deps";
 import { validateBody } from "../../../middleware/validate";
 import { completeAgent } from "../../../services/agent-completion.service";
-import { streamAgentRun } from "../../../services/agent-stream.service";
+import { agentStreamFormat } from "../../../services/agent-stream.service";
+import { streamRun } from "../../../services/run-stream.service";
 import { parsePrefer } from "../../../services/prefer-header";
 import { reply } from "../../reply";
 import { agentCompletionSchema } from "./agent.schema";
@@ -14,7 +15,7 @@ export function agentRouter(deps: ApiDeps): Router {
   router.post("/v1/agent/completions", validateBody(agentCompletionSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
     const outcome = await completeAgent(deps, ctx.state.body as AgentCompletionRequest, ctx.state.auth, prefer);
-    if ("stream" in outcome) await streamAgentRun(deps, ctx, outcome.stream.runId, outcome.stream.request);
+    if ("stream" in outcome) await streamRun(deps, ctx, outcome.stream.runId, agentStreamFormat(outcome.stream.runId, outcome.stream.request));
     else reply(ctx, outcome);
   });
   return router;

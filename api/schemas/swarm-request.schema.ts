@@ -1,0 +1,33 @@
+import Joi from "joi";
+import { config } from "../../shared/config";
+import { SWARM_TYPE_ALIASES, SWARM_TYPES } from "../../shared/swarms/swarm-catalog";
+import { agentSpecSchema } from "./agent-spec.schema";
+import { budgetSchema } from "./budget.schema";
+
+const message = Joi.object({ role: Joi.string().max(100), name: Joi.string().max(200), content: Joi.any().required() }).unknown(true);
+
+/**
+ * Spec: SwarmRequest. Every field is optional and nullable; defaults as the spec gives them. The
+ * rules that need the whole request (agent counts, flows, input) are checked after this, as 400s.
+ */
+export const swarmRequestSchema = Joi.object({
+  name: Joi.string().max(100).allow(null, ""),
+  description: Joi.string().max(10_000).allow(null, ""),
+  agents: Joi.array().items(agentSpecSchema).max(100).allow(null),
+  max_loops: Joi.number().integer().min(1).max(50).allow(null).empty(null).default(1),
+  swarm_type: Joi.string()
+    .valid(...SWARM_TYPES, ...Object.keys(SWARM_TYPE_ALIASES))
+    .allow(null),
+  rearrange_flow: Joi.string().max(10_000).allow(null, ""),
+  task: Joi.string().max(1_000_000).allow(null, ""),
+  img: Joi.string().max(20_000_000).allow(null, ""),
+  rules: Joi.string().max(100_000).allow(null, ""),
+  tasks: Joi.array().items(Joi.string().min(1).max(1_000_000)).max(1_000).allow(null),
+  messages: Joi.alternatives(Joi.array().items(message).max(1_000), Joi.object().unknown(true)).allow(null),
+  stream: Joi.boolean().allow(null).empty(null).default(false),
+  heavy_swarm_loops_per_agent: Joi.number().integer().min(1).max(10).allow(null).empty(null).default(1),
+  heavy_swarm_question_agent_model_name: Joi.string().max(200).allow(null).empty(null).default(config.llm.defaultModel),
+  heavy_swarm_worker_model_name: Joi.string().max(200).allow(null).empty(null).default(config.llm.defaultWorkerModel),
+  service_tier: Joi.string().valid("standard", "flex").allow(null).empty(null).default("standard"),
+  budget: budgetSchema,
+}).unknown(true);

@@ -1,0 +1,47 @@
+import type { KeyOwner } from "../../shared/auth/api-keys";
+import type { SwarmRequest } from "../../shared/contracts/swarm-request";
+import { AppError } from "../../shared/errors";
+import type { ApiDeps } from "../deps";
+import { presentSwarmItem, type SwarmBatchItem } from "../presenters/swarm-batch.presenter";
+import { swarmRequestSchema } from "../schemas/swarm-request.schema";
+import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
+import { acceptedReply, type Reply } from "./reply";
+import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
+
+/** Validates one item: the runnable request, or the error that takes its slot. */
+function prepareItem(raw: unknown, owner: KeyOwner): { request: SwarmRequest } | { error: SwarmBatchItem } {
+  const name = (raw as { name?: unknown } | null)?.name;
+  const swarmName = typeof name === "string" ? name : null;
+  const { value, error } = swarmRequestSchema.validate(raw, { abortEarly: false, stripUnknown: true, convert: true });
+  if (error) return { error: { status: "error", swarm_name: swarmName, detail: error.details.map((d) => d.message.replace(/"/g, "'")).join("; ") } };
+  try {
+    const request = normaliseSwarmRequest(value as SwarmRequest, owner);
+    assertSwarmRunnable(request);
+    return { request: { ...request, stream: false } };
+  } catch (err) {
+    if (err instanceof AppError) return { error: { status: "error", swarm_name: swarmName, detail: err.message } };
+    throw err;
+  }
+}
+
+/**
+ * E2: every valid item is a child swarm run, all in parallel across swarm workers; an invalid item
+ * is answered in its slot without running. The answer keeps request order.
+ */
+export async function completeSwarmBatch(deps: ApiDeps, items: unknown[], owner: KeyOwner, prefer: { respondAsync: boolean; waitMs: number | null }): Promise<Reply> {
+  assertBatchSize(items.length);
+  const prepared = items.map((item) => prepareItem(item, owner));
+  const runnable = prepared.flatMap((p) => ("request" in p ? [p.request] : []));
+  const slots = (ran: SwarmBatchItem[]) => {
+    let next = 0;
+    return prepared.map((p) => ("error" in p ? p.error : ran[next++]));
+  };
+  if (runnable.length === 0) return { status: 200, body: slots([]) };
+  const { parentId, done } = await runBatch(
+    deps,
+    { parentKind: "swarm_batch", childKind: "swarm", parentJob: "swarm-batch", childJob: "swarm-run", owner, parentRequest: { total_requests: items.length }, items: runnable },
+    syncWaitMs(prefer),
+  );
+  if (!done) return acceptedReply(parentId);
+  return { status: 200, body: slots(done.children.map(presentSwarmItem)) };
+}

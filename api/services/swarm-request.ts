@@ -1,0 +1,24 @@
+import type { KeyOwner } from "../../shared/auth/api-keys";
+import type { SwarmRequest } from "../../shared/contracts/swarm-request";
+import { BadRequestError } from "../../shared/errors";
+import { resolveModel } from "../../shared/llm/providers";
+import { SWARM_TYPE_ALIASES, swarmRuleProblems } from "../../shared/swarms/swarm-catalog";
+import { effectiveBudget } from "./run-budget";
+
+/**
+ * A validated SwarmRequest made ready to store: the legacy type spelling mapped, the default type
+ * (SequentialWorkflow when agents are given), every agent named (`Agent <n>` when nameless, since
+ * turns are attributed by name), and the budget filled in for the caller's tier.
+ */
+export function normaliseSwarmRequest(body: SwarmRequest, owner: KeyOwner): SwarmRequest {
+  const type = body.swarm_type ? (SWARM_TYPE_ALIASES[body.swarm_type] ?? body.swarm_type) : "SequentialWorkflow";
+  const agents = (body.agents ?? []).map((agent, i) => ({ ...agent, agent_name: agent.agent_name?.trim() || `Agent ${i + 1}` }));
+  return { ...body, swarm_type: type, agents, budget: effectiveBudget(body.budget, owner.tier) };
+}
+
+/** The rules that need the whole request, and every model servable: 400 before any LLM call. */
+export function assertSwarmRunnable(request: SwarmRequest): void {
+  const problems = swarmRuleProblems(request);
+  if (problems.length) throw new BadRequestError(problems.join("; "), {}, "INVALID_SWARM");
+  for (const agent of request.agents ?? []) resolveModel(agent.model_name);
+}

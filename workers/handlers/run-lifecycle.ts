@@ -1,0 +1,84 @@
+import type { Run } from "../../shared/db/entities/run.entity";
+import { claimRun, completeRun, failRun, loadSteps } from "../../shared/db/run-store";
+import { RunAbortedError } from "../../shared/llm/run-aborted";
+import { RunEventWriter } from "../../shared/queues/run-events";
+import type { RunJobResult } from "../../shared/queues/registry";
+import type { RunBudgetRequest } from "../../shared/contracts/agent-spec";
+import { UsageCounter } from "../agents/agent-context";
+import { budgetLimits } from "../agents/budget-limits";
+import { BudgetExceededError, RunBudget } from "../agents/run-budget";
+import { StepRecorder } from "../agents/step-recorder";
+import type { HandlerContext } from "./handler";
+import { isRunFailure, runErrorOf } from "./run-failure";
+import { runSignal } from "./run-signal";
+
+/** What a run's execution gets: its row, and the run-wide recorder, budget, usage, signal and events. */
+export interface RunEnv {
+  run: Run;
+  recorder: StepRecorder;
+  budget: RunBudget;
+  usage: UsageCounter;
+  signal: AbortSignal;
+  events: RunEventWriter | null;
+}
+
+/** How one kind of run executes and is billed. */
+export interface RunExecution {
+  /** Does the work; returns what to store as the run's output and usage. */
+  execute(env: RunEnv): Promise<{ output: unknown; usage: unknown; log?: Record<string, unknown> }>;
+  /** Usage to store when the run fails (what was spent until then). */
+  usageSoFar(env: RunEnv): unknown;
+  /** The agent a failure is attributed to, when known. */
+  failedAgent?(err: unknown, env: RunEnv): string | undefined;
+}
+
+/**
+ * The state machine every run job shares: claim the row (a finished or cancelled run is left
+ * alone), set up budget, cancellation, streaming and step replay, execute, then record success or
+ * failure and announce it. A cancelled run stays cancelled; a run past its deadline fails with
+ * BUDGET_EXCEEDED; infrastructure errors are rethrown so BullMQ retries the job.
+ */
+export async function executeRun(runId: string, ctx: HandlerContext, how: RunExecution): Promise<RunJobResult> {
+  const run = await claimRun(ctx.ds, runId);
+  if (!run) return { runId }; // finished or cancelled already: a duplicate delivery
+  const request = run.request as { budget?: RunBudgetRequest; stream?: boolean };
+  const budget = new RunBudget(budgetLimits(request.budget, run.started_at));
+  const cancel = ctx.cancels.track(runId);
+  const env: RunEnv = {
+    run,
+    budget,
+    signal: runSignal(cancel, ctx.signal, budget),
+    events: request.stream ? new RunEventWriter(ctx.redis, runId) : null,
+    usage: new UsageCounter(),
+    recorder: StepRecorder.forRun(ctx.ds, runId, run.attempts > 1 ? await loadSteps(ctx.ds, runId) : []),
+  };
+  try {
+    env.events?.emit({ type: "start" });
+    const { output, usage, log } = await how.execute(env);
+    // The last step's insert and the run's completion go to Postgres side by side.
+    const [, finalRow] = await Promise.all([env.recorder.flush(), completeRun(ctx.ds, runId, output, usage)]);
+    ctx.announce(finalRow);
+    env.events?.emit({ type: "finish", usage });
+    ctx.logger.info({ runId, replayed: env.recorder.replayed, ...log }, "run succeeded");
+  } catch (caught) {
+    let err = caught;
+    // Tool calls rethrow the signal's own reason, LLM calls a RunAbortedError: either way the signal tells.
+    if (err instanceof RunAbortedError || env.signal.aborted) {
+      if (cancel.aborted) {
+        env.events?.emit({ type: "error", error: "The run was cancelled" });
+        return { runId }; // the row says cancelled already
+      }
+      if (ctx.signal?.aborted) throw err; // forced shutdown: the job goes back to the queue
+      err = new BudgetExceededError("The run reached its time limit");
+    }
+    if (!isRunFailure(err)) throw err; // infrastructure trouble: let BullMQ retry the job
+    await env.recorder.flush().catch(() => undefined); // what did finish is worth keeping
+    ctx.announce(await failRun(ctx.ds, runId, runErrorOf(err, how.failedAgent?.(err, env)), how.usageSoFar(env)));
+    env.events?.emit({ type: "error", error: err.message });
+    ctx.logger.warn({ runId, err: err.message }, "run failed");
+  } finally {
+    ctx.cancels.release(runId);
+    await env.events?.flush();
+  }
+  return { runId };
+}

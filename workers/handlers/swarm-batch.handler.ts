@@ -1,0 +1,10 @@
+import type { SwarmUsage } from "../swarms/swarm-usage";
+import { finishBatch } from "./batch-parent";
+import type { Handler } from "./handler";
+
+/** E2's parent job: records the batch once every swarm item has ended. */
+export const handleSwarmBatch: Handler<"swarm-batch"> = ({ runId }, ctx) =>
+  finishBatch(runId, ctx, (child) => {
+    const usage = child.usage as SwarmUsage | null;
+    return { ...usage, total_cost: usage?.billing_info?.total_cost };
+  });

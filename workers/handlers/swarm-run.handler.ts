@@ -1,0 +1,32 @@
+import { config } from "../../shared/config";
+import type { SwarmRequest, SwarmRunOutput } from "../../shared/contracts/swarm-request";
+import { AppError } from "../../shared/errors";
+import { openingText } from "../swarms/opening";
+import { swarmTypes } from "../swarms/registry";
+import { SwarmRun } from "../swarms/swarm-run";
+import { swarmUsage } from "../swarms/swarm-usage";
+import type { Handler } from "./handler";
+import { executeRun } from "./run-lifecycle";
+
+/** Whether the request is `tasks` run one swarm per task (BatchedGridWorkflow uses them as its grid). */
+function runsPerTask(request: SwarmRequest): boolean {
+  return !request.task?.trim() && Boolean(request.tasks?.length) && request.swarm_type !== "BatchedGridWorkflow";
+}
+
+/** E1 (and each E2 item): runs a swarm for a stored run and writes its output and usage to the row. */
+export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
+  executeRun(runId, ctx, {
+    async execute({ run, recorder, budget, usage, signal, events }) {
+      const request = run.request as SwarmRequest;
+      const type = swarmTypes[request.swarm_type as keyof typeof swarmTypes];
+      if (!type) throw new AppError(400, "SWARM_TYPE_UNAVAILABLE", `swarm_type '${request.swarm_type}' is not available`);
+      const swarm = new SwarmRun(request, request.agents ?? [], openingText(request), type.name, { recorder, budget, usage, signal }, events, config.swarmMaxParallel);
+      const output = runsPerTask(request)
+        ? await swarm.parallel(request.tasks!, async (task, i) => ({ task, output: await type.run(swarm.fork(openingText(request, task), `t${i}`)) }))
+        : await type.run(swarm);
+      const stored: SwarmRunOutput = { swarm_type: type.name, output, number_of_agents: usage.agents.size };
+      return { output: stored, usage: swarmUsage(usage, request.service_tier, new Date()), log: { type: type.name, agents: usage.agents.size } };
+    },
+    usageSoFar: ({ run, usage }) => swarmUsage(usage, (run.request as SwarmRequest).service_tier, new Date()),
+    failedAgent: (err) => (err as { agent?: string }).agent,
+  });

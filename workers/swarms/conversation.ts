@@ -1,0 +1,30 @@
+import type { SwarmTurn } from "../../shared/contracts/swarm-request";
+
+/** Text of a turn's content, as other agents read it. */
+export function contentText(content: unknown): string {
+  return typeof content === "string" ? content : JSON.stringify(content);
+}
+
+/**
+ * The turns of one swarm run, in the order the swarm type records them (never completion order),
+ * each attributed to the agent that produced it. `opening` is where the run started: the request's
+ * `messages` and `task`.
+ */
+export class Conversation {
+  readonly turns: SwarmTurn[] = [];
+
+  constructor(readonly opening: string) {}
+
+  add(turn: SwarmTurn): void {
+    this.turns.push(turn);
+  }
+
+  /**
+   * SWARM-TYPES.md's transcript: the opening followed by every turn so far (or the first `upTo`) as
+   * `<agent name>: <content>` blocks.
+   */
+  transcript(upTo = this.turns.length): string {
+    const blocks = this.turns.slice(0, upTo).map((t) => `${t.role}: ${contentText(t.content)}`);
+    return [this.opening, ...blocks].join("\n\n");
+  }
+}

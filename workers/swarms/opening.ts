@@ -1,0 +1,20 @@
+import type { SwarmMessage, SwarmRequest } from "../../shared/contracts/swarm-request";
+import { contentText } from "./conversation";
+
+/** `messages` as a list, whatever shape the client sent. */
+function messageList(messages: SwarmRequest["messages"]): SwarmMessage[] {
+  if (!messages) return [];
+  if (Array.isArray(messages)) return messages;
+  if (Array.isArray(messages.messages)) return messages.messages as SwarmMessage[];
+  if ("content" in messages) return [messages as unknown as SwarmMessage];
+  return [{ role: "context", content: messages }];
+}
+
+/**
+ * Where a swarm run starts (CONTRACT.md): the conversation in `messages`, then `task` appended
+ * after it. With `tasks` and no `task`, `task` is the grid entry being run.
+ */
+export function openingText(request: SwarmRequest, task: string | null | undefined = request.task): string {
+  const lines = messageList(request.messages).map((m) => `${m.name ?? m.role ?? "user"}: ${contentText(m.content)}`);
+  return [...lines, ...(task?.trim() ? [task] : [])].join("\n\n");
+}

@@ -1,0 +1,93 @@
+import type { AgentSpec } from "../../shared/contracts/agent-spec";
+import type { SwarmRequest } from "../../shared/contracts/swarm-request";
+import type { RunEventWriter } from "../../shared/queues/run-events";
+import type { AgentContext } from "../agents/agent-context";
+import { runAgent } from "../agents/agent-runner";
+import { agentName } from "../agents/handoffs";
+import type { StepRecorder } from "../agents/step-recorder";
+import { isRunFailure } from "../handlers/run-failure";
+import { AgentTurnError } from "./agent-turn-error";
+import { Conversation } from "./conversation";
+import { mapParallel } from "./parallel";
+import { swarmSystemPrompt } from "./swarm-prompt";
+
+/** How one agent turn of a swarm is run. */
+export interface TurnOptions {
+  /** Key of the turn's steps, unique and deterministic within the run (e.g. `l0/Writer`). */
+  lane: string;
+  /** How the team note describes the agent's place (default: who it works with). */
+  place?: string;
+  /** Whether the turn takes the swarm's image (default: yes, every turn's input holds the task). */
+  images?: boolean;
+  /** A complete system prompt, for internal agents. */
+  systemPrompt?: string;
+  /** Shown as the turn's author in streams (default: the agent's name). */
+  label?: string;
+}
+
+/** What the engine gives a swarm type: the request, its agents, the conversation, and turns. */
+export class SwarmRun {
+  readonly conversation: Conversation;
+
+  constructor(
+    readonly request: SwarmRequest,
+    readonly agents: AgentSpec[],
+    /** The run's starting text: the request's messages, then its task. */
+    readonly opening: string,
+    readonly swarmType: string,
+    private readonly ctx: Omit<AgentContext, "depth" | "onText"> & { recorder: StepRecorder },
+    private readonly events: RunEventWriter | null,
+    private readonly parallelLimit: number,
+    private readonly lanePrefix = "",
+  ) {
+    this.conversation = new Conversation(opening);
+  }
+
+  /** Swarm `max_loops`. */
+  get loops(): number {
+    return this.request.max_loops;
+  }
+
+  get names(): string[] {
+    return this.agents.map(agentName);
+  }
+
+  /** The same swarm starting from another text, with its own conversation and step lanes (for `tasks`). */
+  fork(opening: string, lanePrefix: string): SwarmRun {
+    return new SwarmRun(this.request, this.agents, opening, this.swarmType, this.ctx, this.events, this.parallelLimit, `${this.lanePrefix}${lanePrefix}/`);
+  }
+
+  /** Runs one agent turn on `input` and returns the agent's final content. */
+  async turn(agent: AgentSpec, input: string, options: TurnOptions): Promise<unknown> {
+    const name = agentName(agent);
+    const label = options.label ?? name;
+    this.events?.emit({ type: "agent_start", agent: label });
+    try {
+      const result = await runAgent(
+        agent,
+        {
+          task: input,
+          images: options.images === false || !this.request.img ? [] : [this.request.img],
+          systemPrompt: options.systemPrompt ?? swarmSystemPrompt(agent, this.request, this.swarmType, this.names, options.place),
+        },
+        {
+          ...this.ctx,
+          recorder: this.ctx.recorder.lane(`${this.lanePrefix}${options.lane}`),
+          depth: 0,
+          onText: this.events ? (_agent, text) => this.events!.emit({ type: "chunk", agent: label, content: text }) : undefined,
+        },
+      );
+      return result.content;
+    } catch (err) {
+      if (isRunFailure(err) && !(err instanceof AgentTurnError)) throw new AgentTurnError(label, err);
+      throw err;
+    } finally {
+      this.events?.emit({ type: "agent_end", agent: label });
+    }
+  }
+
+  /** Runs calls in parallel (at most the configured number at once); results in item order. */
+  parallel<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+    return mapParallel(items, this.parallelLimit, fn);
+  }
+}

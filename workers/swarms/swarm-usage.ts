@@ -1,0 +1,63 @@
+import { config } from "../../shared/config";
+import { isNightTime, roundCost, tokenCosts } from "../../shared/llm/pricing";
+import type { UsageCounter } from "../agents/agent-context";
+
+/** The SwarmResponse `usage` object of the spec and CONTRACT.md. */
+export interface SwarmUsage {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  billing_info: {
+    cost_breakdown: {
+      agent_cost: number;
+      input_token_cost: number;
+      output_token_cost: number;
+      token_counts: { total_input_tokens: number; total_output_tokens: number; total_tokens: number };
+      num_agents: number;
+      service_tier: string;
+      night_time_discount_applied: boolean;
+      img_cost: number;
+      mcp_cost: number;
+    };
+    total_cost: number;
+    discount_active: boolean;
+  };
+}
+
+/**
+ * Prices a swarm run: provider token counts at the table's rates (less the flex discount and, at
+ * night in the configured time zone, the night discount, decided at finish time), the per-agent
+ * charge for every agent that made a call, and image and MCP charges.
+ */
+export function swarmUsage(usage: UsageCounter, serviceTier: string, finishedAt: Date, pricing = config.pricing): SwarmUsage {
+  const night = isNightTime(finishedAt, pricing);
+  const flex = serviceTier === "flex";
+  const factor = (night ? 1 - pricing.nightDiscount : 1) * (flex ? 1 - pricing.flexDiscount : 1);
+  const { inputCost, outputCost } = tokenCosts(usage.inputTokens, usage.outputTokens, pricing);
+  const numAgents = usage.agents.size;
+  const agentCost = numAgents * pricing.perAgent;
+  const imgCost = usage.images.size * pricing.perImage;
+  const mcpCost = usage.mcpCalls * pricing.perMcpCall;
+  const inputTokenCost = inputCost * factor;
+  const outputTokenCost = outputCost * factor;
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+    billing_info: {
+      cost_breakdown: {
+        agent_cost: roundCost(agentCost),
+        input_token_cost: roundCost(inputTokenCost),
+        output_token_cost: roundCost(outputTokenCost),
+        token_counts: { total_input_tokens: usage.inputTokens, total_output_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+        num_agents: numAgents,
+        service_tier: serviceTier,
+        night_time_discount_applied: night,
+        img_cost: roundCost(imgCost),
+        mcp_cost: roundCost(mcpCost),
+      },
+      total_cost: roundCost(agentCost + inputTokenCost + outputTokenCost + imgCost + mcpCost),
+      discount_active: night || flex,
+    },
+  };
+}
