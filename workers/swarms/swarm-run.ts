@@ -35,10 +35,10 @@ export class SwarmRun {
     /** The run's starting text: the request's messages, then its task. */
     readonly opening: string,
     readonly swarmType: string,
-    private readonly ctx: Omit<AgentContext, "depth" | "onText"> & { recorder: StepRecorder },
-    private readonly events: RunEventWriter | null,
+    readonly ctx: Omit<AgentContext, "depth" | "onText"> & { recorder: StepRecorder },
+    readonly events: RunEventWriter | null,
     private readonly parallelLimit: number,
-    private readonly lanePrefix = "",
+    readonly lanePrefix = "",
   ) {
     this.conversation = new Conversation(opening);
   }
