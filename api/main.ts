@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import { config } from "../shared/config";
 import { closeDataSource } from "../shared/db/data-source";
 import { logger } from "../shared/logger";
+import { onShutdownSignal } from "../shared/shutdown";
 import { createApiApp, createPlatformApp } from "./app";
 import { createApiDeps } from "./deps";
 
@@ -31,24 +32,12 @@ async function main(): Promise<void> {
   const platform = await listen(createPlatformApp(deps), config.http.platformPort, config.http.host);
   logger.info({ api: config.http.publicBaseUrl, platform: config.http.platformUrl }, "web listening");
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "web stopping");
-    const force = setTimeout(() => {
-      logger.error("shutdown timed out; exiting");
-      process.exit(1);
-    }, config.http.shutdownTimeoutMs);
-    force.unref();
-    // Stop taking requests and let those in flight finish, then close queues, Redis and Postgres.
+  // Stop taking requests and let those in flight finish, then close queues, Redis and Postgres.
+  onShutdownSignal("web", config.http.shutdownTimeoutMs, async () => {
     await Promise.all([closeServer(api), closeServer(platform)]);
     await deps.close();
     await closeDataSource();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+  });
 }
 
 main().catch((err) => {

@@ -1,6 +1,7 @@
 import { closeDataSource, getDataSource } from "../shared/db/data-source";
 import { config } from "../shared/config";
 import { logger } from "../shared/logger";
+import { onShutdownSignal } from "../shared/shutdown";
 import { isQueueName, QUEUE_NAMES, type QueueName } from "../shared/queues/registry";
 import { handlers } from "./handlers";
 import { assertHandlersFor, startWorkers } from "./worker-pool";
@@ -25,22 +26,11 @@ async function main(): Promise<void> {
   const pool = await startWorkers(queues, handlers, ds);
   logger.info({ queues }, "workers started");
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "workers stopping");
-    const force = setTimeout(() => {
-      logger.error("shutdown timed out; exiting");
-      process.exit(1);
-    }, config.http.shutdownTimeoutMs);
-    force.unref();
+  // Finish the jobs in hand, then close Redis and Postgres.
+  onShutdownSignal("workers", config.http.shutdownTimeoutMs, async () => {
     await pool.close();
     await closeDataSource();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+  });
 }
 
 if (require.main === module) {

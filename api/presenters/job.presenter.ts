@@ -3,15 +3,8 @@ import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
 import { presentSwarmItem } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
+import { PUBLIC_STATUS } from "./run-status";
 
-/** Public names of run states (the hosted API says `success`, not `succeeded`). */
-const PUBLIC_STATUS: Record<Run["status"], string> = {
-  queued: "queued",
-  running: "running",
-  succeeded: "success",
-  failed: "failed",
-  cancelled: "cancelled",
-};
 
 const SUCCESS_PRESENTERS: Partial<Record<Run["kind"], (run: Run, children: Run[]) => Record<string, unknown>>> = {
   agent: presentAgentCompletion,

@@ -3,12 +3,11 @@ import type { KeyOwner } from "../../shared/auth/api-keys";
 import { config } from "../../shared/config";
 import type { Run, RunKind } from "../../shared/db/entities/run.entity";
 import { insertBatch, loadChildren } from "../../shared/db/run-batch-store";
-import { failRun, findRun, isTerminal } from "../../shared/db/run-store";
-import { BadRequestError, ServiceUnavailableError } from "../../shared/errors";
+import { BadRequestError } from "../../shared/errors";
 import { enqueueBatch } from "../../shared/queues/queues";
 import type { JobName } from "../../shared/queues/registry";
 import type { ApiDeps } from "../deps";
-import { assertSucceeded } from "./run-service";
+import { assertSucceeded, enqueueAndAwait } from "./run-service";
 
 export interface BatchSpec {
   parentKind: RunKind;
@@ -47,24 +46,11 @@ export async function runBatch(deps: ApiDeps, spec: BatchSpec, waitMs: number | 
     parentRequest: spec.parentRequest,
     children,
   });
-  const watch = waitMs === null ? null : deps.waiter.watch(parentId);
-  try {
-    try {
-      await enqueueBatch(deps.flows, { name: spec.parentJob, runId: parentId }, children.map((c) => ({ name: spec.childJob, runId: c.id })));
-    } catch {
-      await failRun(deps.ds, parentId, { message: "The batch could not be queued", code: "QUEUE_UNAVAILABLE" }).catch(() => undefined);
-      throw new ServiceUnavailableError("The job queue is unavailable; try again shortly");
-    }
-    if (!watch || waitMs === null) return { parentId, done: null };
-    const parent = await watch.wait(async (announced) => {
-      const row = announced && isTerminal(announced.status) ? announced : await findRun(deps.ds, parentId);
-      return row && isTerminal(row.status) ? row : undefined;
-    }, waitMs);
-    assertSucceeded(parent ?? null, parentId);
-    return { parentId, done: { parent: parent!, children: await loadChildren(deps.ds, parentId) } };
-  } finally {
-    watch?.close();
-  }
+  const enqueueJobs = () => enqueueBatch(deps.flows, { name: spec.parentJob, runId: parentId }, children.map((c) => ({ name: spec.childJob, runId: c.id })));
+  const parent = await enqueueAndAwait(deps, parentId, enqueueJobs, waitMs);
+  if (waitMs === null) return { parentId, done: null };
+  assertSucceeded(parent, parentId);
+  return { parentId, done: { parent, children: await loadChildren(deps.ds, parentId) } };
 }
 
 /** How long a synchronous request waits: the client's `Prefer: wait`, never above `SYNC_WAIT_MS`. */

@@ -20,6 +20,31 @@ export interface SubmitRun {
 }
 
 /**
+ * Enqueues a stored run's job (closing the row if the queue refuses it, so it is not left queued
+ * forever) and waits up to `waitMs` for the row to reach a final state. Listens before enqueueing,
+ * so a fast job's completion cannot slip past. Null when nobody waits or the wait ran out.
+ */
+export async function enqueueAndAwait(deps: ApiDeps, runId: string, enqueueJob: () => Promise<void>, waitMs: number | null): Promise<Run | null> {
+  const watch = waitMs === null ? null : deps.waiter.watch(runId);
+  try {
+    try {
+      await enqueueJob();
+    } catch {
+      await failRun(deps.ds, runId, { message: "The run could not be queued", code: "QUEUE_UNAVAILABLE" }).catch(() => undefined);
+      throw new ServiceUnavailableError("The job queue is unavailable; try again shortly");
+    }
+    if (!watch || waitMs === null) return null;
+    const finished = await watch.wait(async (announced) => {
+      const row = announced && isTerminal(announced.status) ? announced : await findRun(deps.ds, runId);
+      return row && isTerminal(row.status) ? row : undefined;
+    }, waitMs);
+    return finished ?? null;
+  } finally {
+    watch?.close();
+  }
+}
+
+/**
  * Stores a queued run, enqueues its job after the row is committed, and — unless the caller does
  * not wait — waits for it to end, up to `waitMs`. Returns the run id and the finished row (null
  * when the wait ran out first or nobody waited).
@@ -27,25 +52,9 @@ export interface SubmitRun {
 export async function runAndWait(deps: ApiDeps, run: SubmitRun, waitMs: number | null): Promise<{ runId: string; run: Run | null }> {
   const runId = randomUUID();
   await insertRun(deps.ds, { id: runId, kind: run.kind, apiKeyId: run.owner.apiKeyId, userId: run.owner.userId, request: run.request, serviceTier: run.serviceTier });
-  // Listen before enqueueing: a fast job's completion event cannot slip past.
-  const watch = waitMs === null ? null : deps.waiter.watch(runId);
-  try {
-    try {
-      await enqueue(deps.queues, run.job, { runId }, runId, run.serviceTier === "flex" ? { priority: FLEX_PRIORITY } : {});
-    } catch {
-      // The row exists but no worker will ever see it: close it so it is not left queued forever.
-      await failRun(deps.ds, runId, { message: "The run could not be queued", code: "QUEUE_UNAVAILABLE" }).catch(() => undefined);
-      throw new ServiceUnavailableError("The job queue is unavailable; try again shortly");
-    }
-    if (!watch || waitMs === null) return { runId, run: null };
-    const finished = await watch.wait(async (announced) => {
-      const row = announced && isTerminal(announced.status) ? announced : await findRun(deps.ds, runId);
-      return row && isTerminal(row.status) ? row : undefined;
-    }, waitMs);
-    return { runId, run: finished ?? null };
-  } finally {
-    watch?.close();
-  }
+  const options = run.serviceTier === "flex" ? { priority: FLEX_PRIORITY } : {};
+  const finished = await enqueueAndAwait(deps, runId, () => enqueue(deps.queues, run.job, { runId }, runId, options), waitMs);
+  return { runId, run: finished };
 }
 
 /** Throws the contract's error for a run that did not succeed (or is still going). */

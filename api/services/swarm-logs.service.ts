@@ -1,15 +1,8 @@
 import type { DataSource } from "typeorm";
 import type { Run } from "../../shared/db/entities/run.entity";
 import { sql } from "../../shared/db/sql";
+import { PUBLIC_STATUS } from "../presenters/run-status";
 
-/** Public names of run states (the hosted API says `success`, not `succeeded`). */
-const PUBLIC_STATUS: Record<Run["status"], string> = {
-  queued: "queued",
-  running: "running",
-  succeeded: "success",
-  failed: "failed",
-  cancelled: "cancelled",
-};
 
 /** One entry of `GET /v1/swarm/logs`. */
 export interface RunLog {
