@@ -1,5 +1,6 @@
 import type { SwarmRequest, SwarmRunOutput } from "../../shared/contracts/swarm-request";
 import type { Run } from "../../shared/db/entities/run.entity";
+import { orderedSwarmUsage } from "./swarm-completion.presenter";
 
 /** One E2 slot (CONTRACT.md): the item's result, or its error in its place. */
 export type SwarmBatchItem =
@@ -20,7 +21,7 @@ export function presentSwarmItem(child: Run): SwarmBatchItem {
     swarm_name: request.name ?? null,
     swarm_type: stored.swarm_type,
     result: stored.output,
-    usage: child.usage,
+    usage: orderedSwarmUsage(child.usage),
     execution_time: child.execution_time,
   };
 }
