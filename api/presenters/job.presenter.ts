@@ -1,7 +1,7 @@
 import type { Run } from "../../shared/db/entities/run.entity";
 import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
-import { presentSwarmItem } from "./swarm-batch.presenter";
+import { batchSlots, type SwarmBatchParent } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
 import { PUBLIC_STATUS } from "./run-status";
 
@@ -10,7 +10,7 @@ const SUCCESS_PRESENTERS: Partial<Record<Run["kind"], (run: Run, children: Run[]
   agent: presentAgentCompletion,
   agent_batch: presentAgentBatch,
   swarm: presentSwarmCompletion,
-  swarm_batch: (_run, children) => ({ results: children.map(presentSwarmItem) }),
+  swarm_batch: (run, children) => ({ job_id: run.job_id, results: batchSlots(run.request as SwarmBatchParent, children) }),
 };
 
 /** Kinds whose stored response includes their child runs. */

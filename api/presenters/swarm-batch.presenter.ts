@@ -25,3 +25,17 @@ export function presentSwarmItem(child: Run): SwarmBatchItem {
     execution_time: child.execution_time,
   };
 }
+
+/** What an E2 parent run stores: the item count and the items refused before running, by position. */
+export interface SwarmBatchParent {
+  total_requests: number;
+  rejected: { index: number; item: SwarmBatchItem }[];
+}
+
+/** Every E2 slot in request order: refused items where they stood, the others from their runs. */
+export function batchSlots(parent: SwarmBatchParent, children: Run[]): SwarmBatchItem[] {
+  const refused = new Map((parent.rejected ?? []).map((r) => [r.index, r.item]));
+  const ran = children.map(presentSwarmItem);
+  let next = 0;
+  return Array.from({ length: parent.total_requests ?? ran.length }, (_, index) => refused.get(index) ?? ran[next++]);
+}

@@ -2,7 +2,7 @@ import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { AppError } from "../../shared/errors";
 import type { ApiDeps } from "../deps";
-import { presentSwarmItem, type SwarmBatchItem } from "../presenters/swarm-batch.presenter";
+import { batchSlots, type SwarmBatchItem, type SwarmBatchParent } from "../presenters/swarm-batch.presenter";
 import { swarmRequestSchema } from "../schemas/swarm-request.schema";
 import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
 import { acceptedReply, type Reply } from "./reply";
@@ -32,16 +32,15 @@ export async function completeSwarmBatch(deps: ApiDeps, items: unknown[], owner:
   assertBatchSize(items.length);
   const prepared = items.map((item) => prepareItem(item, owner));
   const runnable = prepared.flatMap((p) => ("request" in p ? [p.request] : []));
-  const slots = (ran: SwarmBatchItem[]) => {
-    let next = 0;
-    return prepared.map((p) => ("error" in p ? p.error : ran[next++]));
-  };
-  if (runnable.length === 0) return { status: 200, body: slots([]) };
+  // Refused items are kept with the parent, so a later GET /v1/jobs shows every slot too.
+  const rejected = prepared.flatMap((p, index) => ("error" in p ? [{ index, item: p.error }] : []));
+  const parentRequest: SwarmBatchParent = { total_requests: items.length, rejected };
+  if (runnable.length === 0) return { status: 200, body: batchSlots(parentRequest, []) };
   const { parentId, done } = await runBatch(
     deps,
-    { parentKind: "swarm_batch", childKind: "swarm", parentJob: "swarm-batch", childJob: "swarm-run", owner, parentRequest: { total_requests: items.length }, items: runnable },
+    { parentKind: "swarm_batch", childKind: "swarm", parentJob: "swarm-batch", childJob: "swarm-run", owner, parentRequest, items: runnable },
     syncWaitMs(prefer),
   );
   if (!done) return acceptedReply(parentId);
-  return { status: 200, body: slots(done.children.map(presentSwarmItem)) };
+  return { status: 200, body: batchSlots(parentRequest, done.children) };
 }

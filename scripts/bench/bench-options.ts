@@ -16,7 +16,8 @@ const DEFAULTS = { durationS: 10, warmupS: 3, rounds: 3 };
 // --quick is a smoke test of the harness, not a result worth quoting: one short round.
 const QUICK = { durationS: 3, warmupS: 1, rounds: 1 };
 
-function positive(flag: string, raw: string | undefined, integer: boolean): number | undefined {
+/** Parses the value of `--<flag>` as a positive number (an integer when `integer`); undefined when absent. */
+export function positive(flag: string, raw: string | undefined, integer: boolean): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {

@@ -1,4 +1,5 @@
 import type { BenchOptions } from "./bench-options";
+import { startCpuWindow, type CpuUsage } from "./cpu-usage";
 import type { HttpTarget } from "./http-target";
 import { runLoad, type LoadResult } from "./load-run";
 import type { QueueWatcher } from "./queue-watcher";
@@ -24,6 +25,10 @@ export interface E5Round {
   c50: PerTarget<LoadResult>;
   /** ms the worker needed after each service load run to finish jobs whose clients were cut off. */
   queueDrainMs: number[];
+  /** CPU steal and busy over the whole round (null without /proc/stat). */
+  cpu: CpuUsage | null;
+  /** The same per measured run, keyed `<kind> <target>` (e.g. `c50 service`), queue drains excluded. */
+  cpuByRun: Record<string, CpuUsage | null>;
 }
 
 /** Discarded warm-up runs, kept only to report errors there. */
@@ -48,12 +53,21 @@ function say(line: string): void {
 /**
  * Runs `measure` for each target in `order`, then lets the service's queue drain: autocannon cuts
  * its connections at the deadline, but the worker still finishes the jobs those requests queued,
- * and that work must not land in the next measurement.
+ * and that work must not land in the next measurement. Each run's CPU steal goes into
+ * `cpu.byRun`, so a bad run can be told apart from a bad neighbour.
  */
-async function pair<T>(ctx: E5Context, order: HttpTarget[], drains: number[], measure: (t: HttpTarget) => Promise<T>): Promise<PerTarget<T>> {
+async function pair<T>(
+  ctx: E5Context,
+  order: HttpTarget[],
+  drains: number[],
+  cpu: { kind: string; byRun: Record<string, CpuUsage | null> },
+  measure: (t: HttpTarget) => Promise<T>,
+): Promise<PerTarget<T>> {
   const out: PerTarget<T> = {};
   for (const target of order) {
+    const endCpu = startCpuWindow();
     out[target.name] = await measure(target);
+    cpu.byRun[`${cpu.kind} ${target.name}`] = endCpu();
     ctx.assertAlive();
     if (target === ctx.service) drains.push(Math.round(await ctx.queue.waitUntilIdle(QUEUE_IDLE_TIMEOUT_MS)));
   }
@@ -86,13 +100,15 @@ export async function measureRounds(ctx: E5Context, opts: BenchOptions): Promise
     const names = order.map((t) => t.name);
     const label = `round ${i + 1}/${opts.rounds}`;
     const drains: number[] = [];
+    const cpuByRun: Record<string, CpuUsage | null> = {};
+    const endRoundCpu = startCpuWindow();
     say(`${label}: c=1 sequential latency, ${d} s each (${names.join(" then ")})`);
-    const sequential = await pair(ctx, order, drains, (t) => measureSequential(t, d));
+    const sequential = await pair(ctx, order, drains, { kind: "sequential", byRun: cpuByRun }, (t) => measureSequential(t, d));
     say(`${label}: c=1 autocannon, ${d} s each`);
-    const c1 = await pair(ctx, order, drains, (t) => runLoad(t, 1, d));
+    const c1 = await pair(ctx, order, drains, { kind: "c1", byRun: cpuByRun }, (t) => runLoad(t, 1, d));
     say(`${label}: c=${HIGH_CONCURRENCY} autocannon, ${d} s each`);
-    const c50 = await pair(ctx, order, drains, (t) => runLoad(t, HIGH_CONCURRENCY, d));
-    rounds.push({ round: i + 1, order: names, sequential, c1, c50, queueDrainMs: drains });
+    const c50 = await pair(ctx, order, drains, { kind: `c${HIGH_CONCURRENCY}`, byRun: cpuByRun }, (t) => runLoad(t, HIGH_CONCURRENCY, d));
+    rounds.push({ round: i + 1, order: names, sequential, c1, c50, queueDrainMs: drains, cpu: endRoundCpu(), cpuByRun });
   }
   return rounds;
 }

@@ -1,4 +1,5 @@
 import type { BenchOptions } from "./bench-options";
+import { busyCell, cpuHeaderLine, stealCell, type CpuUsage } from "./cpu-usage";
 import { HIGH_CONCURRENCY, type E5Round, type E5Warmup } from "./e5-measure";
 import type { MachineInfo } from "./machine-info";
 import { median } from "./stats";
@@ -78,7 +79,7 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)} x`;
 const failures = (x: E5Side) => `${x.errors} / ${x.non2xx}${x.badBodies ? ` (+${x.badBodies} bad bodies)` : ""}`;
 
 /** The main table, as in the brief: one row per figure, direct vs service vs difference. */
-export function renderE5Table(s: E5Summary, machine: MachineInfo, loadAfter: number, opts: BenchOptions): string {
+export function renderE5Table(s: E5Summary, machine: MachineInfo, loadAfter: number, opts: BenchOptions, cpu: { overall: CpuUsage | null; rounds: E5Round[] }): string {
   const { direct: d, service: v } = s;
   const c = HIGH_CONCURRENCY;
   const title = `E5 single-agent completion — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
@@ -88,7 +89,8 @@ export function renderE5Table(s: E5Summary, machine: MachineInfo, loadAfter: num
     `c=1 latency from a sequential hrtime loop, c=${c} figures from autocannon (1 ms latency resolution)\n` +
     // Benchmark and service share the CPUs; a high load average before we start means someone else
     // was using them too, and the figures are noisier than the table suggests.
-    `load average (1 min): ${machine.loadAvg1m.toFixed(2)} before set-up, ${loadAfter.toFixed(2)} after measuring, on ${machine.cores} cores`;
+    `load average (1 min): ${machine.loadAvg1m.toFixed(2)} before set-up, ${loadAfter.toFixed(2)} after measuring, on ${machine.cores} cores\n` +
+    cpuHeaderLine(cpu.overall, cpu.rounds.map((r) => r.cpu));
   const table = textTable([
     ["scenario", "direct (simulator)", "through Apiary", "added / ratio"],
     ["c=1 latency p50 (ms)", ms(d.c1P50Ms), ms(v.c1P50Ms), plusMs(s.addedP50Ms)],
@@ -105,7 +107,7 @@ export function renderE5Table(s: E5Summary, machine: MachineInfo, loadAfter: num
 /** One line per round, so the spread between rounds (the noise) is visible next to the medians. */
 export function renderRoundsTable(rounds: E5Round[]): string {
   const c = HIGH_CONCURRENCY;
-  const rows = [["round", "first", "direct p50", "service p50", "direct p99", "service p99", `direct c=${c}`, `service c=${c}`, "queue drain"]];
+  const rows = [["round", "first", "direct p50", "service p50", "direct p99", "service p99", `direct c=${c}`, `service c=${c}`, "queue drain", "steal", "busy"]];
   for (const r of rounds) {
     rows.push([
       String(r.round),
@@ -117,6 +119,8 @@ export function renderRoundsTable(rounds: E5Round[]): string {
       `${rps(r.c50.direct.requestsPerSec)}/s`,
       `${rps(r.c50.service.requestsPerSec)}/s`,
       `${Math.max(...r.queueDrainMs)} ms`,
+      stealCell(r.cpu),
+      busyCell(r.cpu),
     ]);
   }
   return textTable(rows, 2);

@@ -1,5 +1,6 @@
 import { loadavg } from "node:os";
 import { parseBenchOptions } from "./bench-options";
+import { startCpuWindow } from "./cpu-usage";
 import { measureRounds, warmUp } from "./e5-measure";
 import { failureDetails, hasFailures, renderE5Table, renderRoundsTable, summarize, warmupWarnings } from "./e5-report";
 import { setUpE5 } from "./e5-setup";
@@ -27,13 +28,17 @@ export const run: ScenarioRun = async (argv) => {
     const ctx = { direct: setup.direct, service: setup.service, queue, assertAlive: () => setup.stack.assertAlive() };
 
     const warmup = await warmUp(ctx, opts);
+    // Warm-up is left out: the CPU figures describe the windows the table's numbers come from.
+    const endCpu = startCpuWindow();
     const rounds = await measureRounds(ctx, opts);
+    const cpu = endCpu();
     const loadAfter = loadavg()[0];
     const summary = summarize(rounds);
     const failed = hasFailures(summary);
 
-    const lines = [renderE5Table(summary, machine, loadAfter, opts)];
-    if (rounds.length > 1) lines.push("", "per round (c=1 from the hrtime loop, ms):", renderRoundsTable(rounds));
+    const lines = [renderE5Table(summary, machine, loadAfter, opts, { overall: cpu, rounds })];
+    // One round: the header's CPU line already is that round's.
+    if (rounds.length > 1) lines.push("", "per round (c=1 from the hrtime loop, ms; steal and busy over the round):", renderRoundsTable(rounds));
     if (failed) lines.push("", "NOT A VALID RESULT: some measured requests failed; req/s above counts failed answers too.");
     const notes = [...warmupWarnings(warmup), ...failureDetails(rounds)];
     if (notes.length) lines.push("", "problems:", ...notes.map((n) => `  ${n}`), `  child process logs: ${Object.values(setup.logs).join(", ")}`);
@@ -41,6 +46,8 @@ export const run: ScenarioRun = async (argv) => {
       scenario: "e5",
       machine,
       loadAvg1mAfter: loadAfter,
+      // Over all measured rounds; per round and per run in rounds[].cpu / rounds[].cpuByRun.
+      cpu,
       options: opts,
       ports: setup.ports,
       setupStepsMs: setup.stepsMs,

@@ -1,4 +1,6 @@
+import { run as batch } from "./batch";
 import { run as e5 } from "./e5";
+import { run as swarms } from "./swarms";
 import { UsageError, type ScenarioRun } from "./scenario";
 
 /**
@@ -7,15 +9,28 @@ import { UsageError, type ScenarioRun } from "./scenario";
  * The map is explicit (one line per scenario) rather than discovered from the file system, so a
  * half-written scenario file never becomes runnable by accident.
  */
-const SCENARIOS: Record<string, { summary: string; run: ScenarioRun }> = {
-  e5: { summary: "single-agent completion: LLM simulator directly vs through Apiary", run: e5 },
+const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioRun }> = {
+  e5: {
+    summary: "single-agent completion: LLM simulator directly vs through Apiary",
+    flags: "[--duration S] [--warmup S] [--rounds N] [--quick]",
+    run: e5,
+  },
+  batch: {
+    summary: "E3 batch of 100 items at 500 ms with 2 agent workers (and 1 as baseline) against the 3 s requirement",
+    flags: "[--reps N] [--quick]",
+    run: batch,
+  },
+  swarms: {
+    summary: "E1 depth efficiency: each available swarm type's execution_time vs depth x 300 ms per LLM call",
+    flags: "[--reps N] [--only Type1,Type2] [--quick]",
+    run: swarms,
+  },
 };
 
-const FLAGS = "[--duration S] [--warmup S] [--rounds N] [--quick]";
-
 function usage(): string {
-  const names = Object.entries(SCENARIOS).map(([name, s]) => `  ${name.padEnd(6)} ${s.summary}`);
-  return [`usage: npm run bench -- <scenario> ${FLAGS}`, "scenarios:", ...names].join("\n");
+  const width = Math.max(...Object.keys(SCENARIOS).map((n) => n.length)) + 2;
+  const lines = Object.entries(SCENARIOS).flatMap(([name, s]) => [`  ${name.padEnd(width)}${s.summary}`, `  ${"".padEnd(width)}flags: ${s.flags}`]);
+  return ["usage: npm run bench -- <scenario> [flags]", "scenarios:", ...lines].join("\n");
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -10,7 +10,21 @@ export interface ServiceStack {
   processes: ManagedProcess[];
   /** Throws if any of the processes has exited, naming it and its last output. */
   assertAlive(): void;
+  /**
+   * Stops one process on purpose (it finishes the jobs in hand) and stops watching it, so
+   * `assertAlive` does not report it as a crash. Used to measure with fewer workers in the same run.
+   */
+  stopProcess(name: string): Promise<void>;
 }
+
+/** One `workers/main.ts` process: its name (also its log file's) and the queues it consumes. */
+export interface WorkerSpec {
+  name: string;
+  queues: string[];
+}
+
+/** What production's Procfile runs for the agent endpoints: one worker for the `agent` queue. */
+export const ONE_AGENT_WORKER: WorkerSpec[] = [{ name: "worker", queues: ["agent"] }];
 
 const START_TIMEOUT_MS = 60_000;
 
@@ -23,8 +37,9 @@ function deadProcess(processes: ManagedProcess[]): string | null {
 }
 
 /**
- * Starts the LLM simulator and the service as production runs it: one web process and one worker
- * process for the `agent` queue (the Procfile's process types, not `npm start`'s all-in-one group).
+ * Starts the LLM simulator and the service as production runs it: one web process and separate
+ * worker processes (the Procfile's process types, not `npm start`'s all-in-one group); by default
+ * one worker for the `agent` queue, or the `workers` given.
  * The teardown step is registered before anything is spawned, so a failed start still cleans up;
  * it stops all processes at once (a sequential stop could leave the web waiting on a dead worker).
  * `logFile(name)` says where each process's output goes.
@@ -34,6 +49,7 @@ export async function startServiceStack(
   env: NodeJS.ProcessEnv,
   logFile: (name: string) => string,
   onTeardown: (step: TeardownStep) => void,
+  workers: WorkerSpec[] = ONE_AGENT_WORKER,
 ): Promise<ServiceStack> {
   const processes: ManagedProcess[] = [];
   onTeardown(async () => {
@@ -48,7 +64,7 @@ export async function startServiceStack(
   const simulator = start("llm-simulator", nodeTsx("scripts/llm-simulator/main.ts", "--port", String(ports.simulator)));
   // The web and worker do not call the simulator until a request arrives, so they start in parallel.
   const web = start("web", nodeTsx("api/main.ts"));
-  start("worker", nodeTsx("workers/main.ts", "--queues", "agent"));
+  for (const w of workers) start(w.name, nodeTsx("workers/main.ts", "--queues", w.queues.join(",")));
 
   await simulator.waitForOutput(/LLM simulator listening on /, START_TIMEOUT_MS);
   const apiUrl = `http://127.0.0.1:${ports.api}`;
@@ -63,6 +79,12 @@ export async function startServiceStack(
     assertAlive() {
       const dead = deadProcess(processes);
       if (dead) throw new Error(dead);
+    },
+    async stopProcess(name) {
+      const proc = processes.find((p) => p.name === name);
+      if (!proc) throw new Error(`no running process named ${name}`);
+      processes.splice(processes.indexOf(proc), 1);
+      await proc.stop();
     },
   };
 }

@@ -1,0 +1,80 @@
+import type { AgentSpec } from "../../shared/contracts/agent-spec";
+import type { SwarmRequest } from "../../shared/contracts/swarm-request";
+import type { SwarmRun } from "./swarm-run";
+import { swarmSystemPrompt } from "./swarm-prompt";
+
+/** The jobs internal agents do (SWARM-TYPES.md "Internal agents" and "Output shapes"). */
+export type InternalJob =
+  | "router"
+  | "director"
+  | "judge"
+  | "chairman"
+  | "chair"
+  | "planner"
+  | "question generator"
+  | "builder"
+  | "consensus"
+  | "synthesis"
+  | "selector";
+
+/**
+ * The jobs a request agent can take over by its `role`. SWARM-TYPES.md names exactly these; any
+ * other job (e.g. `consensus`) is always internal, so an agent's role never silently removes it
+ * from the workers.
+ */
+const ROLE_JOBS: ReadonlySet<InternalJob> = new Set<InternalJob>(["director", "judge", "planner", "chairman", "router"]);
+
+/** The request agent whose `role` names `job`, when the job is one a request agent can take. */
+export function roleAgent(swarm: SwarmRun, job: InternalJob): AgentSpec | undefined {
+  if (!ROLE_JOBS.has(job)) return undefined;
+  return swarm.agents.find((agent) => agent.role?.trim().toLowerCase() === job);
+}
+
+/**
+ * The model of an internal agent: the request's type-specific model field (`typeField`, e.g.
+ * `heavy_swarm_question_agent_model_name`) when set, else the model of the request agent whose
+ * role names the job, else the first agent's model, else the service default of the request.
+ */
+export function internalAgentModel(swarm: SwarmRun, job: InternalJob, typeField?: keyof SwarmRequest & string): string {
+  const fromField = typeField ? swarm.request[typeField] : undefined;
+  if (typeof fromField === "string" && fromField.trim()) return fromField.trim();
+  const byRole = roleAgent(swarm, job);
+  if (byRole) return byRole.model_name;
+  const first = swarm.agents[0]?.model_name;
+  if (first) return first;
+  // Only types with built-in agents run without request agents, and those pass a typeField.
+  throw new Error(`No model for the internal ${job}: the request has no agents and no model field`);
+}
+
+/**
+ * A complete agent spec for an internal agent, with the defaults the API gives request agents,
+ * so internal calls are built (reasoning settings, output limits) exactly like agent calls.
+ */
+export function internalAgentSpec(name: string, model: string, systemPrompt: string, role = "internal"): AgentSpec {
+  return {
+    agent_name: name,
+    description: null,
+    system_prompt: systemPrompt,
+    model_name: model,
+    auto_generate_prompt: false,
+    max_tokens: 8192,
+    temperature: null,
+    role,
+    max_loops: 1,
+    streaming_on: false,
+    dynamic_temperature_enabled: false,
+    tool_call_summary: false,
+    reasoning_effort: "low",
+    reasoning_enabled: false,
+    publish_to_marketplace: false,
+    is_free: true,
+  };
+}
+
+/**
+ * An internal agent's system prompt: its job, the swarm's rules, and the same one-line team note
+ * every agent gets (so logs and tests can tell who made a call).
+ */
+export function internalSystemPrompt(swarm: SwarmRun, name: string, prompt: string, place: string): string {
+  return swarmSystemPrompt(internalAgentSpec(name, "", prompt), swarm.request, swarm.swarmType, swarm.names, place);
+}

@@ -1,0 +1,124 @@
+import type OpenAI from "openai";
+import { chatCompletion, type ChatMessage } from "../../shared/llm/chat";
+import { tokenCosts } from "../../shared/llm/pricing";
+import { resolveModel } from "../../shared/llm/providers";
+import { upstreamCost } from "../../shared/llm/upstream-prices";
+import { AppError } from "../../shared/errors";
+import type { FunctionTool } from "../agents/function-tools";
+import { buildChatRequest } from "../agents/llm-request";
+import { internalAgentSpec } from "./internal-agent";
+import type { SwarmRun } from "./swarm-run";
+
+/** Who makes a decision: an internal agent (or a request agent acting as one). */
+export interface DecisionMaker {
+  name: string;
+  model: string;
+  systemPrompt: string;
+}
+
+/** The function the model must call; `parameters` is a JSON schema built by the caller. */
+export interface DecisionTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Checks a decision the schema alone cannot: returns what is wrong, or null when it is valid. */
+export type DecisionValidator = (value: unknown) => string | null;
+
+/** A decision that stayed invalid after the repair attempt: the run fails naming the agent. */
+export class DecisionError extends AppError {
+  constructor(readonly agent: string, tool: string, problem: string) {
+    super(500, "DECISION_INVALID", `${agent} gave an invalid ${tool} decision twice (after one repair attempt): ${problem}`, { agent });
+  }
+}
+
+type AssistantMessage = { content: string | null; tool_calls?: OpenAI.Chat.Completions.ChatCompletionMessageToolCall[] };
+type FunctionCall = OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
+
+/** Calls per decision: the first answer and one repair. */
+const ATTEMPTS = 2;
+
+/** The forced call's arguments, parsed, or what is wrong with them. */
+function readCall(message: AssistantMessage, tool: string): { call?: FunctionCall; value?: unknown; problem?: string } {
+  const call = message.tool_calls?.find((c): c is FunctionCall => c.type === "function" && c.function.name === tool);
+  if (!call) return { problem: `no call of the function '${tool}' was made` };
+  try {
+    return { call, value: JSON.parse(call.function.arguments) };
+  } catch {
+    return { call, problem: "the arguments are not valid JSON" };
+  }
+}
+
+/**
+ * Asks `who` for a structured decision (SWARM-TYPES.md "Structured decisions"): a forced
+ * function-tool call with the caller's JSON schema, parsed and checked by `validate`. An invalid
+ * answer gets one repair attempt that shows the model its call and the error; a second invalid
+ * answer fails the run with `DecisionError`. Each call is a recorded step in `lane` (so a retried
+ * job replays it), is checked against and charged to the run's budget and usage, and honours the
+ * run's signal. Nothing is streamed or added to the conversation: the caller renders the decision.
+ */
+export async function decide<T>(
+  swarm: SwarmRun,
+  who: DecisionMaker,
+  input: string,
+  tool: DecisionTool,
+  validate: DecisionValidator,
+  lane: string,
+): Promise<T> {
+  const { ctx } = swarm;
+  const spec = internalAgentSpec(who.name, who.model, who.systemPrompt);
+  const target = resolveModel(who.model);
+  // One lane for both attempts: the repair is step #1 of the same lane, so replay finds it.
+  const recorder = ctx.recorder.lane(`${swarm.lanePrefix}${lane}`);
+  const tools: FunctionTool[] = [{ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } }];
+  const messages: ChatMessage[] = [
+    { role: "system", content: who.systemPrompt },
+    { role: "user", content: input },
+  ];
+
+  const call = async (attempt: number): Promise<AssistantMessage> => {
+    const maxTokensCap = ctx.budget.beforeCall();
+    const request = buildChatRequest(spec, target, messages, {
+      loop: 0,
+      tools,
+      toolChoice: { type: "function", function: { name: tool.name } },
+      maxTokensCap,
+    });
+    const outcome = await recorder.step({ agentName: who.name, role: spec.role, model: who.model, input: { kind: "decision", tool: tool.name, attempt } }, async () => {
+      const reply = await chatCompletion(target, request, { signal: ctx.signal });
+      const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
+      const output: AssistantMessage = { content: reply.message.content ?? null, ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}) };
+      return {
+        output,
+        inputTokens: reply.inputTokens,
+        outputTokens: reply.outputTokens,
+        cost: inputCost + outputCost,
+        provider: target.provider,
+        upstreamCost: () => upstreamCost(target.model, target.provider, reply.inputTokens, reply.outputTokens),
+      };
+    });
+    ctx.budget.charge(outcome.inputTokens, outcome.outputTokens, outcome.cost);
+    ctx.usage.inputTokens += outcome.inputTokens;
+    ctx.usage.outputTokens += outcome.outputTokens;
+    ctx.usage.tokenCost += outcome.cost;
+    ctx.usage.agents.add(who.name);
+    return outcome.output as AssistantMessage;
+  };
+
+  let problem = "";
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const reply = await call(attempt);
+    const read = readCall(reply, tool.name);
+    problem = read.problem ?? validate(read.value) ?? "";
+    if (!problem) return read.value as T;
+    const fix = `That ${tool.name} call is invalid: ${problem}. Call ${tool.name} again with corrected arguments.`;
+    if (read.call) {
+      // Only the call we answer goes back: every tool call in the history needs a tool reply.
+      messages.push({ role: "assistant", content: reply.content, tool_calls: [read.call] }, { role: "tool", tool_call_id: read.call.id, content: fix });
+    } else {
+      messages.push({ role: "assistant", content: reply.content ?? "" }, { role: "user", content: fix });
+    }
+  }
+  throw new DecisionError(who.name, tool.name, problem);
+}

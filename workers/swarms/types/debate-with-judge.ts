@@ -1,0 +1,45 @@
+import { AppError } from "../../../shared/errors";
+import { contentText } from "../conversation";
+import type { SwarmType } from "../swarm-type";
+
+/**
+ * DebateWithJudge (spec E1 rules, SWARM-TYPES.md): exactly three agents, Pro, Con and Judge, in
+ * request order. Each round Pro argues for, Con argues against Pro, and the Judge evaluates both
+ * and synthesises; the next round argues over that synthesis, and the last Judge turn gives the
+ * verdict. Output is `[Pro, Con, Judge]` per round under the agents' names. Calls and depth 3·L.
+ */
+export const debateWithJudge: SwarmType = {
+  name: "DebateWithJudge",
+  async run(swarm) {
+    // The API answers 400 before queueing; this guards runs created some other way.
+    if (swarm.agents.length !== 3) {
+      throw new AppError(400, "BAD_REQUEST", `DebateWithJudge needs exactly 3 agents, in order Pro, Con, Judge (got ${swarm.agents.length})`);
+    }
+    const [pro, con, judge] = swarm.agents;
+    const [proName, conName, judgeName] = swarm.names;
+    const topic = `Debate topic:\n${swarm.opening}`;
+    let synthesis: string | null = null;
+    for (let loop = 0; loop < swarm.loops; loop++) {
+      const last = loop === swarm.loops - 1;
+      const proInput =
+        synthesis === null
+          ? `${topic}\n\nArgue for it: make the strongest case you can.`
+          : `${topic}\n\n${judgeName}'s synthesis of the previous round:\n${synthesis}\n\nArgue for the topic again, building on this synthesis and answering the objections it raises.`;
+      const proArgument = contentText(await swarm.turn(pro, proInput, { lane: `l${loop}/pro`, place: `arguing for the topic against ${conName}, judged by ${judgeName}` }));
+      swarm.conversation.add({ role: proName, content: proArgument });
+
+      const conInput = `${topic}\n\n${proName} argued for it:\n${proArgument}\n\nArgue against: rebut ${proName}'s argument and make the case against the topic.`;
+      const conArgument = contentText(await swarm.turn(con, conInput, { lane: `l${loop}/con`, place: `arguing against the topic and against ${proName}, judged by ${judgeName}` }));
+      swarm.conversation.add({ role: conName, content: conArgument });
+
+      // Only the last round asks for the verdict; earlier ones feed the next round a synthesis.
+      const ask = last
+        ? "This is the final round: evaluate both arguments and give your verdict on the topic, with the reasons that decide it."
+        : "Evaluate both arguments and synthesise the strongest points of each into a position for the next round to debate.";
+      const judgeInput = `${topic}\n\n${proName} (for):\n${proArgument}\n\n${conName} (against):\n${conArgument}\n\n${ask}`;
+      synthesis = contentText(await swarm.turn(judge, judgeInput, { lane: `l${loop}/judge`, place: `judging the debate between ${proName} (for) and ${conName} (against)` }));
+      swarm.conversation.add({ role: judgeName, content: synthesis });
+    }
+    return swarm.conversation.turns;
+  },
+};
