@@ -1,6 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Client } from "pg";
 import { createApiApp } from "../../api/app";
+import { config } from "../../shared/config";
 import { createApiDeps, type ApiDeps } from "../../api/deps";
 import { createApiKey, ensureUser } from "../../shared/auth/api-keys";
 import { closeDataSource, getDataSource } from "../../shared/db/data-source";
@@ -24,8 +26,24 @@ let started: Promise<Harness> | null = null;
 let teardown: (() => Promise<void>) | null = null;
 let userCounter = 0;
 
+/** Creates the test database when it does not exist yet (the app role may create databases). */
+async function ensureDatabase(): Promise<void> {
+  const url = new URL(config.databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = "/postgres";
+  const client = new Client({ connectionString: url.href });
+  await client.connect();
+  try {
+    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, "")}"`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Drops and re-creates the test schema, then applies every migration. */
 async function resetDatabase(): Promise<void> {
+  await ensureDatabase();
   const ds = await getDataSource();
   await ds.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
   await ds.runMigrations({ transaction: "each" });
