@@ -20,7 +20,8 @@ export function presentAgentBatch(parent: Run, children: Run[]) {
     batch_id: parent.job_id,
     total_requests: children.length,
     results: children.map(presentItem),
-    execution_time: parent.execution_time,
+    // The parent job runs only after its items, so its own timing says nothing: count from queueing.
+    execution_time: parent.finished_at ? (new Date(parent.finished_at).getTime() - new Date(parent.queued_at).getTime()) / 1_000 : null,
     timestamp: (parent.finished_at ? new Date(parent.finished_at) : new Date()).toISOString(),
   };
 }

@@ -38,7 +38,7 @@ export const run: ScenarioRun = async (argv) => {
 
     const lines = [renderE5Table(summary, machine, loadAfter, opts, { overall: cpu, rounds })];
     // One round: the header's CPU line already is that round's.
-    if (rounds.length > 1) lines.push("", "per round (c=1 from the hrtime loop, ms; steal and busy over the round):", renderRoundsTable(rounds));
+    if (rounds.length > 1) lines.push("", "per round (c=1 from the hrtime loop, ms; steal and busy over the round, max = its worst run):", renderRoundsTable(rounds));
     if (failed) lines.push("", "NOT A VALID RESULT: some measured requests failed; req/s above counts failed answers too.");
     const notes = [...warmupWarnings(warmup), ...failureDetails(rounds)];
     if (notes.length) lines.push("", "problems:", ...notes.map((n) => `  ${n}`), `  child process logs: ${Object.values(setup.logs).join(", ")}`);

@@ -93,7 +93,7 @@ function row(o: SwarmOutcome, cases: Record<string, SwarmCase>): string[] {
     case "measured": {
       const verdict = o.pass ? "PASS" : o.medianExecMs > o.expectedMs ? "FAIL (slow)" : "FAIL (fast)";
       const calls = `${o.calls}${o.callsWithoutLatency ? ` (${o.callsWithoutLatency} at 0 ms)` : ""}`;
-      return [o.type, shape, `${o.formula} = ${o.depth}`, msCell(o.expectedMs), msCell(o.medianExecMs), `${o.ratio.toFixed(2)} x`, `±${Math.round(o.toleranceMs)} ms`, calls, verdict, o.stealPct === null ? "n/a" : `${o.stealPct.toFixed(1)}%`];
+      return [o.type, shape, o.formula === String(o.depth) ? o.formula : `${o.formula} = ${o.depth}`, msCell(o.expectedMs), msCell(o.medianExecMs), `${o.ratio.toFixed(2)} x`, `±${Math.round(o.toleranceMs)} ms`, calls, verdict, o.stealPct === null ? "n/a" : `${o.stealPct.toFixed(1)}%`];
     }
     case "error":
       return [o.type, shape, ...blank, "ERROR", ""];

@@ -36,6 +36,7 @@ describe("E3 POST /v1/agent/batch/completions", () => {
     expect(four).to.include({ success: false, index: 3 });
     expect(four.error).to.match(/No task/);
     expect(elapsed).to.be.lessThan(600 + 50 + 2_000); // the items did not wait for each other
+    expect(res.body.execution_time).to.be.at.least(0.6).and.at.most(elapsed / 1_000); // the whole batch, not the parent's last step
 
     const sentHistory = h.sim.journal.find((e: any) => JSON.stringify(e.body.messages).includes(`${marker} one`))!.body as any;
     expect(sentHistory.messages[1]).to.deep.equal({ role: "user", content: "earlier" });

@@ -14,6 +14,8 @@ export interface DecisionMaker {
   name: string;
   model: string;
   systemPrompt: string;
+  /** Provider options; a request agent deciding passes its own, internal agents get the swarm's. */
+  llmArgs?: Record<string, unknown> | null;
 }
 
 /** The function the model must call; `parameters` is a JSON schema built by the caller. */
@@ -67,7 +69,7 @@ export async function decide<T>(
   lane: string,
 ): Promise<T> {
   const { ctx } = swarm;
-  const spec = internalAgentSpec(who.name, who.model, who.systemPrompt);
+  const spec = { ...internalAgentSpec(who.name, who.model, who.systemPrompt), llm_args: who.llmArgs ?? swarm.internalLlmArgs };
   const target = resolveModel(who.model);
   // One lane for both attempts: the repair is step #1 of the same lane, so replay finds it.
   const recorder = ctx.recorder.lane(`${swarm.lanePrefix}${lane}`);

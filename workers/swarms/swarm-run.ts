@@ -28,6 +28,11 @@ export interface TurnOptions {
 /** What the engine gives a swarm type: the request, its agents, the conversation, and turns. */
 export class SwarmRun {
   readonly conversation: Conversation;
+  /**
+   * The concrete type that ran, when the requested type hands the work to another (`auto`); the
+   * handler reports it as the response's `swarm_type`.
+   */
+  ranType?: string;
 
   constructor(
     readonly request: SwarmRequest,
@@ -52,15 +57,36 @@ export class SwarmRun {
     return this.agents.map(agentName);
   }
 
+  /**
+   * Provider options for internal agents (router, judge, consensus…): those of the first request
+   * agent, whose model they also default to, so a client's `llm_args` reach every call of its swarm.
+   */
+  get internalLlmArgs(): Record<string, unknown> | null {
+    return this.agents[0]?.llm_args ?? null;
+  }
+
   /** The same swarm starting from another text, with its own conversation and step lanes (for `tasks`). */
   fork(opening: string, lanePrefix: string): SwarmRun {
     return new SwarmRun(this.request, this.agents, opening, this.swarmType, this.ctx, this.events, this.parallelLimit, `${this.lanePrefix}${lanePrefix}/`);
+  }
+
+  /**
+   * Another swarm run inside this one (`auto`'s chosen type, AutoSwarmBuilder's generated swarm):
+   * the same opening, budget, usage and events, with its own conversation, its steps under `lane`
+   * (so they can never be mistaken for the outer run's on replay), and optionally another type
+   * name, other agents, or request fields (e.g. a generated `rearrange_flow`).
+   */
+  derive(lane: string, options: { swarmType?: string; agents?: AgentSpec[]; request?: Partial<SwarmRequest> } = {}): SwarmRun {
+    const agents = options.agents ?? this.agents;
+    const request: SwarmRequest = { ...this.request, ...options.request, ...(options.agents ? { agents } : {}) };
+    return new SwarmRun(request, agents, this.opening, options.swarmType ?? this.swarmType, this.ctx, this.events, this.parallelLimit, `${this.lanePrefix}${lane}/`);
   }
 
   /** Runs one agent turn on `input` and returns the agent's final content. */
   async turn(agent: AgentSpec, input: string, options: TurnOptions): Promise<unknown> {
     const name = agentName(agent);
     const label = options.label ?? name;
+    if (agent.role === "internal" && agent.llm_args == null) agent = { ...agent, llm_args: this.internalLlmArgs };
     this.events?.emit({ type: "agent_start", agent: label });
     try {
       const result = await runAgent(
