@@ -21,4 +21,8 @@ export function assertSwarmRunnable(request: SwarmRequest): void {
   const problems = swarmRuleProblems(request);
   if (problems.length) throw new BadRequestError(problems.join("; "), {}, "INVALID_SWARM");
   for (const agent of request.agents ?? []) resolveModel(agent.model_name);
+  // HeavySwarm's own model fields reach calls too (question generator, built-in workers, synthesis).
+  if (request.swarm_type === "HeavySwarm") {
+    for (const model of [request.heavy_swarm_question_agent_model_name, request.heavy_swarm_worker_model_name]) if (model) resolveModel(model);
+  }
 }

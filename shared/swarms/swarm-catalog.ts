@@ -37,6 +37,14 @@ export const AVAILABLE_SWARM_TYPES: ReadonlySet<SwarmTypeName> = new Set<SwarmTy
   "MajorityVoting",
   "DebateWithJudge",
   "BatchedGridWorkflow",
+  "HierarchicalSwarm",
+  "PlannerWorkerSwarm",
+  "CouncilAsAJudge",
+  "HeavySwarm",
+  "LLMCouncil",
+  "MultiAgentRouter",
+  "auto",
+  "AutoSwarmBuilder",
 ]);
 
 /** Fewest request agents each type can run with (types with built-in agents need none). */
@@ -54,6 +62,10 @@ const MIN_AGENTS: Partial<Record<SwarmTypeName, number>> = {
   HierarchicalSwarm: 1,
   LLMCouncil: 2,
   PlannerWorkerSwarm: 1,
+  CouncilAsAJudge: 0,
+  HeavySwarm: 0,
+  auto: 1,
+  AutoSwarmBuilder: 0,
 };
 
 function agentNames(request: SwarmRequest): string[] {
@@ -88,6 +100,23 @@ export function swarmRuleProblems(request: SwarmRequest): string[] {
         problems.push((err as Error).message);
       }
     }
+  }
+  if ((type === "HierarchicalSwarm" || type === "PlannerWorkerSwarm") && n >= 1) {
+    // Agents taking the director (planner, judge) job do no work: someone must be left to work.
+    const jobs = type === "HierarchicalSwarm" ? ["director"] : ["planner", "judge"];
+    const roles = (request.agents ?? []).map((a) => a.role?.trim().toLowerCase() ?? "");
+    const taken = jobs.filter((job) => roles.includes(job)).length;
+    if (n - taken < 1) problems.push(`${type} needs at least one worker besides the agent${taken === 1 ? "" : "s"} with role ${jobs.map((j) => `'${j}'`).join(" or ")}`);
+  }
+  if (type === "LLMCouncil" && n >= 2) {
+    // An agent with role `chairman` writes the final answer instead of being a member.
+    const chairman = (request.agents ?? []).findIndex((a) => a.role?.trim().toLowerCase() === "chairman");
+    const members = n - (chairman >= 0 ? 1 : 0);
+    if (members < 2) problems.push(`LLMCouncil needs at least 2 members besides the chairman (got ${members})`);
+  }
+  if (type === "MultiAgentRouter" && n === 1 && request.agents![0].role?.trim().toLowerCase() === "router") {
+    // The agent with role `router` routes instead of working: someone must be left to route to.
+    problems.push("MultiAgentRouter needs at least one agent to route to besides the agent with role 'router'");
   }
   if (type === "BatchedGridWorkflow" && !request.tasks?.length) problems.push("BatchedGridWorkflow needs tasks: the grid is every agent on every task");
   return problems;

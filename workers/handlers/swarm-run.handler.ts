@@ -21,10 +21,22 @@ export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
       const type = swarmTypes[request.swarm_type as keyof typeof swarmTypes];
       if (!type) throw new AppError(400, "SWARM_TYPE_UNAVAILABLE", `swarm_type '${request.swarm_type}' is not available`);
       const swarm = new SwarmRun(request, request.agents ?? [], openingText(request), type.name, { recorder, budget, usage, signal }, events, config.swarmMaxParallel);
-      const output = runsPerTask(request)
-        ? await swarm.parallel(request.tasks!, async (task, i) => ({ task, output: await type.run(swarm.fork(openingText(request, task), `t${i}`)) }))
-        : await type.run(swarm);
-      const stored: SwarmRunOutput = { swarm_type: type.name, output, number_of_agents: usage.agents.size };
+      let output: unknown;
+      let ranType: string;
+      if (runsPerTask(request)) {
+        const results = await swarm.parallel(request.tasks!, async (task, i) => {
+          const fork = swarm.fork(openingText(request, task), `t${i}`);
+          return { task, output: await type.run(fork), ran: fork.ranType ?? type.name };
+        });
+        // `auto` chooses per task: one chosen type is the response's; different ones are named per task.
+        const ran = [...new Set(results.map((r) => r.ran))];
+        ranType = ran.length === 1 ? ran[0] : type.name;
+        output = results.map(({ task, output, ran: taskType }) => (ran.length === 1 ? { task, output } : { task, swarm_type: taskType, output }));
+      } else {
+        output = await type.run(swarm);
+        ranType = swarm.ranType ?? type.name;
+      }
+      const stored: SwarmRunOutput = { swarm_type: ranType, output, number_of_agents: usage.agents.size };
       return { output: stored, usage: swarmUsage(usage, request.service_tier, new Date()), log: { type: type.name, agents: usage.agents.size } };
     },
     usageSoFar: ({ run, usage }) => swarmUsage(usage, (run.request as SwarmRequest).service_tier, new Date()),

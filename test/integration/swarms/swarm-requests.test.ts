@@ -50,12 +50,12 @@ describe("E1 request handling", () => {
       expect(ok.body.swarm_name).to.equal("n".repeat(100));
     });
 
-    it("accepts the legacy HiearchicalSwarm spelling as HierarchicalSwarm (not available yet: 400 saying so)", async () => {
+    it("accepts the legacy HiearchicalSwarm spelling and runs it as HierarchicalSwarm", async () => {
       const marker = uniqueMarker("legacy");
       const res = await postSwarm(h, key, { swarm_type: "HiearchicalSwarm", agents: [agent("Boss")], task: marker });
-      expect(res.status, JSON.stringify(res.body)).to.equal(400); // not 422: the schema took the spelling
-      expect(res.body.detail).to.be.a("string").and.include("HierarchicalSwarm").and.match(/not available/);
-      expect(callsMentioning(h, marker)).to.have.length(0);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200); // not 422: the schema took the spelling
+      expect(res.body.swarm_type).to.equal("HierarchicalSwarm");
+      expect(callsMentioning(h, marker).length).to.be.above(0);
     });
 
     it("500 RUN_FAILED naming the agent when an agent's turn fails; later agents never run", async () => {

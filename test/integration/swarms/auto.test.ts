@@ -1,0 +1,151 @@
+import { expect } from "chai";
+import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
+import { SWARM_TYPES } from "../../../shared/swarms/swarm-catalog";
+import { UsageCounter } from "../../../workers/agents/agent-context";
+import { RunBudget } from "../../../workers/agents/run-budget";
+import type { StepMeta, StepOutcome, StepRecorder } from "../../../workers/agents/step-recorder";
+import { swarmTypes } from "../../../workers/swarms/registry";
+import { SwarmRun } from "../../../workers/swarms/swarm-run";
+import { auto, possibleTypes, type TypeChoice } from "../../../workers/swarms/types/auto";
+import { harness, type Harness } from "../../helpers/harness";
+import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
+
+const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
+function cannedCall(tool: string, args: unknown): StepOutcome {
+  return { output: { content: null, tool_calls: [{ id: `call_canned_${tool}`, type: "function", function: { name: tool, arguments: JSON.stringify(args) } }] }, inputTokens: 1, outputTokens: 1, cost: 0 };
+}
+
+/** An in-memory recorder that runs every step, except the decision attempts `canned` answers. */
+function memoryRecorder(canned: (lane: string, attempt: number) => StepOutcome | undefined) {
+  const steps: { lane: string; meta: StepMeta }[] = [];
+  const lane = (path: string): StepRecorder =>
+    ({
+      lane: (name: string) => lane(path ? `${path}/${name}` : name),
+      async step(meta: StepMeta, call: () => Promise<StepOutcome>) {
+        steps.push({ lane: path, meta });
+        const input = meta.input as { kind?: string; attempt?: number };
+        const fake = input?.kind === "decision" ? canned(path, input.attempt ?? 0) : undefined;
+        return { ...(fake ?? (await call())), replayed: false };
+      },
+    }) as unknown as StepRecorder;
+  return { recorder: lane(""), steps };
+}
+
+function inProcess(agents: any[], task: string, canned: (lane: string, attempt: number) => StepOutcome | undefined) {
+  const { recorder, steps } = memoryRecorder(canned);
+  const specs = agents.map((a) => ({ model_name: "gpt-4.1", role: "worker", max_tokens: 1024, max_loops: 1, ...a }));
+  const request = { max_loops: 1, swarm_type: "auto", agents: specs, task } as unknown as SwarmRequest;
+  const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
+  return { swarm: new SwarmRun(request, specs as any, task, "auto", ctx, null, 4), ctx, steps };
+}
+
+const request = (fields: Partial<SwarmRequest>) => ({ max_loops: 1, swarm_type: "auto", task: "t", ...fields }) as SwarmRequest;
+const agents = (n: number) => Array.from({ length: n }, (_, i) => ({ agent_name: `A${i}`, model_name: "gpt-4.1", role: "worker" })) as any;
+const registered = SWARM_TYPES.filter((t) => swarmTypes[t] && t !== "auto" && t !== "AutoSwarmBuilder");
+
+describe("auto (E1)", () => {
+  let h: Harness;
+  let key: string;
+  before(async () => {
+    h = await harness();
+    ({ key } = await h.newKey());
+  });
+
+  it("a Selector chooses among the possible types only, then that type runs; the response names the chosen type", async () => {
+    const marker = uniqueMarker("auto");
+    const names = [`First-${marker}`, `Second-${marker}`];
+    const res = await postSwarm(h, key, { swarm_type: "auto", agents: [agent(names[0], { model_name: "gpt-4o-mini" }), agent(names[1])], task: `${marker} task` });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+
+    const calls = callsMentioning(h, marker);
+    const selector = calls[0];
+    expect(callerOf(selector)).to.equal("Selector");
+    expect(selector.model).to.equal("gpt-4o-mini");
+    expect(selector.tool_choice).to.deep.equal({ type: "function", function: { name: "choose_swarm_type" } });
+    const offered = selector.tools[0].function.parameters.properties.swarm_type.enum as string[];
+    // 2 agents, no flow, no tasks: never DebateWithJudge, AgentRearrange or BatchedGridWorkflow, nor a meta type.
+    expect(offered).to.deep.equal(registered.filter((t) => !["DebateWithJudge", "AgentRearrange", "BatchedGridWorkflow"].includes(t)));
+    expect(offered).to.include("SequentialWorkflow").and.not.include("auto").and.not.include("AutoSwarmBuilder");
+    // The selector sees the task and the agent list.
+    expect(inputOf(selector)).to.include(`${marker} task`).and.include(`- ${names[0]}: ${names[0]} does its part`).and.include(`- ${names[1]}:`);
+
+    const [step] = await h.deps.ds.query("SELECT output FROM run_steps WHERE run_id = $1 AND step_key = 'selector#0'", [res.body.job_id]);
+    const choice = JSON.parse(step.output.tool_calls[0].function.arguments) as TypeChoice;
+    expect(offered).to.include(choice.swarm_type);
+    expect(res.body.swarm_type, "the chosen type, not auto").to.equal(choice.swarm_type);
+    expect(res.body.output[0]).to.deep.equal({ role: "Selector", content: `Chose ${choice.swarm_type}: ${choice.reason}`, swarm_type: choice.swarm_type });
+    expect(res.body.output.length).to.be.above(1);
+
+    // The chosen type's agents ran as that type (their team note names it), under their own step lanes.
+    const rest = calls.slice(1);
+    expect(rest.length).to.be.at.least(1);
+    for (const call of rest) expect(call.messages[0].content).to.include(`swarm, `).and.include(`of the ${choice.swarm_type} swarm`);
+    const steps = await h.deps.ds.query("SELECT step_key FROM run_steps WHERE run_id = $1 AND step_key <> 'selector#0'", [res.body.job_id]);
+    expect(steps.length).to.equal(rest.length);
+    for (const s of steps) expect(s.step_key.startsWith(`${choice.swarm_type}/`), s.step_key).to.equal(true);
+    // Every distinct caller counts, the Selector included.
+    expect(res.body.number_of_agents).to.equal(new Set(calls.map(callerOf)).size);
+    expect(new Set(calls.map(callerOf))).to.include("Selector");
+  });
+
+  it("offers DebateWithJudge with exactly 3 agents and AgentRearrange with a flow", async () => {
+    const marker = uniqueMarker("auto-three");
+    const names = ["P", "C", "J"].map((n) => `${n}-${marker}`);
+    const res = await postSwarm(h, key, { swarm_type: "auto", agents: names.map((n) => agent(n)), rearrange_flow: names.join(" -> "), task: marker });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const offered = callsMentioning(h, marker)[0].tools[0].function.parameters.properties.swarm_type.enum;
+    expect(offered).to.deep.equal(registered.filter((t) => t !== "BatchedGridWorkflow"));
+  });
+
+  it("400 without agents (auto needs one)", async () => {
+    const marker = uniqueMarker("auto-none");
+    const res = await postSwarm(h, key, { swarm_type: "auto", task: marker });
+    expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    expect(res.body.detail).to.include("auto needs at least 1 agent");
+    expect(callsMentioning(h, marker)).to.have.length(0);
+  });
+
+  it("an invalid choice is repaired once with the problem shown", async () => {
+    const marker = uniqueMarker("auto-repair");
+    const run = inProcess([agent(`Solo-${marker}`)], marker, (lane, attempt) => (lane === "selector" && attempt === 0 ? cannedCall("choose_swarm_type", { swarm_type: "DebateWithJudge", reason: "r" }) : undefined));
+    const output = (await auto.run(run.swarm)) as { role: string; content: string }[];
+    const repair = callsMentioning(h, marker).find((c) => callerOf(c) === "Selector")!;
+    expect(repair.messages.map((m: any) => m.role)).to.deep.equal(["system", "user", "assistant", "tool"]);
+    expect(repair.messages[3].content).to.include("'swarm_type' must be one of");
+    expect(repair.messages[3].content).to.not.include("DebateWithJudge");
+    expect(run.steps.filter((s) => s.lane === "selector")).to.have.length(2);
+    expect(output[0].content).to.match(/^Chose /);
+    expect(run.swarm.ranType).to.equal((output[0] as any).swarm_type);
+  });
+
+  it("when the choice stays invalid, SequentialWorkflow runs and the Selector turn says so", async () => {
+    const marker = uniqueMarker("auto-fallback");
+    const names = [`One-${marker}`, `Two-${marker}`];
+    const run = inProcess(names.map((n) => agent(n)), marker, (lane) => (lane === "selector" ? cannedCall("choose_swarm_type", { swarm_type: "Nope", reason: "r" }) : undefined));
+    const output = (await auto.run(run.swarm)) as { role: string; content: string }[];
+    expect(run.swarm.ranType).to.equal("SequentialWorkflow");
+    expect(output.map((t) => t.role)).to.deep.equal(["Selector", ...names]);
+    expect(output[0].content).to.match(/^Could not choose a swarm type \(Selector gave an invalid choose_swarm_type decision twice.*\); running SequentialWorkflow\.$/);
+    // Sequential: the second agent sees the first one's turn (not the Selector's).
+    const calls = callsMentioning(h, marker);
+    expect(calls.map(callerOf)).to.deep.equal(names);
+    expect(inputOf(calls[1])).to.equal(`${marker}\n\n${names[0]}: ${output[1].content}`);
+    expect(run.steps.map((s) => s.lane)).to.deep.equal(["selector", "selector", "SequentialWorkflow/l0/a0", "SequentialWorkflow/l0/a1"]);
+    expect([...run.ctx.usage.agents].sort(), "the Selector made calls too").to.deep.equal(["Selector", ...names].sort());
+  });
+});
+
+describe("auto possible types (unit)", () => {
+  it("follows the request rules: agent minimum, DebateWithJudge's 3, AgentRearrange's flow, BatchedGridWorkflow's tasks", () => {
+    const one = possibleTypes(request({ agents: agents(1) }));
+    expect(one).to.include("SequentialWorkflow").and.include("MultiAgentRouter");
+    for (const t of ["MixtureOfAgents", "GroupChat", "MajorityVoting", "DebateWithJudge", "AgentRearrange", "BatchedGridWorkflow", "auto", "AutoSwarmBuilder"]) expect(one).to.not.include(t);
+    expect(possibleTypes(request({ agents: agents(4) }))).to.not.include("DebateWithJudge");
+    expect(possibleTypes(request({ agents: agents(2), rearrange_flow: "A0 -> Nobody" }))).to.not.include("AgentRearrange");
+    expect(possibleTypes(request({ agents: agents(2), rearrange_flow: "A0 -> A1" }))).to.include("AgentRearrange");
+    expect(possibleTypes(request({ agents: agents(2), tasks: ["x", "y"] }))).to.include("BatchedGridWorkflow");
+    // Run once per task already (no `task`): the grid would repeat inside every task.
+    expect(possibleTypes(request({ agents: agents(2), task: null, tasks: ["x", "y"] }))).to.not.include("BatchedGridWorkflow");
+  });
+});

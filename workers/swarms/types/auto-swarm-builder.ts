@@ -1,0 +1,222 @@
+import { config } from "../../../shared/config";
+import type { AgentSpec } from "../../../shared/contracts/agent-spec";
+import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
+import { SWARM_TYPES, swarmRuleProblems, type SwarmTypeName } from "../../../shared/swarms/swarm-catalog";
+import { agentName } from "../../agents/handoffs";
+import { internalAgentModel, internalSystemPrompt } from "../internal-agent";
+import { decide, type DecisionTool } from "../structured-decision";
+import type { SwarmRun } from "../swarm-run";
+import type { SwarmType } from "../swarm-type";
+import { registeredTypes, runsPerTask, TYPE_SUMMARIES } from "./auto";
+
+/** The builder's role name: its turn appears under it (SWARM-TYPES.md "Output shapes"). */
+export const BUILDER = "Builder";
+const TOOL_NAME = "build_swarm";
+export const MIN_BUILT_AGENTS = 2;
+export const MAX_BUILT_AGENTS = 8;
+
+/** One generated agent as the builder writes it (keyed by its name in the decision). */
+interface BuiltAgent {
+  description: string;
+  system_prompt: string;
+}
+
+/** The builder's decision as the model writes it. */
+export interface BuildDecision {
+  name: string;
+  swarm_type: string;
+  rearrange_flow?: string;
+  agents: Record<string, BuiltAgent>;
+}
+
+/** A swarm spec read from a decision: agents as a list, in the order the builder wrote them. */
+export interface SwarmSpec {
+  name: string;
+  swarm_type: SwarmTypeName;
+  rearrange_flow: string | null;
+  agents: { agent_name: string; description: string; system_prompt: string }[];
+}
+
+/** Concrete types a generated swarm may be: registered, not `auto` or AutoSwarmBuilder, BatchedGridWorkflow only with a grid to run. */
+export function buildableTypes(request: SwarmRequest): SwarmTypeName[] {
+  const registry = registeredTypes();
+  return SWARM_TYPES.filter(
+    (type) =>
+      type !== "auto" &&
+      type !== "AutoSwarmBuilder" &&
+      Boolean(registry[type]) &&
+      (type !== "BatchedGridWorkflow" || (Boolean(request.tasks?.length) && !runsPerTask(request))),
+  );
+}
+
+/**
+ * The spec-writing tool. Agents are keyed by their names, so names are unique by construction
+ * (the same approach as MajorityVoting's ballots); the service checks the rest with the request rules.
+ */
+export function buildTool(types: SwarmTypeName[]): DecisionTool {
+  return {
+    name: TOOL_NAME,
+    description:
+      `Write the swarm that will do the task: its name, its type, and ${MIN_BUILT_AGENTS} to ${MAX_BUILT_AGENTS} agents keyed by their unique names, ` +
+      "each with a description and a system prompt. The service validates the spec and runs it.",
+    parameters: {
+      type: "object",
+      properties: {
+        name: { type: "string", description: "A short name for the swarm" },
+        swarm_type: { type: "string", enum: types, description: "How the agents work together" },
+        rearrange_flow: {
+          type: "string",
+          description: "Only for AgentRearrange (required then): the order of the agents by their exact names, '->' between steps and ',' between agents of one step, e.g. 'Researcher -> Writer, Critic -> Editor'",
+        },
+        agents: {
+          type: "object",
+          description: `The agents, ${MIN_BUILT_AGENTS} to ${MAX_BUILT_AGENTS}, keyed by agent_name (unique names, in the order they should work)`,
+          minProperties: MIN_BUILT_AGENTS,
+          maxProperties: MAX_BUILT_AGENTS,
+          additionalProperties: {
+            type: "object",
+            properties: {
+              description: { type: "string", description: "What this agent does in the swarm" },
+              system_prompt: { type: "string", description: "The agent's system prompt" },
+            },
+            required: ["description", "system_prompt"],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ["name", "swarm_type", "agents"],
+      additionalProperties: false,
+    },
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Reads a decision into a spec, or says what is wrong with its shape. */
+export function readSpec(types: SwarmTypeName[], value: unknown): { spec?: SwarmSpec; problem?: string } {
+  if (!isObject(value)) return { problem: "the arguments must be an object {name, swarm_type, agents}" };
+  const problems: string[] = [];
+  if (typeof value.swarm_type !== "string" || !types.includes(value.swarm_type as SwarmTypeName)) problems.push(`'swarm_type' must be one of ${types.join(", ")}`);
+  if (value.name !== undefined && typeof value.name !== "string") problems.push("'name' must be a string");
+  if (value.rearrange_flow !== undefined && value.rearrange_flow !== null && typeof value.rearrange_flow !== "string") problems.push("'rearrange_flow' must be a string");
+  const agents = isObject(value.agents) ? Object.entries(value.agents) : null;
+  if (!agents) problems.push(`'agents' must be an object of ${MIN_BUILT_AGENTS} to ${MAX_BUILT_AGENTS} agents keyed by agent_name`);
+  else {
+    if (agents.length < MIN_BUILT_AGENTS || agents.length > MAX_BUILT_AGENTS) problems.push(`the swarm needs ${MIN_BUILT_AGENTS} to ${MAX_BUILT_AGENTS} agents (got ${agents.length})`);
+    const names = agents.map(([name]) => name.trim());
+    if (names.some((name) => !name)) problems.push("every agent needs a non-empty name");
+    const twice = names.filter((name, i) => name && names.indexOf(name) !== i);
+    if (twice.length) problems.push(`agent names must be unique: ${[...new Set(twice)].join(", ")}`);
+    for (const [name, agent] of agents) {
+      if (!isObject(agent) || typeof agent.description !== "string" || typeof agent.system_prompt !== "string" || !agent.system_prompt.trim()) {
+        problems.push(`agent '${name}' needs a description and a non-empty system_prompt`);
+      }
+    }
+  }
+  if (problems.length) return { problem: problems.join("; ") };
+  const type = value.swarm_type as SwarmTypeName;
+  return {
+    spec: {
+      name: typeof value.name === "string" ? value.name.trim() : "",
+      swarm_type: type,
+      // A flow only means something to AgentRearrange; any other type ignores it.
+      rearrange_flow: type === "AgentRearrange" ? String(value.rearrange_flow ?? "").trim() : null,
+      agents: agents!.map(([name, agent]) => ({
+        agent_name: name.trim(),
+        description: String((agent as Record<string, unknown>).description).trim(),
+        system_prompt: String((agent as Record<string, unknown>).system_prompt).trim(),
+      })),
+    },
+  };
+}
+
+/**
+ * A full agent spec for a generated agent, with the defaults the API's schema gives request
+ * agents (api/schemas/agent-spec.schema.ts). A request agent of the same name is a hint: its
+ * settings (model, limits, tools) are kept and the builder's description and prompt replace its own.
+ */
+export function generatedAgentSpec(built: SwarmSpec["agents"][number], model: string, hint?: AgentSpec): AgentSpec {
+  if (hint) return { ...hint, agent_name: built.agent_name, description: built.description, system_prompt: built.system_prompt, marketplace_prompt_id: null };
+  return {
+    agent_name: built.agent_name,
+    description: built.description,
+    system_prompt: built.system_prompt,
+    model_name: model,
+    auto_generate_prompt: false,
+    max_tokens: 8192,
+    role: "worker",
+    max_loops: 1,
+    streaming_on: false,
+    dynamic_temperature_enabled: true,
+    tool_call_summary: true,
+    reasoning_effort: "low",
+    reasoning_enabled: false,
+    publish_to_marketplace: false,
+    is_free: true,
+  };
+}
+
+/** The request the generated swarm runs as: the original with the spec's name, type, agents and flow. */
+export function builtRequest(request: SwarmRequest, spec: SwarmSpec, agents: AgentSpec[]): SwarmRequest {
+  return { ...request, name: spec.name || request.name, swarm_type: spec.swarm_type, agents, rearrange_flow: spec.rearrange_flow };
+}
+
+/** The Builder turn's readable text. */
+export function renderSpec(spec: SwarmSpec): string {
+  const lines = [`Swarm '${spec.name}' (${spec.swarm_type}) with ${spec.agents.length} agents:`];
+  for (const agent of spec.agents) lines.push(`- ${agent.agent_name}: ${agent.description}`, `  System prompt: ${agent.system_prompt}`);
+  if (spec.rearrange_flow) lines.push(`Flow: ${spec.rearrange_flow}`);
+  return lines.join("\n");
+}
+
+/**
+ * AutoSwarmBuilder: an internal Builder writes a swarm spec through a structured decision (name,
+ * concrete type, flow when AgentRearrange, 2–8 agents with names, descriptions and system
+ * prompts); the request rules validate it (the repair attempt is shown the problems); then the
+ * generated swarm runs as a run derived from this one (its steps under `swarm/`). Request agents
+ * are hints in the builder's input. Output: the Builder turn, then the generated swarm's turns.
+ * Calls 1+that swarm's (2+ when the spec is repaired).
+ */
+export const autoSwarmBuilder: SwarmType = {
+  name: "AutoSwarmBuilder",
+  async run(swarm) {
+    const model = swarm.agents.length ? internalAgentModel(swarm, "builder") : config.llm.defaultModel;
+    const types = buildableTypes(swarm.request);
+    const hints = new Map(swarm.agents.map((agent) => [agentName(agent), agent]));
+    const builder = {
+      name: BUILDER,
+      model,
+      systemPrompt: internalSystemPrompt(
+        swarm,
+        BUILDER,
+        "You design swarms of AI agents: given a task, you choose how agents should work together and write each agent's role and system prompt.",
+        "designing the swarm that will do the task",
+      ),
+    };
+    const parts = [`Task:\n${swarm.opening}`];
+    if (swarm.agents.length) {
+      const listed = swarm.agents.map((agent, i) => `- ${swarm.names[i]}: ${agent.description?.trim() || agent.system_prompt?.trim() || "(no description)"}`);
+      parts.push(`Agents suggested by the request (hints: use, adapt or replace them; an agent you keep under the same name keeps its model and settings):\n${listed.join("\n")}`);
+    }
+    parts.push(`Swarm types you can choose:\n${types.map((type) => `- ${type}: ${TYPE_SUMMARIES[type] ?? ""}`).join("\n")}`);
+    parts.push(`Write the swarm with ${TOOL_NAME}.`);
+
+    const agentsOf = (spec: SwarmSpec) => spec.agents.map((built) => generatedAgentSpec(built, model, hints.get(built.agent_name)));
+    const validate = (value: unknown): string | null => {
+      const { spec, problem } = readSpec(types, value);
+      if (!spec) return problem!;
+      const problems = swarmRuleProblems(builtRequest(swarm.request, spec, agentsOf(spec)));
+      return problems.length ? problems.join("; ") : null;
+    };
+    const decision = await decide<BuildDecision>(swarm, builder, parts.join("\n\n"), buildTool(types), validate, "builder");
+    const spec = readSpec(types, decision).spec!;
+    const agents = agentsOf(spec);
+    swarm.conversation.add({ role: BUILDER, content: renderSpec(spec), spec });
+
+    const built = swarm.derive("swarm", { swarmType: spec.swarm_type, agents, request: builtRequest(swarm.request, spec, agents) });
+    const output = await registeredTypes()[spec.swarm_type]!.run(built);
+    return [...swarm.conversation.turns, ...(Array.isArray(output) ? output : [output])];
+  },
+};

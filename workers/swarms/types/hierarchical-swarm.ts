@@ -1,0 +1,182 @@
+import type { AgentSpec } from "../../../shared/contracts/agent-spec";
+import { AppError } from "../../../shared/errors";
+import { agentName } from "../../agents/handoffs";
+import { contentText } from "../conversation";
+import { internalAgentModel, internalAgentSpec, internalSystemPrompt, roleAgent } from "../internal-agent";
+import { decide, type DecisionMaker, type DecisionTool } from "../structured-decision";
+import { swarmSystemPrompt } from "../swarm-prompt";
+import type { SwarmRun } from "../swarm-run";
+import type { SwarmType } from "../swarm-type";
+
+/** The director's role name: its turns appear under it (SWARM-TYPES.md "Output shapes"). */
+export const DIRECTOR = "Director";
+const TOOL_NAME = "give_orders";
+
+const DIRECTOR_JOB =
+  "You direct a team of agents. Break the task into a plan, give each worker you need one clear order, " +
+  "review what they deliver, and finally write the answer to the task from their results.";
+
+/** One order: a worker (by exact name) and what it must do. */
+export interface Order {
+  agent: string;
+  task: string;
+}
+
+/** The director's decision: a plan and orders; after the first loop, whether the work is done. */
+export interface DirectorDecision {
+  plan: string;
+  orders: Order[];
+  done?: boolean;
+}
+
+/** A worker's result, as the director reads it in later loops and in the synthesis. */
+export interface OrderResult {
+  loop: number;
+  agent: string;
+  task: string;
+  content: unknown;
+}
+
+/**
+ * The order-giving tool. Worker names are an enum of the real workers; `done` exists only for
+ * reviews (loops after the first), where the director may end the work instead of ordering more.
+ */
+export function ordersTool(workers: string[], review: boolean): DecisionTool {
+  const properties: Record<string, unknown> = {
+    plan: { type: "string", description: "The plan: how the team will accomplish the task" },
+    orders: {
+      type: "array",
+      minItems: review ? 0 : 1,
+      description: review ? "The next orders, at most one per worker (ignored when done is true)" : "The orders, at most one per worker",
+      items: {
+        type: "object",
+        properties: {
+          agent: { type: "string", enum: workers, description: "The worker's exact name" },
+          task: { type: "string", description: "What this worker must do, self-contained" },
+        },
+        required: ["agent", "task"],
+        additionalProperties: false,
+      },
+    },
+  };
+  const required = ["plan", "orders"];
+  if (review) {
+    properties.done = { type: "boolean", description: "true when the results already accomplish the task and no further orders are needed" };
+    required.push("done");
+  }
+  return {
+    name: TOOL_NAME,
+    description: review
+      ? "Review the results: update the plan and give the next orders, or set done to true when the work is complete."
+      : "Write the plan and give the workers their orders.",
+    parameters: { type: "object", properties, required, additionalProperties: false },
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What is wrong with a director decision for these workers, or null (the `decide` validator). */
+export function ordersProblem(workers: string[], review: boolean, value: unknown): string | null {
+  if (!isObject(value)) return "the arguments must be an object with 'plan' and 'orders'";
+  const problems: string[] = [];
+  if (typeof value.plan !== "string" || !value.plan.trim()) problems.push("'plan' must be a non-empty string");
+  if (review && typeof value.done !== "boolean") problems.push("'done' must be true or false");
+  const done = review && value.done === true;
+  if (!Array.isArray(value.orders)) problems.push("'orders' must be a list");
+  else if (!done) {
+    if (!value.orders.length) problems.push(review ? "give at least one order, or set done to true" : "give at least one order");
+    const seen = new Set<string>();
+    value.orders.forEach((order, i) => {
+      if (!isObject(order)) return void problems.push(`order ${i + 1} must be an object with 'agent' and 'task'`);
+      if (typeof order.agent !== "string" || !workers.includes(order.agent)) problems.push(`order ${i + 1}: 'agent' must be one of ${workers.join(", ")}`);
+      else if (seen.has(order.agent)) problems.push(`${order.agent} has more than one order (give each worker at most one, combining its tasks)`);
+      else seen.add(order.agent);
+      if (typeof order.task !== "string" || !order.task.trim()) problems.push(`order ${i + 1} needs a non-empty 'task'`);
+    });
+  }
+  return problems.length ? problems.join("; ") : null;
+}
+
+/** The Director turn's readable text. */
+export function renderOrders(decision: DirectorDecision): string {
+  const plan = `Plan:\n${decision.plan.trim()}`;
+  if (decision.done) return `${plan}\n\nDone: the results accomplish the task; no further orders.`;
+  return `${plan}\n\nOrders:\n${decision.orders.map((o) => `- ${o.agent}: ${o.task.trim()}`).join("\n")}`;
+}
+
+/** Runs the orders in parallel; results in order-list order, whatever order they finish in. */
+export async function runOrders(swarm: SwarmRun, workers: AgentSpec[], decision: DirectorDecision, loop: number): Promise<unknown[]> {
+  const byName = new Map(workers.map((w) => [agentName(w), w]));
+  return swarm.parallel(decision.orders, (order, i) => {
+    const input = [`Task:\n${swarm.opening}`, `The ${DIRECTOR}'s plan:\n${decision.plan.trim()}`, `Your order:\n${order.task.trim()}`].join("\n\n");
+    return swarm.turn(byName.get(order.agent)!, input, { lane: `l${loop}/o${i}`, place: `a worker of the ${DIRECTOR}'s team, carrying out its order` });
+  });
+}
+
+function teamList(workers: AgentSpec[]): string {
+  return workers.map((w) => `- ${agentName(w)}${w.description?.trim() ? `: ${w.description.trim()}` : ""}`).join("\n");
+}
+
+function resultList(results: OrderResult[]): string {
+  return results.map((r) => `[loop ${r.loop + 1}] ${r.agent} (order: ${r.task.trim()}):\n${contentText(r.content)}`).join("\n\n");
+}
+
+/**
+ * HierarchicalSwarm (SWARM-TYPES.md): a Director — the request agent with role `director`, which
+ * then gives no worker turns, else an internal agent — writes a plan and orders through a
+ * structured decision; the ordered workers run in parallel, each seeing the task, the plan and its
+ * order. For L>1 the Director reviews all results so far and orders again or declares the work done.
+ * The Director ends with a synthesis turn. Calls per loop 1+orders, +1; depth 2·L+1.
+ */
+export const hierarchicalSwarm: SwarmType = {
+  name: "HierarchicalSwarm",
+  async run(swarm) {
+    const acting = roleAgent(swarm, "director");
+    const workers = swarm.agents.filter((a) => a !== acting);
+    if (!workers.length) {
+      throw new AppError(400, "BAD_REQUEST", "HierarchicalSwarm needs at least one worker besides the agent with role 'director'");
+    }
+    const workerNames = workers.map(agentName);
+    const place = `directing ${workerNames.join(", ")}`;
+    const model = internalAgentModel(swarm, "director");
+    // The agent that directs: a request agent keeps its name, prompt and settings; the job is added.
+    const directorSpec: AgentSpec = acting
+      ? { ...acting, system_prompt: [acting.system_prompt?.trim() || [`You are ${agentName(acting)}.`, acting.description].filter(Boolean).join(" "), DIRECTOR_JOB].join("\n\n") }
+      : internalAgentSpec(DIRECTOR, model, DIRECTOR_JOB);
+    const systemPrompt = acting ? swarmSystemPrompt(directorSpec, swarm.request, swarm.swarmType, swarm.names, place) : internalSystemPrompt(swarm, DIRECTOR, DIRECTOR_JOB, place);
+    const who: DecisionMaker = { name: agentName(directorSpec), model, systemPrompt };
+    const team = `Team:\n${teamList(workers)}`;
+
+    const results: OrderResult[] = [];
+    for (let loop = 0; loop < swarm.loops; loop++) {
+      const review = loop > 0;
+      const tool = ordersTool(workerNames, review);
+      const input = review
+        ? [`Task:\n${swarm.opening}`, team, `Results so far:\n${resultList(results)}`, `Review the results and call ${TOOL_NAME}: give the next orders, or set done to true if the task is accomplished.`]
+        : [`Task:\n${swarm.opening}`, team, `Write a plan and give the workers their orders with ${TOOL_NAME}.`];
+      const decision = await decide<DirectorDecision>(swarm, who, input.join("\n\n"), tool, (value) => ordersProblem(workerNames, review, value), `l${loop}/director`);
+      const done = review && decision.done === true;
+      const shown: DirectorDecision = done ? { plan: decision.plan, orders: [], done: true } : decision;
+      swarm.conversation.add({ role: DIRECTOR, content: renderOrders(shown) });
+      if (done) break;
+
+      const contents = await runOrders(swarm, workers, decision, loop);
+      decision.orders.forEach((order, i) => {
+        swarm.conversation.add({ role: order.agent, content: contents[i] });
+        results.push({ loop, agent: order.agent, task: order.task, content: contents[i] });
+      });
+    }
+
+    const synthesisInput = [
+      `Task:\n${swarm.opening}`,
+      team,
+      `Results:\n${resultList(results)}`,
+      "Write the final answer to the task, synthesising the workers' results.",
+    ].join("\n\n");
+    const synthesis = await swarm.turn(directorSpec, synthesisInput, { lane: "synthesis", systemPrompt, label: DIRECTOR });
+    swarm.conversation.add({ role: DIRECTOR, content: synthesis });
+    return swarm.conversation.turns;
+  },
+};
