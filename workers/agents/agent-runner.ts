@@ -1,14 +1,13 @@
 import type OpenAI from "openai";
 import type { AgentSpec, HistoryMessage } from "../../shared/contracts/agent-spec";
-import { chatCompletion, type ChatMessage } from "../../shared/llm/chat";
-import { tokenCosts } from "../../shared/llm/pricing";
+import type { ChatMessage } from "../../shared/llm/chat";
 import { resolveModel } from "../../shared/llm/providers";
-import { upstreamCost } from "../../shared/llm/upstream-prices";
 import type { AgentContext } from "./agent-context";
 import { autoPromptMessages } from "./auto-prompt";
 import { functionTools, type FunctionTool } from "./function-tools";
 import { agentName, HANDOFF_TOOL, handoffTool, MAX_HANDOFF_DEPTH, parseHandoff } from "./handoffs";
 import { buildChatRequest } from "./llm-request";
+import { recordedLlmCall, type AssistantMessage } from "./recorded-llm-call";
 import { historyMessages, REVIEW_PROMPT, userMessage } from "./messages";
 import { collectMcpServers } from "./mcp/mcp-servers";
 import { McpToolbox } from "./mcp/mcp-toolbox";
@@ -36,7 +35,6 @@ export interface AgentResult {
 
 type AnyToolCall = OpenAI.Chat.Completions.ChatCompletionMessageToolCall;
 type ToolCall = OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
-type AssistantMessage = { content: string | null; tool_calls?: AnyToolCall[] };
 
 /** Tool rounds per answer before the model is made to answer without tools. */
 export const MAX_TOOL_ROUNDS = 10;
@@ -74,29 +72,12 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   const call = async (messages: ChatMessage[], meta: Record<string, unknown>, tools: FunctionTool[] = [], toolChoice?: "none"): Promise<AssistantMessage> => {
     const maxTokensCap = ctx.budget.beforeCall();
     const request = buildChatRequest(spec, target, messages, { loop: Number(meta.loop ?? 0), tools, toolChoice, maxTokensCap });
-    const outcome = await rec.step({ agentName: name, role: spec.role, model: spec.model_name, input: meta }, async () => {
-      const onText = ctx.onText && ctx.depth === 0 ? (text: string) => ctx.onText!(name, text) : undefined;
-      const reply = await chatCompletion(target, request, { signal: ctx.signal, onText });
-      const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
-      const output: AssistantMessage = { content: reply.message.content ?? null, ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}) };
-      return {
-        output,
-        inputTokens: reply.inputTokens,
-        outputTokens: reply.outputTokens,
-        cost: inputCost + outputCost,
-        provider: target.provider,
-        upstreamCost: () => upstreamCost(target.model, target.provider, reply.inputTokens, reply.outputTokens),
-      };
-    });
-    const output = outcome.output as AssistantMessage;
-    if (outcome.replayed && ctx.onText && ctx.depth === 0 && output.content) ctx.onText(name, output.content);
-    ctx.budget.charge(outcome.inputTokens, outcome.outputTokens, outcome.cost);
-    ctx.usage.inputTokens += outcome.inputTokens;
-    ctx.usage.outputTokens += outcome.outputTokens;
-    ctx.usage.tokenCost += outcome.cost;
-    ctx.usage.agents.add(name);
+    const onText = ctx.onText && ctx.depth === 0 ? (text: string) => ctx.onText!(name, text) : undefined;
+    const { message, replayed } = await recordedLlmCall(ctx, rec, { agentName: name, role: spec.role, model: spec.model_name, input: meta }, target, request, onText);
+    // A replayed step streams its stored text at once, so a resumed stream still shows the answer.
+    if (replayed && onText && message.content) onText(message.content);
     result.llmCalls++;
-    return output;
+    return message;
   };
 
   let systemPrompt = input.systemPrompt ?? spec.system_prompt ?? null;

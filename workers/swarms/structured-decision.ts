@@ -1,11 +1,10 @@
 import type OpenAI from "openai";
-import { chatCompletion, type ChatMessage } from "../../shared/llm/chat";
-import { tokenCosts } from "../../shared/llm/pricing";
+import type { ChatMessage } from "../../shared/llm/chat";
 import { resolveModel } from "../../shared/llm/providers";
-import { upstreamCost } from "../../shared/llm/upstream-prices";
 import { AppError } from "../../shared/errors";
 import type { FunctionTool } from "../agents/function-tools";
 import { buildChatRequest } from "../agents/llm-request";
+import { recordedLlmCall, type AssistantMessage } from "../agents/recorded-llm-call";
 import { internalAgentSpec } from "./internal-agent";
 import type { SwarmRun } from "./swarm-run";
 
@@ -35,7 +34,6 @@ export class DecisionError extends AppError {
   }
 }
 
-type AssistantMessage = { content: string | null; tool_calls?: OpenAI.Chat.Completions.ChatCompletionMessageToolCall[] };
 type FunctionCall = OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
 
 /** Calls per decision: the first answer and one repair. */
@@ -87,25 +85,8 @@ export async function decide<T>(
       toolChoice: { type: "function", function: { name: tool.name } },
       maxTokensCap,
     });
-    const outcome = await recorder.step({ agentName: who.name, role: spec.role, model: who.model, input: { kind: "decision", tool: tool.name, attempt } }, async () => {
-      const reply = await chatCompletion(target, request, { signal: ctx.signal });
-      const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
-      const output: AssistantMessage = { content: reply.message.content ?? null, ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}) };
-      return {
-        output,
-        inputTokens: reply.inputTokens,
-        outputTokens: reply.outputTokens,
-        cost: inputCost + outputCost,
-        provider: target.provider,
-        upstreamCost: () => upstreamCost(target.model, target.provider, reply.inputTokens, reply.outputTokens),
-      };
-    });
-    ctx.budget.charge(outcome.inputTokens, outcome.outputTokens, outcome.cost);
-    ctx.usage.inputTokens += outcome.inputTokens;
-    ctx.usage.outputTokens += outcome.outputTokens;
-    ctx.usage.tokenCost += outcome.cost;
-    ctx.usage.agents.add(who.name);
-    return outcome.output as AssistantMessage;
+    const meta = { agentName: who.name, role: spec.role, model: who.model, input: { kind: "decision", tool: tool.name, attempt } };
+    return (await recordedLlmCall(ctx, recorder, meta, target, request)).message;
   };
 
   let problem = "";

@@ -5,7 +5,6 @@ import { SWARM_TYPES, swarmRuleProblems, type SwarmTypeName } from "../../../sha
 import { agentName } from "../../agents/handoffs";
 import { internalAgentModel, internalSystemPrompt } from "../internal-agent";
 import { decide, type DecisionTool } from "../structured-decision";
-import type { SwarmRun } from "../swarm-run";
 import type { SwarmType } from "../swarm-type";
 import { registeredTypes, runsPerTask, TYPE_SUMMARIES } from "./auto";
 

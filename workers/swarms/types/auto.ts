@@ -5,7 +5,6 @@ import { BudgetExceededError } from "../../agents/run-budget";
 import { internalAgentModel, internalSystemPrompt } from "../internal-agent";
 import { registeredSwarmTypes } from "../type-lookup";
 import { decide, type DecisionTool } from "../structured-decision";
-import type { SwarmRun } from "../swarm-run";
 import type { SwarmType } from "../swarm-type";
 
 /** The selector's role name: its turn appears under it (SWARM-TYPES.md "Output shapes"). */

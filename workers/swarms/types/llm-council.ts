@@ -5,7 +5,6 @@ import { contentText } from "../conversation";
 import { internalAgentModel, internalAgentSpec, internalSystemPrompt, roleAgent } from "../internal-agent";
 import { decide, type DecisionTool } from "../structured-decision";
 import { swarmSystemPrompt } from "../swarm-prompt";
-import type { SwarmRun } from "../swarm-run";
 import type { SwarmType } from "../swarm-type";
 
 /** The internal chairman's name: its turn appears under this role (SWARM-TYPES.md "Output shapes"). */

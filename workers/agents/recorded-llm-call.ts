@@ -1,0 +1,43 @@
+import type OpenAI from "openai";
+import { chatCompletion, type ChatRequest } from "../../shared/llm/chat";
+import { tokenCosts } from "../../shared/llm/pricing";
+import type { ResolvedModel } from "../../shared/llm/providers";
+import { upstreamCost } from "../../shared/llm/upstream-prices";
+import type { AgentContext } from "./agent-context";
+import type { StepMeta, StepRecorder } from "./step-recorder";
+
+/** What an assistant turn is stored as: its text and any tool calls. */
+export type AssistantMessage = { content: string | null; tool_calls?: OpenAI.Chat.Completions.ChatCompletionMessageToolCall[] };
+
+/**
+ * One LLM call as a recorded step (replayed from Postgres on a retried job), charged to the run's
+ * budget and usage under `meta.agentName`. The caller checks the budget before building `request`.
+ */
+export async function recordedLlmCall(
+  ctx: Pick<AgentContext, "budget" | "usage" | "signal">,
+  recorder: StepRecorder,
+  meta: StepMeta,
+  target: ResolvedModel,
+  request: ChatRequest,
+  onText?: (text: string) => void,
+): Promise<{ message: AssistantMessage; replayed: boolean }> {
+  const outcome = await recorder.step(meta, async () => {
+    const reply = await chatCompletion(target, request, { signal: ctx.signal, onText });
+    const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
+    const output: AssistantMessage = { content: reply.message.content ?? null, ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}) };
+    return {
+      output,
+      inputTokens: reply.inputTokens,
+      outputTokens: reply.outputTokens,
+      cost: inputCost + outputCost,
+      provider: target.provider,
+      upstreamCost: () => upstreamCost(target.model, target.provider, reply.inputTokens, reply.outputTokens),
+    };
+  });
+  ctx.budget.charge(outcome.inputTokens, outcome.outputTokens, outcome.cost);
+  ctx.usage.inputTokens += outcome.inputTokens;
+  ctx.usage.outputTokens += outcome.outputTokens;
+  ctx.usage.tokenCost += outcome.cost;
+  ctx.usage.agents.add(meta.agentName);
+  return { message: outcome.output as AssistantMessage, replayed: outcome.replayed };
+}
