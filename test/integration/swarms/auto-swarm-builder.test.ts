@@ -2,44 +2,17 @@ import { expect } from "chai";
 import { agentSpecSchema } from "../../../api/schemas/agent-spec.schema";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { swarmRuleProblems } from "../../../shared/swarms/swarm-catalog";
-import { UsageCounter } from "../../../workers/agents/agent-context";
-import { RunBudget } from "../../../workers/agents/run-budget";
-import type { StepMeta, StepOutcome, StepRecorder } from "../../../workers/agents/step-recorder";
 import { swarmTypes } from "../../../workers/swarms/registry";
 import { DecisionError } from "../../../workers/swarms/structured-decision";
-import { SwarmRun } from "../../../workers/swarms/swarm-run";
 import { autoSwarmBuilder, buildableTypes, generatedAgentSpec, readSpec, renderSpec, type SwarmSpec } from "../../../workers/swarms/types/auto-swarm-builder";
 import { harness, type Harness } from "../../helpers/harness";
+import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
 
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
-function cannedCall(tool: string, args: unknown): StepOutcome {
-  return { output: { content: null, tool_calls: [{ id: `call_canned_${tool}`, type: "function", function: { name: tool, arguments: JSON.stringify(args) } }] }, inputTokens: 1, outputTokens: 1, cost: 0 };
-}
-
-/** An in-memory recorder that runs every step, except the decision attempts `canned` answers. */
-function memoryRecorder(canned: (lane: string, attempt: number) => StepOutcome | undefined) {
-  const steps: { lane: string; meta: StepMeta }[] = [];
-  const lane = (path: string): StepRecorder =>
-    ({
-      lane: (name: string) => lane(path ? `${path}/${name}` : name),
-      async step(meta: StepMeta, call: () => Promise<StepOutcome>) {
-        steps.push({ lane: path, meta });
-        const input = meta.input as { kind?: string; attempt?: number };
-        const fake = input?.kind === "decision" ? canned(path, input.attempt ?? 0) : undefined;
-        return { ...(fake ?? (await call())), replayed: false };
-      },
-    }) as unknown as StepRecorder;
-  return { recorder: lane(""), steps };
-}
-
-function inProcess(agents: any[], task: string, canned: (lane: string, attempt: number) => StepOutcome | undefined) {
-  const { recorder, steps } = memoryRecorder(canned);
-  const specs = agents.map((a) => ({ model_name: "gpt-4.1", role: "worker", max_tokens: 1024, max_loops: 1, ...a }));
-  const request = { max_loops: 1, swarm_type: "AutoSwarmBuilder", agents: specs, task } as unknown as SwarmRequest;
-  const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
-  return { swarm: new SwarmRun(request, specs as any, task, "AutoSwarmBuilder", ctx, null, 4), ctx, steps };
+function inProcess(agents: any[], task: string, canned: CannedDecisions) {
+  return inProcessSwarm("AutoSwarmBuilder", { agents, task }, canned);
 }
 
 const builtAgent = (role: string) => ({ description: `${role} part`, system_prompt: `You are the ${role}.` });

@@ -1,50 +1,19 @@
 import { expect } from "chai";
 import { hashText } from "../../../scripts/llm-simulator/hash";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
-import { UsageCounter } from "../../../workers/agents/agent-context";
-import { RunBudget } from "../../../workers/agents/run-budget";
-import type { StepMeta, StepOutcome, StepRecorder } from "../../../workers/agents/step-recorder";
 import { swarmTypes } from "../../../workers/swarms/registry";
 import { DecisionError } from "../../../workers/swarms/structured-decision";
-import { SwarmRun } from "../../../workers/swarms/swarm-run";
 import { multiAgentRouter, renderRoutes, routeProblem, type RouteDecision } from "../../../workers/swarms/types/multi-agent-router";
 import { harness, type Harness } from "../../helpers/harness";
+import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
 
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 /** The conversation id the simulator puts in its default reply: ties an output turn to its call. */
 const conversationOf = (body: any) => `(conversation ${hashText(JSON.stringify(body.messages)).slice(0, 8)})`;
 
-/** A forced tool call as a recorded step would hold it. */
-function cannedCall(tool: string, args: unknown): StepOutcome {
-  return { output: { content: null, tool_calls: [{ id: `call_canned_${tool}`, type: "function", function: { name: tool, arguments: JSON.stringify(args) } }] }, inputTokens: 1, outputTokens: 1, cost: 0 };
-}
-
-/**
- * An in-memory recorder that runs every step, except decision attempts `canned` answers (by lane
- * and attempt): the way to hand a swarm a decision the simulator would never make.
- */
-function memoryRecorder(canned: (lane: string, attempt: number) => StepOutcome | undefined = () => undefined) {
-  const steps: { lane: string; meta: StepMeta }[] = [];
-  const lane = (path: string): StepRecorder =>
-    ({
-      lane: (name: string) => lane(path ? `${path}/${name}` : name),
-      async step(meta: StepMeta, call: () => Promise<StepOutcome>) {
-        steps.push({ lane: path, meta });
-        const input = meta.input as { kind?: string; attempt?: number };
-        const fake = input?.kind === "decision" ? canned(path, input.attempt ?? 0) : undefined;
-        return { ...(fake ?? (await call())), replayed: false };
-      },
-    }) as unknown as StepRecorder;
-  return { recorder: lane(""), steps };
-}
-
-function inProcess(request: Omit<Partial<SwarmRequest>, "agents"> & { agents: Record<string, unknown>[] }, canned?: (lane: string, attempt: number) => StepOutcome | undefined) {
-  const { recorder, steps } = memoryRecorder(canned);
-  const specs = request.agents.map((a) => ({ model_name: "gpt-4.1", role: "worker", max_tokens: 1024, max_loops: 1, ...a }));
-  const full = { max_loops: 1, swarm_type: "MultiAgentRouter", ...request, agents: specs } as SwarmRequest;
-  const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
-  return { swarm: new SwarmRun(full, specs as any, full.task ?? "", "MultiAgentRouter", ctx, null, 4), ctx, steps };
+function inProcess(request: Omit<Partial<SwarmRequest>, "agents"> & { agents: Record<string, unknown>[] }, canned?: CannedDecisions) {
+  return inProcessSwarm("MultiAgentRouter", request, canned);
 }
 
 describe("MultiAgentRouter (E1)", () => {

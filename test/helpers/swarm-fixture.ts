@@ -1,0 +1,41 @@
+import type { SwarmRequest } from "../../shared/contracts/swarm-request";
+import { UsageCounter } from "../../workers/agents/agent-context";
+import { RunBudget } from "../../workers/agents/run-budget";
+import type { StepMeta, StepOutcome, StepRecorder } from "../../workers/agents/step-recorder";
+import { SwarmRun } from "../../workers/swarms/swarm-run";
+
+/** Answers a decision attempt (by lane and attempt number) instead of the LLM, or not (undefined). */
+export type CannedDecisions = (lane: string, attempt: number) => StepOutcome | undefined;
+
+/** A forced tool call as a recorded step would hold it. */
+export function cannedCall(tool: string, args: unknown): StepOutcome {
+  return { output: { content: null, tool_calls: [{ id: `call_canned_${tool}`, type: "function", function: { name: tool, arguments: JSON.stringify(args) } }] }, inputTokens: 1, outputTokens: 1, cost: 0 };
+}
+
+/**
+ * An in-memory recorder that runs every step (real LLM calls to the simulator), except decision
+ * attempts that `canned` answers: the way to hand a swarm a decision the simulator would never make.
+ */
+export function memoryRecorder(canned: CannedDecisions = () => undefined) {
+  const steps: { lane: string; meta: StepMeta }[] = [];
+  const lane = (path: string): StepRecorder =>
+    ({
+      lane: (name: string) => lane(path ? `${path}/${name}` : name),
+      async step(meta: StepMeta, call: () => Promise<StepOutcome>) {
+        steps.push({ lane: path, meta });
+        const input = meta.input as { kind?: string; attempt?: number };
+        const fake = input?.kind === "decision" ? canned(path, input.attempt ?? 0) : undefined;
+        return { ...(fake ?? (await call())), replayed: false };
+      },
+    }) as unknown as StepRecorder;
+  return { recorder: lane(""), steps };
+}
+
+/** A swarm run in this process, on the in-memory recorder, with generous limits. */
+export function inProcessSwarm(swarmType: string, request: Omit<Partial<SwarmRequest>, "agents"> & { agents: Record<string, unknown>[] }, canned?: CannedDecisions) {
+  const { recorder, steps } = memoryRecorder(canned);
+  const specs = request.agents.map((a) => ({ model_name: "gpt-4.1", role: "worker", max_tokens: 1024, max_loops: 1, ...a }));
+  const full = { max_loops: 1, swarm_type: swarmType, ...request, agents: specs } as SwarmRequest;
+  const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
+  return { swarm: new SwarmRun(full, specs as any, full.task ?? "", swarmType, ctx, null, 4), ctx, steps };
+}
