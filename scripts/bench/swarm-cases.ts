@@ -61,7 +61,7 @@ export const SWARM_CASES: Record<string, SwarmCase> = {
   auto: { shape: { agents: 3, loops: 1 }, depth: { skip: "1 + the depth of the type the selector LLM picks" } },
   MajorityVoting: { shape: { agents: 3, loops: 2 }, depth: { formula: "2·L", of: (s) => 2 * s.loops } },
   CouncilAsAJudge: { shape: { agents: 3, loops: 1 }, depth: { formula: "2", of: () => 2 } },
-  HeavySwarm: { shape: { agents: 3, loops: 1, heavyLoops: 2 }, depth: { formula: "2+loops", of: (s) => 2 + (s.heavyLoops ?? 1) } },
+  HeavySwarm: { shape: { agents: 3, loops: 1, heavyLoops: 1 }, depth: { formula: "2+loops", of: (s) => 2 + (s.heavyLoops ?? 1) } },
   BatchedGridWorkflow: { shape: { agents: 2, loops: 2, tasks: 3 }, depth: { formula: "L", of: (s) => s.loops } },
   // Three members and a chairman (role chairman).
   LLMCouncil: { shape: { agents: 4, loops: 1, roles: { 3: "chairman" } }, depth: { formula: "3", of: () => 3 } },

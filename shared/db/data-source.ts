@@ -6,6 +6,7 @@ import { RunEntity } from "./entities/run.entity";
 import { RunStepEntity } from "./entities/run-step.entity";
 import { IdempotencyKeyEntity } from "./entities/idempotency-key.entity";
 import { migrations } from "./migrations";
+import { closeRelaxedPool } from "./sql";
 
 export const entities = [UserEntity, ApiKeyEntity, RunEntity, RunStepEntity, IdempotencyKeyEntity];
 
@@ -44,5 +45,6 @@ export function getDataSource(): Promise<DataSource> {
 export async function closeDataSource(): Promise<void> {
   const ds = shared;
   shared = null;
+  if (ds) await closeRelaxedPool(ds);
   if (ds?.isInitialized) await ds.destroy();
 }

@@ -38,6 +38,7 @@ export async function claimRun(ds: DataSource, id: string): Promise<Run | null> 
     `UPDATE runs SET status = 'running', started_at = COALESCE(started_at, now()), attempts = attempts + 1
      WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
     [id],
+    { relaxed: true }, // a lost claim is simply made again by the retried job
   );
   return rows[0] ?? null;
 }
@@ -102,6 +103,7 @@ export async function insertStep(ds: DataSource, step: RunStep): Promise<void> {
       step.run_id, step.seq, step.step_key, step.agent_name, step.role, JSON.stringify(step.input), JSON.stringify(step.output),
       step.model, step.provider, step.input_tokens, step.output_tokens, step.cost, step.upstream_cost, step.started_at, step.finished_at,
     ],
+    { relaxed: true }, // a lost step only means that call is made again on a retry
   );
 }
 
