@@ -31,11 +31,20 @@ export function memoryRecorder(canned: CannedDecisions = () => undefined) {
   return { recorder: lane(""), steps };
 }
 
-/** A swarm run in this process, on the in-memory recorder, with generous limits. */
-export function inProcessSwarm(swarmType: string, request: Omit<Partial<SwarmRequest>, "agents"> & { agents: Record<string, unknown>[] }, canned?: CannedDecisions) {
+/**
+ * A swarm run in this process, on the in-memory recorder, with generous limits. `opening` defaults
+ * to the request's task; `parallel` is the swarm's concurrency cap.
+ */
+export function inProcessSwarm(
+  swarmType: string,
+  request: Omit<Partial<SwarmRequest>, "agents"> & { agents: Record<string, unknown>[] },
+  canned?: CannedDecisions,
+  options: { opening?: string; parallel?: number } = {},
+) {
   const { recorder, steps } = memoryRecorder(canned);
   const specs = request.agents.map((a) => ({ model_name: "gpt-4.1", role: "worker", max_tokens: 1024, max_loops: 1, ...a }));
   const full = { max_loops: 1, swarm_type: swarmType, ...request, agents: specs } as SwarmRequest;
   const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
-  return { swarm: new SwarmRun(full, specs as any, full.task ?? "", swarmType, ctx, null, 4), ctx, steps };
+  const swarm = new SwarmRun(full, specs as any, options.opening ?? full.task ?? "", swarmType, ctx, null, options.parallel ?? 4);
+  return { swarm, ctx, steps };
 }

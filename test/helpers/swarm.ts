@@ -1,3 +1,4 @@
+import { hashText } from "../../scripts/llm-simulator/hash";
 import type { Harness } from "./harness";
 import { request } from "./http";
 
@@ -28,3 +29,6 @@ export function inputOf(body: any): string {
 export function agent(name: string, extra: Record<string, unknown> = {}) {
   return { agent_name: name, description: `${name} does its part`, system_prompt: `You are ${name}.`, ...extra };
 }
+
+/** The conversation id the simulator puts in its default reply: ties an output turn to its call. */
+export const conversationOf = (body: any) => `(conversation ${hashText(JSON.stringify(body.messages)).slice(0, 8)})`;

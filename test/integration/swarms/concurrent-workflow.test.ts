@@ -1,10 +1,7 @@
 import { expect } from "chai";
-import { hashText } from "../../../scripts/llm-simulator/hash";
 import { harness, type Harness } from "../../helpers/harness";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
+import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
-/** The conversation id the simulator puts in its default reply to a call: ties an output turn to the call that produced it. */
-const conversationOf = (body: any) => `(conversation ${hashText(JSON.stringify(body.messages)).slice(0, 8)})`;
 
 describe("ConcurrentWorkflow (E1)", () => {
   let h: Harness;

@@ -1,5 +1,4 @@
 import { expect } from "chai";
-import { hashText } from "../../../scripts/llm-simulator/hash";
 import { config } from "../../../shared/config";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { UsageCounter } from "../../../workers/agents/agent-context";
@@ -10,10 +9,8 @@ import { openingText } from "../../../workers/swarms/opening";
 import { SwarmRun } from "../../../workers/swarms/swarm-run";
 import { heavySwarm, questionProblem, workerInput, type QuestionDecision } from "../../../workers/swarms/types/heavy-swarm";
 import { harness, type Harness } from "../../helpers/harness";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
+import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
-/** The conversation id the simulator puts in its default reply: ties an output turn to its call. */
-const conversationOf = (body: any) => `(conversation ${hashText(JSON.stringify(body.messages)).slice(0, 8)})`;
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 /** The question generator's decision as the model made it (its stored tool call). */

@@ -1,5 +1,4 @@
 import { expect } from "chai";
-import { hashText } from "../../../scripts/llm-simulator/hash";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { UsageCounter } from "../../../workers/agents/agent-context";
 import { RunBudget } from "../../../workers/agents/run-budget";
@@ -16,10 +15,8 @@ import {
   type RankingDecision,
 } from "../../../workers/swarms/types/llm-council";
 import { harness, type Harness } from "../../helpers/harness";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
+import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
-/** The conversation id the simulator puts in its default reply: ties an output turn to its call. */
-const conversationOf = (body: any) => `(conversation ${hashText(JSON.stringify(body.messages)).slice(0, 8)})`;
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 /** A task whose per-run shuffle is not the identity, so "shuffled" can fail. */

@@ -1,5 +1,4 @@
 import { expect } from "chai";
-import { hashText } from "../../../scripts/llm-simulator/hash";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { RunBudget } from "../../../workers/agents/run-budget";
 import { UsageCounter } from "../../../workers/agents/agent-context";
@@ -8,10 +7,8 @@ import { openingText } from "../../../workers/swarms/opening";
 import { SwarmRun } from "../../../workers/swarms/swarm-run";
 import { majorityVoting, renderTally, tallyVotes, voteProblem, type Tally, type VoteDecision } from "../../../workers/swarms/types/majority-voting";
 import { harness, type Harness } from "../../helpers/harness";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
+import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
-/** The conversation id the simulator puts in its default reply: ties an output turn to its call. */
-const conversationOf = (body: any) => `(conversation ${hashText(JSON.stringify(body.messages)).slice(0, 8)})`;
 
 /** The groups `same_as` links make (connected components), computed independently of the service. */
 function components(names: string[], votes: VoteDecision["votes"]): string[][] {

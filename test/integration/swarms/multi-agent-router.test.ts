@@ -1,16 +1,13 @@
 import { expect } from "chai";
-import { hashText } from "../../../scripts/llm-simulator/hash";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { swarmTypes } from "../../../workers/swarms/registry";
 import { DecisionError } from "../../../workers/swarms/structured-decision";
 import { multiAgentRouter, renderRoutes, routeProblem, type RouteDecision } from "../../../workers/swarms/types/multi-agent-router";
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
+import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-/** The conversation id the simulator puts in its default reply: ties an output turn to its call. */
-const conversationOf = (body: any) => `(conversation ${hashText(JSON.stringify(body.messages)).slice(0, 8)})`;
 
 function inProcess(request: Omit<Partial<SwarmRequest>, "agents"> & { agents: Record<string, unknown>[] }, canned?: CannedDecisions) {
   return inProcessSwarm("MultiAgentRouter", request, canned);

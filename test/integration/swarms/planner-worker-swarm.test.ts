@@ -1,9 +1,8 @@
 import { expect } from "chai";
-import { hashText } from "../../../scripts/llm-simulator/hash";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { UsageCounter } from "../../../workers/agents/agent-context";
 import { RunBudget } from "../../../workers/agents/run-budget";
-import { StepRecorder, type StepMeta, type StepOutcome } from "../../../workers/agents/step-recorder";
+import { StepRecorder } from "../../../workers/agents/step-recorder";
 import { openingText } from "../../../workers/swarms/opening";
 import { decide, DecisionError } from "../../../workers/swarms/structured-decision";
 import { SwarmRun } from "../../../workers/swarms/swarm-run";
@@ -24,32 +23,13 @@ import {
   type Verdict,
 } from "../../../workers/swarms/types/planner-worker-swarm";
 import { harness, type Harness } from "../../helpers/harness";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
+import { inProcessSwarm } from "../../helpers/swarm-fixture";
+import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
 const unique = (label: string) => `pw-${label}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-/** The conversation id the simulator puts in its default reply: ties an output turn to its call. */
-const conversationOf = (body: any) => `(conversation ${hashText(JSON.stringify(body.messages)).slice(0, 8)})`;
-
-/** A recorder that runs every step and remembers its lane (no database needed). */
-function memoryRecorder() {
-  const steps: { lane: string; meta: StepMeta }[] = [];
-  const lane = (path: string): StepRecorder =>
-    ({
-      lane: (name: string) => lane(path ? `${path}/${name}` : name),
-      async step(meta: StepMeta, call: () => Promise<StepOutcome>) {
-        steps.push({ lane: path, meta });
-        return { ...(await call()), replayed: false };
-      },
-    }) as unknown as StepRecorder;
-  return { recorder: lane(""), steps };
-}
 
 function localSwarm(agents: ReturnType<typeof agent>[], opening: string, parallel = 8) {
-  const { recorder, steps } = memoryRecorder();
-  const specs = agents.map((a) => ({ model_name: "gpt-4.1", role: "worker", max_tokens: 1024, max_loops: 1, ...a })) as unknown as NonNullable<SwarmRequest["agents"]>;
-  const request = { max_loops: 1, swarm_type: "PlannerWorkerSwarm", agents: specs } as SwarmRequest;
-  const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
-  return { swarm: new SwarmRun(request, specs, opening, "PlannerWorkerSwarm", ctx, null, parallel), steps, ctx };
+  return inProcessSwarm("PlannerWorkerSwarm", { agents }, undefined, { opening, parallel });
 }
 
 const task = (id: string, agentName: string, depends_on: string[] | null = null, priority = 1): PlannedTask => ({ id, task: `do ${id}`, agent: agentName, priority, depends_on });

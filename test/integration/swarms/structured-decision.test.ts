@@ -3,27 +3,14 @@ import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { RunAbortedError } from "../../../shared/llm/run-aborted";
 import { UsageCounter } from "../../../workers/agents/agent-context";
 import { BudgetExceededError, RunBudget } from "../../../workers/agents/run-budget";
-import type { StepMeta, StepOutcome, StepRecorder } from "../../../workers/agents/step-recorder";
 import { internalAgentModel } from "../../../workers/swarms/internal-agent";
 import { swarmTypes } from "../../../workers/swarms/registry";
 import { decide, DecisionError, type DecisionTool } from "../../../workers/swarms/structured-decision";
 import { SwarmRun } from "../../../workers/swarms/swarm-run";
 import { harness, type Harness } from "../../helpers/harness";
 import { agent, callsMentioning, postSwarm } from "../../helpers/swarm";
+import { memoryRecorder } from "../../helpers/swarm-fixture";
 
-/** A recorder that runs every step and remembers where it was recorded (no database needed). */
-function memoryRecorder() {
-  const steps: { lane: string; meta: StepMeta }[] = [];
-  const lane = (path: string): StepRecorder =>
-    ({
-      lane: (name: string) => lane(path ? `${path}/${name}` : name),
-      async step(meta: StepMeta, call: () => Promise<StepOutcome>) {
-        steps.push({ lane: path, meta });
-        return { ...(await call()), replayed: false };
-      },
-    }) as unknown as StepRecorder;
-  return { recorder: lane(""), steps };
-}
 
 function pickTool(names: string[]): DecisionTool {
   return {
