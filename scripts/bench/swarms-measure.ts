@@ -3,7 +3,7 @@ import { jsonRequest } from "./json-request";
 import type { QueueWatcher } from "./queue-watcher";
 import { clearSimJournal, readSimCalls, type SimCalls } from "./sim-journal";
 import { swarmBody } from "./swarm-body";
-import type { SwarmShape } from "./swarm-cases";
+import { SWARM_CASES, type ResponseDepth, type SwarmShape } from "./swarm-cases";
 
 /** One E1 request of one swarm type. */
 export interface SwarmRunResult {
@@ -20,6 +20,8 @@ export interface SwarmRunResult {
   /** Why the run does not count (non-200, no `execution_time`), else null. */
   error: string | null;
   cpu: CpuUsage | null;
+  /** For types with `depthFromResponse`: this run's depth read from its response; else null. */
+  responseDepth: ResponseDepth | null;
 }
 
 /** What the measurement needs from the set-up. */
@@ -59,6 +61,7 @@ export async function runSwarm(ctx: SwarmsContext, type: string, shape: SwarmSha
     calls: await readSimCalls(ctx.simulatorUrl),
     error: errorOf(answer.status, answer.json, answer.text),
     cpu,
+    responseDepth: answer.status === 200 ? (SWARM_CASES[type]?.depthFromResponse?.(answer.json, shape) ?? null) : null,
   };
 }
 

@@ -19,7 +19,12 @@ export type SwarmOutcome =
       type: string;
       kind: "measured";
       formula: string;
+      /** Median over the checked runs; `depths` per checked run (they differ when an LLM decides). */
       depth: number;
+      depths: number[];
+      /** How each run's depth was read from its response, and runs that could not be checked. */
+      depthNotes: string[];
+      /** For the median depth. */
       expectedMs: number;
       medianExecMs: number;
       /** Median execution_time / expected. */
@@ -40,29 +45,51 @@ export function expectation(depth: number): { expectedMs: number; toleranceMs: n
   return { expectedMs, toleranceMs: RELATIVE_TOLERANCE * expectedMs + ABSOLUTE_TOLERANCE_MS };
 }
 
-/** Judges one measured type from its runs (medians over repetitions). */
+/** A run's depth: from its response for types with `depthFromResponse`, else the static formula; null when not checkable. */
+export function runDepth(swarmCase: SwarmCase, run: SwarmRunResult): number | null {
+  if (swarmCase.depthFromResponse) return run.responseDepth && "depth" in run.responseDepth ? run.responseDepth.depth : null;
+  return "skip" in swarmCase.depth || !swarmCase.depth.of ? null : swarmCase.depth.of(swarmCase.shape);
+}
+
+/**
+ * Judges one measured type from its runs (medians over repetitions). Each run is held against its
+ * own depth (which differs between runs when an LLM decides it): pass when the median of
+ * (execution_time − expected) / allowed is within ±1, which for a fixed depth is exactly
+ * "median execution_time within the tolerance". Runs whose depth is not checkable are left out.
+ */
 export function judgeType(type: string, swarmCase: SwarmCase, runs: SwarmRunResult[]): SwarmOutcome {
-  if ("skip" in swarmCase.depth) return { type, kind: "skipped", note: swarmCase.depth.skip };
+  if ("skip" in swarmCase.depth && !swarmCase.depthFromResponse) return { type, kind: "skipped", note: swarmCase.depth.skip };
   // A failed run is not a fast run: any error makes the type's figure meaningless.
   const errors = runs.filter((r) => r.error).map((r) => `rep ${r.rep}: ${r.error}`);
   if (errors.length || runs.length === 0) return { type, kind: "error", errors: errors.length ? errors : ["no runs"] };
-  const depth = swarmCase.depth.of(swarmCase.shape);
+  const uncheckable = runs.flatMap((r) => (r.responseDepth && "uncheckable" in r.responseDepth ? [`rep ${r.rep}: not checkable, ${r.responseDepth.uncheckable}`] : []));
+  const checked = runs.map((r) => ({ r, depth: runDepth(swarmCase, r) })).filter((x): x is { r: SwarmRunResult; depth: number } => x.depth !== null);
+  if (!checked.length) return { type, kind: "skipped", note: `no run's depth was checkable (${uncheckable.join("; ")})` };
+  const per = checked.map(({ r, depth }) => ({ r, depth, execMs: r.executionS! * 1_000, ...expectation(depth) }));
+  const depths = per.map((p) => p.depth);
+  const depth = median(depths);
   const { expectedMs, toleranceMs } = expectation(depth);
-  const medianExecMs = median(runs.map((r) => r.executionS! * 1_000));
-  const steals = runs.map((r) => r.cpu?.stealPct).filter((s): s is number => s !== undefined);
+  const medianExecMs = median(per.map((p) => p.execMs));
+  const steals = per.map((p) => p.r.cpu?.stealPct).filter((s): s is number => s !== undefined);
+  const formula = "formula" in swarmCase.depth ? swarmCase.depth.formula : "";
   return {
     type,
     kind: "measured",
-    formula: swarmCase.depth.formula,
+    formula,
     depth,
+    depths,
+    depthNotes: [
+      ...per.flatMap((p) => (p.r.responseDepth && "depth" in p.r.responseDepth ? [`rep ${p.r.rep}: depth ${p.depth} = ${p.r.responseDepth.note}`] : [])),
+      ...uncheckable,
+    ],
     expectedMs,
     medianExecMs,
-    ratio: medianExecMs / expectedMs,
+    ratio: median(per.map((p) => p.execMs / p.expectedMs)),
     toleranceMs,
-    pass: Math.abs(medianExecMs - expectedMs) <= toleranceMs,
-    medianWallMs: median(runs.map((r) => r.wallMs)),
-    calls: median(runs.map((r) => r.calls.calls)),
-    callsWithoutLatency: median(runs.map((r) => r.calls.withoutLatency)),
+    pass: Math.abs(median(per.map((p) => (p.execMs - p.expectedMs) / p.toleranceMs))) <= 1,
+    medianWallMs: median(per.map((p) => p.r.wallMs)),
+    calls: median(per.map((p) => p.r.calls.calls)),
+    callsWithoutLatency: median(per.map((p) => p.r.calls.withoutLatency)),
     stealPct: steals.length ? median(steals) : null,
   };
 }
@@ -93,7 +120,9 @@ function row(o: SwarmOutcome, cases: Record<string, SwarmCase>): string[] {
     case "measured": {
       const verdict = o.pass ? "PASS" : o.medianExecMs > o.expectedMs ? "FAIL (slow)" : "FAIL (fast)";
       const calls = `${o.calls}${o.callsWithoutLatency ? ` (${o.callsWithoutLatency} at 0 ms)` : ""}`;
-      return [o.type, shape, o.formula === String(o.depth) ? o.formula : `${o.formula} = ${o.depth}`, msCell(o.expectedMs), msCell(o.medianExecMs), `${o.ratio.toFixed(2)} x`, `±${Math.round(o.toleranceMs)} ms`, calls, verdict, o.stealPct === null ? "n/a" : `${o.stealPct.toFixed(1)}%`];
+      const distinct = [...new Set(o.depths)];
+      const depthCell = o.formula === String(o.depth) ? o.formula : `${o.formula} = ${distinct.length > 1 ? o.depths.join("/") : o.depth}`;
+      return [o.type, shape, depthCell, msCell(o.expectedMs), msCell(o.medianExecMs), `${o.ratio.toFixed(2)} x`, `±${Math.round(o.toleranceMs)} ms`, calls, verdict, o.stealPct === null ? "n/a" : `${o.stealPct.toFixed(1)}%`];
     }
     case "error":
       return [o.type, shape, ...blank, "ERROR", ""];
@@ -126,6 +155,7 @@ export function renderSwarmsTable(
     if (o.kind === "skipped") notes.push(`${o.type}: skipped, depth = ${o.note}`);
     if (o.kind === "error") notes.push(...o.errors.map((e) => `${o.type}: ${e}`));
     if (o.kind === "no case") notes.push(`${o.type}: the service lists it, but swarm-cases.ts has no entry (add one)`);
+    if (o.kind === "measured") notes.push(...o.depthNotes.map((n) => `${o.type}: ${n}`));
     if (o.kind === "measured" && !o.pass && o.callsWithoutLatency) {
       notes.push(`${o.type}: ${o.callsWithoutLatency} call(s) per run without sim_latency_ms (internal agents without the request agents' llm_args?)`);
     }
@@ -135,9 +165,10 @@ export function renderSwarmsTable(
 
 /** One line per measured run, so the spread and a steal spike behind an outlier are visible. */
 export function renderSwarmRunsTable(runs: SwarmRunResult[]): string {
-  const rows = [["swarm type", "rep", "execution_time", "wall", "LLM calls", "steal", "busy"]];
+  const rows = [["swarm type", "rep", "depth", "execution_time", "wall", "LLM calls", "steal", "busy"]];
   for (const r of runs) {
-    rows.push([r.type, String(r.rep), r.executionS === null ? (r.error ? "error" : "n/a") : msCell(r.executionS * 1_000), msCell(r.wallMs), String(r.calls.calls), stealCell(r.cpu), busyCell(r.cpu)]);
+    const d = r.responseDepth ? ("depth" in r.responseDepth ? String(r.responseDepth.depth) : "n/c") : "";
+    rows.push([r.type, String(r.rep), d, r.executionS === null ? (r.error ? "error" : "n/a") : msCell(r.executionS * 1_000), msCell(r.wallMs), String(r.calls.calls), stealCell(r.cpu), busyCell(r.cpu)]);
   }
   return textTable(rows, 2);
 }

@@ -56,7 +56,7 @@ export const run: ScenarioRun = async (argv) => {
     setup.say(`the service lists ${available.length} type(s): ${available.join(", ")}`);
     const types = typesToReport(available, opts.only);
     const toRun = types
-      .filter((t) => available.includes(t) && SWARM_CASES[t] && !("skip" in SWARM_CASES[t].depth))
+      .filter((t) => available.includes(t) && SWARM_CASES[t] && (SWARM_CASES[t].depthFromResponse || !("skip" in SWARM_CASES[t].depth)))
       .map((t): [string, SwarmShape] => [t, SWARM_CASES[t].shape]);
 
     const { warmup, runs, cpu } = await measureSwarms(ctx, toRun, opts.reps, setup.say);

@@ -136,9 +136,11 @@ export function readSpec(types: SwarmTypeName[], value: unknown): { spec?: Swarm
  * agents (api/schemas/agent-spec.schema.ts). A request agent of the same name is a hint: its
  * settings (model, limits, tools) are kept and the builder's description and prompt replace its own.
  */
-export function generatedAgentSpec(built: SwarmSpec["agents"][number], model: string, hint?: AgentSpec): AgentSpec {
+export function generatedAgentSpec(built: SwarmSpec["agents"][number], model: string, hint?: AgentSpec, llmArgs?: Record<string, unknown> | null): AgentSpec {
   if (hint) return { ...hint, agent_name: built.agent_name, description: built.description, system_prompt: built.system_prompt, marketplace_prompt_id: null };
   return {
+    // The client's provider options reach the agents generated for it, as they reach internal agents.
+    ...(llmArgs ? { llm_args: llmArgs } : {}),
     agent_name: built.agent_name,
     description: built.description,
     system_prompt: built.system_prompt,
@@ -202,7 +204,7 @@ export const autoSwarmBuilder: SwarmType = {
     parts.push(`Swarm types you can choose:\n${types.map((type) => `- ${type}: ${TYPE_SUMMARIES[type] ?? ""}`).join("\n")}`);
     parts.push(`Write the swarm with ${TOOL_NAME}.`);
 
-    const agentsOf = (spec: SwarmSpec) => spec.agents.map((built) => generatedAgentSpec(built, model, hints.get(built.agent_name)));
+    const agentsOf = (spec: SwarmSpec) => spec.agents.map((built) => generatedAgentSpec(built, model, hints.get(built.agent_name), swarm.internalLlmArgs));
     const validate = (value: unknown): string | null => {
       const { spec, problem } = readSpec(types, value);
       if (!spec) return problem!;
