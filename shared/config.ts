@@ -43,6 +43,11 @@ const envSchema = Joi.object({
     then: Joi.string().min(8).required(),
     otherwise: Joi.string().min(8).default("apiary-dev-admin"),
   }),
+  SECRETS_KEY: Joi.when("NODE_ENV", {
+    is: "production",
+    then: Joi.string().min(32).required(),
+    otherwise: Joi.string().min(16).default("apiary-development-secrets-key-not-for-production"),
+  }),
   DEFAULT_MODEL: Joi.string().default("gpt-4.1"),
   DEFAULT_WORKER_MODEL: Joi.string().default("claude-sonnet-4-20250514"),
   LLM_TIMEOUT_MS: ms.default(120_000),
@@ -131,6 +136,8 @@ function buildConfig(env: Record<string, any>) {
       },
     },
     admin: { user: env.ADMIN_USER as string, password: env.ADMIN_PASSWORD as string },
+    /** Encrypts secrets stored with runs (MCP tokens, credential-like llm_args); never logged. */
+    secretsKey: env.SECRETS_KEY as string,
     logLevel: env.LOG_LEVEL as string,
     llm: {
       defaultModel: env.DEFAULT_MODEL as string,

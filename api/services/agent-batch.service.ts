@@ -1,5 +1,6 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
+import { sealAgentSecrets } from "../../shared/secrets/agent-secrets";
 import type { ApiDeps } from "../deps";
 import { presentAgentBatch } from "../presenters/agent-batch.presenter";
 import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
@@ -28,7 +29,7 @@ export async function completeAgentBatch(
       owner,
       parentRequest: { total_requests: items.length },
       // Items stream nothing: their results come back together.
-      items: items.map((item) => ({ ...item, stream: false, budget: effectiveBudget(item.budget, owner.tier) })),
+      items: items.map((item) => ({ ...item, agent_config: sealAgentSecrets(item.agent_config), stream: false, budget: effectiveBudget(item.budget, owner.tier) })),
     },
     waitMs,
   );

@@ -2,6 +2,7 @@ import type { KeyOwner } from "../../shared/auth/api-keys";
 import { config } from "../../shared/config";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import { resolveModel } from "../../shared/llm/providers";
+import { sealAgentSecrets } from "../../shared/secrets/agent-secrets";
 import type { ApiDeps } from "../deps";
 import { presentAgentCompletion } from "../presenters/agent-completion.presenter";
 import { acceptedReply, type Reply } from "./reply";
@@ -14,7 +15,7 @@ export type AgentCompletionOutcome = Reply | { stream: { runId: string; request:
 /** The stored form of an E5 request: streaming decided and the budget filled in for the caller's tier. */
 export function prepareAgentRequest(body: AgentCompletionRequest, owner: KeyOwner): AgentCompletionRequest {
   const stream = Boolean(body.stream ?? body.agent_config.streaming_on);
-  return { ...body, stream, budget: effectiveBudget(body.budget, owner.tier) };
+  return { ...body, agent_config: sealAgentSecrets(body.agent_config), stream, budget: effectiveBudget(body.budget, owner.tier) };
 }
 
 /** E5: checks the model is servable, queues the run, and answers when it ends (or streams it). */

@@ -98,11 +98,14 @@ describe("E5 POST /v1/agent/completions", () => {
     const marker = `args-${Date.now()}`;
     const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
-      body: { agent_config: { llm_args: { top_p: 0.5, model: "evil", messages: [] } }, task: marker },
+      body: { agent_config: { llm_args: { top_p: 0.5, model: "evil", messages: [], api_key: "provider-secret-123" } }, task: marker },
     });
     expect(res.status).to.equal(200);
     const [call] = callsMentioning(h, marker);
     expect(call.body.top_p).to.equal(0.5);
+    expect(call.body.api_key).to.equal("provider-secret-123"); // decrypted only for the provider call
+    const [stored] = await h.deps.ds.query("SELECT request::text AS request FROM runs WHERE id = $1", [res.body.job_id]);
+    expect(stored.request).to.not.include("provider-secret-123");
     expect(call.body.model).to.equal("gpt-4.1");
     expect(call.body.messages.at(-1).content).to.equal(marker);
   });

@@ -106,6 +106,10 @@ describe("the agent runtime (through E5)", () => {
     }
     expect(res.body.usage.mcp_cost).to.equal(Math.round(toolMessages.length * 0.1 * 1e6) / 1e6);
     expect(JSON.stringify(res.body)).to.not.include("mcp-secret");
+    // Stored encrypted: neither the token nor the header value is in Postgres in clear text.
+    const [stored] = await h.deps.ds.query("SELECT request::text AS request FROM runs WHERE id = $1", [res.body.job_id]);
+    expect(stored.request).to.not.include("mcp-secret").and.not.include('"bees"');
+    expect(stored.request).to.match(/enc:v1:/);
   });
 
   it("fails the run clearly when an MCP server refuses the credentials, without echoing them", async () => {

@@ -24,8 +24,10 @@ describe("configuration", () => {
     for (const name of ["PORT", "REDIS_URL", "NIGHT_DISCOUNT", "NODE_ENV"]) expect(problems).to.include(name);
   });
 
-  it("requires an admin password in production", () => {
-    expect(() => loadConfig({ NODE_ENV: "production" })).to.throw(ConfigError, /ADMIN_PASSWORD/);
-    expect(loadConfig({ NODE_ENV: "production", ADMIN_PASSWORD: "long-enough-secret" }).admin.password).to.equal("long-enough-secret");
+  it("requires an admin password and a secrets key in production", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).to.throw(ConfigError, /ADMIN_PASSWORD[\s\S]*SECRETS_KEY|SECRETS_KEY[\s\S]*ADMIN_PASSWORD/);
+    const cfg = loadConfig({ NODE_ENV: "production", ADMIN_PASSWORD: "long-enough-secret", SECRETS_KEY: "k".repeat(32) });
+    expect(cfg.admin.password).to.equal("long-enough-secret");
+    expect(cfg.secretsKey).to.equal("k".repeat(32));
   });
 });
