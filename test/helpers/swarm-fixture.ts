@@ -1,7 +1,10 @@
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { UsageCounter } from "../../workers/agents/agent-context";
 import { RunBudget } from "../../workers/agents/run-budget";
-import type { StepMeta, StepOutcome, StepRecorder } from "../../workers/agents/step-recorder";
+import type { DataSource } from "typeorm";
+import { StepRecorder, type StepMeta, type StepOutcome } from "../../workers/agents/step-recorder";
+import { openingText } from "../../workers/swarms/opening";
+import type { SwarmType } from "../../workers/swarms/swarm-type";
 import { SwarmRun } from "../../workers/swarms/swarm-run";
 
 /** Answers a decision attempt (by lane and attempt number) instead of the LLM, or not (undefined). */
@@ -47,4 +50,18 @@ export function inProcessSwarm(
   const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
   const swarm = new SwarmRun(full, specs as any, options.opening ?? full.task ?? "", swarmType, ctx, null, options.parallel ?? 4);
   return { swarm, ctx, steps };
+}
+
+/**
+ * Runs a stored swarm run's type again on its stored steps (as a retried job would): returns the
+ * steps, the recorder (its `replayed` count) and the output the replay produced.
+ */
+export async function replayStoredRun(ds: DataSource, jobId: string, type: SwarmType) {
+  const [run] = await ds.query("SELECT request FROM runs WHERE id = $1", [jobId]);
+  const steps = await ds.query("SELECT * FROM run_steps WHERE run_id = $1", [jobId]);
+  const request = run.request as SwarmRequest;
+  const recorder = StepRecorder.forRun(ds, jobId, steps);
+  const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
+  const output = await type.run(new SwarmRun(request, request.agents!, openingText(request), type.name, ctx, null, 4));
+  return { steps, recorder, ctx, output };
 }

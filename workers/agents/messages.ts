@@ -1,14 +1,7 @@
-import type { AgentSpec, HistoryMessage } from "../../shared/contracts/agent-spec";
+import type { HistoryMessage } from "../../shared/contracts/agent-spec";
 import type { ChatMessage } from "../../shared/llm/chat";
 
 type ContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
-
-/** The system message of an agent: its own prompt, or a short one built from its name and description. */
-export function systemMessage(spec: AgentSpec): ChatMessage | null {
-  if (spec.system_prompt && spec.system_prompt.trim()) return { role: "system", content: spec.system_prompt };
-  const who = [spec.agent_name && `You are ${spec.agent_name}.`, spec.description].filter(Boolean).join(" ");
-  return who ? { role: "system", content: who } : null;
-}
 
 const ROLES = new Set(["system", "user", "assistant"]);
 

@@ -1,13 +1,8 @@
 import { expect } from "chai";
 import { config } from "../../../shared/config";
-import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
-import { UsageCounter } from "../../../workers/agents/agent-context";
-import { RunBudget } from "../../../workers/agents/run-budget";
-import { StepRecorder } from "../../../workers/agents/step-recorder";
-import { openingText } from "../../../workers/swarms/opening";
-import { SwarmRun } from "../../../workers/swarms/swarm-run";
 import { BUILT_IN_JUDGES, councilAsAJudge } from "../../../workers/swarms/types/council-as-a-judge";
 import { harness, type Harness } from "../../helpers/harness";
+import { replayStoredRun } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -100,14 +95,8 @@ describe("CouncilAsAJudge (E1)", () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(callsMentioning(h, marker)).to.have.length(3);
 
-    const [run] = await h.deps.ds.query("SELECT request FROM runs WHERE id = $1", [res.body.job_id]);
-    const steps = await h.deps.ds.query("SELECT * FROM run_steps WHERE run_id = $1", [res.body.job_id]);
+    const { steps, recorder, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, councilAsAJudge);
     expect(steps.map((s: any) => s.step_key).sort()).to.deep.equal(["chair#0", "j0#0", "j1#0"]);
-    const request = run.request as SwarmRequest;
-    const recorder = StepRecorder.forRun(h.deps.ds, res.body.job_id, steps);
-    const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
-    const swarm = new SwarmRun(request, request.agents!, openingText(request), "CouncilAsAJudge", ctx, null, 4);
-    const replayed = await councilAsAJudge.run(swarm);
     expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
     expect(recorder.replayed).to.equal(3);
     expect(callsMentioning(h, marker)).to.have.length(3);

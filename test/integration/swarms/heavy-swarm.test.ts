@@ -1,14 +1,9 @@
 import { expect } from "chai";
 import { config } from "../../../shared/config";
-import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
-import { UsageCounter } from "../../../workers/agents/agent-context";
 import { REVIEW_PROMPT } from "../../../workers/agents/messages";
-import { RunBudget } from "../../../workers/agents/run-budget";
-import { StepRecorder } from "../../../workers/agents/step-recorder";
-import { openingText } from "../../../workers/swarms/opening";
-import { SwarmRun } from "../../../workers/swarms/swarm-run";
 import { heavySwarm, questionProblem, workerInput, type QuestionDecision } from "../../../workers/swarms/types/heavy-swarm";
 import { harness, type Harness } from "../../helpers/harness";
+import { replayStoredRun } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -148,14 +143,8 @@ describe("HeavySwarm (E1)", () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(callsMentioning(h, marker)).to.have.length(6);
 
-    const [run] = await h.deps.ds.query("SELECT request FROM runs WHERE id = $1", [res.body.job_id]);
-    const steps = await h.deps.ds.query("SELECT * FROM run_steps WHERE run_id = $1", [res.body.job_id]);
+    const { steps, recorder, ctx, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, heavySwarm);
     expect(steps.map((s: any) => s.step_key).sort()).to.deep.equal(["questions#0", "synthesis#0", "w0#0", "w0#1", "w1#0", "w1#1"]);
-    const request = run.request as SwarmRequest;
-    const recorder = StepRecorder.forRun(h.deps.ds, res.body.job_id, steps);
-    const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
-    const swarm = new SwarmRun(request, request.agents!, openingText(request), "HeavySwarm", ctx, null, 4);
-    const replayed = await heavySwarm.run(swarm);
     expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
     expect(recorder.replayed).to.equal(6);
     expect(callsMentioning(h, marker)).to.have.length(6);

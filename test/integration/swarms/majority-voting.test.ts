@@ -1,12 +1,7 @@
 import { expect } from "chai";
-import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
-import { RunBudget } from "../../../workers/agents/run-budget";
-import { UsageCounter } from "../../../workers/agents/agent-context";
-import { StepRecorder } from "../../../workers/agents/step-recorder";
-import { openingText } from "../../../workers/swarms/opening";
-import { SwarmRun } from "../../../workers/swarms/swarm-run";
 import { majorityVoting, renderTally, tallyVotes, voteProblem, type Tally, type VoteDecision } from "../../../workers/swarms/types/majority-voting";
 import { harness, type Harness } from "../../helpers/harness";
+import { replayStoredRun } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
 
@@ -124,13 +119,7 @@ describe("MajorityVoting (E1)", () => {
     const callsBefore = callsMentioning(h, marker).length;
     expect(callsBefore).to.equal(6);
 
-    const [run] = await h.deps.ds.query("SELECT request FROM runs WHERE id = $1", [res.body.job_id]);
-    const steps = await h.deps.ds.query("SELECT * FROM run_steps WHERE run_id = $1", [res.body.job_id]);
-    const request = run.request as SwarmRequest;
-    const recorder = StepRecorder.forRun(h.deps.ds, res.body.job_id, steps);
-    const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
-    const swarm = new SwarmRun(request, request.agents!, openingText(request), "MajorityVoting", ctx, null, 4);
-    const replayed = await majorityVoting.run(swarm);
+    const { recorder, ctx, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, majorityVoting);
     expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
     expect(recorder.replayed).to.equal(6);
     expect(callsMentioning(h, marker)).to.have.length(callsBefore);

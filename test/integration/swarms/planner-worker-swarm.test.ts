@@ -1,11 +1,5 @@
 import { expect } from "chai";
-import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
-import { UsageCounter } from "../../../workers/agents/agent-context";
-import { RunBudget } from "../../../workers/agents/run-budget";
-import { StepRecorder } from "../../../workers/agents/step-recorder";
-import { openingText } from "../../../workers/swarms/opening";
 import { decide, DecisionError } from "../../../workers/swarms/structured-decision";
-import { SwarmRun } from "../../../workers/swarms/swarm-run";
 import {
   findCycle,
   longestChain,
@@ -23,7 +17,7 @@ import {
   type Verdict,
 } from "../../../workers/swarms/types/planner-worker-swarm";
 import { harness, type Harness } from "../../helpers/harness";
-import { inProcessSwarm } from "../../helpers/swarm-fixture";
+import { inProcessSwarm, replayStoredRun } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
 const unique = (label: string) => `pw-${label}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -242,13 +236,8 @@ describe("PlannerWorkerSwarm (E1)", () => {
     const res = await postSwarm(h, key, { swarm_type: "PlannerWorkerSwarm", max_loops: 2, agents: [agent("One"), agent("Two")], task: marker });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const before = callsMentioning(h, marker).length;
-    const [run] = await h.deps.ds.query("SELECT request FROM runs WHERE id = $1", [res.body.job_id]);
-    const steps = await h.deps.ds.query("SELECT * FROM run_steps WHERE run_id = $1", [res.body.job_id]);
+    const { steps, recorder, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, plannerWorkerSwarm);
     expect(new Set(steps.map((s: any) => s.step_key)).size).to.equal(steps.length);
-    const request = run.request as SwarmRequest;
-    const recorder = StepRecorder.forRun(h.deps.ds, res.body.job_id, steps);
-    const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
-    const replayed = await plannerWorkerSwarm.run(new SwarmRun(request, request.agents!, openingText(request), "PlannerWorkerSwarm", ctx, null, 4));
     expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
     expect(recorder.replayed).to.equal(before);
     expect(callsMentioning(h, marker)).to.have.length(before);
