@@ -12,6 +12,8 @@ import { jsonBody } from "./middleware/json-body";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLogger } from "./middleware/request-logger";
 import { v1Errors } from "./middleware/v1-errors";
+import { platformErrors } from "./middleware/platform-errors";
+import { platformRouters } from "./routes/platform";
 import { healthRouter } from "./routes/meta/health.router";
 import { agentBatchRouter } from "./routes/v1/agent/agent-batch.router";
 import { agentRouter } from "./routes/v1/agent/agent.router";
@@ -62,11 +64,12 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
   return app;
 }
 
-/** The platform app (`/api`, listing pages, API-keys page); filled by the platform's routes. */
-export function createPlatformApp(_deps: ApiDeps): Koa {
+/** The platform app (`/api`, listing pages, API-keys page, uploaded images), with the spec's platform error bodies. */
+export function createPlatformApp(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true;
   app.use(requestLogger(logger));
-  app.use(v1Errors(howToGetKey()));
+  app.use(platformErrors(howToGetKey()));
+  mount(app, platformRouters(deps));
   return app;
 }

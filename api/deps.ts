@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import type { DataSource } from "typeorm";
 import { getDataSource } from "../shared/db/data-source";
 import { KeyOwnerCache } from "./services/key-owner-cache";
+import { SessionTokens } from "./services/session-tokens";
 import { CompletionWaiter } from "../shared/queues/completion-waiter";
 import { createFlowProducer, createQueue, createQueueEvents } from "../shared/queues/queues";
 import { createRedis } from "../shared/queues/redis";
@@ -19,6 +20,8 @@ export interface ApiDeps {
   waiter: CompletionWaiter;
   /** Valid keys seen recently (revocations are announced and drop them at once). */
   keys: KeyOwnerCache;
+  /** Session tokens (JWTs) of the identity backend, accepted by parts of the platform. */
+  sessions: SessionTokens;
   close(): Promise<void>;
 }
 
@@ -42,6 +45,7 @@ export async function createApiDeps(): Promise<ApiDeps> {
     flows,
     waiter,
     keys,
+    sessions: new SessionTokens(),
     async close() {
       subscriber.disconnect();
       await Promise.allSettled(events.map((e) => e.close()));

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "pg";
-import { createApiApp } from "../../api/app";
+import { createApiApp, createPlatformApp } from "../../api/app";
 import { config } from "../../shared/config";
 import { createApiDeps, type ApiDeps } from "../../api/deps";
 import { createApiKey, ensureUser } from "../../shared/auth/api-keys";
@@ -15,6 +15,8 @@ import { SIMULATOR_PORT } from "../env";
 /** The running service for integration tests: real Postgres, Redis, BullMQ workers, HTTP and simulator. */
 export interface Harness {
   baseUrl: string;
+  /** The platform app (E6–E9, pages), served on its own port as in production. */
+  platformUrl: string;
   deps: ApiDeps;
   sim: Simulator;
   workers: WorkerPool;
@@ -55,6 +57,16 @@ async function flushRedis(): Promise<void> {
   redis.disconnect();
 }
 
+async function serve(handler: Parameters<typeof createServer>[1]): Promise<Server> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
+}
+
+function urlOf(server: Server): string {
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
 /** Starts the shared harness once; later calls get the same one. */
 export function harness(): Promise<Harness> {
   started ??= (async () => {
@@ -62,19 +74,18 @@ export function harness(): Promise<Harness> {
     const sim = await createSimulator({ port: SIMULATOR_PORT });
     const deps = await createApiDeps();
     const workers = await startWorkers(["agent", "swarm"], handlers, deps.ds);
-    const server: Server = createServer(createApiApp(deps).callback());
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const [server, platform] = await Promise.all([serve(createApiApp(deps).callback()), serve(createPlatformApp(deps).callback())]);
     teardown = async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      for (const s of [server, platform]) s.closeAllConnections();
+      await Promise.all([server, platform].map((s) => new Promise((resolve) => s.close(resolve))));
       await workers.close();
       await deps.close();
       await closeDataSource();
       await sim.close();
     };
     return {
-      baseUrl,
+      baseUrl: urlOf(server),
+      platformUrl: urlOf(platform),
       deps,
       sim,
       workers,
