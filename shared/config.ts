@@ -131,9 +131,19 @@ const envSchema = Joi.object({
   SOLANA_WS_URL: Joi.string().uri({ scheme: ["ws", "wss"] }).optional(),
   SOLANA_NETWORK: Joi.string().default("localnet"),
   TOKEN_LAUNCHER: Joi.string().valid("token-2022", "meteora-dbc").default("token-2022"),
+  // Base58 public key (32–44 characters of the Bitcoin alphabet); the default is mainnet USDC.
+  SOLANA_USDC_MINT: Joi.string()
+    .pattern(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    .default("EPjFWdd5AufqSSqeM2qTVu3mTJp8ixD2Cd4BBcUoTdDp"),
   TOKEN_LAUNCH_MIN_SOL: Joi.number().min(0).default(0.04),
   TOKEN_SUPPLY: Joi.number().integer().min(1).default(1_000_000_000),
-  TOKEN_DECIMALS: Joi.number().integer().min(0).max(9).default(6),
+  // A Meteora bonding curve accepts base tokens of 6 to 9 decimals only.
+  TOKEN_DECIMALS: Joi.number()
+    .integer()
+    .min(0)
+    .max(9)
+    .default(6)
+    .when("TOKEN_LAUNCHER", { is: "meteora-dbc", then: Joi.number().min(6) }),
   LAUNCH_WAIT_MS: ms.default(120_000),
 }).unknown(true);
 
@@ -265,6 +275,8 @@ function buildConfig(env: Record<string, any>) {
       wsUrl: (env.SOLANA_WS_URL ?? null) as string | null,
       network: env.SOLANA_NETWORK as string,
       launcher: env.TOKEN_LAUNCHER as "token-2022" | "meteora-dbc",
+      /** The USDC mint a `quote_mint: "USDC"` bonding curve trades against (differs per cluster). */
+      usdcMint: env.SOLANA_USDC_MINT as string,
       minBalanceSol: env.TOKEN_LAUNCH_MIN_SOL as number,
       supply: env.TOKEN_SUPPLY as number,
       decimals: env.TOKEN_DECIMALS as number,

@@ -24,6 +24,15 @@ describe("configuration", () => {
     for (const name of ["PORT", "REDIS_URL", "NIGHT_DISCOUNT", "NODE_ENV"]) expect(problems).to.include(name);
   });
 
+  it("gives the Meteora launcher 6–9 decimals and a USDC mint per cluster", () => {
+    expect(loadConfig({}).solana.usdcMint).to.equal("EPjFWdd5AufqSSqeM2qTVu3mTJp8ixD2Cd4BBcUoTdDp");
+    expect(() => loadConfig({ TOKEN_LAUNCHER: "meteora-dbc", TOKEN_DECIMALS: "2" })).to.throw(ConfigError, /TOKEN_DECIMALS/);
+    expect(loadConfig({ TOKEN_LAUNCHER: "token-2022", TOKEN_DECIMALS: "2" }).solana.decimals).to.equal(2);
+    expect(() => loadConfig({ SOLANA_USDC_MINT: "not-a-key" })).to.throw(ConfigError, /SOLANA_USDC_MINT/);
+    const devnet = "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU";
+    expect(loadConfig({ SOLANA_USDC_MINT: devnet }).solana.usdcMint).to.equal(devnet);
+  });
+
   it("requires an admin password and a secrets key in production", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).to.throw(ConfigError, /ADMIN_PASSWORD[\s\S]*SECRETS_KEY|SECRETS_KEY[\s\S]*ADMIN_PASSWORD/);
     const cfg = loadConfig({ NODE_ENV: "production", ADMIN_PASSWORD: "long-enough-secret", SECRETS_KEY: "k".repeat(32) });
