@@ -22,7 +22,7 @@ export const agentSpecSchema = Joi.object({
   agent_name: Joi.string().max(200).allow(null, ""),
   description: Joi.string().max(10_000).allow(null, ""),
   system_prompt: Joi.string().max(200_000).allow(null, ""),
-  marketplace_prompt_id: Joi.string().max(100).allow(null, ""),
+  marketplace_prompt_id: Joi.string().trim().max(100).allow(null, ""),
   model_name: Joi.string().max(200).default(config.llm.defaultModel),
   auto_generate_prompt: Joi.boolean().default(false),
   max_tokens: Joi.number().integer().min(1).max(1_000_000).default(8192),

@@ -5,6 +5,7 @@ import type { ApiDeps } from "../deps";
 import { presentAgentBatch } from "../presenters/agent-batch.presenter";
 import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
 import { acceptedReply, type Reply } from "./reply";
+import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { effectiveBudget } from "./run-budget";
 
 /**
@@ -18,6 +19,8 @@ export async function completeAgentBatch(
   prefer: { respondAsync: boolean; waitMs: number | null },
 ): Promise<Reply> {
   assertBatchSize(items.length);
+  // One lookup for every item's marketplace prompts; an unusable one refuses the whole batch (400).
+  const configs = await attachMarketplacePrompts(deps.ds, items.map((item) => item.agent_config), owner.userId);
   const waitMs = syncWaitMs(prefer);
   const { parentId, done } = await runBatch(
     deps,
@@ -29,7 +32,7 @@ export async function completeAgentBatch(
       owner,
       parentRequest: { total_requests: items.length },
       // Items stream nothing: their results come back together.
-      items: items.map((item) => ({ ...item, agent_config: sealAgentSecrets(item.agent_config), stream: false, budget: effectiveBudget(item.budget, owner.tier) })),
+      items: items.map((item, i) => ({ ...item, agent_config: sealAgentSecrets(configs[i]), stream: false, budget: effectiveBudget(item.budget, owner.tier) })),
     },
     waitMs,
   );

@@ -6,6 +6,7 @@ import { sealAgentSecrets } from "../../shared/secrets/agent-secrets";
 import type { ApiDeps } from "../deps";
 import { presentAgentCompletion } from "../presenters/agent-completion.presenter";
 import { acceptedReply, type Reply } from "./reply";
+import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { effectiveBudget } from "./run-budget";
 import { assertSucceeded, runAndWait } from "./run-service";
 
@@ -18,7 +19,7 @@ export function prepareAgentRequest(body: AgentCompletionRequest, owner: KeyOwne
   return { ...body, agent_config: sealAgentSecrets(body.agent_config), stream, budget: effectiveBudget(body.budget, owner.tier) };
 }
 
-/** E5: checks the model is servable, queues the run, and answers when it ends (or streams it). */
+/** E5: checks the model is servable, applies a marketplace prompt, queues the run, and answers when it ends (or streams it). */
 export async function completeAgent(
   deps: ApiDeps,
   body: AgentCompletionRequest,
@@ -26,7 +27,8 @@ export async function completeAgent(
   prefer: { respondAsync: boolean; waitMs: number | null },
 ): Promise<AgentCompletionOutcome> {
   resolveModel(body.agent_config.model_name); // 400 naming the missing key before anything is queued
-  const request = prepareAgentRequest(body, owner);
+  const [agentConfig] = await attachMarketplacePrompts(deps.ds, [body.agent_config], owner.userId);
+  const request = prepareAgentRequest({ ...body, agent_config: agentConfig }, owner);
   const streaming = request.stream && !prefer.respondAsync;
   const waitMs = prefer.respondAsync || streaming ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
   const { runId, run } = await runAndWait(deps, { kind: "agent", job: "agent-run", request, owner }, waitMs);

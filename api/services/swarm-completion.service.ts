@@ -3,6 +3,7 @@ import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import type { ApiDeps } from "../deps";
 import { presentSwarmCompletion } from "../presenters/swarm-completion.presenter";
 import { syncWaitMs } from "./batch-service";
+import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { acceptedReply, type Reply } from "./reply";
 import { assertSucceeded, runAndWait } from "./run-service";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
@@ -10,15 +11,16 @@ import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 /** What E1 hands back: a reply, or a run to stream to the client. */
 export type SwarmCompletionOutcome = Reply | { stream: { runId: string; request: SwarmRequest } };
 
-/** E1: checks the whole-request rules (400 before any LLM call), queues the swarm, answers when it ends. */
+/** E1: checks the whole-request rules and marketplace prompts (400 before any LLM call), queues the swarm, answers when it ends. */
 export async function completeSwarm(
   deps: ApiDeps,
   body: SwarmRequest,
   owner: KeyOwner,
   prefer: { respondAsync: boolean; waitMs: number | null },
 ): Promise<SwarmCompletionOutcome> {
-  const request = normaliseSwarmRequest(body, owner);
-  assertSwarmRunnable(request);
+  const normalised = normaliseSwarmRequest(body, owner);
+  assertSwarmRunnable(normalised);
+  const request = { ...normalised, agents: await attachMarketplacePrompts(deps.ds, normalised.agents ?? [], owner.userId) };
   const streaming = request.stream && !prefer.respondAsync;
   const waitMs = streaming ? null : syncWaitMs(prefer);
   const { runId, run } = await runAndWait(deps, { kind: "swarm", job: "swarm-run", request, owner, serviceTier: request.service_tier }, waitMs);

@@ -1,5 +1,5 @@
 import type { AgentSpec, McpConfig } from "../contracts/agent-spec";
-import { sealSecret, unsealSecret } from "./sealed";
+import { isSealed, sealSecret, unsealSecret } from "./sealed";
 
 /** `llm_args` keys that carry credentials (e.g. a provider key passed per request). */
 const SECRET_KEY = /(key|token|secret|password|authorization|credential)/i;
@@ -47,4 +47,17 @@ export function unsealMcpConfig(config: McpConfig): McpConfig {
 /** `llm_args` with any sealed value decrypted, just before it goes to the provider. */
 export function unsealLlmArgs(args: Record<string, unknown> | null | undefined): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args ?? {}).map(([k, v]) => [k, typeof v === "string" ? unsealSecret(v) : v]));
+}
+
+/**
+ * The agent with its marketplace prompt readable again, handoffs included. The API stores a
+ * marketplace prompt's text sealed in `system_prompt` (and only then sets `marketplace_prompt_id`),
+ * so a paid prompt never shows in a stored request; the worker unseals it just before use.
+ */
+export function unsealMarketplacePrompts(spec: AgentSpec): AgentSpec {
+  return {
+    ...spec,
+    ...(spec.marketplace_prompt_id && isSealed(spec.system_prompt) ? { system_prompt: unsealSecret(spec.system_prompt) } : {}),
+    ...(spec.handoffs ? { handoffs: (spec.handoffs as AgentSpec[]).map(unsealMarketplacePrompts) } : {}),
+  };
 }
