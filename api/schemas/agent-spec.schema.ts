@@ -50,6 +50,8 @@ export const agentSpecSchema = Joi.object({
   price_usd: Joi.number().min(0).allow(null),
   // Handoffs are agents in their own right (validated the same way, recursively).
   handoffs: Joi.array().items(Joi.link("#agentSpec")).max(20).allow(null),
+  // Recorded by the service when it publishes the agent; a client's value would be a false record.
+  published_prompt_id: Joi.any().strip(),
 })
   .unknown(true)
   .id("agentSpec");

@@ -1,5 +1,6 @@
 import type { DataSource } from "typeorm";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
+import { everyAgent, mapAgentTree } from "../../shared/contracts/agent-tree";
 import { sql } from "../../shared/db/sql";
 import { BadRequestError } from "../../shared/errors";
 import { sealSecret } from "../../shared/secrets/sealed";
@@ -22,14 +23,9 @@ function promptIdOf(spec: AgentSpec): string | null {
   return spec.marketplace_prompt_id?.trim() || null;
 }
 
-/** Every agent of a request, handoffs included (they are agents in their own right). */
-function everyAgent(specs: AgentSpec[]): AgentSpec[] {
-  return specs.flatMap((spec) => [spec, ...everyAgent((spec.handoffs ?? []) as AgentSpec[])]);
-}
-
 /** The distinct marketplace prompt ids the agents name, in first-seen order. */
 export function marketplacePromptIds(specs: AgentSpec[]): string[] {
-  return [...new Set(everyAgent(specs).flatMap((spec) => promptIdOf(spec) ?? []))];
+  return [...new Set(everyAgent(specs).flatMap(({ spec }) => promptIdOf(spec) ?? []))];
 }
 
 /** Loads every prompt the agents name, in one query (ids that are not UUIDs cannot name one). */
@@ -62,11 +58,12 @@ function problemWith(id: string, prompt: StoredPrompt | undefined, userId: strin
  * The worker unseals it just before the model call.
  */
 function withPrompt(spec: AgentSpec, lookup: MarketplacePromptLookup): AgentSpec {
-  const id = promptIdOf(spec);
-  const handoffs = spec.handoffs ? { handoffs: (spec.handoffs as AgentSpec[]).map((h) => withPrompt(h, lookup)) } : {};
-  if (!id) return { ...spec, ...handoffs };
-  const prompt = lookup.get(id.toLowerCase())!;
-  return { ...spec, ...handoffs, marketplace_prompt_id: prompt.id, system_prompt: sealSecret(prompt.prompt) };
+  return mapAgentTree(spec, (agent) => {
+    const id = promptIdOf(agent);
+    if (!id) return agent;
+    const prompt = lookup.get(id.toLowerCase())!;
+    return { ...agent, marketplace_prompt_id: prompt.id, system_prompt: sealSecret(prompt.prompt) };
+  });
 }
 
 /**

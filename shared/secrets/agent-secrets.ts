@@ -1,4 +1,5 @@
 import type { AgentSpec, McpConfig } from "../contracts/agent-spec";
+import { mapAgentTree } from "../contracts/agent-tree";
 import { isSealed, sealSecret, unsealSecret } from "./sealed";
 
 /** `llm_args` keys that carry credentials (e.g. a provider key passed per request). */
@@ -22,13 +23,12 @@ function mapLlmArgs(args: Record<string, unknown> | null | undefined, f: Transfo
 
 /** Applies `f` to every secret of an agent spec (MCP tokens and headers, credential-like `llm_args`), handoffs included. */
 function mapAgentSecrets(spec: AgentSpec, f: Transform): AgentSpec {
-  return {
-    ...spec,
-    ...(spec.mcp_config ? { mcp_config: mapMcp(spec.mcp_config, f) } : {}),
-    ...(spec.mcp_configs ? { mcp_configs: { ...spec.mcp_configs, connections: spec.mcp_configs.connections.map((c) => mapMcp(c, f)!) } } : {}),
-    ...(spec.llm_args ? { llm_args: mapLlmArgs(spec.llm_args, f) } : {}),
-    ...(spec.handoffs ? { handoffs: (spec.handoffs as AgentSpec[]).map((h) => mapAgentSecrets(h, f)) } : {}),
-  };
+  return mapAgentTree(spec, (agent) => ({
+    ...agent,
+    ...(agent.mcp_config ? { mcp_config: mapMcp(agent.mcp_config, f) } : {}),
+    ...(agent.mcp_configs ? { mcp_configs: { ...agent.mcp_configs, connections: agent.mcp_configs.connections.map((c) => mapMcp(c, f)!) } } : {}),
+    ...(agent.llm_args ? { llm_args: mapLlmArgs(agent.llm_args, f) } : {}),
+  }));
 }
 
 /**
@@ -55,9 +55,7 @@ export function unsealLlmArgs(args: Record<string, unknown> | null | undefined):
  * so a paid prompt never shows in a stored request; the worker unseals it just before use.
  */
 export function unsealMarketplacePrompts(spec: AgentSpec): AgentSpec {
-  return {
-    ...spec,
-    ...(spec.marketplace_prompt_id && isSealed(spec.system_prompt) ? { system_prompt: unsealSecret(spec.system_prompt) } : {}),
-    ...(spec.handoffs ? { handoffs: (spec.handoffs as AgentSpec[]).map(unsealMarketplacePrompts) } : {}),
-  };
+  return mapAgentTree(spec, (agent) =>
+    agent.marketplace_prompt_id && isSealed(agent.system_prompt) ? { ...agent, system_prompt: unsealSecret(agent.system_prompt) } : agent,
+  );
 }

@@ -1,5 +1,6 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
+import { promptContentHash } from "../../api/services/agent-prompt-store";
 
 export interface PromptFixture {
   userId: string;
@@ -20,7 +21,6 @@ export interface PromptFixture {
 export async function insertPrompt(ds: DataSource, fixture: PromptFixture) {
   const id = randomUUID();
   const prompt = fixture.prompt ?? `You are a careful assistant ${id}.`;
-  const hash = createHash("sha256").update(prompt.trim().replace(/\s+/g, " ").toLowerCase()).digest("hex");
   const [row] = await ds.query(
     `INSERT INTO prompts (id, user_id, name, prompt, description, use_cases, tags, is_free, price_usd, category, status, links, content_hash, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
@@ -38,7 +38,7 @@ export async function insertPrompt(ds: DataSource, fixture: PromptFixture) {
       fixture.category === undefined ? "testing" : fixture.category,
       fixture.status ?? "approved",
       JSON.stringify(fixture.links ?? []),
-      hash,
+      promptContentHash(prompt),
       fixture.createdAt ?? new Date(),
     ],
   );
