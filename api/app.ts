@@ -22,6 +22,7 @@ import { jobsRouter } from "./routes/v1/jobs/jobs.router";
 import { rateLimitsRouter } from "./routes/v1/meta/rate-limits.router";
 import { createRateLimiter, type RateLimiter } from "./services/rate-limiter";
 import { logsRouter } from "./routes/v1/logs/logs.router";
+import { marketplaceRouter } from "./routes/v1/marketplace/marketplace.router";
 import { modelsRouter } from "./routes/v1/meta/models.router";
 
 /** Where people get API keys; every 401 points there. */
@@ -58,7 +59,7 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
     apiKeyAuth(deps.keys),
     rateLimit(limiter),
     idempotency(deps.ds, { syncWaitMs: config.http.syncWaitMs }),
-    ...routes([agentRouter(deps), agentBatchRouter(deps), swarmRouter(deps), jobsRouter(deps), rateLimitsRouter(limiter), modelsRouter(), logsRouter(deps)]),
+    ...routes([agentRouter(deps), agentBatchRouter(deps), swarmRouter(deps), jobsRouter(deps), rateLimitsRouter(limiter), modelsRouter(), logsRouter(deps), marketplaceRouter(deps)]),
   ]);
   app.use((ctx, next) => (ctx.path.startsWith("/v1/") ? v1(ctx, next) : next()));
   return app;

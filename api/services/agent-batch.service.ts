@@ -5,10 +5,12 @@ import type { ApiDeps } from "../deps";
 import { presentAgentBatch } from "../presenters/agent-batch.presenter";
 import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
 import { acceptedReply, type Reply } from "./reply";
+import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
+import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { effectiveBudget } from "./run-budget";
 
 /**
- * E3: one child run per item, all in parallel across agent workers; answers in request order, an
+ * E3: one child run per item (marketplace prompts applied, agents published when asked), all in parallel across agent workers; answers in request order, an
  * item that fails reported in its slot.
  */
 export async function completeAgentBatch(
@@ -16,8 +18,14 @@ export async function completeAgentBatch(
   items: AgentCompletionRequest[],
   owner: KeyOwner,
   prefer: { respondAsync: boolean; waitMs: number | null },
+  onPublished: OnPublished = () => undefined,
 ): Promise<Reply> {
   assertBatchSize(items.length);
+  // One lookup for every item's marketplace prompts; an unusable one, or an agent that cannot be
+  // published, refuses the whole batch (400) before anything is stored.
+  const withPrompts = await attachMarketplacePrompts(deps.ds, items.map((item) => item.agent_config), owner.userId);
+  const { specs: configs, promptIds } = await publishAgentPrompts(deps.ds, owner.userId, withPrompts, (i) => `[${i}].agent_config`);
+  onPublished(promptIds);
   const waitMs = syncWaitMs(prefer);
   const { parentId, done } = await runBatch(
     deps,
@@ -29,7 +37,7 @@ export async function completeAgentBatch(
       owner,
       parentRequest: { total_requests: items.length },
       // Items stream nothing: their results come back together.
-      items: items.map((item) => ({ ...item, agent_config: sealAgentSecrets(item.agent_config), stream: false, budget: effectiveBudget(item.budget, owner.tier) })),
+      items: items.map((item, i) => ({ ...item, agent_config: sealAgentSecrets(configs[i]), stream: false, budget: effectiveBudget(item.budget, owner.tier) })),
     },
     waitMs,
   );

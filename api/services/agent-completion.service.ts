@@ -6,6 +6,8 @@ import { sealAgentSecrets } from "../../shared/secrets/agent-secrets";
 import type { ApiDeps } from "../deps";
 import { presentAgentCompletion } from "../presenters/agent-completion.presenter";
 import { acceptedReply, type Reply } from "./reply";
+import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
+import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { effectiveBudget } from "./run-budget";
 import { assertSucceeded, runAndWait } from "./run-service";
 
@@ -18,15 +20,22 @@ export function prepareAgentRequest(body: AgentCompletionRequest, owner: KeyOwne
   return { ...body, agent_config: sealAgentSecrets(body.agent_config), stream, budget: effectiveBudget(body.budget, owner.tier) };
 }
 
-/** E5: checks the model is servable, queues the run, and answers when it ends (or streams it). */
+/**
+ * E5: checks the model is servable, applies a marketplace prompt, publishes the agent when asked,
+ * queues the run, and answers when it ends (or streams it).
+ */
 export async function completeAgent(
   deps: ApiDeps,
   body: AgentCompletionRequest,
   owner: KeyOwner,
   prefer: { respondAsync: boolean; waitMs: number | null },
+  onPublished: OnPublished = () => undefined,
 ): Promise<AgentCompletionOutcome> {
   resolveModel(body.agent_config.model_name); // 400 naming the missing key before anything is queued
-  const request = prepareAgentRequest(body, owner);
+  const withPrompts = await attachMarketplacePrompts(deps.ds, [body.agent_config], owner.userId);
+  const published = await publishAgentPrompts(deps.ds, owner.userId, withPrompts, () => "agent_config");
+  onPublished(published.promptIds);
+  const request = prepareAgentRequest({ ...body, agent_config: published.specs[0] }, owner);
   const streaming = request.stream && !prefer.respondAsync;
   const waitMs = prefer.respondAsync || streaming ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
   const { runId, run } = await runAndWait(deps, { kind: "agent", job: "agent-run", request, owner }, waitMs);

@@ -5,11 +5,21 @@ import type { ApiDeps } from "../deps";
 import { batchSlots, type SwarmBatchItem, type SwarmBatchParent } from "../presenters/swarm-batch.presenter";
 import { swarmRequestSchema } from "../schemas/swarm-request.schema";
 import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
+import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
+import { applyMarketplacePrompts, lookupMarketplacePrompts, type MarketplacePromptLookup } from "./marketplace-prompts.service";
 import { acceptedReply, type Reply } from "./reply";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 
+type PreparedItem = { request: SwarmRequest } | { error: SwarmBatchItem };
+
+/** The slot of an item refused for a reason the service can tell the client. */
+function refusedItem(swarmName: string | null, err: unknown): { error: SwarmBatchItem } {
+  if (err instanceof AppError) return { error: { status: "error", swarm_name: swarmName, detail: err.message } };
+  throw err;
+}
+
 /** Validates one item: the runnable request, or the error that takes its slot. */
-function prepareItem(raw: unknown, owner: KeyOwner): { request: SwarmRequest } | { error: SwarmBatchItem } {
+function prepareItem(raw: unknown, owner: KeyOwner): PreparedItem {
   const name = (raw as { name?: unknown } | null)?.name;
   const swarmName = typeof name === "string" ? name : null;
   const { value, error } = swarmRequestSchema.validate(raw, { abortEarly: false, stripUnknown: true, convert: true });
@@ -19,8 +29,29 @@ function prepareItem(raw: unknown, owner: KeyOwner): { request: SwarmRequest } |
     assertSwarmRunnable(request);
     return { request: { ...request, stream: false } };
   } catch (err) {
-    if (err instanceof AppError) return { error: { status: "error", swarm_name: swarmName, detail: err.message } };
-    throw err;
+    return refusedItem(swarmName, err);
+  }
+}
+
+/** Puts each runnable item's marketplace prompts in place; an item naming one it may not use takes its slot as an error. */
+function withMarketplacePrompts(item: PreparedItem, lookup: MarketplacePromptLookup, owner: KeyOwner): PreparedItem {
+  if (!("request" in item)) return item;
+  try {
+    return { request: { ...item.request, agents: applyMarketplacePrompts(item.request.agents ?? [], lookup, owner.userId) } };
+  } catch (err) {
+    return refusedItem(item.request.name ?? null, err);
+  }
+}
+
+/** Publishes an item's agents that ask for it; an item whose agents cannot be published takes its slot. */
+async function withPublishedAgents(item: PreparedItem, deps: ApiDeps, owner: KeyOwner, promptIds: string[]): Promise<PreparedItem> {
+  if (!("request" in item)) return item;
+  try {
+    const published = await publishAgentPrompts(deps.ds, owner.userId, item.request.agents ?? []);
+    promptIds.push(...published.promptIds);
+    return { request: { ...item.request, agents: published.specs } };
+  } catch (err) {
+    return refusedItem(item.request.name ?? null, err);
   }
 }
 
@@ -28,9 +59,22 @@ function prepareItem(raw: unknown, owner: KeyOwner): { request: SwarmRequest } |
  * E2: every valid item is a child swarm run, all in parallel across swarm workers; an invalid item
  * is answered in its slot without running. The answer keeps request order.
  */
-export async function completeSwarmBatch(deps: ApiDeps, items: unknown[], owner: KeyOwner, prefer: { respondAsync: boolean; waitMs: number | null }): Promise<Reply> {
+export async function completeSwarmBatch(
+  deps: ApiDeps,
+  items: unknown[],
+  owner: KeyOwner,
+  prefer: { respondAsync: boolean; waitMs: number | null },
+  onPublished: OnPublished = () => undefined,
+): Promise<Reply> {
   assertBatchSize(items.length);
-  const prepared = items.map((item) => prepareItem(item, owner));
+  const validated = items.map((item) => prepareItem(item, owner));
+  // One lookup for the marketplace prompts of every item.
+  const lookup = await lookupMarketplacePrompts(deps.ds, validated.flatMap((p) => ("request" in p ? (p.request.agents ?? []) : [])));
+  const promptIds: string[] = [];
+  const prepared: PreparedItem[] = [];
+  // One item after another, so items publishing the same prompt share one record.
+  for (const item of validated) prepared.push(await withPublishedAgents(withMarketplacePrompts(item, lookup, owner), deps, owner, promptIds));
+  onPublished([...new Set(promptIds)]);
   const runnable = prepared.flatMap((p) => ("request" in p ? [p.request] : []));
   // Refused items are kept with the parent, so a later GET /v1/jobs shows every slot too.
   const rejected = prepared.flatMap((p, index) => ("error" in p ? [{ index, item: p.error }] : []));

@@ -3,6 +3,8 @@ import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import type { ApiDeps } from "../deps";
 import { presentSwarmCompletion } from "../presenters/swarm-completion.presenter";
 import { syncWaitMs } from "./batch-service";
+import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
+import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { acceptedReply, type Reply } from "./reply";
 import { assertSucceeded, runAndWait } from "./run-service";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
@@ -10,15 +12,23 @@ import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 /** What E1 hands back: a reply, or a run to stream to the client. */
 export type SwarmCompletionOutcome = Reply | { stream: { runId: string; request: SwarmRequest } };
 
-/** E1: checks the whole-request rules (400 before any LLM call), queues the swarm, answers when it ends. */
+/**
+ * E1: checks the whole-request rules and marketplace prompts (400 before any LLM call), publishes
+ * the agents that ask for it, queues the swarm, answers when it ends.
+ */
 export async function completeSwarm(
   deps: ApiDeps,
   body: SwarmRequest,
   owner: KeyOwner,
   prefer: { respondAsync: boolean; waitMs: number | null },
+  onPublished: OnPublished = () => undefined,
 ): Promise<SwarmCompletionOutcome> {
-  const request = normaliseSwarmRequest(body, owner);
-  assertSwarmRunnable(request);
+  const normalised = normaliseSwarmRequest(body, owner);
+  assertSwarmRunnable(normalised);
+  const withPrompts = await attachMarketplacePrompts(deps.ds, normalised.agents ?? [], owner.userId);
+  const published = await publishAgentPrompts(deps.ds, owner.userId, withPrompts);
+  onPublished(published.promptIds);
+  const request = { ...normalised, agents: published.specs };
   const streaming = request.stream && !prefer.respondAsync;
   const waitMs = streaming ? null : syncWaitMs(prefer);
   const { runId, run } = await runAndWait(deps, { kind: "swarm", job: "swarm-run", request, owner, serviceTier: request.service_tier }, waitMs);

@@ -42,6 +42,8 @@ export interface AgentSpec {
   is_free: boolean;
   price_usd?: number | null;
   handoffs?: unknown[] | null;
+  /** Set by the service, never by clients: the marketplace prompt this agent was published as. */
+  published_prompt_id?: string | null;
 }
 
 /** A message of prior conversation (`history`). */

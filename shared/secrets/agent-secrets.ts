@@ -1,5 +1,6 @@
 import type { AgentSpec, McpConfig } from "../contracts/agent-spec";
-import { sealSecret, unsealSecret } from "./sealed";
+import { mapAgentTree } from "../contracts/agent-tree";
+import { isSealed, sealSecret, unsealSecret } from "./sealed";
 
 /** `llm_args` keys that carry credentials (e.g. a provider key passed per request). */
 const SECRET_KEY = /(key|token|secret|password|authorization|credential)/i;
@@ -22,13 +23,12 @@ function mapLlmArgs(args: Record<string, unknown> | null | undefined, f: Transfo
 
 /** Applies `f` to every secret of an agent spec (MCP tokens and headers, credential-like `llm_args`), handoffs included. */
 function mapAgentSecrets(spec: AgentSpec, f: Transform): AgentSpec {
-  return {
-    ...spec,
-    ...(spec.mcp_config ? { mcp_config: mapMcp(spec.mcp_config, f) } : {}),
-    ...(spec.mcp_configs ? { mcp_configs: { ...spec.mcp_configs, connections: spec.mcp_configs.connections.map((c) => mapMcp(c, f)!) } } : {}),
-    ...(spec.llm_args ? { llm_args: mapLlmArgs(spec.llm_args, f) } : {}),
-    ...(spec.handoffs ? { handoffs: (spec.handoffs as AgentSpec[]).map((h) => mapAgentSecrets(h, f)) } : {}),
-  };
+  return mapAgentTree(spec, (agent) => ({
+    ...agent,
+    ...(agent.mcp_config ? { mcp_config: mapMcp(agent.mcp_config, f) } : {}),
+    ...(agent.mcp_configs ? { mcp_configs: { ...agent.mcp_configs, connections: agent.mcp_configs.connections.map((c) => mapMcp(c, f)!) } } : {}),
+    ...(agent.llm_args ? { llm_args: mapLlmArgs(agent.llm_args, f) } : {}),
+  }));
 }
 
 /**
@@ -47,4 +47,15 @@ export function unsealMcpConfig(config: McpConfig): McpConfig {
 /** `llm_args` with any sealed value decrypted, just before it goes to the provider. */
 export function unsealLlmArgs(args: Record<string, unknown> | null | undefined): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args ?? {}).map(([k, v]) => [k, typeof v === "string" ? unsealSecret(v) : v]));
+}
+
+/**
+ * The agent with its marketplace prompt readable again, handoffs included. The API stores a
+ * marketplace prompt's text sealed in `system_prompt` (and only then sets `marketplace_prompt_id`),
+ * so a paid prompt never shows in a stored request; the worker unseals it just before use.
+ */
+export function unsealMarketplacePrompts(spec: AgentSpec): AgentSpec {
+  return mapAgentTree(spec, (agent) =>
+    agent.marketplace_prompt_id && isSealed(agent.system_prompt) ? { ...agent, system_prompt: unsealSecret(agent.system_prompt) } : agent,
+  );
 }

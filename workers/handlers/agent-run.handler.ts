@@ -1,5 +1,6 @@
 import type { AgentCompletionRequest, AgentRunOutput } from "../../shared/contracts/agent-spec";
 import { BadRequestError } from "../../shared/errors";
+import { unsealMarketplacePrompts } from "../../shared/secrets/agent-secrets";
 import { agentName, runAgent } from "../agents/agent-runner";
 import { agentUsage } from "../agents/agent-usage";
 import type { Handler } from "./handler";
@@ -13,7 +14,7 @@ export const handleAgentRun: Handler<"agent-run"> = ({ runId }, ctx) =>
       if (!request.task?.trim()) throw new BadRequestError("No task given for this agent");
       const images = [...(request.img ? [request.img] : []), ...(request.imgs ?? [])];
       const result = await runAgent(
-        request.agent_config,
+        unsealMarketplacePrompts(request.agent_config),
         { task: request.task, history: request.history, images, toolsEnabled: request.tools_enabled },
         {
           recorder: recorder.lane("agent"),

@@ -1,6 +1,7 @@
 import { config } from "../../shared/config";
 import type { SwarmRequest, SwarmRunOutput } from "../../shared/contracts/swarm-request";
 import { AppError } from "../../shared/errors";
+import { unsealMarketplacePrompts } from "../../shared/secrets/agent-secrets";
 import { openingText } from "../swarms/opening";
 import { swarmTypes } from "../swarms/registry";
 import { SwarmRun } from "../swarms/swarm-run";
@@ -20,7 +21,7 @@ export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
       const request = run.request as SwarmRequest;
       const type = swarmTypes[request.swarm_type as keyof typeof swarmTypes];
       if (!type) throw new AppError(400, "SWARM_TYPE_UNAVAILABLE", `swarm_type '${request.swarm_type}' is not available`);
-      const swarm = new SwarmRun(request, request.agents ?? [], openingText(request), type.name, { recorder, budget, usage, signal }, events, config.swarmMaxParallel);
+      const swarm = new SwarmRun(request, (request.agents ?? []).map(unsealMarketplacePrompts), openingText(request), type.name, { recorder, budget, usage, signal }, events, config.swarmMaxParallel);
       let output: unknown;
       let ranType: string;
       if (runsPerTask(request)) {

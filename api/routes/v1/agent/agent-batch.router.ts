@@ -6,6 +6,7 @@ import { rejectOversizedBatch } from "../../../middleware/batch-size";
 import { validateBody } from "../../../middleware/validate";
 import { completeAgentBatch } from "../../../services/agent-batch.service";
 import { parsePrefer } from "../../../services/prefer-header";
+import { announcePublished } from "../../published-prompts";
 import { reply } from "../../reply";
 import { batchAgentItemSchema } from "./agent.schema";
 
@@ -17,7 +18,7 @@ export function agentBatchRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.post("/v1/agent/batch/completions", rejectOversizedBatch, validateBody(batchSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
-    reply(ctx, await completeAgentBatch(deps, ctx.state.body as AgentCompletionRequest[], ctx.state.auth, prefer));
+    reply(ctx, await completeAgentBatch(deps, ctx.state.body as AgentCompletionRequest[], ctx.state.auth, prefer, announcePublished(ctx)));
   });
   return router;
 }

@@ -6,6 +6,7 @@ import { completeAgent } from "../../../services/agent-completion.service";
 import { agentStreamFormat } from "../../../services/agent-stream.service";
 import { streamRun } from "../../../services/run-stream.service";
 import { parsePrefer } from "../../../services/prefer-header";
+import { announcePublished } from "../../published-prompts";
 import { reply } from "../../reply";
 import { agentCompletionSchema } from "./agent.schema";
 
@@ -14,7 +15,7 @@ export function agentRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.post("/v1/agent/completions", validateBody(agentCompletionSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
-    const outcome = await completeAgent(deps, ctx.state.body as AgentCompletionRequest, ctx.state.auth, prefer);
+    const outcome = await completeAgent(deps, ctx.state.body as AgentCompletionRequest, ctx.state.auth, prefer, announcePublished(ctx));
     if ("stream" in outcome) await streamRun(deps, ctx, outcome.stream.runId, agentStreamFormat(outcome.stream.runId, outcome.stream.request));
     else reply(ctx, outcome);
   });

@@ -10,6 +10,7 @@ import { streamRun } from "../../../services/run-stream.service";
 import { completeSwarmBatch } from "../../../services/swarm-batch.service";
 import { completeSwarm } from "../../../services/swarm-completion.service";
 import { swarmStreamFormat } from "../../../services/swarm-stream.service";
+import { announcePublished } from "../../published-prompts";
 import { reply } from "../../reply";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 
@@ -17,13 +18,13 @@ import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 export function swarmRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.post("/v1/swarm/completions", validateBody(swarmRequestSchema), async (ctx) => {
-    const outcome = await completeSwarm(deps, ctx.state.body as SwarmRequest, ctx.state.auth, parsePrefer(ctx.get("prefer")));
+    const outcome = await completeSwarm(deps, ctx.state.body as SwarmRequest, ctx.state.auth, parsePrefer(ctx.get("prefer")), announcePublished(ctx));
     if ("stream" in outcome) await streamRun(deps, ctx, outcome.stream.runId, swarmStreamFormat(outcome.stream.runId, outcome.stream.request));
     else reply(ctx, outcome);
   });
   // Items are validated one by one by the service, so a bad item takes its slot instead of failing the batch.
   router.post("/v1/swarm/batch/completions", rejectOversizedBatch, validateBody(Joi.array().required()), async (ctx) => {
-    reply(ctx, await completeSwarmBatch(deps, ctx.state.body as unknown[], ctx.state.auth, parsePrefer(ctx.get("prefer"))));
+    reply(ctx, await completeSwarmBatch(deps, ctx.state.body as unknown[], ctx.state.auth, parsePrefer(ctx.get("prefer")), announcePublished(ctx)));
   });
   router.get("/v1/swarms/available", (ctx) => {
     ctx.body = { success: true, swarm_types: SWARM_TYPES.filter((t) => AVAILABLE_SWARM_TYPES.has(t)) };

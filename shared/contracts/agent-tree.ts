@@ -1,0 +1,20 @@
+import type { AgentSpec } from "./agent-spec";
+
+/** An agent spec's handoffs, as agent specs (they are agents in their own right). */
+function handoffsOf(spec: AgentSpec): AgentSpec[] {
+  return (spec.handoffs ?? []) as AgentSpec[];
+}
+
+/**
+ * Every agent of a request, handoffs included, depth first in request order, each with where it
+ * sits in the request (`agents[1].handoffs[0]`), for messages that must name the agent.
+ */
+export function everyAgent(specs: AgentSpec[], where: (i: number) => string = (i) => `agents[${i}]`): { spec: AgentSpec; where: string }[] {
+  return specs.flatMap((spec, i) => [{ spec, where: where(i) }, ...everyAgent(handoffsOf(spec), (j) => `${where(i)}.handoffs[${j}]`)]);
+}
+
+/** The agent with `f` applied to it and, the same way, to each of its handoffs. */
+export function mapAgentTree(spec: AgentSpec, f: (spec: AgentSpec) => AgentSpec): AgentSpec {
+  const mapped = f(spec);
+  return spec.handoffs ? { ...mapped, handoffs: handoffsOf(spec).map((h) => mapAgentTree(h, f)) } : mapped;
+}
