@@ -1,14 +1,15 @@
 import { parseArgs } from "node:util";
-import { createApiKey, ensureUser, listApiKeys, revokeApiKey } from "../shared/auth/api-keys";
+import type { DataSource } from "typeorm";
+import { createApiKey, ensureUser, listApiKeys } from "../shared/auth/api-keys";
+import { revokeAndAnnounce } from "../shared/auth/key-revocation";
 import { closeDataSource, getDataSource } from "../shared/db/data-source";
 import { createRedis } from "../shared/queues/redis";
-import { announceKeyRevoked } from "../shared/queues/run-notices";
 
-/** Drops the key from running API processes' caches at once (best effort: they expire in 30 s anyway). */
-async function announceRevocation(id: string): Promise<void> {
+/** Revokes a key and drops it from running API processes' caches at once. */
+async function revoke(ds: DataSource, id: string): Promise<boolean> {
   const redis = createRedis("blocking");
   try {
-    await Promise.race([announceKeyRevoked(redis, id), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    return await revokeAndAnnounce(ds, redis, id);
   } finally {
     redis.disconnect();
   }
@@ -53,8 +54,7 @@ async function main(argv: string[]): Promise<number> {
       case "revoke": {
         const id = rest[0];
         if (!id || !/^[0-9a-f-]{36}$/i.test(id)) break;
-        const revoked = await revokeApiKey(ds, id);
-        if (revoked) await announceRevocation(id);
+        const revoked = await revoke(ds, id);
         console.log(revoked ? `Revoked key ${id}.` : `No active key with id ${id}.`);
         return revoked ? 0 : 1;
       }

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # ensure-services.sh — make sure a local PostgreSQL and Redis answer, and that
-# the application's database role and databases exist.
+# the application's database role and databases exist; with --browser, also
+# that a Chromium for the browser tests is installed.
 #
 # Usage:
-#   bash scripts/ensure-services.sh [--database NAME]...
+#   bash scripts/ensure-services.sh [--database NAME]... [--browser]
 #
 # Environment (defaults in brackets):
 #   PGHOST [127.0.0.1]  PGPORT [5432]          where PostgreSQL should answer
 #   APP_DB_USER [apiary]  APP_DB_PASSWORD [apiary]   the application's role
 #   REDIS_HOST [127.0.0.1]  REDIS_PORT [6379]  where Redis should answer
 #   APIARY_NO_INSTALL=1                        never install packages
+#   CHROMIUM_PATH                              the browser to use (--browser)
 #   DATABASE_URL / REDIS_URL                   if they point at a non-local
 #       host, that server is only checked, nothing is started or created there.
 #
@@ -39,6 +41,7 @@ DATA_DIR="$ROOT/.data"
 READY_TIMEOUT_SECONDS="${READY_TIMEOUT_SECONDS:-30}"
 
 DATABASES=()
+WANT_BROWSER=0
 APT_UPDATED=0
 # Unix socket directory used to reach a local server as the `postgres`
 # superuser (peer authentication). Debian's builds use /var/run/postgresql;
@@ -534,6 +537,53 @@ ensure_redis() {
 }
 
 # ---------------------------------------------------------------------------
+# Chromium (for the browser tests)
+# ---------------------------------------------------------------------------
+
+# Where distributions put Chromium or Chrome; test/helpers/browser.ts looks in
+# the same places.
+CHROMIUM_CANDIDATES=(/usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome-stable /usr/bin/google-chrome)
+
+find_chromium() {
+  local bin
+  if [[ -n ${CHROMIUM_PATH:-} ]]; then
+    [[ -x $CHROMIUM_PATH ]] && printf '%s' "$CHROMIUM_PATH"
+    return
+  fi
+  for bin in "${CHROMIUM_CANDIDATES[@]}"; do
+    if [[ -x $bin ]]; then
+      printf '%s' "$bin"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# The browser tests need a real browser. Installing one is attempted like the
+# servers above (apt-get as root or with passwordless sudo); when that is not
+# possible, the run goes on and the browser tests fail saying what is missing.
+ensure_chromium() {
+  local bin
+  if bin="$(find_chromium)"; then
+    log "chromium: $bin"
+    return 0
+  fi
+  if [[ -n ${CHROMIUM_PATH:-} ]]; then
+    warn "CHROMIUM_PATH=$CHROMIUM_PATH is not an executable; the browser tests will fail"
+    return 0
+  fi
+  if install_allowed; then
+    apt_install chromium
+    if bin="$(find_chromium)"; then
+      log "chromium: $bin"
+      return 0
+    fi
+  fi
+  warn "no Chromium found and none could be installed; the browser tests will fail." \
+    "Install it (Debian/Ubuntu: 'sudo apt-get install chromium'), rerun as root, or set CHROMIUM_PATH."
+}
+
+# ---------------------------------------------------------------------------
 # Main
 # ---------------------------------------------------------------------------
 
@@ -549,11 +599,15 @@ parse_args() {
         DATABASES+=("${1#--database=}")
         shift
         ;;
+      --browser)
+        WANT_BROWSER=1
+        shift
+        ;;
       -h | --help)
         usage
         exit 0
         ;;
-      *) die "unknown argument: $1 (usage: bash scripts/ensure-services.sh [--database NAME]...)" ;;
+      *) die "unknown argument: $1 (usage: bash scripts/ensure-services.sh [--database NAME]... [--browser])" ;;
     esac
   done
   local db
@@ -603,6 +657,7 @@ main() {
 
   ensure_postgres
   ensure_redis
+  if ((WANT_BROWSER)); then ensure_chromium; fi
 }
 
 # Run only when executed, so the functions can also be sourced for testing.

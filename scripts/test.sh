@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/ensure-services.sh --database apiary_test
+bash scripts/ensure-services.sh --database apiary_test --browser
 echo "[test] type-checking…"
 npx tsc --noEmit -p .
 echo "[test] running tests…"

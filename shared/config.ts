@@ -107,6 +107,7 @@ const envSchema = Joi.object({
   SESSION_JWKS_URL: Joi.string().uri().optional(),
   SESSION_JWT_ISSUER: optionalString,
   SESSION_JWT_AUDIENCE: optionalString,
+  SESSION_SIGN_IN_URL: Joi.string().uri({ scheme: ["http", "https"] }).optional(),
   DAILY_LIMIT_PAID_PROMPTS: Joi.number().integer().min(0).default(500),
   DAILY_LIMIT_PAID_AGENTS: Joi.number().integer().min(0).default(500),
   DAILY_LIMIT_FREE_CONTENT: Joi.number().integer().min(0).default(500),
@@ -237,6 +238,8 @@ function buildConfig(env: Record<string, any>) {
         issuer: (env.SESSION_JWT_ISSUER || "") as string,
         audience: (env.SESSION_JWT_AUDIENCE || "") as string,
       },
+      /** The identity backend's sign-in page, linked from the platform's sign-in page when set. */
+      signInUrl: (env.SESSION_SIGN_IN_URL ?? "") as string,
       /** Per user and UTC day; a token launch counts as a paid agent. */
       dailyLimits: {
         paidPrompts: env.DAILY_LIMIT_PAID_PROMPTS as number,

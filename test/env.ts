@@ -19,6 +19,8 @@ const defaults: Record<string, string> = {
   WORKER_LOCK_MS: "2000",
   WORKER_STALLED_INTERVAL_MS: "1000",
   SHUTDOWN_TIMEOUT_MS: "5000",
+  // Session tokens of the identity backend are signed with this in tests (HS256).
+  SESSION_JWT_SECRET: "apiary-test-session-secret-of-some-length",
 };
 for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { DataSource } from "typeorm";
 import type { IdempotencyKey } from "../../shared/db/entities/idempotency-key.entity";
 import { sql } from "../../shared/db/sql";
+import { isUuid } from "./uuid";
 
 /** How long a key's first answer is replayed. Older records count as absent and are replaced. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1_000;
@@ -17,8 +18,6 @@ export type IdempotencyRecord = Pick<IdempotencyKey, "id" | "request_hash" | "ru
 
 /** Who holds a key after a claim: this request (run it), or an earlier one (replay or wait for it). */
 export type Claim = { owned: true; id: string } | { owned: false; record: IdempotencyRecord };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** JSON with object keys sorted at every level, so `{a, b}` and `{b, a}` hash the same. */
 export function canonicalJson(value: unknown): string {
@@ -86,7 +85,7 @@ export async function saveResponse(ds: DataSource, id: string, response: StoredR
         SET response_status = $2, response_body = $3, response_headers = $4,
             run_id = (SELECT r.id FROM runs r WHERE r.id = $5::uuid)
       WHERE id = $1`,
-    [id, response.status, JSON.stringify(response.body), JSON.stringify(response.headers), runId && UUID.test(runId) ? runId : null],
+    [id, response.status, JSON.stringify(response.body), JSON.stringify(response.headers), isUuid(runId) ? runId : null],
   );
 }
 

@@ -1,8 +1,8 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { DataSource } from "typeorm";
 import { config } from "../../shared/config";
+import { isUuid } from "./uuid";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 export function looksLikeJwt(token: string): boolean {
@@ -35,12 +35,18 @@ export class SessionTokens {
 
   /** The user id a valid token speaks for; null for anything else (expired, forged, malformed). */
   async userId(token: string): Promise<string | null> {
+    return (await this.verify(token))?.userId ?? null;
+  }
+
+  /** A valid token's user id and expiry (null when it has none); null for anything else. */
+  async verify(token: string): Promise<{ userId: string; expiresAt: Date | null } | null> {
     if (!this.enabled || !looksLikeJwt(token)) return null;
     try {
       const { payload } = this.secret
         ? await jwtVerify(token, this.secret, { ...this.options, algorithms: ["HS256"] })
         : await jwtVerify(token, this.jwks!, this.options);
-      return typeof payload.sub === "string" && UUID.test(payload.sub) ? payload.sub.toLowerCase() : null;
+      if (!isUuid(payload.sub)) return null;
+      return { userId: payload.sub.toLowerCase(), expiresAt: typeof payload.exp === "number" ? new Date(payload.exp * 1000) : null };
     } catch {
       return null;
     }

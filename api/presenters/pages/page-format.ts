@@ -1,0 +1,38 @@
+/** Small formatting rules shared by the server-rendered pages. */
+
+/** A date as the pages print it (`2025-11-22 14:05 UTC`) and as `<time datetime>` carries it. */
+export interface PageDate {
+  iso: string;
+  text: string;
+}
+
+export function pageDate(value: Date | string): PageDate {
+  const date = new Date(value);
+  const iso = date.toISOString();
+  return { iso, text: `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` };
+}
+
+/**
+ * The URL when it is an absolute http(s) address, else null. Stored URLs come from users: anything
+ * else (`javascript:`, `data:`, relative paths) must never become an `href` or `src`.
+ */
+export function safeHttpUrl(value: unknown): string | null {
+  if (typeof value !== "string" || value.length > 2048) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+const amount = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
+
+export function formatUsd(value: number): string {
+  return usd.format(value);
+}
+
+export function formatAmount(value: number): string {
+  return amount.format(value);
+}
