@@ -3,6 +3,14 @@ import type { DocumentInfo } from "./document";
 
 const { version } = require("../../package.json") as { version: string };
 
+/** Relative first, so the page's "try it out" calls the server that served it; then the configured address. */
+const serversAt = (publicUrl: string) => [
+  { url: "/", description: "This server" },
+  { url: publicUrl, description: "The configured public address" },
+];
+
+const META_TAG = { name: "Meta", description: "Health and this documentation" };
+
 /** The execution API's document (port 8080): `/v1` and `/health`. */
 export const EXECUTION_API_INFO: DocumentInfo = {
   title: "Apiary execution API",
@@ -15,17 +23,14 @@ export const EXECUTION_API_INFO: DocumentInfo = {
     "",
     `The platform API (prompts, token launch) has its own document: ${config.http.platformUrl}/docs.`,
   ].join("\n"),
-  servers: [
-    { url: "/", description: "This server" },
-    { url: config.http.publicBaseUrl, description: "The configured public address" },
-  ],
+  servers: serversAt(config.http.publicBaseUrl),
   tags: [
     { name: "Swarms", description: "Run a swarm of agents (E1), or many (E2)" },
     { name: "Agents", description: "Run one agent (E5), or many (E3)" },
     { name: "Jobs", description: "Read or cancel any run of your account" },
     { name: "Account", description: "Your key's runs and rate limits" },
     { name: "Catalogue", description: "Swarm types and models this deployment serves" },
-    { name: "Meta", description: "Health and this documentation" },
+    META_TAG,
   ],
 };
 
@@ -40,14 +45,11 @@ export const PLATFORM_API_INFO: DocumentInfo = {
     "",
     `The execution API (swarms, agents, jobs) has its own document: ${config.http.publicBaseUrl}/docs.`,
   ].join("\n"),
-  servers: [
-    { url: "/", description: "This server" },
-    { url: config.http.platformUrl, description: "The configured public address" },
-  ],
+  servers: serversAt(config.http.platformUrl),
   tags: [
     { name: "Prompts", description: "The prompt marketplace" },
     { name: "Token launch", description: "An agent listing and its token in one request" },
     { name: "Pages", description: "Listing pages of created items" },
-    { name: "Meta", description: "Health and this documentation" },
+    META_TAG,
   ],
 };

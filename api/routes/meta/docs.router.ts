@@ -31,7 +31,7 @@ const docsOperations: Operation[] = [
     pathParams: Joi.object({ file: Joi.string().valid(...DOCS_ASSET_NAMES) }),
     responses: {
       200: { description: "The file, cacheable for a day", content: { "application/javascript": { schema: { type: "string" } }, "text/css": { schema: { type: "string" } }, "image/png": { schema: { type: "string", contentMediaType: "image/png" } } } },
-      404: { description: "No such file" },
+      404: { description: "No such file (with this app's error body)" },
     },
   },
 ];

@@ -1,5 +1,5 @@
 import { acceptedRunSchema } from "../../schemas/job-response.schema";
-import type { ResponseSpec, SharedHeader } from "../../openapi/operation";
+import type { OtherContent, ResponseSpec, SharedHeader } from "../../openapi/operation";
 import { apiError } from "../../openapi/shared-parts";
 
 /** The parts every run-creating operation (E1, E2, E3, E5) documents alike. */
@@ -27,3 +27,8 @@ export const runErrorResponses: Record<number, ResponseSpec> = {
 };
 
 export const EXAMPLE_TIMESTAMP = "2026-01-15T10:30:00.000Z";
+
+/** A Server-Sent Events answer: what its frames are, and an example stream made of `frames`. */
+export function eventStream(description: string, frames: string[]): Record<string, OtherContent> {
+  return { "text/event-stream": { schema: { type: "string" }, description, example: `${frames.join("\n\n")}\n\n` } };
+}

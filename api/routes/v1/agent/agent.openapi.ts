@@ -1,7 +1,7 @@
 import type { Operation } from "../../../openapi/operation";
 import { apiError } from "../../../openapi/shared-parts";
 import { agentBatchResponseSchema, agentCompletionResponseSchema } from "../../../schemas/agent-response.schema";
-import { EXAMPLE_TIMESTAMP, RUN_HEADERS, acceptedResponse, runErrorResponses } from "../run.openapi";
+import { EXAMPLE_TIMESTAMP, RUN_HEADERS, acceptedResponse, eventStream, runErrorResponses } from "../run.openapi";
 import { agentBatchSchema, agentCompletionSchema } from "./agent.schema";
 
 const researcher = { agent_name: "Researcher", description: "Finds facts", system_prompt: "You are concise.", model_name: "gpt-4.1", max_tokens: 300, temperature: 0.3 };
@@ -49,14 +49,10 @@ export const agentCompletionOperation: Operation = {
       description: "The run succeeded",
       body: agentCompletionResponseSchema,
       examples: { simple: { value: completion } },
-      content: {
-        "text/event-stream": {
-          schema: { type: "string" },
-          description:
-            "With `agent_config.streaming_on: true` (or `stream: true`). Frames: a first `data:` frame `{job_id, success, name, description, temperature, timestamp, stream: true, type: \"metadata\"}`; `event: start`; `event: chunk {content, timestamp}`…; `event: usage` (the usage object); `event: end {job_id, usage, timestamp, complete: true}`; `event: done`. A failure is one `event: error {error, timestamp}`.",
-          example: `${streamFrames.join("\n\n")}\n\n`,
-        },
-      },
+      content: eventStream(
+        "With `agent_config.streaming_on: true` (or `stream: true`). Frames: a first `data:` frame `{job_id, success, name, description, temperature, timestamp, stream: true, type: \"metadata\"}`; `event: start`; `event: chunk {content, timestamp}`…; `event: usage` (the usage object); `event: end {job_id, usage, timestamp, complete: true}`; `event: done`. A failure is one `event: error {error, timestamp}`.",
+        streamFrames,
+      ),
     },
     202: acceptedResponse,
     400: apiError("A rule of the request is broken (unknown model, image refused by the model)"),

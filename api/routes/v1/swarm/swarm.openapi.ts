@@ -4,7 +4,7 @@ import { apiError } from "../../../openapi/shared-parts";
 import { swarmTypesResponseSchema } from "../../../schemas/meta-response.schema";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 import { swarmBatchResponseSchema, swarmResponseSchema } from "../../../schemas/swarm-response.schema";
-import { EXAMPLE_TIMESTAMP, RUN_HEADERS, acceptedResponse, runErrorResponses } from "../run.openapi";
+import { EXAMPLE_TIMESTAMP, RUN_HEADERS, acceptedResponse, eventStream, runErrorResponses } from "../run.openapi";
 
 const researcher = { agent_name: "Researcher", system_prompt: "You find the key facts and list them.", model_name: "gpt-4.1", max_tokens: 512, temperature: 0.3 };
 const writer = { agent_name: "Writer", system_prompt: "You write a short brief from the facts you are given.", model_name: "gpt-4.1", max_tokens: 512, temperature: 0.5 };
@@ -106,14 +106,10 @@ export const swarmCompletionOperation: Operation = {
           },
         },
       },
-      content: {
-        "text/event-stream": {
-          schema: { type: "string" },
-          description:
-            "With `stream: true`. Frames: a first `data:` frame `{job_id, swarm_name, swarm_type, number_of_agents, type: \"metadata\"}`; `event: start`; per agent turn `agent_start {agent}`, `chunk {agent, content}`…, `agent_end {agent}`; then `usage` (the usage object) and `end {job_id, execution_time, status}`. A failure is one `event: error {error, timestamp}`.",
-          example: `${streamFrames.join("\n\n")}\n\n`,
-        },
-      },
+      content: eventStream(
+        "With `stream: true`. Frames: a first `data:` frame `{job_id, swarm_name, swarm_type, number_of_agents, type: \"metadata\"}`; `event: start`; per agent turn `agent_start {agent}`, `chunk {agent, content}`…, `agent_end {agent}`; then `usage` (the usage object) and `end {job_id, execution_time, status}`. A failure is one `event: error {error, timestamp}`.",
+        streamFrames,
+      ),
     },
     202: acceptedResponse,
     400: apiError("A rule of the whole request is broken (`INVALID_SWARM`, unknown model, image refused by the model)"),
