@@ -13,17 +13,12 @@ import { rateLimit } from "./middleware/rate-limit";
 import { requestLogger } from "./middleware/request-logger";
 import { v1Errors } from "./middleware/v1-errors";
 import { platformErrors } from "./middleware/platform-errors";
+import { EXECUTION_API_INFO } from "./openapi/document-info";
 import { platformRouters } from "./routes/platform";
+import { docsRouter } from "./routes/meta/docs.router";
 import { healthRouter } from "./routes/meta/health.router";
-import { agentBatchRouter } from "./routes/v1/agent/agent-batch.router";
-import { agentRouter } from "./routes/v1/agent/agent.router";
-import { swarmRouter } from "./routes/v1/swarm/swarm.router";
-import { jobsRouter } from "./routes/v1/jobs/jobs.router";
-import { rateLimitsRouter } from "./routes/v1/meta/rate-limits.router";
+import { v1Routers } from "./routes/v1";
 import { createRateLimiter, type RateLimiter } from "./services/rate-limiter";
-import { logsRouter } from "./routes/v1/logs/logs.router";
-import { marketplaceRouter } from "./routes/v1/marketplace/marketplace.router";
-import { modelsRouter } from "./routes/v1/meta/models.router";
 
 /** Where people get API keys; every 401 points there. */
 export const howToGetKey = () => `${config.http.platformUrl}/platform/api-keys`;
@@ -35,6 +30,16 @@ function routes(routers: Router[]): Koa.Middleware[] {
 
 function mount(app: Koa, routers: Router[]): void {
   for (const middleware of routes(routers)) app.use(middleware);
+}
+
+/**
+ * The execution API's routers: the open ones (health, the OpenAPI document and its page) and the
+ * `/v1` ones behind JSON parsing, the API key and rate limits. The document describes them all.
+ */
+export function executionApiRouters(deps: ApiDeps, limiter: RateLimiter): { open: Router[]; v1: Router[] } {
+  const open = [healthRouter(deps)];
+  const v1 = v1Routers(deps, limiter);
+  return { open: [...open, docsRouter(EXECUTION_API_INFO, [...open, ...v1])], v1 };
 }
 
 /**
@@ -50,16 +55,17 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
     app.use(basicAuth(BULL_BOARD_PATH, config.admin.user, config.admin.password));
     app.use(bullBoard(Object.values(deps.queues)));
   }
-  mount(app, [healthRouter(deps)]);
-
-  // Everything under /v1 takes JSON and an API key; the rest (health, admin) does not.
   const limiter = options.rateLimiter ?? createRateLimiter(deps.redis);
+  const routers = executionApiRouters(deps, limiter);
+  mount(app, routers.open);
+
+  // Everything under /v1 takes JSON and an API key; the rest (health, docs, admin) does not.
   const v1 = compose([
     jsonBody(config.http.bodyLimit),
     apiKeyAuth(deps.keys),
     rateLimit(limiter),
     idempotency(deps.ds, { syncWaitMs: config.http.syncWaitMs }),
-    ...routes([agentRouter(deps), agentBatchRouter(deps), swarmRouter(deps), jobsRouter(deps), rateLimitsRouter(limiter), modelsRouter(), logsRouter(deps), marketplaceRouter(deps)]),
+    ...routes(routers.v1),
   ]);
   app.use((ctx, next) => (ctx.path.startsWith("/v1/") ? v1(ctx, next) : next()));
   return app;

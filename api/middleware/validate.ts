@@ -7,15 +7,19 @@ export function toIssues(error: Joi.ValidationError, root = "body"): ValidationI
   return error.details.map((d) => ({ loc: [root, ...d.path], msg: d.message.replace(/"/g, "'"), type: d.type }));
 }
 
+/** The body-validation middleware, carrying its schema so tests can check the route's description uses the same one. */
+export type BodyValidator = Middleware & { bodySchema: Joi.Schema };
+
 /**
  * Validates the JSON body against a schema, applies its defaults, and leaves the result in
  * `ctx.state.body`. Unknown fields are dropped rather than refused, as the hosted API does.
  */
-export function validateBody(schema: Joi.Schema): Middleware {
-  return async (ctx, next) => {
+export function validateBody(schema: Joi.Schema): BodyValidator {
+  const validate: Middleware = async (ctx, next) => {
     const { value, error } = schema.validate(ctx.request.body, { abortEarly: false, stripUnknown: true, convert: true });
     if (error) throw new ValidationError(toIssues(error));
     ctx.state.body = value;
     await next();
   };
+  return Object.assign(validate, { bodySchema: schema });
 }

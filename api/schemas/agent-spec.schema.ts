@@ -22,7 +22,7 @@ export const agentSpecSchema = Joi.object({
   agent_name: Joi.string().max(200).allow(null, ""),
   description: Joi.string().max(10_000).allow(null, ""),
   system_prompt: Joi.string().max(200_000).allow(null, ""),
-  marketplace_prompt_id: Joi.string().trim().max(100).allow(null, ""),
+  marketplace_prompt_id: Joi.string().trim().max(100).allow(null, "").description("A stored prompt; takes precedence over `system_prompt`"),
   model_name: Joi.string().max(200).default(config.llm.defaultModel),
   auto_generate_prompt: Joi.boolean().default(false),
   max_tokens: Joi.number().integer().min(1).max(1_000_000).default(8192),
@@ -49,9 +49,9 @@ export const agentSpecSchema = Joi.object({
   is_free: Joi.boolean().default(true),
   price_usd: Joi.number().min(0).allow(null),
   // Handoffs are agents in their own right (validated the same way, recursively).
-  handoffs: Joi.array().items(Joi.link("#agentSpec")).max(20).allow(null),
+  handoffs: Joi.array().items(Joi.link("#AgentSpec")).max(20).allow(null).description("Agents this one may hand the task to"),
   // Recorded by the service when it publishes the agent; a client's value would be a false record.
   published_prompt_id: Joi.any().strip(),
 })
   .unknown(true)
-  .id("agentSpec");
+  .id("AgentSpec");

@@ -2,7 +2,7 @@ import Joi from "joi";
 
 /** A run's optional ceilings; what is left out comes from the caller's tier (see `RUN_MAX_*`). */
 export const budgetSchema = Joi.object({
-  max_tokens: Joi.number().integer().min(1),
-  max_cost: Joi.number().positive(),
-  timeout_seconds: Joi.number().integer().min(1).max(86_400),
-});
+  max_tokens: Joi.number().integer().min(1).description("Most tokens (input and output) the run may use"),
+  max_cost: Joi.number().positive().description("Most US dollars the run may cost"),
+  timeout_seconds: Joi.number().integer().min(1).max(86_400).description("Longest the run may take"),
+}).description("Ceilings of this run; the key's tier fills in what is left out");

@@ -17,17 +17,31 @@ export const swarmRequestSchema = Joi.object({
   max_loops: Joi.number().integer().min(1).max(50).allow(null).empty(null).default(1),
   swarm_type: Joi.string()
     .valid(...SWARM_TYPES, ...Object.keys(SWARM_TYPE_ALIASES))
-    .allow(null),
-  rearrange_flow: Joi.string().max(10_000).allow(null, ""),
+    .allow(null)
+    .description("How the agents work together; `SequentialWorkflow` when agents are given without one. `HiearchicalSwarm` is read as `HierarchicalSwarm`"),
+  rearrange_flow: Joi.string().max(10_000).allow(null, "").description("AgentRearrange's flow, e.g. `A -> B, C` (names of the agents)"),
   task: Joi.string().max(1_000_000).allow(null, ""),
   img: Joi.string().max(20_000_000).allow(null, ""),
-  rules: Joi.string().max(100_000).allow(null, ""),
-  tasks: Joi.array().items(Joi.string().min(1).max(1_000_000)).max(1_000).allow(null),
-  messages: Joi.alternatives(Joi.array().items(message).max(1_000), Joi.object().unknown(true)).allow(null),
-  stream: Joi.boolean().allow(null).empty(null).default(false),
+  rules: Joi.string().max(100_000).allow(null, "").description("Constraints added to every agent's system prompt"),
+  tasks: Joi.array()
+    .items(Joi.string().min(1).max(1_000_000))
+    .max(1_000)
+    .allow(null)
+    .description("Without `task`: the swarm runs once per task, in parallel; `output` lists `{task, output}` in order"),
+  messages: Joi.alternatives(Joi.array().items(message).max(1_000), Joi.object().unknown(true))
+    .allow(null)
+    .description("The conversation the swarm starts from; `task`, when given too, follows it"),
+  stream: Joi.boolean().allow(null).empty(null).default(false).description("Answer with Server-Sent Events (`text/event-stream`)"),
   heavy_swarm_loops_per_agent: Joi.number().integer().min(1).max(10).allow(null).empty(null).default(1),
   heavy_swarm_question_agent_model_name: Joi.string().max(200).allow(null).empty(null).default(config.llm.defaultModel),
   heavy_swarm_worker_model_name: Joi.string().max(200).allow(null).empty(null).default(config.llm.defaultWorkerModel),
-  service_tier: Joi.string().valid("standard", "flex").allow(null).empty(null).default("standard"),
+  service_tier: Joi.string()
+    .valid("standard", "flex")
+    .allow(null)
+    .empty(null)
+    .default("standard")
+    .description("`flex`: waits behind standard runs, longer timeout, discounted tokens"),
   budget: budgetSchema,
-}).unknown(true);
+})
+  .unknown(true)
+  .id("SwarmRequest");

@@ -1,14 +1,19 @@
 import type Router from "@koa/router";
 import type { ApiDeps } from "../../deps";
+import { PLATFORM_API_INFO } from "../../openapi/document-info";
+import { docsRouter } from "../meta/docs.router";
 import { healthRouter } from "../meta/health.router";
 import { apiKeysPageRouter } from "./pages/api-keys-page.router";
 import { listingPagesRouter } from "./pages/listing-pages.router";
 import { signInRouter } from "./pages/sign-in.router";
 
 /**
- * Every router of the platform app (port 8081), in mount order. Each router brings its own body
- * parser and authentication, since E6 takes multipart, E9 may be anonymous and the pages are HTML.
+ * Every router of the platform app (port 8081), in mount order, and last the OpenAPI document and
+ * docs page built from them. Each router brings its own body parser and authentication, since E6
+ * takes multipart, E9 may be anonymous and the pages are HTML; each describes its routes with
+ * `documentRoutes` (a test fails for any route left undescribed).
  */
 export function platformRouters(deps: ApiDeps): Router[] {
-  return [healthRouter(deps), listingPagesRouter(deps), signInRouter(deps), apiKeysPageRouter(deps)];
+  const routers = [healthRouter(deps), listingPagesRouter(deps), signInRouter(deps), apiKeysPageRouter(deps)];
+  return [...routers, docsRouter(PLATFORM_API_INFO, routers)];
 }

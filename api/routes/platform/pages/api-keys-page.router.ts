@@ -1,3 +1,5 @@
+import { documentRoutes } from "../../../openapi/operation";
+import { apiKeysPageOperations } from "./pages.openapi";
 import Router from "@koa/router";
 import type { Context } from "koa";
 import type { ApiDeps } from "../../../deps";
@@ -83,5 +85,5 @@ export function apiKeysPageRouter(deps: Pick<ApiDeps, "ds" | "redis" | "sessions
     if (viewer.via === "header") return renderKeys(ctx, deps, viewer, 200, { notice: REVOKED_NOTICE });
     seeOther(ctx, `${API_KEYS_PATH}?revoked=1`);
   });
-  return router;
+  return documentRoutes(router, ...apiKeysPageOperations);
 }

@@ -1,3 +1,5 @@
+import { documentRoutes } from "../../../openapi/operation";
+import { listingPageOperations } from "./pages.openapi";
 import Router from "@koa/router";
 import type { ApiDeps } from "../../../deps";
 import { presentAgentPage } from "../../../presenters/pages/agent-page.presenter";
@@ -29,5 +31,5 @@ export function listingPagesRouter(deps: Pick<ApiDeps, "ds" | "sessions">): Rout
     if (!listing) return renderNotFound(ctx, "agent listing");
     renderPage(ctx, 200, "agent", { agent: presentAgentPage(listing) });
   });
-  return router;
+  return documentRoutes(router, ...listingPageOperations);
 }

@@ -1,3 +1,5 @@
+import { documentRoutes } from "../../../openapi/operation";
+import { signInOperations } from "./pages.openapi";
 import Router from "@koa/router";
 import type { Context } from "koa";
 import type { ApiDeps } from "../../../deps";
@@ -49,5 +51,5 @@ export function signInRouter(deps: Pick<ApiDeps, "sessions">): Router {
     ctx.state.viewer = null;
     renderPage(ctx, 200, "message", { title: "Signed out", message: "You are signed out.", status: 200, link: { href: SIGN_IN_PATH, text: "Sign in again" } });
   });
-  return router;
+  return documentRoutes(router, ...signInOperations);
 }

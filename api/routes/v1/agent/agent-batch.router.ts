@@ -1,24 +1,22 @@
 import Router from "@koa/router";
-import Joi from "joi";
 import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-spec";
 import type { ApiDeps } from "../../../deps";
 import { rejectOversizedBatch } from "../../../middleware/batch-size";
 import { validateBody } from "../../../middleware/validate";
+import { documentRoutes } from "../../../openapi/operation";
 import { completeAgentBatch } from "../../../services/agent-batch.service";
 import { parsePrefer } from "../../../services/prefer-header";
 import { announcePublished } from "../../published-prompts";
 import { reply } from "../../reply";
-import { batchAgentItemSchema } from "./agent.schema";
-
-/** E3 body: an array of BatchAgentItem (its size is a rule checked by the service: 400, not 422). */
-const batchSchema = Joi.array().items(batchAgentItemSchema).required();
+import { agentBatchOperation } from "./agent.openapi";
+import { agentBatchSchema } from "./agent.schema";
 
 /** E3 `POST /v1/agent/batch/completions`. */
 export function agentBatchRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.post("/v1/agent/batch/completions", rejectOversizedBatch, validateBody(batchSchema), async (ctx) => {
+  router.post("/v1/agent/batch/completions", rejectOversizedBatch, validateBody(agentBatchSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
     reply(ctx, await completeAgentBatch(deps, ctx.state.body as AgentCompletionRequest[], ctx.state.auth, prefer, announcePublished(ctx)));
   });
-  return router;
+  return documentRoutes(router, agentBatchOperation);
 }

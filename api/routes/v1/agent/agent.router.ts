@@ -2,12 +2,14 @@ import Router from "@koa/router";
 import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-spec";
 import type { ApiDeps } from "../../../deps";
 import { validateBody } from "../../../middleware/validate";
+import { documentRoutes } from "../../../openapi/operation";
 import { completeAgent } from "../../../services/agent-completion.service";
 import { agentStreamFormat } from "../../../services/agent-stream.service";
 import { streamRun } from "../../../services/run-stream.service";
 import { parsePrefer } from "../../../services/prefer-header";
 import { announcePublished } from "../../published-prompts";
 import { reply } from "../../reply";
+import { agentCompletionOperation } from "./agent.openapi";
 import { agentCompletionSchema } from "./agent.schema";
 
 /** E5 `POST /v1/agent/completions`. */
@@ -19,5 +21,5 @@ export function agentRouter(deps: ApiDeps): Router {
     if ("stream" in outcome) await streamRun(deps, ctx, outcome.stream.runId, agentStreamFormat(outcome.stream.runId, outcome.stream.request));
     else reply(ctx, outcome);
   });
-  return router;
+  return documentRoutes(router, agentCompletionOperation);
 }

@@ -1,6 +1,8 @@
 import Router from "@koa/router";
 import type { ApiDeps } from "../../../deps";
+import { documentRoutes } from "../../../openapi/operation";
 import { validateBody } from "../../../middleware/validate";
+import { marketplaceAgentsResponseSchema } from "../../../schemas/marketplace-response.schema";
 import { listMarketplacePrompts } from "../../../services/marketplace-listing.service";
 import { marketplaceAgentsSchema, type MarketplaceAgentsRequest } from "./marketplace.schema";
 
@@ -11,5 +13,13 @@ export function marketplaceRouter(deps: Pick<ApiDeps, "ds">): Router {
     const { number_of_items } = ctx.state.body as MarketplaceAgentsRequest;
     ctx.body = await listMarketplacePrompts(deps.ds, ctx.state.auth, number_of_items);
   });
-  return router;
+  return documentRoutes(router, {
+    method: "post",
+    path: "/v1/marketplace/agents",
+    summary: "The newest approved marketplace prompts (E4)",
+    tags: ["Marketplace"],
+    access: "apiKey",
+    request: { body: marketplaceAgentsSchema, examples: { default: { summary: "Ten newest", value: { number_of_items: 10 } } } },
+    responses: { 200: { description: "Approved prompts, newest first, and how many there are in all", body: marketplaceAgentsResponseSchema } },
+  });
 }

@@ -2,6 +2,8 @@ import Router from "@koa/router";
 import { config, type Config } from "../../../../shared/config";
 import { MODEL_CATALOG } from "../../../../shared/llm/model-catalog";
 import { resolveModel } from "../../../../shared/llm/providers";
+import { documentRoutes } from "../../../openapi/operation";
+import { modelsResponseSchema } from "../../../schemas/meta-response.schema";
 
 /** One catalogue model and whether the current configuration can serve it. */
 export interface ModelAvailability {
@@ -34,5 +36,12 @@ export function modelsRouter(cfg: Config = config): Router {
     const models = details.filter((m) => m.available).map((m) => m.id);
     ctx.body = { success: true, models, count: models.length, details };
   });
-  return router;
+  return documentRoutes(router, {
+    method: "get",
+    path: "/v1/models/available",
+    summary: "The models this deployment can call",
+    tags: ["Catalogue"],
+    access: "apiKey",
+    responses: { 200: { description: "Usable model ids, and the whole catalogue with each model's availability", body: modelsResponseSchema } },
+  });
 }

@@ -1,5 +1,7 @@
 import Router from "@koa/router";
 import type { KeyOwner } from "../../../../shared/auth/api-keys";
+import { documentRoutes } from "../../../openapi/operation";
+import { rateLimitsResponseSchema } from "../../../schemas/meta-response.schema";
 import { WINDOWS, type RateLimiter, type RateLimitState, type RateWindow } from "../../../services/rate-limiter";
 
 interface WindowReport {
@@ -52,5 +54,13 @@ export function rateLimitsRouter(limiter: RateLimiter): Router {
     const state: RateLimitState = ctx.state.rateLimit ?? (await limiter.peek(owner.apiKeyId, owner.tier));
     ctx.body = presentRateLimits(state, new Date());
   });
-  return router;
+  return documentRoutes(router, {
+    method: "get",
+    path: "/v1/rate/limits",
+    summary: "Your key's rate limits and counts",
+    description: "This request counts too, like any other.",
+    tags: ["Account"],
+    access: "apiKey",
+    responses: { 200: { description: "The tier's limits and the counts of each window", body: rateLimitsResponseSchema } },
+  });
 }

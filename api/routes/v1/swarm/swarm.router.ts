@@ -5,6 +5,7 @@ import { AVAILABLE_SWARM_TYPES, SWARM_TYPES } from "../../../../shared/swarms/sw
 import type { ApiDeps } from "../../../deps";
 import { rejectOversizedBatch } from "../../../middleware/batch-size";
 import { validateBody } from "../../../middleware/validate";
+import { documentRoutes } from "../../../openapi/operation";
 import { parsePrefer } from "../../../services/prefer-header";
 import { streamRun } from "../../../services/run-stream.service";
 import { completeSwarmBatch } from "../../../services/swarm-batch.service";
@@ -13,6 +14,7 @@ import { swarmStreamFormat } from "../../../services/swarm-stream.service";
 import { announcePublished } from "../../published-prompts";
 import { reply } from "../../reply";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
+import { swarmBatchOperation, swarmCompletionOperation, swarmTypesOperation } from "./swarm.openapi";
 
 /** E1 `POST /v1/swarm/completions`, E2 `POST /v1/swarm/batch/completions`, `GET /v1/swarms/available`. */
 export function swarmRouter(deps: ApiDeps): Router {
@@ -29,5 +31,5 @@ export function swarmRouter(deps: ApiDeps): Router {
   router.get("/v1/swarms/available", (ctx) => {
     ctx.body = { success: true, swarm_types: SWARM_TYPES.filter((t) => AVAILABLE_SWARM_TYPES.has(t)) };
   });
-  return router;
+  return documentRoutes(router, swarmCompletionOperation, swarmBatchOperation, swarmTypesOperation);
 }

@@ -1,0 +1,55 @@
+import { config } from "../../shared/config";
+import type { DocumentInfo } from "./document";
+
+const { version } = require("../../package.json") as { version: string };
+
+/** Relative first, so the page's "try it out" calls the server that served it; then the configured address. */
+const serversAt = (publicUrl: string) => [
+  { url: "/", description: "This server" },
+  { url: publicUrl, description: "The configured public address" },
+];
+
+const META_TAG = { name: "Meta", description: "Health and this documentation" };
+
+/** The execution API's document (port 8080): `/v1` and `/health`. */
+export const EXECUTION_API_INFO: DocumentInfo = {
+  title: "Apiary execution API",
+  version,
+  description: [
+    "Runs LLM agent swarms and single agents behind a synchronous HTTP API, compatible with clients of the hosted Swarms API.",
+    "",
+    "Every `/v1` call needs an API key, in `x-api-key` or as `Authorization: Bearer <key>`. Errors are `{detail, code, status_code}`; a request that does not match its schema is 422 with every problem in `detail`.",
+    "Runs wait for their result up to `SYNC_WAIT_MS` (`Prefer: wait=<s>` waits less; `Prefer: respond-async` answers 202 at once); `GET /v1/jobs/{job_id}` reads any run later.",
+    "",
+    `The platform API (prompts, token launch) has its own document: ${config.http.platformUrl}/docs.`,
+  ].join("\n"),
+  servers: serversAt(config.http.publicBaseUrl),
+  tags: [
+    { name: "Swarms", description: "Run a swarm of agents (E1), or many (E2)" },
+    { name: "Agents", description: "Run one agent (E5), or many (E3)" },
+    { name: "Jobs", description: "Read or cancel any run of your account" },
+    { name: "Account", description: "Your key's runs and rate limits" },
+    { name: "Catalogue", description: "Swarm types and models this deployment serves" },
+    META_TAG,
+  ],
+};
+
+/** The platform's document (port 8081): `/api` and the listing pages. */
+export const PLATFORM_API_INFO: DocumentInfo = {
+  title: "Apiary platform API",
+  version,
+  description: [
+    "The prompt marketplace (create, edit, query prompts), token launches, and the listing pages.",
+    "",
+    "Authenticate with `Authorization: Bearer <API key or session token>`. Errors are `{error, message, code?, details?, status_code}` with the extras of their status; schema problems are 400 `Validation error` with `errors`.",
+    "",
+    `The execution API (swarms, agents, jobs) has its own document: ${config.http.publicBaseUrl}/docs.`,
+  ].join("\n"),
+  servers: serversAt(config.http.platformUrl),
+  tags: [
+    { name: "Prompts", description: "The prompt marketplace" },
+    { name: "Token launch", description: "An agent listing and its token in one request" },
+    { name: "Pages", description: "Listing pages of created items" },
+    META_TAG,
+  ],
+};

@@ -1,0 +1,146 @@
+import type Router from "@koa/router";
+import type Joi from "joi";
+import { joiToJsonSchema, type JsonSchema } from "./joi-json-schema";
+import { operationsOf, type Operation, type ResponseSpec } from "./operation";
+import { RATE_LIMIT_HEADERS, SECURITY_BY_ACCESS, SECURITY_SCHEMES, SHARED_HEADERS, sharedResponses } from "./shared-parts";
+
+/** What a document says about its app besides the routes. */
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  description: string;
+  servers: { url: string; description?: string }[];
+  /** Tags in display order, with what their operations have in common. */
+  tags: { name: string; description: string }[];
+}
+
+export type OpenApiDocument = Record<string, any> & { paths: Record<string, Record<string, any>> };
+
+/** A joi object's keys as OpenAPI parameters of one location. */
+function parameters(schema: Joi.ObjectSchema | undefined, location: "path" | "query", components: Record<string, JsonSchema>): JsonSchema[] {
+  if (!schema) return [];
+  const keys = Object.keys(schema.describe().keys ?? {});
+  return keys.map((name) => {
+    const field = schema.extract(name);
+    const converted = joiToJsonSchema(field, components);
+    const { description, ...rest } = converted;
+    return {
+      name,
+      in: location,
+      required: location === "path" || (field.describe().flags as { presence?: string } | undefined)?.presence === "required",
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+/** `post /v1/agent/completions` → `postV1AgentCompletions`. */
+function operationId(op: Operation): string {
+  const words = op.path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return op.method + words.map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+}
+
+/** The operation's own responses over the shared ones; where both describe one status with one body, both descriptions stay. */
+function responsesOf(op: Operation): Record<number, ResponseSpec> {
+  const merged: Record<number, ResponseSpec> = { ...sharedResponses(op) };
+  for (const [status, own] of Object.entries(op.responses)) {
+    const shared = merged[Number(status)];
+    merged[Number(status)] = shared && shared.body === own.body ? { ...shared, ...own, description: `${own.description}. Also: ${shared.description}` } : own;
+  }
+  return merged;
+}
+
+function renderResponse(op: Operation, status: number, spec: ResponseSpec, components: Record<string, JsonSchema>): JsonSchema {
+  const content: Record<string, JsonSchema> = {};
+  if (spec.body) content["application/json"] = { schema: joiToJsonSchema(spec.body, components), ...(spec.examples ? { examples: spec.examples } : {}) };
+  for (const [mediaType, other] of Object.entries(spec.content ?? {})) {
+    content[mediaType] = { ...(other.schema ? { schema: other.schema } : {}), ...(other.example !== undefined ? { example: other.example } : {}) };
+  }
+  const headers: Record<string, JsonSchema> = { ...(spec.headers ?? {}) };
+  // Every /v1 answer past authentication carries the key's rate-limit counters.
+  if (op.access === "apiKey" && ((status >= 200 && status < 300) || status === 429)) {
+    for (const name of Object.keys(RATE_LIMIT_HEADERS)) headers[name] = { $ref: `#/components/headers/${name}` };
+  }
+  const mediaNotes = Object.entries(spec.content ?? {})
+    .filter(([, other]) => other.description)
+    .map(([mediaType, other]) => `\n\n**${mediaType}**: ${other.description}`)
+    .join("");
+  return {
+    description: spec.description + mediaNotes,
+    ...(Object.keys(headers).length ? { headers } : {}),
+    ...(Object.keys(content).length ? { content } : {}),
+  };
+}
+
+function renderOperation(op: Operation, components: Record<string, JsonSchema>): JsonSchema {
+  const responses: Record<string, JsonSchema> = {};
+  const byStatus = responsesOf(op);
+  for (const status of Object.keys(byStatus).map(Number).sort((a, b) => a - b)) {
+    responses[String(status)] = renderResponse(op, status, byStatus[status], components);
+  }
+  const params = [
+    ...parameters(op.pathParams, "path", components),
+    ...parameters(op.query, "query", components),
+    ...(op.headers ?? []).map((name) => ({ $ref: `#/components/parameters/${SHARED_HEADERS[name].component}` })),
+  ];
+  return {
+    operationId: operationId(op),
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: op.tags,
+    security: SECURITY_BY_ACCESS[op.access],
+    ...(params.length ? { parameters: params } : {}),
+    ...(op.request
+      ? {
+          requestBody: {
+            required: true,
+            ...(op.request.description ? { description: op.request.description } : {}),
+            content: {
+              "application/json": { schema: joiToJsonSchema(op.request.body, components), ...(op.request.examples ? { examples: op.request.examples } : {}) },
+            },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** Only the shared parts some operation refers to, so each document stays self-contained and small. */
+function usedComponents(paths: JsonSchema, schemas: Record<string, JsonSchema>): JsonSchema {
+  const text = JSON.stringify(paths);
+  const pick = (all: Record<string, JsonSchema>, prefix: string) =>
+    Object.fromEntries(Object.entries(all).filter(([name]) => text.includes(`"#/components/${prefix}/${name}"`)));
+  const securityNames = new Set(Object.values(paths).flatMap((item) => Object.values(item as JsonSchema).flatMap((o: any) => (o.security ?? []).flatMap(Object.keys))));
+  const components = {
+    schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+    parameters: pick(Object.fromEntries(Object.values(SHARED_HEADERS).map((h) => [h.component, h.parameter])), "parameters"),
+    headers: pick(RATE_LIMIT_HEADERS, "headers"),
+    securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => securityNames.has(name))),
+  };
+  return Object.fromEntries(Object.entries(components).filter(([, entries]) => Object.keys(entries).length > 0));
+}
+
+/**
+ * The OpenAPI 3.1 document of an app, from the operations attached to the routers it mounts
+ * (`documentRoutes`); bodies and parameters are converted from the routes' own joi schemas.
+ */
+export function buildOpenApiDocument(info: DocumentInfo, routers: Router[]): OpenApiDocument {
+  const schemas: Record<string, JsonSchema> = {};
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const tags = new Map(info.tags.map((t) => [t.name, t]));
+  for (const op of routers.flatMap(operationsOf)) {
+    if (paths[op.path]?.[op.method]) throw new Error(`${op.method.toUpperCase()} ${op.path} is described twice`);
+    (paths[op.path] ??= {})[op.method] = renderOperation(op, schemas);
+    for (const tag of op.tags) if (!tags.has(tag)) tags.set(tag, { name: tag, description: "" });
+  }
+  const used = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((o) => o.tags as string[])));
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    info: { title: info.title, version: info.version, description: info.description, license: { name: "MIT", identifier: "MIT" } },
+    servers: info.servers,
+    tags: [...tags.values()].filter((t) => used.has(t.name)).map((t) => (t.description ? t : { name: t.name })),
+    paths,
+    components: usedComponents(paths, schemas),
+  };
+}

@@ -1,0 +1,34 @@
+import { acceptedRunSchema } from "../../schemas/job-response.schema";
+import type { OtherContent, ResponseSpec, SharedHeader } from "../../openapi/operation";
+import { apiError } from "../../openapi/shared-parts";
+
+/** The parts every run-creating operation (E1, E2, E3, E5) documents alike. */
+
+export const RUN_HEADERS: SharedHeader[] = ["Prefer", "Idempotency-Key"];
+
+export const acceptedResponse: ResponseSpec = {
+  description: "`Prefer: respond-async` was given (or a batch outlived the wait): the run is queued; poll `status_url`",
+  body: acceptedRunSchema,
+  headers: {
+    Location: { description: "`/v1/jobs/{job_id}`", schema: { type: "string" } },
+    "Preference-Applied": { description: "`respond-async`", schema: { type: "string" } },
+  },
+  examples: {
+    queued: { value: { job_id: "6a0c1f9e-2b1d-4c55-9a57-3f0f2d1c8b7e", status: "queued", status_url: "/v1/jobs/6a0c1f9e-2b1d-4c55-9a57-3f0f2d1c8b7e" } },
+  },
+};
+
+/** What a run can end in besides success, and what can refuse it before it starts. */
+export const runErrorResponses: Record<number, ResponseSpec> = {
+  409: apiError("The run was cancelled (`RUN_CANCELLED`, with `job_id`)"),
+  500: apiError("The run failed (`RUN_FAILED`, with `job_id` and the failing `agent`); never a transcript dressed as success"),
+  503: apiError("The job queue is unavailable (`SERVICE_UNAVAILABLE`)"),
+  504: apiError("The run is still going when the wait ends (`RUN_TIMEOUT`, with `job_id`): read it later with `GET /v1/jobs/{job_id}`"),
+};
+
+export const EXAMPLE_TIMESTAMP = "2026-01-15T10:30:00.000Z";
+
+/** A Server-Sent Events answer: what its frames are, and an example stream made of `frames`. */
+export function eventStream(description: string, frames: string[]): Record<string, OtherContent> {
+  return { "text/event-stream": { schema: { type: "string" }, description, example: `${frames.join("\n\n")}\n\n` } };
+}

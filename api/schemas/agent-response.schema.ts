@@ -1,0 +1,45 @@
+import Joi from "joi";
+import { dollars, nullableString, runId, timestamp, tokenCount } from "./response-fields";
+
+/** E5 usage (CONTRACT.md). */
+export const agentUsageSchema = Joi.object({
+  input_tokens: tokenCount.required(),
+  output_tokens: tokenCount.required(),
+  total_tokens: tokenCount.required(),
+  img_cost: dollars.required(),
+  mcp_cost: dollars.required(),
+  total_cost: dollars.required(),
+}).id("AgentUsage");
+
+/** E5 response (CONTRACT.md). */
+export const agentCompletionResponseSchema = Joi.object({
+  job_id: runId.required(),
+  success: Joi.valid(true).required(),
+  name: nullableString.required().description("`agent_config.agent_name`"),
+  description: nullableString.required(),
+  temperature: Joi.number().allow(null).required(),
+  outputs: Joi.array()
+    .items(Joi.object({ role: Joi.string().required().description("The agent's name"), content: Joi.any().required() }))
+    .required()
+    .description("The agent's answer (the last turn's answer when `max_loops` > 1)"),
+  usage: agentUsageSchema.required(),
+  timestamp: timestamp.required(),
+}).id("AgentCompletionResponse");
+
+/** An E3 item that failed, in its slot. */
+export const agentBatchItemErrorSchema = Joi.object({
+  success: Joi.valid(false).required(),
+  error: Joi.string().required(),
+  code: Joi.string().required(),
+  index: Joi.number().integer().min(0).required().description("The item's position in the request"),
+  job_id: runId.required(),
+}).id("AgentBatchItemError");
+
+/** Spec: BatchAgentResponse (E3); results in request order, a failed item never fails the batch. */
+export const agentBatchResponseSchema = Joi.object({
+  batch_id: runId.allow(null).required(),
+  total_requests: Joi.number().integer().min(0).allow(null).required(),
+  results: Joi.array().items(Joi.alternatives(agentCompletionResponseSchema, agentBatchItemErrorSchema)).required(),
+  execution_time: Joi.number().min(0).allow(null).required().description("Seconds from queueing to the last item's end"),
+  timestamp: timestamp.allow(null).required(),
+}).id("AgentBatchResponse");
