@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePorts } from "../../scripts/bench/free-port";
@@ -56,9 +56,10 @@ export class ProcessDeployment {
     return runToCompletion(name, nodeTsx(entry, ...args), this.env, this.logFile(name), START_TIMEOUT_MS);
   }
 
-  /** Stops every process at once (each finishes the jobs it holds). */
+  /** Stops every process at once (each finishes the jobs it holds) and removes the logs. */
   async stop(): Promise<void> {
     await Promise.all(this.processes.map((p) => p.stop()));
+    rmSync(this.logDir, { recursive: true, force: true });
   }
 
   private start(name: string, command: string[], extraEnv: NodeJS.ProcessEnv): ManagedProcess {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -29,6 +29,7 @@ export async function startLocalRedisCluster(size = 3): Promise<LocalRedisCluste
   const stop = async () => {
     for (const client of clients) client.disconnect();
     await Promise.all(nodes.map((n) => n.proc.stop()));
+    rmSync(dir, { recursive: true, force: true });
   };
   try {
     for (let i = 0; i < size; i++) {
