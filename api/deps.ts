@@ -1,19 +1,18 @@
 import type { FlowProducer, Queue, QueueEvents } from "bullmq";
-import type { Redis } from "ioredis";
 import type { DataSource } from "typeorm";
 import { getDataSource } from "../shared/db/data-source";
 import { KeyOwnerCache } from "./services/key-owner-cache";
 import { SessionTokens } from "./services/session-tokens";
 import { CompletionWaiter } from "../shared/queues/completion-waiter";
 import { createFlowProducer, createQueue, createQueueEvents } from "../shared/queues/queues";
-import { createRedis } from "../shared/queues/redis";
+import { createRedis, type RedisClient } from "../shared/queues/redis";
 import { QUEUE_NAMES, type QueueName } from "../shared/queues/registry";
 
 /** Everything the API's routes need, created once per process at boot. */
 export interface ApiDeps {
   ds: DataSource;
   /** Fails fast when Redis is down (health checks, rate limits). */
-  redis: Redis;
+  redis: RedisClient;
   queues: Record<QueueName, Queue>;
   /** Parent/child flows for batches. */
   flows: FlowProducer;

@@ -11,6 +11,24 @@ const ms = Joi.number().integer().min(1);
 const money = Joi.number().min(0);
 const optionalString = Joi.string().allow("").optional();
 
+/**
+ * Redis Cluster keeps a key in the slot its hash tag (the text inside the first `{…}`) picks;
+ * BullMQ's scripts touch several keys of a queue at once, and those must share one slot. Every key
+ * the service writes starts with the prefix, so a prefix that opens with a non-empty tag is enough.
+ */
+const HASH_TAGGED = /^[^{]*\{[^}]+\}/;
+
+/** `redis://[user:password@]host:port` seed URLs of a Redis Cluster, comma-separated. */
+const clusterNodes = Joi.string()
+  .allow("")
+  .custom((value: string, helpers) => {
+    const parts = value.split(",").map((p) => p.trim()).filter(Boolean);
+    const invalid = parts.some((part) => Joi.string().uri({ scheme: ["redis", "rediss"] }).validate(part).error);
+    // The message names no node: a URL may carry the cluster's password.
+    return invalid ? helpers.message({ custom: '"REDIS_CLUSTER_NODES" must be comma-separated redis:// or rediss:// URLs' }) : value;
+  })
+  .optional();
+
 /** Environment variable → rule (with its default). The README's configuration table mirrors this. */
 const envSchema = Joi.object({
   NODE_ENV: Joi.string().valid("development", "test", "production").default("development"),
@@ -24,7 +42,12 @@ const envSchema = Joi.object({
     .default("postgres://apiary:apiary@127.0.0.1:5432/apiary"),
   DATABASE_POOL_SIZE: Joi.number().integer().min(1).default(20),
   REDIS_URL: Joi.string().uri({ scheme: ["redis", "rediss"] }).default("redis://127.0.0.1:6379/0"),
-  QUEUE_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_{}:-]+$/).default("{apiary}"),
+  REDIS_CLUSTER_NODES: clusterNodes,
+  QUEUE_PREFIX: Joi.string()
+    .pattern(/^[A-Za-z0-9_{}:-]+$/)
+    .pattern(HASH_TAGGED, "Redis Cluster hash tag")
+    .messages({ "string.pattern.name": '"QUEUE_PREFIX" must start with a Redis Cluster hash tag such as {apiary}, so that all keys of a queue share one slot' })
+    .default("{apiary}"),
   LOG_LEVEL: Joi.string().valid("fatal", "error", "warn", "info", "debug", "trace", "silent").default("info"),
   BODY_LIMIT: Joi.string().pattern(/^\d+(kb|mb)$/i).default("10mb"),
   SYNC_WAIT_MS: ms.default(300_000),
@@ -165,6 +188,8 @@ function buildConfig(env: Record<string, any>) {
     databaseUrl: env.DATABASE_URL as string,
     databasePoolSize: env.DATABASE_POOL_SIZE as number,
     redisUrl: env.REDIS_URL as string,
+    /** Seed nodes of a Redis Cluster; when set, every connection is a cluster client and `REDIS_URL` is unused. */
+    redisCluster: parseClusterNodes(env.REDIS_CLUSTER_NODES ?? ""),
     queue: {
       prefix: env.QUEUE_PREFIX as string,
       attempts: env.JOB_ATTEMPTS as number,
@@ -297,6 +322,29 @@ function buildConfig(env: Record<string, any>) {
       nightStartHour: env.NIGHT_START_HOUR as number,
       nightEndHour: env.NIGHT_END_HOUR as number,
     },
+  };
+}
+
+/** A Redis Cluster's seed nodes, and the credentials and TLS setting they share (taken from the first URL). */
+export interface RedisClusterConfig {
+  nodes: { host: string; port: number }[];
+  username: string;
+  password: string;
+  tls: boolean;
+}
+
+function parseClusterNodes(value: string): RedisClusterConfig | null {
+  const urls = value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => new URL(part));
+  if (urls.length === 0) return null;
+  return {
+    nodes: urls.map((url) => ({ host: url.hostname, port: Number(url.port || 6379) })),
+    username: decodeURIComponent(urls[0].username),
+    password: decodeURIComponent(urls[0].password),
+    tls: urls[0].protocol === "rediss:",
   };
 }
 

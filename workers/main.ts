@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   assertHandlersFor(queues, handlers); // before touching Redis or Postgres
   const ds = await getDataSource();
   const pool = await startWorkers(queues, handlers, ds);
-  logger.info({ queues }, "workers started");
+  logger.info({ queues, worker: pool.name }, "workers started");
 
   // Finish the jobs in hand, then close Redis and Postgres.
   onShutdownSignal("workers", config.http.shutdownTimeoutMs, async () => {

@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { hostname } from "node:os";
 import { Worker, type Job } from "bullmq";
 import type { DataSource } from "typeorm";
 import type { Run } from "../shared/db/entities/run.entity";
@@ -13,6 +14,8 @@ import type { Handler } from "./handlers/handler";
 
 export interface WorkerPool {
   workers: Worker[];
+  /** This process's name in BullMQ: every job it takes records it as `processedBy`. */
+  name: string;
   close(): Promise<void>;
 }
 
@@ -20,6 +23,14 @@ export interface WorkerPool {
 export function assertHandlersFor(queues: QueueName[], handlers: Partial<Record<JobName, Handler<any>>>): void {
   const missing = queues.flatMap(jobNamesOf).filter((name) => typeof handlers[name] !== "function");
   if (missing.length) throw new Error(`No handler for job name(s): ${missing.join(", ")}`);
+}
+
+/**
+ * Host and process id: with several worker processes, operators (Bull Board's "processed by", the
+ * `workers started` log line) can tell which one ran a job.
+ */
+export function workerName(): string {
+  return `${hostname()}:${process.pid}`;
 }
 
 /**
@@ -32,6 +43,7 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
   await cancels.start();
   const redis = createRedis("blocking");
   const shutdown = new AbortController();
+  const name = workerName();
   // Every LLM call of every concurrent job listens on this one signal.
   setMaxListeners(0, shutdown.signal);
   const workers = queues.map((queue) => {
@@ -54,6 +66,7 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
       {
         connection: createRedis("blocking"),
         prefix: config.queue.prefix,
+        name,
         concurrency: config.queue.concurrency[queue],
         lockDuration: config.queue.lockMs,
         stalledInterval: config.queue.stalledIntervalMs,
@@ -75,6 +88,7 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
   });
   return {
     workers,
+    name,
     async close() {
       // Finish the jobs in hand (close waits for them); handlers see the abort only on a forced exit.
       await Promise.all(workers.map((w) => w.close()));

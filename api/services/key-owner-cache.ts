@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../shared/queues/redis";
 import type { DataSource } from "typeorm";
 import { findKeyOwner, hashApiKey, type KeyOwner } from "../../shared/auth/api-keys";
 import { keyRevokedChannel } from "../../shared/queues/run-notices";
@@ -17,7 +17,7 @@ export class KeyOwnerCache {
 
   constructor(private readonly ds: DataSource) {}
 
-  async listenForRevocations(subscriber: Redis): Promise<void> {
+  async listenForRevocations(subscriber: RedisClient): Promise<void> {
     subscriber.on("message", (channel: string, apiKeyId: string) => {
       if (channel !== keyRevokedChannel()) return;
       for (const [hash, entry] of this.entries) if (entry.owner.apiKeyId === apiKeyId) this.entries.delete(hash);

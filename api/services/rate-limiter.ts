@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../shared/queues/redis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { config } from "../../shared/config";
 import { ServiceUnavailableError } from "../../shared/errors";
@@ -84,7 +84,7 @@ function windowState(limit: number, count: number, resetMs: number): WindowState
 class RedisRateLimiter implements RateLimiter {
   private readonly byTier = new Map<string, Record<RateWindow, RateLimiterRedis>>();
 
-  constructor(redis: Redis, private readonly options: RateLimiterOptions) {
+  constructor(redis: RedisClient, private readonly options: RateLimiterOptions) {
     for (const [tier, limits] of Object.entries(options.tiers)) {
       const limiters = {} as Record<RateWindow, RateLimiterRedis>;
       for (const window of WINDOWS) {
@@ -167,7 +167,7 @@ class RedisRateLimiter implements RateLimiter {
 }
 
 /** A rate limiter on a fail-fast Redis client (`createRedis("request")`), with the config's limits by default. */
-export function createRateLimiter(redis: Redis, options: RateLimiterOptions = rateLimiterOptionsFromConfig()): RateLimiter {
+export function createRateLimiter(redis: RedisClient, options: RateLimiterOptions = rateLimiterOptionsFromConfig()): RateLimiter {
   return new RedisRateLimiter(redis, options);
 }
 

@@ -1,11 +1,11 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis";
 import { config } from "../config";
 
 /** The pub/sub channel on which run cancellations are broadcast to every worker. */
 export const cancelChannel = () => `${config.queue.prefix}:cancel`;
 
 /** Tells every worker to abort a run (only the one holding it has anything to abort). */
-export async function publishCancel(redis: Redis, runId: string): Promise<void> {
+export async function publishCancel(redis: RedisClient, runId: string): Promise<void> {
   await redis.publish(cancelChannel(), runId);
 }
 
@@ -16,7 +16,7 @@ export async function publishCancel(redis: Redis, runId: string): Promise<void> 
 export class CancelListener {
   private readonly running = new Map<string, AbortController>();
 
-  constructor(private readonly subscriber: Redis) {
+  constructor(private readonly subscriber: RedisClient) {
     subscriber.on("message", (channel: string, runId: string) => {
       if (channel === cancelChannel()) this.running.get(runId)?.abort(new Error("cancelled by the client"));
     });

@@ -1,5 +1,5 @@
 import type { QueueEvents } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis";
 import type { Run } from "../db/entities/run.entity";
 import { parseRunDoneNotice, runDoneChannel } from "./run-notices";
 
@@ -33,7 +33,7 @@ export class CompletionWaiter {
   }
 
   /** Also wakes waiters on the workers' run-done notices (a Redis subscriber of its own). */
-  async listenForNotices(subscriber: Redis): Promise<void> {
+  async listenForNotices(subscriber: RedisClient): Promise<void> {
     subscriber.on("message", (channel: string, message: string) => {
       if (channel !== runDoneChannel()) return;
       const notice = parseRunDoneNotice(message);

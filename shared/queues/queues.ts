@@ -1,5 +1,5 @@
 import { FlowProducer, Queue, QueueEvents, type JobsOptions } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis";
 import { config } from "../config";
 import { JOBS, type JobName, type JobPayloads, type QueueName } from "./registry";
 
@@ -16,14 +16,14 @@ export function defaultJobOptions(): JobsOptions {
 }
 
 /** A typed producer for one queue. */
-export function createQueue(name: QueueName, connection: Redis): Queue {
+export function createQueue(name: QueueName, connection: RedisClient): Queue {
   const queue = new Queue(name, { connection, prefix: config.queue.prefix, defaultJobOptions: defaultJobOptions() });
   queue.on("error", () => undefined);
   return queue;
 }
 
 /** One event listener per queue per process; it needs its own blocking connection. */
-export function createQueueEvents(name: QueueName, connection: Redis): QueueEvents {
+export function createQueueEvents(name: QueueName, connection: RedisClient): QueueEvents {
   const events = new QueueEvents(name, { connection, prefix: config.queue.prefix });
   events.on("error", () => undefined);
   return events;
@@ -41,7 +41,7 @@ export async function enqueue<N extends JobName>(
 }
 
 /** Producer of parent/child job flows (batches), sharing the queues' prefix and job options. */
-export function createFlowProducer(connection: Redis): FlowProducer {
+export function createFlowProducer(connection: RedisClient): FlowProducer {
   const flows = new FlowProducer({ connection, prefix: config.queue.prefix });
   flows.on("error", () => undefined);
   return flows;

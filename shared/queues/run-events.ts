@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis";
 import { config } from "../config";
 
 /** What a worker tells a streaming client about a run, in order. */
@@ -23,7 +23,7 @@ export class RunEventWriter {
   private last: Promise<unknown> = Promise.resolve();
   private expirySet = false;
 
-  constructor(private readonly redis: Redis, private readonly runId: string) {}
+  constructor(private readonly redis: RedisClient, private readonly runId: string) {}
 
   emit(event: RunEvent): void {
     const key = runEventsKey(this.runId);
@@ -43,7 +43,7 @@ export class RunEventWriter {
  * Reads a run's events from `afterId` on, blocking up to `blockMs` for new ones. Needs a
  * connection of its own: a blocking read holds it.
  */
-export async function readRunEvents(redis: Redis, runId: string, afterId: string, blockMs: number): Promise<{ id: string; event: RunEvent }[]> {
+export async function readRunEvents(redis: RedisClient, runId: string, afterId: string, blockMs: number): Promise<{ id: string; event: RunEvent }[]> {
   const reply = (await redis.xread("COUNT", 500, "BLOCK", blockMs, "STREAMS", runEventsKey(runId), afterId)) as [string, [string, string[]][]][] | null;
   if (!reply) return [];
   return reply[0][1].map(([id, fields]) => ({ id, event: JSON.parse(fields[1]) as RunEvent }));

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis";
 import { config } from "../config";
 import type { Run } from "../db/entities/run.entity";
 
@@ -23,7 +23,7 @@ export interface RunDoneNotice {
  * without reading it back; nothing is stored in Redis. Best effort: waiters also listen to BullMQ's
  * events and read the row from Postgres when a notice has none.
  */
-export function announceRunDone(redis: Redis, runId: string, row?: Run | null): void {
+export function announceRunDone(redis: RedisClient, runId: string, row?: Run | null): void {
   let message = JSON.stringify({ id: runId });
   if (row) {
     const full = JSON.stringify({ id: runId, row });
@@ -47,6 +47,6 @@ export function parseRunDoneNotice(message: string): RunDoneNotice | null {
 }
 
 /** Tells API processes that a key was revoked. */
-export async function announceKeyRevoked(redis: Redis, apiKeyId: string): Promise<void> {
+export async function announceKeyRevoked(redis: RedisClient, apiKeyId: string): Promise<void> {
   await redis.publish(keyRevokedChannel(), apiKeyId);
 }

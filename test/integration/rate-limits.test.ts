@@ -3,11 +3,10 @@ import { createServer, type Server } from "node:http";
 import { createServer as createTcpServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import type { Redis } from "ioredis";
 import { createApiApp } from "../../api/app";
 import { createRateLimiter, type RateLimiter, type TierLimits } from "../../api/services/rate-limiter";
 import { createApiKey, ensureUser } from "../../shared/auth/api-keys";
-import { createRedis } from "../../shared/queues/redis";
+import { createRedis, type RedisClient } from "../../shared/queues/redis";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 
@@ -27,7 +26,7 @@ async function serveWith(h: Harness, rateLimiter: RateLimiter): Promise<{ baseUr
   };
 }
 
-function tinyLimiter(h: Harness, free: TierLimits, redis: Redis = h.deps.redis, timeoutMs = 1_000): RateLimiter {
+function tinyLimiter(h: Harness, free: TierLimits, redis: RedisClient = h.deps.redis, timeoutMs = 1_000): RateLimiter {
   return createRateLimiter(redis, { tiers: { free, premium: PREMIUM }, prefix: `rl-test:${randomUUID()}`, timeoutMs });
 }
 

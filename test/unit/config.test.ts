@@ -39,4 +39,35 @@ describe("configuration", () => {
     expect(cfg.admin.password).to.equal("long-enough-secret");
     expect(cfg.secretsKey).to.equal("k".repeat(32));
   });
+
+  it("requires QUEUE_PREFIX to open with a Redis Cluster hash tag, so a queue's keys share one slot", () => {
+    expect(loadConfig({}).queue.prefix).to.equal("{apiary}");
+    expect(loadConfig({ QUEUE_PREFIX: "{shop}" }).queue.prefix).to.equal("{shop}");
+    expect(loadConfig({ QUEUE_PREFIX: "eu:{apiary}" }).queue.prefix).to.equal("eu:{apiary}");
+    for (const untagged of ["apiary", "{}apiary", "apiary}{"]) {
+      expect(() => loadConfig({ QUEUE_PREFIX: untagged }), untagged).to.throw(ConfigError, /QUEUE_PREFIX" must start with a Redis Cluster hash tag/);
+    }
+  });
+
+  it("reads REDIS_CLUSTER_NODES as seed URLs sharing the first one's credentials and TLS, never echoing them", () => {
+    expect(loadConfig({}).redisCluster).to.equal(null);
+    const cluster = loadConfig({ REDIS_CLUSTER_NODES: "rediss://app:s%40cret@node-1.internal:7000, rediss://node-2.internal" }).redisCluster;
+    expect(cluster).to.deep.equal({
+      nodes: [
+        { host: "node-1.internal", port: 7000 },
+        { host: "node-2.internal", port: 6379 },
+      ],
+      username: "app",
+      password: "s@cret",
+      tls: true,
+    });
+    let error: unknown;
+    try {
+      loadConfig({ REDIS_CLUSTER_NODES: "redis://:hunter22@ok:7000,http://:hunter22@nope:7001" });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).to.be.instanceOf(ConfigError);
+    expect((error as ConfigError).message).to.include("REDIS_CLUSTER_NODES").and.not.include("hunter22");
+  });
 });

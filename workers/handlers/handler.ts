@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../shared/queues/redis";
 import type { DataSource } from "typeorm";
 import type { Run } from "../../shared/db/entities/run.entity";
 import type { Logger } from "../../shared/logger";
@@ -14,7 +14,7 @@ export interface HandlerContext {
   /** Per-run cancellation signals, fed by the cancel broadcast. */
   cancels: CancelListener;
   /** For streaming a run's events to the client. */
-  redis: Redis;
+  redis: RedisClient;
   /** Announces the run's final row to waiting API processes (call right after writing it). */
   announce(row: Run | null): void;
 }
