@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../queues/redis";
 import type { DataSource } from "typeorm";
 import { announceKeyRevoked } from "../queues/run-notices";
 import { revokeApiKey } from "./api-keys";
@@ -11,7 +11,7 @@ const ANNOUNCE_WAIT_MS = 2_000;
  * best effort: the row is the record, and cached keys expire within 30 s anyway. False when no
  * active key has that id.
  */
-export async function revokeAndAnnounce(ds: DataSource, redis: Redis, apiKeyId: string): Promise<boolean> {
+export async function revokeAndAnnounce(ds: DataSource, redis: RedisClient, apiKeyId: string): Promise<boolean> {
   const revoked = await revokeApiKey(ds, apiKeyId);
   if (revoked) {
     const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, ANNOUNCE_WAIT_MS).unref());

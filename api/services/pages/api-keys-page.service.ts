@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../../shared/queues/redis";
 import type { DataSource } from "typeorm";
 import { createApiKey, listApiKeys } from "../../../shared/auth/api-keys";
 import { revokeAndAnnounce } from "../../../shared/auth/key-revocation";
@@ -41,7 +41,7 @@ export async function ownsActiveKey(ds: DataSource, userId: string, keyId: strin
  * Revokes one of the user's keys and announces it, so the execution API refuses it at once.
  * False when the user has no active key with that id (another user's key counts as none).
  */
-export async function revokeKeyOf(ds: DataSource, redis: Redis, userId: string, keyId: string): Promise<boolean> {
+export async function revokeKeyOf(ds: DataSource, redis: RedisClient, userId: string, keyId: string): Promise<boolean> {
   if (!(await ownsActiveKey(ds, userId, keyId))) return false;
   return revokeAndAnnounce(ds, redis, keyId);
 }
