@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { Worker, type Job } from "bullmq";
+import { DelayedError, Worker, type Job } from "bullmq";
 import type { DataSource } from "typeorm";
 import type { Run } from "../shared/db/entities/run.entity";
 import { config } from "../shared/config";
@@ -10,6 +10,7 @@ import { createRedis } from "../shared/queues/redis";
 import { announceRunDone } from "../shared/queues/run-notices";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
 import type { Handler } from "./handlers/handler";
+import { RunLeasedError } from "./handlers/run-lease";
 
 export interface WorkerPool {
   workers: Worker[];
@@ -37,7 +38,7 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
   const workers = queues.map((queue) => {
     const worker = new Worker<unknown, RunJobResult, string>(
       queue,
-      async (job: Job) => {
+      async (job: Job, token?: string) => {
         const handler = handlers[job.name as JobName];
         if (!handler) throw new Error(`No handler for job '${job.name}'`);
         const log = logger.child({ queue, jobId: job.id, job: job.name, attempt: job.attemptsMade + 1 });
@@ -47,7 +48,17 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
           announced = true;
           announceRunDone(redis, runId, row);
         };
-        const result = await handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis, announce });
+        let result: RunJobResult;
+        try {
+          result = await handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis, announce });
+        } catch (err) {
+          if (!(err instanceof RunLeasedError)) throw err;
+          // Delivered again while another execution still holds the run: look again once its
+          // lease could have run out, without using up one of the job's attempts.
+          log.info({ runId, retryInMs: err.retryInMs }, "run held by another delivery; job delayed");
+          await job.moveToDelayed(Date.now() + err.retryInMs, token);
+          throw new DelayedError();
+        }
         if (!announced) announceRunDone(redis, result.runId);
         return result;
       },
