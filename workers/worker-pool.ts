@@ -3,6 +3,7 @@ import { DelayedError, Worker, type Job } from "bullmq";
 import type { DataSource } from "typeorm";
 import type { Run } from "../shared/db/entities/run.entity";
 import { config } from "../shared/config";
+import { whenDatabaseAnswers } from "../shared/db/outage-wait";
 import { failRun } from "../shared/db/run-store";
 import { logger } from "../shared/logger";
 import { CancelListener } from "../shared/queues/cancellation";
@@ -76,7 +77,8 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
       const attempts = job.opts.attempts ?? 1;
       logger.warn({ queue, jobId: job.id, attempt: job.attemptsMade, err: err.message }, "job attempt failed");
       if (job.attemptsMade >= attempts && typeof (job.data as { runId?: unknown })?.runId === "string") {
-        failRun(ds, (job.data as { runId: string }).runId, { message: "The run could not be completed after several attempts", code: "RUN_ABANDONED" }).catch(
+        const runId = (job.data as { runId: string }).runId;
+        whenDatabaseAnswers(() => failRun(ds, runId, { message: "The run could not be completed after several attempts", code: "RUN_ABANDONED" })).catch(
           (e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"),
         );
       }

@@ -1,5 +1,6 @@
 import type { Run } from "../../shared/db/entities/run.entity";
 import { config } from "../../shared/config";
+import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { completeRun, failRun, loadSteps } from "../../shared/db/run-store";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { RunEventWriter } from "../../shared/queues/run-events";
@@ -48,10 +49,12 @@ function giveUp(lease: RunLease, err: unknown): never {
  * infrastructure errors are rethrown so BullMQ retries the job.
  */
 export async function executeRun(runId: string, ctx: HandlerContext, how: RunExecution): Promise<RunJobResult> {
-  const claimed = await RunLease.claim(ctx.ds, runId, config.queue.lockMs);
+  // Postgres being restarted delays each read and write here rather than failing the run.
+  const durable = <T>(work: () => Promise<T>) => whenDatabaseAnswers(work, { signal: ctx.signal });
+  const claimed = await durable(() => RunLease.claim(ctx.ds, runId, config.queue.lockMs));
   if (!claimed) return { runId }; // finished or cancelled already: a duplicate delivery
   const { run, lease } = claimed;
-  const finishedSteps = run.attempts > 1 ? await loadSteps(ctx.ds, runId).catch((err) => giveUp(lease, err)) : [];
+  const finishedSteps = run.attempts > 1 ? await durable(() => loadSteps(ctx.ds, runId)).catch((err) => giveUp(lease, err)) : [];
   const request = run.request as { budget?: RunBudgetRequest; stream?: boolean };
   const budget = new RunBudget(budgetLimits(request.budget, run.started_at));
   const cancel = ctx.cancels.track(runId);
@@ -67,7 +70,7 @@ export async function executeRun(runId: string, ctx: HandlerContext, how: RunExe
     env.events?.emit({ type: "start" });
     const { output, usage, log } = await how.execute(env);
     // The last step's insert and the run's completion go to Postgres side by side.
-    const [, finalRow] = await Promise.all([env.recorder.flush(), completeRun(ctx.ds, runId, output, usage)]);
+    const [, finalRow] = await Promise.all([env.recorder.flush(), durable(() => completeRun(ctx.ds, runId, output, usage))]);
     ctx.announce(finalRow);
     env.events?.emit({ type: "finish", usage });
     ctx.logger.info({ runId, replayed: env.recorder.replayed, ...log }, "run succeeded");
@@ -88,7 +91,8 @@ export async function executeRun(runId: string, ctx: HandlerContext, how: RunExe
     }
     if (!isRunFailure(err)) giveUp(lease, err); // infrastructure trouble: let BullMQ retry the job
     await env.recorder.flush().catch(() => undefined); // what did finish is worth keeping
-    ctx.announce(await failRun(ctx.ds, runId, runErrorOf(err, how.failedAgent?.(err, env)), how.usageSoFar(env)));
+    const error = runErrorOf(err, how.failedAgent?.(err, env));
+    ctx.announce(await durable(() => failRun(ctx.ds, runId, error, how.usageSoFar(env))));
     env.events?.emit({ type: "error", error: err.message });
     ctx.logger.warn({ runId, err: err.message }, "run failed");
   } finally {
