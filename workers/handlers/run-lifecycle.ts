@@ -87,7 +87,9 @@ export async function executeRun(runId: string, ctx: HandlerContext, how: RunExe
         return { runId };
       }
       if (ctx.signal?.aborted) giveUp(lease, err); // forced shutdown: the job goes back to the queue
-      err = new BudgetExceededError("The run reached its time limit");
+      // A deadline that fell while a provider call was being retried says what the provider answered.
+      const last = err instanceof RunAbortedError ? err.lastFailure : undefined;
+      err = new BudgetExceededError(`The run reached its time limit${last ? ` while retrying a failed LLM call: ${last.message}` : ""}`);
     }
     if (!isRunFailure(err)) giveUp(lease, err); // infrastructure trouble: let BullMQ retry the job
     await env.recorder.flush().catch(() => undefined); // what did finish is worth keeping
