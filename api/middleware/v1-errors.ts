@@ -1,6 +1,6 @@
 import type { Middleware } from "koa";
 import { AppError, ValidationError } from "../../shared/errors";
-import { asServiceUnavailable } from "../../shared/unavailable";
+import { outageAs503 } from "./service-outage";
 
 /** The `/v1` error body: FastAPI's `detail` (what clients parse) plus a stable code and the status. */
 function body(status: number, detail: unknown, code: string, extra: Record<string, unknown> = {}) {
@@ -33,10 +33,8 @@ export function v1Errors(howToGetKey: string): Middleware {
         else if (status === 501) ctx.body = body(501, `Method ${ctx.method} is not implemented`, "NOT_IMPLEMENTED");
         ctx.status = status; // assigning a body would otherwise turn an implicit 404 into 200
       }
-    } catch (caught: any) {
-      const unavailable = asServiceUnavailable(caught);
-      if (unavailable && unavailable !== caught) ctx.state.logger?.warn({ err: caught?.message }, unavailable.message);
-      const err = unavailable ?? caught;
+    } catch (caught: unknown) {
+      const err = outageAs503(ctx, caught);
       if (err instanceof ValidationError) {
         ctx.status = 422;
         ctx.body = body(422, err.issues, err.code);
