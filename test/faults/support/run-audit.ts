@@ -13,7 +13,6 @@ export interface AuditedRun {
   task: string;
   status: string;
   attempts: number;
-  error: { code?: string; message?: string } | null;
   steps: { step_key: string; seq: number; finished_at: Date }[];
   /** Calls whose messages carry the run's task, with the turn each belongs to. */
   calls: { turn: number; at: Date; status: number }[];
@@ -55,10 +54,7 @@ function turnOf(entry: JournalEntry): number {
 
 /** Every run in the database with its steps and its LLM calls from `journal`. */
 export async function auditRuns(ds: DataSource, journal: JournalEntry[]): Promise<AuditedRun[]> {
-  const runs = await sql<{ id: string; task: string; status: string; attempts: number; error: AuditedRun["error"] }>(
-    ds,
-    "SELECT id, request->>'task' AS task, status, attempts, error FROM runs WHERE kind = 'agent'",
-  );
+  const runs = await sql<{ id: string; task: string; status: string; attempts: number }>(ds, "SELECT id, request->>'task' AS task, status, attempts FROM runs WHERE kind = 'agent'");
   const steps = await sql<{ run_id: string; step_key: string; seq: number; finished_at: Date }>(ds, "SELECT run_id, step_key, seq, finished_at FROM run_steps ORDER BY seq");
   const texts = journal.map((entry) => ({ entry, text: JSON.stringify((entry.body as { messages?: unknown } | null)?.messages ?? "") }));
   return runs.map((run) => ({
@@ -70,17 +66,18 @@ export async function auditRuns(ds: DataSource, journal: JournalEntry[]): Promis
 
 /**
  * Each run ran once: its steps are numbered without gaps, no LLM call was made for a turn after
- * that turn's step was stored (a replayed step is never asked again), and the only extra calls are
- * at most one per extra attempt (the call a crash cut short).
+ * that turn's call had finished (a stored step is replayed, never asked again), and the only
+ * extra calls are at most one per extra attempt (the call a crash cut short).
  */
 export function expectRanOnce(run: AuditedRun): void {
   const label = `run ${run.id} (${run.task}, ${run.attempts} attempt(s))`;
   expect(run.steps.map((s) => s.seq), `${label}: step numbers`).to.deep.equal(run.steps.map((_, i) => i));
-  run.steps.forEach((step, turn) => {
+  for (const step of run.steps) {
+    const turn = Number(step.step_key.split("#").pop()); // an agent's steps are `agent#<turn>`
     const late = run.calls.filter((c) => c.turn === turn && c.at > new Date(step.finished_at));
-    expect(late, `${label}: LLM calls for turn ${turn} after its step was stored`).to.deep.equal([]);
+    expect(late, `${label}: LLM calls for turn ${turn} after its call had finished`).to.deep.equal([]);
     expect(run.calls.some((c) => c.turn === turn), `${label}: no LLM call for stored turn ${turn}`).to.equal(true);
-  });
+  }
   expect(run.calls.length, `${label}: LLM calls vs stored steps`).to.be.within(run.steps.length, run.steps.length + Math.max(0, run.attempts - 1));
 }
 
