@@ -1,18 +1,18 @@
 import { expect } from "chai";
-import { jsonRequest, type TimedAnswer } from "../../../scripts/bench/json-request";
+import { jsonRequest } from "../../../scripts/bench/json-request";
 import { eventually } from "../../helpers/http";
 import { agentBody, markers, sendAgentRequest } from "./agent-load";
 import type { FaultStack } from "./fault-stack";
 import { expectEveryRunSucceededOnce, untilRunsInFlight } from "./run-audit";
 
 /** The longest a refusal may take while a backing service is down. */
-export const QUICK_MS = 1_500;
+const QUICK_MS = 1_500;
 
 /**
  * What clients see while Postgres or Redis is down: `/health` and a new E5 request both answer
- * 503 at once, the request with the `/v1` error body. Returns the answers for further checks.
+ * 503 at once, the request with the `/v1` error body.
  */
-export async function expectQuick503s(apiUrl: string, key: string, what: string): Promise<TimedAnswer[]> {
+async function expectQuick503s(apiUrl: string, key: string, what: string): Promise<void> {
   const health = await jsonRequest("GET", `${apiUrl}/health`, { timeoutMs: 10_000 });
   expect(health.status, `health while ${what} is down: ${health.text}`).to.equal(503);
   expect(health.ms, "health answer time (ms)").to.be.below(QUICK_MS);
@@ -28,7 +28,6 @@ export async function expectQuick503s(apiUrl: string, key: string, what: string)
     expect(post.json).to.deep.include({ code: "SERVICE_UNAVAILABLE", status_code: 503 });
     expect(String((post.json as { detail: unknown }).detail)).to.not.match(/\n\s+at /); // no stack trace
   }
-  return [health, ...posts];
 }
 
 /**
@@ -36,18 +35,14 @@ export async function expectQuick503s(apiUrl: string, key: string, what: string)
  * lose their locks), checking throughout that clients get quick 503s. The outage length is the
  * scenario, not a wait for work to finish.
  */
-export async function holdOutage(outageMs: number, apiUrl: string, key: string, what: string): Promise<number> {
+async function holdOutage(outageMs: number, apiUrl: string, key: string, what: string): Promise<void> {
   const until = Date.now() + outageMs;
-  let rounds = 0;
-  do {
-    await expectQuick503s(apiUrl, key, what);
-    rounds++;
-  } while (Date.now() < until);
-  return rounds;
+  do await expectQuick503s(apiUrl, key, what);
+  while (Date.now() < until);
 }
 
 /** Waits until `/health` answers 200 again, with nothing restarted but the backing service. */
-export async function expectRecovery(apiUrl: string, timeoutMs = 30_000): Promise<void> {
+async function expectRecovery(apiUrl: string, timeoutMs = 30_000): Promise<void> {
   await eventually(async () => {
     const health = await jsonRequest("GET", `${apiUrl}/health`, { timeoutMs: 5_000 }).catch(() => null);
     return health?.status === 200 ? true : undefined;
