@@ -1,9 +1,10 @@
 import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
-import { Worker, type Job } from "bullmq";
+import { DelayedError, Worker, type Job } from "bullmq";
 import type { DataSource } from "typeorm";
 import type { Run } from "../shared/db/entities/run.entity";
 import { config } from "../shared/config";
+import { whenDatabaseAnswers } from "../shared/db/outage-wait";
 import { failRun } from "../shared/db/run-store";
 import { logger } from "../shared/logger";
 import { CancelListener } from "../shared/queues/cancellation";
@@ -11,6 +12,7 @@ import { createRedis } from "../shared/queues/redis";
 import { announceRunDone } from "../shared/queues/run-notices";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
 import type { Handler } from "./handlers/handler";
+import { RunLeasedError } from "./handlers/run-lease";
 
 export interface WorkerPool {
   workers: Worker[];
@@ -49,7 +51,7 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
   const workers = queues.map((queue) => {
     const worker = new Worker<unknown, RunJobResult, string>(
       queue,
-      async (job: Job) => {
+      async (job: Job, token?: string) => {
         const handler = handlers[job.name as JobName];
         if (!handler) throw new Error(`No handler for job '${job.name}'`);
         const log = logger.child({ queue, jobId: job.id, job: job.name, attempt: job.attemptsMade + 1 });
@@ -59,7 +61,17 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
           announced = true;
           announceRunDone(redis, runId, row);
         };
-        const result = await handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis, announce });
+        let result: RunJobResult;
+        try {
+          result = await handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis, announce });
+        } catch (err) {
+          if (!(err instanceof RunLeasedError)) throw err;
+          // Delivered again while another execution still holds the run: look again once its
+          // lease could have run out, without using up one of the job's attempts.
+          log.info({ runId, retryInMs: err.retryInMs }, "run held by another delivery; job delayed");
+          await job.moveToDelayed(Date.now() + err.retryInMs, token);
+          throw new DelayedError();
+        }
         if (!announced) announceRunDone(redis, result.runId);
         return result;
       },
@@ -78,7 +90,8 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
       const attempts = job.opts.attempts ?? 1;
       logger.warn({ queue, jobId: job.id, attempt: job.attemptsMade, err: err.message }, "job attempt failed");
       if (job.attemptsMade >= attempts && typeof (job.data as { runId?: unknown })?.runId === "string") {
-        failRun(ds, (job.data as { runId: string }).runId, { message: "The run could not be completed after several attempts", code: "RUN_ABANDONED" }).catch(
+        const runId = (job.data as { runId: string }).runId;
+        whenDatabaseAnswers(() => failRun(ds, runId, { message: "The run could not be completed after several attempts", code: "RUN_ABANDONED" })).catch(
           (e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"),
         );
       }

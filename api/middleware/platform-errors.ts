@@ -1,5 +1,6 @@
 import type { Middleware } from "koa";
 import { AppError, ValidationError } from "../../shared/errors";
+import { outageAs503 } from "./service-outage";
 import { AUTH_FAILED_MESSAGE, DEFAULT_CATEGORIES, PlatformError } from "../platform/platform-error";
 
 /** The spec's platform error body: `{error, message, code?, details?, status_code}` plus extras. */
@@ -10,7 +11,8 @@ function body(status: number, error: string, message: string, code: string | und
 /**
  * The one try/catch of the platform app. Schema failures become 400 `Validation error` with
  * `errors` (the spec's platform has no 422); every 401 is the fixed body with `how_to_get_key`;
- * errors we did not make are logged and answered with a bare 500.
+ * Postgres or Redis being unreachable is a 503; other errors we did not make are logged and
+ * answered with a bare 500.
  */
 export function platformErrors(howToGetKey: string): Middleware {
   return async (ctx, next) => {
@@ -23,7 +25,8 @@ export function platformErrors(howToGetKey: string): Middleware {
         else if (status === 501) ctx.body = body(501, "Not implemented", `Method ${ctx.method} is not implemented`, "NOT_IMPLEMENTED");
         ctx.status = status;
       }
-    } catch (err: any) {
+    } catch (caught: unknown) {
+      const err = outageAs503(ctx, caught);
       if (err?.status === 401 || (err instanceof AppError && err.status === 401)) {
         ctx.status = 401;
         ctx.body = body(401, "Authentication failed", AUTH_FAILED_MESSAGE, "AUTHENTICATION_FAILED", { how_to_get_key: howToGetKey });

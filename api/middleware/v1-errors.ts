@@ -1,5 +1,6 @@
 import type { Middleware } from "koa";
 import { AppError, ValidationError } from "../../shared/errors";
+import { outageAs503 } from "./service-outage";
 
 /** The `/v1` error body: FastAPI's `detail` (what clients parse) plus a stable code and the status. */
 function body(status: number, detail: unknown, code: string, extra: Record<string, unknown> = {}) {
@@ -16,8 +17,9 @@ const HTTP_CODES: Record<number, string> = {
 };
 
 /**
- * The one try/catch of the execution API: every thrown error becomes the contract's body. Errors
- * we did not make are logged in full and answered with a bare 500 and the request id.
+ * The one try/catch of the execution API: every thrown error becomes the contract's body. Postgres
+ * or Redis being unreachable is a 503 the client may retry; other errors we did not make are
+ * logged in full and answered with a bare 500 and the request id.
  */
 export function v1Errors(howToGetKey: string): Middleware {
   return async (ctx, next) => {
@@ -31,7 +33,8 @@ export function v1Errors(howToGetKey: string): Middleware {
         else if (status === 501) ctx.body = body(501, `Method ${ctx.method} is not implemented`, "NOT_IMPLEMENTED");
         ctx.status = status; // assigning a body would otherwise turn an implicit 404 into 200
       }
-    } catch (err: any) {
+    } catch (caught: unknown) {
+      const err = outageAs503(ctx, caught);
       if (err instanceof ValidationError) {
         ctx.status = 422;
         ctx.body = body(422, err.issues, err.code);

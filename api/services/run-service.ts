@@ -4,6 +4,7 @@ import type { Run, RunKind } from "../../shared/db/entities/run.entity";
 import { failRun, findRun, insertRun, isTerminal } from "../../shared/db/run-store";
 import { AppError, ServiceUnavailableError } from "../../shared/errors";
 import { enqueue } from "../../shared/queues/queues";
+import { isDatabaseUnavailable } from "../../shared/unavailable";
 import type { JobName } from "../../shared/queues/registry";
 import type { ApiDeps } from "../deps";
 
@@ -35,13 +36,23 @@ export async function enqueueAndAwait(deps: ApiDeps, runId: string, enqueueJob: 
     }
     if (!watch || waitMs === null) return null;
     const finished = await watch.wait(async (announced) => {
-      const row = announced && isTerminal(announced.status) ? announced : await findRun(deps.ds, runId);
+      const row = announced && isTerminal(announced.status) ? announced : await findRun(deps.ds, runId).catch(keepWaitingIfDatabaseDown);
       return row && isTerminal(row.status) ? row : undefined;
     }, waitMs);
     return finished ?? null;
   } finally {
     watch?.close();
   }
+}
+
+/**
+ * A wait outlives a Postgres restart: the run goes on in the worker, whose notice brings its final
+ * row, and the next poll reads it once Postgres is back (at worst the wait ends in a 504 with the
+ * job id). Any other error still ends the request.
+ */
+function keepWaitingIfDatabaseDown(err: unknown): null {
+  if (isDatabaseUnavailable(err)) return null;
+  throw err;
 }
 
 /**

@@ -27,6 +27,14 @@ export interface ManagedProcess {
   stdout(): string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once it is gone. */
   stop(graceMs?: number): Promise<void>;
+  /** Sends `signal` to its process group at once (e.g. SIGKILL to simulate a crash); resolves once it is gone. */
+  kill(signal: NodeJS.Signals): Promise<ExitStatus>;
+}
+
+/** Which OS user a child runs as (e.g. PostgreSQL's server refuses to run as root). */
+export interface RunAs {
+  uid: number;
+  gid: number;
 }
 
 // Enough to find a readiness line and to show the reason of a crash; the full output is in the log.
@@ -52,9 +60,9 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * `detached` puts the child in its own process group, so a Ctrl-C in the terminal reaches only the
  * benchmark, which then stops the children in order instead of racing their own shutdown.
  */
-export function startProcess(name: string, command: string[], env: NodeJS.ProcessEnv, logFile: string): ManagedProcess {
+export function startProcess(name: string, command: string[], env: NodeJS.ProcessEnv, logFile: string, runAs?: RunAs): ManagedProcess {
   const log: WriteStream = createWriteStream(logFile, { flags: "a" });
-  const child = spawn(command[0], command.slice(1), { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(command[0], command.slice(1), { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true, ...runAs });
   let output = "";
   let stdout = "";
   let status: ExitStatus | null = null;
@@ -125,6 +133,10 @@ export function startProcess(name: string, command: string[], env: NodeJS.Proces
       await exited;
       clearTimeout(timer);
     },
+    async kill(signal) {
+      if (!status && child.pid !== undefined) killGroup(child, signal);
+      return exited;
+    },
   };
 }
 
@@ -138,8 +150,9 @@ export async function runToCompletion(
   env: NodeJS.ProcessEnv,
   logFile: string,
   timeoutMs = 120_000,
+  runAs?: RunAs,
 ): Promise<string> {
-  const proc = startProcess(name, command, env, logFile);
+  const proc = startProcess(name, command, env, logFile, runAs);
   const timer = setTimeout(() => void proc.stop(), timeoutMs);
   const status = await proc.exited;
   clearTimeout(timer);

@@ -15,6 +15,8 @@ export interface ServiceStack {
    * `assertAlive` does not report it as a crash. Used to measure with fewer workers in the same run.
    */
   stopProcess(name: string): Promise<void>;
+  /** Kills one process with `signal` at once (a simulated crash) and stops watching it. */
+  killProcess(name: string, signal: NodeJS.Signals): Promise<void>;
 }
 
 /** One `workers/main.ts` process: its name (also its log file's) and the queues it consumes. */
@@ -72,6 +74,13 @@ export async function startServiceStack(
   // caller's first real request is what proves the worker consumes jobs.
   await waitForHttpOk(`${apiUrl}/health`, START_TIMEOUT_MS, () => deadProcess(processes));
 
+  const unwatch = (name: string): ManagedProcess => {
+    const proc = processes.find((p) => p.name === name);
+    if (!proc) throw new Error(`no running process named ${name}`);
+    processes.splice(processes.indexOf(proc), 1);
+    return proc;
+  };
+
   return {
     simulatorUrl: `http://127.0.0.1:${ports.simulator}`,
     apiUrl,
@@ -81,10 +90,10 @@ export async function startServiceStack(
       if (dead) throw new Error(dead);
     },
     async stopProcess(name) {
-      const proc = processes.find((p) => p.name === name);
-      if (!proc) throw new Error(`no running process named ${name}`);
-      processes.splice(processes.indexOf(proc), 1);
-      await proc.stop();
+      await unwatch(name).stop();
+    },
+    async killProcess(name, signal) {
+      await unwatch(name).kill(signal);
     },
   };
 }

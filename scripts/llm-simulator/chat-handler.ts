@@ -69,7 +69,7 @@ function respond(
     (controls.errorTimes === undefined || state.failures.shouldFail(requestKey(), controls.errorTimes))
   ) {
     recordRequest(state.journal, { at, body, status: error });
-    runAt(deadline, res, () => sendSimulatedError(res, error));
+    runAt(deadline, res, () => sendSimulatedError(res, error, controls.retryAfterMs));
     return;
   }
 

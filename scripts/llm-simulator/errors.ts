@@ -37,10 +37,15 @@ export function sendError(
   sendJson(res, status, { error: { message, type, param, code } }, headers);
 }
 
-/** Answers with the failure a request asked for through `sim_error`. */
-export function sendSimulatedError(res: ServerResponse, status: number): void {
-  // Short retry hints let client retry logic be exercised without slowing tests down.
-  const headers: OutgoingHttpHeaders = status === 429 ? { "retry-after-ms": "50", "retry-after": "0" } : {};
+/**
+ * Answers with the failure a request asked for through `sim_error`. `retryAfterMs`
+ * (`sim_retry_after_ms`) sets the retry hints on any status; without it a 429 asks for 50 ms, short
+ * enough to exercise client retries without slowing tests down.
+ */
+export function sendSimulatedError(res: ServerResponse, status: number, retryAfterMs?: number): void {
+  const wait = retryAfterMs ?? (status === 429 ? 50 : undefined);
+  // `retry-after-ms` is OpenAI's precise hint; `Retry-After` is whole seconds (HTTP).
+  const headers: OutgoingHttpHeaders = wait === undefined ? {} : { "retry-after-ms": String(wait), "retry-after": String(retryAfterMs === undefined ? 0 : Math.ceil(wait / 1_000)) };
   sendError(res, status, `Simulated error: HTTP ${status} requested through sim_error.`, null, headers);
 }
 

@@ -107,6 +107,13 @@ function parseControls(body: Record<string, unknown>): SimControls | { message: 
     }
     controls.errorTimes = times;
   }
+  const retryAfter = body.sim_retry_after_ms;
+  if (retryAfter !== undefined && retryAfter !== null) {
+    if (typeof retryAfter !== "number" || !Number.isInteger(retryAfter) || retryAfter < 0 || retryAfter > MAX_LATENCY_MS) {
+      return { message: `Invalid 'sim_retry_after_ms': expected an integer from 0 to ${MAX_LATENCY_MS}.`, param: "sim_retry_after_ms" };
+    }
+    controls.retryAfterMs = retryAfter;
+  }
   const reply = body.sim_reply;
   if (reply !== undefined && reply !== null) {
     if (typeof reply !== "string") return { message: "Invalid 'sim_reply': expected a string.", param: "sim_reply" };

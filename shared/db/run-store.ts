@@ -43,6 +43,51 @@ export async function claimRun(ds: DataSource, id: string): Promise<Run | null> 
   return rows[0] ?? null;
 }
 
+/** What claiming a run under a lease found: the run (now ours), a run that ended, or one held by a live lease. */
+export type LeaseClaim = { state: "claimed"; run: Run } | { state: "finished" } | { state: "leased"; msLeft: number };
+
+/**
+ * Like `claimRun`, but a running run is taken only when nobody holds a live lease on it: a job
+ * delivered a second time while its first execution still runs (its queue lock was lost) must
+ * not run it twice. The claim takes the lease for `owner` for `leaseMs`.
+ */
+export async function claimRunLease(ds: DataSource, id: string, owner: string, leaseMs: number): Promise<LeaseClaim> {
+  const rows = await sql<Run>(
+    ds,
+    `UPDATE runs SET status = 'running', started_at = COALESCE(started_at, now()), attempts = attempts + 1,
+       lease_owner = $2, lease_until = now() + $3::double precision * interval '1 millisecond'
+     WHERE id = $1 AND (status = 'queued' OR (status = 'running' AND (lease_until IS NULL OR lease_until < now())))
+     RETURNING *`,
+    [id, owner, leaseMs],
+    { relaxed: true }, // a lost claim is simply made again by the retried job
+  );
+  if (rows[0]) return { state: "claimed", run: rows[0] };
+  const held = await sql<{ status: string; ms_left: number | null }>(
+    ds,
+    `SELECT status, EXTRACT(EPOCH FROM (lease_until - now())) * 1000 AS ms_left FROM runs WHERE id = $1`,
+    [id],
+  );
+  if (held[0]?.status !== "running") return { state: "finished" };
+  return { state: "leased", msLeft: Math.max(0, Number(held[0].ms_left ?? 0)) };
+}
+
+/** Extends `owner`'s lease; false when the lease has passed to another execution. */
+export async function renewRunLease(ds: DataSource, id: string, owner: string, leaseMs: number): Promise<boolean> {
+  const rows = await sql(
+    ds,
+    `UPDATE runs SET lease_until = now() + $3::double precision * interval '1 millisecond'
+     WHERE id = $1 AND lease_owner = $2 RETURNING 1`,
+    [id, owner, leaseMs],
+    { relaxed: true },
+  );
+  return rows.length > 0;
+}
+
+/** Gives up `owner`'s lease (the job is being retried), so the next delivery need not wait for it to expire. */
+export async function releaseRunLease(ds: DataSource, id: string, owner: string): Promise<void> {
+  await sql(ds, `UPDATE runs SET lease_until = NULL WHERE id = $1 AND lease_owner = $2`, [id, owner], { relaxed: true });
+}
+
 /**
  * Records success and returns the final row; only a running run can succeed (a cancelled one
  * stays cancelled, and then null comes back).

@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { setTimeout as sleep } from "node:timers/promises";
 import pRetry from "p-retry";
 import { config } from "../config";
 import { clientFor } from "./client-cache";
@@ -45,13 +46,18 @@ function retryAfterMs(err: unknown): number {
   return 0;
 }
 
-function toLlmError(err: unknown, target: ResolvedModel): LlmCallError {
+/**
+ * The error a run fails with: which provider and model, after how many attempts, and what the
+ * last one got (an HTTP status, a timeout, or no answer at all).
+ */
+function toLlmError(err: unknown, target: ResolvedModel, attempts: number): LlmCallError {
   if (err instanceof LlmCallError) return err;
   const status = err instanceof OpenAI.APIError && typeof err.status === "number" ? err.status : null;
   const raw = err instanceof Error ? err.message : String(err);
-  const what = status ? `HTTP ${status}` : "no answer";
+  const what = status ? `HTTP ${status}` : err instanceof OpenAI.APIConnectionTimeoutError ? `timed out after ${config.llm.timeoutMs / 1_000} s` : "no answer";
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
   return new LlmCallError(
-    scrubSecrets(`${target.provider} model '${target.model}' failed (${what}): ${raw}`),
+    scrubSecrets(`${target.provider} model '${target.model}' failed${tries} (${what}): ${raw}`),
     status,
     target.provider,
     target.model,
@@ -102,21 +108,27 @@ async function once(target: ResolvedModel, request: ChatRequest, options: ChatOp
 export async function chatCompletion(target: ResolvedModel, request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
   const emitted = { any: false };
   const { signal } = options;
+  let attempts = 0;
+  let lastFailure: unknown;
   try {
-    return await pRetry(() => once(target, request, options, emitted), {
+    const retrying = (error: unknown) => !emitted.any && !signal?.aborted && isRetryable(error);
+    return await pRetry(() => (attempts++, once(target, request, options, emitted)), {
       retries: config.llm.maxRetries,
       minTimeout: config.llm.retryBaseMs,
       maxTimeout: config.llm.retryMaxDelayMs,
       randomize: true,
       signal,
-      shouldRetry: ({ error }) => !emitted.any && !signal?.aborted && isRetryable(error),
-      onFailedAttempt: async ({ error }) => {
-        const wait = retryAfterMs(error);
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      shouldRetry: ({ error }) => retrying(error),
+      onFailedAttempt: async ({ error, retriesLeft }) => {
+        lastFailure = error;
+        // Called for every failure, the last and the permanent ones too: only wait before a retry.
+        const wait = retriesLeft > 0 && retrying(error) ? retryAfterMs(error) : 0;
+        // The run's deadline or cancellation cuts the wait short.
+        if (wait > 0) await sleep(wait, undefined, { signal });
       },
     });
   } catch (err) {
-    if (signal?.aborted) throw new RunAbortedError(abortReason(signal));
-    throw toLlmError(err, target);
+    if (signal?.aborted) throw new RunAbortedError(abortReason(signal), lastFailure === undefined ? undefined : toLlmError(lastFailure, target, attempts));
+    throw toLlmError(err, target, attempts);
   }
 }

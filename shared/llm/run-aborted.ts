@@ -1,6 +1,10 @@
 /** The run's signal fired (cancellation, deadline or shutdown) while an LLM call was in flight. */
 export class RunAbortedError extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    /** What the provider last answered, when the signal fired between retries of a failing call. */
+    readonly lastFailure?: Error,
+  ) {
     super(`Run aborted: ${reason}`);
     this.name = "RunAbortedError";
   }

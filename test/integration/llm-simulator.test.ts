@@ -431,6 +431,22 @@ describe("LLM simulator", function () {
       expect(body.error.code).to.equal("rate_limit_exceeded");
     });
 
+    it("asks for the sim_retry_after_ms wait in both retry headers, and refuses a malformed one", async () => {
+      const ask = (extra: Record<string, unknown>) =>
+        fetch(`${sim.url}/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ model: "gpt-4o", messages: user("slow down"), ...extra }),
+        });
+      const res = await ask({ sim_error: 503, sim_retry_after_ms: 1_500 });
+      expect(res.status).to.equal(503);
+      expect(res.headers.get("retry-after-ms")).to.equal("1500");
+      expect(res.headers.get("retry-after")).to.equal("2");
+      const bad = await ask({ sim_error: 429, sim_retry_after_ms: -1 });
+      expect(bad.status).to.equal(400);
+      expect((await json(bad)).error.param).to.equal("sim_retry_after_ms");
+    });
+
     it("fails only the first sim_error_times identical requests", async () => {
       const params = withSim({ model: "gpt-4o", messages: user(`flaky ${Date.now()}`) }, { sim_error: 500, sim_error_times: 1 });
       const first = await client.chat.completions.create(params).then(() => undefined, (e: unknown) => e);

@@ -1,5 +1,6 @@
 import type { DataSource } from "typeorm";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
+import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { insertStep } from "../../shared/db/run-store";
 
 /** What one step (an LLM call or a tool call) produced, before it is stored. */
@@ -95,7 +96,7 @@ export class StepRecorder {
   }
 
   private async persist(key: string, meta: StepMeta, outcome: StepOutcome, startedAt: Date, finishedAt: Date): Promise<void> {
-    await insertStep(this.store.ds, {
+    const step = {
       run_id: this.store.runId,
       seq: this.store.takeSeq(),
       step_key: key,
@@ -111,6 +112,8 @@ export class StepRecorder {
       upstream_cost: outcome.upstreamCost?.() ?? null,
       started_at: startedAt,
       finished_at: finishedAt,
-    });
+    };
+    // A Postgres restart delays the insert rather than losing the step (and repeating its call).
+    await whenDatabaseAnswers(() => insertStep(this.store.ds, step));
   }
 }

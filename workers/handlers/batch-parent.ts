@@ -1,5 +1,6 @@
 import type { Run } from "../../shared/db/entities/run.entity";
 import { loadChildren } from "../../shared/db/run-batch-store";
+import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { claimRun, completeRun } from "../../shared/db/run-store";
 import { roundCost } from "../../shared/llm/pricing";
 import type { RunJobResult } from "../../shared/queues/registry";
@@ -13,10 +14,11 @@ type ItemTotals = (child: Run) => { input_tokens?: number; output_tokens?: numbe
  * records the batch's outcome. Items keep their own results; the parent holds their order and the
  * totals.
  */
-export async function finishBatch(runId: string, { ds, logger, announce }: HandlerContext, totalsOf: ItemTotals): Promise<RunJobResult> {
-  const parent = await claimRun(ds, runId);
+export async function finishBatch(runId: string, { ds, logger, announce, signal }: HandlerContext, totalsOf: ItemTotals): Promise<RunJobResult> {
+  const durable = <T>(work: () => Promise<T>) => whenDatabaseAnswers(work, { signal });
+  const parent = await durable(() => claimRun(ds, runId));
   if (!parent) return { runId };
-  const children = await loadChildren(ds, runId);
+  const children = await durable(() => loadChildren(ds, runId));
   const totals = { input_tokens: 0, output_tokens: 0, total_tokens: 0, total_cost: 0 };
   for (const child of children) {
     const item = totalsOf(child);
@@ -27,7 +29,8 @@ export async function finishBatch(runId: string, { ds, logger, announce }: Handl
   }
   totals.total_cost = roundCost(totals.total_cost);
   const succeeded = children.filter((c) => c.status === "succeeded").length;
-  announce(await completeRun(ds, runId, { items: children.map((c) => c.job_id), succeeded, failed: children.length - succeeded }, totals));
+  const output = { items: children.map((c) => c.job_id), succeeded, failed: children.length - succeeded };
+  announce(await durable(() => completeRun(ds, runId, output, totals)));
   logger.info({ runId, items: children.length, succeeded }, "batch finished");
   return { runId };
 }

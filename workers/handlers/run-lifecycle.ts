@@ -1,5 +1,7 @@
 import type { Run } from "../../shared/db/entities/run.entity";
-import { claimRun, completeRun, failRun, loadSteps } from "../../shared/db/run-store";
+import { config } from "../../shared/config";
+import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
+import { completeRun, failRun, loadSteps } from "../../shared/db/run-store";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { RunEventWriter } from "../../shared/queues/run-events";
 import type { RunJobResult } from "../../shared/queues/registry";
@@ -10,6 +12,7 @@ import { BudgetExceededError, RunBudget } from "../agents/run-budget";
 import { StepRecorder } from "../agents/step-recorder";
 import type { HandlerContext } from "./handler";
 import { isRunFailure, runErrorOf } from "./run-failure";
+import { RunLease } from "./run-lease";
 import { runSignal } from "./run-signal";
 
 /** What a run's execution gets: its row, and the run-wide recorder, budget, usage, signal and events. */
@@ -32,31 +35,42 @@ export interface RunExecution {
   failedAgent?(err: unknown, env: RunEnv): string | undefined;
 }
 
+/** Frees the run for the job's retry (best effort: an unreleased lease simply runs out) and rethrows. */
+function giveUp(lease: RunLease, err: unknown): never {
+  lease.release().catch(() => undefined);
+  throw err;
+}
+
 /**
- * The state machine every run job shares: claim the row (a finished or cancelled run is left
- * alone), set up budget, cancellation, streaming and step replay, execute, then record success or
- * failure and announce it. A cancelled run stays cancelled; a run past its deadline fails with
- * BUDGET_EXCEEDED; infrastructure errors are rethrown so BullMQ retries the job.
+ * The state machine every run job shares: claim the row under a lease (a finished or cancelled
+ * run is left alone; one another delivery still executes makes this one wait), set up budget,
+ * cancellation, streaming and step replay, execute, then record success or failure and announce
+ * it. A cancelled run stays cancelled; a run past its deadline fails with BUDGET_EXCEEDED;
+ * infrastructure errors are rethrown so BullMQ retries the job.
  */
 export async function executeRun(runId: string, ctx: HandlerContext, how: RunExecution): Promise<RunJobResult> {
-  const run = await claimRun(ctx.ds, runId);
-  if (!run) return { runId }; // finished or cancelled already: a duplicate delivery
+  // Postgres being restarted delays each read and write here rather than failing the run.
+  const durable = <T>(work: () => Promise<T>) => whenDatabaseAnswers(work, { signal: ctx.signal });
+  const claimed = await durable(() => RunLease.claim(ctx.ds, runId, config.queue.lockMs));
+  if (!claimed) return { runId }; // finished or cancelled already: a duplicate delivery
+  const { run, lease } = claimed;
+  const finishedSteps = run.attempts > 1 ? await durable(() => loadSteps(ctx.ds, runId)).catch((err) => giveUp(lease, err)) : [];
   const request = run.request as { budget?: RunBudgetRequest; stream?: boolean };
   const budget = new RunBudget(budgetLimits(request.budget, run.started_at));
   const cancel = ctx.cancels.track(runId);
   const env: RunEnv = {
     run,
     budget,
-    signal: runSignal(cancel, ctx.signal, budget),
+    signal: runSignal(cancel, ctx.signal, budget, lease.signal),
     events: request.stream ? new RunEventWriter(ctx.redis, runId) : null,
     usage: new UsageCounter(),
-    recorder: StepRecorder.forRun(ctx.ds, runId, run.attempts > 1 ? await loadSteps(ctx.ds, runId) : []),
+    recorder: StepRecorder.forRun(ctx.ds, runId, finishedSteps),
   };
   try {
     env.events?.emit({ type: "start" });
     const { output, usage, log } = await how.execute(env);
     // The last step's insert and the run's completion go to Postgres side by side.
-    const [, finalRow] = await Promise.all([env.recorder.flush(), completeRun(ctx.ds, runId, output, usage)]);
+    const [, finalRow] = await Promise.all([env.recorder.flush(), durable(() => completeRun(ctx.ds, runId, output, usage))]);
     ctx.announce(finalRow);
     env.events?.emit({ type: "finish", usage });
     ctx.logger.info({ runId, replayed: env.recorder.replayed, ...log }, "run succeeded");
@@ -68,15 +82,23 @@ export async function executeRun(runId: string, ctx: HandlerContext, how: RunExe
         env.events?.emit({ type: "error", error: "The run was cancelled" });
         return { runId }; // the row says cancelled already
       }
-      if (ctx.signal?.aborted) throw err; // forced shutdown: the job goes back to the queue
-      err = new BudgetExceededError("The run reached its time limit");
+      if (lease.signal.aborted) {
+        ctx.logger.warn({ runId }, "run taken over by another delivery; this one stops without writing");
+        return { runId };
+      }
+      if (ctx.signal?.aborted) giveUp(lease, err); // forced shutdown: the job goes back to the queue
+      // A deadline that fell while a provider call was being retried says what the provider answered.
+      const last = err instanceof RunAbortedError ? err.lastFailure : undefined;
+      err = new BudgetExceededError(`The run reached its time limit${last ? ` while retrying a failed LLM call: ${last.message}` : ""}`);
     }
-    if (!isRunFailure(err)) throw err; // infrastructure trouble: let BullMQ retry the job
+    if (!isRunFailure(err)) giveUp(lease, err); // infrastructure trouble: let BullMQ retry the job
     await env.recorder.flush().catch(() => undefined); // what did finish is worth keeping
-    ctx.announce(await failRun(ctx.ds, runId, runErrorOf(err, how.failedAgent?.(err, env)), how.usageSoFar(env)));
+    const error = runErrorOf(err, how.failedAgent?.(err, env));
+    ctx.announce(await durable(() => failRun(ctx.ds, runId, error, how.usageSoFar(env))));
     env.events?.emit({ type: "error", error: err.message });
     ctx.logger.warn({ runId, err: err.message }, "run failed");
   } finally {
+    lease.stop();
     ctx.cancels.release(runId);
     await env.events?.flush();
   }

@@ -20,6 +20,9 @@ export interface Run {
   error: any;
   service_tier: string;
   attempts: number;
+  /** The execution holding the run (see `claimRunLease`), and until when. */
+  lease_owner: string | null;
+  lease_until: Date | null;
   queued_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
@@ -43,6 +46,8 @@ export const RunEntity = new EntitySchema<Run>({
     error: { type: "jsonb", nullable: true },
     service_tier: { type: "text", default: "standard" },
     attempts: { type: "int", default: 0 },
+    lease_owner: { type: "uuid", nullable: true },
+    lease_until: { type: "timestamptz", nullable: true },
     queued_at: { type: "timestamptz" },
     started_at: { type: "timestamptz", nullable: true },
     finished_at: { type: "timestamptz", nullable: true },

@@ -1,0 +1,26 @@
+import pRetry from "p-retry";
+import { isDatabaseUnavailable } from "../unavailable";
+
+/**
+ * How long a worker keeps trying a write while Postgres is unreachable before giving the job up
+ * to BullMQ's retry: long enough to ride out a restart or a failover.
+ */
+export const DATABASE_OUTAGE_WAIT_MS = 120_000;
+
+/**
+ * Runs a worker's database call, trying it again (100 ms, doubling to 2 s) for as long as
+ * Postgres is unreachable, up to `maxWaitMs`; other errors are thrown at once. A run in flight
+ * during a Postgres restart thus stores its steps and result once the server is back, instead of
+ * failing and redoing its LLM calls. Not for the API's request path, which answers 503 at once.
+ */
+export function whenDatabaseAnswers<T>(work: () => Promise<T>, options: { signal?: AbortSignal; maxWaitMs?: number } = {}): Promise<T> {
+  return pRetry(work, {
+    retries: Number.POSITIVE_INFINITY,
+    minTimeout: 100,
+    maxTimeout: 2_000,
+    factor: 2,
+    maxRetryTime: options.maxWaitMs ?? DATABASE_OUTAGE_WAIT_MS,
+    signal: options.signal,
+    shouldRetry: ({ error }) => isDatabaseUnavailable(error),
+  });
+}
