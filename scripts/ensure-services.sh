@@ -461,8 +461,9 @@ find_redis_server() {
   fi
 }
 
-# (b) for Redis: run our own throw-away instance. No persistence (tests and
-# dev data are disposable), noeviction because BullMQ must never lose keys.
+# (b) for Redis: run our own instance. Append-only file (fsync every second) so
+# queued jobs survive a Redis restart, as the service requires; noeviction
+# because BullMQ must never lose keys.
 start_installed_redis() {
   local bin
   bin="$(find_redis_server)" || return 1
@@ -472,7 +473,7 @@ start_installed_redis() {
   [[ $REDIS_HOST == "::1" || $REDIS_HOST == "[::1]" ]] && bind=::1
   log "redis: starting $bin on $bind:$REDIS_PORT (data and log in ${dir#"$ROOT"/})"
   "$bin" --daemonize yes --bind "$bind" --port "$REDIS_PORT" \
-    --save "" --appendonly no --maxmemory-policy noeviction \
+    --save "" --appendonly yes --appendfsync everysec --maxmemory-policy noeviction \
     --dir "$dir" --logfile "$dir/redis.log" --pidfile "$dir/redis.pid" >/dev/null 2>&1 9>&- || true
   if ! wait_for "redis" redis_ready; then
     show_log_tail "$dir/redis.log"
