@@ -2,6 +2,7 @@ import type Router from "@koa/router";
 import type { ApiDeps } from "../../deps";
 import type { PlatformServices } from "../../services/platform-services";
 import { healthRouter } from "../meta/health.router";
+import { promptsRouter } from "./prompts/prompts.router";
 import { uploadsRouter } from "./uploads/uploads.router";
 
 /**
@@ -9,5 +10,5 @@ import { uploadsRouter } from "./uploads/uploads.router";
  * parser and authentication, since E6 takes multipart, E9 may be anonymous and the pages are HTML.
  */
 export function platformRouters(deps: ApiDeps, services: PlatformServices): Router[] {
-  return [healthRouter(deps), ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : [])];
+  return [healthRouter(deps), promptsRouter(deps, services), ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : [])];
 }
