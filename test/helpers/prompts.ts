@@ -12,6 +12,29 @@ import type { Harness } from "./harness";
 import { request } from "./http";
 import { servePlatform } from "./platform-app";
 
+/** The spec's Prompt record fields, exactly. */
+export const PROMPT_RECORD_FIELDS = [
+  "id",
+  "user_id",
+  "name",
+  "prompt",
+  "description",
+  "use_cases",
+  "tags",
+  "is_free",
+  "price_usd",
+  "price",
+  "category",
+  "status",
+  "tokenized_on",
+  "image_url",
+  "file_path",
+  "links",
+  "seller_wallet_address",
+  "created_at",
+  "updated_at",
+].sort();
+
 export const SESSION_SECRET = "prompt-tests-session-secret";
 
 /** A platform app for prompt tests: its own storage directory, price source, limits and scoring. */

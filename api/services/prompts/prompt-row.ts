@@ -30,27 +30,6 @@ export interface PromptRow {
 }
 
 /** The columns a create or an edit writes (the rest are the table's own). */
-export type PromptValues = Pick<
-  PromptRow,
-  | "name"
-  | "prompt"
-  | "description"
-  | "use_cases"
-  | "tags"
-  | "is_free"
-  | "price_usd"
-  | "price"
-  | "category"
-  | "status"
-  | "tokenized_on"
-  | "ticker"
-  | "image_url"
-  | "file_path"
-  | "links"
-  | "seller_wallet_address"
-  | "content_hash"
->;
-
 export const PROMPT_VALUE_COLUMNS = [
   "name",
   "prompt",
@@ -69,4 +48,6 @@ export const PROMPT_VALUE_COLUMNS = [
   "links",
   "seller_wallet_address",
   "content_hash",
-] as const satisfies readonly (keyof PromptValues)[];
+] as const satisfies readonly (keyof PromptRow)[];
+
+export type PromptValues = Pick<PromptRow, (typeof PROMPT_VALUE_COLUMNS)[number]>;

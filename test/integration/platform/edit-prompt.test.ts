@@ -6,29 +6,8 @@ import { FixedPriceSource, HttpPriceSource } from "../../../shared/prices";
 import { harness, type Harness } from "../../helpers/harness";
 import { dataUrl, PNG_1PX } from "../../helpers/images";
 import { startPriceServer } from "../../helpers/price-server";
-import { makeTrusted, post, promptBody, promptsPlatform, sessionToken, type PromptsPlatform } from "../../helpers/prompts";
+import { makeTrusted, post, PROMPT_RECORD_FIELDS, promptBody, promptsPlatform, sessionToken, type PromptsPlatform } from "../../helpers/prompts";
 
-const RECORD_FIELDS = [
-  "id",
-  "user_id",
-  "name",
-  "prompt",
-  "description",
-  "use_cases",
-  "tags",
-  "is_free",
-  "price_usd",
-  "price",
-  "category",
-  "status",
-  "tokenized_on",
-  "image_url",
-  "file_path",
-  "links",
-  "seller_wallet_address",
-  "created_at",
-  "updated_at",
-].sort();
 
 describe("E8 POST /api/edit-prompt", function () {
   this.timeout(60_000);
@@ -58,7 +37,7 @@ describe("E8 POST /api/edit-prompt", function () {
     expect(Object.keys(res.body).sort()).to.deep.equal(["id", "listing_url", "success", "updated_data"]);
     expect(res.body).to.include({ success: true, id, listing_url: `${config.http.platformUrl}/prompt/${id}` });
     const data = res.body.updated_data;
-    expect(Object.keys(data).sort()).to.deep.equal(RECORD_FIELDS);
+    expect(Object.keys(data).sort()).to.deep.equal(PROMPT_RECORD_FIELDS);
     expect(data).to.include({ id, user_id: owner.userId, tags: "writing, changelog", category: "Docs", name: before.name, prompt: before.prompt, status: "pending" });
     expect(data.use_cases).to.deep.equal(before.use_cases);
     expect(Date.parse(data.updated_at)).to.be.greaterThan(Date.parse(data.created_at));

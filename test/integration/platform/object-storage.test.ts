@@ -8,7 +8,7 @@ import { createObjectStorage, decodeImage, ImageError, S3ObjectStorage } from ".
 import { harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
 import { dataUrl, GIF_1PX, JPEG_HEAD, PDF_BYTES, PNG_1PX, WEBP_1PX } from "../../helpers/images";
-import { servePlatform, type ServedPlatform } from "../../helpers/platform-app";
+import { servePlatform, type ServedApp } from "../../helpers/platform-app";
 import { startLocalS3, type LocalS3 } from "../../helpers/s3-server";
 
 const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex");
@@ -51,7 +51,7 @@ describe("images: decoding and sniffing", () => {
 
 describe("object storage: local directory served by the platform", () => {
   let dir: string;
-  let platform: ServedPlatform;
+  let platform: ServedApp;
 
   before(async () => {
     const h = await harness();

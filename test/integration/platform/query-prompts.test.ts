@@ -2,29 +2,8 @@ import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
-import { makeTrusted, post, promptBody, promptsPlatform, sessionToken, type PromptsPlatform } from "../../helpers/prompts";
+import { makeTrusted, post, PROMPT_RECORD_FIELDS, promptBody, promptsPlatform, sessionToken, type PromptsPlatform } from "../../helpers/prompts";
 
-const RECORD_FIELDS = [
-  "id",
-  "user_id",
-  "name",
-  "prompt",
-  "description",
-  "use_cases",
-  "tags",
-  "is_free",
-  "price_usd",
-  "price",
-  "category",
-  "status",
-  "tokenized_on",
-  "image_url",
-  "file_path",
-  "links",
-  "seller_wallet_address",
-  "created_at",
-  "updated_at",
-].sort();
 
 describe("E9 POST /api/query-prompts", function () {
   this.timeout(90_000);
@@ -78,7 +57,7 @@ describe("E9 POST /api/query-prompts", function () {
     expect(res.status).to.equal(200);
     expect(res.body).to.be.an("array").with.length(6);
     expect(labels(res)).to.deep.equal(["golf", "foxtrot", "delta", "charlie", "bravo", "alpha"]);
-    for (const record of res.body) expect(Object.keys(record).sort()).to.deep.equal(RECORD_FIELDS);
+    for (const record of res.body) expect(Object.keys(record).sort()).to.deep.equal(PROMPT_RECORD_FIELDS);
     const alpha = res.body.find((p: any) => p.id === ids.alpha);
     expect(alpha).to.include({ user_id: seller.userId, is_free: true, category: "Content", status: "pending" });
     expect(new Date(alpha.created_at).toISOString()).to.equal(alpha.created_at);
