@@ -16,6 +16,7 @@ import { platformErrors } from "./middleware/platform-errors";
 import { EXECUTION_API_INFO } from "./openapi/document-info";
 import { platformRouters } from "./routes/platform";
 import { docsRouter } from "./routes/meta/docs.router";
+import { createPlatformServices, type PlatformServices } from "./services/platform-services";
 import { healthRouter } from "./routes/meta/health.router";
 import { v1Routers } from "./routes/v1";
 import { createRateLimiter, type RateLimiter } from "./services/rate-limiter";
@@ -71,12 +72,15 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
   return app;
 }
 
-/** The platform app (`/api`, listing pages, API-keys page, uploaded images), with the spec's platform error bodies. */
-export function createPlatformApp(deps: ApiDeps): Koa {
+/**
+ * The platform app (`/api`, listing pages, API-keys page, uploaded images), with the spec's
+ * platform error bodies. Tests may pass their own services (storage, prices, daily limits).
+ */
+export function createPlatformApp(deps: ApiDeps, services: PlatformServices = createPlatformServices()): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true;
   app.use(requestLogger(logger));
   app.use(platformErrors(howToGetKey()));
-  mount(app, platformRouters(deps));
+  mount(app, platformRouters(deps, services));
   return app;
 }

@@ -21,6 +21,8 @@ const defaults: Record<string, string> = {
   SHUTDOWN_TIMEOUT_MS: "5000",
   // Session tokens of the identity backend are signed with this in tests (HS256).
   SESSION_JWT_SECRET: "apiary-test-session-secret-of-some-length",
+  // Content scoring by the rules alone unless a test asks for the model (the simulator's scores are noise).
+  CONTENT_SCORING_MODEL: "none",
 };
 for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
 

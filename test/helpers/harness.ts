@@ -2,6 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "pg";
 import { createApiApp, createPlatformApp } from "../../api/app";
+import { createPlatformServices, platformSettings } from "../../api/services/platform-services";
+import { startPriceServer, type PriceServer } from "./price-server";
 import { config } from "../../shared/config";
 import { createApiDeps, type ApiDeps } from "../../api/deps";
 import { createApiKey, ensureUser } from "../../shared/auth/api-keys";
@@ -19,6 +21,8 @@ export interface Harness {
   platformUrl: string;
   deps: ApiDeps;
   sim: Simulator;
+  /** The price endpoint behind the platform's USD → SOL conversion. */
+  prices: PriceServer;
   workers: WorkerPool;
   /** A fresh user with a fresh key. */
   newKey(handle?: string): Promise<{ key: string; userId: string; keyId: string }>;
@@ -74,7 +78,10 @@ export function harness(): Promise<Harness> {
     const sim = await createSimulator({ port: SIMULATOR_PORT });
     const deps = await createApiDeps();
     const workers = await startWorkers(["agent", "swarm"], handlers, deps.ds);
-    const [server, platform] = await Promise.all([serve(createApiApp(deps).callback()), serve(createPlatformApp(deps).callback())]);
+    // The platform converts prices through a local CoinGecko-compatible endpoint (1 SOL = $150).
+    const prices = await startPriceServer({ usd: 150 });
+    const services = createPlatformServices(platformSettings({ prices: { ...config.prices, sourceUrl: prices.url } }));
+    const [server, platform] = await Promise.all([serve(createApiApp(deps).callback()), serve(createPlatformApp(deps, services).callback())]);
     teardown = async () => {
       for (const s of [server, platform]) s.closeAllConnections();
       await Promise.all([server, platform].map((s) => new Promise((resolve) => s.close(resolve))));
@@ -82,12 +89,14 @@ export function harness(): Promise<Harness> {
       await deps.close();
       await closeDataSource();
       await sim.close();
+      await prices.close();
     };
     return {
       baseUrl: urlOf(server),
       platformUrl: urlOf(platform),
       deps,
       sim,
+      prices,
       workers,
       async newKey(handle = `user-${process.pid}-${++userCounter}`) {
         const user = await ensureUser(deps.ds, handle);

@@ -6,6 +6,7 @@ import { get } from "node:http";
 import { executionApiRouters } from "../../api/app";
 import type { BodyValidator } from "../../api/middleware/validate";
 import { openApiPath, operationsOf } from "../../api/openapi/operation";
+import { createPlatformServices } from "../../api/services/platform-services";
 import { platformRouters } from "../../api/routes/platform";
 import { createRateLimiter } from "../../api/services/rate-limiter";
 import { harness, type Harness } from "../helpers/harness";
@@ -30,7 +31,7 @@ describe("OpenAPI documents and docs pages", function () {
     for (const res of served) expect(res.status, "served without an API key").to.equal(200);
     const { open, v1 } = executionApiRouters(h.deps, createRateLimiter(h.deps.redis));
     api = { doc: served[0].body, schemas: new DocumentSchemas(served[0].body, "api"), routers: [...open, ...v1] };
-    platform = { doc: served[1].body, schemas: new DocumentSchemas(served[1].body, "platform"), routers: platformRouters(h.deps) };
+    platform = { doc: served[1].body, schemas: new DocumentSchemas(served[1].body, "platform"), routers: platformRouters(h.deps, createPlatformServices()) };
   });
 
   describe("validity", () => {

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
 import { createServer as createTcpServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
@@ -9,21 +8,15 @@ import { createApiKey, ensureUser } from "../../shared/auth/api-keys";
 import { createRedis, type RedisClient } from "../../shared/queues/redis";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
+import { serveApp } from "../helpers/platform-app";
 
 const FREE = { perMinute: 100, perHour: 1_000, perDay: 1_200, tokensPerAgent: 200_000 };
 const PREMIUM = { perMinute: 2_000, perHour: 10_000, perDay: 100_000, tokensPerAgent: 2_000_000 };
 
 /** The whole API app with its own rate limiter, served on a free port. */
 async function serveWith(h: Harness, rateLimiter: RateLimiter): Promise<{ baseUrl: string; close(): Promise<void> }> {
-  const server: Server = createServer(createApiApp(h.deps, { bullBoard: false, rateLimiter }).callback());
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  const served = await serveApp(createApiApp(h.deps, { bullBoard: false, rateLimiter }));
+  return { baseUrl: served.url, close: served.close };
 }
 
 function tinyLimiter(h: Harness, free: TierLimits, redis: RedisClient = h.deps.redis, timeoutMs = 1_000): RateLimiter {

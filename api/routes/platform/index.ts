@@ -6,6 +6,9 @@ import { healthRouter } from "../meta/health.router";
 import { apiKeysPageRouter } from "./pages/api-keys-page.router";
 import { listingPagesRouter } from "./pages/listing-pages.router";
 import { signInRouter } from "./pages/sign-in.router";
+import type { PlatformServices } from "../../services/platform-services";
+import { promptsRouter } from "./prompts/prompts.router";
+import { uploadsRouter } from "./uploads/uploads.router";
 
 /**
  * Every router of the platform app (port 8081), in mount order, and last the OpenAPI document and
@@ -13,7 +16,14 @@ import { signInRouter } from "./pages/sign-in.router";
  * takes multipart, E9 may be anonymous and the pages are HTML; each describes its routes with
  * `documentRoutes` (a test fails for any route left undescribed).
  */
-export function platformRouters(deps: ApiDeps): Router[] {
-  const routers = [healthRouter(deps), listingPagesRouter(deps), signInRouter(deps), apiKeysPageRouter(deps)];
+export function platformRouters(deps: ApiDeps, services: PlatformServices): Router[] {
+  const routers = [
+    healthRouter(deps),
+    promptsRouter(deps, services),
+    ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : []),
+    listingPagesRouter(deps),
+    signInRouter(deps),
+    apiKeysPageRouter(deps),
+  ];
   return [...routers, docsRouter(PLATFORM_API_INFO, routers)];
 }

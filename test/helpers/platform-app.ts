@@ -1,0 +1,33 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type Koa from "koa";
+import { createPlatformApp } from "../../api/app";
+import type { ApiDeps } from "../../api/deps";
+import type { PlatformServices } from "../../api/services/platform-services";
+import type { Harness } from "./harness";
+
+/** A Koa app served on a free loopback port. */
+export interface ServedApp {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function serveApp(app: Koa): Promise<ServedApp> {
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * A platform app of its own (same Postgres, Redis and workers as the harness) with the services a
+ * test chooses, and optionally other deps (e.g. session settings).
+ */
+export function servePlatform(h: Harness, services: PlatformServices, deps: ApiDeps = h.deps): Promise<ServedApp> {
+  return serveApp(createPlatformApp(deps, services));
+}
