@@ -15,6 +15,8 @@ import { addPromptSchema } from "./add-prompt.schema";
 import { editPromptSchema } from "./edit-prompt.schema";
 import { queryPromptsSchema } from "./query-prompts.schema";
 import { ratePromptSchema } from "./rate-prompt.schema";
+import { documentRoutes } from "../../../openapi/operation";
+import { promptOperations } from "./prompts.openapi";
 
 /**
  * The prompt marketplace: E7 `POST /api/add-prompt`, E8 `POST /api/edit-prompt`, E9
@@ -40,5 +42,5 @@ export function promptsRouter(deps: ApiDeps, services: PlatformServices): Router
   router.post("/api/rate-prompt", signedIn, body, validatePlatformBody(ratePromptSchema), async (ctx) => {
     ctx.body = await ratePrompt(deps.ds, ctx.state.auth.userId, ctx.state.body);
   });
-  return router;
+  return documentRoutes(router, ...promptOperations);
 }

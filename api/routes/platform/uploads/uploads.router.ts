@@ -1,5 +1,7 @@
 import Router from "@koa/router";
 import { readLocalObject } from "../../../../shared/storage";
+import { documentRoutes } from "../../../openapi/operation";
+import { uploadOperations } from "../prompts/prompts.openapi";
 
 /**
  * `GET /uploads/<key>`: images kept in the local storage directory. Only content-hash keys are
@@ -16,5 +18,5 @@ export function uploadsRouter(dir: string): Router {
     ctx.type = found.contentType;
     ctx.body = found.data;
   });
-  return router;
+  return documentRoutes(router, ...uploadOperations);
 }

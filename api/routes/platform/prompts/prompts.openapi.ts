@@ -1,0 +1,92 @@
+import Joi from "joi";
+import type { Operation } from "../../../openapi/operation";
+import { platformError } from "../../../openapi/shared-parts";
+import { addPromptResponseSchema, editPromptResponseSchema, queryPromptsResponseSchema, ratePromptResponseSchema } from "../../../schemas/prompt-response.schema";
+import { addPromptSchema } from "./add-prompt.schema";
+import { editPromptSchema } from "./edit-prompt.schema";
+import { queryPromptsSchema } from "./query-prompts.schema";
+import { ratePromptSchema } from "./rate-prompt.schema";
+
+const dailyLimit = platformError("`Daily limit exceeded`, with `currentUsage`, `limits` and `resetTime`");
+const priceDown = platformError("`Price unavailable` (no price younger than `PRICE_MAX_AGE_MS`), or content scoring unavailable; nothing stored");
+const contentRefused = platformError("`Content validation failed`: unsafe content, or paid content of a seller without enough trust (`trustworthiness`)");
+
+/** E7, E8, E9 and rating, described from the schemas the routes validate with. */
+export const promptOperations: Operation[] = [
+  {
+    method: "post",
+    path: "/api/add-prompt",
+    summary: "Create a prompt (E7)",
+    tags: ["Prompts"],
+    access: "platform",
+    request: {
+      body: addPromptSchema,
+      examples: {
+        free: {
+          summary: "A free prompt",
+          value: { name: "Release notes", prompt: "Write release notes from this list of merged changes, grouped by area.", useCases: [{ title: "Weekly", description: "Summarise the week" }], tags: "writing,release" },
+        },
+      },
+    },
+    responses: {
+      200: { description: "Created", body: addPromptResponseSchema },
+      400: platformError("`Validation error` (every problem in `errors`), a duplicate (`existingId`), or low quality (`contentQuality`)"),
+      403: contentRefused,
+      429: dailyLimit,
+      503: priceDown,
+    },
+  },
+  {
+    method: "post",
+    path: "/api/edit-prompt",
+    summary: "Update one's own prompt (E8): `id` and any E7 fields",
+    tags: ["Prompts"],
+    access: "platform",
+    request: { body: editPromptSchema },
+    responses: {
+      200: { description: "Updated; `updated_data` is the stored record", body: editPromptResponseSchema },
+      400: platformError("`Validation error`, a duplicate (`existingId`), or low quality"),
+      403: contentRefused,
+      404: platformError("No prompt of the caller with that id"),
+      503: priceDown,
+    },
+  },
+  {
+    method: "post",
+    path: "/api/query-prompts",
+    summary: "Search prompts (E9)",
+    tags: ["Prompts"],
+    access: "platformOptional",
+    request: { body: queryPromptsSchema, examples: { popular: { summary: "Popular free prompts", value: { priceFilter: "free", sortBy: "popular", limit: 6 } } } },
+    responses: { 200: { description: "Prompt records", body: queryPromptsResponseSchema } },
+  },
+  {
+    method: "post",
+    path: "/api/rate-prompt",
+    summary: "Rate another user's prompt (1–5; a second rating replaces the first)",
+    tags: ["Prompts"],
+    access: "platform",
+    request: { body: ratePromptSchema },
+    responses: {
+      200: { description: "The rating and the prompt's new figures", body: ratePromptResponseSchema },
+      403: platformError("One's own prompt"),
+      404: platformError("No such prompt"),
+    },
+  },
+];
+
+/** `GET /uploads/{key}`: stored images. */
+export const uploadOperations: Operation[] = [
+  {
+    method: "get",
+    path: "/uploads/{key}",
+    summary: "An image kept in the local storage directory",
+    tags: ["Images"],
+    access: "public",
+    pathParams: Joi.object({ key: Joi.string().description("Content hash and extension, as the storage gave it") }),
+    responses: {
+      200: { description: "The image", content: { "image/png": { schema: { type: "string", contentMediaType: "image/png" } }, "image/jpeg": {}, "image/webp": {}, "image/gif": {} } },
+      404: platformError("No such image"),
+    },
+  },
+];
