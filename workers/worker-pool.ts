@@ -6,6 +6,7 @@ import { config } from "../shared/config";
 import { failRun } from "../shared/db/run-store";
 import { logger } from "../shared/logger";
 import { CancelListener } from "../shared/queues/cancellation";
+import { isFinalAttempt, scrubJobSecrets } from "../shared/queues/job-secrets";
 import { createRedis } from "../shared/queues/redis";
 import { announceRunDone } from "../shared/queues/run-notices";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
@@ -47,7 +48,17 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
           announced = true;
           announceRunDone(redis, runId, row);
         };
-        const result = await handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis, announce });
+        const finalAttempt = isFinalAttempt(job);
+        let result: RunJobResult;
+        try {
+          result = await handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis, announce, finalAttempt });
+        } catch (err) {
+          if (finalAttempt) await scrubJobSecrets(job).catch(() => undefined);
+          throw err;
+        }
+        // Before the job counts as done: a failed scrub fails the attempt, and the retry (which
+        // finds the run finished) scrubs again.
+        await scrubJobSecrets(job);
         if (!announced) announceRunDone(redis, result.runId);
         return result;
       },
@@ -64,6 +75,8 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
       if (!job) return;
       const attempts = job.opts.attempts ?? 1;
       logger.warn({ queue, jobId: job.id, attempt: job.attemptsMade, err: err.message }, "job attempt failed");
+      // A job that stalled too often fails here without its processor's own clean-up.
+      if (job.attemptsMade >= attempts) scrubJobSecrets(job).catch((e) => logger.error({ err: e, jobId: job.id }, "could not scrub job secrets"));
       if (job.attemptsMade >= attempts && typeof (job.data as { runId?: unknown })?.runId === "string") {
         failRun(ds, (job.data as { runId: string }).runId, { message: "The run could not be completed after several attempts", code: "RUN_ABANDONED" }).catch(
           (e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"),
