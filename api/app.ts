@@ -14,6 +14,7 @@ import { requestLogger } from "./middleware/request-logger";
 import { v1Errors } from "./middleware/v1-errors";
 import { platformErrors } from "./middleware/platform-errors";
 import { platformRouters } from "./routes/platform";
+import { createPlatformServices, type PlatformServices } from "./services/platform-services";
 import { healthRouter } from "./routes/meta/health.router";
 import { agentBatchRouter } from "./routes/v1/agent/agent-batch.router";
 import { agentRouter } from "./routes/v1/agent/agent.router";
@@ -64,12 +65,15 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
   return app;
 }
 
-/** The platform app (`/api`, listing pages, API-keys page, uploaded images), with the spec's platform error bodies. */
-export function createPlatformApp(deps: ApiDeps): Koa {
+/**
+ * The platform app (`/api`, listing pages, API-keys page, uploaded images), with the spec's
+ * platform error bodies. Tests may pass their own services (storage, prices, daily limits).
+ */
+export function createPlatformApp(deps: ApiDeps, services: PlatformServices = createPlatformServices()): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true;
   app.use(requestLogger(logger));
   app.use(platformErrors(howToGetKey()));
-  mount(app, platformRouters(deps));
+  mount(app, platformRouters(deps, services));
   return app;
 }

@@ -7,14 +7,17 @@ import { readBody, sendJson } from "./http-io";
 import { recordRequest } from "./journal";
 import { parseChatRequest } from "./parse-request";
 import { buildReply } from "./reply";
+import { scriptedReply } from "./scripts";
 import { buildFrames, sendStream } from "./sse";
 import { runAt } from "./timing";
-import type { JournalEntry } from "./types";
+import type { JournalEntry, ScriptedReply } from "./types";
 
 /** Mutable state one simulator instance shares across requests. */
 export interface SimulatorState {
   journal: JournalEntry[];
   failures: FailureCounter;
+  /** Scripted answers, newest last (the newest matching rule wins). */
+  scripts: ScriptedReply[];
 }
 
 // Far above any real prompt, low enough that a runaway client cannot exhaust memory.
@@ -58,7 +61,9 @@ function respond(
     return;
   }
 
-  const { body, request, controls } = parsed;
+  const { body, request } = parsed;
+  // An explicit sim_reply in the request wins over a script.
+  const controls = { ...parsed.controls, reply: parsed.controls.reply ?? scriptedReply(state.scripts, request) };
   let key: string | undefined;
   const requestKey = () => (key ??= requestHash(body));
   const deadline = startedAt + controls.latencyMs;

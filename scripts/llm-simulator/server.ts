@@ -3,12 +3,13 @@ import type { AddressInfo } from "node:net";
 import { handleChatCompletion, type SimulatorState } from "./chat-handler";
 import { sendError, sendInternalError } from "./errors";
 import { FailureCounter } from "./failure-counter";
-import { sendJson } from "./http-io";
+import { readBody, sendJson } from "./http-io";
+import { scriptProblem } from "./scripts";
 import { isListedModel, modelList, modelObject } from "./models";
 import { warmTokenizer } from "./tokens";
-import type { JournalEntry } from "./types";
+import type { JournalEntry, ScriptedReply } from "./types";
 
-export type { JournalEntry } from "./types";
+export type { JournalEntry, ScriptedReply } from "./types";
 
 export interface SimulatorOptions {
   /** Interface to bind; default 127.0.0.1. */
@@ -25,6 +26,10 @@ export interface Simulator {
   journal: JournalEntry[];
   /** Empties the journal and forgets `sim_error_times` counters. */
   clearJournal(): void;
+  /** Answers requests whose user or system text contains `rule.contains` with `rule.reply` (newest rule wins). */
+  script(rule: ScriptedReply): void;
+  /** Forgets every scripted answer. */
+  clearScripts(): void;
   /** Stops listening and drops open connections (including in-flight streams). */
   close(): Promise<void>;
 }
@@ -62,8 +67,33 @@ function route(req: IncomingMessage, res: ServerResponse, state: SimulatorState,
       return;
     }
   }
+  if (path === "/_scripts") return routeScripts(req, res, state, method);
   if (path === "/_health" && method === "GET") return sendJson(res, 200, { ok: true });
   sendError(res, 404, `Invalid URL (${method} ${url})`);
+}
+
+/** `/_scripts`: GET lists the scripted answers, POST adds one `{contains, reply}`, DELETE forgets them all. */
+function routeScripts(req: IncomingMessage, res: ServerResponse, state: SimulatorState, method: string): void {
+  if (method === "GET") return sendJson(res, 200, state.scripts);
+  if (method === "DELETE") {
+    state.scripts.length = 0;
+    res.writeHead(204).end();
+    return;
+  }
+  if (method !== "POST") return sendError(res, 405, `Method ${method} not allowed on /_scripts; use GET, POST or DELETE.`);
+  readBody(req, 1024 * 1024, (raw) => {
+    let rule: unknown;
+    try {
+      rule = JSON.parse(raw ?? "");
+    } catch {
+      rule = null;
+    }
+    const problem = scriptProblem(rule);
+    if (problem) return sendError(res, 400, `Invalid script: ${problem}.`);
+    const { contains, reply } = rule as ScriptedReply;
+    state.scripts.push({ contains, reply });
+    sendJson(res, 201, { contains, reply });
+  });
 }
 
 function baseUrl(host: string, port: number): string {
@@ -75,7 +105,7 @@ function baseUrl(host: string, port: number): string {
 /** Starts a simulator and resolves once it is listening. */
 export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
   const host = opts.host ?? "127.0.0.1";
-  const state: SimulatorState = { journal: [], failures: new FailureCounter() };
+  const state: SimulatorState = { journal: [], failures: new FailureCounter(), scripts: [] };
   const clearJournal = () => {
     state.journal.length = 0;
     state.failures.clear();
@@ -107,6 +137,12 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
     port,
     journal: state.journal,
     clearJournal,
+    script(rule) {
+      state.scripts.push({ ...rule });
+    },
+    clearScripts() {
+      state.scripts.length = 0;
+    },
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -80,6 +80,12 @@ export interface Reply {
   completionTokens: number;
 }
 
+/** A scripted answer: requests whose user or system text contains `contains` get `reply`. */
+export interface ScriptedReply {
+  contains: string;
+  reply: string;
+}
+
 /** One chat request as recorded for tests. */
 export interface JournalEntry {
   /** When the request arrived (ISO 8601). */

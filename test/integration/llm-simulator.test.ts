@@ -336,6 +336,35 @@ describe("LLM simulator", function () {
     });
   });
 
+  describe("scripted answers", () => {
+    afterEach(() => sim.clearScripts());
+
+    it("answers requests containing a scripted text with the scripted reply, even for json_schema formats", async () => {
+      const format = { type: "json_schema" as const, json_schema: { name: "score", schema: { type: "object", properties: { quality: { type: "integer" } }, required: ["quality"] } } };
+      sim.script({ contains: "marker-41", reply: '{"quality":1}' });
+      sim.script({ contains: "marker-42", reply: '{"quality":9}' });
+      const scripted = await client.chat.completions.create({ model: "gpt-4o", messages: user("rate this: marker-42"), response_format: format });
+      expect(scripted.choices[0].message.content).to.equal('{"quality":9}');
+      const other = await client.chat.completions.create({ model: "gpt-4o", messages: user("rate this: nothing scripted"), response_format: format });
+      expect(other.choices[0].message.content).to.not.equal('{"quality":9}');
+      const explicit = await client.chat.completions.create(withSim({ model: "gpt-4o", messages: user("marker-42") }, { sim_reply: "explicit" }));
+      expect(explicit.choices[0].message.content).to.equal("explicit");
+    });
+
+    it("takes scripts over HTTP, lists them, and forgets them with DELETE", async () => {
+      const bad = await fetch(`${root}/_scripts`, { method: "POST", body: JSON.stringify({ contains: "" }) });
+      expect(bad.status).to.equal(400);
+      const added = await fetch(`${root}/_scripts`, { method: "POST", body: JSON.stringify({ contains: "over-http", reply: "scripted over HTTP" }) });
+      expect(added.status).to.equal(201);
+      expect(await json(await fetch(`${root}/_scripts`))).to.deep.equal([{ contains: "over-http", reply: "scripted over HTTP" }]);
+      const res = await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "system", content: "over-http" }, ...user("hi")] });
+      expect(res.choices[0].message.content).to.equal("scripted over HTTP");
+      expect((await fetch(`${root}/_scripts`, { method: "DELETE" })).status).to.equal(204);
+      const after = await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "system", content: "over-http" }, ...user("hi")] });
+      expect(after.choices[0].message.content).to.not.equal("scripted over HTTP");
+    });
+  });
+
   describe("streaming", () => {
     async function collect(params: Params, controls: Record<string, unknown> = {}) {
       const stream = await client.chat.completions.create({

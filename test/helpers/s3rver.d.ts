@@ -1,0 +1,19 @@
+/** The part of s3rver 3's API the tests use (the package ships no types). */
+declare module "s3rver" {
+  import type { AddressInfo } from "node:net";
+  interface S3rverOptions {
+    address?: string;
+    port?: number;
+    silent?: boolean;
+    directory?: string;
+    resetOnClose?: boolean;
+    vhostBuckets?: boolean;
+    configureBuckets?: { name: string; configs?: unknown[] }[];
+  }
+  class S3rver {
+    constructor(options?: S3rverOptions);
+    run(): Promise<AddressInfo>;
+    close(): Promise<void>;
+  }
+  export = S3rver;
+}
