@@ -56,7 +56,7 @@ export async function insertListingLaunch(
       [input.userId, input.listing.name, input.listing.description, input.listing.ticker, input.listing.code, JSON.stringify(input.listing.metadata), input.listing.imageUrl],
     );
     await manager.query(
-      `INSERT INTO runs (id, job_id, kind, api_key_id, user_id, status, request) VALUES ($1, $1, 'token_launch', $2, $3, 'queued', $4)`,
+      `INSERT INTO runs (id, job_id, kind, api_key_id, user_id, status, request) VALUES ($1::uuid, $1::text, 'token_launch', $2, $3, 'queued', $4)`,
       [input.runId, input.apiKeyId, input.userId, JSON.stringify({ ...(input.request as object), listing_id: listing.id })],
     );
     const [launch] = await manager.query(

@@ -1,5 +1,25 @@
 import bs58 from "bs58";
-import type { Keypair } from "@solana/web3.js";
+import { Keypair, LAMPORTS_PER_SOL, type Connection } from "@solana/web3.js";
+
+/** Every secret key a test handed to the service, so leak checks can look for all of them. */
+export const usedKeys: Keypair[] = [];
+
+/** A fresh key pair, remembered for the leak checks. */
+export function newKeypair(): Keypair {
+  const keypair = Keypair.generate();
+  usedKeys.push(keypair);
+  return keypair;
+}
+
+/** A fresh wallet holding `sol` SOL on the localnet (airdropped and confirmed). */
+export async function fundedWallet(connection: Connection, sol: number): Promise<Keypair> {
+  const keypair = newKeypair();
+  if (sol > 0) {
+    const signature = await connection.requestAirdrop(keypair.publicKey, Math.round(sol * LAMPORTS_PER_SOL));
+    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
+  }
+  return keypair;
+}
 
 /** A key pair's secret key in every form E6 and E7 accept. */
 export function keyEncodings(keypair: Keypair): { json: string; base64: string; base58: string } {
@@ -12,5 +32,17 @@ export function keyLeakForms(keypair: Keypair): string[] {
   const secret = Buffer.from(keypair.secretKey);
   const seed = secret.subarray(0, 32);
   const { json, base64, base58 } = keyEncodings(keypair);
-  return [json, json.replace(/,/g, ", "), base64, base64.replace(/=+$/, ""), base58, secret.toString("hex"), seed.toString("hex"), seed.toString("base64").replace(/=+$/, ""), bs58.encode(seed), secret.toString("base64url")];
+  return [
+    json,
+    json.replace(/,/g, ", "),
+    JSON.stringify([...seed]).slice(0, -1), // the array's first half, as it would start in a dump
+    base64,
+    base64.replace(/=+$/, ""),
+    secret.toString("base64url"),
+    base58,
+    secret.toString("hex"),
+    seed.toString("hex"),
+    seed.toString("base64").replace(/=+$/, ""),
+    bs58.encode(seed),
+  ];
 }

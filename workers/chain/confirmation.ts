@@ -38,7 +38,19 @@ export async function awaitLanding(
   options: { pollMs?: number; signal?: AbortSignal } = {},
 ): Promise<Landing> {
   let wake: () => void = () => undefined;
-  const listeners = signatures.map((signature) => connection.onSignature(signature, () => wake(), "confirmed"));
+  // A signature subscription ends by itself after its notice; only the others are removed.
+  const live = new Set<number>();
+  for (const signature of signatures) {
+    const id: number = connection.onSignature(
+      signature,
+      () => {
+        live.delete(id);
+        wake();
+      },
+      "confirmed",
+    );
+    live.add(id);
+  }
   try {
     for (;;) {
       const outcome = judge(signatures, await statusesOf(connection, signatures));
@@ -58,7 +70,6 @@ export async function awaitLanding(
       });
     }
   } finally {
-    // Signature subscriptions end by themselves after their notice; removing one that did is harmless.
-    await Promise.all(listeners.map((id) => connection.removeSignatureListener(id).catch(() => undefined)));
+    await Promise.all([...live].map((id) => connection.removeSignatureListener(id).catch(() => undefined)));
   }
 }

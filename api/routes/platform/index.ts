@@ -1,7 +1,9 @@
 import type Router from "@koa/router";
 import type { ApiDeps } from "../../deps";
 import type { PlatformServices } from "../../services/platform-services";
+import { paidAgentQuota } from "../../services/token-launch/paid-agent-quota";
 import { healthRouter } from "../meta/health.router";
+import { tokenLaunchRouter } from "./token-launch/token-launch.router";
 import { uploadsRouter } from "./uploads/uploads.router";
 
 /**
@@ -9,5 +11,9 @@ import { uploadsRouter } from "./uploads/uploads.router";
  * parser and authentication, since E6 takes multipart, E9 may be anonymous and the pages are HTML.
  */
 export function platformRouters(deps: ApiDeps, services: PlatformServices): Router[] {
-  return [healthRouter(deps), ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : [])];
+  return [
+    healthRouter(deps),
+    ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : []),
+    tokenLaunchRouter(deps, services, paidAgentQuota()),
+  ];
 }
