@@ -65,6 +65,7 @@ export async function launchToken(deps: LaunchDeps, launchId: string, creator: (
       poolAddress: signed.poolAddress,
     });
     launch = (await findLaunch(deps.ds, launchId))!;
+    deps.logger.info({ launchId, signatures: launch.signatures, mint: launch.mint_address }, "launch signed and stored; sending");
     const landing = await sendInOrder(deps, signed.transactions);
     if (landing.kind === "landed") return confirm(deps, launch);
     if (landing.kind === "failed") throw new LaunchFailedError(failureText(landing));
