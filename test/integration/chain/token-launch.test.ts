@@ -2,7 +2,8 @@ import { expect } from "chai";
 import { Connection, Keypair, LAMPORTS_PER_SOL } from "@solana/web3.js";
 import bs58 from "bs58";
 import { harness, type Harness } from "../../helpers/harness";
-import { fundedWallet, keyEncodings, keyLeakForms, newKeypair } from "../../helpers/solana-keys";
+import { postgresText, redisText } from "../../helpers/secret-scan";
+import { fundedWallet, keyEncodings, keyLeakForms, newKeypair, usedKeys } from "../../helpers/solana-keys";
 import { postLaunch, readLaunchedToken } from "../../helpers/token-launch";
 import { PDF_BYTES, PNG_1PX } from "../../helpers/images";
 import { config } from "../../../shared/config";
@@ -216,5 +217,16 @@ describe("E6 token launch on the localnet", () => {
     }
     const text = await postLaunch(h.platformUrl, key, body() as never, { "content-type": "text/plain" });
     expect(text.status).to.equal(400);
+  });
+
+  it("leaves none of the keys it was given in Redis or Postgres", async () => {
+    const [redis, postgres] = await Promise.all([redisText(h.deps.redis), postgresText(h.deps.ds)]);
+    expect(postgres).to.include("Honey Scout");
+    for (const keypair of usedKeys) {
+      for (const leak of keyLeakForms(keypair)) {
+        expect(redis.includes(leak), "a private key is in Redis").to.equal(false);
+        expect(postgres.includes(leak), "a private key is in Postgres").to.equal(false);
+      }
+    }
   });
 });
