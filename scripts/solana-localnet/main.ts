@@ -1,3 +1,4 @@
+import { serveUntilSignal } from "../serve-until-signal";
 import { DEFAULT_PORT, startLocalnet } from "./server";
 
 /**
@@ -25,25 +26,6 @@ export function parseArgs(argv: string[]): { host: string; port: number; slotMs:
   return options;
 }
 
-async function main(): Promise<void> {
-  const localnet = await startLocalnet(parseArgs(process.argv.slice(2)));
-  console.log(`Solana localnet: JSON-RPC ${localnet.rpcUrl}, websocket ${localnet.wsUrl}`);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    localnet.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-}
-
 if (require.main === module) {
-  main().catch((err: unknown) => {
-    console.error(`Solana localnet failed to start: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  });
+  serveUntilSignal("Solana localnet", () => startLocalnet(parseArgs(process.argv.slice(2))), (net) => `Solana localnet: JSON-RPC ${net.rpcUrl}, websocket ${net.wsUrl}`);
 }
