@@ -20,6 +20,8 @@ const defaults: Record<string, string> = {
   WORKER_LOCK_MS: "2000",
   WORKER_STALLED_INTERVAL_MS: "1000",
   SHUTDOWN_TIMEOUT_MS: "5000",
+  // Content scoring by the rules alone unless a test asks for the model (the simulator's scores are noise).
+  CONTENT_SCORING_MODEL: "none",
 };
 for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
 

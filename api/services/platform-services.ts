@@ -1,24 +1,42 @@
 import { config } from "../../shared/config";
+import { createPriceSource, type PriceSettings, type PriceSource } from "../../shared/prices";
 import { createObjectStorage, type ObjectStorage, type StorageSettings } from "../../shared/storage";
+import type { DailyLimits } from "./daily-limits";
+import type { ScoringSettings } from "./prompts/content-scoring";
 
 /**
- * The outside services the platform's routes use, built once from the configuration. Tests build
- * their own (a temporary storage directory, a local price endpoint, tiny daily limits) and pass
- * them to `createPlatformApp`, so nothing global is edited.
+ * The outside services and settings the platform's routes use, built once from the
+ * configuration. Tests build their own (a temporary storage directory, a local price endpoint,
+ * tiny daily limits, another scoring model) and pass them to `createPlatformApp`, so nothing
+ * global is edited.
  */
 export interface PlatformServices {
   storage: ObjectStorage;
   /** The local directory served at `/uploads`, or null when images live in a bucket. */
   uploadsDir: string | null;
+  prices: PriceSource;
+  dailyLimits: DailyLimits;
+  contentScoring: ScoringSettings;
 }
 
 export interface PlatformSettings {
   storage: StorageSettings;
+  prices: PriceSettings;
+  dailyLimits: DailyLimits;
+  contentScoring: ScoringSettings;
 }
 
-export function createPlatformServices(settings: PlatformSettings = { storage: config.storage }): PlatformServices {
+/** The configuration's platform settings, with any of them replaced. */
+export function platformSettings(overrides: Partial<PlatformSettings> = {}): PlatformSettings {
+  return { storage: config.storage, prices: config.prices, dailyLimits: config.platform.dailyLimits, contentScoring: config.platform.contentScoring, ...overrides };
+}
+
+export function createPlatformServices(settings: PlatformSettings = platformSettings()): PlatformServices {
   return {
     storage: createObjectStorage(settings.storage),
     uploadsDir: settings.storage.s3 ? null : settings.storage.dir,
+    prices: createPriceSource(settings.prices),
+    dailyLimits: { ...settings.dailyLimits },
+    contentScoring: { ...settings.contentScoring },
   };
 }

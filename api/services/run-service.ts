@@ -14,7 +14,8 @@ export interface SubmitRun {
   kind: RunKind;
   job: JobName;
   request: unknown;
-  owner: KeyOwner;
+  /** Who the run is for; runs the service makes on its own behalf have no key. */
+  owner: Pick<KeyOwner, "userId"> & { apiKeyId: string | null };
   /** `flex` runs wait behind standard ones in the queue. */
   serviceTier?: "standard" | "flex";
 }

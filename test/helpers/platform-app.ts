@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createPlatformApp } from "../../api/app";
+import type { ApiDeps } from "../../api/deps";
 import type { PlatformServices } from "../../api/services/platform-services";
 import type { Harness } from "./harness";
 
@@ -10,8 +11,9 @@ export interface ServedPlatform {
   close(): Promise<void>;
 }
 
-export async function servePlatform(h: Harness, services: PlatformServices): Promise<ServedPlatform> {
-  const server = createServer(createPlatformApp(h.deps, services).callback());
+/** Serves a platform app with the given services (and, optionally, deps such as other session settings). */
+export async function servePlatform(h: Harness, services: PlatformServices, deps: ApiDeps = h.deps): Promise<ServedPlatform> {
+  const server = createServer(createPlatformApp(deps, services).callback());
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

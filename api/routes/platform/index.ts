@@ -1,8 +1,8 @@
 import type Router from "@koa/router";
 import type { ApiDeps } from "../../deps";
 import type { PlatformServices } from "../../services/platform-services";
-import { paidAgentQuota } from "../../services/token-launch/paid-agent-quota";
 import { healthRouter } from "../meta/health.router";
+import { promptsRouter } from "./prompts/prompts.router";
 import { tokenLaunchRouter } from "./token-launch/token-launch.router";
 import { uploadsRouter } from "./uploads/uploads.router";
 
@@ -13,7 +13,8 @@ import { uploadsRouter } from "./uploads/uploads.router";
 export function platformRouters(deps: ApiDeps, services: PlatformServices): Router[] {
   return [
     healthRouter(deps),
+    promptsRouter(deps, services),
+    tokenLaunchRouter(deps, services),
     ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : []),
-    tokenLaunchRouter(deps, services, paidAgentQuota()),
   ];
 }

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPlatformServices } from "../../../api/services/platform-services";
+import { createPlatformServices, platformSettings } from "../../../api/services/platform-services";
 import { createObjectStorage, decodeImage, ImageError, S3ObjectStorage } from "../../../shared/storage";
 import { harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
@@ -56,7 +56,7 @@ describe("object storage: local directory served by the platform", () => {
   before(async () => {
     const h = await harness();
     dir = await mkdtemp(join(tmpdir(), "apiary-uploads-"));
-    platform = await servePlatform(h, createPlatformServices({ storage: { dir, publicUrl: "https://cdn.example.test/uploads", s3: null } }));
+    platform = await servePlatform(h, createPlatformServices(platformSettings({ storage: { dir, publicUrl: "https://cdn.example.test/uploads", s3: null } })));
   });
   after(async () => {
     await platform.close();

@@ -1,0 +1,15 @@
+import Joi from "joi";
+import { promptFields } from "./prompt-fields.schema";
+
+/** E7 body: the spec's table; the joined rules are checked by `crossFieldProblems`. */
+export const addPromptSchema = Joi.object({
+  ...promptFields,
+  name: promptFields.name.required(),
+  prompt: promptFields.prompt.required(),
+  useCases: promptFields.useCases.required(),
+  tags: promptFields.tags.required(),
+  is_free: promptFields.is_free.default(true),
+  status: promptFields.status.default("pending"),
+  tokenized_on: promptFields.tokenized_on.default(false),
+  links: promptFields.links.default([]),
+});

@@ -1,0 +1,44 @@
+import Router from "@koa/router";
+import { config } from "../../../../shared/config";
+import type { ApiDeps } from "../../../deps";
+import { jsonBody } from "../../../middleware/json-body";
+import { platformAuth } from "../../../middleware/platform-auth";
+import { validatePlatformBody } from "../../../middleware/platform-validate";
+import { platformViewer } from "../../../middleware/platform-viewer";
+import type { PlatformServices } from "../../../services/platform-services";
+import { createPrompt } from "../../../services/prompts/create-prompt";
+import { crossFieldProblems } from "../../../services/prompts/prompt-rules";
+import { queryPrompts } from "../../../services/prompts/query-prompts";
+import { ratePrompt } from "../../../services/prompts/rate-prompt";
+import { editPrompt } from "../../../services/prompts/update-prompt";
+import { addPromptSchema } from "./add-prompt.schema";
+import { editPromptSchema } from "./edit-prompt.schema";
+import { queryPromptsSchema } from "./query-prompts.schema";
+import { ratePromptSchema } from "./rate-prompt.schema";
+
+/**
+ * The prompt marketplace: E7 `POST /api/add-prompt`, E8 `POST /api/edit-prompt`, E9
+ * `POST /api/query-prompts` and `POST /api/rate-prompt`. E7, E8 and rating take an API key or a
+ * session token; E9 is open to anyone, and credentials, when sent, make rejected prompts of the
+ * caller visible. Other methods on these paths are 405 with `Allow: POST`.
+ */
+export function promptsRouter(deps: ApiDeps, services: PlatformServices): Router {
+  const router = new Router();
+  const signedIn = platformAuth(deps, { sessions: true });
+  const body = jsonBody(config.http.bodyLimit);
+
+  router.post("/api/add-prompt", signedIn, body, validatePlatformBody(addPromptSchema, crossFieldProblems), async (ctx) => {
+    ctx.body = await createPrompt(deps, services, ctx.state.auth, ctx.state.body);
+  });
+  // E8's joined rules need the stored prompt, so the service checks them.
+  router.post("/api/edit-prompt", signedIn, body, validatePlatformBody(editPromptSchema), async (ctx) => {
+    ctx.body = await editPrompt(deps, services, ctx.state.auth, ctx.state.body);
+  });
+  router.post("/api/query-prompts", platformViewer(deps), body, validatePlatformBody(queryPromptsSchema), async (ctx) => {
+    ctx.body = await queryPrompts(deps.ds, ctx.state.body, ctx.state.auth?.userId ?? null);
+  });
+  router.post("/api/rate-prompt", signedIn, body, validatePlatformBody(ratePromptSchema), async (ctx) => {
+    ctx.body = await ratePrompt(deps.ds, ctx.state.auth.userId, ctx.state.body);
+  });
+  return router;
+}

@@ -1,0 +1,72 @@
+import type { Link, PromptStatus, UseCase } from "./prompt-fields";
+
+/** A row of `prompts`. */
+export interface PromptRow {
+  id: string;
+  user_id: string;
+  name: string;
+  prompt: string;
+  description: string | null;
+  use_cases: UseCase[];
+  tags: string | null;
+  is_free: boolean;
+  price_usd: number | null;
+  price: number | null;
+  category: string | null;
+  status: PromptStatus;
+  tokenized_on: boolean;
+  ticker: string | null;
+  token_address: string | null;
+  pool_address: string | null;
+  image_url: string | null;
+  file_path: string | null;
+  links: Link[];
+  seller_wallet_address: string | null;
+  content_hash: string;
+  review_count: number;
+  rating_sum: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The columns a create or an edit writes (the rest are the table's own). */
+export type PromptValues = Pick<
+  PromptRow,
+  | "name"
+  | "prompt"
+  | "description"
+  | "use_cases"
+  | "tags"
+  | "is_free"
+  | "price_usd"
+  | "price"
+  | "category"
+  | "status"
+  | "tokenized_on"
+  | "ticker"
+  | "image_url"
+  | "file_path"
+  | "links"
+  | "seller_wallet_address"
+  | "content_hash"
+>;
+
+export const PROMPT_VALUE_COLUMNS = [
+  "name",
+  "prompt",
+  "description",
+  "use_cases",
+  "tags",
+  "is_free",
+  "price_usd",
+  "price",
+  "category",
+  "status",
+  "tokenized_on",
+  "ticker",
+  "image_url",
+  "file_path",
+  "links",
+  "seller_wallet_address",
+  "content_hash",
+] as const satisfies readonly (keyof PromptValues)[];

@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SignJWT } from "jose";
+import type { ApiDeps } from "../../api/deps";
+import { createPlatformServices, platformSettings, type PlatformServices } from "../../api/services/platform-services";
+import { SessionTokens } from "../../api/services/session-tokens";
+import type { DailyLimits } from "../../api/services/daily-limits";
+import { FixedPriceSource, type PriceSource } from "../../shared/prices";
+import type { Harness } from "./harness";
+import { request } from "./http";
+import { servePlatform } from "./platform-app";
+
+export const SESSION_SECRET = "prompt-tests-session-secret";
+
+/** A platform app for prompt tests: its own storage directory, price source, limits and scoring. */
+export interface PromptsPlatform {
+  url: string;
+  services: PlatformServices;
+  storageDir: string;
+  close(): Promise<void>;
+}
+
+export interface PromptsPlatformOptions {
+  dailyLimits?: Partial<DailyLimits>;
+  /** `none` (the default) scores by the rules alone. */
+  scoringModel?: string;
+  prices?: PriceSource;
+}
+
+export async function promptsPlatform(h: Harness, options: PromptsPlatformOptions = {}): Promise<PromptsPlatform> {
+  const storageDir = await mkdtemp(join(tmpdir(), "apiary-prompt-images-"));
+  const base = platformSettings();
+  const services = createPlatformServices(
+    platformSettings({
+      storage: { dir: storageDir, publicUrl: "http://placeholder.test/uploads", s3: null },
+      dailyLimits: { ...base.dailyLimits, ...options.dailyLimits },
+      contentScoring: { model: options.scoringModel ?? "none", timeoutMs: 20_000 },
+    }),
+  );
+  services.prices = options.prices ?? new FixedPriceSource(200);
+  // Session tokens signed with a known secret, without touching the process configuration.
+  const deps: ApiDeps = { ...h.deps, sessions: new SessionTokens({ jwtSecret: SESSION_SECRET, jwksUrl: "", issuer: "", audience: "" }) };
+  const served = await servePlatform(h, services, deps);
+  return {
+    url: served.url,
+    services,
+    storageDir,
+    async close() {
+      await served.close();
+      await rm(storageDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An HS256 session token of the identity backend for a user id. */
+export async function sessionToken(userId: string, secret = SESSION_SECRET): Promise<string> {
+  return new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject(userId).setExpirationTime("5m").sign(new TextEncoder().encode(secret));
+}
+
+/** A valid E7 body for a free prompt whose text is unique. */
+export function promptBody(overrides: Record<string, unknown> = {}): Record<string, any> {
+  const marker = randomUUID().slice(0, 8);
+  return {
+    name: `Release notes writer ${marker}`,
+    prompt: `You write clear, friendly release notes from a list of merged pull requests. Group the changes by theme and keep each line short. Reference ${marker}.`,
+    description: "Turns a list of merged changes into release notes people enjoy reading.",
+    useCases: [
+      { title: "Weekly release", description: "Summarise the week's merges." },
+      { title: "Changelog", description: "Draft a CHANGELOG section." },
+    ],
+    tags: "writing, release-notes",
+    category: "content",
+    ...overrides,
+  };
+}
+
+/** POSTs to the platform with `Authorization: Bearer <token>` (when given). */
+export function post(url: string, path: string, token: string | null, body: unknown) {
+  return request(url, "POST", path, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+}
+
+/** Makes a user a trusted seller: two free prompts, each rated 5 by another user. */
+export async function makeTrusted(h: Harness, platformUrl: string, sellerKey: string): Promise<void> {
+  const rater = await h.newKey();
+  for (let i = 0; i < 2; i++) {
+    const created = await post(platformUrl, "/api/add-prompt", sellerKey, promptBody());
+    if (created.status !== 200) throw new Error(`could not create a prompt: ${JSON.stringify(created.body)}`);
+    const rated = await post(platformUrl, "/api/rate-prompt", rater.key, { id: created.body.id, rating: 5 });
+    if (rated.status !== 200) throw new Error(`could not rate a prompt: ${JSON.stringify(rated.body)}`);
+  }
+}
