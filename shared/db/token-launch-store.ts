@@ -86,20 +86,25 @@ export async function findLaunch(ds: DataSource, id: string): Promise<TokenLaunc
 
 /**
  * Records the signed transactions' signatures before the first of them is sent: from here on a
- * retry confirms these instead of sending new ones.
+ * retry confirms these instead of sending new ones. A compare-and-set on the signatures the caller
+ * last saw: false when another worker stored its own meanwhile (a job delivered twice), which
+ * must then be confirmed rather than competing with a second launch.
  */
 export async function markLaunchSent(
   ds: DataSource,
   id: string,
+  seen: string[],
   sent: { signatures: string[]; blockhashes: string[]; mintAddress: string; poolAddress: string | null },
-): Promise<void> {
-  await sql(
+): Promise<boolean> {
+  const rows = await sql(
     ds,
     `UPDATE token_launches SET status = 'sent', signature = $2, signatures = $3, blockhashes = $4, mint_address = $5,
        pool_address = $6, sent_at = now(), updated_at = now()
-     WHERE id = $1`,
-    [id, sent.signatures[0], sent.signatures, sent.blockhashes, sent.mintAddress, sent.poolAddress],
+     WHERE id = $1 AND status IN ('pending', 'sent') AND signatures = $7::text[]
+     RETURNING id`,
+    [id, sent.signatures[0], sent.signatures, sent.blockhashes, sent.mintAddress, sent.poolAddress, seen],
   );
+  return rows.length === 1;
 }
 
 /** The launch landed: the launch is confirmed and its listing (or prompt) gets the token's addresses. */

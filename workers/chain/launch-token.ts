@@ -36,43 +36,48 @@ function failureText(landing: Extract<Landing, { kind: "failed" }>): string {
 
 /**
  * Runs a stored launch to its end and returns the token's addresses. Never sends a launch twice:
- * the signed transactions' signatures are stored before the first send, and a launch found `sent`
- * (a retried job) is confirmed from those signatures. New transactions are built only when every
- * stored blockhash has expired with nothing landed — they can no longer land, so the new ones
- * cannot add a second token. Throws LaunchFailedError for outcomes a retry cannot change, and
- * anything else (the RPC unreachable, the database down) for the job to be retried.
+ * the signed transactions' signatures are stored (compare-and-set) before the first send, and a
+ * launch found `sent` — a retried job, or a job delivered to two workers — is confirmed from the
+ * stored signatures. New transactions are built only when every stored blockhash has expired with
+ * nothing landed: the old ones can no longer land, so the new ones cannot add a second token.
+ * Throws LaunchFailedError for outcomes a retry cannot change, and anything else (the RPC
+ * unreachable, the database down) for the job to be retried.
  */
 export async function launchToken(deps: LaunchDeps, launchId: string, creator: () => Keypair): Promise<LaunchResult> {
-  let launch = await findLaunch(deps.ds, launchId);
-  if (!launch) throw new LaunchFailedError("The launch record is missing");
-  if (launch.status === "confirmed") return resultOf(launch);
-  if (launch.status === "failed") throw new LaunchFailedError(launch.error ?? "The launch failed");
+  for (let build = 0; ; ) {
+    const launch = await findLaunch(deps.ds, launchId);
+    if (!launch) throw new LaunchFailedError("The launch record is missing");
+    if (launch.status === "confirmed") return resultOf(launch);
+    if (launch.status === "failed") throw new LaunchFailedError(launch.error ?? "The launch failed");
+    if (launch.status === "sent" && launch.signatures.length) {
+      const landing = await awaitLanding(deps.connection, launch.signatures, launch.blockhashes, deps);
+      if (landing.kind === "landed") return confirm(deps, launch);
+      settleUnlanded(landing);
+      deps.logger.warn({ launchId, signatures: launch.signatures }, "launch transactions expired without landing; building new ones");
+    }
+    if (++build > MAX_BUILDS) throw new LaunchFailedError("The network did not take the launch transactions before they expired");
 
-  if (launch.status === "sent" && launch.signatures.length) {
-    const landing = await awaitLanding(deps.connection, launch.signatures, launch.blockhashes, deps);
-    if (landing.kind === "landed") return confirm(deps, launch);
-    if (landing.kind === "failed") throw new LaunchFailedError(failureText(landing));
-    if (landing.landed.length) throw new LaunchFailedError("Part of the launch landed and the rest expired; it was not sent again");
-    deps.logger.warn({ launchId, signatures: launch.signatures }, "stored launch transactions expired without landing; building new ones");
-  }
-
-  for (let build = 1; build <= MAX_BUILDS; build++) {
     const signed = await prepare(deps, launch, creator());
-    await markLaunchSent(deps.ds, launchId, {
-      signatures: signed.transactions.map((t) => t.signature),
+    const signatures = signed.transactions.map((t) => t.signature);
+    const stored = await markLaunchSent(deps.ds, launchId, launch.signatures, {
+      signatures,
       blockhashes: [...new Set(signed.transactions.map((t) => t.blockhash))],
       mintAddress: signed.mintAddress,
       poolAddress: signed.poolAddress,
     });
-    launch = (await findLaunch(deps.ds, launchId))!;
-    deps.logger.info({ launchId, signatures: launch.signatures, mint: launch.mint_address }, "launch signed and stored; sending");
+    if (!stored) continue; // another worker stored its launch first: confirm that one instead
+    deps.logger.info({ launchId, signatures, mint: signed.mintAddress }, "launch signed and stored; sending");
     const landing = await sendInOrder(deps, signed.transactions);
-    if (landing.kind === "landed") return confirm(deps, launch);
-    if (landing.kind === "failed") throw new LaunchFailedError(failureText(landing));
-    if (landing.landed.length) throw new LaunchFailedError("Part of the launch landed and the rest expired; it was not sent again");
-    deps.logger.warn({ launchId, build }, "launch transactions expired without landing; building new ones");
+    if (landing.kind === "landed") return confirm(deps, (await findLaunch(deps.ds, launchId))!);
+    settleUnlanded(landing);
+    // Expired unsent: the next turn re-reads the row, sees every blockhash expired, and builds anew.
   }
-  throw new LaunchFailedError("The network did not take the launch transactions before they expired");
+}
+
+/** Throws for a launch that failed or partly landed; returns for one that expired with nothing landed. */
+function settleUnlanded(landing: Exclude<Landing, { kind: "landed" }>): void {
+  if (landing.kind === "failed") throw new LaunchFailedError(failureText(landing));
+  if (landing.landed.length) throw new LaunchFailedError("Part of the launch landed and the rest expired; it was not sent again");
 }
 
 async function confirm(deps: LaunchDeps, launch: TokenLaunch): Promise<LaunchResult> {

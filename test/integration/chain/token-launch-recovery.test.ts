@@ -1,11 +1,19 @@
 import { expect } from "chai";
+import { randomUUID } from "node:crypto";
+import pino from "pino";
 import { Connection } from "@solana/web3.js";
+import { insertListingLaunch } from "../../../shared/db/token-launch-store";
+import { launchToken } from "../../../workers/chain/launch-token";
+import type { TokenLauncher } from "../../../workers/chain/launchers/launcher";
+import { Token2022Launcher } from "../../../workers/chain/launchers/token-2022";
 import type { Localnet } from "../../../scripts/solana-localnet/server";
 import { exited, spawnEntry } from "../../helpers/child-process";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually } from "../../helpers/http";
 import { fundedWallet, keyEncodings, keyLeakForms } from "../../helpers/solana-keys";
 import { postLaunch, readLaunchedToken } from "../../helpers/token-launch";
+
+const silentLogger = pino({ level: "silent" });
 
 /** The launch row of the user's newest listing, once it has reached `status`. */
 async function launchOf(h: Harness, userId: string, status: string): Promise<{ id: string; signature: string; signatures: string[]; run_id: string }> {
@@ -90,5 +98,47 @@ describe("token launches that meet trouble never send twice", () => {
     expect(rebuilt[0].at).to.be.at.least(expiredAt);
     expect((await connection.getSignatureStatuses([first.signature], { searchTransactionHistory: true })).value[0]).to.equal(null);
     expect((await readLaunchedToken(connection, res.body.token_address, wallet.publicKey)).metadata!.symbol).to.equal("DROP");
+  });
+});
+
+describe("a launch job delivered to two workers at once", () => {
+  it("is sent by one of them; the other confirms the stored launch", async function () {
+    this.timeout(60_000);
+    const h = await harness();
+    const net = await h.localnet();
+    const connection = new Connection(net.rpcUrl, "confirmed");
+    const { userId, keyId } = await h.newKey();
+    const wallet = await fundedWallet(connection, 0.1);
+    const runId = randomUUID();
+    const { launchId } = await insertListingLaunch(h.deps.ds, {
+      runId,
+      userId,
+      apiKeyId: keyId,
+      listing: { name: "Twin Bee", description: "Twice delivered.", ticker: "TWIN", imageUrl: null, code: "#", metadata: {} },
+      launch: { network: "localnet", launcher: "token-2022", creatorWallet: wallet.publicKey.toBase58(), quoteMint: "SOL", feeSelection: "market" },
+      request: {},
+    });
+    // Both deliveries build their transactions before either stores its signatures: the race.
+    const inner = new Token2022Launcher();
+    let arrived = 0;
+    let bothArrived!: () => void;
+    const barrier = new Promise<void>((resolve) => (bothArrived = resolve));
+    const launcher: TokenLauncher = {
+      name: "token-2022",
+      async prepare(c, request) {
+        if (++arrived === 2) bothArrived();
+        await barrier;
+        return inner.prepare(c, request);
+      },
+    };
+    const deps = { ds: h.deps.ds, connection, launcher, logger: silentLogger, pollMs: 100 };
+    const sendsBefore = net.ledger.sends.length;
+    const [a, b] = await Promise.all([launchToken(deps, launchId, () => wallet), launchToken(deps, launchId, () => wallet)]);
+    expect(arrived).to.equal(2); // the losing delivery built once, then confirmed the winner's launch
+    expect(a).to.deep.equal(b);
+    expect(net.ledger.sends.length - sendsBefore).to.equal(1);
+    expect(net.ledger.sendsOf(a.signature)).to.have.length(1);
+    const { holding } = await readLaunchedToken(connection, a.mintAddress, wallet.publicKey);
+    expect(holding.amount > 0n).to.equal(true);
   });
 });
