@@ -10,6 +10,8 @@ import { readProcfile } from "./procfile";
 
 const ROOT = join(__dirname, "..");
 const SIMULATOR_PORT = 8090;
+/** The default `SOLANA_RPC_URL`: when it is left as is, `npm start` runs the local network there. */
+const LOCALNET_RPC_URL = "http://127.0.0.1:8899";
 
 function say(line: string): void {
   process.stdout.write(`\x1b[1m[start]\x1b[0m ${line}\n`);
@@ -30,7 +32,8 @@ async function waitForHealth(url: string, deadlineMs: number, group: ProcessGrou
 
 /**
  * `npm start`: Postgres and Redis, migrations, the development key, every Procfile process type
- * (plus the LLM simulator when no provider key is configured), then the URLs and a ready curl.
+ * (plus the LLM simulator when no provider key is configured, and the Solana localnet when
+ * `SOLANA_RPC_URL` is left at its local default), then the URLs and a ready curl.
  */
 async function main(): Promise<void> {
   say("making sure PostgreSQL and Redis run…");
@@ -52,6 +55,8 @@ async function main(): Promise<void> {
     env.CONTENT_SCORING_MODEL ??= "none";
     group.start("llm-simulator", `npx tsx scripts/llm-simulator/main.ts --port ${SIMULATOR_PORT}`);
   }
+  const useLocalnet = config.solana.rpcUrl.replace(/\/$/, "") === LOCALNET_RPC_URL;
+  if (useLocalnet) group.start("solana-localnet", `npx tsx scripts/solana-localnet/main.ts --port ${new URL(LOCALNET_RPC_URL).port}`);
   for (const proc of readProcfile(join(ROOT, "Procfile"))) {
     if (proc.name !== "release") group.start(proc.name, proc.command); // release already ran above
   }
@@ -82,6 +87,9 @@ async function main(): Promise<void> {
       useSimulator
         ? `  LLM             local simulator at http://127.0.0.1:${SIMULATOR_PORT}/v1 (no provider key set; answers are marked simulated)`
         : "  LLM             real providers (keys from the environment)",
+      useLocalnet
+        ? `  Solana          local network at ${LOCALNET_RPC_URL} (websocket on the next port; airdrops with requestAirdrop)`
+        : `  Solana          ${config.solana.rpcUrl}`,
       `  Dev API key     ${devKey}`,
       "",
       "Try a single-agent completion:",

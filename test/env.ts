@@ -1,9 +1,9 @@
 /**
  * Test settings, applied before any test file imports the configuration: a separate database, a
- * separate Redis database and queue prefix, the LLM simulator as the only LLM, and short stall
- * detection so crash-recovery tests finish quickly. `APIARY_TEST_SLOT=<n>` (1–9) gives a run its
- * own database, Redis database, queue prefix and simulator port, so several runs can share a
- * machine.
+ * separate Redis database and queue prefix, the LLM simulator as the only LLM, the Solana localnet
+ * as the only cluster, and short stall detection so crash-recovery tests finish quickly.
+ * `APIARY_TEST_SLOT=<n>` (1–9) gives a run its own database, Redis database, queue prefix,
+ * simulator port and localnet ports (RPC and websocket), so several runs can share a machine.
  */
 const slot = Number(process.env.APIARY_TEST_SLOT ?? 0) || 0;
 const defaults: Record<string, string> = {
@@ -14,6 +14,7 @@ const defaults: Record<string, string> = {
   LOG_LEVEL: "silent",
   LLM_BASE_URL: `http://127.0.0.1:${18090 + slot}/v1`,
   LLM_API_KEY: "simulator",
+  SOLANA_RPC_URL: `http://127.0.0.1:${18899 + slot * 2}`,
   LLM_RETRY_BASE_MS: "20",
   LLM_RETRY_MAX_DELAY_MS: "200",
   WORKER_LOCK_MS: "2000",
@@ -27,3 +28,5 @@ const defaults: Record<string, string> = {
 for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
 
 export const SIMULATOR_PORT = Number(new URL(process.env.LLM_BASE_URL!).port);
+/** The localnet's JSON-RPC port (its websocket is the next one). */
+export const LOCALNET_PORT = Number(new URL(process.env.SOLANA_RPC_URL!).port);

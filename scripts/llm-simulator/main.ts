@@ -1,3 +1,4 @@
+import { serveUntilSignal } from "../serve-until-signal";
 import { createSimulator, DEFAULT_PORT } from "./server";
 
 /**
@@ -24,26 +25,6 @@ export function parseArgs(argv: string[]): { host: string; port: number } {
   return options;
 }
 
-async function main(): Promise<void> {
-  const sim = await createSimulator(parseArgs(process.argv.slice(2)));
-  console.log(`LLM simulator listening on ${sim.url}`);
-  let stopping = false;
-  const stop = () => {
-    // A second signal means the user does not want to wait for a graceful close.
-    if (stopping) process.exit(1);
-    stopping = true;
-    sim.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-}
-
 if (require.main === module) {
-  main().catch((err: unknown) => {
-    console.error(`LLM simulator failed to start: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  });
+  serveUntilSignal("LLM simulator", () => createSimulator(parseArgs(process.argv.slice(2))), (sim) => `LLM simulator listening on ${sim.url}`);
 }

@@ -10,9 +10,10 @@ import { createApiKey, ensureUser } from "../../shared/auth/api-keys";
 import { closeDataSource, getDataSource } from "../../shared/db/data-source";
 import { createRedis } from "../../shared/queues/redis";
 import { createSimulator, type Simulator } from "../../scripts/llm-simulator/server";
+import { startLocalnet, type Localnet } from "../../scripts/solana-localnet/server";
 import { handlers } from "../../workers/handlers";
 import { startWorkers, type WorkerPool } from "../../workers/worker-pool";
-import { SIMULATOR_PORT } from "../env";
+import { LOCALNET_PORT, SIMULATOR_PORT } from "../env";
 
 /** The running service for integration tests: real Postgres, Redis, BullMQ workers, HTTP and simulator. */
 export interface Harness {
@@ -24,11 +25,14 @@ export interface Harness {
   /** The price endpoint behind the platform's USD → SOL conversion. */
   prices: PriceServer;
   workers: WorkerPool;
+  /** The Solana localnet at `SOLANA_RPC_URL`, started on first use. */
+  localnet(): Promise<Localnet>;
   /** A fresh user with a fresh key. */
   newKey(handle?: string): Promise<{ key: string; userId: string; keyId: string }>;
 }
 
 let started: Promise<Harness> | null = null;
+let localnet: Promise<Localnet> | null = null;
 let teardown: (() => Promise<void>) | null = null;
 let userCounter = 0;
 
@@ -77,7 +81,7 @@ export function harness(): Promise<Harness> {
     await Promise.all([resetDatabase(), flushRedis()]);
     const sim = await createSimulator({ port: SIMULATOR_PORT });
     const deps = await createApiDeps();
-    const workers = await startWorkers(["agent", "swarm"], handlers, deps.ds);
+    const workers = await startWorkers(["agent", "swarm", "chain"], handlers, deps.ds);
     // The platform converts prices through a local CoinGecko-compatible endpoint (1 SOL = $150).
     const prices = await startPriceServer({ usd: 150 });
     const services = createPlatformServices(platformSettings({ prices: { ...config.prices, sourceUrl: prices.url } }));
@@ -90,6 +94,7 @@ export function harness(): Promise<Harness> {
       await closeDataSource();
       await sim.close();
       await prices.close();
+      if (localnet) await (await localnet).close();
     };
     return {
       baseUrl: urlOf(server),
@@ -98,6 +103,7 @@ export function harness(): Promise<Harness> {
       sim,
       prices,
       workers,
+      localnet: () => (localnet ??= startLocalnet({ port: LOCALNET_PORT })),
       async newKey(handle = `user-${process.pid}-${++userCounter}`) {
         const user = await ensureUser(deps.ds, handle);
         const { key, record } = await createApiKey(deps.ds, user.id, "test");

@@ -17,6 +17,8 @@ export interface HandlerContext {
   redis: RedisClient;
   /** Announces the run's final row to waiting API processes (call right after writing it). */
   announce(row: Run | null): void;
+  /** Whether this is the job's last attempt: an error thrown now fails the job for good. */
+  finalAttempt?: boolean;
 }
 
 export type Handler<N extends JobName> = (payload: JobPayloads[N], ctx: HandlerContext) => Promise<RunJobResult>;

@@ -3,6 +3,7 @@ import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
 import { handleSwarmBatch } from "./swarm-batch.handler";
 import { handleSwarmRun } from "./swarm-run.handler";
+import { handleTokenLaunch } from "./token-launch.handler";
 import type { Handler } from "./handler";
 
 /** Job name → handler, spelled out so nothing depends on scanning folders. */
@@ -11,4 +12,5 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "agent-batch": handleAgentBatch,
   "swarm-run": handleSwarmRun,
   "swarm-batch": handleSwarmBatch,
+  "token-launch": handleTokenLaunch,
 };

@@ -8,6 +8,7 @@ import { listingPagesRouter } from "./pages/listing-pages.router";
 import { signInRouter } from "./pages/sign-in.router";
 import type { PlatformServices } from "../../services/platform-services";
 import { promptsRouter } from "./prompts/prompts.router";
+import { tokenLaunchRouter } from "./token-launch/token-launch.router";
 import { uploadsRouter } from "./uploads/uploads.router";
 
 /**
@@ -20,6 +21,7 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
   const routers = [
     healthRouter(deps),
     promptsRouter(deps, services),
+    tokenLaunchRouter(deps, services),
     ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : []),
     listingPagesRouter(deps),
     signInRouter(deps),

@@ -2,7 +2,15 @@ import { CreateSpine1763776800000 } from "./1763776800000-create-spine";
 import { CreateIdempotencyKeys1763780400000 } from "./1763780400000-create-idempotency-keys";
 import { RuntimeLedger1763784000000 } from "./1763784000000-runtime-ledger";
 import { CreatePlatform1763791200000 } from "./1763791200000-create-platform";
+import { TokenLaunchSignatures1763795700000 } from "./1763795700000-token-launch-signatures";
 import { RunLease1763798400000 } from "./1763798400000-run-lease";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
-export const migrations = [CreateSpine1763776800000, CreateIdempotencyKeys1763780400000, RuntimeLedger1763784000000, CreatePlatform1763791200000, RunLease1763798400000];
+export const migrations = [
+  CreateSpine1763776800000,
+  CreateIdempotencyKeys1763780400000,
+  RuntimeLedger1763784000000,
+  CreatePlatform1763791200000,
+  TokenLaunchSignatures1763795700000,
+  RunLease1763798400000,
+];

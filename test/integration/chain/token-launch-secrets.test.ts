@@ -1,0 +1,82 @@
+import { expect } from "chai";
+import bs58 from "bs58";
+import { Connection, Keypair } from "@solana/web3.js";
+import { freePorts } from "../../../scripts/bench/free-port";
+import { exited, spawnEntry } from "../../helpers/child-process";
+import { harness, type Harness } from "../../helpers/harness";
+import { eventually } from "../../helpers/http";
+import { PNG_1PX } from "../../helpers/images";
+import { postgresText, redisText } from "../../helpers/secret-scan";
+import { fundedWallet, keyEncodings, keyLeakForms, newKeypair, usedKeys } from "../../helpers/solana-keys";
+import { postLaunch } from "../../helpers/token-launch";
+
+describe("private keys never reach logs, Redis or Postgres", () => {
+  let h: Harness;
+  before(async () => {
+    h = await harness();
+  });
+
+  it("after launches in every key format, refused keys and failed launches, through a logging web and chain worker", async function () {
+    this.timeout(120_000);
+    const net = await h.localnet();
+    const connection = new Connection(net.rpcUrl, "confirmed");
+    const { key } = await h.newKey();
+    const [port, platformPort] = await freePorts(2);
+    const inProcess = h.workers.workers.find((w) => w.name === "chain")!;
+    await inProcess.pause(); // the logging child worker takes every launch
+    const web = spawnEntry("api/main.ts", [], { LOG_LEVEL: "trace", PORT: String(port), PLATFORM_PORT: String(platformPort) });
+    const worker = spawnEntry("workers/main.ts", ["--queues", "chain"], { LOG_LEVEL: "trace" });
+    try {
+      await eventually(async () => (web.output.join("").includes("web listening") && worker.output.join("").includes("workers started") ? true : undefined), 60_000);
+      const platform = `http://127.0.0.1:${platformPort}`;
+      const base = { name: "Secret Bee", description: "Keeps secrets.", ticker: "shh" };
+
+      const launched: string[] = [];
+      for (const form of ["json", "base64", "base58"] as const) {
+        const wallet = await fundedWallet(connection, 0.05);
+        const res = await postLaunch(platform, key, { ...base, private_key: keyEncodings(wallet)[form] });
+        expect(res.status, res.text).to.equal(200);
+        launched.push(res.body.id);
+      }
+      const withFile = await fundedWallet(connection, 0.05);
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ ...base, private_key: keyEncodings(withFile).json })) form.append(name, value);
+      form.append("image", new Blob([PNG_1PX]), "bee.png");
+      expect((await postLaunch(platform, key, form)).status).to.equal(200);
+
+      const refused = newKeypair();
+      const mixed = Buffer.concat([refused.secretKey.subarray(0, 32), Keypair.generate().publicKey.toBytes()]);
+      for (const privateKey of [bs58.encode(mixed), JSON.stringify([...refused.secretKey].slice(0, 63)), `${keyEncodings(refused).base64}x`]) {
+        expect((await postLaunch(platform, key, { ...base, private_key: privateKey })).status).to.equal(400);
+      }
+      expect((await postLaunch(platform, key, { ...base, private_key: keyEncodings(newKeypair()).base64 })).body.error).to.equal("Insufficient SOL balance");
+      const failing = await fundedWallet(connection, 0.05);
+      expect((await postLaunch(platform, key, { ...base, name: "N".repeat(1_500), private_key: keyEncodings(failing).base58 })).body.error).to.equal("Tokenization failed");
+
+      // Every launch job has ended (a job is scrubbed as it ends, just after its run is answered):
+      // none may still carry its sealed key.
+      const redis = await eventually(async () => {
+        const text = await redisText(h.deps.redis);
+        return text.includes("sealedKey") ? undefined : text;
+      }, 10_000);
+      expect(redis).to.include("token-launch");
+      const postgres = await postgresText(h.deps.ds);
+      for (const id of launched) expect(postgres).to.include(id);
+      const logs = `${web.output.join("")}\n${worker.output.join("")}`;
+      expect(logs).to.include("launch signed and stored");
+
+      expect(usedKeys.length).to.be.at.least(7);
+      for (const keypair of usedKeys) {
+        for (const leak of [...keyLeakForms(keypair), ...(keypair === refused ? [bs58.encode(mixed), mixed.toString("base64")] : [])]) {
+          expect(redis.includes(leak), "a private key is in Redis").to.equal(false);
+          expect(postgres.includes(leak), "a private key is in Postgres").to.equal(false);
+          expect(logs.includes(leak), "a private key is in the logs").to.equal(false);
+        }
+      }
+    } finally {
+      for (const child of [web, worker]) if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await Promise.all([exited(web), exited(worker)]);
+      inProcess.resume();
+    }
+  });
+});

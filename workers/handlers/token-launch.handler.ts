@@ -1,0 +1,63 @@
+import { UnrecoverableError } from "bullmq";
+import type { Connection } from "@solana/web3.js";
+import { createChainConnection } from "../../shared/chain/connection";
+import { parsePrivateKey } from "../../shared/chain/private-key";
+import { config } from "../../shared/config";
+import { claimRun, completeRun, failRun } from "../../shared/db/run-store";
+import { findLaunch, markLaunchFailed } from "../../shared/db/token-launch-store";
+import { unsealSecret } from "../../shared/secrets/sealed";
+import { LaunchFailedError } from "../chain/launch-errors";
+import { launchToken } from "../chain/launch-token";
+import { launcherFor } from "../chain/launchers";
+import type { Handler } from "./handler";
+
+/** The run's stored output: where the token is (a pointer for the API, no secrets). */
+export interface TokenLaunchOutput {
+  listing_id: string | null;
+  token_address: string;
+  pool_address: string | null;
+  signature: string;
+}
+
+let sharedConnection: Connection | null = null;
+/** One connection (HTTP keep-alive, one websocket for all confirmations) per worker process. */
+function connection(): Connection {
+  return (sharedConnection ??= createChainConnection());
+}
+
+/**
+ * E6 (and E7's tokenization): launches the token of a stored launch with the creator's key,
+ * which arrives sealed in the job and is opened only here, only when transactions must be signed.
+ * A failure the network or the launcher decided fails the run with TOKENIZATION_FAILED; trouble
+ * reaching the RPC or the database is rethrown so the job is retried (and the retry confirms what
+ * was sent rather than sending again). The key is scrubbed from the job when it ends.
+ */
+export const handleTokenLaunch: Handler<"token-launch"> = async ({ runId, launchId, sealedKey }, ctx) => {
+  const run = await claimRun(ctx.ds, runId);
+  if (!run) return { runId }; // finished already: a duplicate delivery
+  const creator = () => {
+    if (!sealedKey) throw new LaunchFailedError("The signing key is no longer available for this launch");
+    try {
+      return parsePrivateKey(unsealSecret(sealedKey));
+    } catch {
+      throw new LaunchFailedError("The signing key could not be opened"); // never the key's text
+    }
+  };
+  try {
+    const deps = { ds: ctx.ds, connection: connection(), launcher: launcherFor(config.solana.launcher), logger: ctx.logger, signal: ctx.signal };
+    const result = await launchToken(deps, launchId, creator);
+    const launch = await findLaunch(ctx.ds, launchId);
+    const output: TokenLaunchOutput = { listing_id: launch?.listing_id ?? null, token_address: result.mintAddress, pool_address: result.poolAddress, signature: result.signature };
+    ctx.announce(await completeRun(ctx.ds, runId, output, null));
+    ctx.logger.info({ runId, launchId, mint: result.mintAddress, signature: result.signature }, "token launched");
+  } catch (err) {
+    const permanent = err instanceof LaunchFailedError;
+    if (!permanent && !ctx.finalAttempt) throw err; // retried: the stored signatures make that safe
+    const message = permanent ? err.message : "The launch could not be completed: the network or the database stayed unreachable";
+    await markLaunchFailed(ctx.ds, { id: launchId, listing_id: (await findLaunch(ctx.ds, launchId))?.listing_id ?? null }, message);
+    ctx.announce(await failRun(ctx.ds, runId, { message, code: permanent ? "TOKENIZATION_FAILED" : "TOKENIZATION_UNAVAILABLE" }));
+    ctx.logger.warn({ runId, launchId, err: message }, "token launch failed");
+    if (!permanent) throw new UnrecoverableError(message);
+  }
+  return { runId };
+};
