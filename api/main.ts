@@ -6,6 +6,13 @@ import { onShutdownSignal } from "../shared/shutdown";
 import { createApiApp, createPlatformApp } from "./app";
 import { createApiDeps } from "./deps";
 
+/**
+ * Connections the kernel may hold for us before we accept them. Node's default (511) overflowed
+ * under 2,000 simultaneous clients: each overflow is a dropped connection attempt the client only
+ * retries after 1 s, then 3 s. The kernel caps this at `net.core.somaxconn` (4096 by default).
+ */
+const LISTEN_BACKLOG = 4_096;
+
 function listen(app: { callback(): any }, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer(app.callback());
@@ -14,7 +21,7 @@ function listen(app: { callback(): any }, port: number, host: string): Promise<S
     server.headersTimeout = 66_000;
     server.requestTimeout = 0; // synchronous runs may legitimately take minutes
     server.once("error", reject);
-    server.listen(port, host, () => resolve(server));
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve(server));
   });
 }
 

@@ -150,11 +150,19 @@ class RedisRateLimiter implements RateLimiter {
     return { tier, limits, windows };
   }
 
-  /** Redis errors and slow answers both become a quick 503, never a hang or a 500. */
+  /**
+   * Redis errors and slow answers both become a quick 503, never a hang or a 500.
+   *
+   * The deadline is judged only after the input already waiting has been read: when this process
+   * was busy past the deadline (a burst of requests), Redis's answer may be sitting unread in the
+   * socket, and the event loop runs due timers before it reads sockets. `setImmediate` runs after
+   * that read, so a Redis that answered in time is not mistaken for one that did not.
+   */
   private async bounded<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
+    let immediate: NodeJS.Immediate | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("timed out")), this.options.timeoutMs);
+      timer = setTimeout(() => (immediate = setImmediate(() => reject(new Error("timed out")))), this.options.timeoutMs);
     });
     try {
       return await Promise.race([work, timeout]);
@@ -162,6 +170,7 @@ class RedisRateLimiter implements RateLimiter {
       throw new ServiceUnavailableError("Rate limiting is unavailable (Redis is not answering); try again shortly");
     } finally {
       clearTimeout(timer);
+      clearImmediate(immediate);
     }
   }
 }

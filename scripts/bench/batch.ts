@@ -29,7 +29,7 @@ export const run: ScenarioRun = async (argv) => {
   const stamp = runStamp();
   const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
-    const setup = await setUpStack("batch", stamp, onTeardown, WORKERS);
+    const setup = await setUpStack("batch", stamp, onTeardown, { workers: WORKERS });
     const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "agent");
     onTeardown(() => queue.close());
     const ctx: BatchContext = { apiUrl: setup.stack.apiUrl, apiKey: setup.apiKey, queue, assertAlive: () => setup.stack.assertAlive() };

@@ -3,7 +3,7 @@ import { startCpuWindow, type CpuUsage } from "./cpu-usage";
 import type { HttpTarget } from "./http-target";
 import { runLoad, type LoadResult } from "./load-run";
 import type { QueueWatcher } from "./queue-watcher";
-import { measureSequential, type SequentialResult } from "./sequential-latency";
+import { measureSequential, type SequentialResult } from "./closed-loop";
 
 /** Concurrency of the throughput runs. */
 export const HIGH_CONCURRENCY = 50;
@@ -46,7 +46,7 @@ export interface E5Context {
   assertAlive(): void;
 }
 
-function say(line: string): void {
+function e5Say(line: string): void {
   process.stderr.write(`[e5] ${line}\n`);
 }
 
@@ -56,7 +56,7 @@ function say(line: string): void {
  * and that work must not land in the next measurement. Each run's CPU steal goes into
  * `cpu.byRun`, so a bad run can be told apart from a bad neighbour.
  */
-async function pair<T>(
+export async function pair<T>(
   ctx: E5Context,
   order: HttpTarget[],
   drains: number[],
@@ -75,7 +75,7 @@ async function pair<T>(
 }
 
 /** Warms up both targets: JIT, connection pools and caches in every process get going. */
-export async function warmUp(ctx: E5Context, opts: BenchOptions): Promise<E5Warmup> {
+export async function warmUp(ctx: E5Context, opts: BenchOptions, say: (line: string) => void = e5Say): Promise<E5Warmup> {
   const warmup: E5Warmup = { load: {}, sequential: {} };
   for (const target of [ctx.direct, ctx.service]) {
     say(`warming up ${target.name} (${opts.warmupS} s at c=${WARMUP_CONCURRENCY}, then ${WARMUP_SEQUENTIAL_REQUESTS} sequential)`);
@@ -93,6 +93,7 @@ export async function warmUp(ctx: E5Context, opts: BenchOptions): Promise<E5Warm
  * hits both sides alike instead of skewing one.
  */
 export async function measureRounds(ctx: E5Context, opts: BenchOptions): Promise<E5Round[]> {
+  const say = e5Say;
   const rounds: E5Round[] = [];
   const d = opts.durationS;
   for (let i = 0; i < opts.rounds; i++) {

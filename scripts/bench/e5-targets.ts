@@ -1,16 +1,7 @@
-import type { HttpTarget } from "./http-target";
+import { parseJsonObject, type HttpTarget } from "./http-target";
 
 const SYSTEM_PROMPT = "You are concise.";
 const TASK = "Name three uses of honey.";
-
-function parse(body: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(body);
-    return value && typeof value === "object" ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The LLM call the agent makes, sent straight to the simulator: what the service's answer costs
@@ -32,7 +23,7 @@ export function directTarget(simulatorUrl: string): HttpTarget {
       max_tokens: 8192,
     }),
     checkBody(body) {
-      const choices = parse(body)?.choices;
+      const choices = parseJsonObject(body)?.choices;
       return Array.isArray(choices) && choices.length > 0 ? null : `simulator answer has no choices: ${body.slice(0, 300)}`;
     },
   };
@@ -47,7 +38,7 @@ export function serviceTarget(apiUrl: string, apiKey: string): HttpTarget {
     headers: { "x-api-key": apiKey, "content-type": "application/json" },
     body: JSON.stringify({ agent_config: { agent_name: "Bench", system_prompt: SYSTEM_PROMPT }, task: TASK }),
     checkBody(body) {
-      return parse(body)?.success === true ? null : `service answer lacks success: true: ${body.slice(0, 300)}`;
+      return parseJsonObject(body)?.success === true ? null : `service answer lacks success: true: ${body.slice(0, 300)}`;
     },
   };
 }

@@ -11,4 +11,20 @@ export interface HttpTarget {
    * and the sequential latency loop (not under load, where parsing every body would slow the client).
    */
   checkBody(body: string): string | null;
+  /**
+   * Sent as this many identical requests at once, counted as one operation that ends with the
+   * slowest answer (default 1). How "the same LLM calls without the service" looks for a swarm
+   * whose agents call the LLM in parallel. Only the hrtime clients honour it, not autocannon.
+   */
+  fanOut?: number;
+}
+
+/** Parses an answer body as a JSON object for a `checkBody`; null when it is not one. */
+export function parseJsonObject(body: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(body);
+    return value && typeof value === "object" ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }

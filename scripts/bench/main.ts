@@ -1,15 +1,25 @@
 import { run as batch } from "./batch";
+import { run as all } from "./all";
+import { run as concurrency } from "./concurrency";
 import { run as e5 } from "./e5";
+import { run as overhead } from "./overhead";
 import { run as swarms } from "./swarms";
+import { run as throughput } from "./throughput";
 import { UsageError, type ScenarioRun } from "./scenario";
 
 /**
- * `npm run bench -- <scenario> [flags]`: dispatches to one scenario module.
+ * `npm run bench -- [scenario] [flags]`: dispatches to one scenario module; without a scenario
+ * (or with only flags) it runs `all`.
  *
  * The map is explicit (one line per scenario) rather than discovered from the file system, so a
  * half-written scenario file never becomes runnable by accident.
  */
 const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioRun }> = {
+  all: {
+    summary: "the default: overhead, throughput, concurrency and swarms in sequence, then one combined table",
+    flags: "[--quick]",
+    run: all,
+  },
   e5: {
     summary: "single-agent completion: LLM simulator directly vs through Apiary",
     flags: "[--duration S] [--warmup S] [--rounds N] [--quick]",
@@ -19,6 +29,21 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
     summary: "E3 batch of 100 items at 500 ms with 2 agent workers (and 1 as baseline) against the 3 s requirement",
     flags: "[--reps N] [--quick]",
     run: batch,
+  },
+  overhead: {
+    summary: "added latency p50/p99 of E5 and a 3-agent ConcurrentWorkflow through Apiary vs direct simulator calls, at c=1, 50, 200",
+    flags: "[--duration S] [--warmup S] [--rounds N] [--quick]",
+    run: overhead,
+  },
+  throughput: {
+    summary: "scale-out: E5 completions/s at zero simulated latency with 1, 2, 4 agent workers, and 2 web processes",
+    flags: "[--duration S] [--warmup S] [--rounds N] [--quick]",
+    run: throughput,
+  },
+  concurrency: {
+    summary: "2,000 simultaneous 3-agent ConcurrentWorkflow requests at 1 s per LLM call: all succeed? time vs ideal, peak RSS per process",
+    flags: "[--requests N] [--latency MS] [--workers N] [--quick]",
+    run: concurrency,
   },
   swarms: {
     summary: "E1 depth efficiency: each available swarm type's execution_time vs depth x 300 ms per LLM call",
@@ -30,14 +55,19 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
 function usage(): string {
   const width = Math.max(...Object.keys(SCENARIOS).map((n) => n.length)) + 2;
   const lines = Object.entries(SCENARIOS).flatMap(([name, s]) => [`  ${name.padEnd(width)}${s.summary}`, `  ${"".padEnd(width)}flags: ${s.flags}`]);
-  return ["usage: npm run bench -- <scenario> [flags]", "scenarios:", ...lines].join("\n");
+  return ["usage: npm run bench [-- <scenario> [flags]]", "scenarios:", ...lines].join("\n");
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  const scenario = name ? SCENARIOS[name] : undefined;
+  if (argv[0] === "--help" || argv[0] === "-h") {
+    console.error(usage());
+    return 0;
+  }
+  // No scenario name (nothing, or flags only, e.g. `npm run bench -- --quick`): the combined run.
+  const [name, ...rest] = argv[0] === undefined || argv[0].startsWith("-") ? ["all", ...argv] : argv;
+  const scenario = SCENARIOS[name];
   if (!scenario) {
-    console.error(name ? `unknown scenario: ${name}\n${usage()}` : usage());
+    console.error(`unknown scenario: ${name}\n${usage()}`);
     return 2;
   }
   try {

@@ -15,6 +15,8 @@ export interface ExitStatus {
 export interface ManagedProcess {
   readonly name: string;
   readonly logFile: string;
+  /** The OS process id (undefined if it failed to start), e.g. to read its memory from /proc. */
+  readonly pid: number | undefined;
   /** Resolves when the process ends, for whatever reason. */
   readonly exited: Promise<ExitStatus>;
   /** The exit status once it has ended, otherwise null. */
@@ -98,6 +100,7 @@ export function startProcess(name: string, command: string[], env: NodeJS.Proces
   return {
     name,
     logFile,
+    pid: child.pid,
     exited,
     exitStatus: () => status,
     tail,

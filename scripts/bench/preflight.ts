@@ -1,5 +1,5 @@
 import type { HttpTarget } from "./http-target";
-import { measureSequential } from "./sequential-latency";
+import { measureSequential } from "./closed-loop";
 import type { ServiceStack } from "./service-stack";
 
 /**

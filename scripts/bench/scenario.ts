@@ -8,3 +8,33 @@ export type ScenarioRun = (argv: string[]) => Promise<number>;
 export class UsageError extends Error {
   override readonly name = "UsageError";
 }
+
+/** One line of the combined table `npm run bench` (scenario `all`) prints at the end. */
+export interface HeadlineRow {
+  /** Which requirement the line is about: overhead, throughput, concurrency, depth. */
+  area: string;
+  /** What was measured, e.g. `E5 c=50 added p50 / p99`. */
+  figure: string;
+  /** The same figure's baseline from the same run (direct calls, one worker, the ideal time…). */
+  baseline: string;
+  measured: string;
+  /** measured against baseline: a difference (`+6.5 ms`) or a ratio (`1.8 x`). */
+  versus: string;
+  /** CPU steal over the figure's measured window(s). */
+  steal: string;
+}
+
+/** What a scenario that takes part in the combined run hands back besides printing its own tables. */
+export interface ScenarioResult {
+  code: number;
+  headline: HeadlineRow[];
+  /** Where its raw JSON went. */
+  rawFile: string;
+}
+
+export type ScenarioMeasure = (argv: string[]) => Promise<ScenarioResult>;
+
+/** The stand-alone form of a scenario that can also run in the combined run. */
+export function standAlone(measure: ScenarioMeasure): ScenarioRun {
+  return async (argv) => (await measure(argv)).code;
+}

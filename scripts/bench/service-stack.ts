@@ -6,7 +6,10 @@ import type { TeardownStep } from "./teardown";
 /** The running simulator, web and worker processes, and where to reach them. */
 export interface ServiceStack {
   simulatorUrl: string;
+  /** The first web process's execution API. */
   apiUrl: string;
+  /** Every web process's execution API, the first one first. */
+  apiUrls: string[];
   processes: ManagedProcess[];
   /** Throws if any of the processes has exited, naming it and its last output. */
   assertAlive(): void;
@@ -25,6 +28,12 @@ export interface WorkerSpec {
   queues: string[];
 }
 
+/** Ports of one more web process, next to the first one's in `BenchPorts`. */
+export interface WebPorts {
+  api: number;
+  platform: number;
+}
+
 /** What production's Procfile runs for the agent endpoints: one worker for the `agent` queue. */
 export const ONE_AGENT_WORKER: WorkerSpec[] = [{ name: "worker", queues: ["agent"] }];
 
@@ -41,7 +50,8 @@ function deadProcess(processes: ManagedProcess[]): string | null {
 /**
  * Starts the LLM simulator and the service as production runs it: one web process and separate
  * worker processes (the Procfile's process types, not `npm start`'s all-in-one group); by default
- * one worker for the `agent` queue, or the `workers` given.
+ * one worker for the `agent` queue, or the `workers` given. Each of `extraWebs` adds a web process
+ * on its own ports (`web-2`, `web-3`…), the way the service is scaled out.
  * The teardown step is registered before anything is spawned, so a failed start still cleans up;
  * it stops all processes at once (a sequential stop could leave the web waiting on a dead worker).
  * `logFile(name)` says where each process's output goes.
@@ -52,27 +62,29 @@ export async function startServiceStack(
   logFile: (name: string) => string,
   onTeardown: (step: TeardownStep) => void,
   workers: WorkerSpec[] = ONE_AGENT_WORKER,
+  extraWebs: WebPorts[] = [],
 ): Promise<ServiceStack> {
   const processes: ManagedProcess[] = [];
   onTeardown(async () => {
     await Promise.all(processes.map((p) => p.stop()));
   });
-  const start = (name: string, command: string[]) => {
-    const proc = startProcess(name, command, env, logFile(name));
+  const start = (name: string, command: string[], own: NodeJS.ProcessEnv = env) => {
+    const proc = startProcess(name, command, own, logFile(name));
     processes.push(proc);
     return proc;
   };
 
   const simulator = start("llm-simulator", nodeTsx("scripts/llm-simulator/main.ts", "--port", String(ports.simulator)));
   // The web and worker do not call the simulator until a request arrives, so they start in parallel.
-  const web = start("web", nodeTsx("api/main.ts"));
+  start("web", nodeTsx("api/main.ts"));
+  extraWebs.forEach((p, i) => start(`web-${i + 2}`, nodeTsx("api/main.ts"), { ...env, PORT: String(p.api), PLATFORM_PORT: String(p.platform) }));
   for (const w of workers) start(w.name, nodeTsx("workers/main.ts", "--queues", w.queues.join(",")));
 
   await simulator.waitForOutput(/LLM simulator listening on /, START_TIMEOUT_MS);
-  const apiUrl = `http://127.0.0.1:${ports.api}`;
+  const apiUrls = [ports.api, ...extraWebs.map((p) => p.api)].map((port) => `http://127.0.0.1:${port}`);
   // /health checks Postgres and Redis from the web process; the worker has no endpoint, so the
   // caller's first real request is what proves the worker consumes jobs.
-  await waitForHttpOk(`${apiUrl}/health`, START_TIMEOUT_MS, () => deadProcess(processes));
+  for (const url of apiUrls) await waitForHttpOk(`${url}/health`, START_TIMEOUT_MS, () => deadProcess(processes));
 
   const unwatch = (name: string): ManagedProcess => {
     const proc = processes.find((p) => p.name === name);
@@ -83,7 +95,8 @@ export async function startServiceStack(
 
   return {
     simulatorUrl: `http://127.0.0.1:${ports.simulator}`,
-    apiUrl,
+    apiUrl: apiUrls[0],
+    apiUrls,
     processes,
     assertAlive() {
       const dead = deadProcess(processes);

@@ -4,7 +4,7 @@ import { flushRedisDb } from "./flush-redis";
 import { freePorts } from "./free-port";
 import { createApiKey, migrateDatabase } from "./prepare-database";
 import { benchPath } from "./results-file";
-import { startServiceStack, type ServiceStack, type WorkerSpec } from "./service-stack";
+import { startServiceStack, type ServiceStack, type WebPorts, type WorkerSpec } from "./service-stack";
 import type { TeardownStep } from "./teardown";
 
 /** A running, isolated service stack and what a scenario needs to talk to it. */
@@ -22,18 +22,29 @@ export interface StackSetup {
   say(line: string): void;
 }
 
+/** Which processes a scenario runs, and settings it changes for all of them. */
+export interface StackShape {
+  /** Worker processes (default: one for the `agent` queue). */
+  workers?: WorkerSpec[];
+  /** Web processes beyond the first (default 0). */
+  extraWebs?: number;
+  /** Environment variables set for every child process, e.g. a worker concurrency. */
+  env?: Record<string, string>;
+}
+
 /**
  * Prepares an isolated environment (own database, Redis db, queue prefix and ports), migrates,
- * creates an API key and starts the simulator, web and `workers`. `scenario` and `stamp` name the
- * log files under `.bench/`. Checking that the endpoints answer is left to the scenario, which
- * knows what a correct answer is.
+ * creates an API key and starts the simulator, the web process(es) and the workers of `shape`.
+ * `scenario` and `stamp` name the log files under `.bench/`. Checking that the endpoints answer is
+ * left to the scenario, which knows what a correct answer is.
  */
 export async function setUpStack(
   scenario: string,
   stamp: string,
   onTeardown: (step: TeardownStep) => void,
-  workers?: WorkerSpec[],
+  shape: StackShape = {},
 ): Promise<StackSetup> {
+  const { workers, extraWebs = 0 } = shape;
   const say = (line: string) => process.stderr.write(`[${scenario}] ${line}\n`);
   const logs: Record<string, string> = {};
   const logFile = (name: string) => (logs[name] = benchPath(`${scenario}-${stamp}-${name}.log`));
@@ -46,9 +57,10 @@ export async function setUpStack(
     return value;
   };
 
-  const [api, platform, simulator] = await freePorts(3);
+  const [api, platform, simulator, ...more] = await freePorts(3 + 2 * extraWebs);
   const ports: BenchPorts = { api, platform, simulator };
-  const env = benchEnv(ports);
+  const webPorts: WebPorts[] = Array.from({ length: extraWebs }, (_, i) => ({ api: more[2 * i], platform: more[2 * i + 1] }));
+  const env = { ...benchEnv(ports), ...shape.env };
 
   await step("ensureServices", `making sure Postgres and Redis run (database ${BENCH_DATABASE})`, () =>
     ensureServices(BENCH_DATABASE, env, logFile("ensure-services")),
@@ -57,8 +69,9 @@ export async function setUpStack(
   await step("migrate", "running migrations", () => migrateDatabase(env, logFile("migrate")));
   const apiKey = await step("apiKey", "creating an API key", () => createApiKey("bench", env, logFile("apikey")));
   const names = (workers ?? [{ name: "worker" }]).map((w) => w.name).join(", ");
-  const stack = await step("startStack", `starting simulator :${simulator}, web :${api}, ${names}`, () =>
-    startServiceStack(ports, env, logFile, onTeardown, workers),
+  const webs = [api, ...webPorts.map((p) => p.api)].map((p) => `:${p}`).join(" ");
+  const stack = await step("startStack", `starting simulator :${simulator}, web ${webs}, ${names}`, () =>
+    startServiceStack(ports, env, logFile, onTeardown, workers, webPorts),
   );
   return { env, ports, stack, apiKey, logs, stepsMs, say };
 }

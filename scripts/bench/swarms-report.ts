@@ -1,5 +1,6 @@
 import { busyCell, cpuHeaderLine, stealCell, type CpuUsage } from "./cpu-usage";
 import type { MachineInfo } from "./machine-info";
+import type { HeadlineRow } from "./scenario";
 import { median } from "./stats";
 import { AGENT_NAMES, SWARM_SIM_LATENCY_MS, type SwarmCase, type SwarmShape } from "./swarm-cases";
 import type { SwarmRunResult } from "./swarms-measure";
@@ -171,4 +172,20 @@ export function renderSwarmRunsTable(runs: SwarmRunResult[]): string {
     rows.push([r.type, String(r.rep), d, r.executionS === null ? (r.error ? "error" : "n/a") : msCell(r.executionS * 1_000), msCell(r.wallMs), String(r.calls.calls), stealCell(r.cpu), busyCell(r.cpu)]);
   }
   return textTable(rows, 2);
+}
+
+/** Its lines in the combined table: one per swarm type. */
+export function swarmsHeadline(outcomes: SwarmOutcome[]): HeadlineRow[] {
+  return outcomes.map((o) => {
+    const row = { area: "depth", figure: o.type, baseline: "", measured: "", versus: "", steal: "" };
+    if (o.kind !== "measured") return { ...row, measured: o.kind === "error" ? "ERROR" : o.kind };
+    return {
+      ...row,
+      figure: `${o.type} (depth ${o.depth})`,
+      baseline: `expected ${msCell(o.expectedMs)}`,
+      measured: `${msCell(o.medianExecMs)}${o.pass ? "" : " FAIL"}`,
+      versus: `${o.ratio.toFixed(2)} x`,
+      steal: o.stealPct === null ? "n/a" : `${o.stealPct.toFixed(1)}%`,
+    };
+  });
 }

@@ -4,12 +4,12 @@ import { machineInfo } from "./machine-info";
 import { watchQueue } from "./queue-watcher";
 import { parseRepOptions } from "./rep-options";
 import { runStamp, writeJsonResult } from "./results-file";
-import { UsageError, type ScenarioRun } from "./scenario";
+import { standAlone, UsageError, type ScenarioMeasure } from "./scenario";
 import type { WorkerSpec } from "./service-stack";
 import { setUpStack } from "./stack-setup";
 import { SWARM_CASES, type SwarmShape } from "./swarm-cases";
 import { measureSwarms, type SwarmsContext } from "./swarms-measure";
-import { hasFailures, judgeType, renderSwarmRunsTable, renderSwarmsTable, type SwarmOutcome } from "./swarms-report";
+import { hasFailures, judgeType, renderSwarmRunsTable, renderSwarmsTable, swarmsHeadline, type SwarmOutcome } from "./swarms-report";
 import { withTeardown } from "./teardown";
 
 // Swarm turns run inside the swarm worker; the agent worker is there because production runs one.
@@ -41,12 +41,12 @@ function typesToReport(available: string[], only: string[] | null): string[] {
  * depth column). Prints the tables, writes `.bench/swarms-<stamp>.json`, and exits 1 if a measured
  * type misses the check or an available type fails.
  */
-export const run: ScenarioRun = async (argv) => {
+export const measure: ScenarioMeasure = async (argv) => {
   const opts = parseRepOptions(argv, { reps: 3, allowOnly: true });
   const stamp = runStamp();
   const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
-    const setup = await setUpStack("swarms", stamp, onTeardown, WORKERS);
+    const setup = await setUpStack("swarms", stamp, onTeardown, { workers: WORKERS });
     const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "swarm");
     onTeardown(() => queue.close());
     const { apiUrl, simulatorUrl } = setup.stack;
@@ -70,7 +70,7 @@ export const run: ScenarioRun = async (argv) => {
     const failed = hasFailures(outcomes);
     const lines = [renderSwarmsTable(outcomes, SWARM_CASES, machine, cpu, runs, opts), "", "per run:", renderSwarmRunsTable(runs)];
     if (failed) lines.push("", `child process logs: ${Object.values(setup.logs).join(", ")}`);
-    const path = writeJsonResult(`swarms-${stamp}.json`, {
+    const rawFile = writeJsonResult(`swarms-${stamp}.json`, {
       scenario: "swarms",
       machine,
       loadAvg1mAfter: loadAfter,
@@ -87,8 +87,10 @@ export const run: ScenarioRun = async (argv) => {
       warmup,
       failed,
     });
-    lines.push("", `raw results: ${path}`);
+    lines.push("", `raw results: ${rawFile}`);
     process.stdout.write(`${lines.join("\n")}\n`);
-    return failed ? 1 : 0;
+    return { code: failed ? 1 : 0, headline: swarmsHeadline(outcomes), rawFile };
   });
 };
+
+export const run = standAlone(measure);

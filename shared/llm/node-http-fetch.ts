@@ -1,10 +1,23 @@
 import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
+import { config, type Config } from "../config";
 
+/**
+ * Connections per LLM endpoint: as many as one process can have LLM calls in flight (every agent
+ * job, plus every swarm job with all of its parallel turns). Node queues a request beyond the
+ * cap until a socket frees up, so a lower fixed cap would silently serialize calls once the
+ * worker concurrency is raised (a fixed 512 held 1,000 concurrent swarms of 3 agents to 512
+ * calls at a time); the job concurrency settings already bound the number.
+ */
+export function llmSocketsPerHost(c: Pick<Config, "queue" | "swarmMaxParallel"> = config): number {
+  return c.queue.concurrency.agent + c.queue.concurrency.swarm * c.swarmMaxParallel;
+}
+
+const maxSockets = llmSocketsPerHost();
 const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: 512 }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: 512 }),
+  "http:": new http.Agent({ keepAlive: true, maxSockets }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets }),
 };
 
 function headerRecord(init: ConstructorParameters<typeof Headers>[0]): Record<string, string> {

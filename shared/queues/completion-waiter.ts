@@ -25,7 +25,13 @@ export interface JobWatch {
 export class CompletionWaiter {
   private readonly waiting = new Map<string, Set<(row?: Run) => void>>();
 
-  constructor(events: QueueEvents[], private readonly pollMs = 1_000) {
+  /**
+   * `pollMs` is how often one waiter re-reads its row when no event came. `maxPollsPerSecond`
+   * bounds the reads of all waiters together: with thousands waiting (a burst), each polls less
+   * often instead of the process reading thousands of rows a second on top of the real work,
+   * which only matters for a lost event, and then costs that waiter a later answer.
+   */
+  constructor(events: QueueEvents[], private readonly pollMs = 1_000, private readonly maxPollsPerSecond = 200) {
     for (const source of events) {
       source.on("completed", ({ jobId }) => this.wake(jobId));
       source.on("failed", ({ jobId }) => this.wake(jobId));
@@ -53,7 +59,7 @@ export class CompletionWaiter {
       wakeNow?.();
     };
     this.subscribe(jobId, listener);
-    const pollMs = this.pollMs;
+    const pollEvery = () => Math.max(this.pollMs, (this.waiting.size / this.maxPollsPerSecond) * 1_000);
     return {
       wait: async <T>(check: (row?: Run) => Promise<T | undefined>, timeoutMs: number) => {
         const deadline = Date.now() + timeoutMs;
@@ -61,7 +67,7 @@ export class CompletionWaiter {
           const left = deadline - Date.now();
           if (!woken && left > 0) {
             await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, Math.min(left, pollMs));
+              const timer = setTimeout(resolve, Math.min(left, pollEvery()));
               wakeNow = () => {
                 clearTimeout(timer);
                 resolve();

@@ -45,4 +45,15 @@ describe("CompletionWaiter", () => {
     expect(await never.wait(async () => undefined, 60)).to.equal(undefined);
     never.close();
   });
+
+  it("spreads the polls of many waiters so together they stay within the read budget", async () => {
+    // 50 waiters polling every 10 ms for 200 ms would read 1,000 times; the budget is 100 a second.
+    const waiter = new CompletionWaiter([fakeEvents()], 10, 100);
+    let reads = 0;
+    const watches = Array.from({ length: 50 }, (_, i) => waiter.watch(`job-${i}`));
+    await Promise.all(watches.map((w) => w.wait(async () => void reads++, 200)));
+    watches.forEach((w) => w.close());
+    // One read per waiter at its deadline; without the budget each would also have polled ~20 times.
+    expect(reads).to.be.within(50, 100);
+  });
 });

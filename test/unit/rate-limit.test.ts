@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { stat } from "node:fs";
 import type { Redis } from "ioredis";
 import { createRateLimiter, describeRefusal, rateLimitHeaders, type RateLimiter, type RateLimitOutcome, type TierLimits } from "../../api/services/rate-limiter";
 import { loadConfig } from "../../shared/config";
@@ -17,16 +18,23 @@ class FakeRedis {
   calls = 0;
   hang = false;
   fail = false;
+  /** Answers arrive as I/O (a file-system callback), like a socket read, not as a resolved promise. */
+  answerAsIo = false;
 
-  rlflxIncr([key, points, seconds]: string[]): Promise<[number, number]> {
+  rlflxIncr(args: string[]): Promise<[number, number]> {
     this.calls++;
     if (this.hang) return new Promise(() => undefined);
     if (this.fail) return Promise.reject(new Error("Connection is closed."));
+    if (this.answerAsIo) return new Promise((resolve) => stat(__filename, () => resolve(this.count(args))));
+    return Promise.resolve(this.count(args));
+  }
+
+  private count([key, points, seconds]: string[]): [number, number] {
     const now = Date.now();
     let entry = this.counters.get(key);
     if (!entry || entry.expiresAt <= now) this.counters.set(key, (entry = { value: 0, expiresAt: now + Number(seconds) * 1_000 }));
     entry.value += Number(points);
-    return Promise.resolve([entry.value, entry.expiresAt - now]);
+    return [entry.value, entry.expiresAt - now];
   }
 
   multi() {
@@ -122,6 +130,19 @@ describe("rate limiter", () => {
     expect(Date.now() - started).to.be.within(40, 1_000);
     expect(err).to.be.instanceOf(AppError);
     expect(err).to.include({ status: 503, code: "SERVICE_UNAVAILABLE" });
+  });
+
+  it("takes an answer that arrived in time even when the process was too busy to read it before the deadline", async () => {
+    const fake = new FakeRedis();
+    fake.answerAsIo = true;
+    const pending = limiterOn(fake, 50).consume("key-1", "free");
+    while (fake.calls < 3) await new Promise((resolve) => setImmediate(resolve));
+    // A burst of requests keeps the event loop busy past the deadline while the answers wait unread.
+    const busyUntil = Date.now() + 150;
+    while (Date.now() < busyUntil) Math.sqrt(busyUntil);
+    const outcome = await pending;
+    expect(outcome.refusedBy).to.deep.equal([]);
+    expect(outcome.state.windows.minute.count).to.equal(1);
   });
 
   it("turns a Redis error or a client that is not connected into a 503 at once", async () => {

@@ -19,14 +19,15 @@ describe("secrets stored with runs", () => {
     const spec = {
       agent_name: "A",
       llm_args: { api_key: "sk-provider", top_p: 0.5 },
-      mcp_config: { url: "http://x/mcp", authorization_token: "t1", headers: { "x-tenant": "bees" } },
-      mcp_configs: { connections: [{ url: "http://y/mcp", authorization_token: "t2" }] },
-      handoffs: [{ agent_name: "B", mcp_config: { url: "http://z/mcp", authorization_token: "t3" } }],
+      mcp_config: { url: "http://x/mcp", authorization_token: "token-one-secret", headers: { "x-tenant": "bees" } },
+      mcp_configs: { connections: [{ url: "http://y/mcp", authorization_token: "token-two-secret" }] },
+      handoffs: [{ agent_name: "B", mcp_config: { url: "http://z/mcp", authorization_token: "token-three-secret" } }],
     } as unknown as AgentSpec;
     const sealed = sealAgentSecrets(spec);
     const text = JSON.stringify(sealed);
-    // Quoted: a short secret like t2 may well occur inside some base64 ciphertext by chance.
-    for (const secret of ['"sk-provider"', '"t1"', '"bees"', '"t2"', '"t3"']) expect(text).to.not.include(secret);
+    // Secrets long enough that random ciphertext cannot contain them by chance (a two-letter one
+    // turned up in the base64 about one run in six).
+    for (const secret of ["sk-provider", "token-one-secret", '"bees"', "token-two-secret", "token-three-secret"]) expect(text).to.not.include(secret);
     expect(sealed.llm_args!.top_p).to.equal(0.5);
     expect(isSealed(sealed.llm_args!.api_key)).to.equal(true);
     expect(unsealMcpConfig(sealed.mcp_config!)).to.deep.equal(spec.mcp_config);

@@ -2,13 +2,22 @@ import { expect } from "chai";
 import { parsePrefer } from "../../api/services/prefer-header";
 import { presentedKey } from "../../api/middleware/api-key-auth";
 import { generateApiKey, hashApiKey, looksLikeApiKey } from "../../shared/auth/api-keys";
+import { loadConfig } from "../../shared/config";
 import { scrubSecrets } from "../../shared/llm/llm-error";
+import { llmSocketsPerHost } from "../../shared/llm/node-http-fetch";
 import { historyMessages, imageUrl } from "../../workers/agents/messages";
 import { parseQueuesArg } from "../../workers/main";
 import { assertHandlersFor } from "../../workers/worker-pool";
 import { handlers } from "../../workers/handlers";
 
 describe("small parts", () => {
+  it("opens as many LLM connections per endpoint as the worker concurrency can use at once", () => {
+    // Defaults: 50 agent jobs + 20 swarm jobs x 32 parallel turns.
+    expect(llmSocketsPerHost(loadConfig({}))).to.equal(690);
+    const raised = loadConfig({ WORKER_CONCURRENCY_AGENT: "10", WORKER_CONCURRENCY_SWARM: "1000", SWARM_MAX_PARALLEL: "3" });
+    expect(llmSocketsPerHost(raised)).to.equal(3_010);
+  });
+
   it("API keys are sk- and 64 hex, distinct, stored as SHA-256", () => {
     const a = generateApiKey();
     const b = generateApiKey();

@@ -1,0 +1,33 @@
+import { expect } from "chai";
+import { parseProc } from "../../scripts/bench/proc-stats";
+import { simArrivals } from "../../scripts/bench/sim-journal";
+import { parseTcpCounters } from "../../scripts/bench/tcp-counters";
+
+describe("benchmark parts", () => {
+  it("reads RSS, its peak and CPU seconds from /proc/<pid>/status and stat, command names with spaces included", () => {
+    const status = "Name:\tnode\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\nThreads:\t11\n";
+    // utime 250 and stime 50 ticks are fields 14 and 15; the command name holds a space and a ')'.
+    const stat = "4242 (node main) x) S 1 4242 4242 0 -1 4194304 100 0 0 0 250 50 0 0 20 0 11 0 1000 1000000 25600";
+    expect(parseProc(status, stat)).to.deep.equal({ rssBytes: 100 * 1024 * 1024, peakRssBytes: 200 * 1024 * 1024, cpuS: 3 });
+    expect(parseProc("Name:\tnode\n", stat)).to.equal(null);
+  });
+
+  it("finds the listen-queue counters in /proc/net/netstat", () => {
+    const netstat = [
+      "TcpExt: SyncookiesSent ListenOverflows ListenDrops TW",
+      "TcpExt: 0 56 57 9",
+      "IpExt: InNoRoutes",
+      "IpExt: 0",
+    ].join("\n");
+    expect(parseTcpCounters(netstat)).to.deep.equal({ listenOverflows: 56, listenDrops: 57 });
+    expect(parseTcpCounters("IpExt: InNoRoutes\nIpExt: 0\n")).to.equal(null);
+  });
+
+  it("counts the LLM calls in flight together from their arrival times", () => {
+    const at = (ms: number) => ({ at: new Date(Date.UTC(2026, 0, 1) + ms).toISOString() });
+    // Calls of 1,000 ms: three overlap around t=900..1000, the one at 2,500 is alone.
+    const entries = [at(0), at(400), at(999), at(1_000), at(2_500)];
+    expect(simArrivals(entries, 1_000)).to.deep.equal({ spanMs: 2_500, peakInFlight: 3 });
+    expect(simArrivals([], 1_000)).to.deep.equal({ spanMs: 0, peakInFlight: 0 });
+  });
+});
