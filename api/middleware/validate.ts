@@ -15,8 +15,10 @@ export type BodyValidator = Middleware & { bodySchema: Joi.Schema };
  * `ctx.state.body`. Unknown fields are dropped rather than refused, as the hosted API does.
  */
 export function validateBody(schema: Joi.Schema): BodyValidator {
+  // A request without a body is missing its body, not a valid empty one.
+  const present = schema.required();
   const validate: Middleware = async (ctx, next) => {
-    const { value, error } = schema.validate(ctx.request.body, { abortEarly: false, stripUnknown: true, convert: true });
+    const { value, error } = present.validate(ctx.request.body, { abortEarly: false, stripUnknown: true, convert: true });
     if (error) throw new ValidationError(toIssues(error));
     ctx.state.body = value;
     await next();
