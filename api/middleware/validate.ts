@@ -1,6 +1,7 @@
 import type Joi from "joi";
 import type { Middleware } from "koa";
 import { ValidationError, type ValidationIssue } from "../../shared/errors";
+import { validateRequest } from "../schemas/validate-request";
 
 /** Turns joi's details into the FastAPI `detail` list: one entry per problem, all at once. */
 export function toIssues(error: Joi.ValidationError, root = "body"): ValidationIssue[] {
@@ -18,7 +19,7 @@ export function validateBody(schema: Joi.Schema): BodyValidator {
   // A request without a body is missing its body, not a valid empty one.
   const present = schema.required();
   const validate: Middleware = async (ctx, next) => {
-    const { value, error } = present.validate(ctx.request.body, { abortEarly: false, stripUnknown: true, convert: true });
+    const { value, error } = validateRequest(present, ctx.request.body);
     if (error) throw new ValidationError(toIssues(error));
     ctx.state.body = value;
     await next();
