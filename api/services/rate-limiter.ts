@@ -150,11 +150,16 @@ class RedisRateLimiter implements RateLimiter {
     return { tier, limits, windows };
   }
 
-  /** Redis errors and slow answers both become a quick 503, never a hang or a 500. */
+  /**
+   * Redis errors and slow answers both become a quick 503, never a hang or a 500. When the timer
+   * fires, the answer gets one more turn of the event loop: after a stretch of CPU-bound work
+   * (a large body being validated) timers run before pending socket reads, and an answer that had
+   * long arrived would otherwise count as Redis not answering.
+   */
   private async bounded<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("timed out")), this.options.timeoutMs);
+      timer = setTimeout(() => setImmediate(() => reject(new Error("timed out"))), this.options.timeoutMs);
     });
     try {
       return await Promise.race([work, timeout]);
