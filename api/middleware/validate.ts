@@ -16,10 +16,9 @@ export type BodyValidator = Middleware & { bodySchema: Joi.Schema };
  * `ctx.state.body`. Unknown fields are dropped rather than refused, as the hosted API does.
  */
 export function validateBody(schema: Joi.Schema): BodyValidator {
-  // A request without a body is missing its body, not a valid empty one.
-  const present = schema.required();
   const validate: Middleware = async (ctx, next) => {
-    const { value, error } = validateRequest(present, ctx.request.body);
+    // No body at all reads as an empty object: its schema's defaults apply, or it says what is missing.
+    const { value, error } = validateRequest(schema, ctx.request.body === undefined ? {} : ctx.request.body);
     if (error) throw new ValidationError(toIssues(error));
     ctx.state.body = value;
     await next();
