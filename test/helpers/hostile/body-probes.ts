@@ -202,7 +202,8 @@ export class BodyProbes extends OperationProbes {
       ["a lone backslash escape", '{"hostile": "\\x"}'],
     ];
     for (const [label, body] of malformed) this.add("malformed-json", label, refused(400, 422), { body: Buffer.from(body), contentType: "application/json" });
-    this.add("malformed-json", "an empty body", refused(400, 422), { body: Buffer.alloc(0), contentType: "application/json", headers: { "content-length": "0" } });
+    this.add("malformed-json", "an empty body", this.judge({}, "malformed-json"), { body: Buffer.alloc(0), contentType: "application/json", headers: { "content-length": "0" } });
+    this.add("malformed-json", "no body and no content type", this.judge({}, "malformed-json"), {});
     this.add("malformed-json", "control characters", refused(400, 422), { body: Buffer.from([0x7b, 0x01, 0x02, 0x03, 0x7d]), contentType: "application/json" });
     for (const [label, literal] of [["null", "null"], ["a string", '"hostile"'], ["a number", "42"], ["true", "true"]]) {
       this.add("malformed-json", `the literal ${label}`, this.judge(JSON.parse(literal), "malformed-json"), { body: Buffer.from(literal), contentType: "application/json" });
