@@ -2,6 +2,7 @@ import { gzipSync } from "node:zlib";
 import { asMultipart, encodeBody } from "./body-encoding";
 import { deepJson, jsonText, pathLabel, RawJson, valueAt, withoutValueAt, withValueAt } from "./json-text";
 import { OperationProbes, refused, tolerated, type Probe } from "./probe";
+import { jsonTypeOf } from "./schema-walk";
 
 const DEEP = 10_000;
 const HUGE_STRING = 1024 * 1024;
@@ -40,6 +41,22 @@ const UNSTORABLE: [string, unknown][] = [
 const INVALID_UTF8 = Buffer.from([0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0x80, 0xc3]);
 const BYTES_MARKER = "hostile-invalid-utf8-here";
 
+const shared = new Map<string, Buffer>();
+
+/** `{"hostile_padding": "xxx…"}` of exactly `bytes` bytes, made once for every operation. */
+function overLimitBody(bytes: number): Buffer {
+  const key = `pad:${bytes}`;
+  if (!shared.has(key)) shared.set(key, Buffer.from(`{"hostile_padding":"${"x".repeat(bytes - 22)}"}`));
+  return shared.get(key)!;
+}
+
+/** A few kilobytes of gzip that inflate to a megabyte past `limit`, made once. */
+function gzipBomb(limit: number): Buffer {
+  const key = `bomb:${limit}`;
+  if (!shared.has(key)) shared.set(key, gzipSync(Buffer.alloc(limit + 1024 * 1024, 0x20)));
+  return shared.get(key)!;
+}
+
 /** Probes of an operation's request body: its shape, sizes, nesting, text, numbers, keys, media type, JSON syntax and encoding. */
 export class BodyProbes extends OperationProbes {
   private rotation = 0;
@@ -72,7 +89,8 @@ export class BodyProbes extends OperationProbes {
       this.addBody("wrong-type", `the whole body is ${label}`, value);
     }
     for (const field of this.fields()) {
-      const wrong = TYPE_CANDIDATES.filter(([, v]) => this.target.schemas.errors(field.schema, v).length > 0);
+      const types = this.target.walker.types(field.schema);
+      const wrong = TYPE_CANDIDATES.filter(([, v]) => !types.has(jsonTypeOf(v)) && !(jsonTypeOf(v) === "integer" && types.has("number")));
       if (wrong.length === 0) continue;
       const [label, value] = wrong[this.rotation++ % wrong.length];
       this.addBody("wrong-type", `${pathLabel(field.path)} is ${label}`, withValueAt(this.base, field.path, value));
@@ -93,8 +111,7 @@ export class BodyProbes extends OperationProbes {
     for (const field of this.fieldsOfType("string")) {
       this.addBody("huge-string", `${pathLabel(field.path)} is a 1 MiB string`, withValueAt(this.base, field.path, "x".repeat(HUGE_STRING)));
     }
-    const pad = "x".repeat(this.settings.bodyLimitBytes);
-    this.addBody("body-limit", "one byte over the body limit", { hostile_padding: pad }, refused(413));
+    this.add("body-limit", "one byte over the body limit", refused(413), { body: overLimitBody(this.settings.bodyLimitBytes), contentType: this.target.body!.mediaType });
     const arrays = this.fieldsOfType("array").map((f) => f.path);
     if (Array.isArray(this.base)) arrays.unshift([]);
     for (const path of arrays) {
@@ -219,7 +236,7 @@ export class BodyProbes extends OperationProbes {
       this.add("content-encoding", `Content-Encoding: ${encoding} over bytes that are not`, refused(400, 415), { body, contentType, headers: { "content-encoding": encoding } });
     }
     this.add("content-encoding", "an unknown Content-Encoding", refused(400, 415), { body, contentType, headers: { "content-encoding": "hostile" } });
-    const bomb = gzipSync(Buffer.alloc(this.settings.bodyLimitBytes + 1024 * 1024, 0x20));
+    const bomb = gzipBomb(this.settings.bodyLimitBytes);
     this.add("content-encoding", `gzip that inflates past the body limit (${bomb.length} bytes sent)`, refused(400, 413, 415), { body: bomb, contentType, headers: { "content-encoding": "gzip" } });
     this.add("content-encoding", "a valid gzip body", this.judge(this.base, "content-encoding"), { body: gzipSync(body), contentType, headers: { "content-encoding": "gzip" } });
   }

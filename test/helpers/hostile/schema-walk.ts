@@ -37,8 +37,8 @@ export class SchemaWalker {
     const all: JsonType[] = ["string", "number", "integer", "boolean", "null", "array", "object"];
     const branches = [...(s.anyOf ?? []), ...(s.oneOf ?? [])];
     if (branches.length) return new Set(branches.flatMap((b: JsonSchema) => [...this.types(b)]));
-    if (Array.isArray(s.enum)) return new Set(s.enum.map(typeOfValue));
-    if ("const" in s) return new Set([typeOfValue(s.const)]);
+    if (Array.isArray(s.enum)) return new Set(s.enum.map(jsonTypeOf));
+    if ("const" in s) return new Set([jsonTypeOf(s.const)]);
     if (s.type === undefined) return new Set(all);
     const declared: JsonType[] = Array.isArray(s.type) ? s.type : [s.type];
     return new Set(declared.includes("number") ? [...declared, "integer"] : declared);
@@ -132,7 +132,8 @@ export class SchemaWalker {
   }
 }
 
-function typeOfValue(value: unknown): JsonType {
+/** The JSON type of a value (`integer` for whole numbers). */
+export function jsonTypeOf(value: unknown): JsonType {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
