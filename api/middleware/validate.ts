@@ -1,6 +1,7 @@
 import type Joi from "joi";
 import type { Middleware } from "koa";
 import { ValidationError, type ValidationIssue } from "../../shared/errors";
+import { validateRequest } from "../schemas/validate-request";
 
 /** Turns joi's details into the FastAPI `detail` list: one entry per problem, all at once. */
 export function toIssues(error: Joi.ValidationError, root = "body"): ValidationIssue[] {
@@ -16,7 +17,8 @@ export type BodyValidator = Middleware & { bodySchema: Joi.Schema };
  */
 export function validateBody(schema: Joi.Schema): BodyValidator {
   const validate: Middleware = async (ctx, next) => {
-    const { value, error } = schema.validate(ctx.request.body, { abortEarly: false, stripUnknown: true, convert: true });
+    // No body at all reads as an empty object: its schema's defaults apply, or it says what is missing.
+    const { value, error } = validateRequest(schema, ctx.request.body === undefined ? {} : ctx.request.body);
     if (error) throw new ValidationError(toIssues(error));
     ctx.state.body = value;
     await next();

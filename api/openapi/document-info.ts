@@ -19,6 +19,7 @@ export const EXECUTION_API_INFO: DocumentInfo = {
     "Runs LLM agent swarms and single agents behind a synchronous HTTP API, compatible with clients of the hosted Swarms API.",
     "",
     "Every `/v1` call needs an API key, in `x-api-key` or as `Authorization: Bearer <key>`. Errors are `{detail, code, status_code}`; a request that does not match its schema is 422 with every problem in `detail`.",
+    "Bodies are JSON (`application/json` or any `+json` type) in UTF-8, at most `BODY_LIMIT` (413 above it). A body nested deeper than 64 levels is 400 `INVALID_BODY`; a string or key with a NUL character or an unpaired surrogate is 422 at its location.",
     "Runs wait for their result up to `SYNC_WAIT_MS` (`Prefer: wait=<s>` waits less; `Prefer: respond-async` answers 202 at once); `GET /v1/jobs/{job_id}` reads any run later.",
     "",
     `The platform API (prompts, token launch) has its own document: ${config.http.platformUrl}/docs.`,

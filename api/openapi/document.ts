@@ -95,6 +95,8 @@ function renderOperation(op: Operation, components: Record<string, JsonSchema>):
           requestBody: {
             required: true,
             ...(op.request.description ? { description: op.request.description } : {}),
+            // Tells generated clients and tests that an invalid item is answered in its own slot, not with a 422.
+            ...(op.request.itemsValidatedOneByOne ? { "x-items-validated-one-by-one": true } : {}),
             content: {
               "application/json": { schema: joiToJsonSchema(op.request.body, components), ...(op.request.examples ? { examples: op.request.examples } : {}) },
             },

@@ -5,4 +5,7 @@ export const budgetSchema = Joi.object({
   max_tokens: Joi.number().integer().min(1).description("Most tokens (input and output) the run may use"),
   max_cost: Joi.number().positive().description("Most US dollars the run may cost"),
   timeout_seconds: Joi.number().integer().min(1).max(86_400).description("Longest the run may take"),
-}).description("Ceilings of this run; the key's tier fills in what is left out");
+})
+  // A misspelt ceiling must not be dropped in silence (bodies are otherwise validated with stripUnknown).
+  .prefs({ stripUnknown: false })
+  .description("Ceilings of this run; the key's tier fills in what is left out; unknown fields are refused");

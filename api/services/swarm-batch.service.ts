@@ -4,6 +4,7 @@ import { AppError } from "../../shared/errors";
 import type { ApiDeps } from "../deps";
 import { batchSlots, type SwarmBatchItem, type SwarmBatchParent } from "../presenters/swarm-batch.presenter";
 import { swarmRequestSchema } from "../schemas/swarm-request.schema";
+import { validateRequest } from "../schemas/validate-request";
 import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
 import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
 import { applyMarketplacePrompts, lookupMarketplacePrompts, type MarketplacePromptLookup } from "./marketplace-prompts.service";
@@ -22,7 +23,7 @@ function refusedItem(swarmName: string | null, err: unknown): { error: SwarmBatc
 function prepareItem(raw: unknown, owner: KeyOwner): PreparedItem {
   const name = (raw as { name?: unknown } | null)?.name;
   const swarmName = typeof name === "string" ? name : null;
-  const { value, error } = swarmRequestSchema.validate(raw, { abortEarly: false, stripUnknown: true, convert: true });
+  const { value, error } = validateRequest(swarmRequestSchema, raw);
   if (error) return { error: { status: "error", swarm_name: swarmName, detail: error.details.map((d) => d.message.replace(/"/g, "'")).join("; ") } };
   try {
     const request = normaliseSwarmRequest(value as SwarmRequest, owner);

@@ -193,6 +193,19 @@ describe("rate limits", () => {
       expect(res.headers.get("x-ratelimit-tier")).to.equal("free");
     });
 
+    it("counts a request whose answer came while the process was busy for longer than the timeout", async () => {
+      const limiter = tinyLimiter(h, FREE, h.deps.redis, 100);
+      const { keyId } = await h.newKey();
+      const pending = limiter.consume(keyId, "free");
+      await new Promise((resolve) => setImmediate(resolve)); // the command is on its way to Redis
+      // CPU-bound work (a large body being validated) keeps the loop from reading the answer in time.
+      const busyUntil = Date.now() + 300;
+      while (Date.now() < busyUntil);
+      const outcome = await pending;
+      expect(outcome.refusedBy).to.deep.equal([]);
+      expect(outcome.state.windows.minute.count).to.equal(1);
+    });
+
     it("answers 503 within the timeout when Redis accepts connections but never answers", async () => {
       const sockets = new Set<Socket>();
       const silent = createTcpServer((socket) => sockets.add(socket));

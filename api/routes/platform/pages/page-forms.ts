@@ -1,13 +1,14 @@
 import type { Context, Middleware } from "koa";
 import compose from "koa-compose";
 import { koaBody } from "koa-body";
+import { rethrowBodyParseError } from "../../../middleware/body-parse-errors";
 import { isValidCsrfToken } from "../../../services/pages/csrf-tokens";
 import { viewerOf } from "./page-session";
 import { renderMessage } from "./render";
 import { renderSignIn } from "./sign-in-page";
 
 /** Forms are small: a name, a session token, a form token. */
-const formBody = koaBody({ urlencoded: true, formLimit: "32kb", json: false, text: false, multipart: false });
+const formBody = koaBody({ urlencoded: true, formLimit: "32kb", json: false, text: false, multipart: false, onError: rethrowBodyParseError });
 
 export function formField(ctx: Context, name: string): string {
   const value = (ctx.request.body as Record<string, unknown> | undefined)?.[name];

@@ -10,6 +10,7 @@ import { documentRoutes, type Operation } from "../../../openapi/operation";
 import { apiError } from "../../../openapi/shared-parts";
 import { KINDS_WITH_CHILDREN, presentJob } from "../../../presenters/job.presenter";
 import { cancelledJobSchema, jobResponseSchema } from "../../../schemas/job-response.schema";
+import { isUuid } from "../../../services/uuid";
 
 const jobParams = Joi.object({ job_id: Joi.string().description("The `job_id` (or a batch's `batch_id`) a run was answered with") });
 const noJob = apiError("No such job for this API key's account (`NOT_FOUND`)");
@@ -47,14 +48,15 @@ export function jobsRouter(deps: ApiDeps): Router {
   const notFound = (jobId: string) => new NotFoundError(`No job '${jobId}' for this API key's account`);
 
   router.get("/v1/jobs/:job_id", async (ctx) => {
-    const run = await findRunForUser(deps.ds, ctx.params.job_id, ctx.state.auth.userId);
+    // Job ids are UUIDs; anything else names no job (and could hold text Postgres refuses, like NUL).
+    const run = isUuid(ctx.params.job_id) ? await findRunForUser(deps.ds, ctx.params.job_id, ctx.state.auth.userId) : null;
     if (!run) throw notFound(ctx.params.job_id);
     const children = KINDS_WITH_CHILDREN.has(run.kind) && run.status === "succeeded" ? await loadChildren(deps.ds, run.id) : [];
     ctx.body = presentJob(run, children);
   });
 
   router.delete("/v1/jobs/:job_id", async (ctx) => {
-    const result = await cancelRun(deps.ds, ctx.params.job_id, ctx.state.auth.userId);
+    const result = isUuid(ctx.params.job_id) ? await cancelRun(deps.ds, ctx.params.job_id, ctx.state.auth.userId) : null;
     if (!result) throw notFound(ctx.params.job_id);
     if (!result.changed) {
       throw new AppError(409, "JOB_FINISHED", `The job has already ended (${result.status === "succeeded" ? "success" : result.status})`, {
