@@ -1,7 +1,7 @@
 import type Router from "@koa/router";
 import type Joi from "joi";
 import { joiToJsonSchema, type JsonSchema } from "./joi-json-schema";
-import { operationsOf, type Operation, type ResponseSpec } from "./operation";
+import { operationsOf, type Operation, type RequestSpec, type ResponseSpec } from "./operation";
 import { RATE_LIMIT_HEADERS, SECURITY_BY_ACCESS, SECURITY_SCHEMES, SHARED_HEADERS, sharedResponses } from "./shared-parts";
 
 /** What a document says about its app besides the routes. */
@@ -72,6 +72,23 @@ function renderResponse(op: Operation, status: number, spec: ResponseSpec, compo
   };
 }
 
+/**
+ * A request body's media types: JSON, and for routes that also take a form, `multipart/form-data`
+ * with the same fields plus the file fields (which also take the JSON field's text forms).
+ */
+function requestContent(request: RequestSpec, components: Record<string, JsonSchema>): JsonSchema {
+  const json = joiToJsonSchema(request.body, components);
+  const content: JsonSchema = { "application/json": { schema: json, ...(request.examples ? { examples: request.examples } : {}) } };
+  if (request.multipart) {
+    const files = Object.entries(request.multipart.files);
+    const fileProperties = Object.fromEntries(files.map(([name, file]) => [name, { type: "string", description: file.description }]));
+    const schema = json.type === "object" ? { ...json, properties: { ...json.properties, ...fileProperties } } : { allOf: [json, { properties: fileProperties }] };
+    const encoding = Object.fromEntries(files.map(([name, file]) => [name, { contentType: file.contentTypes.join(", ") }]));
+    content["multipart/form-data"] = { schema, encoding };
+  }
+  return content;
+}
+
 function renderOperation(op: Operation, components: Record<string, JsonSchema>): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   const byStatus = responsesOf(op);
@@ -95,9 +112,7 @@ function renderOperation(op: Operation, components: Record<string, JsonSchema>):
           requestBody: {
             required: true,
             ...(op.request.description ? { description: op.request.description } : {}),
-            content: {
-              "application/json": { schema: joiToJsonSchema(op.request.body, components), ...(op.request.examples ? { examples: op.request.examples } : {}) },
-            },
+            content: requestContent(op.request, components),
           },
         }
       : {}),
