@@ -1,7 +1,7 @@
 import type Router from "@koa/router";
 import type Joi from "joi";
 import { joiToJsonSchema, type JsonSchema } from "./joi-json-schema";
-import { operationsOf, type Operation, type ResponseSpec } from "./operation";
+import { operationsOf, type Operation, type RequestSpec, type ResponseSpec } from "./operation";
 import { RATE_LIMIT_HEADERS, SECURITY_BY_ACCESS, SECURITY_SCHEMES, SHARED_HEADERS, sharedResponses } from "./shared-parts";
 
 /** What a document says about its app besides the routes. */
@@ -72,6 +72,23 @@ function renderResponse(op: Operation, status: number, spec: ResponseSpec, compo
   };
 }
 
+/**
+ * A request body's media types: JSON, and for routes that also take a form, `multipart/form-data`
+ * with the same fields plus the file fields (which also take the JSON field's text forms).
+ */
+function requestContent(request: RequestSpec, components: Record<string, JsonSchema>): JsonSchema {
+  const json = joiToJsonSchema(request.body, components);
+  const content: JsonSchema = { "application/json": { schema: json, ...(request.examples ? { examples: request.examples } : {}) } };
+  if (request.multipart) {
+    const files = Object.entries(request.multipart.files);
+    const fileProperties = Object.fromEntries(files.map(([name, file]) => [name, { type: "string", description: file.description }]));
+    const schema = json.type === "object" ? { ...json, properties: { ...json.properties, ...fileProperties } } : { allOf: [json, { properties: fileProperties }] };
+    const encoding = Object.fromEntries(files.map(([name, file]) => [name, { contentType: file.contentTypes.join(", ") }]));
+    content["multipart/form-data"] = { schema, encoding };
+  }
+  return content;
+}
+
 function renderOperation(op: Operation, components: Record<string, JsonSchema>): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   const byStatus = responsesOf(op);
@@ -97,9 +114,7 @@ function renderOperation(op: Operation, components: Record<string, JsonSchema>):
             ...(op.request.description ? { description: op.request.description } : {}),
             // Tells generated clients and tests that an invalid item is answered in its own slot, not with a 422.
             ...(op.request.itemsValidatedOneByOne ? { "x-items-validated-one-by-one": true } : {}),
-            content: {
-              "application/json": { schema: joiToJsonSchema(op.request.body, components), ...(op.request.examples ? { examples: op.request.examples } : {}) },
-            },
+            content: requestContent(op.request, components),
           },
         }
       : {}),

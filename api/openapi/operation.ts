@@ -51,6 +51,11 @@ export interface RequestSpec {
    * `body`'s items, so one bad item fills its own slot instead of failing the request.
    */
   itemsValidatedOneByOne?: boolean;
+  /**
+   * The route also takes `multipart/form-data` with the same fields (as text) and these file
+   * fields, by name, with what they take and the media types a file may have.
+   */
+  multipart?: { files: Record<string, { description: string; contentTypes: string[] }> };
 }
 
 /** One documented route: what a client needs to call it and what it answers. */

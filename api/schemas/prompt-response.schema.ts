@@ -27,9 +27,9 @@ export const promptRecordSchema = Joi.object({
 }).id("PromptRecord");
 
 const tokenFields = {
-  tokenized: Joi.boolean().required(),
-  token_address: Joi.string().allow(null).required(),
-  pool_address: Joi.string().allow(null).required(),
+  tokenized: Joi.boolean().required().description("true when the prompt's token was launched (`tokenized_on`)"),
+  token_address: Joi.string().allow(null).required().description("The token's mint address, when tokenized"),
+  pool_address: Joi.string().allow(null).required().description("The token's pool (`meteora-dbc`), when there is one"),
 };
 
 /** E7 success. */

@@ -1,3 +1,4 @@
+import type { QuotaColumn } from "../../shared/db/token-launch-store";
 import { PlatformError } from "../platform/platform-error";
 
 /** The per-user, per-UTC-day counters (spec: `currentUsage` / `limits` of the 429). */
@@ -16,7 +17,12 @@ export interface Queryable {
 }
 
 // Fixed names only: these are interpolated into SQL, never anything from a request.
-const COLUMNS: Record<DailyCounter, string> = { paidPrompts: "paid_prompts", paidAgents: "paid_agents", freeContent: "free_content" };
+const COLUMNS: Record<DailyCounter, QuotaColumn> = { paidPrompts: "paid_prompts", paidAgents: "paid_agents", freeContent: "free_content" };
+
+/** The `daily_usage` column of a counter (recorded with a launch whose failure gives its count back). */
+export function counterColumn(counter: DailyCounter): QuotaColumn {
+  return COLUMNS[counter];
+}
 
 interface UsageRow {
   paid_prompts: number;

@@ -2,6 +2,9 @@ import type { DataSource } from "typeorm";
 import { sql } from "../../shared/db/sql";
 import { presentMarketplacePrompt, type MarketplacePrompt, type MarketplacePromptRow } from "../presenters/marketplace-prompt.presenter";
 import { isoWithoutZone } from "../presenters/timestamp";
+import { listedPrompt } from "./prompts/prompt-visibility";
+
+const LISTED_APPROVED = `status = 'approved' AND ${listedPrompt()}`;
 
 /** E4's answer. */
 export interface MarketplaceListing {
@@ -21,12 +24,12 @@ export async function listMarketplacePrompts(ds: DataSource, viewer: { userId: s
       ds,
       `SELECT id, created_at, user_id, name, description, prompt, use_cases, status, tags, category, links, is_free
          FROM prompts
-        WHERE status = 'approved'
+        WHERE ${LISTED_APPROVED}
         ORDER BY created_at DESC, id DESC
         LIMIT $1`,
       [limit],
     ),
-    sql<{ count: number }>(ds, `SELECT count(*)::int AS count FROM prompts WHERE status = 'approved'`),
+    sql<{ count: number }>(ds, `SELECT count(*)::int AS count FROM prompts WHERE ${LISTED_APPROVED}`),
   ]);
   return {
     prompts: rows.map((row) => presentMarketplacePrompt(row, viewer.userId)),

@@ -4,6 +4,7 @@ import { everyAgent, mapAgentTree } from "../../shared/contracts/agent-tree";
 import { sql } from "../../shared/db/sql";
 import { BadRequestError } from "../../shared/errors";
 import { sealSecret } from "../../shared/secrets/sealed";
+import { listedPrompt } from "./prompts/prompt-visibility";
 
 /** What `marketplace_prompt_id` needs of a stored prompt. */
 interface StoredPrompt {
@@ -32,7 +33,7 @@ export function marketplacePromptIds(specs: AgentSpec[]): string[] {
 export async function lookupMarketplacePrompts(ds: DataSource, specs: AgentSpec[]): Promise<MarketplacePromptLookup> {
   const ids = marketplacePromptIds(specs).filter((id) => UUID.test(id));
   if (ids.length === 0) return new Map();
-  const rows = await sql<StoredPrompt>(ds, `SELECT id, user_id, prompt, status FROM prompts WHERE id = ANY($1::uuid[])`, [ids]);
+  const rows = await sql<StoredPrompt>(ds, `SELECT id, user_id, prompt, status FROM prompts WHERE id = ANY($1::uuid[]) AND ${listedPrompt()}`, [ids]);
   return new Map(rows.map((row) => [row.id.toLowerCase(), row]));
 }
 

@@ -1,3 +1,6 @@
+import type { Connection } from "@solana/web3.js";
+import { createChainConnection } from "../../shared/chain/connection";
+import type { TokenLauncherName } from "../../shared/chain/metadata-limits";
 import { config } from "../../shared/config";
 import { createPriceSource, type PriceSettings, type PriceSource } from "../../shared/prices";
 import { createObjectStorage, type ObjectStorage, type StorageSettings } from "../../shared/storage";
@@ -17,6 +20,12 @@ export interface PlatformServices {
   prices: PriceSource;
   dailyLimits: DailyLimits;
   contentScoring: ScoringSettings;
+  /** The Solana cluster (`SOLANA_RPC_URL`), for wallet balances before a launch. */
+  chain: Connection;
+  /** `TOKEN_LAUNCHER`: its metadata limits are checked before a launch is queued. */
+  tokenLauncher: TokenLauncherName;
+  /** `LAUNCH_WAIT_MS`: how long a launch request waits for the chain worker. */
+  launchWaitMs: number;
 }
 
 export interface PlatformSettings {
@@ -24,11 +33,21 @@ export interface PlatformSettings {
   prices: PriceSettings;
   dailyLimits: DailyLimits;
   contentScoring: ScoringSettings;
+  tokenLauncher: TokenLauncherName;
+  launchWaitMs: number;
 }
 
 /** The configuration's platform settings, with any of them replaced. */
 export function platformSettings(overrides: Partial<PlatformSettings> = {}): PlatformSettings {
-  return { storage: config.storage, prices: config.prices, dailyLimits: config.platform.dailyLimits, contentScoring: config.platform.contentScoring, ...overrides };
+  return {
+    storage: config.storage,
+    prices: config.prices,
+    dailyLimits: config.platform.dailyLimits,
+    contentScoring: config.platform.contentScoring,
+    tokenLauncher: config.solana.launcher,
+    launchWaitMs: config.solana.launchWaitMs,
+    ...overrides,
+  };
 }
 
 export function createPlatformServices(settings: PlatformSettings = platformSettings()): PlatformServices {
@@ -38,5 +57,8 @@ export function createPlatformServices(settings: PlatformSettings = platformSett
     prices: createPriceSource(settings.prices),
     dailyLimits: { ...settings.dailyLimits },
     contentScoring: { ...settings.contentScoring },
+    chain: createChainConnection(),
+    tokenLauncher: settings.tokenLauncher,
+    launchWaitMs: settings.launchWaitMs,
   };
 }

@@ -7,6 +7,7 @@ import type { ApiDeps } from "../../api/deps";
 import { createPlatformServices, platformSettings, type PlatformServices } from "../../api/services/platform-services";
 import { SessionTokens } from "../../api/services/session-tokens";
 import type { DailyLimits } from "../../api/services/daily-limits";
+import type { TokenLauncherName } from "../../shared/chain/metadata-limits";
 import { FixedPriceSource, type PriceSource } from "../../shared/prices";
 import type { Harness } from "./harness";
 import { request } from "./http";
@@ -50,6 +51,10 @@ export interface PromptsPlatformOptions {
   /** `none` (the default) scores by the rules alone. */
   scoringModel?: string;
   prices?: PriceSource;
+  /** The launcher whose metadata limits E6 and E7 check (the worker still launches with `TOKEN_LAUNCHER`). */
+  tokenLauncher?: TokenLauncherName;
+  /** How long a launch request waits for the chain worker. */
+  launchWaitMs?: number;
 }
 
 export async function promptsPlatform(h: Harness, options: PromptsPlatformOptions = {}): Promise<PromptsPlatform> {
@@ -60,6 +65,8 @@ export async function promptsPlatform(h: Harness, options: PromptsPlatformOption
       storage: { dir: storageDir, publicUrl: "http://placeholder.test/uploads", s3: null },
       dailyLimits: { ...base.dailyLimits, ...options.dailyLimits },
       contentScoring: { model: options.scoringModel ?? "none", timeoutMs: 20_000 },
+      tokenLauncher: options.tokenLauncher ?? base.tokenLauncher,
+      launchWaitMs: options.launchWaitMs ?? base.launchWaitMs,
     }),
   );
   services.prices = options.prices ?? new FixedPriceSource(200);

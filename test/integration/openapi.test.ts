@@ -1,5 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import type Router from "@koa/router";
+import { Connection } from "@solana/web3.js";
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { get } from "node:http";
@@ -12,6 +13,8 @@ import { createRateLimiter } from "../../api/services/rate-limiter";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { DocumentSchemas, documentedRoutes, registeredRoutes, type Doc } from "../helpers/openapi";
+import { promptBody } from "../helpers/prompts";
+import { fundedWallet, keyEncodings, newKeypair } from "../helpers/solana-keys";
 import { parseSse } from "../helpers/sse";
 
 const E5 = "/v1/agent/completions";
@@ -102,7 +105,25 @@ describe("OpenAPI documents and docs pages", function () {
           checked.push(path);
         }
       }
-      expect(checked).to.include.members([E5, "/v1/agent/batch/completions", "/v1/swarm/completions", "/v1/swarm/batch/completions"]);
+      expect(checked).to.include.members([E5, "/v1/agent/batch/completions", "/v1/swarm/completions", "/v1/swarm/batch/completions", "/api/add-prompt", "/api/token/launch"]);
+    });
+
+    it("documents E6's JSON and multipart bodies and every error it answers", () => {
+      const op = platform.doc.paths["/api/token/launch"].post;
+      expect(Object.keys(op.requestBody.content)).to.have.members(["application/json", "multipart/form-data"]);
+      const form = op.requestBody.content["multipart/form-data"];
+      expect(form.schema.properties).to.have.keys("name", "description", "ticker", "private_key", "image", "fee_selection", "quote_mint");
+      expect(form.schema.required).to.have.members(["name", "description", "ticker", "private_key"]);
+      expect(form.encoding.image.contentType).to.include("image/png");
+      expect(op.responses).to.include.keys("200", "400", "401", "405", "429", "500");
+      expect(op.responses["405"].headers).to.have.keys("Allow");
+      const bad = op.responses["400"].content["application/json"].examples;
+      expect(bad.insufficientBalance.value).to.include({ error: "Insufficient SOL balance", required_sol: 0.04 }).and.to.have.property("current_balance_sol");
+      expect(bad.tokenizationFailed.value.error).to.equal("Tokenization failed");
+      expect(op.responses["500"].content["application/json"].examples.pending.value).to.include({ code: "LAUNCH_PENDING" });
+      const e7 = platform.doc.paths["/api/add-prompt"].post;
+      expect(e7.requestBody.content["application/json"].schema.properties.private_key.description).to.include("never stored");
+      expect(e7.responses).to.include.keys("400", "500");
     });
 
     it("documents streaming answers and the Prefer and Idempotency-Key headers of the run endpoints", () => {
@@ -121,23 +142,25 @@ describe("OpenAPI documents and docs pages", function () {
   describe("examples", () => {
     it("every example matches the schema it illustrates", () => {
       let count = 0;
-      for (const [path, item] of Object.entries(api.doc.paths)) {
-        for (const [method, op] of Object.entries<any>(item)) {
-          const media = op.requestBody?.content?.["application/json"];
-          for (const [name, example] of Object.entries<any>(media?.examples ?? {})) {
-            expect(api.schemas.errors(media.schema, example.value), `${method} ${path} request example ${name}`).to.deep.equal([]);
-            count++;
-          }
-          for (const [status, response] of Object.entries<any>(op.responses)) {
-            const json = response.content?.["application/json"];
-            for (const [name, example] of Object.entries<any>(json?.examples ?? {})) {
-              expect(api.schemas.errors(json.schema, example.value), `${method} ${path} ${status} example ${name}`).to.deep.equal([]);
+      for (const { doc, schemas } of [api, platform]) {
+        for (const [path, item] of Object.entries(doc.paths)) {
+          for (const [method, op] of Object.entries<any>(item)) {
+            const media = op.requestBody?.content?.["application/json"];
+            for (const [name, example] of Object.entries<any>(media?.examples ?? {})) {
+              expect(schemas.errors(media.schema, example.value), `${method} ${path} request example ${name}`).to.deep.equal([]);
               count++;
+            }
+            for (const [status, response] of Object.entries<any>(op.responses)) {
+              const json = response.content?.["application/json"];
+              for (const [name, example] of Object.entries<any>(json?.examples ?? {})) {
+                expect(schemas.errors(json.schema, example.value), `${method} ${path} ${status} example ${name}`).to.deep.equal([]);
+                count++;
+              }
             }
           }
         }
       }
-      expect(count).to.be.greaterThan(10);
+      expect(count).to.be.greaterThan(18);
     });
 
     it("every request example is accepted by the live API and answered as documented", async () => {
@@ -224,6 +247,27 @@ describe("OpenAPI documents and docs pages", function () {
       expect((await check("DELETE", path, { key })).status).to.equal(200);
       expect((await check("DELETE", path, { key })).status).to.equal(409);
       expect((await check("GET", path, { key })).body.status).to.equal("cancelled");
+    });
+
+    it("E6 and tokenized E7 on the platform: launched, field problems, the balance check, 401 and 405", async () => {
+      const connection = new Connection((await h.localnet()).rpcUrl, "confirmed");
+      const bearer = { authorization: `Bearer ${key}` };
+      const launch = { name: "Doc Bee", description: "Matches its document.", ticker: "DOC" };
+      const wallet = await fundedWallet(connection, 0.05);
+      const post = (path: string, body: unknown, headers: Record<string, string> = bearer) => check("POST", path, { headers, body }, h.platformUrl);
+      expect((await post("/api/token/launch", { ...launch, private_key: keyEncodings(wallet).base58 })).status).to.equal(200);
+      expect((await post("/api/token/launch", { ...launch, ticker: "no-no", private_key: "[1,2]" })).status).to.equal(400);
+      const empty = newKeypair();
+      expect((await post("/api/token/launch", { ...launch, private_key: keyEncodings(empty).base58 })).body.error).to.equal("Insufficient SOL balance");
+      expect((await post("/api/token/launch", launch, {})).status).to.equal(401);
+      const wrongMethod = await request(h.platformUrl, "GET", "/api/token/launch");
+      expect(wrongMethod.status).to.equal(405);
+      problems.push(...platform.schemas.errors(platform.doc.paths["/api/token/launch"].post.responses["405"].content["application/json"].schema, wrongMethod.body));
+
+      const promptWallet = await fundedWallet(connection, 0.05);
+      const prompt = (owner: typeof wallet) => promptBody({ tokenized_on: true, ticker: "doc", creator_wallet: owner.publicKey.toBase58(), private_key: keyEncodings(owner).json });
+      expect((await post("/api/add-prompt", prompt(promptWallet))).body.tokenized).to.equal(true);
+      expect((await post("/api/add-prompt", prompt(empty))).body.error).to.equal("Insufficient SOL balance");
     });
 
     it("errors: 401, 404, 422 (body and query), 400 (rules and non-JSON), 500 (failed run)", async () => {

@@ -14,6 +14,7 @@ import type { Handler } from "./handler";
 /** The run's stored output: where the token is (a pointer for the API, no secrets). */
 export interface TokenLaunchOutput {
   listing_id: string | null;
+  prompt_id: string | null;
   token_address: string;
   pool_address: string | null;
   signature: string;
@@ -47,14 +48,20 @@ export const handleTokenLaunch: Handler<"token-launch"> = async ({ runId, launch
     const deps = { ds: ctx.ds, connection: connection(), launcher: launcherFor(config.solana.launcher), logger: ctx.logger, signal: ctx.signal };
     const result = await launchToken(deps, launchId, creator);
     const launch = await findLaunch(ctx.ds, launchId);
-    const output: TokenLaunchOutput = { listing_id: launch?.listing_id ?? null, token_address: result.mintAddress, pool_address: result.poolAddress, signature: result.signature };
+    const output: TokenLaunchOutput = {
+      listing_id: launch?.listing_id ?? null,
+      prompt_id: launch?.prompt_id ?? null,
+      token_address: result.mintAddress,
+      pool_address: result.poolAddress,
+      signature: result.signature,
+    };
     ctx.announce(await completeRun(ctx.ds, runId, output, null));
     ctx.logger.info({ runId, launchId, mint: result.mintAddress, signature: result.signature }, "token launched");
   } catch (err) {
     const permanent = err instanceof LaunchFailedError;
     if (!permanent && !ctx.finalAttempt) throw err; // retried: the stored signatures make that safe
     const message = permanent ? err.message : "The launch could not be completed: the network or the database stayed unreachable";
-    await markLaunchFailed(ctx.ds, { id: launchId, listing_id: (await findLaunch(ctx.ds, launchId))?.listing_id ?? null }, message);
+    await markLaunchFailed(ctx.ds, launchId, message);
     ctx.announce(await failRun(ctx.ds, runId, { message, code: permanent ? "TOKENIZATION_FAILED" : "TOKENIZATION_UNAVAILABLE" }));
     ctx.logger.warn({ runId, launchId, err: message }, "token launch failed");
     if (!permanent) throw new UnrecoverableError(message);

@@ -11,17 +11,17 @@ export interface AgentPageRecord {
   image_url: string | null;
   token_address: string | null;
   pool_address: string | null;
-  status: "launching" | "launched";
+  status: "launched";
   created_at: Date;
 }
 
-// A listing whose launch failed has no token behind it: it has no page.
+// Only a listing whose launch succeeded has a token behind it, and a page: not one still launching, nor a failed one.
 const FIND_LISTING = `
   SELECT id, name, description, ticker, image_url, token_address, pool_address, status, created_at
     FROM agent_listings
-   WHERE id = $1::uuid AND status <> 'failed'`;
+   WHERE id = $1::uuid AND status = 'launched'`;
 
-/** The listing with this id, or null when it is unknown or its launch failed. */
+/** The listing with this id, or null when it is unknown or its launch has not succeeded. */
 export async function findAgentListingForPage(ds: DataSource, id: string): Promise<AgentPageRecord | null> {
   if (!isUuid(id)) return null;
   const rows = await sql<AgentPageRecord>(ds, FIND_LISTING, [id]);

@@ -1,17 +1,18 @@
 import type { PlatformCaller } from "../../middleware/platform-auth";
 import type { ApiDeps } from "../../deps";
-import { assertDailyQuotaLeft, consumeDailyQuota, type DailyCounter } from "../daily-limits";
+import { assertDailyQuotaLeft, consumeDailyQuota, counterColumn, utcDay, type DailyCounter } from "../daily-limits";
 import type { PlatformServices } from "../platform-services";
 import { contentHash } from "./content-hash";
 import { validateContent } from "./content-validation";
 import { assertNotDuplicate, duplicateError } from "./duplicates";
 import { promptListingUrl } from "./listing-url";
 import { contentOf, type PromptFields } from "./prompt-fields";
-import { resolvePromptImage } from "./prompt-image";
+import { imageFieldOf, plannedPromptImageUrl, resolvePromptImage } from "./prompt-image";
 import { pricePrompt } from "./prompt-price";
 import type { PromptRow, PromptValues } from "./prompt-row";
 import { findDuplicateId, insertPrompt, isDuplicateViolation } from "./prompt-store";
-import { NOT_TOKENIZED, tokenizeStoredPrompt, type PromptTokenOutcome } from "./prompt-tokenization";
+import { checkPromptToken, launchPromptToken, NOT_TOKENIZED, storePromptLaunch, type PromptToken, type PromptTokenOutcome } from "./prompt-tokenization";
+import type { StoredLaunch } from "../token-launch/launch-job";
 import { promptValues } from "./prompt-values";
 
 /** E7's success body. */
@@ -26,36 +27,72 @@ export function promptCounter(isFree: boolean): DailyCounter {
   return isFree ? "freeContent" : "paidPrompts";
 }
 
+const PENDING_AFTERWARDS = "the prompt is listed once its token has launched, and removed if the launch fails";
+
+/** The token E7 asks for (`tokenized_on` with its fields, already checked by the joined rules), or null. */
+function requestedToken(services: PlatformServices, fields: PromptFields): PromptToken | null {
+  if (!fields.tokenized_on || !fields.private_key || !fields.ticker) return null;
+  return {
+    name: fields.name,
+    ticker: fields.ticker,
+    imageUrl: plannedPromptImageUrl(services.storage, fields) ?? null,
+    imageField: imageFieldOf(fields) ?? "image_url",
+    creator: fields.private_key,
+  };
+}
+
 /**
  * Stores the prompt and counts it against today's limit in one transaction (a refused insert gives
- * the count back). A concurrent copy of the same text loses on the unique index and gets the
- * duplicate error naming the prompt that won.
+ * the count back), together with its token's launch and run when it is tokenized. A concurrent copy
+ * of the same text loses on the unique index and gets the duplicate error naming the prompt that won.
  */
-async function insertCounted(deps: ApiDeps, services: PlatformServices, userId: string, counter: DailyCounter, values: PromptValues, now: Date): Promise<PromptRow> {
+async function insertCounted(
+  deps: ApiDeps,
+  services: PlatformServices,
+  caller: PlatformCaller,
+  counter: DailyCounter,
+  values: PromptValues,
+  token: PromptToken | null,
+  now: Date,
+): Promise<{ row: PromptRow; launch: StoredLaunch | null }> {
   try {
     return await deps.ds.transaction(async (tx) => {
-      await consumeDailyQuota(tx, userId, counter, services.dailyLimits, now);
-      return insertPrompt(tx, userId, values);
+      await consumeDailyQuota(tx, caller.userId, counter, services.dailyLimits, now);
+      const row = await insertPrompt(tx, caller.userId, values);
+      const launch = token ? await storePromptLaunch(tx, caller, row.id, token, { column: counterColumn(counter), day: utcDay(now) }) : null;
+      return { row, launch };
     });
   } catch (err) {
-    if (isDuplicateViolation(err)) throw duplicateError(await findDuplicateId(deps.ds, userId, values.content_hash));
+    if (isDuplicateViolation(err)) throw duplicateError(await findDuplicateId(deps.ds, caller.userId, values.content_hash));
     throw err;
   }
 }
 
 /**
- * E7: the cheap refusals first (duplicate, daily limit), then content validation, the price and
- * the image, then the counted insert, then the token launch seam. Nothing is stored when any
- * step before the insert fails.
+ * E7: the cheap refusals first (duplicate, daily limit, then for a token the launcher's metadata
+ * limits and the wallet's balance), then content validation, the price and the image, then the
+ * counted insert, then the token launch. Nothing is stored when any step before the insert fails.
+ *
+ * A tokenized prompt is all or nothing: it is stored with `tokenized_on` but no token, which keeps
+ * it from every listing and page, and shows up once its token has launched. When the launch fails,
+ * the chain worker deletes it and gives back its daily count (the answer is 400 `Tokenization
+ * failed`), so no untokenized prompt the user did not ask for is left listed, and the same prompt
+ * can be sent again at once. The prompt counts once, as free content or a paid prompt; its token
+ * does not also count as a paid agent.
  */
 export async function createPrompt(deps: ApiDeps, services: PlatformServices, caller: PlatformCaller, fields: PromptFields, now = new Date()): Promise<CreatePromptResult> {
   const counter = promptCounter(fields.is_free);
+  const token = requestedToken(services, fields);
   await assertNotDuplicate(deps.ds, caller.userId, contentHash(fields.prompt));
   await assertDailyQuotaLeft(deps.ds, caller.userId, counter, services.dailyLimits, now);
+  if (token) await checkPromptToken(services, token);
   await validateContent(deps, services.contentScoring, caller.userId, contentOf(fields), !fields.is_free);
   const price = await pricePrompt(services.prices, fields.is_free, fields.price_usd);
   const image = (await resolvePromptImage(services.storage, fields)) ?? { image_url: null, file_path: null };
-  const row = await insertCounted(deps, services, caller.userId, counter, promptValues(fields, price, image) as PromptValues, now);
-  const token = fields.tokenized_on && fields.private_key ? await tokenizeStoredPrompt(deps, row, fields.private_key) : NOT_TOKENIZED;
-  return { success: true, id: row.id, listing_url: promptListingUrl(row.id), ...token };
+  const values = promptValues(fields, price, image) as PromptValues;
+  const launching = token && { ...token, imageUrl: image.image_url };
+  const { row, launch } = await insertCounted(deps, services, caller, counter, values, launching, now);
+  if (!launch || !launching) return { success: true, id: row.id, listing_url: promptListingUrl(row.id), ...NOT_TOKENIZED };
+  const outcome = await launchPromptToken(deps, services, row.id, launch, launching.creator, PENDING_AFTERWARDS);
+  return { success: true, id: row.id, listing_url: promptListingUrl(row.id), ...outcome };
 }

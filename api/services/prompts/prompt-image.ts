@@ -1,4 +1,4 @@
-import { ImageError, type ObjectStorage } from "../../../shared/storage";
+import { ImageError, objectKey, type ObjectStorage } from "../../../shared/storage";
 import { PlatformError, platformValidationError } from "../../platform/platform-error";
 import type { PromptFields } from "./prompt-fields";
 
@@ -10,6 +10,24 @@ export interface PromptImage {
 
 function storageUnavailable(): PlatformError {
   return new PlatformError(503, "Service unavailable", "The image storage is unavailable; nothing was stored, try again shortly", {}, "STORAGE_UNAVAILABLE");
+}
+
+/** The image field that wins when several are given (see `resolvePromptImage`), or null for none. */
+export function imageFieldOf(fields: Partial<PromptFields>): "image_base64" | "file_path" | "image_url" | null {
+  if (fields.image_base64) return "image_base64";
+  if (fields.file_path) return "file_path";
+  return fields.image_url !== undefined && fields.image_url !== null ? "image_url" : null;
+}
+
+/**
+ * The URL `resolvePromptImage` will give the image, known before anything is stored (storage keys
+ * are content hashes): what a token's metadata will point to. Undefined when no image field was given.
+ */
+export function plannedPromptImageUrl(storage: ObjectStorage, fields: Partial<PromptFields>): string | null | undefined {
+  if (fields.image_base64) return storage.urlOf(objectKey(fields.image_base64.data, fields.image_base64.contentType));
+  if (fields.file_path) return storage.urlOf(fields.file_path);
+  if (fields.image_url !== undefined || fields.file_path !== undefined || fields.image_base64 !== undefined) return fields.image_url || null;
+  return undefined;
 }
 
 /**

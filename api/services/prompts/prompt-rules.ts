@@ -1,4 +1,4 @@
-import { CreatorKey, keyMatchesWallet } from "../../../shared/solana/creator-key";
+import { CreatorKey, isPublicKey, keyMatchesWallet } from "../../../shared/solana/creator-key";
 import type { FieldProblem } from "../../platform/platform-error";
 import type { PromptFields } from "./prompt-fields";
 
@@ -19,7 +19,8 @@ export function crossFieldProblems(record: Partial<PromptFields>): FieldProblem[
       if (absent(record[field])) problems.push({ path: field, message: `'${field}' is required when 'tokenized_on' is true` });
     }
     const key = record.private_key;
-    if (key instanceof CreatorKey && typeof record.creator_wallet === "string" && !keyMatchesWallet(key, record.creator_wallet)) {
+    // A wallet that is no public key has its own problem; the key is compared only with a real one.
+    if (key instanceof CreatorKey && typeof record.creator_wallet === "string" && isPublicKey(record.creator_wallet) && !keyMatchesWallet(key, record.creator_wallet)) {
       problems.push({ path: "private_key", message: "'private_key' does not belong to 'creator_wallet'" });
     }
   }

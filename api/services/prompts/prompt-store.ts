@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "../../../shared/db/unique-violation";
 import type { Queryable } from "../daily-limits";
 import { PROMPT_VALUE_COLUMNS, type PromptRow, type PromptValues } from "./prompt-row";
 
@@ -49,12 +50,5 @@ export async function findDuplicateId(db: Queryable, userId: string, hash: strin
 
 /** Whether an error is the unique index on (user, content hash) refusing a concurrent duplicate. */
 export function isDuplicateViolation(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
-  const cause = e?.driverError ?? e;
-  return cause?.code === "23505" && cause?.constraint === DUPLICATE_INDEX;
-}
-
-/** Records the token a prompt was launched with. */
-export async function setPromptToken(db: Queryable, id: string, tokenAddress: string | null, poolAddress: string | null): Promise<void> {
-  await db.query(`UPDATE prompts SET token_address = $2, pool_address = $3, updated_at = now() WHERE id = $1`, [id, tokenAddress, poolAddress]);
+  return isUniqueViolation(err, DUPLICATE_INDEX);
 }

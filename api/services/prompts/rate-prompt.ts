@@ -1,5 +1,6 @@
 import type { DataSource } from "typeorm";
 import { PlatformError } from "../../platform/platform-error";
+import { listedPrompt } from "./prompt-visibility";
 
 export interface PromptRating {
   id: string;
@@ -24,7 +25,7 @@ export interface RatePromptResult {
  */
 export async function ratePrompt(ds: DataSource, userId: string, input: PromptRating): Promise<RatePromptResult> {
   return ds.transaction(async (tx) => {
-    const [prompt] = await tx.query(`SELECT user_id, status FROM prompts WHERE id = $1 FOR UPDATE`, [input.id]);
+    const [prompt] = await tx.query(`SELECT user_id, status FROM prompts WHERE id = $1 AND ${listedPrompt()} FOR UPDATE`, [input.id]);
     if (!prompt || (prompt.status === "rejected" && prompt.user_id !== userId)) {
       throw new PlatformError(404, "Not found", "There is no prompt with this id", {}, "PROMPT_NOT_FOUND");
     }

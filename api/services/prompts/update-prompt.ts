@@ -1,19 +1,19 @@
 import type { PlatformCaller } from "../../middleware/platform-auth";
 import type { ApiDeps } from "../../deps";
-import { PlatformError, platformValidationError } from "../../platform/platform-error";
+import { PlatformError, platformValidationError, type FieldProblem } from "../../platform/platform-error";
 import type { PlatformServices } from "../platform-services";
 import { contentHash } from "./content-hash";
 import { validateContent } from "./content-validation";
 import { assertNotDuplicate, duplicateError } from "./duplicates";
 import { promptListingUrl } from "./listing-url";
 import { contentOf, type PromptFields } from "./prompt-fields";
-import { resolvePromptImage } from "./prompt-image";
+import { imageFieldOf, plannedPromptImageUrl, resolvePromptImage } from "./prompt-image";
 import { pricePrompt, type PromptPrice } from "./prompt-price";
 import { toPromptRecord, type PromptRecord } from "./prompt-record";
 import type { PromptRow, PromptValues } from "./prompt-row";
 import { crossFieldProblems } from "./prompt-rules";
 import { findDuplicateId, findOwnPrompt, isDuplicateViolation, updatePrompt } from "./prompt-store";
-import { tokenizeStoredPrompt } from "./prompt-tokenization";
+import { checkPromptToken, launchPromptToken, storePromptLaunch, type PromptToken } from "./prompt-tokenization";
 import { promptValues } from "./prompt-values";
 
 export type PromptEdit = Partial<PromptFields> & { id: string };
@@ -28,6 +28,11 @@ export interface UpdatePromptResult {
 
 function notFound(): PlatformError {
   return new PlatformError(404, "Not found", "You have no prompt with this id", {}, "PROMPT_NOT_FOUND");
+}
+
+/** A prompt made by E7 with a token still being launched: not listed yet, and not to be edited yet. */
+function isLaunching(row: PromptRow): boolean {
+  return row.tokenized_on && !row.token_address;
 }
 
 /** The stored prompt with the edit applied, in E7's field names (for the rules that join fields). */
@@ -59,17 +64,40 @@ function contentChanged(current: PromptRow, edit: Partial<PromptFields>): boolea
   );
 }
 
-/** Checks what the edit changes: the joined rules, duplicates, content (again, when it changed or turns paid) and the price. */
-async function checkEdit(deps: ApiDeps, services: PlatformServices, userId: string, current: PromptRow, edit: Partial<PromptFields>): Promise<PromptPrice | undefined> {
-  const next = merged(current, edit);
-  const problems = crossFieldProblems(next);
-  if (problems.length > 0) throw platformValidationError(problems);
+/** A launched token cannot be undone or renamed: its ticker is on chain. */
+function tokenEditProblems(current: PromptRow, edit: Partial<PromptFields>): FieldProblem[] {
+  if (!current.tokenized_on) return [];
+  const problems: FieldProblem[] = [];
+  if (edit.tokenized_on === false) problems.push({ path: "tokenized_on", message: "'tokenized_on' cannot be turned off: the prompt's token is launched" });
+  if (edit.ticker && edit.ticker !== current.ticker) problems.push({ path: "ticker", message: "'ticker' cannot change: the prompt's token is launched with its ticker" });
+  return problems;
+}
+
+/** The token the edit launches (turning `tokenized_on` on for a prompt without one), or null. */
+function tokenToLaunch(services: PlatformServices, current: PromptRow, next: PromptFields, edit: Partial<PromptFields>): PromptToken | null {
+  if (!next.tokenized_on || !next.ticker || !edit.private_key) return null;
+  const planned = plannedPromptImageUrl(services.storage, edit);
+  return { name: next.name, ticker: next.ticker, imageUrl: planned === undefined ? current.image_url : planned, imageField: imageFieldOf(edit) ?? "image_url", creator: edit.private_key };
+}
+
+/** Checks what the edit changes: duplicates, content (again, when it changed or turns paid) and the price. */
+async function checkEdit(deps: ApiDeps, services: PlatformServices, userId: string, current: PromptRow, edit: Partial<PromptFields>, next: PromptFields): Promise<PromptPrice | undefined> {
   if (edit.prompt !== undefined) await assertNotDuplicate(deps.ds, userId, contentHash(edit.prompt), current.id);
   if (contentChanged(current, edit) || (current.is_free && !next.is_free)) {
     await validateContent(deps, services.contentScoring, userId, contentOf(next), !next.is_free);
   }
   const priceChanged = edit.is_free !== undefined || edit.price_usd !== undefined;
   return priceChanged ? pricePrompt(services.prices, next.is_free, next.price_usd) : undefined;
+}
+
+/**
+ * Launches the token of an existing prompt before any of the edit is written: when the launch
+ * fails (or is still being confirmed when the wait ends) the prompt stays as it was and the error
+ * is the answer; once it has launched, the worker has recorded the token on the prompt.
+ */
+async function launchEditToken(deps: ApiDeps, services: PlatformServices, caller: PlatformCaller, current: PromptRow, token: PromptToken): Promise<void> {
+  const launch = await deps.ds.transaction((tx) => storePromptLaunch(tx, caller, current.id, token, null));
+  await launchPromptToken(deps, services, current.id, launch, token.creator, "the token appears on the prompt once launched; the rest of the edit was not applied");
 }
 
 async function write(deps: ApiDeps, userId: string, id: string, values: Partial<PromptValues>): Promise<PromptRow> {
@@ -85,18 +113,26 @@ async function write(deps: ApiDeps, userId: string, id: string, values: Partial<
 }
 
 /**
- * E8: a partial update of one of the caller's prompts (another user's, or an unknown id, is 404).
- * Given fields follow E7's rules; changed content is validated and duplicate-checked again; the
- * price is converted again when `is_free` or `price_usd` changes.
+ * E8: a partial update of one of the caller's prompts (another user's, or an unknown id, is 404;
+ * one whose E7 token is still being launched, 409). Given fields follow E7's rules; changed
+ * content is validated and duplicate-checked again; the price is converted again when `is_free`
+ * or `price_usd` changes. Turning `tokenized_on` on launches the prompt's token first (after the
+ * same checks as E7: the launcher's limits, the wallet's balance), and the edit is written only
+ * once it has launched; such a launch counts against no daily limit (the prompt was counted).
  */
 export async function editPrompt(deps: ApiDeps, services: PlatformServices, caller: PlatformCaller, edit: PromptEdit): Promise<UpdatePromptResult> {
   const { id, ...fields } = edit;
   const current = await findOwnPrompt(deps.ds, id, caller.userId);
   if (!current) throw notFound();
-  const price = await checkEdit(deps, services, caller.userId, current, fields);
+  if (isLaunching(current)) throw new PlatformError(409, "Conflict", "This prompt's token is still being launched; edit it once it has launched", {}, "PROMPT_LAUNCHING");
+  const next = merged(current, fields);
+  const problems = [...tokenEditProblems(current, fields), ...crossFieldProblems(next)];
+  if (problems.length > 0) throw platformValidationError(problems);
+  const token = tokenToLaunch(services, current, next, fields);
+  if (token) await checkPromptToken(services, token);
+  const price = await checkEdit(deps, services, caller.userId, current, fields, next);
   const image = await resolvePromptImage(services.storage, fields);
+  if (token) await launchEditToken(deps, services, caller, current, { ...token, imageUrl: image ? image.image_url : current.image_url });
   const row = await write(deps, caller.userId, id, promptValues(fields, price, image));
-  // E8's body has no token fields: a launch records its addresses on the row itself.
-  if (fields.tokenized_on === true && !current.tokenized_on && fields.private_key) await tokenizeStoredPrompt(deps, row, fields.private_key);
   return { success: true, id, listing_url: promptListingUrl(id), updated_data: toPromptRecord(row, caller.userId) };
 }

@@ -1,4 +1,4 @@
-import { decodeImage, type DecodedImage, type ObjectStorage } from "../../../shared/storage";
+import { decodeImage, objectKey, type DecodedImage, type ObjectStorage } from "../../../shared/storage";
 import { platformValidationError } from "../../platform/platform-error";
 
 /** An image checked but not yet stored: a URL to use as is, or bytes to upload. */
@@ -28,6 +28,12 @@ export function checkLaunchImage(text: string | null | undefined, file: Buffer |
     return { url: text };
   }
   return { image: decodeImage(text) };
+}
+
+/** The URL the token's metadata will point to, known before anything is stored (keys are content hashes). */
+export function plannedLaunchImageUrl(checked: CheckedImage, storage: ObjectStorage): string | null {
+  if (!checked) return null;
+  return "url" in checked ? checked.url : storage.urlOf(objectKey(checked.image.data, checked.image.contentType));
 }
 
 /** The URL the token's metadata points to: the given URL, or the stored image's. */

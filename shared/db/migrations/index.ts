@@ -4,6 +4,7 @@ import { RuntimeLedger1763784000000 } from "./1763784000000-runtime-ledger";
 import { CreatePlatform1763791200000 } from "./1763791200000-create-platform";
 import { TokenLaunchSignatures1763795700000 } from "./1763795700000-token-launch-signatures";
 import { RunLease1763798400000 } from "./1763798400000-run-lease";
+import { PromptTokenLaunches1763802000000 } from "./1763802000000-prompt-token-launches";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   CreatePlatform1763791200000,
   TokenLaunchSignatures1763795700000,
   RunLease1763798400000,
+  PromptTokenLaunches1763802000000,
 ];

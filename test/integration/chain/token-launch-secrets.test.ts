@@ -8,6 +8,7 @@ import { eventually } from "../../helpers/http";
 import { PNG_1PX } from "../../helpers/images";
 import { postgresText, redisText } from "../../helpers/secret-scan";
 import { fundedWallet, keyEncodings, keyLeakForms, newKeypair, usedKeys } from "../../helpers/solana-keys";
+import { post, promptBody } from "../../helpers/prompts";
 import { postLaunch } from "../../helpers/token-launch";
 
 describe("private keys never reach logs, Redis or Postgres", () => {
@@ -16,7 +17,7 @@ describe("private keys never reach logs, Redis or Postgres", () => {
     h = await harness();
   });
 
-  it("after launches in every key format, refused keys and failed launches, through a logging web and chain worker", async function () {
+  it("after launches (E6 and E7) in every key format, refused keys and failed launches, through a logging web and chain worker", async function () {
     this.timeout(120_000);
     const net = await h.localnet();
     const connection = new Connection(net.rpcUrl, "confirmed");
@@ -53,6 +54,21 @@ describe("private keys never reach logs, Redis or Postgres", () => {
       const failing = await fundedWallet(connection, 0.05);
       expect((await postLaunch(platform, key, { ...base, name: "N".repeat(1_500), private_key: keyEncodings(failing).base58 })).body.error).to.equal("Tokenization failed");
 
+      // E7: a tokenized prompt launched, one with another wallet's key, one unfunded, one whose launch fails.
+      const tokenized = (wallet: Keypair, privateKey: unknown, extra: Record<string, unknown> = {}) =>
+        promptBody({ tokenized_on: true, ticker: "shh", creator_wallet: wallet.publicKey.toBase58(), private_key: privateKey, ...extra });
+      const promptWallet = await fundedWallet(connection, 0.05);
+      const prompt = await post(platform, "/api/add-prompt", key, tokenized(promptWallet, [...promptWallet.secretKey]));
+      expect(prompt.status, JSON.stringify(prompt.body)).to.equal(200);
+      expect(prompt.body.tokenized).to.equal(true);
+      launched.push(prompt.body.id);
+      expect((await post(platform, "/api/add-prompt", key, tokenized(promptWallet, keyEncodings(newKeypair()).base64))).status).to.equal(400);
+      const unfunded = newKeypair();
+      expect((await post(platform, "/api/add-prompt", key, tokenized(unfunded, keyEncodings(unfunded).json))).body.error).to.equal("Insufficient SOL balance");
+      const failingPrompt = await fundedWallet(connection, 0.05);
+      const unlaunchable = tokenized(failingPrompt, keyEncodings(failingPrompt).base58, { image_url: `https://images.example/${"a".repeat(1_500)}.png` });
+      expect((await post(platform, "/api/add-prompt", key, unlaunchable)).body.error).to.equal("Tokenization failed");
+
       // Every launch job has ended (a job is scrubbed as it ends, just after its run is answered):
       // none may still carry its sealed key.
       const redis = await eventually(async () => {
@@ -65,7 +81,7 @@ describe("private keys never reach logs, Redis or Postgres", () => {
       const logs = `${web.output.join("")}\n${worker.output.join("")}`;
       expect(logs).to.include("launch signed and stored");
 
-      expect(usedKeys.length).to.be.at.least(7);
+      expect(usedKeys.length).to.be.at.least(11);
       for (const keypair of usedKeys) {
         for (const leak of [...keyLeakForms(keypair), ...(keypair === refused ? [bs58.encode(mixed), mixed.toString("base64")] : [])]) {
           expect(redis.includes(leak), "a private key is in Redis").to.equal(false);

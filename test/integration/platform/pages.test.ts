@@ -147,6 +147,20 @@ describe("platform pages in a browser", function () {
       expect(await text(ownerPage, "status")).to.equal("rejected");
     });
 
+    it("has no page for a tokenized prompt until its token has launched, even for the owner", async () => {
+      const owner = await sessionUser(h.deps.ds, "seller");
+      const launching = await insertPrompt(h.deps.ds, owner.id, { name: "Token on its way", tokenized_on: true, ticker: "WAY", token_address: null });
+      const page = await newPage({ sessionToken: owner.token });
+      const hidden = await page.goto(`/prompt/${launching}`);
+      expect(hidden!.status()).to.equal(404);
+      expect(await page.locator("h1").innerText()).to.equal("Not found");
+
+      await h.deps.ds.query(`UPDATE prompts SET token_address = $2 WHERE id = $1`, [launching, "WayMint11111111111111111111111111111111111"]);
+      const shown = await page.goto(`/prompt/${launching}`);
+      expect(shown!.status()).to.equal(200);
+      expect(await text(page, "token-address")).to.equal("WayMint11111111111111111111111111111111111");
+    });
+
     it("answers unknown and malformed ids with a 404 page", async () => {
       const page = await newPage();
       for (const path of [`/prompt/${randomUUID()}`, "/prompt/not-a-uuid", `/prompt/${encodeURIComponent("1' OR '1'='1")}`]) {
@@ -183,11 +197,12 @@ describe("platform pages in a browser", function () {
       expect(await page.locator("img.cover").getAttribute("src")).to.equal("https://images.example.com/scout.png");
     });
 
-    it("has no page for failed launches and unknown ids", async () => {
+    it("has no page for launches still under way or failed, nor for unknown ids, even for the owner", async () => {
       const owner = await sessionUser(h.deps.ds, "launcher");
-      const failed = await insertListing(h.deps.ds, owner.id, { name: "Never launched", status: "failed" });
-      const page = await newPage();
-      for (const path of [`/agent/${failed}`, `/agent/${randomUUID()}`, "/agent/xyz"]) {
+      const failed = await insertListing(h.deps.ds, owner.id, { name: "Never launched", status: "failed", token_address: null });
+      const launching = await insertListing(h.deps.ds, owner.id, { name: "Still launching", status: "launching", token_address: null });
+      const page = await newPage({ sessionToken: owner.token });
+      for (const path of [`/agent/${failed}`, `/agent/${launching}`, `/agent/${randomUUID()}`, "/agent/xyz"]) {
         const res = await page.goto(path);
         expect(res!.status(), path).to.equal(404);
         expect(await page.locator("h1").innerText()).to.equal("Not found");

@@ -1,4 +1,5 @@
 import type { Connection, Keypair, PublicKey, Transaction, VersionedTransaction } from "@solana/web3.js";
+import type { TokenLauncherName } from "../../../shared/chain/metadata-limits";
 
 /** What a token launch asks for; the creator pays and signs. */
 export interface LaunchRequest {
@@ -27,6 +28,6 @@ export interface PreparedLaunch {
 
 /** A way to launch a token (`TOKEN_LAUNCHER`): a Token-2022 mint, or a Meteora bonding-curve pool. */
 export interface TokenLauncher {
-  readonly name: "token-2022" | "meteora-dbc";
+  readonly name: TokenLauncherName;
   prepare(connection: Connection, request: LaunchRequest): Promise<PreparedLaunch>;
 }

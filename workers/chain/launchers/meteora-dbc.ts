@@ -7,8 +7,11 @@ import {
   deriveMintMetadata,
   type ConfigParameters,
 } from "@meteora-ag/dynamic-bonding-curve-sdk";
+import { metadataOverflows } from "../../../shared/chain/metadata-limits";
 import type { LaunchRequest, PreparedLaunch, TokenLauncher } from "./launcher";
 import { dbcConfigParameters, quoteSide } from "./meteora-curve";
+
+export { METADATA_LIMITS } from "../../../shared/chain/metadata-limits";
 
 /** What the launcher takes from `config.solana`. */
 export interface MeteoraDbcSettings {
@@ -16,9 +19,6 @@ export interface MeteoraDbcSettings {
   decimals: number;
   usdcMint: string;
 }
-
-/** Metaplex metadata limits, in UTF-8 bytes; the pool instruction fails on chain beyond them. */
-export const METADATA_LIMITS = { name: 32, symbol: 10, uri: 200 } as const;
 
 interface ConfigAndPool {
   params: ConfigParameters;
@@ -111,12 +111,8 @@ export class MeteoraDbcLauncher implements TokenLauncher {
   }
 }
 
+/** The API refuses such input with a 400 already; this guards launches queued before a limit applied. */
 function checkMetadata(name: string, symbol: string, uri: string): void {
-  const fields = { name, symbol, uri };
-  for (const key of Object.keys(METADATA_LIMITS) as (keyof typeof METADATA_LIMITS)[]) {
-    const bytes = Buffer.byteLength(fields[key], "utf8");
-    if (bytes > METADATA_LIMITS[key]) {
-      throw new RangeError(`Token ${key} is ${bytes} bytes; a Meteora pool allows at most ${METADATA_LIMITS[key]}`);
-    }
-  }
+  const [over] = metadataOverflows("meteora-dbc", { name, symbol, uri });
+  if (over) throw new RangeError(`Token ${over.field} is ${over.bytes} bytes; a Meteora pool allows at most ${over.max}`);
 }

@@ -58,13 +58,17 @@ export const promptFields = {
   price_usd: Joi.number().min(0.01).max(1_000_000).allow(null).messages({ "number.min": "{{#label}} must be greater than 0 (minimum 0.01)" }),
   category: Joi.string().trim().allow("", null).max(50),
   status: Joi.string().valid(...PROMPT_STATUSES),
-  tokenized_on: Joi.boolean(),
+  tokenized_on: Joi.boolean().description(
+    "Launch a token for the prompt (needs `ticker`, `creator_wallet`, `private_key`). The prompt is listed only once its token has launched; " +
+      "if the launch fails it is not kept (400 `Tokenization failed`). On E8, turns tokenization on for a prompt without a token; a launched token cannot be turned off.",
+  ),
   ticker: Joi.string()
     .trim()
     .uppercase()
     .pattern(/^[A-Z0-9]{1,10}$/)
     .allow(null)
-    .messages({ "string.pattern.base": "{{#label}} must be 1-10 letters and digits" }),
+    .messages({ "string.pattern.base": "{{#label}} must be 1-10 letters and digits" })
+    .description("The token's symbol: 1-10 letters and digits, uppercased. Required with `tokenized_on`; fixed once the token has launched."),
   image_url: httpUrl().allow("", null).messages({ "string.uri": "{{#label}} must be a valid http(s) URL or an empty string", "string.uriCustomScheme": "{{#label}} must be a valid http(s) URL or an empty string" }),
   file_path: Joi.string()
     .trim()
@@ -74,6 +78,10 @@ export const promptFields = {
   image_base64: imageBase64.allow("", null),
   links: Joi.array().items(link).max(50),
   seller_wallet_address: Joi.string().trim().allow("", null).max(100),
-  creator_wallet: wallet.allow(null),
-  private_key: privateKey.allow(null),
+  creator_wallet: wallet.allow(null).description("The wallet that pays for and owns the launch (base58 public key). Required with `tokenized_on`."),
+  private_key: privateKey
+    .allow(null)
+    .description(
+      "`creator_wallet`'s secret key: a JSON array of 64 integers (0-255), or base58 or base64 of the 64 bytes. Required with `tokenized_on`; must belong to `creator_wallet`; the wallet must hold `TOKEN_LAUNCH_MIN_SOL`. Signs the launch; never stored, logged or echoed.",
+    ),
 };

@@ -10,6 +10,10 @@ import { ratePromptSchema } from "./rate-prompt.schema";
 const dailyLimit = platformError("`Daily limit exceeded`, with `currentUsage`, `limits` and `resetTime`");
 const priceDown = platformError("`Price unavailable` (no price younger than `PRICE_MAX_AGE_MS`), or content scoring unavailable; nothing stored");
 const contentRefused = platformError("`Content validation failed`: unsafe content, or paid content of a seller without enough trust (`trustworthiness`)");
+const launchTrouble = platformError(
+  "`Tokenization failed`: the token's launch could not be carried out (`TOKENIZATION_UNAVAILABLE`) or was still being confirmed when the wait ended " +
+    "(`LAUNCH_PENDING`, with `id` and `listing_url`); or the cluster could not be asked for the wallet's balance (`CHAIN_UNAVAILABLE`)",
+);
 
 /** E7, E8, E9 and rating, described from the schemas the routes validate with. */
 export const promptOperations: Operation[] = [
@@ -29,10 +33,15 @@ export const promptOperations: Operation[] = [
       },
     },
     responses: {
-      200: { description: "Created", body: addPromptResponseSchema },
-      400: platformError("`Validation error` (every problem in `errors`), a duplicate (`existingId`), or low quality (`contentQuality`)"),
+      200: { description: "Created (with `tokenized_on`: and its token launched)", body: addPromptResponseSchema },
+      400: platformError(
+        "`Validation error` (every problem in `errors`; with `tokenized_on` also a key that does not belong to `creator_wallet`, or metadata over the launcher's limits), " +
+          "a duplicate (`existingId`), low quality (`contentQuality`), `Insufficient SOL balance` (`required_sol`, `current_balance_sol`; nothing stored), " +
+          "or `Tokenization failed` (the network refused or failed the launch; the prompt is not kept and its daily count is given back)",
+      ),
       403: contentRefused,
       429: dailyLimit,
+      500: launchTrouble,
       503: priceDown,
     },
   },
@@ -45,9 +54,14 @@ export const promptOperations: Operation[] = [
     request: { body: editPromptSchema },
     responses: {
       200: { description: "Updated; `updated_data` is the stored record", body: editPromptResponseSchema },
-      400: platformError("`Validation error`, a duplicate (`existingId`), or low quality"),
+      400: platformError(
+        "`Validation error` (also: turning off or renaming a launched token), a duplicate (`existingId`), low quality, " +
+          "`Insufficient SOL balance`, or `Tokenization failed` (turning `tokenized_on` on: the token is launched first, and on failure nothing of the edit is written)",
+      ),
       403: contentRefused,
       404: platformError("No prompt of the caller with that id"),
+      409: platformError("The prompt's token is still being launched (`PROMPT_LAUNCHING`), or already launched or being launched (`PROMPT_LAUNCH_EXISTS`)"),
+      500: launchTrouble,
       503: priceDown,
     },
   },

@@ -1,11 +1,13 @@
 import Router from "@koa/router";
-import { createChainConnection } from "../../../../shared/chain/connection";
 import type { ApiDeps } from "../../../deps";
+import { documentRoutes } from "../../../openapi/operation";
 import { platformAuth } from "../../../middleware/platform-auth";
 import { platformBody } from "../../../middleware/platform-body";
-import { consumeDailyQuota } from "../../../services/daily-limits";
+import { validatePlatformBody } from "../../../middleware/platform-validate";
 import type { PlatformServices } from "../../../services/platform-services";
-import { launchListingToken, type TokenLaunchDeps } from "../../../services/token-launch/token-launch.service";
+import { launchListingToken } from "../../../services/token-launch/token-launch.service";
+import { tokenLaunchOperations } from "./token-launch.openapi";
+import { tokenLaunchSchema } from "./token-launch.schema";
 
 /**
  * E6 `POST /api/token/launch` (JSON or multipart, API key only). Any other method is a 405 with
@@ -13,14 +15,8 @@ import { launchListingToken, type TokenLaunchDeps } from "../../../services/toke
  */
 export function tokenLaunchRouter(deps: ApiDeps, services: PlatformServices): Router {
   const router = new Router();
-  const launchDeps: TokenLaunchDeps = {
-    api: deps,
-    storage: services.storage,
-    connection: createChainConnection(),
-    countPaidAgent: (manager, userId) => consumeDailyQuota(manager, userId, "paidAgents", services.dailyLimits),
-  };
-  router.post("/api/token/launch", platformAuth(deps, { sessions: false }), platformBody({ fileField: "image" }), async (ctx) => {
-    ctx.body = await launchListingToken(launchDeps, ctx.state.auth, ctx.request.body, ctx.state.upload ?? null);
+  router.post("/api/token/launch", platformAuth(deps, { sessions: false }), platformBody({ fileField: "image" }), validatePlatformBody(tokenLaunchSchema), async (ctx) => {
+    ctx.body = await launchListingToken(deps, services, ctx.state.auth, ctx.state.body, ctx.state.upload ?? null);
   });
-  return router;
+  return documentRoutes(router, ...tokenLaunchOperations);
 }

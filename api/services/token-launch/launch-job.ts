@@ -1,0 +1,38 @@
+import bs58 from "bs58";
+import type { Keypair } from "@solana/web3.js";
+import type { Run } from "../../../shared/db/entities/run.entity";
+import { markLaunchFailed } from "../../../shared/db/token-launch-store";
+import { enqueue } from "../../../shared/queues/queues";
+import { sealSecret } from "../../../shared/secrets/sealed";
+import type { ApiDeps } from "../../deps";
+import { enqueueAndAwait } from "../run-service";
+
+/** A stored launch and its queued run. */
+export interface StoredLaunch {
+  runId: string;
+  launchId: string;
+}
+
+/**
+ * Hands a stored launch (E6's or a prompt's) to the chain worker and waits up to `waitMs`
+ * (`LAUNCH_WAIT_MS`) for its run to end: the finished run, or null when it is still going. The key travels only
+ * sealed inside the job (scrubbed from it when the job ends) and is never stored. A launch that
+ * could not be queued is marked failed — its listing failed, its prompt removed — and the queue's
+ * error (503) is thrown.
+ */
+export async function runLaunchJob(deps: ApiDeps, launch: StoredLaunch, keypair: Keypair, waitMs: number): Promise<Run | null> {
+  const sealedKey = sealSecret(bs58.encode(keypair.secretKey));
+  const job = { runId: launch.runId, launchId: launch.launchId, sealedKey };
+  let queued = false;
+  const enqueueJob = async () => {
+    await enqueue(deps.queues, "token-launch", job, launch.runId);
+    queued = true;
+  };
+  try {
+    return await enqueueAndAwait(deps, launch.runId, enqueueJob, waitMs);
+  } catch (err) {
+    // Only a launch that never reached the queue is settled here; a queued one is the worker's.
+    if (!queued) await markLaunchFailed(deps.ds, launch.launchId, "The launch could not be queued").catch(() => undefined);
+    throw err;
+  }
+}
