@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "chai";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "../helpers/browser";
+import type { Page } from "playwright-core";
+import { pagesBrowser } from "../helpers/browser";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { sessionToken } from "../helpers/platform-fixtures";
@@ -16,27 +16,14 @@ import { callsMentioning } from "../helpers/swarm";
 describe("prompt marketplace end to end: E7 → E9 → listing page → marketplace_prompt_id", function () {
   this.timeout(120_000);
   let h: Harness;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
   before(async () => {
     h = await harness();
-    browser = await launchChromium();
   });
-  after(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
+  const { newPage } = pagesBrowser(() => h.platformUrl);
 
-  /** The listing page of a prompt, JavaScript off, signed in as `userId` when given; nothing leaves this machine. */
+  /** The listing page of a prompt, signed in as `userId` when given. */
   async function listingPage(id: string, userId?: string): Promise<Page> {
-    const context = await browser.newContext({ javaScriptEnabled: false, baseURL: h.platformUrl });
-    contexts.push(context);
-    await context.route((url) => !url.href.startsWith(h.platformUrl), (route) => route.abort());
-    if (userId) await context.addCookies([{ name: "apiary_session", value: await sessionToken(userId), url: h.platformUrl, httpOnly: true, sameSite: "Strict" }]);
-    const page = await context.newPage();
+    const page = await newPage({ sessionToken: userId ? await sessionToken(userId) : undefined });
     const res = await page.goto(`/prompt/${id}`);
     expect(res!.status()).to.equal(200);
     return page;
