@@ -16,7 +16,6 @@ import { platformErrors } from "./middleware/platform-errors";
 import { EXECUTION_API_INFO } from "./openapi/document-info";
 import { platformRouters } from "./routes/platform";
 import { docsRouter } from "./routes/meta/docs.router";
-import { createPlatformServices, type PlatformServices } from "./services/platform-services";
 import { healthRouter } from "./routes/meta/health.router";
 import { v1Routers } from "./routes/v1";
 import { createRateLimiter, type RateLimiter } from "./services/rate-limiter";
@@ -74,13 +73,13 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
 
 /**
  * The platform app (`/api`, listing pages, API-keys page, uploaded images), with the spec's
- * platform error bodies. Tests may pass their own services (storage, prices, daily limits).
+ * platform error bodies, on the deps' platform services (tests pass deps with their own).
  */
-export function createPlatformApp(deps: ApiDeps, services: PlatformServices = createPlatformServices()): Koa {
+export function createPlatformApp(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true;
   app.use(requestLogger(logger));
   app.use(platformErrors(howToGetKey()));
-  mount(app, platformRouters(deps, services));
+  mount(app, platformRouters(deps, deps.platform));
   return app;
 }

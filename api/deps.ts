@@ -2,6 +2,7 @@ import type { FlowProducer, Queue, QueueEvents } from "bullmq";
 import type { DataSource } from "typeorm";
 import { getDataSource } from "../shared/db/data-source";
 import { KeyOwnerCache } from "./services/key-owner-cache";
+import { createPlatformServices, type PlatformServices } from "./services/platform-services";
 import { SessionTokens } from "./services/session-tokens";
 import { CompletionWaiter } from "../shared/queues/completion-waiter";
 import { createFlowProducer, createQueue, createQueueEvents } from "../shared/queues/queues";
@@ -21,11 +22,19 @@ export interface ApiDeps {
   keys: KeyOwnerCache;
   /** Session tokens (JWTs) of the identity backend, accepted by parts of the platform. */
   sessions: SessionTokens;
+  /**
+   * The marketplace's outside services and settings (prices, daily limits, content scoring, image
+   * storage): the platform's E6–E9 use them, and the execution API when an agent is published.
+   */
+  platform: PlatformServices;
   close(): Promise<void>;
 }
 
-/** Opens Postgres, Redis, one producer and one event listener per queue. */
-export async function createApiDeps(): Promise<ApiDeps> {
+/**
+ * Opens Postgres, Redis, one producer and one event listener per queue. The platform services come
+ * from the configuration unless given (tests point them at local price endpoints, tiny limits).
+ */
+export async function createApiDeps(platform: PlatformServices = createPlatformServices()): Promise<ApiDeps> {
   const ds = await getDataSource();
   const redis = createRedis("request");
   const producerConnection = createRedis("blocking");
@@ -45,6 +54,7 @@ export async function createApiDeps(): Promise<ApiDeps> {
     waiter,
     keys,
     sessions: new SessionTokens(),
+    platform,
     async close() {
       subscriber.disconnect();
       await Promise.allSettled(events.map((e) => e.close()));

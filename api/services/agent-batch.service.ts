@@ -24,7 +24,7 @@ export async function completeAgentBatch(
   // One lookup for every item's marketplace prompts; an unusable one, or an agent that cannot be
   // published, refuses the whole batch (400) before anything is stored.
   const withPrompts = await attachMarketplacePrompts(deps.ds, items.map((item) => item.agent_config), owner.userId);
-  const { specs: configs, promptIds } = await publishAgentPrompts(deps.ds, owner.userId, withPrompts, (i) => `[${i}].agent_config`);
+  const { specs: configs, promptIds } = await publishAgentPrompts(deps, owner.userId, withPrompts, (i) => `[${i}].agent_config`);
   onPublished(promptIds);
   const waitMs = syncWaitMs(prefer);
   const { parentId, done } = await runBatch(

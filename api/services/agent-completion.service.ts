@@ -33,7 +33,7 @@ export async function completeAgent(
 ): Promise<AgentCompletionOutcome> {
   resolveModel(body.agent_config.model_name); // 400 naming the missing key before anything is queued
   const withPrompts = await attachMarketplacePrompts(deps.ds, [body.agent_config], owner.userId);
-  const published = await publishAgentPrompts(deps.ds, owner.userId, withPrompts, () => "agent_config");
+  const published = await publishAgentPrompts(deps, owner.userId, withPrompts, () => "agent_config");
   onPublished(published.promptIds);
   const request = prepareAgentRequest({ ...body, agent_config: published.specs[0] }, owner);
   const streaming = request.stream && !prefer.respondAsync;

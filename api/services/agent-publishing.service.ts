@@ -1,46 +1,90 @@
-import type { DataSource } from "typeorm";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { everyAgent, mapAgentTree } from "../../shared/contracts/agent-tree";
-import { BadRequestError } from "../../shared/errors";
-import { createAgentPrompt, type AgentPromptDraft } from "./agent-prompt-store";
+import { AppError, BadRequestError } from "../../shared/errors";
+import type { ApiDeps } from "../deps";
+import { PlatformError } from "../platform/platform-error";
+import { checkPublication, type AgentPublication } from "./agent-publication";
+import { contentHash } from "./prompts/content-hash";
+import { insertPreparedPrompts, preparePrompt, type PreparedPrompt } from "./prompts/create-prompt";
+import { duplicateOf } from "./prompts/duplicates";
+import { findDuplicateId, isDuplicateViolation } from "./prompts/prompt-store";
 
 /** Called with the ids of the prompts a request published (or found already published), in agent order. */
 export type OnPublished = (promptIds: string[]) => void;
 
-const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+/**
+ * A marketplace refusal in the `/v1` error shape (`detail` a string, a `/v1` code, no platform
+ * fields): a daily limit stays 429, an unavailable price or content review stays 503, and the
+ * content rules' 400s and 403s (quality, safety, the seller's trust) are a 400 naming the agent.
+ */
+function asV1Error(err: unknown, who: string | null): unknown {
+  if (!(err instanceof PlatformError)) return err;
+  if (err.status === 429) {
+    const resetTime = typeof err.extra.resetTime === "string" ? { reset_time: err.extra.resetTime } : {};
+    return new AppError(429, "DAILY_LIMIT_EXCEEDED", `Nothing was published or run: ${err.message}`, resetTime);
+  }
+  if (err.status >= 500) return new AppError(err.status, err.code, `${who ?? "An agent"} could not be published: ${err.message}`);
+  return new BadRequestError(`${who ?? "An agent"} cannot be published: ${err.message}`, {}, "INVALID_MARKETPLACE_PUBLICATION");
+}
+
+/** A distinct text to publish, once E7's checks passed. */
+interface ReadyPrompt {
+  hash: string;
+  prepared: PreparedPrompt;
+}
 
 /**
- * The marketplace prompt an agent with `publish_to_marketplace` stands for, by the rules E7 puts
- * on a new prompt: a name of at least 2 characters (`agent_name`), a prompt of at least 5
- * (`system_prompt`), at least one use case `{title, description}`, tags of at least 2 characters
- * (joined with commas), and a price above 0 when it is not free. An agent whose prompt comes
- * from `marketplace_prompt_id` is someone's published prompt already and cannot be published again.
+ * Stores the prepared prompts, all or none (one transaction, each counted against today's limit).
+ * When another request stored one of the texts meanwhile, that prompt is reused and the rest
+ * stored again. Adds the ids to `ids`, by content hash.
  */
-function draftOf(spec: AgentSpec, where: string): AgentPromptDraft | string[] {
-  const problems: string[] = [];
-  const who = `${where} (${text(spec.agent_name) || "unnamed"})`;
-  if (spec.marketplace_prompt_id) problems.push(`${who}: an agent using marketplace_prompt_id cannot be published again`);
-  const name = text(spec.agent_name);
-  if (name.length < 2) problems.push(`${who}: agent_name of at least 2 characters is required to publish`);
-  const prompt = text(spec.system_prompt);
-  if (!spec.marketplace_prompt_id && prompt.length < 5) problems.push(`${who}: system_prompt of at least 5 characters is required to publish`);
-  const useCases = (spec.use_cases ?? []).map((u) => ({ title: text(u.title), description: typeof u.description === "string" ? u.description : null }));
-  if (useCases.length === 0) problems.push(`${who}: at least one use case is required to publish`);
-  if (useCases.some((u) => !u.title || u.description === null)) problems.push(`${who}: every use case needs a title and a description (strings)`);
-  const tags = (spec.tags ?? []).map(text).filter(Boolean).join(",");
-  if (tags.length < 2) problems.push(`${who}: tags (at least 2 characters in all) are required to publish`);
-  if (!spec.is_free && !(typeof spec.price_usd === "number" && spec.price_usd > 0)) problems.push(`${who}: price_usd above 0 is required when is_free is false`);
-  if (problems.length) return problems;
-  return {
-    name,
-    prompt,
-    description: text(spec.description) || null,
-    useCases: useCases as { title: string; description: string }[],
-    tags,
-    category: text(spec.category) || null,
-    isFree: spec.is_free,
-    priceUsd: spec.is_free ? null : spec.price_usd!,
-  };
+async function storeAll(deps: ApiDeps, userId: string, ready: ReadyPrompt[], now: Date, ids: Map<string, string>): Promise<void> {
+  let left = ready;
+  while (left.length) {
+    try {
+      const rows = await insertPreparedPrompts(deps, deps.platform.dailyLimits, userId, left.map((r) => r.prepared), now);
+      rows.forEach((row, i) => ids.set(left[i].hash, row.id));
+      return;
+    } catch (err) {
+      if (!isDuplicateViolation(err)) throw asV1Error(err, null);
+      const existing = await Promise.all(left.map((r) => findDuplicateId(deps.ds, userId, r.hash)));
+      if (existing.every((id) => id === null)) throw err;
+      existing.forEach((id, i) => id && ids.set(left[i].hash, id));
+      left = left.filter((_, i) => !existing[i]);
+    }
+  }
+}
+
+/**
+ * E7's prompt creation for the agents' prompts, one prompt per distinct text (agents of a request
+ * with the same text share one): duplicate detection, today's limit, content validation and the
+ * price for each (in parallel), then the counted inserts together. A text the caller has published
+ * before reuses that prompt, without an error and without counting. Returns the ids by content hash.
+ */
+async function publishAll(deps: ApiDeps, userId: string, publications: AgentPublication[]): Promise<Map<string, string>> {
+  const now = new Date();
+  const distinct = new Map<string, AgentPublication>();
+  for (const p of publications) {
+    const hash = contentHash(p.fields.prompt);
+    if (!distinct.has(hash)) distinct.set(hash, p);
+  }
+  const entries = [...distinct];
+  const outcomes = await Promise.allSettled(entries.map(([, p]) => preparePrompt(deps, deps.platform, userId, p.fields, { source: "agent", now })));
+  const ids = new Map<string, string>();
+  const ready: ReadyPrompt[] = [];
+  // The first refusal in agent order decides the answer.
+  for (const [i, outcome] of outcomes.entries()) {
+    const [hash, publication] = entries[i];
+    if (outcome.status === "fulfilled") {
+      ready.push({ hash, prepared: outcome.value });
+      continue;
+    }
+    const existingId = duplicateOf(outcome.reason);
+    if (!existingId) throw asV1Error(outcome.reason, publication.who);
+    ids.set(hash, existingId);
+  }
+  await storeAll(deps, userId, ready, now, ids);
+  return ids;
 }
 
 /** The agent with the id of the prompt it was published as, handoffs included. */
@@ -50,25 +94,25 @@ function withPublishedIds(spec: AgentSpec, ids: Map<AgentSpec, string>): AgentSp
 
 /**
  * Publishes the system prompt of every agent with `publish_to_marketplace` (handoffs included) as
- * a marketplace prompt of the caller's, at request acceptance: first every agent is checked, so a
- * bad one is a 400 naming it before anything is stored or run; then each prompt is stored, pending
- * review. Publishing a text the caller has published before reuses that prompt's id, without an
- * error. Returns the agents, each publishing one carrying `published_prompt_id` (kept with the run's
- * request), and the distinct prompt ids in agent order.
+ * a marketplace prompt of the caller's, pending review, by E7's rules, at request acceptance: first
+ * every agent's fields are checked, so a bad one is a 400 naming it before anything is stored or
+ * run; then E7's checks and the counted store (see `publishAll`), all or nothing. Returns the
+ * agents, each publishing one carrying `published_prompt_id` (kept with the run's request), and
+ * the distinct prompt ids in agent order.
  */
 export async function publishAgentPrompts(
-  ds: DataSource,
+  deps: ApiDeps,
   userId: string,
   specs: AgentSpec[],
   where?: (i: number) => string,
 ): Promise<{ specs: AgentSpec[]; promptIds: string[] }> {
   const publishing = everyAgent(specs, where).filter(({ spec }) => spec.publish_to_marketplace);
   if (publishing.length === 0) return { specs, promptIds: [] };
-  const drafts = publishing.map(({ spec, where: at }) => ({ spec, draft: draftOf(spec, at) }));
-  const problems = drafts.flatMap(({ draft }) => (Array.isArray(draft) ? draft : []));
+  const checked = publishing.map(({ spec, where: at }) => checkPublication(spec, at));
+  const problems = checked.flatMap((c) => ("problems" in c ? c.problems : []));
   if (problems.length) throw new BadRequestError(problems.join("; "), {}, "INVALID_MARKETPLACE_PUBLICATION");
-  const ids = new Map<AgentSpec, string>();
-  // One at a time, so two agents of a request with the same prompt share one record.
-  for (const { spec, draft } of drafts) ids.set(spec, await createAgentPrompt(ds, userId, draft as AgentPromptDraft));
+  const publications = checked.map((c) => (c as { publication: AgentPublication }).publication);
+  const byHash = await publishAll(deps, userId, publications);
+  const ids = new Map(publications.map((p) => [p.spec, byHash.get(contentHash(p.fields.prompt))!]));
   return { specs: specs.map((spec) => withPublishedIds(spec, ids)), promptIds: [...new Set(ids.values())] };
 }

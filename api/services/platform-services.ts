@@ -5,13 +5,13 @@ import { config } from "../../shared/config";
 import { createPriceSource, type PriceSettings, type PriceSource } from "../../shared/prices";
 import { createObjectStorage, type ObjectStorage, type StorageSettings } from "../../shared/storage";
 import type { DailyLimits } from "./daily-limits";
-import type { ScoringSettings } from "./prompts/content-scoring";
+import type { ScoringSettings } from "./prompts/scoring-settings";
 
 /**
- * The outside services and settings the platform's routes use, built once from the
- * configuration. Tests build their own (a temporary storage directory, a local price endpoint,
- * tiny daily limits, another scoring model) and pass them to `createPlatformApp`, so nothing
- * global is edited.
+ * The outside services and settings the prompt marketplace uses (the platform's routes, and the
+ * execution API publishing agents), built once from the configuration and kept in `ApiDeps`.
+ * Tests build their own (a temporary storage directory, a local price endpoint, tiny daily
+ * limits, another scoring model) and serve apps on deps holding them, so nothing global is edited.
  */
 export interface PlatformServices {
   storage: ObjectStorage;

@@ -48,7 +48,7 @@ function withMarketplacePrompts(item: PreparedItem, lookup: MarketplacePromptLoo
 async function withPublishedAgents(item: PreparedItem, deps: ApiDeps, owner: KeyOwner, promptIds: string[]): Promise<PreparedItem> {
   if (!("request" in item)) return item;
   try {
-    const published = await publishAgentPrompts(deps.ds, owner.userId, item.request.agents ?? []);
+    const published = await publishAgentPrompts(deps, owner.userId, item.request.agents ?? []);
     promptIds.push(...published.promptIds);
     return { request: { ...item.request, agents: published.specs } };
   } catch (err) {

@@ -26,7 +26,7 @@ export async function completeSwarm(
   const normalised = normaliseSwarmRequest(body, owner);
   assertSwarmRunnable(normalised);
   const withPrompts = await attachMarketplacePrompts(deps.ds, normalised.agents ?? [], owner.userId);
-  const published = await publishAgentPrompts(deps.ds, owner.userId, withPrompts);
+  const published = await publishAgentPrompts(deps, owner.userId, withPrompts);
   onPublished(published.promptIds);
   const request = { ...normalised, agents: published.specs };
   const streaming = request.stream && !prefer.respondAsync;

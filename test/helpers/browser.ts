@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 /** Where distributions put Chromium or Chrome. */
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome-stable", "/usr/bin/google-chrome"];
@@ -28,4 +28,45 @@ export function launchChromium(): Promise<Browser> {
     executablePath: findChromium(),
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
+}
+
+/** Options of a page opened by `pagesBrowser`. */
+export interface PageOptions {
+  /** A session token of the identity backend, set as the platform's session cookie. */
+  sessionToken?: string;
+  /** Origins besides the platform that requests may reach. */
+  allow?: string[];
+}
+
+/**
+ * A headless Chromium for the platform's pages in one mocha suite: launched before the suite and
+ * closed after it; `newPage` opens a fresh profile with JavaScript off, whose requests leave only
+ * for the platform (listing images and links point elsewhere; nothing may leave this machine),
+ * closed after each test. Call it in the `describe` body.
+ */
+export function pagesBrowser(platformUrl: () => string): { newPage(options?: PageOptions): Promise<Page> } {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  return {
+    async newPage(options = {}) {
+      const origin = platformUrl();
+      const context = await browser.newContext({ javaScriptEnabled: false, baseURL: origin });
+      contexts.push(context);
+      const allowed = [origin, ...(options.allow ?? [])];
+      await context.route((url) => !allowed.some((o) => url.href.startsWith(o)), (route) => route.abort());
+      if (options.sessionToken) {
+        await context.addCookies([{ name: "apiary_session", value: options.sessionToken, url: origin, httpOnly: true, sameSite: "Strict" }]);
+      }
+      return context.newPage();
+    },
+  };
 }

@@ -22,7 +22,7 @@ export interface Harness {
   platformUrl: string;
   deps: ApiDeps;
   sim: Simulator;
-  /** The price endpoint behind the platform's USD → SOL conversion. */
+  /** The price endpoint behind the marketplace's USD → SOL conversion (`deps.platform.prices`). */
   prices: PriceServer;
   workers: WorkerPool;
   /** The Solana localnet at `SOLANA_RPC_URL`, started on first use. */
@@ -80,12 +80,11 @@ export function harness(): Promise<Harness> {
   started ??= (async () => {
     await Promise.all([resetDatabase(), flushRedis()]);
     const sim = await createSimulator({ port: SIMULATOR_PORT });
-    const deps = await createApiDeps();
-    const workers = await startWorkers(["agent", "swarm", "chain"], handlers, deps.ds);
-    // The platform converts prices through a local CoinGecko-compatible endpoint (1 SOL = $150).
+    // Prompt prices are converted through a local CoinGecko-compatible endpoint (1 SOL = $150).
     const prices = await startPriceServer({ usd: 150 });
-    const services = createPlatformServices(platformSettings({ prices: { ...config.prices, sourceUrl: prices.url } }));
-    const [server, platform] = await Promise.all([serve(createApiApp(deps).callback()), serve(createPlatformApp(deps, services).callback())]);
+    const deps = await createApiDeps(createPlatformServices(platformSettings({ prices: { ...config.prices, sourceUrl: prices.url } })));
+    const workers = await startWorkers(["agent", "swarm", "chain"], handlers, deps.ds);
+    const [server, platform] = await Promise.all([serve(createApiApp(deps).callback()), serve(createPlatformApp(deps).callback())]);
     teardown = async () => {
       for (const s of [server, platform]) s.closeAllConnections();
       await Promise.all([server, platform].map((s) => new Promise((resolve) => s.close(resolve))));

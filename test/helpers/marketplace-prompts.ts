@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
-import { promptContentHash } from "../../api/services/agent-prompt-store";
+import { contentHash } from "../../api/services/prompts/content-hash";
 
 export interface PromptFixture {
   userId: string;
@@ -38,7 +38,7 @@ export async function insertPrompt(ds: DataSource, fixture: PromptFixture) {
       fixture.category === undefined ? "testing" : fixture.category,
       fixture.status ?? "approved",
       JSON.stringify(fixture.links ?? []),
-      promptContentHash(prompt),
+      contentHash(prompt),
       fixture.createdAt ?? new Date(),
     ],
   );

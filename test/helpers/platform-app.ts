@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type Koa from "koa";
-import { createPlatformApp } from "../../api/app";
+import { createApiApp, createPlatformApp } from "../../api/app";
 import type { ApiDeps } from "../../api/deps";
 import type { PlatformServices } from "../../api/services/platform-services";
 import type { Harness } from "./harness";
@@ -29,5 +29,13 @@ export async function serveApp(app: Koa): Promise<ServedApp> {
  * test chooses, and optionally other deps (e.g. session settings).
  */
 export function servePlatform(h: Harness, services: PlatformServices, deps: ApiDeps = h.deps): Promise<ServedApp> {
-  return serveApp(createPlatformApp(deps, services));
+  return serveApp(createPlatformApp({ ...deps, platform: services }));
+}
+
+/**
+ * An execution API of its own (same Postgres, Redis and workers as the harness) whose marketplace
+ * publishing uses the services a test chooses (tiny daily limits, a price source that is down).
+ */
+export function serveExecutionApi(h: Harness, services: PlatformServices): Promise<ServedApp> {
+  return serveApp(createApiApp({ ...h.deps, platform: services }, { bullBoard: false }));
 }

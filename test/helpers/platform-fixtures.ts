@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type { DataSource } from "typeorm";
 import { ensureUser } from "../../shared/auth/api-keys";
+import { contentHash } from "../../api/services/prompts/content-hash";
 import type { AgentPageRecord } from "../../api/services/pages/agent-page.service";
 import type { PromptPageRecord } from "../../api/services/pages/prompt-page.service";
 import { config } from "../../shared/config";
@@ -57,7 +58,7 @@ export async function insertPrompt(ds: DataSource, userId: string, fields: Parti
     [
       userId, row.name, row.prompt, row.description, JSON.stringify(row.use_cases), row.tags, row.is_free, row.price_usd, row.price,
       row.category, row.status, row.tokenized_on, row.ticker, row.token_address, row.pool_address, row.image_url,
-      JSON.stringify(row.links), row.created_at, createHash("sha256").update(row.prompt).digest("hex"),
+      JSON.stringify(row.links), row.created_at, contentHash(row.prompt),
     ],
   );
   return id;

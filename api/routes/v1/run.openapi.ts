@@ -26,6 +26,19 @@ export const runErrorResponses: Record<number, ResponseSpec> = {
   504: apiError("The run is still going when the wait ends (`RUN_TIMEOUT`, with `job_id`): read it later with `GET /v1/jobs/{job_id}`"),
 };
 
+/** The 400s of agents' marketplace fields, found before any run exists. */
+export const MARKETPLACE_400 =
+  "a `marketplace_prompt_id` the caller may not use (`MARKETPLACE_PROMPT_UNAVAILABLE`), an agent with `publish_to_marketplace` that the marketplace's rules refuse (`INVALID_MARKETPLACE_PUBLICATION`)";
+
+/** Refusals of `publish_to_marketplace` besides its 400s (nothing is published or run), with the statuses they share. */
+export const publishingResponses: Record<number, ResponseSpec> = {
+  429: {
+    ...apiError("A rate limit of the key is reached (`RATE_LIMITED`), or publishing the agents would pass the caller's daily marketplace limit (`DAILY_LIMIT_EXCEEDED`, with `reset_time`)"),
+    headers: { "Retry-After": { description: "Seconds to wait (rate limits)", schema: { type: "integer", minimum: 1 } } },
+  },
+  503: apiError("The job queue is unavailable (`SERVICE_UNAVAILABLE`), or the price or content review an agent's publication needs is (`PRICE_UNAVAILABLE`, `CONTENT_SCORING_UNAVAILABLE`)"),
+};
+
 export const EXAMPLE_TIMESTAMP = "2026-01-15T10:30:00.000Z";
 
 /** A Server-Sent Events answer: what its frames are, and an example stream made of `frames`. */

@@ -7,14 +7,7 @@ import { PlatformError } from "../../platform/platform-error";
 import { runAndWait } from "../run-service";
 import type { ContentScore } from "./content-score";
 import type { PromptContent } from "./prompt-fields";
-
-/** `CONTENT_SCORING_MODEL` and its wait; the model `none` means the rules alone decide. */
-export interface ScoringSettings {
-  model: string;
-  timeoutMs: number;
-}
-
-export const RULES_ONLY = "none";
+import type { ScoringSettings } from "./scoring-settings";
 
 export const REVIEWER_NAME = "Marketplace Content Reviewer";
 

@@ -1,8 +1,9 @@
 import type { ApiDeps } from "../../deps";
 import { scoreByRules } from "./content-rules";
 import { assertPasses, type ContentScore } from "./content-score";
-import { RULES_ONLY, scoreWithModel, type ScoringSettings } from "./content-scoring";
+import { scoreWithModel } from "./content-scoring";
 import type { PromptContent } from "./prompt-fields";
+import { RULES_ONLY, type ScoringSettings } from "./scoring-settings";
 import { assertTrustedSeller } from "./trust";
 
 /**

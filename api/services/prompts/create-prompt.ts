@@ -1,6 +1,6 @@
 import type { PlatformCaller } from "../../middleware/platform-auth";
 import type { ApiDeps } from "../../deps";
-import { assertDailyQuotaLeft, consumeDailyQuota, counterColumn, utcDay, type DailyCounter } from "../daily-limits";
+import { assertDailyQuotaLeft, consumeDailyQuota, counterColumn, utcDay, type DailyCounter, type DailyLimits } from "../daily-limits";
 import type { PlatformServices } from "../platform-services";
 import { contentHash } from "./content-hash";
 import { validateContent } from "./content-validation";
@@ -9,7 +9,7 @@ import { promptListingUrl } from "./listing-url";
 import { contentOf, type PromptFields } from "./prompt-fields";
 import { imageFieldOf, plannedPromptImageUrl, resolvePromptImage } from "./prompt-image";
 import { pricePrompt } from "./prompt-price";
-import type { PromptRow, PromptValues } from "./prompt-row";
+import type { PromptRow, PromptSource, PromptValues } from "./prompt-row";
 import { findDuplicateId, insertPrompt, isDuplicateViolation } from "./prompt-store";
 import { checkPromptToken, launchPromptToken, NOT_TOKENIZED, storePromptLaunch, type PromptToken, type PromptTokenOutcome } from "./prompt-tokenization";
 import type { StoredLaunch } from "../token-launch/launch-job";
@@ -22,9 +22,55 @@ export interface CreatePromptResult extends PromptTokenOutcome {
   listing_url: string;
 }
 
+/** A new prompt that passed E7's checks: the columns to store and the daily counter it takes. */
+export interface PreparedPrompt {
+  counter: DailyCounter;
+  values: PromptValues;
+}
+
 /** Free prompts count as free content, paid ones as paid prompts. */
 export function promptCounter(isFree: boolean): DailyCounter {
   return isFree ? "freeContent" : "paidPrompts";
+}
+
+/**
+ * E7 up to the insert, stopping at the first refusal: the cheap ones first (a duplicate of the
+ * user's, today's limit already reached), then content validation, the price and the image.
+ * Nothing is stored. `source` records where the prompt came from (E7, or a published agent).
+ */
+export async function preparePrompt(
+  deps: ApiDeps,
+  services: PlatformServices,
+  userId: string,
+  fields: PromptFields,
+  options: { source: PromptSource; now: Date; token?: PromptToken | null },
+): Promise<PreparedPrompt> {
+  const counter = promptCounter(fields.is_free);
+  await assertNotDuplicate(deps.ds, userId, contentHash(fields.prompt));
+  await assertDailyQuotaLeft(deps.ds, userId, counter, services.dailyLimits, options.now);
+  // A token's cheap refusals (the launcher's metadata limits, the wallet's balance) come before content scoring.
+  if (options.token) await checkPromptToken(services, options.token);
+  await validateContent(deps, services.contentScoring, userId, contentOf(fields), !fields.is_free);
+  const price = await pricePrompt(services.prices, fields.is_free, fields.price_usd);
+  const image = (await resolvePromptImage(services.storage, fields)) ?? { image_url: null, file_path: null };
+  return { counter, values: { ...promptValues(fields, price, image), source: options.source } as PromptValues };
+}
+
+/**
+ * Stores prepared prompts of one user in one transaction, each counted against today's limit
+ * (the conditional increment: concurrent requests never pass it). Either all are stored and
+ * counted, or none: a refused count (the 429) or insert gives every count back. A concurrent copy
+ * of one of the texts makes the unique index refuse the insert (see `isDuplicateViolation`).
+ */
+export async function insertPreparedPrompts(deps: ApiDeps, limits: DailyLimits, userId: string, prompts: PreparedPrompt[], now: Date): Promise<PromptRow[]> {
+  return deps.ds.transaction(async (tx) => {
+    const rows: PromptRow[] = [];
+    for (const { counter, values } of prompts) {
+      await consumeDailyQuota(tx, userId, counter, limits, now);
+      rows.push(await insertPrompt(tx, userId, values));
+    }
+    return rows;
+  });
 }
 
 const PENDING_AFTERWARDS = "the prompt is listed once its token has launched, and removed if the launch fails";
@@ -50,8 +96,7 @@ async function insertCounted(
   deps: ApiDeps,
   services: PlatformServices,
   caller: PlatformCaller,
-  counter: DailyCounter,
-  values: PromptValues,
+  { counter, values }: PreparedPrompt,
   token: PromptToken | null,
   now: Date,
 ): Promise<{ row: PromptRow; launch: StoredLaunch | null }> {
@@ -81,17 +126,10 @@ async function insertCounted(
  * does not also count as a paid agent.
  */
 export async function createPrompt(deps: ApiDeps, services: PlatformServices, caller: PlatformCaller, fields: PromptFields, now = new Date()): Promise<CreatePromptResult> {
-  const counter = promptCounter(fields.is_free);
   const token = requestedToken(services, fields);
-  await assertNotDuplicate(deps.ds, caller.userId, contentHash(fields.prompt));
-  await assertDailyQuotaLeft(deps.ds, caller.userId, counter, services.dailyLimits, now);
-  if (token) await checkPromptToken(services, token);
-  await validateContent(deps, services.contentScoring, caller.userId, contentOf(fields), !fields.is_free);
-  const price = await pricePrompt(services.prices, fields.is_free, fields.price_usd);
-  const image = (await resolvePromptImage(services.storage, fields)) ?? { image_url: null, file_path: null };
-  const values = promptValues(fields, price, image) as PromptValues;
-  const launching = token && { ...token, imageUrl: image.image_url };
-  const { row, launch } = await insertCounted(deps, services, caller, counter, values, launching, now);
+  const prepared = await preparePrompt(deps, services, caller.userId, fields, { source: "api", now, token });
+  const launching = token && { ...token, imageUrl: prepared.values.image_url ?? null };
+  const { row, launch } = await insertCounted(deps, services, caller, prepared, launching, now);
   if (!launch || !launching) return { success: true, id: row.id, listing_url: promptListingUrl(row.id), ...NOT_TOKENIZED };
   const outcome = await launchPromptToken(deps, services, row.id, launch, launching.creator, PENDING_AFTERWARDS);
   return { success: true, id: row.id, listing_url: promptListingUrl(row.id), ...outcome };

@@ -13,6 +13,13 @@ export function duplicateError(existingId: string | null): PlatformError {
   );
 }
 
+/** The id of the prompt a duplicate error names, or null when `err` is not that error. */
+export function duplicateOf(err: unknown): string | null {
+  if (!(err instanceof PlatformError) || err.code !== "DUPLICATE_CONTENT") return null;
+  const existingId = err.extra.existingId;
+  return typeof existingId === "string" ? existingId : null;
+}
+
 /** Refuses a text the user already has (another prompt than `exceptId`). The unique index backs this up under concurrency. */
 export async function assertNotDuplicate(db: Queryable, userId: string, hash: string, exceptId: string | null = null): Promise<void> {
   const existingId = await findDuplicateId(db, userId, hash, exceptId);

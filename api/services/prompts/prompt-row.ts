@@ -1,5 +1,8 @@
 import type { Link, PromptStatus, UseCase } from "./prompt-fields";
 
+/** Where a prompt came from: E7, or an agent published with `publish_to_marketplace`. */
+export type PromptSource = "api" | "agent";
+
 /** A row of `prompts`. */
 export interface PromptRow {
   id: string;
@@ -23,6 +26,7 @@ export interface PromptRow {
   links: Link[];
   seller_wallet_address: string | null;
   content_hash: string;
+  source: PromptSource;
   review_count: number;
   rating_sum: number;
   created_at: Date;
@@ -48,6 +52,7 @@ export const PROMPT_VALUE_COLUMNS = [
   "links",
   "seller_wallet_address",
   "content_hash",
+  "source",
 ] as const satisfies readonly (keyof PromptRow)[];
 
 export type PromptValues = Pick<PromptRow, (typeof PROMPT_VALUE_COLUMNS)[number]>;

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "../../helpers/browser";
+import type { Page } from "playwright-core";
+import { pagesBrowser } from "../../helpers/browser";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
 import { insertListing, insertPrompt, insertReview, sessionToken, sessionUser } from "../../helpers/platform-fixtures";
@@ -16,32 +16,10 @@ import { insertListing, insertPrompt, insertReview, sessionToken, sessionUser } 
 describe("platform pages in a browser", function () {
   this.timeout(120_000);
   let h: Harness;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
   before(async () => {
     h = await harness();
-    browser = await launchChromium();
   });
-  after(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-
-  /** A fresh browser profile without JavaScript; requests leave only for the given local origins. */
-  async function newPage(options: { sessionToken?: string; allow?: string[] } = {}): Promise<Page> {
-    const context = await browser.newContext({ javaScriptEnabled: false, baseURL: h.platformUrl });
-    contexts.push(context);
-    const allowed = [h.platformUrl, ...(options.allow ?? [])];
-    // Listing images and links point elsewhere; nothing may leave this machine.
-    await context.route((url) => !allowed.some((origin) => url.href.startsWith(origin)), (route) => route.abort());
-    if (options.sessionToken) {
-      await context.addCookies([{ name: "apiary_session", value: options.sessionToken, url: h.platformUrl, httpOnly: true, sameSite: "Strict" }]);
-    }
-    return context.newPage();
-  }
+  const { newPage } = pagesBrowser(() => h.platformUrl);
 
   const text = (page: Page, field: string) => page.locator(`[data-field="${field}"]`).innerText();
 
