@@ -1,6 +1,7 @@
 import { readFile, rm } from "node:fs/promises";
 import type { Middleware } from "koa";
 import { koaBody } from "koa-body";
+import { rethrowBodyParseError } from "./body-parse-errors";
 import { config } from "../../shared/config";
 import { ImageError } from "../../shared/storage";
 import { PlatformError } from "../platform/platform-error";
@@ -42,7 +43,7 @@ export function platformBody(options: { fileField: string; maxFileBytes?: number
         throw new ImageError("too_large", `The image is larger than the ${maxFileBytes}-byte limit`);
       }
       if (typeof err?.httpCode === "number" && err.httpCode < 500) throw new PlatformError(400, "Bad request", `Malformed multipart body: ${err.message}`);
-      throw err;
+      rethrowBodyParseError(err); // bytes that do not match their Content-Encoding: a 400, not a 500
     },
   });
   return async (ctx, next) => {

@@ -20,6 +20,11 @@ export interface Example {
   summary?: string;
   description?: string;
   value: unknown;
+  /**
+   * The value holds placeholders to fill in (a wallet's secret key) and cannot be sent as it is;
+   * rendered as the specification extension `x-placeholder`, so generated requests skip it.
+   */
+  "x-placeholder"?: true;
 }
 
 /** A response body in a media type other than JSON (a stream, a page, a file). */

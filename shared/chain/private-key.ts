@@ -42,6 +42,14 @@ function fromJsonArray(value: unknown): Uint8Array {
   return Uint8Array.from(list as number[]);
 }
 
+/**
+ * The longest texts that can encode a key: base58 of 64 bytes is at most 88 characters (of 32, 44),
+ * base64 88, a JSON array of 64 bytes with spaces a few hundred. Longer input is refused before any
+ * decoding: base58 decoding takes time quadratic in the length, so a megabyte would stall the process.
+ */
+const MAX_SECRET_TEXT = 1_024;
+const MAX_PUBLIC_TEXT = 64;
+
 /** The byte strings a text key may stand for (base58 and base64 alphabets overlap, so both are tried). */
 function textCandidates(text: string): Uint8Array[] {
   const candidates: Uint8Array[] = [];
@@ -67,6 +75,7 @@ export function parsePrivateKey(input: unknown): Keypair {
     throw new InvalidKeyError("private_key is required", "empty");
   }
   const text = typeof input === "string" ? input.trim() : null;
+  if (text !== null && text.length > MAX_SECRET_TEXT) throw new InvalidKeyError("private_key is far longer than any accepted key format", "length");
   const candidates = text === null || text.startsWith("[") ? [fromJsonArray(text ?? input)] : textCandidates(text);
   const sized = candidates.filter((bytes) => bytes.length === SECRET_KEY_BYTES);
   if (!sized.length) throw new InvalidKeyError("private_key must decode to exactly 64 bytes", "length");
@@ -79,7 +88,7 @@ export function parsePrivateKey(input: unknown): Keypair {
 export function parsePublicKey(input: unknown, field = "creator_wallet"): PublicKey {
   if (typeof input !== "string" || !input.trim()) throw new InvalidKeyError(`${field} is required`, "empty");
   const text = input.trim();
-  if (!BASE58.test(text) || bs58.decode(text).length !== 32) {
+  if (text.length > MAX_PUBLIC_TEXT || !BASE58.test(text) || bs58.decode(text).length !== 32) {
     throw new InvalidKeyError(`${field} must be a base58 Solana public key (32 bytes)`, "format");
   }
   return new PublicKey(text);

@@ -83,4 +83,11 @@ describe("private keys", () => {
       expect(() => parsePublicKey(bad)).to.throw(InvalidKeyError);
     }
   });
+
+  it("refuses megabyte-long keys and wallets before decoding them (base58 decoding is quadratic)", () => {
+    const huge = "1".repeat(1 << 20);
+    expect(() => parsePrivateKey(huge)).to.throw(InvalidKeyError);
+    expect(() => parsePublicKey(huge)).to.throw(InvalidKeyError);
+    // Decoding would stall for minutes and trip the test's timeout; the length check refuses at once.
+  });
 });

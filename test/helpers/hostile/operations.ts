@@ -72,7 +72,9 @@ function describe(served: ServedDocument, schemas: DocumentSchemas, walker: Sche
     }),
   );
   const [mediaType, media] = Object.entries<any>(op.requestBody?.content ?? {})[0] ?? [];
-  const example = media ? (media.example ?? Object.values<any>(media.examples ?? {})[0]?.value) : undefined;
+  // An example with placeholders (`x-placeholder`: a wallet's secret key to fill in) cannot be sent as it is.
+  const sendable = Object.values<any>(media?.examples ?? {}).filter((e) => !e["x-placeholder"]);
+  const example = media ? (media.example ?? sendable[0]?.value) : undefined;
   const contentTypes = Object.values<any>(op.responses ?? {}).flatMap((r) => Object.keys(r.content ?? {}));
   return {
     ...served,

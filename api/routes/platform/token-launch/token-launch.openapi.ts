@@ -96,6 +96,7 @@ export const tokenLaunchOperations: Operation[] = [
       examples: {
         launch: {
           summary: "A launch with an image URL",
+          "x-placeholder": true,
           value: { name: "Honey Scout", description: "Finds honey.", ticker: "HNY", private_key: "<base58 of the wallet's 64-byte secret key>", image: "https://images.example/honey.png", fee_selection: "market", quote_mint: "SOL" },
         },
       },
