@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
-import { contentHash } from "../../api/services/prompts/content-hash";
+import { insertPrompt as insertPromptRow, type PromptRow } from "./platform-fixtures";
 
 export interface PromptFixture {
   userId: string;
@@ -17,30 +17,26 @@ export interface PromptFixture {
   createdAt?: Date;
 }
 
-/** Stores a marketplace prompt row directly (as review or E7 would leave it) and returns it. */
+/**
+ * Stores a marketplace prompt row directly (as review or E7 would leave it) and returns it: the
+ * platform fixtures' insert, with defaults that make a complete, approved, listable prompt.
+ */
 export async function insertPrompt(ds: DataSource, fixture: PromptFixture) {
-  const id = randomUUID();
-  const prompt = fixture.prompt ?? `You are a careful assistant ${id}.`;
-  const [row] = await ds.query(
-    `INSERT INTO prompts (id, user_id, name, prompt, description, use_cases, tags, is_free, price_usd, category, status, links, content_hash, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-     RETURNING *`,
-    [
-      id,
-      fixture.userId,
-      fixture.name ?? `Prompt ${id.slice(0, 8)}`,
-      prompt,
-      fixture.description === undefined ? "A prompt for tests" : fixture.description,
-      JSON.stringify(fixture.useCases ?? [{ title: "Testing", description: "Used by the tests" }]),
-      fixture.tags === undefined ? "test,prompt" : fixture.tags,
-      fixture.isFree ?? true,
-      fixture.priceUsd ?? null,
-      fixture.category === undefined ? "testing" : fixture.category,
-      fixture.status ?? "approved",
-      JSON.stringify(fixture.links ?? []),
-      contentHash(prompt),
-      fixture.createdAt ?? new Date(),
-    ],
-  );
+  const chosenId = randomUUID();
+  const id = await insertPromptRow(ds, fixture.userId, {
+    id: chosenId,
+    name: fixture.name ?? `Prompt ${chosenId.slice(0, 8)}`,
+    prompt: fixture.prompt ?? `You are a careful assistant ${chosenId}.`,
+    description: fixture.description === undefined ? "A prompt for tests" : fixture.description,
+    use_cases: (fixture.useCases ?? [{ title: "Testing", description: "Used by the tests" }]) as PromptRow["use_cases"],
+    tags: fixture.tags === undefined ? "test,prompt" : fixture.tags,
+    is_free: fixture.isFree ?? true,
+    price_usd: fixture.priceUsd ?? null,
+    category: fixture.category === undefined ? "testing" : fixture.category,
+    status: fixture.status ?? "approved",
+    links: (fixture.links ?? []) as PromptRow["links"],
+    created_at: (fixture.createdAt ?? new Date()).toISOString(),
+  });
+  const [row] = await ds.query(`SELECT * FROM prompts WHERE id = $1`, [id]);
   return row as { id: string; prompt: string; user_id: string; created_at: Date };
 }

@@ -30,7 +30,8 @@ export type PromptRow = Omit<PromptPageRecord, "id" | "user_id" | "prompt" | "cr
 };
 
 /** Inserts a marketplace prompt directly (as the prompt API would store it); returns its id. */
-export async function insertPrompt(ds: DataSource, userId: string, fields: Partial<PromptRow> = {}): Promise<string> {
+export async function insertPrompt(ds: DataSource, userId: string, fields: Partial<PromptRow> & { id?: string } = {}): Promise<string> {
+  const { id: chosenId, ...given } = fields;
   const row: PromptRow = {
     name: "A prompt",
     prompt: `Prompt text ${randomUUID()}`,
@@ -49,16 +50,16 @@ export async function insertPrompt(ds: DataSource, userId: string, fields: Parti
     image_url: null,
     links: [],
     created_at: new Date().toISOString(),
-    ...fields,
+    ...given,
   };
   const [{ id }] = await ds.query(
     `INSERT INTO prompts (user_id, name, prompt, description, use_cases, tags, is_free, price_usd, price, category, status,
-                          tokenized_on, ticker, token_address, pool_address, image_url, links, created_at, content_hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`,
+                          tokenized_on, ticker, token_address, pool_address, image_url, links, created_at, content_hash, id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, COALESCE($20::uuid, gen_random_uuid())) RETURNING id`,
     [
       userId, row.name, row.prompt, row.description, JSON.stringify(row.use_cases), row.tags, row.is_free, row.price_usd, row.price,
       row.category, row.status, row.tokenized_on, row.ticker, row.token_address, row.pool_address, row.image_url,
-      JSON.stringify(row.links), row.created_at, contentHash(row.prompt),
+      JSON.stringify(row.links), row.created_at, contentHash(row.prompt), chosenId ?? null,
     ],
   );
   return id;
