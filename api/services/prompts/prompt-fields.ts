@@ -1,4 +1,4 @@
-import type { CreatorKey } from "../../../shared/solana/creator-key";
+import type { CreatorKey } from "../../../shared/chain/creator-key";
 import type { DecodedImage } from "../../../shared/storage";
 
 export const PROMPT_STATUSES = ["pending", "approved", "rejected"] as const;

@@ -1,4 +1,4 @@
-import { CreatorKey, isPublicKey, keyMatchesWallet } from "../../../shared/solana/creator-key";
+import { CreatorKey, isPublicKey, keyMatchesWallet } from "../../../shared/chain/creator-key";
 import type { FieldProblem } from "../../platform/platform-error";
 import type { PromptFields } from "./prompt-fields";
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { config } from "../../../shared/config";
 import { insertPromptLaunch, isLiveLaunchViolation, type QuotaColumn } from "../../../shared/db/token-launch-store";
-import type { CreatorKey } from "../../../shared/solana/creator-key";
+import type { CreatorKey } from "../../../shared/chain/creator-key";
 import type { ApiDeps } from "../../deps";
 import type { PlatformCaller } from "../../middleware/platform-auth";
 import { PlatformError } from "../../platform/platform-error";

@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { isPublicKey, parseSecretKey } from "../../../../shared/solana/creator-key";
+import { isPublicKey, parseSecretKey } from "../../../../shared/chain/creator-key";
 import { decodeImage, ImageError, isObjectKey } from "../../../../shared/storage";
 import { PROMPT_STATUSES } from "../../../services/prompts/prompt-fields";
 

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import type { Keypair } from "@solana/web3.js";
-import { InvalidKeyError, parsePrivateKey, parsePublicKey } from "../chain/private-key";
+import { InvalidKeyError, parsePrivateKey, parsePublicKey } from "./private-key";
 
 /** Whether a string is a Solana public key: base58 of exactly 32 bytes. */
 export function isPublicKey(value: string): boolean {
