@@ -2,7 +2,7 @@ import { startCpuWindow, withCpuWindow, type CpuUsage } from "./cpu-usage";
 import { jsonRequest } from "./json-request";
 import type { QueueWatcher } from "./queue-watcher";
 
-/** The figures: 100 items, 500 ms simulated LLM latency each, done in under 3 s. */
+/** The batch target: 100 items, 500 ms simulated LLM latency each, done in under 3 s. */
 export const BATCH_ITEMS = 100;
 export const SIM_LATENCY_MS = 500;
 export const LIMIT_MS = 3_000;
