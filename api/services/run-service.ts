@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { Run, RunKind } from "../../shared/db/entities/run.entity";
-import { failRun, findRun, insertRun, isTerminal } from "../../shared/db/run-store";
+import { confirmRunStored, deleteQueuedRun, failRun, findRun, insertRun, isTerminal, type NewRun } from "../../shared/db/run-store";
 import { AppError, ServiceUnavailableError } from "../../shared/errors";
 import { enqueue } from "../../shared/queues/queues";
 import { isDatabaseUnavailable } from "../../shared/unavailable";
@@ -19,6 +19,12 @@ export interface SubmitRun {
   owner: Pick<KeyOwner, "userId"> & { apiKeyId: string | null };
   /** `flex` runs wait behind standard ones in the queue. */
   serviceTier?: "standard" | "flex";
+  /**
+   * The request's rate-limit verdict when it is still on its way (see `rateLimit`'s
+   * `deferVerdict`): awaited alongside the insert, and a refusal removes the row before anything
+   * is queued.
+   */
+  admission?: Promise<void>;
 }
 
 /**
@@ -60,13 +66,33 @@ function keepWaitingIfDatabaseDown(err: unknown): null {
  * Stores a queued run, enqueues its job after the row is committed, and — unless the caller does
  * not wait — waits for it to end, up to `waitMs`. Returns the run id and the finished row (null
  * when the wait ran out first or nobody waited).
+ *
+ * A caller who waits learns the job id only from an answer that follows a durable commit: the
+ * run's final write, or `confirmRunStored` when the wait runs out. Such a commit puts every earlier
+ * one on disk, so this insert need not wait for the disk itself (a third of its time here). A
+ * caller given the job id at once (202, streaming) gets a durable insert.
  */
 export async function runAndWait(deps: ApiDeps, run: SubmitRun, waitMs: number | null): Promise<{ runId: string; run: Run | null }> {
   const runId = randomUUID();
-  await insertRun(deps.ds, { id: runId, kind: run.kind, apiKeyId: run.owner.apiKeyId, userId: run.owner.userId, request: run.request, serviceTier: run.serviceTier });
+  const waits = waitMs !== null;
+  const row = { id: runId, kind: run.kind, apiKeyId: run.owner.apiKeyId, userId: run.owner.userId, request: run.request, serviceTier: run.serviceTier };
+  await insertAdmitted(deps, row, { relaxed: waits }, run.admission);
   const options = run.serviceTier === "flex" ? { priority: FLEX_PRIORITY } : {};
   const finished = await enqueueAndAwait(deps, runId, () => enqueue(deps.queues, run.job, { runId }, runId, options), waitMs);
+  if (waits && !finished && !(await confirmRunStored(deps.ds, runId))) {
+    throw new ServiceUnavailableError("The run was lost in a database restart before it started; send the request again");
+  }
   return { runId, run: finished };
+}
+
+/** Inserts the run while the rate-limit verdict arrives; a refused request leaves no row behind. */
+async function insertAdmitted(deps: ApiDeps, row: NewRun, options: { relaxed: boolean }, admission: Promise<void> = Promise.resolve()): Promise<void> {
+  const [inserted, admitted] = await Promise.allSettled([insertRun(deps.ds, row, options), admission]);
+  if (admitted.status === "rejected") {
+    if (inserted.status === "fulfilled") await deleteQueuedRun(deps.ds, row.id).catch(() => undefined);
+    throw admitted.reason;
+  }
+  if (inserted.status === "rejected") throw inserted.reason;
 }
 
 /** Throws the contract's error for a run that did not succeed (or is still going). */

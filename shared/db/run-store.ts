@@ -18,14 +18,33 @@ export interface NewRun {
   serviceTier?: string;
 }
 
-/** Stores a queued run; its job id is its id. */
-export async function insertRun(ds: DataSource, run: NewRun): Promise<void> {
+/**
+ * Stores a queued run; its job id is its id. `relaxed` commits without waiting for the disk: only
+ * for a run whose caller hears of it through a later durable commit (see `confirmRunStored`).
+ */
+export async function insertRun(ds: DataSource, run: NewRun, options: { relaxed?: boolean } = {}): Promise<void> {
   await sql(
     ds,
     `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, service_tier)
      VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8)`,
     [run.id, run.id, run.kind, run.parentId ?? null, run.apiKeyId, run.userId, JSON.stringify(run.request), run.serviceTier ?? "standard"],
+    options,
   );
+}
+
+/** Removes a run that was stored but never queued (its request was refused meanwhile). */
+export async function deleteQueuedRun(ds: DataSource, id: string): Promise<void> {
+  await sql(ds, `DELETE FROM runs WHERE id = $1 AND status = 'queued'`, [id]);
+}
+
+/**
+ * Makes a run's row durable and tells whether it exists. A synchronous commit flushes the write-ahead
+ * log up to itself, so every earlier commit (a relaxed insert included) is on disk once it returns;
+ * a row missing here was lost with a Postgres crash before it reached the disk.
+ */
+export async function confirmRunStored(ds: DataSource, id: string): Promise<boolean> {
+  const rows = await sql(ds, `UPDATE runs SET queued_at = queued_at WHERE id = $1 RETURNING 1`, [id]);
+  return rows.length > 0;
 }
 
 /**

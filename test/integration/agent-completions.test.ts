@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { findRun } from "../../shared/db/run-store";
+import { sql } from "../../shared/db/sql";
 import { roundCost } from "../../shared/llm/pricing";
 import { REVIEW_PROMPT } from "../../workers/agents/messages";
 import { harness, type Harness } from "../helpers/harness";
@@ -145,6 +146,24 @@ describe("E5 POST /v1/agent/completions", () => {
     });
     expect(done).to.include({ job_id: jobId, success: true, name: "Slow" });
     expect(done.outputs[0].content).to.match(/simulated/i);
+  });
+
+  it("answers 503, not a 504 naming a job that does not exist, when the run's row was lost while the caller waited", async () => {
+    const { key: ownKey, userId } = await h.newKey();
+    const pending = request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: ownKey,
+      headers: { prefer: "wait=1" },
+      body: { agent_config: { agent_name: "Lost", llm_args: { sim_latency_ms: 3_000 } }, task: "vanish" },
+    });
+    // What a Postgres crash does to an insert that had not reached the disk yet.
+    await eventually(async () => {
+      const deleted = await sql(h.deps.ds, "DELETE FROM runs WHERE user_id = $1 RETURNING id", [userId]);
+      return deleted.length > 0 ? deleted : undefined;
+    });
+    const res = await pending;
+    expect(res.status).to.equal(503);
+    expect(res.body.detail).to.match(/lost in a database restart/);
+    expect(res.body).to.not.have.property("job_id");
   });
 
   it("answers 202 at once with Prefer: respond-async", async () => {
