@@ -6,7 +6,7 @@ import { sealAgentSecrets } from "../../shared/secrets/agent-secrets";
 import type { ApiDeps } from "../deps";
 import { presentAgentCompletion } from "../presenters/agent-completion.presenter";
 import { acceptedReply, type Reply } from "./reply";
-import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
+import { publishAgentPrompts, type SpineHooks } from "./agent-publishing.service";
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { effectiveBudget } from "./run-budget";
 import { assertSucceeded, runAndWait } from "./run-service";
@@ -29,16 +29,16 @@ export async function completeAgent(
   body: AgentCompletionRequest,
   owner: KeyOwner,
   prefer: { respondAsync: boolean; waitMs: number | null },
-  onPublished: OnPublished = () => undefined,
+  hooks: SpineHooks = {},
 ): Promise<AgentCompletionOutcome> {
   resolveModel(body.agent_config.model_name); // 400 naming the missing key before anything is queued
   const withPrompts = await attachMarketplacePrompts(deps.ds, [body.agent_config], owner.userId);
-  const published = await publishAgentPrompts(deps, owner.userId, withPrompts, () => "agent_config");
-  onPublished(published.promptIds);
+  const published = await publishAgentPrompts(deps, owner.userId, withPrompts, () => "agent_config", hooks.admission);
+  hooks.onPublished?.(published.promptIds);
   const request = prepareAgentRequest({ ...body, agent_config: published.specs[0] }, owner);
   const streaming = request.stream && !prefer.respondAsync;
   const waitMs = prefer.respondAsync || streaming ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
-  const { runId, run } = await runAndWait(deps, { kind: "agent", job: "agent-run", request, owner }, waitMs);
+  const { runId, run } = await runAndWait(deps, { kind: "agent", job: "agent-run", request, owner, admission: hooks.admission }, waitMs);
   if (streaming) return { stream: { runId, request } };
   if (waitMs === null) return acceptedReply(runId);
   assertSucceeded(run, runId);

@@ -12,6 +12,13 @@ import { findDuplicateId, isDuplicateViolation } from "./prompts/prompt-store";
 /** Called with the ids of the prompts a request published (or found already published), in agent order. */
 export type OnPublished = (promptIds: string[]) => void;
 
+/** What the HTTP layer hands a run-spine service (E1, E5) besides the request itself. */
+export interface SpineHooks {
+  onPublished?: OnPublished;
+  /** The rate-limit verdict, when it is still on its way: awaited before anything is written. */
+  admission?: Promise<void>;
+}
+
 /**
  * A marketplace refusal in the `/v1` error shape (`detail` a string, a `/v1` code, no platform
  * fields): a daily limit stays 429, an unavailable price or content review stays 503, and the
@@ -105,6 +112,7 @@ export async function publishAgentPrompts(
   userId: string,
   specs: AgentSpec[],
   where?: (i: number) => string,
+  admission?: Promise<void>,
 ): Promise<{ specs: AgentSpec[]; promptIds: string[] }> {
   const publishing = everyAgent(specs, where).filter(({ spec }) => spec.publish_to_marketplace);
   if (publishing.length === 0) return { specs, promptIds: [] };
@@ -112,6 +120,7 @@ export async function publishAgentPrompts(
   const problems = checked.flatMap((c) => ("problems" in c ? c.problems : []));
   if (problems.length) throw new BadRequestError(problems.join("; "), {}, "INVALID_MARKETPLACE_PUBLICATION");
   const publications = checked.map((c) => (c as { publication: AgentPublication }).publication);
+  await admission; // publishing stores prompts and may score them with an LLM: only for an admitted request
   const byHash = await publishAll(deps, userId, publications);
   const ids = new Map(publications.map((p) => [p.spec, byHash.get(contentHash(p.fields.prompt))!]));
   return { specs: specs.map((spec) => withPublishedIds(spec, ids)), promptIds: [...new Set(ids.values())] };

@@ -3,7 +3,7 @@ import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import type { ApiDeps } from "../deps";
 import { presentSwarmCompletion } from "../presenters/swarm-completion.presenter";
 import { syncWaitMs } from "./batch-service";
-import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
+import { publishAgentPrompts, type SpineHooks } from "./agent-publishing.service";
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { acceptedReply, type Reply } from "./reply";
 import { assertSucceeded, runAndWait } from "./run-service";
@@ -21,17 +21,17 @@ export async function completeSwarm(
   body: SwarmRequest,
   owner: KeyOwner,
   prefer: { respondAsync: boolean; waitMs: number | null },
-  onPublished: OnPublished = () => undefined,
+  hooks: SpineHooks = {},
 ): Promise<SwarmCompletionOutcome> {
   const normalised = normaliseSwarmRequest(body, owner);
   assertSwarmRunnable(normalised);
   const withPrompts = await attachMarketplacePrompts(deps.ds, normalised.agents ?? [], owner.userId);
-  const published = await publishAgentPrompts(deps, owner.userId, withPrompts);
-  onPublished(published.promptIds);
+  const published = await publishAgentPrompts(deps, owner.userId, withPrompts, undefined, hooks.admission);
+  hooks.onPublished?.(published.promptIds);
   const request = { ...normalised, agents: published.specs };
   const streaming = request.stream && !prefer.respondAsync;
   const waitMs = streaming ? null : syncWaitMs(prefer);
-  const { runId, run } = await runAndWait(deps, { kind: "swarm", job: "swarm-run", request, owner, serviceTier: request.service_tier }, waitMs);
+  const { runId, run } = await runAndWait(deps, { kind: "swarm", job: "swarm-run", request, owner, serviceTier: request.service_tier, admission: hooks.admission }, waitMs);
   if (streaming) return { stream: { runId, request } };
   if (waitMs === null) return acceptedReply(runId);
   assertSucceeded(run, runId);

@@ -157,6 +157,44 @@ describe("rate limits", () => {
       expect(day.status, "another key is not affected").to.equal(200);
     });
 
+    it("E5 and E1 learn their verdict alongside the run's insert: a refusal leaves no run, no job, no prompt, and outranks a 422", async () => {
+      const app = await serveWith(h, tinyLimiter(h, { perMinute: 1, perHour: 50, perDay: 100, tokensPerAgent: 1 }));
+      servers.push(app);
+      const { key, userId } = await h.newKey();
+      expect((await request(app.baseUrl, "GET", "/v1/rate/limits", { key })).status).to.equal(200);
+      const journalBefore = h.sim.journal.length;
+      const jobsBefore = await h.deps.queues.agent.getJobCounts();
+      const publishing = {
+        agent_name: "Refused",
+        description: "Reviews supplier contracts",
+        system_prompt: "You review supplier contracts and list every risky clause.",
+        publish_to_marketplace: true,
+        use_cases: [{ title: "Contracts", description: "Reviews supplier contracts" }],
+        tags: ["legal"],
+        category: "analysis",
+      };
+
+      const e5 = await request(app.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: { agent_name: "A" }, task: "never runs" } });
+      const e5Publishing = await request(app.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: publishing, task: "never runs" } });
+      const e1 = await request(app.baseUrl, "POST", "/v1/swarm/completions", {
+        key,
+        body: { swarm_type: "SequentialWorkflow", task: "never runs", agents: [{ agent_name: "A", system_prompt: "a" }, { agent_name: "B", system_prompt: "b" }] },
+      });
+      const invalid = await request(app.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: { max_loops: "many" }, task: 7 } });
+
+      for (const refused of [e5, e5Publishing, e1, invalid]) {
+        expect(refused.status).to.equal(429);
+        expect(refused.body).to.include({ code: "RATE_LIMITED", status_code: 429 });
+        expect(refused.headers.get("retry-after")).to.match(/^\d+$/);
+        expect(refused.headers.get("x-ratelimit-remaining-minute")).to.equal("0");
+      }
+      const [{ runs }] = await h.deps.ds.query("SELECT count(*)::int AS runs FROM runs WHERE user_id = $1", [userId]);
+      const [{ prompts }] = await h.deps.ds.query("SELECT count(*)::int AS prompts FROM prompts WHERE user_id = $1", [userId]);
+      expect({ runs, prompts }).to.deep.equal({ runs: 0, prompts: 0 });
+      expect(await h.deps.queues.agent.getJobCounts()).to.deep.equal(jobsBefore);
+      expect(h.sim.journal.length, "no LLM call").to.equal(journalBefore);
+    });
+
     it("refuses over the per-day limit naming the day window, with a Retry-After up to a day", async () => {
       const app = await serveWith(h, tinyLimiter(h, { perMinute: 10, perHour: 10, perDay: 2, tokensPerAgent: 1 }));
       servers.push(app);

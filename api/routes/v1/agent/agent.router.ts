@@ -12,12 +12,18 @@ import { reply } from "../../reply";
 import { agentCompletionOperation } from "./agent.openapi";
 import { agentCompletionSchema } from "./agent.schema";
 
+/** E5's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
+export const AGENT_COMPLETIONS_PATH = "/v1/agent/completions";
+
 /** E5 `POST /v1/agent/completions`. */
 export function agentRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.post("/v1/agent/completions", validateBody(agentCompletionSchema), async (ctx) => {
+  router.post(AGENT_COMPLETIONS_PATH, validateBody(agentCompletionSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
-    const outcome = await completeAgent(deps, ctx.state.body as AgentCompletionRequest, ctx.state.auth, prefer, announcePublished(ctx));
+    const outcome = await completeAgent(deps, ctx.state.body as AgentCompletionRequest, ctx.state.auth, prefer, {
+      onPublished: announcePublished(ctx),
+      admission: ctx.state.admission,
+    });
     if ("stream" in outcome) await streamRun(deps, ctx, outcome.stream.runId, agentStreamFormat(outcome.stream.runId, outcome.stream.request));
     else reply(ctx, outcome);
   });

@@ -16,11 +16,17 @@ import { reply } from "../../reply";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 import { swarmBatchOperation, swarmCompletionOperation, swarmTypesOperation } from "./swarm.openapi";
 
+/** E1's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
+export const SWARM_COMPLETIONS_PATH = "/v1/swarm/completions";
+
 /** E1 `POST /v1/swarm/completions`, E2 `POST /v1/swarm/batch/completions`, `GET /v1/swarms/available`. */
 export function swarmRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.post("/v1/swarm/completions", validateBody(swarmRequestSchema), async (ctx) => {
-    const outcome = await completeSwarm(deps, ctx.state.body as SwarmRequest, ctx.state.auth, parsePrefer(ctx.get("prefer")), announcePublished(ctx));
+  router.post(SWARM_COMPLETIONS_PATH, validateBody(swarmRequestSchema), async (ctx) => {
+    const outcome = await completeSwarm(deps, ctx.state.body as SwarmRequest, ctx.state.auth, parsePrefer(ctx.get("prefer")), {
+      onPublished: announcePublished(ctx),
+      admission: ctx.state.admission,
+    });
     if ("stream" in outcome) await streamRun(deps, ctx, outcome.stream.runId, swarmStreamFormat(outcome.stream.runId, outcome.stream.request));
     else reply(ctx, outcome);
   });
