@@ -1,3 +1,4 @@
+import { setImmediate as yieldToIo } from "node:timers/promises";
 import type { DataSource } from "typeorm";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
@@ -96,6 +97,9 @@ export class StepRecorder {
   }
 
   private async persist(key: string, meta: StepMeta, outcome: StepOutcome, startedAt: Date, finishedAt: Date): Promise<void> {
+    // Lets the run go on first (its next call, or its final write) and builds the row after, so
+    // the price lookup and the row's serialisation are not on the run's critical path.
+    await yieldToIo();
     const step = {
       run_id: this.store.runId,
       seq: this.store.takeSeq(),
