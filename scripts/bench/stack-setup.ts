@@ -1,6 +1,7 @@
 import { BENCH_DATABASE, benchEnv, type BenchPorts } from "./bench-env";
 import { ensureServices } from "./ensure-services";
 import { flushRedisDb } from "./flush-redis";
+import { recreateDatabase } from "./fresh-database";
 import { freePorts } from "./free-port";
 import { createApiKey, migrateDatabase } from "./prepare-database";
 import { benchPath } from "./results-file";
@@ -65,6 +66,7 @@ export async function setUpStack(
   await step("ensureServices", `making sure Postgres and Redis run (database ${BENCH_DATABASE})`, () =>
     ensureServices(BENCH_DATABASE, env, logFile("ensure-services")),
   );
+  await step("freshDatabase", `emptying database ${BENCH_DATABASE}`, () => recreateDatabase(env.DATABASE_URL!));
   await step("flushRedis", `flushing ${env.REDIS_URL}`, () => flushRedisDb(env.REDIS_URL!));
   await step("migrate", "running migrations", () => migrateDatabase(env, logFile("migrate")));
   const apiKey = await step("apiKey", "creating an API key", () => createApiKey("bench", env, logFile("apikey")));
