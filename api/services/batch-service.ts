@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newRunId } from "../../shared/db/run-id";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { config } from "../../shared/config";
 import type { Run, RunKind } from "../../shared/db/entities/run.entity";
@@ -35,8 +35,8 @@ export function assertBatchSize(count: number): void {
  * children in item order (null when nobody waited).
  */
 export async function runBatch(deps: ApiDeps, spec: BatchSpec, waitMs: number | null): Promise<{ parentId: string; done: { parent: Run; children: Run[] } | null }> {
-  const parentId = randomUUID();
-  const children = spec.items.map((request) => ({ id: randomUUID(), request }));
+  const parentId = newRunId();
+  const children = spec.items.map((request) => ({ id: newRunId(), request }));
   await insertBatch(deps.ds, {
     parentId,
     parentKind: spec.parentKind,

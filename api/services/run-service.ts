@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newRunId } from "../../shared/db/run-id";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { Run, RunKind } from "../../shared/db/entities/run.entity";
 import { confirmRunStored, deleteQueuedRun, failRun, findRun, insertRun, isTerminal, type NewRun } from "../../shared/db/run-store";
@@ -73,7 +73,7 @@ function keepWaitingIfDatabaseDown(err: unknown): null {
  * caller given the job id at once (202, streaming) gets a durable insert.
  */
 export async function runAndWait(deps: ApiDeps, run: SubmitRun, waitMs: number | null): Promise<{ runId: string; run: Run | null }> {
-  const runId = randomUUID();
+  const runId = newRunId();
   const waits = waitMs !== null;
   const row = { id: runId, kind: run.kind, apiKeyId: run.owner.apiKeyId, userId: run.owner.userId, request: run.request, serviceTier: run.serviceTier };
   await insertAdmitted(deps, row, { relaxed: waits }, run.admission);

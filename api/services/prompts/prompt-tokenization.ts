@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newRunId } from "../../../shared/db/run-id";
 import { config } from "../../../shared/config";
 import { insertPromptLaunch, isLiveLaunchViolation, type QuotaColumn } from "../../../shared/db/token-launch-store";
 import type { CreatorKey } from "../../../shared/chain/creator-key";
@@ -60,7 +60,7 @@ export async function storePromptLaunch(
   token: PromptToken,
   quota: { column: QuotaColumn; day: string } | null,
 ): Promise<StoredLaunch> {
-  const runId = randomUUID();
+  const runId = newRunId();
   const creatorWallet = token.creator.publicKey;
   try {
     const launchId = await insertPromptLaunch(tx, {

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newRunId } from "../../../shared/db/run-id";
 import { config } from "../../../shared/config";
 import { insertListingLaunch } from "../../../shared/db/token-launch-store";
 import type { ApiDeps } from "../../deps";
@@ -31,7 +31,7 @@ export async function launchListingToken(deps: ApiDeps, services: PlatformServic
   await assertFunded(services.chain, keypair.publicKey);
   const imageUrl = await storeLaunchImage(image, services.storage);
 
-  const runId = randomUUID();
+  const runId = newRunId();
   const creatorWallet = keypair.publicKey.toBase58();
   const { listingId, launchId } = await insertListingLaunch(
     deps.ds,
