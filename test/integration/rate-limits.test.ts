@@ -229,6 +229,14 @@ describe("rate limits", () => {
       expect(res.body.detail).to.match(/rate limit/i);
       expect(res.headers.get("x-ratelimit-limit-minute")).to.equal("100");
       expect(res.headers.get("x-ratelimit-tier")).to.equal("free");
+
+      // E5 learns the verdict alongside its insert: the 503 still comes, and leaves no run behind.
+      const { key: runKey, userId } = await h.newKey();
+      const run = await request(app.baseUrl, "POST", "/v1/agent/completions", { key: runKey, body: { agent_config: { agent_name: "A" }, task: "never runs" } });
+      expect(run.status).to.equal(503);
+      expect(run.body.detail).to.match(/rate limit/i);
+      const [{ runs }] = await h.deps.ds.query("SELECT count(*)::int AS runs FROM runs WHERE user_id = $1", [userId]);
+      expect(runs).to.equal(0);
     });
 
     it("counts a request whose answer came while the process was busy for longer than the timeout", async () => {
