@@ -69,7 +69,7 @@ function keepWaitingIfDatabaseDown(err: unknown): null {
  *
  * A caller who waits learns the job id only from an answer that follows a durable commit: the
  * run's final write, or `confirmRunStored` when the wait runs out. Such a commit puts every earlier
- * one on disk, so this insert need not wait for the disk itself (a third of its time here). A
+ * one on disk, so this insert need not wait for the disk itself (about 0.4 of the 0.9 ms it took). A
  * caller given the job id at once (202, streaming) gets a durable insert.
  */
 export async function runAndWait(deps: ApiDeps, run: SubmitRun, waitMs: number | null): Promise<{ runId: string; run: Run | null }> {
