@@ -8,7 +8,7 @@ import { whenDatabaseAnswers } from "../shared/db/outage-wait";
 import { failRun } from "../shared/db/run-store";
 import { logger } from "../shared/logger";
 import { CancelListener } from "../shared/queues/cancellation";
-import { isFinalAttempt, scrubJobSecrets } from "../shared/queues/job-secrets";
+import { discardJobSecrets, isFinalAttempt } from "../shared/queues/job-secrets";
 import { createRedis } from "../shared/queues/redis";
 import { announceRunDone } from "../shared/queues/run-notices";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
@@ -74,12 +74,12 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
             await job.moveToDelayed(Date.now() + err.retryInMs, token);
             throw new DelayedError();
           }
-          if (finalAttempt) await scrubJobSecrets(job).catch(() => undefined);
+          if (finalAttempt) await discardJobSecrets(redis, job).catch(() => undefined);
           throw err;
         }
-        // Before the job counts as done: a failed scrub fails the attempt, and the retry (which
-        // finds the run finished) scrubs again.
-        await scrubJobSecrets(job);
+        // Before the job counts as done: a failed discard fails the attempt, and the retry (which
+        // finds the run finished) discards again.
+        await discardJobSecrets(redis, job);
         if (!announced) announceRunDone(redis, result.runId);
         return result;
       },
@@ -98,7 +98,7 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
       const attempts = job.opts.attempts ?? 1;
       logger.warn({ queue, jobId: job.id, attempt: job.attemptsMade, err: err.message }, "job attempt failed");
       // A job that stalled too often fails here without its processor's own clean-up.
-      if (job.attemptsMade >= attempts) scrubJobSecrets(job).catch((e) => logger.error({ err: e, jobId: job.id }, "could not scrub job secrets"));
+      if (job.attemptsMade >= attempts) discardJobSecrets(redis, job).catch((e) => logger.error({ err: e, jobId: job.id }, "could not discard job secrets"));
       if (job.attemptsMade >= attempts && typeof (job.data as { runId?: unknown })?.runId === "string") {
         const runId = (job.data as { runId: string }).runId;
         whenDatabaseAnswers(() => failRun(ds, runId, { message: "The run could not be completed after several attempts", code: "RUN_ABANDONED" })).catch(

@@ -1,6 +1,6 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
-import { sealAgentSecrets } from "../../shared/secrets/agent-secrets";
+import { withholdAgentSecrets } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { presentAgentBatch } from "../presenters/agent-batch.presenter";
 import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
@@ -37,7 +37,7 @@ export async function completeAgentBatch(
       owner,
       parentRequest: { total_requests: items.length },
       // Items stream nothing: their results come back together.
-      items: items.map((item, i) => ({ ...item, agent_config: sealAgentSecrets(configs[i]), stream: false, budget: effectiveBudget(item.budget, owner.tier) })),
+      items: items.map((item, i) => withholdAgentSecrets({ ...item, agent_config: configs[i], stream: false, budget: effectiveBudget(item.budget, owner.tier) })),
     },
     waitMs,
   );

@@ -2,7 +2,7 @@ import type { KeyOwner } from "../../shared/auth/api-keys";
 import { config } from "../../shared/config";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import { resolveModel } from "../../shared/llm/providers";
-import { sealAgentSecrets } from "../../shared/secrets/agent-secrets";
+import { withholdAgentSecrets } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { presentAgentCompletion } from "../presenters/agent-completion.presenter";
 import { acceptedReply, type Reply } from "./reply";
@@ -14,10 +14,10 @@ import { assertSucceeded, runAndWait } from "./run-service";
 /** What E5 hands back: a reply, or a run to stream to the client. */
 export type AgentCompletionOutcome = Reply | { stream: { runId: string; request: AgentCompletionRequest } };
 
-/** The stored form of an E5 request: streaming decided and the budget filled in for the caller's tier. */
+/** An E5 request made ready to run: streaming decided and the budget filled in for the caller's tier. */
 export function prepareAgentRequest(body: AgentCompletionRequest, owner: KeyOwner): AgentCompletionRequest {
   const stream = Boolean(body.stream ?? body.agent_config.streaming_on);
-  return { ...body, agent_config: sealAgentSecrets(body.agent_config), stream, budget: effectiveBudget(body.budget, owner.tier) };
+  return { ...body, stream, budget: effectiveBudget(body.budget, owner.tier) };
 }
 
 /**
@@ -35,10 +35,10 @@ export async function completeAgent(
   const withPrompts = await attachMarketplacePrompts(deps.ds, [body.agent_config], owner.userId);
   const published = await publishAgentPrompts(deps, owner.userId, withPrompts, () => "agent_config", hooks.admission);
   hooks.onPublished?.(published.promptIds);
-  const request = prepareAgentRequest({ ...body, agent_config: published.specs[0] }, owner);
+  const { request, secrets } = withholdAgentSecrets(prepareAgentRequest({ ...body, agent_config: published.specs[0] }, owner));
   const streaming = request.stream && !prefer.respondAsync;
   const waitMs = prefer.respondAsync || streaming ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
-  const { runId, run } = await runAndWait(deps, { kind: "agent", job: "agent-run", request, owner, admission: hooks.admission }, waitMs);
+  const { runId, run } = await runAndWait(deps, { kind: "agent", job: "agent-run", request, secrets, owner, admission: hooks.admission }, waitMs);
   if (streaming) return { stream: { runId, request } };
   if (waitMs === null) return acceptedReply(runId);
   assertSucceeded(run, runId);

@@ -6,6 +6,7 @@ import { insertBatch, loadChildren } from "../../shared/db/run-batch-store";
 import { BadRequestError } from "../../shared/errors";
 import { enqueueBatch } from "../../shared/queues/queues";
 import type { JobName } from "../../shared/queues/registry";
+import { sealRunSecrets, type SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { assertSucceeded, enqueueAndAwait } from "./run-service";
 
@@ -16,8 +17,8 @@ export interface BatchSpec {
   childJob: JobName;
   owner: KeyOwner;
   parentRequest: unknown;
-  /** Stored requests of the items to run, in request order. */
-  items: unknown[];
+  /** The items to run, in request order: each request to store, and the secrets withheld from it. */
+  items: SplitRequest<unknown>[];
 }
 
 /** Refuses an empty batch or one over `MAX_BATCH_SIZE` (400, as CONTRACT.md says). */
@@ -36,7 +37,10 @@ export function assertBatchSize(count: number): void {
  */
 export async function runBatch(deps: ApiDeps, spec: BatchSpec, waitMs: number | null): Promise<{ parentId: string; done: { parent: Run; children: Run[] } | null }> {
   const parentId = newRunId();
-  const children = spec.items.map((request) => ({ id: newRunId(), request }));
+  const children = spec.items.map(({ request, secrets }) => {
+    const id = newRunId();
+    return { id, request, sealedSecrets: sealRunSecrets(secrets, { runId: id, userId: spec.owner.userId }) };
+  });
   await insertBatch(deps.ds, {
     parentId,
     parentKind: spec.parentKind,

@@ -3,7 +3,6 @@ import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { everyAgent, mapAgentTree } from "../../shared/contracts/agent-tree";
 import { sql } from "../../shared/db/sql";
 import { BadRequestError } from "../../shared/errors";
-import { sealSecret } from "../../shared/secrets/sealed";
 import { listedPrompt } from "./prompts/prompt-visibility";
 
 /** What `marketplace_prompt_id` needs of a stored prompt. */
@@ -54,16 +53,16 @@ function problemWith(id: string, prompt: StoredPrompt | undefined, userId: strin
 
 /**
  * The agent with its marketplace prompt in place of `system_prompt` (which the spec says is then
- * ignored), handoffs included. The text is stored sealed: a run's stored request is shown back to
- * its caller (`GET /v1/swarm/logs`), and a paid prompt's text must not be handed out that way.
- * The worker unseals it just before the model call.
+ * ignored), handoffs included. A run's stored request is shown back to its caller (job reads,
+ * `GET /v1/swarm/logs`), and a paid prompt's text must not be handed out that way: the text is
+ * withheld from the stored request with the run's secrets (`withholdAgentSecrets`).
  */
 function withPrompt(spec: AgentSpec, lookup: MarketplacePromptLookup): AgentSpec {
   return mapAgentTree(spec, (agent) => {
     const id = promptIdOf(agent);
     if (!id) return agent;
     const prompt = lookup.get(id.toLowerCase())!;
-    return { ...agent, marketplace_prompt_id: prompt.id, system_prompt: sealSecret(prompt.prompt) };
+    return { ...agent, marketplace_prompt_id: prompt.id, system_prompt: prompt.prompt };
   });
 }
 

@@ -6,6 +6,7 @@ import { AppError, ServiceUnavailableError } from "../../shared/errors";
 import { enqueue } from "../../shared/queues/queues";
 import { isDatabaseUnavailable } from "../../shared/unavailable";
 import type { JobName } from "../../shared/queues/registry";
+import { sealRunSecrets, type WithheldSecret } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 
 /** BullMQ priority of flex runs: any standard job is taken first. */
@@ -14,7 +15,10 @@ const FLEX_PRIORITY = 10;
 export interface SubmitRun {
   kind: RunKind;
   job: JobName;
+  /** The request as stored and shown back: secrets withheld (see `run-secrets`). */
   request: unknown;
+  /** The secrets withheld from `request`, sealed into the run's row bound to its id and owner. */
+  secrets?: WithheldSecret[];
   /** Who the run is for; runs the service makes on its own behalf have no key. */
   owner: Pick<KeyOwner, "userId"> & { apiKeyId: string | null };
   /** `flex` runs wait behind standard ones in the queue. */
@@ -75,7 +79,10 @@ function keepWaitingIfDatabaseDown(err: unknown): null {
 export async function runAndWait(deps: ApiDeps, run: SubmitRun, waitMs: number | null): Promise<{ runId: string; run: Run | null }> {
   const runId = newRunId();
   const waits = waitMs !== null;
-  const row = { id: runId, kind: run.kind, apiKeyId: run.owner.apiKeyId, userId: run.owner.userId, request: run.request, serviceTier: run.serviceTier };
+  const row = { id: runId, kind: run.kind, apiKeyId: run.owner.apiKeyId, userId: run.owner.userId, request: run.request,
+    sealedSecrets: sealRunSecrets(run.secrets ?? [], { runId, userId: run.owner.userId }),
+    serviceTier: run.serviceTier,
+  };
   await insertAdmitted(deps, row, { relaxed: waits }, run.admission);
   const options = run.serviceTier === "flex" ? { priority: FLEX_PRIORITY } : {};
   const finished = await enqueueAndAwait(deps, runId, () => enqueue(deps.queues, run.job, { runId }, runId, options), waitMs);

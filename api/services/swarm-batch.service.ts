@@ -8,6 +8,7 @@ import { validateRequest } from "../schemas/validate-request";
 import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
 import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
 import { applyMarketplacePrompts, lookupMarketplacePrompts, type MarketplacePromptLookup } from "./marketplace-prompts.service";
+import { withholdSwarmSecrets } from "../../shared/secrets/run-secrets";
 import { acceptedReply, type Reply } from "./reply";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 
@@ -76,7 +77,7 @@ export async function completeSwarmBatch(
   // One item after another, so items publishing the same prompt share one record.
   for (const item of validated) prepared.push(await withPublishedAgents(withMarketplacePrompts(item, lookup, owner), deps, owner, promptIds));
   onPublished([...new Set(promptIds)]);
-  const runnable = prepared.flatMap((p) => ("request" in p ? [p.request] : []));
+  const runnable = prepared.flatMap((p) => ("request" in p ? [withholdSwarmSecrets(p.request)] : []));
   // Refused items are kept with the parent, so a later GET /v1/jobs shows every slot too.
   const rejected = prepared.flatMap((p, index) => ("error" in p ? [{ index, item: p.error }] : []));
   const parentRequest: SwarmBatchParent = { total_requests: items.length, rejected };

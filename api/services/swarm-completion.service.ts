@@ -5,6 +5,7 @@ import { presentSwarmCompletion } from "../presenters/swarm-completion.presenter
 import { syncWaitMs } from "./batch-service";
 import { publishAgentPrompts, type SpineHooks } from "./agent-publishing.service";
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
+import { withholdSwarmSecrets } from "../../shared/secrets/run-secrets";
 import { acceptedReply, type Reply } from "./reply";
 import { assertSucceeded, runAndWait } from "./run-service";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
@@ -28,10 +29,10 @@ export async function completeSwarm(
   const withPrompts = await attachMarketplacePrompts(deps.ds, normalised.agents ?? [], owner.userId);
   const published = await publishAgentPrompts(deps, owner.userId, withPrompts, undefined, hooks.admission);
   hooks.onPublished?.(published.promptIds);
-  const request = { ...normalised, agents: published.specs };
+  const { request, secrets } = withholdSwarmSecrets({ ...normalised, agents: published.specs });
   const streaming = request.stream && !prefer.respondAsync;
   const waitMs = streaming ? null : syncWaitMs(prefer);
-  const { runId, run } = await runAndWait(deps, { kind: "swarm", job: "swarm-run", request, owner, serviceTier: request.service_tier, admission: hooks.admission }, waitMs);
+  const { runId, run } = await runAndWait(deps, { kind: "swarm", job: "swarm-run", request, secrets, owner, serviceTier: request.service_tier, admission: hooks.admission }, waitMs);
   if (streaming) return { stream: { runId, request } };
   if (waitMs === null) return acceptedReply(runId);
   assertSucceeded(run, runId);

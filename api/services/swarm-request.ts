@@ -2,7 +2,6 @@ import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { BadRequestError } from "../../shared/errors";
 import { resolveModel } from "../../shared/llm/providers";
-import { sealAgentSecrets } from "../../shared/secrets/agent-secrets";
 import { SWARM_TYPE_ALIASES, swarmRuleProblems } from "../../shared/swarms/swarm-catalog";
 import { effectiveBudget } from "./run-budget";
 
@@ -13,7 +12,7 @@ import { effectiveBudget } from "./run-budget";
  */
 export function normaliseSwarmRequest(body: SwarmRequest, owner: KeyOwner): SwarmRequest {
   const type = body.swarm_type ? (SWARM_TYPE_ALIASES[body.swarm_type] ?? body.swarm_type) : "SequentialWorkflow";
-  const agents = (body.agents ?? []).map((agent, i) => sealAgentSecrets({ ...agent, agent_name: agent.agent_name?.trim() || `Agent ${i + 1}` }));
+  const agents = (body.agents ?? []).map((agent, i) => ({ ...agent, agent_name: agent.agent_name?.trim() || `Agent ${i + 1}` }));
   return { ...body, swarm_type: type, agents, budget: effectiveBudget(body.budget, owner.tier) };
 }
 

@@ -1,5 +1,6 @@
 import type { DataSource } from "typeorm";
 import type { Run, RunKind } from "./entities/run.entity";
+import type { StoredSecret } from "../secrets/run-secrets";
 import { sql } from "./sql";
 
 export interface NewBatch {
@@ -10,7 +11,7 @@ export interface NewBatch {
   userId: string;
   parentRequest: unknown;
   /** One per item, in request order. */
-  children: { id: string; request: unknown }[];
+  children: { id: string; request: unknown; sealedSecrets: StoredSecret[] | null }[];
 }
 
 /** Stores a batch's parent run and its children (one per item, with their positions) in one transaction. */
@@ -22,9 +23,9 @@ export async function insertBatch(ds: DataSource, batch: NewBatch): Promise<void
     );
     // One multi-row insert: a 100-item batch is one round trip, not a hundred.
     await manager.query(
-      `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, item_index)
-       SELECT c.id, c.id::text, $2, $3, $4, $5, 'queued', c.request, c.idx
-         FROM unnest($1::uuid[], $6::jsonb[], $7::int[]) AS c(id, request, idx)`,
+      `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, sealed_secrets, item_index)
+       SELECT c.id, c.id::text, $2, $3, $4, $5, 'queued', c.request, c.sealed_secrets, c.idx
+         FROM unnest($1::uuid[], $6::jsonb[], $8::jsonb[], $7::int[]) AS c(id, request, sealed_secrets, idx)`,
       [
         batch.children.map((c) => c.id),
         batch.childKind,
@@ -33,6 +34,7 @@ export async function insertBatch(ds: DataSource, batch: NewBatch): Promise<void
         batch.userId,
         batch.children.map((c) => JSON.stringify(c.request)),
         batch.children.map((_, i) => i),
+        batch.children.map((c) => (c.sealedSecrets ? JSON.stringify(c.sealedSecrets) : null)),
       ],
     );
   });

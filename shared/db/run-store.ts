@@ -1,6 +1,7 @@
 import type { DataSource } from "typeorm";
 import type { Run, RunKind } from "./entities/run.entity";
 import type { RunStep } from "./entities/run-step.entity";
+import type { StoredSecret } from "../secrets/run-secrets";
 import { sql } from "./sql";
 
 /**
@@ -14,6 +15,8 @@ export interface NewRun {
   apiKeyId: string | null;
   userId: string | null;
   request: unknown;
+  /** The secrets withheld from `request`, sealed (never shown to anyone). */
+  sealedSecrets?: StoredSecret[] | null;
   parentId?: string | null;
   serviceTier?: string;
 }
@@ -25,9 +28,19 @@ export interface NewRun {
 export async function insertRun(ds: DataSource, run: NewRun, options: { relaxed?: boolean } = {}): Promise<void> {
   await sql(
     ds,
-    `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, service_tier)
-     VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8)`,
-    [run.id, run.id, run.kind, run.parentId ?? null, run.apiKeyId, run.userId, JSON.stringify(run.request), run.serviceTier ?? "standard"],
+    `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, sealed_secrets, service_tier)
+     VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9)`,
+    [
+      run.id,
+      run.id,
+      run.kind,
+      run.parentId ?? null,
+      run.apiKeyId,
+      run.userId,
+      JSON.stringify(run.request),
+      run.sealedSecrets ? JSON.stringify(run.sealedSecrets) : null,
+      run.serviceTier ?? "standard",
+    ],
     options,
   );
 }

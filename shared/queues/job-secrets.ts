@@ -1,16 +1,15 @@
 import type { Job } from "bullmq";
-import { secretFieldsOf } from "./registry";
+import { destroyLaunchKey } from "../secrets/launch-keys";
+import type { RedisClient } from "./redis";
+import { keepsLaunchKey } from "./registry";
 
 /**
- * Removes a job's secret payload fields (e.g. a sealed private key) from its data in Redis. Called
- * once the job has ended for good, successfully or not; a job that will be retried keeps them.
+ * Destroys what a job's run kept in Redis for it alone (a launch's sealed signing key). Called once
+ * the job has ended for good, successfully or not; a job that will be retried keeps it.
  */
-export async function scrubJobSecrets(job: Job): Promise<void> {
-  const fields = secretFieldsOf(job.name);
-  const data = (job.data ?? {}) as Record<string, unknown>;
-  if (!fields.some((field) => field in data)) return;
-  const kept = Object.fromEntries(Object.entries(data).filter(([field]) => !fields.includes(field)));
-  await job.updateData(kept);
+export async function discardJobSecrets(redis: RedisClient, job: Job): Promise<void> {
+  const runId = (job.data as { runId?: unknown } | undefined)?.runId;
+  if (keepsLaunchKey(job.name) && typeof runId === "string") await destroyLaunchKey(redis, runId);
 }
 
 /** Whether this attempt is the job's last one (a failure now fails the job for good). */

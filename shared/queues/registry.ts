@@ -11,18 +11,16 @@ export interface RunJobPayload {
 }
 
 /**
- * E6: launches a stored token launch. Carries the creator's private key, sealed (AES-256-GCM with
- * `SECRETS_KEY`), because the key must reach the chain worker and must never be stored in
- * Postgres; the worker scrubs it from the job once the job has ended (see `secretFields`).
+ * E6: launches a stored token launch. The creator's private key is not in the payload: it waits
+ * sealed in a Redis key of its own (`shared/secrets/launch-keys.ts`), destroyed when the job ends.
  */
 export interface TokenLaunchJobPayload extends RunJobPayload {
   launchId: string;
-  sealedKey?: string;
 }
 
 /**
  * Job name → its queue. Workers refuse to start when a name of their queue has no handler.
- * `secretFields` are payload fields removed from the job in Redis once it has ended.
+ * `launchKey` marks the jobs whose run has a launch key waiting in Redis, destroyed once the job has ended.
  */
 export const JOBS = {
   "agent-run": { queue: "agent" },
@@ -31,8 +29,8 @@ export const JOBS = {
   "swarm-run": { queue: "swarm" },
   /** E2's parent: runs once every item (a `swarm-run` child) has ended. */
   "swarm-batch": { queue: "swarm" },
-  "token-launch": { queue: "chain", secretFields: ["sealedKey"] },
-} as const satisfies Record<string, { queue: QueueName; secretFields?: readonly string[] }>;
+  "token-launch": { queue: "chain", launchKey: true },
+} as const satisfies Record<string, { queue: QueueName; launchKey?: true }>;
 
 export type JobName = keyof typeof JOBS;
 
@@ -55,10 +53,9 @@ export function jobNamesOf(queue: QueueName): JobName[] {
   return (Object.keys(JOBS) as JobName[]).filter((name) => JOBS[name].queue === queue);
 }
 
-/** Payload fields that must not stay in Redis after the job has ended. */
-export function secretFieldsOf(name: string): readonly string[] {
-  const job = (JOBS as Record<string, { secretFields?: readonly string[] }>)[name];
-  return job?.secretFields ?? [];
+/** Whether a job's run keeps a launch key in Redis until the job ends. */
+export function keepsLaunchKey(name: string): boolean {
+  return (JOBS as Record<string, { launchKey?: true }>)[name]?.launchKey === true;
 }
 
 export function isQueueName(value: string): value is QueueName {

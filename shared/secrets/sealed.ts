@@ -1,30 +1,76 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { config } from "../config";
 
-const PREFIX = "enc:v1:";
+const PREFIX = "enc:v2:";
 
-/** The 32-byte AES key from `SECRETS_KEY` (any string; hashed to 32 bytes). */
-function key(): Buffer {
-  return createHash("sha256").update(config.secretsKey, "utf8").digest();
+/**
+ * What a sealed value is for. Each purpose has its own AES key, derived from `SECRETS_KEY` with
+ * HKDF, so a ciphertext made for one purpose cannot be opened for another even before its
+ * associated data is checked.
+ */
+export type SealPurpose = "agent-credential" | "marketplace-prompt" | "launch-key" | "new-key-flash";
+
+/**
+ * The purpose and the context a value was sealed in (run id, user id, where in the request...).
+ * It is the AES-GCM associated data: opening needs exactly the same binding, so a ciphertext copied
+ * to another run, user or field is useless there.
+ */
+export interface SealBinding {
+  purpose: SealPurpose;
+  [context: string]: string;
 }
 
-/** Encrypts a secret (AES-256-GCM) into a self-describing string: `enc:v1:<iv>:<tag>:<data>`. */
-export function sealSecret(plain: string): string {
+const keys = new Map<string, Buffer>();
+
+/** The purpose's 32-byte AES key (HKDF-SHA256 of `SECRETS_KEY`), derived once per process. */
+function keyFor(purpose: SealPurpose): Buffer {
+  const cacheKey = `${purpose}\u0000${config.secretsKey}`;
+  let key = keys.get(cacheKey);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", Buffer.from(config.secretsKey, "utf8"), Buffer.from("apiary sealed values", "utf8"), `apiary/${purpose}`, 32));
+    keys.set(cacheKey, key);
+  }
+  return key;
+}
+
+/** The binding as bytes, independent of the order its fields were written in. */
+function associatedData(binding: SealBinding): Buffer {
+  const sorted = Object.keys(binding)
+    .sort()
+    .map((field) => [field, binding[field]]);
+  return Buffer.from(JSON.stringify(sorted), "utf8");
+}
+
+/** Encrypts `plain` (AES-256-GCM) for one purpose and context: `enc:v2:<iv>:<tag>:<data>`. */
+export function seal(plain: string, binding: SealBinding): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key(), iv);
+  const cipher = createCipheriv("aes-256-gcm", keyFor(binding.purpose), iv);
+  cipher.setAAD(associatedData(binding));
   const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   return `${PREFIX}${iv.toString("base64")}:${cipher.getAuthTag().toString("base64")}:${data.toString("base64")}`;
 }
 
-export function isSealed(value: unknown): value is string {
-  return typeof value === "string" && value.startsWith(PREFIX);
+/** Raised for anything that is not a value sealed with exactly this binding; never carries the value. */
+export class SealedValueError extends Error {
+  constructor() {
+    super("The sealed value could not be opened");
+  }
 }
 
-/** Decrypts a sealed secret; anything that is not sealed is returned as it is. */
-export function unsealSecret(value: string): string {
-  if (!isSealed(value)) return value;
-  const [iv, tag, data] = value.slice(PREFIX.length).split(":");
-  const decipher = createDecipheriv("aes-256-gcm", key(), Buffer.from(iv, "base64"));
-  decipher.setAuthTag(Buffer.from(tag, "base64"));
-  return Buffer.concat([decipher.update(Buffer.from(data, "base64")), decipher.final()]).toString("utf8");
+/**
+ * Decrypts a value `seal` made with the same binding. Only the places that sealed a value call
+ * this, on values they stored themselves: a value that came from a client is never opened.
+ */
+export function unseal(sealed: string, binding: SealBinding): string {
+  const parts = sealed.startsWith(PREFIX) ? sealed.slice(PREFIX.length).split(":") : [];
+  if (parts.length !== 3) throw new SealedValueError();
+  try {
+    const [iv, tag, data] = parts.map((part) => Buffer.from(part, "base64"));
+    const decipher = createDecipheriv("aes-256-gcm", keyFor(binding.purpose), iv, { authTagLength: 16 });
+    decipher.setAAD(associatedData(binding));
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(data), decipher.final()]).toString("utf8");
+  } catch {
+    throw new SealedValueError();
+  }
 }

@@ -106,10 +106,11 @@ describe("the agent runtime (through E5)", () => {
     }
     expect(res.body.usage.mcp_cost).to.equal(Math.round(toolMessages.length * 0.1 * 1e6) / 1e6);
     expect(JSON.stringify(res.body)).to.not.include("mcp-secret");
-    // Stored encrypted: neither the token nor the header value is in Postgres in clear text.
-    const [stored] = await h.deps.ds.query("SELECT request::text AS request FROM runs WHERE id = $1", [res.body.job_id]);
-    expect(stored.request).to.not.include("mcp-secret").and.not.include('"bees"');
-    expect(stored.request).to.match(/enc:v1:/);
+    // Withheld from the stored request, sealed apart: neither the token nor the header value is in Postgres in clear text.
+    const [stored] = await h.deps.ds.query("SELECT request::text AS request, sealed_secrets::text AS sealed FROM runs WHERE id = $1", [res.body.job_id]);
+    expect(stored.request).to.not.include("mcp-secret").and.not.include('"bees"').and.not.match(/enc:v\d:/);
+    expect(stored.request).to.include('"[redacted]"');
+    expect(stored.sealed).to.match(/enc:v2:/).and.not.include("mcp-secret").and.not.include('"bees"');
   });
 
   it("fails the run clearly when an MCP server refuses the credentials, without echoing them", async () => {

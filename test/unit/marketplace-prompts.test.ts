@@ -3,7 +3,7 @@ import { useCasesObject } from "../../api/presenters/marketplace-prompt.presente
 import { isoWithoutZone } from "../../api/presenters/timestamp";
 import { applyMarketplacePrompts, marketplacePromptIds, type MarketplacePromptLookup } from "../../api/services/marketplace-prompts.service";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
-import { unsealMarketplacePrompts } from "../../shared/secrets/agent-secrets";
+import { REDACTED, revealRunSecrets, sealRunSecrets, withholdAgentSecrets } from "../../shared/secrets/run-secrets";
 
 const A = "11111111-1111-4111-8111-111111111111";
 const B = "22222222-2222-4222-8222-222222222222";
@@ -19,21 +19,26 @@ describe("marketplace prompts in agent specs", () => {
     expect(marketplacePromptIds(specs)).to.deep.equal([A, B]);
   });
 
-  it("puts each prompt in place of system_prompt, sealed, in handoffs too; the worker unseals exactly that", () => {
+  it("puts each prompt in place of system_prompt, handoffs too; the stored request withholds it and the worker gets exactly that", () => {
     const [applied] = applyMarketplacePrompts([spec({ system_prompt: "own", marketplace_prompt_id: A, handoffs: [spec({ marketplace_prompt_id: B.toUpperCase() })] })], lookup, "buyer");
-    expect(JSON.stringify(applied)).not.to.include("Prompt A").and.not.include("Prompt B").and.not.include('"own"');
     const handoff = (applied.handoffs as AgentSpec[])[0];
     expect(handoff.marketplace_prompt_id).to.equal(B);
-    const opened = unsealMarketplacePrompts(applied);
+    const { request, secrets } = withholdAgentSecrets({ agent_config: applied });
+    expect(JSON.stringify(request)).not.to.include("Prompt A").and.not.include("Prompt B").and.not.include('"own"');
+    expect(request.agent_config.system_prompt).to.equal(REDACTED);
+    const run = { runId: "run-1", userId: "buyer" };
+    const opened = revealRunSecrets({ ...run, request, sealed_secrets: sealRunSecrets(secrets, run) }).agent_config;
     expect(opened.system_prompt).to.equal("Prompt A");
     expect((opened.handoffs as AgentSpec[])[0].system_prompt).to.equal("Prompt B");
   });
 
-  it("leaves agents without an id as they are, and a client's own text that looks sealed is never unsealed", () => {
+  it("leaves agents without an id as they are, and a client's own text that looks sealed is never opened", () => {
     const plain = [spec({ system_prompt: "own" })];
     expect(applyMarketplacePrompts(plain, lookup, "buyer")).to.equal(plain);
-    const forged = spec({ system_prompt: "enc:v1:AAAA:BBBB:CCCC" });
-    expect(unsealMarketplacePrompts(forged).system_prompt).to.equal("enc:v1:AAAA:BBBB:CCCC");
+    const forged = { agent_config: spec({ system_prompt: "enc:v2:AAAA:BBBB:CCCC" }) };
+    const { request, secrets } = withholdAgentSecrets(forged);
+    expect(secrets).to.deep.equal([]);
+    expect(revealRunSecrets({ runId: "r", userId: "u", request, sealed_secrets: null }).agent_config.system_prompt).to.equal("enc:v2:AAAA:BBBB:CCCC");
   });
 
   it("refuses with one 400 naming every unusable id", () => {

@@ -1,5 +1,4 @@
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
-import { unsealLlmArgs } from "../../shared/secrets/agent-secrets";
 import type { ChatMessage, ChatRequest } from "../../shared/llm/chat";
 import type { ResolvedModel } from "../../shared/llm/providers";
 import { modelFamily } from "./model-family";
@@ -39,7 +38,7 @@ export interface RequestOptions {
  */
 export function buildChatRequest(spec: AgentSpec, target: ResolvedModel, messages: ChatMessage[], options: RequestOptions): ChatRequest {
   const request: ChatRequest = { messages: [...messages] };
-  for (const [key, value] of Object.entries(unsealLlmArgs(spec.llm_args))) if (!RESERVED_FIELDS.has(key)) request[key] = value;
+  for (const [key, value] of Object.entries(spec.llm_args ?? {})) if (!RESERVED_FIELDS.has(key)) request[key] = value;
   const maxTokens = Math.min(spec.max_tokens, options.maxTokensCap ?? Infinity);
   let temperature = loopTemperature(spec, options.loop);
   const family = modelFamily(target);

@@ -1,6 +1,6 @@
 import type { AgentCompletionRequest, AgentRunOutput } from "../../shared/contracts/agent-spec";
 import { BadRequestError } from "../../shared/errors";
-import { unsealMarketplacePrompts } from "../../shared/secrets/agent-secrets";
+import { revealRunSecrets } from "../../shared/secrets/run-secrets";
 import { agentName, runAgent } from "../agents/agent-runner";
 import { agentUsage } from "../agents/agent-usage";
 import type { Handler } from "./handler";
@@ -10,11 +10,11 @@ import { executeRun } from "./run-lifecycle";
 export const handleAgentRun: Handler<"agent-run"> = ({ runId }, ctx) =>
   executeRun(runId, ctx, {
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = run.request as AgentCompletionRequest;
+      const request = revealRunSecrets<AgentCompletionRequest>({ runId: run.id, userId: run.user_id, request: run.request, sealed_secrets: run.sealed_secrets });
       if (!request.task?.trim()) throw new BadRequestError("No task given for this agent");
       const images = [...(request.img ? [request.img] : []), ...(request.imgs ?? [])];
       const result = await runAgent(
-        unsealMarketplacePrompts(request.agent_config),
+        request.agent_config,
         { task: request.task, history: request.history, images, toolsEnabled: request.tools_enabled },
         {
           recorder: recorder.lane("agent"),

@@ -1,7 +1,7 @@
 import { config } from "../../shared/config";
 import type { SwarmRequest, SwarmRunOutput } from "../../shared/contracts/swarm-request";
 import { AppError } from "../../shared/errors";
-import { unsealMarketplacePrompts } from "../../shared/secrets/agent-secrets";
+import { revealRunSecrets } from "../../shared/secrets/run-secrets";
 import { openingText } from "../swarms/opening";
 import { swarmTypes } from "../swarms/registry";
 import { SwarmRun } from "../swarms/swarm-run";
@@ -18,10 +18,10 @@ function runsPerTask(request: SwarmRequest): boolean {
 export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
   executeRun(runId, ctx, {
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = run.request as SwarmRequest;
+      const request = revealRunSecrets<SwarmRequest>({ runId: run.id, userId: run.user_id, request: run.request, sealed_secrets: run.sealed_secrets });
       const type = swarmTypes[request.swarm_type as keyof typeof swarmTypes];
       if (!type) throw new AppError(400, "SWARM_TYPE_UNAVAILABLE", `swarm_type '${request.swarm_type}' is not available`);
-      const swarm = new SwarmRun(request, (request.agents ?? []).map(unsealMarketplacePrompts), openingText(request), type.name, { recorder, budget, usage, signal }, events, config.swarmMaxParallel);
+      const swarm = new SwarmRun(request, request.agents ?? [], openingText(request), type.name, { recorder, budget, usage, signal }, events, config.swarmMaxParallel);
       let output: unknown;
       let ranType: string;
       if (runsPerTask(request)) {

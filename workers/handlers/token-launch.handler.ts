@@ -5,7 +5,7 @@ import { parsePrivateKey } from "../../shared/chain/private-key";
 import { config } from "../../shared/config";
 import { claimRun, completeRun, failRun } from "../../shared/db/run-store";
 import { findLaunch, markLaunchFailed } from "../../shared/db/token-launch-store";
-import { unsealSecret } from "../../shared/secrets/sealed";
+import { fetchLaunchKey, openLaunchKey } from "../../shared/secrets/launch-keys";
 import { LaunchFailedError } from "../chain/launch-errors";
 import { launchToken } from "../chain/launch-token";
 import { launcherFor } from "../chain/launchers";
@@ -28,18 +28,19 @@ function connection(): Connection {
 
 /**
  * E6 (and E7's tokenization): launches the token of a stored launch with the creator's key,
- * which arrives sealed in the job and is opened only here, only when transactions must be signed.
+ * which waits sealed in Redis beside the job and is opened only here, only when transactions must be signed.
  * A failure the network or the launcher decided fails the run with TOKENIZATION_FAILED; trouble
  * reaching the RPC or the database is rethrown so the job is retried (and the retry confirms what
- * was sent rather than sending again). The key is scrubbed from the job when it ends.
+ * was sent rather than sending again). The key is destroyed when the job ends (see the worker pool).
  */
-export const handleTokenLaunch: Handler<"token-launch"> = async ({ runId, launchId, sealedKey }, ctx) => {
+export const handleTokenLaunch: Handler<"token-launch"> = async ({ runId, launchId }, ctx) => {
   const run = await claimRun(ctx.ds, runId);
   if (!run) return { runId }; // finished already: a duplicate delivery
+  const sealedKey = await fetchLaunchKey(ctx.redis, runId);
   const creator = () => {
     if (!sealedKey) throw new LaunchFailedError("The signing key is no longer available for this launch");
     try {
-      return parsePrivateKey(unsealSecret(sealedKey));
+      return parsePrivateKey(openLaunchKey(sealedKey, runId));
     } catch {
       throw new LaunchFailedError("The signing key could not be opened"); // never the key's text
     }

@@ -3,7 +3,7 @@ import type { Keypair } from "@solana/web3.js";
 import type { Run } from "../../../shared/db/entities/run.entity";
 import { markLaunchFailed } from "../../../shared/db/token-launch-store";
 import { enqueue } from "../../../shared/queues/queues";
-import { sealSecret } from "../../../shared/secrets/sealed";
+import { depositLaunchKey, destroyLaunchKey } from "../../../shared/secrets/launch-keys";
 import type { ApiDeps } from "../../deps";
 import { enqueueAndAwait } from "../run-service";
 
@@ -15,17 +15,22 @@ export interface StoredLaunch {
 
 /**
  * Hands a stored launch (E6's or a prompt's) to the chain worker and waits up to `waitMs`
- * (`LAUNCH_WAIT_MS`) for its run to end: the finished run, or null when it is still going. The key travels only
- * sealed inside the job (scrubbed from it when the job ends) and is never stored. A launch that
+ * (`LAUNCH_WAIT_MS`) for its run to end: the finished run, or null when it is still going. The key
+ * waits for the worker only sealed, in Redis beside the job (see `launch-keys`), and is never stored. A launch that
  * could not be queued is marked failed — its listing failed, its prompt removed — and the queue's
  * error (503) is thrown.
  */
 export async function runLaunchJob(deps: ApiDeps, launch: StoredLaunch, keypair: Keypair, waitMs: number): Promise<Run | null> {
-  const sealedKey = sealSecret(bs58.encode(keypair.secretKey));
-  const job = { runId: launch.runId, launchId: launch.launchId, sealedKey };
+  const job = { runId: launch.runId, launchId: launch.launchId };
   let queued = false;
   const enqueueJob = async () => {
-    await enqueue(deps.queues, "token-launch", job, launch.runId);
+    await depositLaunchKey(deps.redis, launch.runId, bs58.encode(keypair.secretKey));
+    try {
+      await enqueue(deps.queues, "token-launch", job, launch.runId);
+    } catch (err) {
+      await destroyLaunchKey(deps.redis, launch.runId).catch(() => undefined);
+      throw err;
+    }
     queued = true;
   };
   try {

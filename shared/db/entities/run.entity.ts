@@ -1,4 +1,5 @@
 import { EntitySchema } from "typeorm";
+import type { StoredSecret } from "../../secrets/run-secrets";
 
 export const RUN_KINDS = ["swarm", "agent", "swarm_batch", "agent_batch", "token_launch", "prompt_tokenize"] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
@@ -15,6 +16,8 @@ export interface Run {
   user_id: string | null;
   status: RunStatus;
   request: any;
+  /** Secrets withheld from `request`, sealed to this run (see `shared/secrets/run-secrets.ts`); never shown. */
+  sealed_secrets: StoredSecret[] | null;
   output: any;
   usage: any;
   error: any;
@@ -41,6 +44,7 @@ export const RunEntity = new EntitySchema<Run>({
     user_id: { type: "uuid", nullable: true },
     status: { type: "text" },
     request: { type: "jsonb" },
+    sealed_secrets: { type: "jsonb", nullable: true },
     output: { type: "jsonb", nullable: true },
     usage: { type: "jsonb", nullable: true },
     error: { type: "jsonb", nullable: true },

@@ -305,10 +305,10 @@ describe("E7 tokenized prompts on the localnet", function () {
 
   describe("afterwards", () => {
     it("leaves none of the keys it was given in Redis or Postgres", async () => {
-      // Every launch job has ended; none may still carry its sealed key.
+      // Every launch job has ended; no launch key may be left.
       const redis = await eventually(async () => {
         const text = await redisText(h.deps.redis);
-        return text.includes("sealedKey") ? undefined : text;
+        return text.includes(":launch-key:") ? undefined : text;
       }, 10_000);
       const postgres = await postgresText(h.deps.ds);
       expect(postgres).to.include("prompt_tokenize");

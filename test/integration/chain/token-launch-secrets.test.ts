@@ -1,11 +1,14 @@
 import { expect } from "chai";
 import bs58 from "bs58";
 import { Connection, Keypair } from "@solana/web3.js";
+import type { Redis } from "ioredis";
 import { freePorts } from "../../../scripts/bench/free-port";
 import { exited, spawnEntry } from "../../helpers/child-process";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually } from "../../helpers/http";
 import { PNG_1PX } from "../../helpers/images";
+import { config } from "../../../shared/config";
+import { appendOnlyFilesText, rewritesSettled } from "../../helpers/redis-aof";
 import { postgresText, redisText } from "../../helpers/secret-scan";
 import { fundedWallet, keyEncodings, keyLeakForms, newKeypair, usedKeys } from "../../helpers/solana-keys";
 import { post, promptBody } from "../../helpers/prompts";
@@ -69,13 +72,20 @@ describe("private keys never reach logs, Redis or Postgres", () => {
       const unlaunchable = tokenized(failingPrompt, keyEncodings(failingPrompt).base58, { image_url: `https://images.example/${"a".repeat(1_500)}.png` });
       expect((await post(platform, "/api/add-prompt", key, unlaunchable)).body.error).to.equal("Tokenization failed");
 
-      // Every launch job has ended (a job is scrubbed as it ends, just after its run is answered):
-      // none may still carry its sealed key.
+      // Every launch job has ended (its key is destroyed as it ends, just after its run is answered):
+      // no launch key may be left.
       const redis = await eventually(async () => {
         const text = await redisText(h.deps.redis);
-        return text.includes("sealedKey") ? undefined : text;
+        return text.includes(":launch-key:") ? undefined : text;
       }, 10_000);
       expect(redis).to.include("token-launch");
+      // Nor Redis's append-only file, once the rewrites the ended jobs asked for are done.
+      // (The file is the whole server's: other runs' keys may be in it, so only this run's are looked for.)
+      const disk = await eventually(async () => {
+        await rewritesSettled(h.deps.redis as Redis);
+        const text = await appendOnlyFilesText(h.deps.redis as Redis);
+        return text.includes(`${config.queue.prefix}:launch-key:`) ? undefined : text;
+      }, 20_000);
       const postgres = await postgresText(h.deps.ds);
       for (const id of launched) expect(postgres).to.include(id);
       const logs = `${web.output.join("")}\n${worker.output.join("")}`;
@@ -85,6 +95,7 @@ describe("private keys never reach logs, Redis or Postgres", () => {
       for (const keypair of usedKeys) {
         for (const leak of [...keyLeakForms(keypair), ...(keypair === refused ? [bs58.encode(mixed), mixed.toString("base64")] : [])]) {
           expect(redis.includes(leak), "a private key is in Redis").to.equal(false);
+          expect(disk.includes(leak), "a private key is in Redis's append-only file").to.equal(false);
           expect(postgres.includes(leak), "a private key is in Postgres").to.equal(false);
           expect(logs.includes(leak), "a private key is in the logs").to.equal(false);
         }

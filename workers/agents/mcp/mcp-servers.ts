@@ -1,4 +1,3 @@
-import { unsealMcpConfig } from "../../../shared/secrets/agent-secrets";
 import type { AgentSpec, McpConfig } from "../../../shared/contracts/agent-spec";
 import { bearerToken } from "./mcp-headers";
 
@@ -27,7 +26,7 @@ export function collectMcpServers(spec: Pick<AgentSpec, "mcp_url" | "mcp_config"
   const servers: McpConfig[] = [];
   for (const candidate of candidates) {
     if (typeof candidate.url !== "string" || candidate.url.trim() === "") continue;
-    const config = withDefaults(unsealMcpConfig(candidate));
+    const config = withDefaults(candidate);
     const key = `${config.url}\n${bearerToken(config) ?? ""}`;
     if (seen.has(key)) continue;
     seen.add(key);

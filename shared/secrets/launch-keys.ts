@@ -1,0 +1,66 @@
+import { config } from "../config";
+import { logger } from "../logger";
+import type { RedisClient } from "../queues/redis";
+import { seal, unseal } from "./sealed";
+
+/**
+ * A token launch's signing key, between the API that received it and the chain worker that signs
+ * with it. It is never written to Postgres, and never to the job itself (job data shows on Bull
+ * Board and stays with a finished job): it waits sealed, bound to its run, in a Redis key of its
+ * own that lives only as long as the job. When the job ends the key is deleted and Redis is asked
+ * to rewrite its append-only file, which otherwise keeps every write, the sealed key's included,
+ * until its next rewrite.
+ */
+
+/** Longest a key waits for its job; the job deletes it when it ends, this only covers a job that never does. */
+const KEEP_AT_MOST_SECONDS = 24 * 60 * 60;
+
+function keyName(runId: string): string {
+  // The queue prefix opens with a hash tag, so on a cluster this key lives beside the queues.
+  return `${config.queue.prefix}:launch-key:${runId}`;
+}
+
+function bindingFor(runId: string) {
+  return { purpose: "launch-key" as const, run: runId };
+}
+
+/** Keeps a launch's signing key (its text form), sealed to the run, until the run's job ends. */
+export async function depositLaunchKey(redis: RedisClient, runId: string, secretKey: string): Promise<void> {
+  await redis.set(keyName(runId), seal(secretKey, bindingFor(runId)), "EX", KEEP_AT_MOST_SECONDS);
+}
+
+/** The sealed key of a run, as stored (null once it is gone); `openLaunchKey` opens it when signing. */
+export async function fetchLaunchKey(redis: RedisClient, runId: string): Promise<string | null> {
+  return redis.get(keyName(runId));
+}
+
+/** The key's text, from what `fetchLaunchKey` returned for the same run. */
+export function openLaunchKey(sealed: string, runId: string): string {
+  return unseal(sealed, bindingFor(runId));
+}
+
+/** Deletes a run's key for good: the key itself, then its trace in the append-only file. */
+export async function destroyLaunchKey(redis: RedisClient, runId: string): Promise<void> {
+  const deleted = await redis.del(keyName(runId));
+  if (deleted > 0) await rewriteAppendOnlyFiles(redis);
+}
+
+/**
+ * Asks every primary that keeps an append-only file to rewrite it, so the deleted key's SET leaves
+ * the disk too (a rewrite already running schedules another). Launches are rare, so the cost of a
+ * rewrite per launch is small. A Redis that refuses (a managed service that disables the commands)
+ * is logged, not fatal: the operator is told the file still holds the sealed key.
+ */
+async function rewriteAppendOnlyFiles(redis: RedisClient): Promise<void> {
+  const nodes = "nodes" in redis && typeof redis.nodes === "function" ? redis.nodes("master") : [redis];
+  await Promise.all(
+    nodes.map(async (node) => {
+      try {
+        const [, appendOnly] = (await node.config("GET", "appendonly")) as [string, string];
+        if (appendOnly === "yes") await node.bgrewriteaof();
+      } catch (err) {
+        logger.warn({ err: (err as Error).message }, "could not rewrite Redis's append-only file after deleting a launch key; it keeps the sealed key until its next rewrite");
+      }
+    }),
+  );
+}

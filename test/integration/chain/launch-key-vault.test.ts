@@ -1,0 +1,39 @@
+import { expect } from "chai";
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { depositLaunchKey, destroyLaunchKey, fetchLaunchKey, openLaunchKey } from "../../../shared/secrets/launch-keys";
+import { SealedValueError } from "../../../shared/secrets/sealed";
+import { harness, type Harness } from "../../helpers/harness";
+import { appendOnlyFilesText, rewritesSettled } from "../../helpers/redis-aof";
+
+describe("a launch key waits in Redis only as long as its job", () => {
+  let h: Harness;
+  let redis: Redis;
+  before(async () => {
+    h = await harness();
+    redis = h.deps.redis as Redis;
+  });
+
+  it("is sealed to its run, and gone from Redis and its append-only file once destroyed", async function () {
+    this.timeout(60_000);
+    const runId = randomUUID();
+    const secret = `launch-secret-${randomUUID()}`;
+    await depositLaunchKey(redis, runId, secret);
+    const sealed = (await fetchLaunchKey(redis, runId))!;
+    expect(sealed).to.match(/^enc:v2:/).and.not.include(secret);
+    expect(openLaunchKey(sealed, runId)).to.equal(secret);
+    // Bound to its run: useless for any other.
+    expect(() => openLaunchKey(sealed, randomUUID())).to.throw(SealedValueError);
+
+    // The write is on disk now (this is what the check below would find if it stayed).
+    await rewritesSettled(redis);
+    expect(await appendOnlyFilesText(redis)).to.include(sealed);
+
+    await destroyLaunchKey(redis, runId);
+    expect(await fetchLaunchKey(redis, runId)).to.equal(null);
+    await rewritesSettled(redis);
+    const disk = await appendOnlyFilesText(redis);
+    expect(disk).to.not.include(sealed);
+    expect(disk).to.not.include(runId);
+  });
+});
