@@ -5,6 +5,7 @@ import { presentSwarmCompletion } from "../presenters/swarm-completion.presenter
 import { syncWaitMs } from "./batch-service";
 import { publishAgentPrompts, type SpineHooks } from "./agent-publishing.service";
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
+import { assertMcpEgress } from "./mcp-egress";
 import { acceptedReply, type Reply } from "./reply";
 import { assertSucceeded, runAndWait } from "./run-service";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
@@ -25,6 +26,7 @@ export async function completeSwarm(
 ): Promise<SwarmCompletionOutcome> {
   const normalised = normaliseSwarmRequest(body, owner);
   assertSwarmRunnable(normalised);
+  await assertMcpEgress(body.agents ?? []);
   const withPrompts = await attachMarketplacePrompts(deps.ds, normalised.agents ?? [], owner.userId);
   const published = await publishAgentPrompts(deps, owner.userId, withPrompts, undefined, hooks.admission);
   hooks.onPublished?.(published.promptIds);
