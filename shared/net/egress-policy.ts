@@ -2,7 +2,10 @@ import type { LookupAddress } from "node:dns";
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
 import { nonPublicReason } from "./address-ranges";
+import { boundedResolve, type ResolveAll } from "./bounded-resolve";
 import { allowsAddress, allowsHost, normaliseHost, type EgressAllowEntry } from "./egress-allow";
+
+export type { ResolveAll } from "./bounded-resolve";
 
 /**
  * A client-given URL the service will not connect to. The message says why without naming the
@@ -24,9 +27,6 @@ export class EgressRefusedError extends Error {
   }
 }
 
-/** Every address a host name resolves to. */
-export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
-
 export interface EgressPolicyOptions {
   /** The parsed `EGRESS_ALLOW`. */
   allow: readonly EgressAllowEntry[];
@@ -35,6 +35,9 @@ export interface EgressPolicyOptions {
   /** How long a request-time resolution may take before the check leaves it to connect time. */
   resolveTimeoutMs?: number;
 }
+
+/** Request-time lookups at once, leaving the rest of libuv's 4 threads to everything else (see `boundedResolve`). */
+const MAX_CONCURRENT_LOOKUPS = 2;
 
 /** What connecting to a URL needs once the URL itself is known to be allowed. */
 type Target = { kind: "unchecked" } | { kind: "name"; host: string };
@@ -56,25 +59,26 @@ function isLoopbackName(host: string): boolean {
 export class EgressPolicy {
   private readonly allow: readonly EgressAllowEntry[];
   private readonly resolve: ResolveAll;
-  private readonly resolveTimeoutMs: number;
+  /** Request-time resolution: bounded in concurrency and time; connect time uses `resolve` itself. */
+  private readonly resolveAhead: ResolveAll;
 
   constructor(options: EgressPolicyOptions) {
     this.allow = options.allow;
     this.resolve = options.resolve ?? systemResolve;
-    this.resolveTimeoutMs = options.resolveTimeoutMs ?? 5_000;
+    this.resolveAhead = boundedResolve(this.resolve, { concurrency: MAX_CONCURRENT_LOOKUPS, timeoutMs: options.resolveTimeoutMs ?? 5_000 });
   }
 
   /**
    * Throws {@link EgressRefusedError} when the URL is refused as far as can be told now: its
    * scheme, a literal address, or a name resolving to a refused address. A name that does not
-   * resolve (or not in time) passes: there is nothing to connect to yet, and connect time decides.
+   * resolve (or not in time) passes: connect time decides, where every address is checked.
    */
   async check(url: string | URL): Promise<void> {
     const target = this.target(url);
     if (target.kind !== "name") return;
     let addresses: LookupAddress[];
     try {
-      addresses = await this.resolveInTime(target.host);
+      addresses = await this.resolveAhead(target.host);
     } catch {
       return;
     }
@@ -134,13 +138,5 @@ export class EgressPolicy {
       const reason = allowsAddress(this.allow, address) ? null : nonPublicReason(address);
       if (reason) throw new EgressRefusedError(host, `resolves to ${reason}`);
     }
-  }
-
-  private resolveInTime(host: string): Promise<LookupAddress[]> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("resolution timed out")), this.resolveTimeoutMs);
-    });
-    return Promise.race([this.resolve(host), timeout]).finally(() => clearTimeout(timer));
   }
 }

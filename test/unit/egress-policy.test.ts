@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import type { LookupAddress } from "node:dns";
 import { ConfigError, loadConfig } from "../../shared/config";
+import { boundedResolve } from "../../shared/net/bounded-resolve";
 import { parseEgressAllow } from "../../shared/net/egress-allow";
 import { EgressPolicy, EgressRefusedError, type ResolveAll } from "../../shared/net/egress-policy";
 
@@ -132,6 +133,28 @@ describe("the egress policy", () => {
     expect(await refusal(policy, "http://other.corp/mcp")).to.not.equal(null);
     expect(await refusal(policy, "http://v6.corp/mcp")).to.equal(null);
     expect(await refusal(policy, "ftp://mcp.internal/mcp")).to.not.equal(null); // allowed hosts still speak http(s) only
+  });
+
+  it("runs at most two request-time lookups at once, and answers every check within its timeout", async () => {
+    const pending = new Map<string, (addresses: LookupAddress[]) => void>();
+    const started: string[] = [];
+    const resolve = boundedResolve(
+      (hostname) => {
+        started.push(hostname);
+        return new Promise((done) => pending.set(hostname, done));
+      },
+      { concurrency: 2, timeoutMs: 200 },
+    );
+    const answers = ["a", "b", "c", "d"].map((name) => resolve(`${name}.example`).then((r) => r, (e: Error) => e));
+    await new Promise((r) => setImmediate(r));
+    expect(started).to.deep.equal(["a.example", "b.example"]); // c and d wait for a slot
+    pending.get("a.example")!([{ address: "93.184.216.34", family: 4 }]);
+    expect(await answers[0]).to.deep.equal([{ address: "93.184.216.34", family: 4 }]);
+    expect(started).to.deep.equal(["a.example", "b.example", "c.example"]);
+    // b and c never answer: every caller still hears back within the timeout, d without a lookup.
+    const [b, c, d] = await Promise.all(answers.slice(1));
+    for (const late of [b, c, d]) expect(late).to.be.instanceOf(Error).with.property("message").that.match(/took over 200 ms/);
+    expect(started).to.not.include("d.example");
   });
 
   it("parses EGRESS_ALLOW entries and refuses a configuration with a bad one", () => {

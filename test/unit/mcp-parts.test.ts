@@ -2,7 +2,9 @@ import { expect } from "chai";
 import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { EgressRefusedError } from "../../shared/net/egress-policy";
-import { describeMcpError } from "../../workers/agents/mcp/mcp-errors";
+import { describeMcpError, McpUnavailableError } from "../../workers/agents/mcp/mcp-errors";
+import { runErrorOf } from "../../workers/handlers/run-failure";
+import { AgentTurnError } from "../../workers/swarms/agent-turn-error";
 import { mcpRequestHeaders, mcpSecrets } from "../../workers/agents/mcp/mcp-headers";
 import { displayUrl, redactSecrets } from "../../workers/agents/mcp/mcp-redact";
 import { toolResultText } from "../../workers/agents/mcp/mcp-result-text";
@@ -69,6 +71,15 @@ describe("MCP parts", () => {
     expect(describeMcpError(refused, 1000, [])).to.equal("the server could not be reached (ECONNREFUSED)");
     const egress = describeMcpError(new EgressRefusedError("tok-77.example", "resolves to a private address"), 1000, ["tok-77"]);
     expect(egress).to.include("EGRESS_ALLOW").and.include("[redacted].example").and.not.include("tok-77");
+  });
+
+  it("keeps EGRESS_REFUSED as the run error's code, for a single agent and for a swarm agent's turn", () => {
+    const refused = new McpUnavailableError("http://h.example/mcp", "h.example resolves to a private address; … EGRESS_ALLOW", "EGRESS_REFUSED");
+    expect(runErrorOf(refused)).to.include({ code: "EGRESS_REFUSED" });
+    expect(new AgentTurnError("A", refused).code).to.equal("EGRESS_REFUSED");
+    const down = new McpUnavailableError("http://h.example/mcp", "the server answered HTTP 502");
+    expect(runErrorOf(down)).to.include({ code: "MCP_UNAVAILABLE" });
+    expect(new AgentTurnError("A", down).code).to.equal("AGENT_FAILED");
   });
 
   it("sanitises tool names and makes them unique", () => {
