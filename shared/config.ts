@@ -1,5 +1,6 @@
 import Joi from "joi";
 import dotenv from "dotenv";
+import { parseEgressAllow } from "./net/egress-allow";
 
 /**
  * Every setting of the service, read from the environment (plus an optional `.env`) and validated
@@ -28,6 +29,19 @@ const clusterNodes = Joi.string()
     return invalid ? helpers.message({ custom: '"REDIS_CLUSTER_NODES" must be comma-separated redis:// or rediss:// URLs' }) : value;
   })
   .optional();
+
+/** Comma-separated `host`, `host:port` or CIDR entries (see `parseEgressAllow`). */
+const egressAllow = Joi.string()
+  .allow("")
+  .custom((value: string, helpers) => {
+    try {
+      parseEgressAllow(value);
+      return value;
+    } catch (err) {
+      return helpers.message({ custom: `"EGRESS_ALLOW" ${(err as Error).message}` });
+    }
+  })
+  .default("");
 
 /** Environment variable → rule (with its default). The README's configuration table mirrors this. */
 const envSchema = Joi.object({
@@ -126,6 +140,7 @@ const envSchema = Joi.object({
   RATE_LIMIT_FREE_TOKENS_PER_AGENT: Joi.number().integer().min(1).default(200_000),
   RATE_LIMIT_PREMIUM_TOKENS_PER_AGENT: Joi.number().integer().min(1).default(2_000_000),
   RATE_LIMIT_REDIS_TIMEOUT_MS: ms.default(1_000),
+  EGRESS_ALLOW: egressAllow,
   SESSION_JWT_SECRET: optionalString,
   SESSION_JWKS_URL: Joi.string().uri().optional(),
   SESSION_JWT_ISSUER: optionalString,
@@ -236,6 +251,11 @@ function buildConfig(env: Record<string, any>) {
       maxTokens: { free: env.RUN_MAX_TOKENS_FREE as number, premium: env.RUN_MAX_TOKENS_PREMIUM as number } as Record<string, number>,
       maxCost: { free: env.RUN_MAX_COST_FREE as number, premium: env.RUN_MAX_COST_PREMIUM as number } as Record<string, number>,
     },
+    /**
+     * Client-given URLs the service connects to (MCP servers) reach only public addresses; these
+     * hosts and CIDR ranges are allowed anyway. Empty by default, in development too.
+     */
+    egress: { allow: parseEgressAllow(env.EGRESS_ALLOW as string) },
     maxBatchSize: env.MAX_BATCH_SIZE as number,
     swarmMaxParallel: env.SWARM_MAX_PARALLEL as number,
     /** Requests per key and window, by the key's tier (unknown tiers get `free`). */

@@ -24,6 +24,9 @@ const defaults: Record<string, string> = {
   SESSION_JWT_SECRET: "apiary-test-session-secret-of-some-length",
   // Content scoring by the rules alone unless a test asks for the model (the simulator's scores are noise).
   CONTENT_SCORING_MODEL: "none",
+  // The MCP test servers listen on 127.0.0.1. Only that host is allowed, so the egress tests can
+  // show other loopback spellings (127.0.0.2, localhost, [::1]) refused.
+  EGRESS_ALLOW: "127.0.0.1",
 };
 for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
 

@@ -7,6 +7,7 @@ import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
 import { acceptedReply, type Reply } from "./reply";
 import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
+import { assertMcpEgress } from "./mcp-egress";
 import { effectiveBudget } from "./run-budget";
 
 /**
@@ -21,6 +22,7 @@ export async function completeAgentBatch(
   onPublished: OnPublished = () => undefined,
 ): Promise<Reply> {
   assertBatchSize(items.length);
+  await assertMcpEgress(items.map((item) => item.agent_config), (i) => `[${i}].agent_config`);
   // One lookup for every item's marketplace prompts; an unusable one, or an agent that cannot be
   // published, refuses the whole batch (400) before anything is stored.
   const withPrompts = await attachMarketplacePrompts(deps.ds, items.map((item) => item.agent_config), owner.userId);

@@ -8,6 +8,7 @@ import { presentAgentCompletion } from "../presenters/agent-completion.presenter
 import { acceptedReply, type Reply } from "./reply";
 import { publishAgentPrompts, type SpineHooks } from "./agent-publishing.service";
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
+import { assertMcpEgress } from "./mcp-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertSucceeded, runAndWait } from "./run-service";
 
@@ -32,6 +33,7 @@ export async function completeAgent(
   hooks: SpineHooks = {},
 ): Promise<AgentCompletionOutcome> {
   resolveModel(body.agent_config.model_name); // 400 naming the missing key before anything is queued
+  await assertMcpEgress([body.agent_config], () => "agent_config");
   const withPrompts = await attachMarketplacePrompts(deps.ds, [body.agent_config], owner.userId);
   const published = await publishAgentPrompts(deps, owner.userId, withPrompts, () => "agent_config", hooks.admission);
   hooks.onPublished?.(published.promptIds);

@@ -9,6 +9,7 @@ import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
 import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
 import { applyMarketplacePrompts, lookupMarketplacePrompts, type MarketplacePromptLookup } from "./marketplace-prompts.service";
 import { withholdSwarmSecrets } from "../../shared/secrets/run-secrets";
+import { assertMcpEgress } from "./mcp-egress";
 import { acceptedReply, type Reply } from "./reply";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 
@@ -32,6 +33,17 @@ function prepareItem(raw: unknown, owner: KeyOwner): PreparedItem {
     return { request: { ...request, stream: false } };
   } catch (err) {
     return refusedItem(swarmName, err);
+  }
+}
+
+/** An item whose MCP servers the egress policy refuses takes its slot as an error. */
+async function withEgressChecked(item: PreparedItem): Promise<PreparedItem> {
+  if (!("request" in item)) return item;
+  try {
+    await assertMcpEgress(item.request.agents ?? []);
+    return item;
+  } catch (err) {
+    return refusedItem(item.request.name ?? null, err);
   }
 }
 
@@ -69,7 +81,7 @@ export async function completeSwarmBatch(
   onPublished: OnPublished = () => undefined,
 ): Promise<Reply> {
   assertBatchSize(items.length);
-  const validated = items.map((item) => prepareItem(item, owner));
+  const validated = await Promise.all(items.map((item) => withEgressChecked(prepareItem(item, owner))));
   // One lookup for the marketplace prompts of every item.
   const lookup = await lookupMarketplacePrompts(deps.ds, validated.flatMap((p) => ("request" in p ? (p.request.agents ?? []) : [])));
   const promptIds: string[] = [];

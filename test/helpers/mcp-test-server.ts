@@ -18,8 +18,9 @@ export interface RecordedMcpRequest {
 
 /** A real MCP server (official SDK, Streamable HTTP) listening on loopback, for tests. */
 export interface McpTestServer {
-  /** `http://127.0.0.1:<port>/mcp` */
+  /** `http://127.0.0.1:<port>/mcp` (or the `host` it was started on) */
   url: string;
+  port: number;
   requests: RecordedMcpRequest[];
   /** How many `tools/call` requests of each tool were handled. */
   callsByTool: Map<string, number>;
@@ -36,6 +37,11 @@ export interface McpTestServerOptions {
   pageSize?: number;
   /** Prefixes answers of `echo` so tests can tell two servers apart. */
   name?: string;
+  /**
+   * The loopback address to listen on. Default 127.0.0.1, the one host the tests' EGRESS_ALLOW
+   * allows; another one (127.0.0.2) stands for an internal service the egress policy must refuse.
+   */
+  host?: string;
 }
 
 function objectSchema(properties: Record<string, object>, required: string[]): Tool["inputSchema"] {
@@ -194,11 +200,13 @@ export async function startMcpTestServer(opts: McpTestServerOptions = {}): Promi
       else res.end();
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((resolve) => http.listen(0, host, resolve));
   const { port } = http.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://${host}:${port}/mcp`,
+    port,
     requests,
     callsByTool,
     openStreams: () => streams.size,

@@ -1,7 +1,10 @@
 import { expect } from "chai";
 import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { describeMcpError } from "../../workers/agents/mcp/mcp-errors";
+import { EgressRefusedError } from "../../shared/net/egress-policy";
+import { describeMcpError, McpUnavailableError } from "../../workers/agents/mcp/mcp-errors";
+import { runErrorOf } from "../../workers/handlers/run-failure";
+import { AgentTurnError } from "../../workers/swarms/agent-turn-error";
 import { mcpRequestHeaders, mcpSecrets } from "../../workers/agents/mcp/mcp-headers";
 import { displayUrl, redactSecrets } from "../../workers/agents/mcp/mcp-redact";
 import { toolResultText } from "../../workers/agents/mcp/mcp-result-text";
@@ -51,15 +54,32 @@ describe("MCP parts", () => {
     expect(displayUrl("https://user:pw@h.example:8443/mcp?key=s3cret#x")).to.equal("https://h.example:8443/mcp");
   });
 
-  it("describes errors briefly, redacting before shortening", () => {
+  it("describes errors by status, code and category, never with text the server sent", () => {
+    const BODY = "INTERNAL-BODY-7c1e";
     expect(describeMcpError(new McpError(ErrorCode.RequestTimeout, "Request timed out"), 2500, [])).to.equal("timed out after 2.5 s");
     expect(describeMcpError(new StreamableHTTPError(401, "nope"), 1000, [])).to.equal("the server refused the authorization (HTTP 401)");
-    const long = describeMcpError(new Error(`${"x".repeat(290)}SECRET-TOKEN-123456`), 1000, ["SECRET-TOKEN-123456"]);
-    expect(long).to.not.include("SECRET").and.not.include("TOKEN");
-    expect(long.length).to.be.at.most(301);
-    expect(describeMcpError(new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED 127.0.0.1:9") }), 1000, [])).to.equal(
-      "fetch failed (connect ECONNREFUSED 127.0.0.1:9)",
-    );
+    expect(describeMcpError(new StreamableHTTPError(500, `Error POSTing to endpoint: <html>${BODY}</html>`), 1000, [])).to.equal("the server answered HTTP 500");
+    expect(describeMcpError(new StreamableHTTPError(404, `Error POSTing to endpoint: {"error":"${BODY}"}`), 1000, [])).to.equal("the server answered HTTP 404");
+    const redirect = describeMcpError(new StreamableHTTPError(307, `Error POSTing to endpoint: Redirect to http://10.9.8.7/${BODY} not followed`), 1000, []);
+    expect(redirect).to.equal("the server answered HTTP 307; a redirect to another origin is not followed");
+    expect(describeMcpError(new StreamableHTTPError(-1, `Unexpected content type: text/${BODY}`), 1000, [])).to.equal("the server answered with a content type MCP does not use");
+    expect(describeMcpError(new McpError(-32000, `the database password is ${BODY}`), 1000, [])).to.equal("the server answered with MCP error -32000");
+    expect(describeMcpError(new SyntaxError(`Unexpected token '<', "<html>${BODY}"... is not valid JSON`), 1000, [])).to.equal("the server's answer is not valid MCP");
+    expect(describeMcpError(new Error(`SSE stream disconnected: ${BODY}`), 1000, [])).to.equal("the request to the server failed");
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" });
+    expect(describeMcpError(new TypeError("fetch failed", { cause: refused }), 1000, [])).to.equal("the server could not be reached (ECONNREFUSED)");
+    expect(describeMcpError(refused, 1000, [])).to.equal("the server could not be reached (ECONNREFUSED)");
+    const egress = describeMcpError(new EgressRefusedError("tok-77.example", "resolves to a private address"), 1000, ["tok-77"]);
+    expect(egress).to.include("EGRESS_ALLOW").and.include("[redacted].example").and.not.include("tok-77");
+  });
+
+  it("keeps EGRESS_REFUSED as the run error's code, for a single agent and for a swarm agent's turn", () => {
+    const refused = new McpUnavailableError("http://h.example/mcp", "h.example resolves to a private address; … EGRESS_ALLOW", "EGRESS_REFUSED");
+    expect(runErrorOf(refused)).to.include({ code: "EGRESS_REFUSED" });
+    expect(new AgentTurnError("A", refused).code).to.equal("EGRESS_REFUSED");
+    const down = new McpUnavailableError("http://h.example/mcp", "the server answered HTTP 502");
+    expect(runErrorOf(down)).to.include({ code: "MCP_UNAVAILABLE" });
+    expect(new AgentTurnError("A", down).code).to.equal("AGENT_FAILED");
   });
 
   it("sanitises tool names and makes them unique", () => {

@@ -1,8 +1,12 @@
 import { AppError } from "../../shared/errors";
 
+/** Codes of a failed turn kept as the swarm run's code, as they are for a single agent's run. */
+const KEPT_CODES = new Set(["EGRESS_REFUSED"]);
+
 /** An agent's turn failed after its retries; the swarm run fails naming the agent. */
 export class AgentTurnError extends AppError {
   constructor(readonly agent: string, cause: Error & { code?: string }) {
-    super(500, cause instanceof AppError ? cause.code : "AGENT_FAILED", `Agent '${agent}' failed: ${cause.message}`, { agent });
+    const code = cause instanceof AppError || KEPT_CODES.has(cause.code ?? "") ? cause.code! : "AGENT_FAILED";
+    super(500, code, `Agent '${agent}' failed: ${cause.message}`, { agent });
   }
 }

@@ -2,7 +2,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpConfig } from "../../../shared/contracts/agent-spec";
-import { describeMcpError, McpUnavailableError } from "./mcp-errors";
+import { egressFetch } from "../../../shared/net/egress";
+import { describeMcpError, egressRefusalIn, McpUnavailableError } from "./mcp-errors";
 import { bearerToken, mcpRequestHeaders, mcpSecrets } from "./mcp-headers";
 import { displayUrl } from "./mcp-redact";
 import { DEFAULT_MCP_TIMEOUT_SECONDS } from "./mcp-servers";
@@ -48,9 +49,11 @@ async function listAllTools(client: Client, options: { timeout: number; signal?:
 
 /**
  * Connects to one server over Streamable HTTP and lists all of its tools. Each step gets the
- * config's timeout. Failure closes what was opened and throws {@link McpUnavailableError}, free of
- * the token and header values; an abort through `signal` is rethrown as it is instead, since it
- * is the run being cancelled, not the server failing.
+ * config's timeout. Every request goes through the egress policy (`egressFetch`), so an address
+ * the policy refuses fails the connection with code `EGRESS_REFUSED`. Failure closes what was
+ * opened and throws {@link McpUnavailableError}, free of the token, header values and anything the
+ * server answered; an abort through `signal` is rethrown as it is instead, since it is the run
+ * being cancelled, not the server failing.
  */
 export async function connectMcpServer(config: McpConfig, signal?: AbortSignal): Promise<McpConnection> {
   signal?.throwIfAborted();
@@ -64,7 +67,7 @@ export async function connectMcpServer(config: McpConfig, signal?: AbortSignal):
     throw new McpUnavailableError(label, "the URL is not valid");
   }
   const client = new Client(CLIENT_INFO, { capabilities: {} });
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: mcpRequestHeaders(config) } });
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: mcpRequestHeaders(config) }, fetch: egressFetch });
   try {
     await client.connect(transport, { timeout, signal });
     const tools = await listAllTools(client, { timeout, signal });
@@ -72,6 +75,6 @@ export async function connectMcpServer(config: McpConfig, signal?: AbortSignal):
   } catch (error) {
     await client.close().catch(() => undefined);
     if (signal?.aborted) throw signal.reason ?? error;
-    throw new McpUnavailableError(label, describeMcpError(error, timeout, secrets));
+    throw new McpUnavailableError(label, describeMcpError(error, timeout, secrets), egressRefusalIn(error) ? "EGRESS_REFUSED" : "MCP_UNAVAILABLE");
   }
 }

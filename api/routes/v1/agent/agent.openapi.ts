@@ -1,7 +1,7 @@
 import type { Operation } from "../../../openapi/operation";
 import { apiError } from "../../../openapi/shared-parts";
 import { agentBatchResponseSchema, agentCompletionResponseSchema } from "../../../schemas/agent-response.schema";
-import { EXAMPLE_TIMESTAMP, MARKETPLACE_400, RUN_HEADERS, acceptedResponse, eventStream, publishingResponses, runErrorResponses } from "../run.openapi";
+import { EGRESS_400, EXAMPLE_TIMESTAMP, MARKETPLACE_400, RUN_HEADERS, acceptedResponse, eventStream, publishingResponses, runErrorResponses } from "../run.openapi";
 import { agentBatchSchema, agentCompletionSchema } from "./agent.schema";
 
 const researcher = { agent_name: "Researcher", description: "Finds facts", system_prompt: "You are concise.", model_name: "gpt-4.1", max_tokens: 300, temperature: 0.3 };
@@ -55,7 +55,7 @@ export const agentCompletionOperation: Operation = {
       ),
     },
     202: acceptedResponse,
-    400: apiError(`A rule of the request is broken (unknown model, image refused by the model, ${MARKETPLACE_400})`),
+    400: apiError(`A rule of the request is broken (unknown model, image refused by the model, ${MARKETPLACE_400}, ${EGRESS_400})`),
     ...runErrorResponses,
     ...publishingResponses,
   },
@@ -100,7 +100,7 @@ export const agentBatchOperation: Operation = {
       },
     },
     202: acceptedResponse,
-    400: apiError(`The batch is empty (\`EMPTY_BATCH\`) or too large (\`BATCH_TOO_LARGE\`), or in an item: ${MARKETPLACE_400}`),
+    400: apiError(`The batch is empty (\`EMPTY_BATCH\`) or too large (\`BATCH_TOO_LARGE\`), or in an item: ${MARKETPLACE_400}, ${EGRESS_400}`),
     ...publishingResponses,
     504: runErrorResponses[504],
   },

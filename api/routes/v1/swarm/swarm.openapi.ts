@@ -4,7 +4,7 @@ import { apiError } from "../../../openapi/shared-parts";
 import { swarmTypesResponseSchema } from "../../../schemas/meta-response.schema";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 import { swarmBatchResponseSchema, swarmResponseSchema } from "../../../schemas/swarm-response.schema";
-import { EXAMPLE_TIMESTAMP, MARKETPLACE_400, RUN_HEADERS, acceptedResponse, eventStream, publishingResponses, runErrorResponses } from "../run.openapi";
+import { EGRESS_400, EXAMPLE_TIMESTAMP, MARKETPLACE_400, RUN_HEADERS, acceptedResponse, eventStream, publishingResponses, runErrorResponses } from "../run.openapi";
 
 const researcher = { agent_name: "Researcher", system_prompt: "You find the key facts and list them.", model_name: "gpt-4.1", max_tokens: 512, temperature: 0.3 };
 const writer = { agent_name: "Writer", system_prompt: "You write a short brief from the facts you are given.", model_name: "gpt-4.1", max_tokens: 512, temperature: 0.5 };
@@ -112,7 +112,7 @@ export const swarmCompletionOperation: Operation = {
       ),
     },
     202: acceptedResponse,
-    400: apiError(`A rule of the whole request is broken (\`INVALID_SWARM\`, unknown model, image refused by the model, ${MARKETPLACE_400})`),
+    400: apiError(`A rule of the whole request is broken (\`INVALID_SWARM\`, unknown model, image refused by the model, ${MARKETPLACE_400}, ${EGRESS_400})`),
     ...runErrorResponses,
     ...publishingResponses,
   },

@@ -1,0 +1,44 @@
+import type { AgentSpec } from "../../shared/contracts/agent-spec";
+import { everyAgent } from "../../shared/contracts/agent-tree";
+import { BadRequestError } from "../../shared/errors";
+import { EgressRefusedError, egressPolicy } from "../../shared/net/egress";
+import type { EgressPolicy } from "../../shared/net/egress-policy";
+
+/** Every MCP server URL of the agents (handoffs included), with where it sits in the request. */
+function mcpServerUrls(specs: AgentSpec[], where?: (i: number) => string): { url: string; field: string }[] {
+  return everyAgent(specs, where).flatMap(({ spec, where: at }) => {
+    const urls: { url: unknown; field: string }[] = [
+      { url: spec.mcp_url, field: `${at}.mcp_url` },
+      { url: spec.mcp_config?.url, field: `${at}.mcp_config.url` },
+      ...(spec.mcp_configs?.connections ?? []).map((c, i) => ({ url: c?.url, field: `${at}.mcp_configs.connections[${i}].url` })),
+    ];
+    // The worker trims the URL and skips a blank one (`collectMcpServers`); so does this check.
+    return urls.flatMap(({ url, field }) => (typeof url === "string" && url.trim() ? [{ url: url.trim(), field }] : []));
+  });
+}
+
+/**
+ * Refuses, with a 400 `EGRESS_REFUSED` naming each refused field, agents whose MCP servers the
+ * egress policy refuses as far as can be told now (literal addresses, and names resolved here):
+ * before any LLM call, publication or stored run. A name that changes its answer later is still
+ * refused when the worker connects, failing the run with the same code.
+ */
+export async function assertMcpEgress(specs: AgentSpec[], where?: (i: number) => string, policy: EgressPolicy = egressPolicy): Promise<void> {
+  const servers = mcpServerUrls(specs, where);
+  if (servers.length === 0) return;
+  const urls = [...new Set(servers.map((s) => s.url))];
+  const reasons = new Map(await Promise.all(urls.map(async (url) => [url, await refusalOf(url, policy)] as const)));
+  const problems = servers.flatMap(({ url, field }) => (reasons.get(url) ? [`${field}: ${reasons.get(url)}`] : []));
+  if (problems.length) throw new BadRequestError(problems.join("; "), {}, "EGRESS_REFUSED");
+}
+
+/** Why the policy refuses `url`, or null when it does not. */
+async function refusalOf(url: string, policy: EgressPolicy): Promise<string | null> {
+  try {
+    await policy.check(url);
+    return null;
+  } catch (err) {
+    if (err instanceof EgressRefusedError) return err.message;
+    throw err;
+  }
+}
