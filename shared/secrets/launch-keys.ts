@@ -1,3 +1,5 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { Redis } from "ioredis";
 import { config } from "../config";
 import { logger } from "../logger";
 import type { RedisClient } from "../queues/redis";
@@ -45,11 +47,15 @@ export async function destroyLaunchKey(redis: RedisClient, runId: string): Promi
   if (deleted > 0) await rewriteAppendOnlyFiles(redis);
 }
 
+/** How long a deletion waits for a rewrite that was already running (it started too early to drop the key). */
+const WAIT_FOR_RUNNING_REWRITE_MS = 5 * 60_000;
+const RECHECK_MS = 100;
+
 /**
  * Asks every primary that keeps an append-only file to rewrite it, so the deleted key's SET leaves
- * the disk too (a rewrite already running schedules another). Launches are rare, so the cost of a
- * rewrite per launch is small. A Redis that refuses (a managed service that disables the commands)
- * is logged, not fatal: the operator is told the file still holds the sealed key.
+ * the disk too. Launches are rare, so the cost of a rewrite per launch is small. A Redis that
+ * refuses (a managed service that disables the commands) is logged, not fatal: the operator is
+ * told the file still holds the sealed key.
  */
 async function rewriteAppendOnlyFiles(redis: RedisClient): Promise<void> {
   const nodes = "nodes" in redis && typeof redis.nodes === "function" ? redis.nodes("master") : [redis];
@@ -57,10 +63,28 @@ async function rewriteAppendOnlyFiles(redis: RedisClient): Promise<void> {
     nodes.map(async (node) => {
       try {
         const [, appendOnly] = (await node.config("GET", "appendonly")) as [string, string];
-        if (appendOnly === "yes") await node.bgrewriteaof();
+        if (appendOnly === "yes") await rewriteStartingNow(node);
       } catch (err) {
         logger.warn({ err: (err as Error).message }, "could not rewrite Redis's append-only file after deleting a launch key; it keeps the sealed key until its next rewrite");
       }
     }),
   );
+}
+
+/**
+ * Starts a rewrite that begins after the deletion. Redis refuses a second rewrite while one runs,
+ * and the running one may have taken its snapshot before the key was deleted (its writes since go
+ * to a file the rewrite keeps), so wait for it to end and start another.
+ */
+async function rewriteStartingNow(node: Pick<Redis, "bgrewriteaof">): Promise<void> {
+  const giveUpAt = Date.now() + WAIT_FOR_RUNNING_REWRITE_MS;
+  for (;;) {
+    try {
+      await node.bgrewriteaof();
+      return;
+    } catch (err) {
+      if (!/already in progress/i.test((err as Error).message) || Date.now() > giveUpAt) throw err;
+      await delay(RECHECK_MS);
+    }
+  }
 }

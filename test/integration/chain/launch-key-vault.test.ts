@@ -36,4 +36,24 @@ describe("a launch key waits in Redis only as long as its job", () => {
     expect(disk).to.not.include(sealed);
     expect(disk).to.not.include(runId);
   });
+
+  it("is gone from the append-only file even when a rewrite was already running as it was deleted", async function () {
+    this.timeout(60_000);
+    const runId = randomUUID();
+    await depositLaunchKey(redis, runId, `launch-secret-${randomUUID()}`);
+    const sealed = (await fetchLaunchKey(redis, runId))!;
+    await rewritesSettled(redis);
+    // A rewrite slowed down (Redis's own testing knob, microseconds per key) is running when the
+    // key is deleted: Redis refuses a second one, and the running one keeps the deleted key's SET.
+    await redis.config("SET", "rdb-key-save-delay", "2000");
+    try {
+      await redis.bgrewriteaof();
+      expect(await redis.info("persistence")).to.match(/aof_rewrite_in_progress:1/);
+      await destroyLaunchKey(redis, runId);
+    } finally {
+      await redis.config("SET", "rdb-key-save-delay", "0");
+    }
+    await rewritesSettled(redis);
+    expect(await appendOnlyFilesText(redis)).to.not.include(sealed);
+  });
 });
