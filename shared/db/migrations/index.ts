@@ -5,6 +5,7 @@ import { CreatePlatform1763791200000 } from "./1763791200000-create-platform";
 import { TokenLaunchSignatures1763795700000 } from "./1763795700000-token-launch-signatures";
 import { RunLease1763798400000 } from "./1763798400000-run-lease";
 import { PromptTokenLaunches1763802000000 } from "./1763802000000-prompt-token-launches";
+import { PromptModeration1763806500000 } from "./1763806500000-prompt-moderation";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   TokenLaunchSignatures1763795700000,
   RunLease1763798400000,
   PromptTokenLaunches1763802000000,
+  PromptModeration1763806500000,
 ];
