@@ -5,6 +5,7 @@ import { config } from "../../shared/config";
 import { createPriceSource, type PriceSettings, type PriceSource } from "../../shared/prices";
 import { createObjectStorage, type ObjectStorage, type StorageSettings } from "../../shared/storage";
 import type { DailyLimits } from "./daily-limits";
+import type { ModerationSettings } from "./prompts/review-status";
 import type { ScoringSettings } from "./prompts/scoring-settings";
 
 /**
@@ -20,6 +21,8 @@ export interface PlatformServices {
   prices: PriceSource;
   dailyLimits: DailyLimits;
   contentScoring: ScoringSettings;
+  /** Whether a high model score approves a prompt without a moderator (off by default). */
+  moderation: ModerationSettings;
   /** The Solana cluster (`SOLANA_RPC_URL`), for wallet balances before a launch. */
   chain: Connection;
   /** `TOKEN_LAUNCHER`: its metadata limits are checked before a launch is queued. */
@@ -33,6 +36,7 @@ export interface PlatformSettings {
   prices: PriceSettings;
   dailyLimits: DailyLimits;
   contentScoring: ScoringSettings;
+  moderation: ModerationSettings;
   tokenLauncher: TokenLauncherName;
   launchWaitMs: number;
 }
@@ -44,6 +48,7 @@ export function platformSettings(overrides: Partial<PlatformSettings> = {}): Pla
     prices: config.prices,
     dailyLimits: config.platform.dailyLimits,
     contentScoring: config.platform.contentScoring,
+    moderation: config.platform.moderation,
     tokenLauncher: config.solana.launcher,
     launchWaitMs: config.solana.launchWaitMs,
     ...overrides,
@@ -57,6 +62,7 @@ export function createPlatformServices(settings: PlatformSettings = platformSett
     prices: createPriceSource(settings.prices),
     dailyLimits: { ...settings.dailyLimits },
     contentScoring: { ...settings.contentScoring },
+    moderation: { ...settings.moderation },
     chain: createChainConnection(),
     tokenLauncher: settings.tokenLauncher,
     launchWaitMs: settings.launchWaitMs,

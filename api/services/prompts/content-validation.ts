@@ -12,12 +12,18 @@ import { assertTrustedSeller } from "./trust";
  * `CONTENT_SCORING_MODEL=none`). Each stage must reach the pass mark; the first that does not
  * throws 400 (quality) or 403 (safety, trust). Returns the deciding score.
  */
-export async function validateContent(deps: ApiDeps, scoring: ScoringSettings, userId: string, content: PromptContent, paid: boolean): Promise<ContentScore> {
+export async function validateContent(
+  deps: ApiDeps,
+  settings: { contentScoring: ScoringSettings },
+  userId: string,
+  content: PromptContent,
+  paid: boolean,
+): Promise<ContentScore> {
   const rules = scoreByRules(content);
   assertPasses(rules, paid);
   if (paid) await assertTrustedSeller(deps.ds, userId);
-  if (scoring.model === RULES_ONLY) return rules;
-  const scored = await scoreWithModel(deps, scoring, userId, content);
+  if (settings.contentScoring.model === RULES_ONLY) return rules;
+  const scored = await scoreWithModel(deps, settings.contentScoring, userId, content);
   assertPasses(scored, paid);
   return scored;
 }

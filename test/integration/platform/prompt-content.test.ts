@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { REVIEWER_NAME } from "../../../api/services/prompts/content-scoring";
 import { harness, type Harness } from "../../helpers/harness";
-import { makeTrusted, post, promptBody, promptsPlatform, type PromptsPlatform } from "../../helpers/prompts";
+import { makeTrusted, moderate, post, promptBody, promptsPlatform, type PromptsPlatform } from "../../helpers/prompts";
 
 const countOf = async (h: Harness, userId: string) => (await h.deps.ds.query(`SELECT count(*)::int AS n FROM prompts WHERE user_id = $1`, [userId]))[0].n;
 
@@ -102,6 +102,7 @@ describe("E7 rules 4 and 5: duplicates and content validation", function () {
 
       const ids: string[] = [];
       for (let i = 0; i < 2; i++) ids.push((await post(platform.url, "/api/add-prompt", seller.key, promptBody())).body.id);
+      for (const id of ids) await moderate(h, platform.url, id);
       await post(platform.url, "/api/rate-prompt", rater.key, { id: ids[0], rating: 5 });
       await post(platform.url, "/api/rate-prompt", rater.key, { id: ids[1], rating: 2 });
       const half = await post(platform.url, "/api/add-prompt", seller.key, promptBody({ is_free: false, price_usd: 4 }));
