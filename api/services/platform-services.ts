@@ -7,6 +7,7 @@ import { createObjectStorage, type ObjectStorage, type StorageSettings } from ".
 import type { DailyLimits } from "./daily-limits";
 import type { ModerationSettings } from "./prompts/review-status";
 import type { ScoringSettings } from "./prompts/scoring-settings";
+import type { TrustSettings } from "./prompts/trust";
 
 /**
  * The outside services and settings the prompt marketplace uses (the platform's routes, and the
@@ -23,6 +24,8 @@ export interface PlatformServices {
   contentScoring: ScoringSettings;
   /** Whether a high model score approves a prompt without a moderator (off by default). */
   moderation: ModerationSettings;
+  /** Which ratings make a seller trusted for paid content. */
+  trust: TrustSettings;
   /** The Solana cluster (`SOLANA_RPC_URL`), for wallet balances before a launch. */
   chain: Connection;
   /** `TOKEN_LAUNCHER`: its metadata limits are checked before a launch is queued. */
@@ -37,6 +40,7 @@ export interface PlatformSettings {
   dailyLimits: DailyLimits;
   contentScoring: ScoringSettings;
   moderation: ModerationSettings;
+  trust: TrustSettings;
   tokenLauncher: TokenLauncherName;
   launchWaitMs: number;
 }
@@ -49,6 +53,7 @@ export function platformSettings(overrides: Partial<PlatformSettings> = {}): Pla
     dailyLimits: config.platform.dailyLimits,
     contentScoring: config.platform.contentScoring,
     moderation: config.platform.moderation,
+    trust: config.platform.trust,
     tokenLauncher: config.solana.launcher,
     launchWaitMs: config.solana.launchWaitMs,
     ...overrides,
@@ -63,6 +68,7 @@ export function createPlatformServices(settings: PlatformSettings = platformSett
     dailyLimits: { ...settings.dailyLimits },
     contentScoring: { ...settings.contentScoring },
     moderation: { ...settings.moderation },
+    trust: { ...settings.trust },
     chain: createChainConnection(),
     tokenLauncher: settings.tokenLauncher,
     launchWaitMs: settings.launchWaitMs,

@@ -4,7 +4,7 @@ import { assertPasses, type ContentScore } from "./content-score";
 import { scoreWithModel } from "./content-scoring";
 import type { PromptContent } from "./prompt-fields";
 import { RULES_ONLY, type ScoringSettings } from "./scoring-settings";
-import { assertTrustedSeller } from "./trust";
+import { assertTrustedSeller, type TrustSettings } from "./trust";
 
 /**
  * CONTRACT.md's content validation, cheapest first: the rules (length, repetition, unsafe
@@ -14,14 +14,14 @@ import { assertTrustedSeller } from "./trust";
  */
 export async function validateContent(
   deps: ApiDeps,
-  settings: { contentScoring: ScoringSettings },
+  settings: { contentScoring: ScoringSettings; trust: TrustSettings },
   userId: string,
   content: PromptContent,
   paid: boolean,
 ): Promise<ContentScore> {
   const rules = scoreByRules(content);
   assertPasses(rules, paid);
-  if (paid) await assertTrustedSeller(deps.ds, userId);
+  if (paid) await assertTrustedSeller(deps.ds, settings.trust, userId);
   if (settings.contentScoring.model === RULES_ONLY) return rules;
   const scored = await scoreWithModel(deps, settings.contentScoring, userId, content);
   assertPasses(scored, paid);
