@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
 import type { ContentScore } from "./content-score";
-import type { PromptStatus } from "./prompt-fields";
 import { PROMPT_VALUE_COLUMNS, type PromptRow, type PromptValues } from "./prompt-row";
 
 /** `AUTO_APPROVE_MIN_SCORE`: null (the default) means every prompt waits for a moderator. */
@@ -53,5 +52,5 @@ export function listingChanged(row: PromptRow, values: Partial<PromptValues>): b
  */
 export function reviewOnEdit(settings: ModerationSettings, row: PromptRow, changed: boolean, score: ContentScore | null): ReviewColumns | null {
   if (row.status === "rejected" || !changed) return null;
-  return autoApproval(settings, score) ?? { status: "pending" satisfies PromptStatus };
+  return autoApproval(settings, score) ?? { status: "pending" };
 }
