@@ -2,7 +2,9 @@ import { parseArgs } from "node:util";
 import type { DataSource } from "typeorm";
 import { createApiKey, ensureUser, listApiKeys } from "../shared/auth/api-keys";
 import { revokeAndAnnounce } from "../shared/auth/key-revocation";
+import { setUserRole, USER_ROLES, type UserRole } from "../shared/auth/user-roles";
 import { closeDataSource, getDataSource } from "../shared/db/data-source";
+import { UserEntity } from "../shared/db/entities/user.entity";
 import { createRedis } from "../shared/queues/redis";
 
 /** Revokes a key and drops it from running API processes' caches at once. */
@@ -18,9 +20,13 @@ async function revoke(ds: DataSource, id: string): Promise<boolean> {
 const USAGE = `Usage:
   npm run apikey -- create --user <handle> [--name <name>] [--tier free|premium]
   npm run apikey -- list [--user <handle>]
-  npm run apikey -- revoke <key id>`;
+  npm run apikey -- revoke <key id>
+  npm run apikey -- role --user <handle> moderator|user`;
 
-/** Manages API keys. `create` prints the new key alone on the last line of its output. */
+/**
+ * Manages API keys, and users' roles (`role` grants or takes back moderation of marketplace
+ * prompts). `create` prints the new key alone on the last line of its output.
+ */
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -57,6 +63,18 @@ async function main(argv: string[]): Promise<number> {
         const revoked = await revoke(ds, id);
         console.log(revoked ? `Revoked key ${id}.` : `No active key with id ${id}.`);
         return revoked ? 0 : 1;
+      }
+      case "role": {
+        const role = rest[0] as UserRole;
+        if (!values.user || !USER_ROLES.includes(role)) break;
+        // Never creates a user: a mistyped handle must not become a moderator nobody meant.
+        const user = await ds.getRepository(UserEntity).findOneBy({ handle: values.user });
+        if (!user || !(await setUserRole(ds, user.id, role))) {
+          console.error(`No user with the handle '${values.user}'.`);
+          return 1;
+        }
+        console.log(`User '${user.handle}' (${user.id}) now has the role '${role}'.`);
+        return 0;
       }
     }
     console.error(USAGE);

@@ -151,6 +151,10 @@ const envSchema = Joi.object({
   DAILY_LIMIT_FREE_CONTENT: Joi.number().integer().min(0).default(500),
   CONTENT_SCORING_MODEL: Joi.string().default("gpt-4.1-mini"),
   CONTENT_SCORING_TIMEOUT_MS: ms.default(60_000),
+  // Unset: every prompt waits for a moderator. Set: a model score at least this high (0–10) approves.
+  AUTO_APPROVE_MIN_SCORE: Joi.number().min(0).max(10).empty("").optional(),
+  TRUST_MIN_RATER_AGE_HOURS: Joi.number().min(0).default(72),
+  TRUST_MIN_DISTINCT_RATERS: Joi.number().integer().min(1).default(3),
   PRICE_SOURCE_URL: Joi.string().uri().default("https://api.coingecko.com/api/v3/simple/price"),
   PRICE_CURRENCY_ID: Joi.string().default("solana"),
   PRICE_FIXED_USD: Joi.number().positive().optional(),
@@ -292,6 +296,10 @@ function buildConfig(env: Record<string, any>) {
         freeContent: env.DAILY_LIMIT_FREE_CONTENT as number,
       },
       contentScoring: { model: env.CONTENT_SCORING_MODEL as string, timeoutMs: env.CONTENT_SCORING_TIMEOUT_MS as number },
+      /** Review: prompts wait for a moderator unless the operator opts into approval by a high model score. */
+      moderation: { autoApproveMinScore: (env.AUTO_APPROVE_MIN_SCORE ?? null) as number | null },
+      /** Which ratings make a seller trusted for paid content: by accounts this old when they rated, this many of them. */
+      trust: { minRaterAgeHours: env.TRUST_MIN_RATER_AGE_HOURS as number, minDistinctRaters: env.TRUST_MIN_DISTINCT_RATERS as number },
       imageMaxBytes: env.IMAGE_MAX_BYTES as number,
     },
     /** USD → network currency (SOL) for prompt prices. */

@@ -59,3 +59,12 @@ export const ratePromptResponseSchema = Joi.object({
   review_count: Joi.number().integer().min(0).required(),
   average_rating: Joi.number().allow(null).required(),
 }).id("RatePromptResponse");
+
+/** Moderation success: the decision and the prompt as stored after it (moderators read paid text too). */
+export const moderatePromptResponseSchema = Joi.object({
+  success: Joi.valid(true).required(),
+  id: Joi.string().required(),
+  status: Joi.valid("approved", "rejected").required(),
+  listing_url: Joi.string().required(),
+  updated_data: promptRecordSchema.required(),
+}).id("ModeratePromptResponse");

@@ -27,8 +27,8 @@ function tagsOf(spec: AgentSpec): string | undefined {
 
 /**
  * The E7 body an agent publishes: `agent_name` as the name, `system_prompt` as the prompt, its
- * description, use cases, tags, category and price, pending review. A free agent's `price_usd`
- * is no price at all (E7 would refuse a 0 there).
+ * description, use cases, tags, category and price, and no status: it waits for review like any
+ * prompt (see review-status). A free agent's `price_usd` is no price at all (E7 would refuse a 0 there).
  */
 function promptBodyOf(spec: AgentSpec): Record<string, unknown> {
   return {
@@ -40,7 +40,6 @@ function promptBodyOf(spec: AgentSpec): Record<string, unknown> {
     category: spec.category ?? null,
     is_free: spec.is_free,
     price_usd: spec.is_free ? null : (spec.price_usd ?? null),
-    status: "pending",
   };
 }
 

@@ -5,7 +5,9 @@ import { config } from "../../shared/config";
 import { createPriceSource, type PriceSettings, type PriceSource } from "../../shared/prices";
 import { createObjectStorage, type ObjectStorage, type StorageSettings } from "../../shared/storage";
 import type { DailyLimits } from "./daily-limits";
+import type { ModerationSettings } from "./prompts/review-status";
 import type { ScoringSettings } from "./prompts/scoring-settings";
+import type { TrustSettings } from "./prompts/trust";
 
 /**
  * The outside services and settings the prompt marketplace uses (the platform's routes, and the
@@ -20,6 +22,10 @@ export interface PlatformServices {
   prices: PriceSource;
   dailyLimits: DailyLimits;
   contentScoring: ScoringSettings;
+  /** Whether a high model score approves a prompt without a moderator (off by default). */
+  moderation: ModerationSettings;
+  /** Which ratings make a seller trusted for paid content. */
+  trust: TrustSettings;
   /** The Solana cluster (`SOLANA_RPC_URL`), for wallet balances before a launch. */
   chain: Connection;
   /** `TOKEN_LAUNCHER`: its metadata limits are checked before a launch is queued. */
@@ -33,6 +39,8 @@ export interface PlatformSettings {
   prices: PriceSettings;
   dailyLimits: DailyLimits;
   contentScoring: ScoringSettings;
+  moderation: ModerationSettings;
+  trust: TrustSettings;
   tokenLauncher: TokenLauncherName;
   launchWaitMs: number;
 }
@@ -44,6 +52,8 @@ export function platformSettings(overrides: Partial<PlatformSettings> = {}): Pla
     prices: config.prices,
     dailyLimits: config.platform.dailyLimits,
     contentScoring: config.platform.contentScoring,
+    moderation: config.platform.moderation,
+    trust: config.platform.trust,
     tokenLauncher: config.solana.launcher,
     launchWaitMs: config.solana.launchWaitMs,
     ...overrides,
@@ -57,6 +67,8 @@ export function createPlatformServices(settings: PlatformSettings = platformSett
     prices: createPriceSource(settings.prices),
     dailyLimits: { ...settings.dailyLimits },
     contentScoring: { ...settings.contentScoring },
+    moderation: { ...settings.moderation },
+    trust: { ...settings.trust },
     chain: createChainConnection(),
     tokenLauncher: settings.tokenLauncher,
     launchWaitMs: settings.launchWaitMs,

@@ -7,6 +7,9 @@ import type { ApiDeps } from "../../api/deps";
 import { createPlatformServices, platformSettings, type PlatformServices } from "../../api/services/platform-services";
 import { SessionTokens } from "../../api/services/session-tokens";
 import type { DailyLimits } from "../../api/services/daily-limits";
+import type { TrustSettings } from "../../api/services/prompts/trust";
+import { setUserRole } from "../../shared/auth/user-roles";
+import { config } from "../../shared/config";
 import type { TokenLauncherName } from "../../shared/chain/metadata-limits";
 import { FixedPriceSource, type PriceSource } from "../../shared/prices";
 import type { Harness } from "./harness";
@@ -55,6 +58,10 @@ export interface PromptsPlatformOptions {
   tokenLauncher?: TokenLauncherName;
   /** How long a launch request waits for the chain worker. */
   launchWaitMs?: number;
+  /** `AUTO_APPROVE_MIN_SCORE` (null, the default: every prompt waits for a moderator). */
+  autoApproveMinScore?: number | null;
+  /** Which ratings build trust (the configuration's, unless given). */
+  trust?: Partial<TrustSettings>;
 }
 
 export async function promptsPlatform(h: Harness, options: PromptsPlatformOptions = {}): Promise<PromptsPlatform> {
@@ -67,6 +74,8 @@ export async function promptsPlatform(h: Harness, options: PromptsPlatformOption
       contentScoring: { model: options.scoringModel ?? "none", timeoutMs: 20_000 },
       tokenLauncher: options.tokenLauncher ?? base.tokenLauncher,
       launchWaitMs: options.launchWaitMs ?? base.launchWaitMs,
+      moderation: { autoApproveMinScore: options.autoApproveMinScore ?? null },
+      trust: { ...base.trust, ...options.trust },
     }),
   );
   services.prices = options.prices ?? new FixedPriceSource(200);
@@ -111,13 +120,43 @@ export function post(url: string, path: string, token: string | null, body: unkn
   return request(url, "POST", path, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
 }
 
-/** Makes a user a trusted seller: two free prompts, each rated 5 by another user. */
-export async function makeTrusted(h: Harness, platformUrl: string, sellerKey: string): Promise<void> {
-  const rater = await h.newKey();
+/** A fresh user with a key whose account was made `hours` ago (ratings by new accounts build no trust). */
+export async function agedKey(h: Harness, hours: number): Promise<{ key: string; userId: string }> {
+  const user = await h.newKey();
+  await h.deps.ds.query(`UPDATE users SET created_at = now() - make_interval(secs => $2::double precision * 3600) WHERE id = $1`, [user.userId, hours]);
+  return user;
+}
+
+/** A fresh user made a moderator (as `npm run apikey -- role` does), with a key. */
+export async function newModerator(h: Harness): Promise<{ key: string; userId: string }> {
+  const user = await h.newKey();
+  await setUserRole(h.deps.ds, user.userId, "moderator");
+  return user;
+}
+
+const moderators = new WeakMap<Harness, Promise<{ key: string; userId: string }>>();
+
+/** Has a moderator decide on a prompt through `POST /api/moderate-prompt` (one moderator per harness). */
+export async function moderate(h: Harness, platformUrl: string, promptId: string, status: "approved" | "rejected" = "approved"): Promise<void> {
+  if (!moderators.has(h)) moderators.set(h, newModerator(h));
+  const { key } = await moderators.get(h)!;
+  const res = await post(platformUrl, "/api/moderate-prompt", key, { prompt_id: promptId, status });
+  if (res.status !== 200) throw new Error(`could not moderate ${promptId}: ${JSON.stringify(res.body)}`);
+}
+
+/**
+ * Makes a user a trusted seller: two free prompts, approved by a moderator, each rated 5 by as
+ * many distinct accounts as trust needs, all old enough to count.
+ */
+export async function makeTrusted(h: Harness, platformUrl: string, sellerKey: string, trust: TrustSettings = config.platform.trust): Promise<void> {
+  const raters = await Promise.all(Array.from({ length: trust.minDistinctRaters }, () => agedKey(h, trust.minRaterAgeHours + 1)));
   for (let i = 0; i < 2; i++) {
     const created = await post(platformUrl, "/api/add-prompt", sellerKey, promptBody());
     if (created.status !== 200) throw new Error(`could not create a prompt: ${JSON.stringify(created.body)}`);
-    const rated = await post(platformUrl, "/api/rate-prompt", rater.key, { id: created.body.id, rating: 5 });
-    if (rated.status !== 200) throw new Error(`could not rate a prompt: ${JSON.stringify(rated.body)}`);
+    await moderate(h, platformUrl, created.body.id);
+    for (const rater of raters) {
+      const rated = await post(platformUrl, "/api/rate-prompt", rater.key, { id: created.body.id, rating: 5 });
+      if (rated.status !== 200) throw new Error(`could not rate a prompt: ${JSON.stringify(rated.body)}`);
+    }
   }
 }

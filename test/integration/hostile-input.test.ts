@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { Agent } from "node:http";
 import { SESSION_COOKIE } from "../../api/routes/platform/pages/cookies";
 import { createApiKey, ensureUser, revokeApiKey } from "../../shared/auth/api-keys";
+import { setUserRole } from "../../shared/auth/user-roles";
 import { config } from "../../shared/config";
 import { announceKeyRevoked } from "../../shared/queues/run-notices";
 import { harness, type Harness } from "../helpers/harness";
@@ -15,6 +16,8 @@ import { changedTables, fingerprintQueues, fingerprintTables, prototypeFingerpri
 import { eventually, request } from "../helpers/http";
 
 const CONCURRENCY = 8;
+/** Operations only moderators may call (anyone else gets 403 first): probed as a moderator, so their body handling is exercised. */
+const MODERATOR_OPERATIONS = new Set(["POST /api/moderate-prompt"]);
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
 /** `10mb` → bytes, as the body parser reads the setting. */
@@ -83,7 +86,11 @@ describe("hostile input against every documented operation", function () {
     await announceKeyRevoked(h.deps.redis, revoked.keyId);
     const refused = await makeRefusedCredentials(config.platform.session.jwtSecret!, revoked.key);
     probes = allProbes(operations, { refused, bodyLimitBytes: limitBytes(config.http.bodyLimit) + 1, sessionCookie: SESSION_COOKIE });
-    for (const op of operations) operationKeys.set(op.label, (await premiumKey(h, `hostile-${process.pid}-${op.app}-${op.label}`)).key);
+    for (const op of operations) {
+      const caller = await premiumKey(h, `hostile-${process.pid}-${op.app}-${op.label}`);
+      if (MODERATOR_OPERATIONS.has(op.label)) await setUserRole(h.deps.ds, caller.userId, "moderator");
+      operationKeys.set(op.label, caller.key);
+    }
   });
 
   after(() => agent.destroy());

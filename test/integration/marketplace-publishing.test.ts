@@ -6,7 +6,7 @@ import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { serveExecutionApi, type ServedApp } from "../helpers/platform-app";
 import { startPriceServer, type PriceServer } from "../helpers/price-server";
-import { makeTrusted } from "../helpers/prompts";
+import { makeTrusted, moderate } from "../helpers/prompts";
 import { callsMentioning, postSwarm } from "../helpers/swarm";
 
 const HEADER = "x-marketplace-prompt-ids";
@@ -224,13 +224,31 @@ describe("publish_to_marketplace", function () {
     expect(await listed(buyer.key)).to.equal(undefined); // pending review
 
     expect(await promptRow(id)).to.include({ price_usd: 3, price: 0.02 });
-    await h.deps.ds.query("UPDATE prompts SET status = 'approved', created_at = now() + interval '1000 days' WHERE id = $1", [id]);
+    await moderate(h, h.platformUrl, id);
+    await h.deps.ds.query("UPDATE prompts SET created_at = now() + interval '1000 days' WHERE id = $1", [id]);
     expect(await listed(buyer.key)).to.include({ id, name: "Clock Pricer", prompt: "", user_id: userId });
     const marker = `buyer-${randomUUID()}`;
     const used = await request(h.baseUrl, "POST", "/v1/agent/completions", { key: buyer.key, body: { agent_config: { marketplace_prompt_id: id }, task: marker } });
     expect(used.status, JSON.stringify(used.body)).to.equal(200);
     expect(callsMentioning(h, marker)[0].messages[0]).to.deep.equal({ role: "system", content: prompt });
   });
+  it("offers no way around review: a published prompt waits for a moderator, whatever the agent says, and only then reaches others", async () => {
+    const name = `Lease Checker ${randomUUID().slice(0, 8)}`;
+    const prompt = `You check residential leases for unusual clauses ${randomUUID()}.`;
+    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: publisher(name, prompt, { status: "approved" }), task: "t" } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const id = res.headers.get(HEADER)!;
+    expect(await promptRow(id)).to.include({ status: "pending", requested_status: null, source: "agent" });
+    const stranger = await h.newKey();
+    const seen = async () => ({
+      e4: ((await request(h.baseUrl, "POST", "/v1/marketplace/agents", { key: stranger.key, body: { number_of_items: 100 } })).body.prompts as any[]).some((p) => p.id === id),
+      e9: ((await request(h.platformUrl, "POST", "/api/query-prompts", { body: { search: name } })).body as any[]).some((p) => p.id === id),
+    });
+    expect(await seen()).to.deep.equal({ e4: false, e9: false });
+    await moderate(h, h.platformUrl, id);
+    expect(await seen()).to.deep.equal({ e4: true, e9: true });
+  });
+
   it("holds the prompt to E7's content rules: the seller's trust for paid prompts, quality, safety; a refusal is a 400 naming the agent", async () => {
     const seller = await h.newKey(); // nobody has rated this user's prompts
     const cases = [

@@ -5,7 +5,7 @@ import { pagesBrowser } from "../helpers/browser";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { sessionToken } from "../helpers/platform-fixtures";
-import { makeTrusted, post, promptBody } from "../helpers/prompts";
+import { makeTrusted, moderate, post, promptBody } from "../helpers/prompts";
 import { callsMentioning } from "../helpers/swarm";
 
 /**
@@ -60,33 +60,39 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
     expect(created.body).to.include({ success: true, tokenized: false });
     expect(created.body.listing_url).to.match(new RegExp(`/prompt/${id}$`));
 
-    // E9, as anyone: found by a word of its description, with its text (it is free).
-    const found = await search(`proposals (${marker})`);
-    expect(found.map((p) => p.id)).to.deep.equal([id]);
-    expect(found[0]).to.include({ name: body.name, prompt: body.prompt, is_free: true, status: "pending", user_id: seller.userId });
-
-    // Its listing page, as anyone.
-    const page = await listingPage(id);
-    expect(await page.locator("h1").innerText()).to.equal(body.name);
-    expect(await page.locator('[data-field="prompt"]').innerText()).to.equal(body.prompt);
-    expect(await page.locator('[data-field="price"]').innerText()).to.equal("Free");
+    // While it waits for review, E9 shows it to its owner only.
+    expect(await search(`proposals (${marker})`)).to.deep.equal([]);
+    expect((await search(`proposals (${marker})`, seller.key)).map((p) => [p.id, p.status])).to.deep.equal([[id, "pending"]]);
 
     // An agent on it (its owner's, while it waits for review): the model gets the prompt, not the request's system_prompt.
     const { calls, ownPrompt } = await runOnPrompt(seller.key, id);
     expect(calls).to.have.length(1);
     expect(calls[0].messages[0]).to.deep.equal({ role: "system", content: body.prompt });
     expect(JSON.stringify(calls[0].messages)).not.to.include(ownPrompt);
+
+    // Once a moderator approves it, E9, as anyone: found by a word of its description, with its text (it is free).
+    await moderate(h, h.platformUrl, id);
+    const found = await search(`proposals (${marker})`);
+    expect(found.map((p) => p.id)).to.deep.equal([id]);
+    expect(found[0]).to.include({ name: body.name, prompt: body.prompt, is_free: true, status: "approved", user_id: seller.userId });
+
+    // Its listing page, as anyone.
+    const page = await listingPage(id);
+    expect(await page.locator("h1").innerText()).to.equal(body.name);
+    expect(await page.locator('[data-field="prompt"]').innerText()).to.equal(body.prompt);
+    expect(await page.locator('[data-field="price"]').innerText()).to.equal("Free");
   });
 
   it("a paid prompt is used by another user's agent through marketplace_prompt_id, while E9 and its page keep its text from them", async () => {
     const seller = await h.newKey();
     await makeTrusted(h, h.platformUrl, seller.key); // paid prompts need a seller others rated well
     const marker = randomUUID().slice(0, 8);
-    // E7 takes a status (the spec's field); an approved prompt is anyone's to use.
-    const body = promptBody({ name: `Pitch deck critic ${marker}`, is_free: false, price_usd: 12, status: "approved" });
+    // An approved prompt is anyone's to use; only a moderator approves (the owner's `status` is a request).
+    const body = promptBody({ name: `Pitch deck critic ${marker}`, is_free: false, price_usd: 12 });
     const created = await post(h.platformUrl, "/api/add-prompt", seller.key, body);
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const { id } = created.body;
+    await moderate(h, h.platformUrl, id);
     const buyer = await h.newKey();
 
     // E9: the buyer (and anyone) gets the record and its converted price, without the text; its owner gets the text.

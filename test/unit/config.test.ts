@@ -33,6 +33,19 @@ describe("configuration", () => {
     expect(loadConfig({ SOLANA_USDC_MINT: devnet }).solana.usdcMint).to.equal(devnet);
   });
 
+  it("leaves review to moderators unless AUTO_APPROVE_MIN_SCORE is set, and counts trust from established raters", () => {
+    const defaults = loadConfig({});
+    expect(defaults.platform.moderation).to.deep.equal({ autoApproveMinScore: null });
+    expect(defaults.platform.trust).to.deep.equal({ minRaterAgeHours: 72, minDistinctRaters: 3 });
+    expect(loadConfig({ AUTO_APPROVE_MIN_SCORE: "" }).platform.moderation.autoApproveMinScore).to.equal(null);
+    const set = loadConfig({ AUTO_APPROVE_MIN_SCORE: "8.5", TRUST_MIN_RATER_AGE_HOURS: "0.5", TRUST_MIN_DISTINCT_RATERS: "5" }).platform;
+    expect(set.moderation.autoApproveMinScore).to.equal(8.5);
+    expect(set.trust).to.deep.equal({ minRaterAgeHours: 0.5, minDistinctRaters: 5 });
+    for (const [name, value] of [["AUTO_APPROVE_MIN_SCORE", "11"], ["AUTO_APPROVE_MIN_SCORE", "high"], ["TRUST_MIN_RATER_AGE_HOURS", "-1"], ["TRUST_MIN_DISTINCT_RATERS", "0"], ["TRUST_MIN_DISTINCT_RATERS", "1.5"]]) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).to.throw(ConfigError, new RegExp(name));
+    }
+  });
+
   it("requires an admin password and a secrets key in production", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).to.throw(ConfigError, /ADMIN_PASSWORD[\s\S]*SECRETS_KEY|SECRETS_KEY[\s\S]*ADMIN_PASSWORD/);
     const cfg = loadConfig({ NODE_ENV: "production", ADMIN_PASSWORD: "long-enough-secret", SECRETS_KEY: "k".repeat(32) });

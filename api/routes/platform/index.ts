@@ -7,6 +7,7 @@ import { apiKeysPageRouter } from "./pages/api-keys-page.router";
 import { listingPagesRouter } from "./pages/listing-pages.router";
 import { signInRouter } from "./pages/sign-in.router";
 import type { PlatformServices } from "../../services/platform-services";
+import { moderationRouter } from "./moderation/moderation.router";
 import { promptsRouter } from "./prompts/prompts.router";
 import { tokenLaunchRouter } from "./token-launch/token-launch.router";
 import { uploadsRouter } from "./uploads/uploads.router";
@@ -21,6 +22,7 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
   const routers = [
     healthRouter(deps),
     promptsRouter(deps, services),
+    moderationRouter(deps),
     tokenLaunchRouter(deps, services),
     ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : []),
     listingPagesRouter(deps),

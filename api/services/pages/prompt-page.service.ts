@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
 import { sql } from "../../../shared/db/sql";
-import { listedPrompt } from "../prompts/prompt-visibility";
+import { shownTo } from "../prompts/prompt-visibility";
 import { isUuid } from "../uuid";
 
 /** A marketplace prompt as its listing page shows it; `prompt` is null when the viewer may not read it. */
@@ -30,8 +30,8 @@ export interface PromptPageRecord {
 
 /*
  * Visibility is decided here, in the query: a paid prompt's text leaves Postgres only for its
- * owner, a rejected prompt is found only by its owner, and a tokenized prompt has a page only once
- * its token has launched.
+ * owner, a prompt that is not approved (waiting for review, or rejected) is found only by its
+ * owner, and a tokenized prompt has a page only once its token has launched.
  */
 const FIND_PROMPT = `
   SELECT p.id, p.user_id, p.name, p.description, p.use_cases, p.tags, p.is_free, p.price_usd, p.price,
@@ -44,7 +44,7 @@ const FIND_PROMPT = `
       SELECT count(*)::int AS review_count, avg(rating)::float8 AS rating_average
         FROM prompt_reviews WHERE prompt_id = p.id
     ) r
-   WHERE p.id = $1::uuid AND (p.status <> 'rejected' OR p.user_id = $2::uuid) AND ${listedPrompt("p")}`;
+   WHERE p.id = $1::uuid AND ${shownTo({ viewer: "$2" }, "p")}`;
 
 /** The prompt with this id as `viewerId` (null: anonymous) may see it; null when it is not theirs to see. */
 export async function findPromptForPage(ds: DataSource, id: string, viewerId: string | null): Promise<PromptPageRecord | null> {

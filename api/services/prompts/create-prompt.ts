@@ -14,6 +14,7 @@ import { findDuplicateId, insertPrompt, isDuplicateViolation } from "./prompt-st
 import { checkPromptToken, launchPromptToken, NOT_TOKENIZED, storePromptLaunch, type PromptToken, type PromptTokenOutcome } from "./prompt-tokenization";
 import type { StoredLaunch } from "../token-launch/launch-job";
 import { promptValues } from "./prompt-values";
+import { reviewOnCreate } from "./review-status";
 
 /** E7's success body. */
 export interface CreatePromptResult extends PromptTokenOutcome {
@@ -36,7 +37,8 @@ export function promptCounter(isFree: boolean): DailyCounter {
 /**
  * E7 up to the insert, stopping at the first refusal: the cheap ones first (a duplicate of the
  * user's, today's limit already reached), then content validation, the price and the image.
- * Nothing is stored. `source` records where the prompt came from (E7, or a published agent).
+ * Nothing is stored. The prompt waits for review whatever status was asked for (see
+ * review-status). `source` records where the prompt came from (E7, or a published agent).
  */
 export async function preparePrompt(
   deps: ApiDeps,
@@ -50,10 +52,11 @@ export async function preparePrompt(
   await assertDailyQuotaLeft(deps.ds, userId, counter, services.dailyLimits, options.now);
   // A token's cheap refusals (the launcher's metadata limits, the wallet's balance) come before content scoring.
   if (options.token) await checkPromptToken(services, options.token);
-  await validateContent(deps, services.contentScoring, userId, contentOf(fields), !fields.is_free);
+  const score = await validateContent(deps, services, userId, contentOf(fields), !fields.is_free);
   const price = await pricePrompt(services.prices, fields.is_free, fields.price_usd);
   const image = (await resolvePromptImage(services.storage, fields)) ?? { image_url: null, file_path: null };
-  return { counter, values: { ...promptValues(fields, price, image), source: options.source } as PromptValues };
+  const review = reviewOnCreate(services.moderation, score);
+  return { counter, values: { ...promptValues(fields, price, image), ...review, source: options.source } as PromptValues };
 }
 
 /**

@@ -23,7 +23,8 @@ export interface PromptFields {
   is_free: boolean;
   price_usd?: number | null;
   category?: string | null;
-  status: PromptStatus;
+  /** Only a request to the moderators (see review-status). */
+  status?: PromptStatus;
   tokenized_on: boolean;
   /** Uppercased. */
   ticker?: string | null;

@@ -25,10 +25,11 @@ export interface PromptRecord {
 
 /**
  * A stored prompt as the platform API shows it. The text of a paid prompt is what buyers pay
- * for: anyone but its owner gets `prompt` as an empty string (the field keeps its type).
+ * for: anyone but its owner gets `prompt` as an empty string (the field keeps its type), unless
+ * `moderator` (who must read what they approve).
  */
-export function toPromptRecord(row: PromptRow, viewerId: string | null): PromptRecord {
-  const mayRead = row.is_free || row.user_id === viewerId;
+export function toPromptRecord(row: PromptRow, viewerId: string | null, moderator = false): PromptRecord {
+  const mayRead = row.is_free || row.user_id === viewerId || moderator;
   return {
     id: row.id,
     user_id: row.user_id,

@@ -17,6 +17,12 @@ export interface PromptRow {
   price: number | null;
   category: string | null;
   status: PromptStatus;
+  /** The status the owner asked for: a request to moderators, never applied by itself. */
+  requested_status: PromptStatus | null;
+  /** The moderator who last decided on the prompt (null for an automatic approval, or none yet). */
+  moderated_by: string | null;
+  moderated_at: Date | null;
+  moderation_reason: string | null;
   tokenized_on: boolean;
   ticker: string | null;
   token_address: string | null;
@@ -45,6 +51,10 @@ export const PROMPT_VALUE_COLUMNS = [
   "price",
   "category",
   "status",
+  "requested_status",
+  "moderated_by",
+  "moderated_at",
+  "moderation_reason",
   "tokenized_on",
   "ticker",
   "image_url",

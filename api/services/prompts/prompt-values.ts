@@ -22,7 +22,8 @@ export function promptValues(fields: Partial<PromptFields>, price?: PromptPrice,
   if (fields.tags !== undefined) values.tags = fields.tags;
   if (fields.is_free !== undefined) values.is_free = fields.is_free;
   if (fields.category !== undefined) values.category = orNull(fields.category);
-  if (fields.status !== undefined) values.status = fields.status;
+  // The owner's status is a request to the moderators; the review decides `status` (see review-status).
+  if (fields.status !== undefined) values.requested_status = fields.status;
   if (fields.tokenized_on !== undefined) values.tokenized_on = fields.tokenized_on;
   if (fields.ticker !== undefined) values.ticker = orNull(fields.ticker);
   if (fields.links !== undefined) values.links = fields.links;

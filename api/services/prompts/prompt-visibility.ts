@@ -8,3 +8,14 @@
 export function listedPrompt(alias = "prompts"): string {
   return `(NOT ${alias}.tokenized_on OR ${alias}.token_address IS NOT NULL)`;
 }
+
+/**
+ * SQL condition on a `prompts` row (under `alias`): the viewer may see the prompt. Review decides
+ * what the marketplace shows: an approved prompt is anyone's to see, a prompt waiting for review
+ * or rejected only its owner's (`viewer`, the placeholder of a user id or null) and, where the
+ * caller passes `moderator` (the placeholder of a boolean), a moderator's. Listed in every case.
+ */
+export function shownTo(placeholders: { viewer: string; moderator?: string }, alias = "prompts"): string {
+  const moderator = placeholders.moderator ? ` OR ${placeholders.moderator}::boolean` : "";
+  return `(${alias}.status = 'approved' OR ${alias}.user_id = ${placeholders.viewer}::uuid${moderator}) AND ${listedPrompt(alias)}`;
+}

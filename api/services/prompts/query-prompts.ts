@@ -1,7 +1,8 @@
 import type { DataSource } from "typeorm";
 import { toPromptRecord, type PromptRecord } from "./prompt-record";
 import type { PromptRow } from "./prompt-row";
-import { listedPrompt } from "./prompt-visibility";
+import { isModerator } from "../../../shared/auth/user-roles";
+import { shownTo } from "./prompt-visibility";
 
 export const SORTS = ["newest", "oldest", "popular", "rating"] as const;
 export const PRICE_FILTERS = ["all", "free", "paid"] as const;
@@ -34,23 +35,24 @@ function containsPattern(text: string): string {
 
 /**
  * E9: prompts matching every given filter (`search` as a case-insensitive substring of name or
- * description, `category` case-insensitively, free/paid, one user), sorted and paged. Rejected
- * prompts are shown only to their owner; paid prompts' text only to theirs (see toPromptRecord);
- * a prompt whose token is still being launched to nobody.
+ * description, `category` case-insensitively, free/paid, one user), sorted and paged. Approved
+ * prompts are shown to anyone; prompts waiting for review or rejected only to their owner and to
+ * moderators (who see paid text too, see toPromptRecord); a prompt whose token is still being
+ * launched to nobody.
  */
 export async function queryPrompts(ds: DataSource, query: PromptQuery, viewerId: string | null): Promise<PromptRecord[]> {
   const isFree = query.priceFilter === "free" ? true : query.priceFilter === "paid" ? false : null;
+  const moderator = viewerId !== null && (await isModerator(ds, viewerId));
   const rows: PromptRow[] = await ds.query(
     `SELECT * FROM prompts
-      WHERE (status <> 'rejected' OR user_id = $1::uuid)
-        AND ${listedPrompt()}
+      WHERE ${shownTo({ viewer: "$1", moderator: "$8" })}
         AND ($2::text IS NULL OR name ILIKE $2 OR description ILIKE $2)
         AND ($3::text IS NULL OR lower(category) = lower($3))
         AND ($4::boolean IS NULL OR is_free = $4)
         AND ($5::uuid IS NULL OR user_id = $5::uuid)
       ORDER BY ${ORDER_BY[query.sortBy]}
       LIMIT $6 OFFSET $7`,
-    [viewerId, query.search ? containsPattern(query.search) : null, query.category || null, isFree, query.userFilter || null, query.limit, query.offset],
+    [viewerId, query.search ? containsPattern(query.search) : null, query.category || null, isFree, query.userFilter || null, query.limit, query.offset, moderator],
   );
-  return rows.map((row) => toPromptRecord(row, viewerId));
+  return rows.map((row) => toPromptRecord(row, viewerId, moderator));
 }

@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
 import { PlatformError } from "../../platform/platform-error";
-import { listedPrompt } from "./prompt-visibility";
+import { shownTo } from "./prompt-visibility";
 
 export interface PromptRating {
   id: string;
@@ -19,14 +19,15 @@ export interface RatePromptResult {
 
 /**
  * Rates a prompt (1–5): one rating per user and prompt, a second one replaces the first. Owners
- * cannot rate their own prompts (403); rejected prompts of others cannot be seen, so not rated
- * (404). The prompt row is locked while its review and its counters change, so concurrent ratings
- * keep `review_count` and `rating_sum` exact.
+ * cannot rate their own prompts (403); others see only approved prompts, so a prompt waiting for
+ * review or rejected cannot be rated (404): ratings, which build a seller's trust, are of reviewed
+ * content only. The prompt row is locked while its review and its counters change, so concurrent
+ * ratings keep `review_count` and `rating_sum` exact.
  */
 export async function ratePrompt(ds: DataSource, userId: string, input: PromptRating): Promise<RatePromptResult> {
   return ds.transaction(async (tx) => {
-    const [prompt] = await tx.query(`SELECT user_id, status FROM prompts WHERE id = $1 AND ${listedPrompt()} FOR UPDATE`, [input.id]);
-    if (!prompt || (prompt.status === "rejected" && prompt.user_id !== userId)) {
+    const [prompt] = await tx.query(`SELECT user_id, status FROM prompts WHERE id = $1 AND ${shownTo({ viewer: "$2" })} FOR UPDATE`, [input.id, userId]);
+    if (!prompt) {
       throw new PlatformError(404, "Not found", "There is no prompt with this id", {}, "PROMPT_NOT_FOUND");
     }
     if (prompt.user_id === userId) throw new PlatformError(403, "Forbidden", "You cannot rate your own prompt", {}, "OWN_PROMPT");

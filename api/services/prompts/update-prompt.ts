@@ -3,6 +3,7 @@ import type { ApiDeps } from "../../deps";
 import { PlatformError, platformValidationError, type FieldProblem } from "../../platform/platform-error";
 import type { PlatformServices } from "../platform-services";
 import { contentHash } from "./content-hash";
+import type { ContentScore } from "./content-score";
 import { validateContent } from "./content-validation";
 import { assertNotDuplicate, duplicateError } from "./duplicates";
 import { promptListingUrl } from "./listing-url";
@@ -15,6 +16,7 @@ import { crossFieldProblems } from "./prompt-rules";
 import { findDuplicateId, findOwnPrompt, isDuplicateViolation, updatePrompt } from "./prompt-store";
 import { checkPromptToken, launchPromptToken, storePromptLaunch, type PromptToken } from "./prompt-tokenization";
 import { promptValues } from "./prompt-values";
+import { listingChanged, reviewOnEdit } from "./review-status";
 
 export type PromptEdit = Partial<PromptFields> & { id: string };
 
@@ -80,14 +82,25 @@ function tokenToLaunch(services: PlatformServices, current: PromptRow, next: Pro
   return { name: next.name, ticker: next.ticker, imageUrl: planned === undefined ? current.image_url : planned, imageField: imageFieldOf(edit) ?? "image_url", creator: edit.private_key };
 }
 
-/** Checks what the edit changes: duplicates, content (again, when it changed or turns paid) and the price. */
-async function checkEdit(deps: ApiDeps, services: PlatformServices, userId: string, current: PromptRow, edit: Partial<PromptFields>, next: PromptFields): Promise<PromptPrice | undefined> {
+/**
+ * Checks what the edit changes: duplicates, content (again, when it changed or turns paid) and the
+ * price. Returns the new price, if it changed, and the content's new score, if it was scored.
+ */
+async function checkEdit(
+  deps: ApiDeps,
+  services: PlatformServices,
+  userId: string,
+  current: PromptRow,
+  edit: Partial<PromptFields>,
+  next: PromptFields,
+): Promise<{ price?: PromptPrice; score: ContentScore | null }> {
   if (edit.prompt !== undefined) await assertNotDuplicate(deps.ds, userId, contentHash(edit.prompt), current.id);
+  let score: ContentScore | null = null;
   if (contentChanged(current, edit) || (current.is_free && !next.is_free)) {
-    await validateContent(deps, services.contentScoring, userId, contentOf(next), !next.is_free);
+    score = await validateContent(deps, services, userId, contentOf(next), !next.is_free);
   }
   const priceChanged = edit.is_free !== undefined || edit.price_usd !== undefined;
-  return priceChanged ? pricePrompt(services.prices, next.is_free, next.price_usd) : undefined;
+  return { price: priceChanged ? await pricePrompt(services.prices, next.is_free, next.price_usd) : undefined, score };
 }
 
 /**
@@ -100,11 +113,17 @@ async function launchEditToken(deps: ApiDeps, services: PlatformServices, caller
   await launchPromptToken(deps, services, current.id, launch, token.creator, "the token appears on the prompt once launched; the rest of the edit was not applied");
 }
 
-async function write(deps: ApiDeps, userId: string, id: string, values: Partial<PromptValues>): Promise<PromptRow> {
+/**
+ * Writes the edit and the review it leads to, decided on the row as locked for the write (see
+ * `reviewOnEdit`); a token launched by this edit changes the listing too.
+ */
+async function write(deps: ApiDeps, services: PlatformServices, userId: string, id: string, values: Partial<PromptValues>, edit: { score: ContentScore | null; launchedToken: boolean }): Promise<PromptRow> {
   try {
     return await deps.ds.transaction(async (tx) => {
-      if (!(await findOwnPrompt(tx, id, userId, { forUpdate: true }))) throw notFound();
-      return updatePrompt(tx, id, values);
+      const locked = await findOwnPrompt(tx, id, userId, { forUpdate: true });
+      if (!locked) throw notFound();
+      const review = reviewOnEdit(services.moderation, locked, edit.launchedToken || listingChanged(locked, values), edit.score);
+      return updatePrompt(tx, id, { ...values, ...review });
     });
   } catch (err) {
     if (isDuplicateViolation(err)) throw duplicateError(await findDuplicateId(deps.ds, userId, values.content_hash ?? "", id));
@@ -119,6 +138,8 @@ async function write(deps: ApiDeps, userId: string, id: string, values: Partial<
  * or `price_usd` changes. Turning `tokenized_on` on launches the prompt's token first (after the
  * same checks as E7: the launcher's limits, the wallet's balance), and the edit is written only
  * once it has launched; such a launch counts against no daily limit (the prompt was counted).
+ * `status` is only a request to the moderators; an edit that changes an approved listing sends it
+ * back to review, and a rejected prompt stays rejected (see review-status).
  */
 export async function editPrompt(deps: ApiDeps, services: PlatformServices, caller: PlatformCaller, edit: PromptEdit): Promise<UpdatePromptResult> {
   const { id, ...fields } = edit;
@@ -130,9 +151,9 @@ export async function editPrompt(deps: ApiDeps, services: PlatformServices, call
   if (problems.length > 0) throw platformValidationError(problems);
   const token = tokenToLaunch(services, current, next, fields);
   if (token) await checkPromptToken(services, token);
-  const price = await checkEdit(deps, services, caller.userId, current, fields, next);
+  const { price, score } = await checkEdit(deps, services, caller.userId, current, fields, next);
   const image = await resolvePromptImage(services.storage, fields);
   if (token) await launchEditToken(deps, services, caller, current, { ...token, imageUrl: image ? image.image_url : current.image_url });
-  const row = await write(deps, caller.userId, id, promptValues(fields, price, image));
+  const row = await write(deps, services, caller.userId, id, promptValues(fields, price, image), { score, launchedToken: token !== null });
   return { success: true, id, listing_url: promptListingUrl(id), updated_data: toPromptRecord(row, caller.userId) };
 }

@@ -6,6 +6,7 @@ import { TokenLaunchSignatures1763795700000 } from "./1763795700000-token-launch
 import { RunLease1763798400000 } from "./1763798400000-run-lease";
 import { PromptTokenLaunches1763802000000 } from "./1763802000000-prompt-token-launches";
 import { RunSealedSecrets1763805600000 } from "./1763805600000-run-sealed-secrets";
+import { PromptModeration1763806500000 } from "./1763806500000-prompt-moderation";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   RunLease1763798400000,
   PromptTokenLaunches1763802000000,
   RunSealedSecrets1763805600000,
+  PromptModeration1763806500000,
 ];

@@ -5,7 +5,7 @@ import { config } from "../../../shared/config";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
 import { dataUrl, PNG_1PX } from "../../helpers/images";
-import { post, promptBody, promptsPlatform, type PromptsPlatform } from "../../helpers/prompts";
+import { moderate, post, promptBody, promptsPlatform, type PromptsPlatform } from "../../helpers/prompts";
 import { postgresText, redisText } from "../../helpers/secret-scan";
 import { fundedWallet, keyEncodings, keyLeakForms, newKeypair, usedKeys } from "../../helpers/solana-keys";
 import { readLaunchedToken } from "../../helpers/token-launch";
@@ -44,7 +44,14 @@ describe("E7 tokenized prompts on the localnet", function () {
     return counts;
   }
 
-  const listed = async (userId: string) => (await post(platform.url, "/api/query-prompts", null, { userFilter: userId, limit: 100 })).body.map((p: { id: string }) => p.id);
+  /** The user's prompts E9 shows them (any review status): a prompt whose token is not launched yet is in no listing. */
+  const listed = async (key: string, userId: string) => (await post(platform.url, "/api/query-prompts", key, { userFilter: userId, limit: 100 })).body.map((p: { id: string }) => p.id);
+  /** Whether anyone but the owner sees the prompt in E9 or on its page: only once a moderator approved it. */
+  const seenByOthers = async (id: string) => {
+    const [{ name }] = await h.deps.ds.query(`SELECT name FROM prompts WHERE id = $1`, [id]);
+    const found = (await post(platform.url, "/api/query-prompts", null, { search: name })).body.some((p: { id: string }) => p.id === id);
+    return found || (await request(platform.url, "GET", `/prompt/${id}`)).status === 200;
+  };
 
   it("launches the prompt's token through the chain worker: the prompt gets its address, the mint its name and ticker", async () => {
     const { key, userId } = await h.newKey();
@@ -69,7 +76,8 @@ describe("E7 tokenized prompts on the localnet", function () {
     expect(run.output).to.include({ prompt_id: res.body.id, listing_id: null, token_address: res.body.token_address });
 
     // Listed and shown once launched; counted once, as free content (not also as a paid agent).
-    expect(await listed(userId)).to.deep.equal([res.body.id]);
+    expect(await listed(key, userId)).to.deep.equal([res.body.id]);
+    await moderate(h, platform.url, res.body.id);
     expect((await request(platform.url, "GET", `/prompt/${res.body.id}`)).status).to.equal(200);
     expect((await storedFor(userId)).usage).to.deep.equal({ free: 1, paid: 0, agents: 0 });
   });
@@ -154,7 +162,7 @@ describe("E7 tokenized prompts on the localnet", function () {
     const [run] = await h.deps.ds.query(`SELECT kind, status, error FROM runs WHERE id = $1`, [launch.run_id]);
     expect(run).to.deep.include({ kind: "prompt_tokenize", status: "failed" });
     expect(run.error.code).to.equal("TOKENIZATION_FAILED");
-    expect(await listed(userId)).to.deep.equal([]);
+    expect(await listed(key, userId)).to.deep.equal([]);
 
     // The same prompt again, with an image the launch can hold: no duplicate of a prompt that never was.
     const again = await post(platform.url, "/api/add-prompt", key, { ...body, image_url: "https://images.example/prompt.png" });
@@ -176,7 +184,7 @@ describe("E7 tokenized prompts on the localnet", function () {
       expect(res.body).to.include({ error: "Tokenization failed", code: "LAUNCH_PENDING", listing_url: `${config.http.platformUrl}/prompt/${res.body.id}` });
       const id = res.body.id;
 
-      expect(await listed(userId)).to.deep.equal([]);
+      expect(await listed(key, userId)).to.deep.equal([]);
       expect((await request(platform.url, "GET", `/prompt/${id}`)).status).to.equal(404);
       const e4 = await request(h.baseUrl, "POST", "/v1/marketplace/agents", { key, body: { number_of_items: 100 } });
       expect(e4.body.prompts.map((p: { id: string }) => p.id)).to.not.include(id);
@@ -193,8 +201,12 @@ describe("E7 tokenized prompts on the localnet", function () {
         return row.token_address ?? undefined;
       }, 30_000);
       await readLaunchedToken(connection, launched, wallet.publicKey);
-      expect(await listed(userId)).to.deep.equal([id]);
-      expect((await request(platform.url, "GET", `/prompt/${id}`)).status).to.equal(200);
+      expect(await listed(key, userId)).to.deep.equal([id]);
+      // Launching its token is no way around review: the owner's `status: "approved"` stayed a request.
+      expect((await h.deps.ds.query(`SELECT status, requested_status FROM prompts WHERE id = $1`, [id]))[0]).to.deep.equal({ status: "pending", requested_status: "approved" });
+      expect(await seenByOthers(id)).to.equal(false);
+      await moderate(h, platform.url, id);
+      expect(await seenByOthers(id)).to.equal(true);
     } finally {
       if (!resumed) chain.resume();
       await impatient.close();
@@ -258,7 +270,7 @@ describe("E7 tokenized prompts on the localnet", function () {
 
       const [after] = await h.deps.ds.query(`SELECT name, image_url, tokenized_on, ticker, token_address, updated_at FROM prompts WHERE id = $1`, [id]);
       expect(after).to.deep.equal(before);
-      expect(await listed(userId)).to.deep.equal([id]);
+      expect(await listed(key, userId)).to.deep.equal([id]);
     });
   });
 

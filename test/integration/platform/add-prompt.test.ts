@@ -48,12 +48,11 @@ describe("E7 POST /api/add-prompt", function () {
       expect(row.links).to.deep.equal(body.links);
     });
 
-    it("takes the status given, and a session token instead of a key", async () => {
+    it("takes the status given as a request to the moderators only, and a session token instead of a key", async () => {
       const token = await sessionToken(userId);
       const res = await post(platform.url, "/api/add-prompt", token, promptBody({ status: "approved" }));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect((await stored(res.body.id)).status).to.equal("approved");
-      expect((await stored(res.body.id)).user_id).to.equal(userId);
+      expect(await stored(res.body.id)).to.include({ status: "pending", requested_status: "approved", user_id: userId });
     });
   });
 

@@ -47,9 +47,9 @@ describe("E8 POST /api/edit-prompt", function () {
 
   it("accepts a session token", async () => {
     const id = await create();
-    const res = await post(platform.url, "/api/edit-prompt", await sessionToken(owner.userId), { id, status: "approved" });
+    const res = await post(platform.url, "/api/edit-prompt", await sessionToken(owner.userId), { id, name: "Renamed with a session" });
     expect(res.status).to.equal(200);
-    expect(res.body.updated_data.status).to.equal("approved");
+    expect(res.body.updated_data).to.include({ name: "Renamed with a session", status: "pending" });
   });
 
   it("requires only id, and holds given fields to E7's rules (all problems at once)", async () => {

@@ -110,20 +110,22 @@ describe("platform pages in a browser", function () {
       expect(await ownerPage.locator("header").innerText()).to.include(owner.id);
     });
 
-    it("shows a rejected prompt to its owner only", async () => {
-      const owner = await sessionUser(h.deps.ds, "seller");
-      const id = await insertPrompt(h.deps.ds, owner.id, { name: "Rejected one", status: "rejected" });
-      const stranger = await newPage();
-      const hidden = await stranger.goto(`/prompt/${id}`);
-      expect(hidden!.status()).to.equal(404);
-      expect(await stranger.locator("h1").innerText()).to.equal("Not found");
-      expect(await hidden!.text()).not.to.include("Rejected one");
+    for (const status of ["rejected", "pending"] as const) {
+      it(`shows a ${status} prompt to its owner only`, async () => {
+        const owner = await sessionUser(h.deps.ds, "seller");
+        const id = await insertPrompt(h.deps.ds, owner.id, { name: `A ${status} one`, status });
+        const stranger = await newPage();
+        const hidden = await stranger.goto(`/prompt/${id}`);
+        expect(hidden!.status()).to.equal(404);
+        expect(await stranger.locator("h1").innerText()).to.equal("Not found");
+        expect(await hidden!.text()).not.to.include(`A ${status} one`);
 
-      const ownerPage = await newPage({ sessionToken: owner.token });
-      const shown = await ownerPage.goto(`/prompt/${id}`);
-      expect(shown!.status()).to.equal(200);
-      expect(await text(ownerPage, "status")).to.equal("rejected");
-    });
+        const ownerPage = await newPage({ sessionToken: owner.token });
+        const shown = await ownerPage.goto(`/prompt/${id}`);
+        expect(shown!.status()).to.equal(200);
+        expect(await text(ownerPage, "status")).to.equal(status);
+      });
+    }
 
     it("has no page for a tokenized prompt until its token has launched, even for the owner", async () => {
       const owner = await sessionUser(h.deps.ds, "seller");

@@ -92,28 +92,6 @@ describe("E7 rules 4 and 5: duplicates and content validation", function () {
     });
   });
 
-  describe("trustworthiness for paid content", () => {
-    it("needs two items rated 4+ by other users, else 403 with trustworthiness", async () => {
-      const seller = await h.newKey();
-      const rater = await h.newKey();
-      const refused = await post(platform.url, "/api/add-prompt", seller.key, promptBody({ is_free: false, price_usd: 4 }));
-      expect(refused.status).to.equal(403);
-      expect(refused.body).to.include({ error: "Content validation failed", code: "INSUFFICIENT_TRUST", trustworthiness: 0 });
-
-      const ids: string[] = [];
-      for (let i = 0; i < 2; i++) ids.push((await post(platform.url, "/api/add-prompt", seller.key, promptBody())).body.id);
-      await post(platform.url, "/api/rate-prompt", rater.key, { id: ids[0], rating: 5 });
-      await post(platform.url, "/api/rate-prompt", rater.key, { id: ids[1], rating: 2 });
-      const half = await post(platform.url, "/api/add-prompt", seller.key, promptBody({ is_free: false, price_usd: 4 }));
-      expect(half.status).to.equal(403);
-      expect(half.body.trustworthiness).to.equal(5);
-
-      await post(platform.url, "/api/rate-prompt", rater.key, { id: ids[1], rating: 4 });
-      const ok = await post(platform.url, "/api/add-prompt", seller.key, promptBody({ is_free: false, price_usd: 4 }));
-      expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
-    });
-  });
-
   describe("scored by the model (structured output through the agent queue)", () => {
     let scored: PromptsPlatform;
 

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
-import { makeTrusted, post, PROMPT_RECORD_FIELDS, promptBody, promptsPlatform, sessionToken, type PromptsPlatform } from "../../helpers/prompts";
+import { makeTrusted, moderate, post, PROMPT_RECORD_FIELDS, promptBody, promptsPlatform, sessionToken, type PromptsPlatform } from "../../helpers/prompts";
 
 
 describe("E9 POST /api/query-prompts", function () {
@@ -19,6 +19,8 @@ describe("E9 POST /api/query-prompts", function () {
     const res = await post(platform.url, "/api/add-prompt", owner.key, promptBody({ name: `${marker} ${label}`, ...overrides }));
     if (res.status !== 200) throw new Error(`${label}: ${JSON.stringify(res.body)}`);
     ids[label] = res.body.id;
+    // Others see a prompt once a moderator has decided on it (approved), or never (rejected).
+    await moderate(h, platform.url, res.body.id, overrides.status === "rejected" ? "rejected" : "approved");
   }
 
   async function rate(label: string, ratings: number[]): Promise<void> {
@@ -59,7 +61,7 @@ describe("E9 POST /api/query-prompts", function () {
     expect(labels(res)).to.deep.equal(["golf", "foxtrot", "delta", "charlie", "bravo", "alpha"]);
     for (const record of res.body) expect(Object.keys(record).sort()).to.deep.equal(PROMPT_RECORD_FIELDS);
     const alpha = res.body.find((p: any) => p.id === ids.alpha);
-    expect(alpha).to.include({ user_id: seller.userId, is_free: true, category: "Content", status: "pending" });
+    expect(alpha).to.include({ user_id: seller.userId, is_free: true, category: "Content", status: "approved" });
     expect(new Date(alpha.created_at).toISOString()).to.equal(alpha.created_at);
   });
 
@@ -91,6 +93,15 @@ describe("E9 POST /api/query-prompts", function () {
     expect(labels(await query({ limit: 100 }, seller.key))).to.not.include("echo");
     expect(labels(await query({ limit: 100 }, other.key))).to.include("echo");
     expect(labels(await query({ limit: 100 }, await sessionToken(other.userId)))).to.include("echo");
+  });
+
+  it("shows prompts waiting for review only to their owner, whatever status the owner asked for", async () => {
+    const res = await post(platform.url, "/api/add-prompt", other.key, promptBody({ name: `${marker} hotel`, status: "approved" }));
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const found = async (token: string | null) => (await query({ limit: 100 }, token)).body.some((p: any) => p.id === res.body.id);
+    expect(await found(null)).to.equal(false);
+    expect(await found(seller.key)).to.equal(false);
+    expect(await found(other.key)).to.equal(true);
   });
 
   it("hides a paid prompt's text from everyone but its owner", async () => {
@@ -139,6 +150,7 @@ describe("POST /api/rate-prompt", function () {
     platform = await promptsPlatform(h);
     owner = await h.newKey();
     promptId = (await post(platform.url, "/api/add-prompt", owner.key, promptBody())).body.id;
+    await moderate(h, platform.url, promptId);
   });
   after(() => platform?.close());
 
@@ -158,6 +170,7 @@ describe("POST /api/rate-prompt", function () {
 
   it("keeps the counters exact under concurrent ratings", async () => {
     const id = (await post(platform.url, "/api/add-prompt", owner.key, promptBody())).body.id;
+    await moderate(h, platform.url, id);
     const raters = await Promise.all(Array.from({ length: 20 }, () => h.newKey()));
     const results = await Promise.all(raters.map((r, i) => post(platform.url, "/api/rate-prompt", r.key, { id, rating: (i % 5) + 1 })));
     expect(results.every((r) => r.status === 200)).to.equal(true);
@@ -170,7 +183,10 @@ describe("POST /api/rate-prompt", function () {
     expect(own.body).to.include({ error: "Forbidden", status_code: 403 });
     const { key } = await h.newKey();
     expect((await post(platform.url, "/api/rate-prompt", key, { id: randomUUID(), rating: 4 })).status).to.equal(404);
-    const rejected = (await post(platform.url, "/api/add-prompt", owner.key, promptBody({ status: "rejected" }))).body.id;
+    const pending = (await post(platform.url, "/api/add-prompt", owner.key, promptBody({ status: "approved" }))).body.id;
+    expect((await post(platform.url, "/api/rate-prompt", key, { id: pending, rating: 4 })).status).to.equal(404);
+    const rejected = (await post(platform.url, "/api/add-prompt", owner.key, promptBody())).body.id;
+    await moderate(h, platform.url, rejected, "rejected");
     expect((await post(platform.url, "/api/rate-prompt", key, { id: rejected, rating: 4 })).status).to.equal(404);
     for (const rating of [0, 6, 2.5, "five", null]) {
       const res = await post(platform.url, "/api/rate-prompt", key, { id: promptId, rating });

@@ -9,7 +9,6 @@ export const addPromptSchema = Joi.object({
   useCases: promptFields.useCases.required(),
   tags: promptFields.tags.required(),
   is_free: promptFields.is_free.default(true),
-  status: promptFields.status.default("pending"),
   tokenized_on: promptFields.tokenized_on.default(false),
   links: promptFields.links.default([]),
 });

@@ -57,7 +57,13 @@ export const promptFields = {
   is_free: Joi.boolean(),
   price_usd: Joi.number().min(0.01).max(1_000_000).allow(null).messages({ "number.min": "{{#label}} must be greater than 0 (minimum 0.01)" }),
   category: Joi.string().trim().allow("", null).max(50),
-  status: Joi.string().valid(...PROMPT_STATUSES),
+  status: Joi.string()
+    .valid(...PROMPT_STATUSES)
+    .description(
+      "The status the owner asks for: recorded as a request to the moderators, never applied by itself. A new prompt is `pending` until a moderator " +
+        "(`POST /api/moderate-prompt`) approves or rejects it, or, when the operator enabled `AUTO_APPROVE_MIN_SCORE`, the scoring model's score approves it. " +
+        "An edit that changes an approved listing sends it back to review; a rejected prompt stays rejected until a moderator decides otherwise.",
+    ),
   tokenized_on: Joi.boolean().description(
     "Launch a token for the prompt (needs `ticker`, `creator_wallet`, `private_key`). The prompt is listed only once its token has launched; " +
       "if the launch fails it is not kept (400 `Tokenization failed`). On E8, turns tokenization on for a prompt without a token; a launched token cannot be turned off.",

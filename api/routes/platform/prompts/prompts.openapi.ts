@@ -69,6 +69,7 @@ export const promptOperations: Operation[] = [
     method: "post",
     path: "/api/query-prompts",
     summary: "Search prompts (E9)",
+    description: "Approved prompts to anyone; with credentials, also the caller's own prompts in any status (`pending` while they wait for review, `rejected`); a moderator sees every prompt, and paid prompts' text.",
     tags: ["Prompts"],
     access: "platformOptional",
     request: { body: queryPromptsSchema, examples: { popular: { summary: "Popular free prompts", value: { priceFilter: "free", sortBy: "popular", limit: 6 } } } },
@@ -84,7 +85,7 @@ export const promptOperations: Operation[] = [
     responses: {
       200: { description: "The rating and the prompt's new figures", body: ratePromptResponseSchema },
       403: platformError("One's own prompt"),
-      404: platformError("No such prompt"),
+      404: platformError("No such prompt among those the caller sees: only approved prompts can be rated"),
     },
   },
 ];

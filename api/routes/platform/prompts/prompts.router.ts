@@ -21,8 +21,9 @@ import { promptOperations } from "./prompts.openapi";
 /**
  * The prompt marketplace: E7 `POST /api/add-prompt`, E8 `POST /api/edit-prompt`, E9
  * `POST /api/query-prompts` and `POST /api/rate-prompt`. E7, E8 and rating take an API key or a
- * session token; E9 is open to anyone, and credentials, when sent, make rejected prompts of the
- * caller visible. Other methods on these paths are 405 with `Allow: POST`.
+ * session token; E9 is open to anyone and shows approved prompts, and credentials, when sent, add
+ * the caller's own prompts in any status (a moderator's, every prompt). Other methods on these
+ * paths are 405 with `Allow: POST`.
  */
 export function promptsRouter(deps: ApiDeps, services: PlatformServices): Router {
   const router = new Router();

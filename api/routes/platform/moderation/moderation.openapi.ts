@@ -1,0 +1,25 @@
+import type { Operation } from "../../../openapi/operation";
+import { platformError } from "../../../openapi/shared-parts";
+import { moderatePromptResponseSchema } from "../../../schemas/prompt-response.schema";
+import { moderatePromptSchema } from "./moderate-prompt.schema";
+
+/** The moderation endpoint, described from the schema the route validates with. */
+export const moderationOperations: Operation[] = [
+  {
+    method: "post",
+    path: "/api/moderate-prompt",
+    summary: "Approve or reject a prompt (moderators only)",
+    description:
+      "Only a moderator (a role the operator grants: `npm run apikey -- role --user <handle> moderator`) moves a prompt to `approved` or out of `rejected`; " +
+      "the `status` an owner sends to E7 or E8 is only a request. An approved prompt is listed by E4, E9 and its page; a rejected one is seen by its owner only. " +
+      "Moderators find prompts waiting for review with E9 (they see every status, and paid prompts' text).",
+    tags: ["Moderation"],
+    access: "platform",
+    request: { body: moderatePromptSchema },
+    responses: {
+      200: { description: "Decided; `updated_data` is the prompt as stored", body: moderatePromptResponseSchema },
+      403: platformError("The caller is not a moderator (`NOT_MODERATOR`), or the prompt is the moderator's own (`OWN_PROMPT`)"),
+      404: platformError("No prompt with that id"),
+    },
+  },
+];
