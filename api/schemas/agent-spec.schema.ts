@@ -1,5 +1,8 @@
 import Joi from "joi";
 import { config } from "../../shared/config";
+import { functionToolsSchema } from "./function-tool.schema";
+import { llmArgsSchema } from "./llm-args.schema";
+import { nonBlankString } from "./text.schema";
 
 /** Spec: McpConfig. `timeout` is in seconds. */
 export const mcpConfigSchema = Joi.object({
@@ -23,17 +26,17 @@ export const agentSpecSchema = Joi.object({
   description: Joi.string().max(10_000).allow(null, ""),
   system_prompt: Joi.string().max(200_000).allow(null, ""),
   marketplace_prompt_id: Joi.string().trim().max(100).allow(null, "").description("A stored prompt; takes precedence over `system_prompt`"),
-  model_name: Joi.string().max(200).default(config.llm.defaultModel),
+  model_name: nonBlankString().max(200).default(config.llm.defaultModel),
   auto_generate_prompt: Joi.boolean().default(false),
   max_tokens: Joi.number().integer().min(1).max(1_000_000).default(8192),
   temperature: Joi.number().min(0).max(2).allow(null),
   role: Joi.string().max(100).default("worker"),
   max_loops: Joi.number().integer().min(1).max(100).default(1),
-  tools_list_dictionary: Joi.array().items(Joi.object().unknown(true)).max(128).allow(null),
+  tools_list_dictionary: functionToolsSchema,
   selected_tools: Joi.string().max(10_000).allow(null, ""),
   mcp_url: Joi.string().uri({ scheme: ["http", "https"] }).allow(null, ""),
   streaming_on: Joi.boolean().default(false),
-  llm_args: Joi.object().unknown(true).allow(null),
+  llm_args: llmArgsSchema,
   dynamic_temperature_enabled: Joi.boolean().default(true),
   mcp_config: mcpConfigSchema.allow(null),
   mcp_configs: Joi.object({ connections: Joi.array().items(mcpConfigSchema).max(20).required() }).unknown(true).allow(null),

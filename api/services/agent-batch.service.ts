@@ -8,6 +8,7 @@ import { acceptedReply, type Reply } from "./reply";
 import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { effectiveBudget } from "./run-budget";
+import { assertAgentModelsServable } from "./run-models";
 
 /**
  * E3: one child run per item (marketplace prompts applied, agents published when asked), all in parallel across agent workers; answers in request order, an
@@ -21,6 +22,7 @@ export async function completeAgentBatch(
   onPublished: OnPublished = () => undefined,
 ): Promise<Reply> {
   assertBatchSize(items.length);
+  assertAgentModelsServable(items.map((item) => item.agent_config), (i) => `[${i}].agent_config`);
   // One lookup for every item's marketplace prompts; an unusable one, or an agent that cannot be
   // published, refuses the whole batch (400) before anything is stored.
   const withPrompts = await attachMarketplacePrompts(deps.ds, items.map((item) => item.agent_config), owner.userId);

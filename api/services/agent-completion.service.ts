@@ -1,7 +1,6 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { config } from "../../shared/config";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
-import { resolveModel } from "../../shared/llm/providers";
 import { sealAgentSecrets } from "../../shared/secrets/agent-secrets";
 import type { ApiDeps } from "../deps";
 import { presentAgentCompletion } from "../presenters/agent-completion.presenter";
@@ -9,6 +8,7 @@ import { acceptedReply, type Reply } from "./reply";
 import { publishAgentPrompts, type SpineHooks } from "./agent-publishing.service";
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { effectiveBudget } from "./run-budget";
+import { assertAgentModelsServable } from "./run-models";
 import { assertSucceeded, runAndWait } from "./run-service";
 
 /** What E5 hands back: a reply, or a run to stream to the client. */
@@ -31,7 +31,7 @@ export async function completeAgent(
   prefer: { respondAsync: boolean; waitMs: number | null },
   hooks: SpineHooks = {},
 ): Promise<AgentCompletionOutcome> {
-  resolveModel(body.agent_config.model_name); // 400 naming the missing key before anything is queued
+  assertAgentModelsServable([body.agent_config], () => "agent_config"); // 400 naming the missing key before anything is queued
   const withPrompts = await attachMarketplacePrompts(deps.ds, [body.agent_config], owner.userId);
   const published = await publishAgentPrompts(deps, owner.userId, withPrompts, () => "agent_config", hooks.admission);
   hooks.onPublished?.(published.promptIds);

@@ -1,9 +1,13 @@
-import type { SwarmMessage, SwarmRequest } from "../../shared/contracts/swarm-request";
-import { contentText } from "./conversation";
+import type { SwarmMessage, SwarmRequest } from "../contracts/swarm-request";
+
+/** Text of a message's or turn's content, as agents read it. */
+export function contentText(content: unknown): string {
+  return typeof content === "string" ? content : JSON.stringify(content);
+}
 
 /** `messages` as a list, whatever shape the client sent. */
 function messageList(messages: SwarmRequest["messages"]): SwarmMessage[] {
-  if (!messages) return [];
+  if (!messages || Object.keys(messages).length === 0) return [];
   if (Array.isArray(messages)) return messages;
   if (Array.isArray(messages.messages)) return messages.messages as SwarmMessage[];
   if ("content" in messages) return [messages as unknown as SwarmMessage];
@@ -12,9 +16,10 @@ function messageList(messages: SwarmRequest["messages"]): SwarmMessage[] {
 
 /**
  * Where a swarm run starts (CONTRACT.md): the conversation in `messages`, then `task` appended
- * after it. With `tasks` and no `task`, `task` is the grid entry being run.
+ * after it. With `tasks` and no `task`, `task` is the grid entry being run. The API's input rule
+ * reads the same text, so a request it accepts always gives the agents something to work on.
  */
-export function openingText(request: SwarmRequest, task: string | null | undefined = request.task): string {
+export function openingText(request: Pick<SwarmRequest, "messages" | "task">, task: string | null | undefined = request.task): string {
   const lines = messageList(request.messages).map((m) => `${m.name ?? m.role ?? "user"}: ${contentText(m.content)}`);
   return [...lines, ...(task?.trim() ? [task] : [])].join("\n\n");
 }
