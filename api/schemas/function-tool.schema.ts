@@ -14,9 +14,9 @@ export const functionNameSchema = Joi.string()
  */
 const functionTool = Joi.object({ type: Joi.any(), function: Joi.any(), name: Joi.any() })
   .unknown(true)
-  .when(Joi.object({ type: Joi.valid("function").required(), function: Joi.object().required() }).unknown(true), {
-    then: Joi.object({ function: Joi.object({ name: functionNameSchema.required() }).unknown(true) }),
-    otherwise: Joi.object({ name: functionNameSchema.required() }),
+  .when(Joi.object({ type: Joi.valid("function").required(), function: Joi.object().unknown(true).required() }).unknown(true), {
+    then: Joi.object({ function: Joi.object({ name: functionNameSchema.required() }).unknown(true) }).unknown(true),
+    otherwise: Joi.object({ name: functionNameSchema.required() }).unknown(true),
   });
 
 /** `tools_list_dictionary`: function tools with distinct names (providers refuse a call offering two of one name). */
