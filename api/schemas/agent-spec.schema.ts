@@ -1,6 +1,7 @@
 import Joi from "joi";
 import { config } from "../../shared/config";
 import { functionToolsSchema } from "./function-tool.schema";
+import { headersSchema, headerValueSchema } from "./http-header.schema";
 import { llmArgsSchema } from "./llm-args.schema";
 import { nonBlankString } from "./text.schema";
 
@@ -9,9 +10,9 @@ export const mcpConfigSchema = Joi.object({
   type: Joi.string().default("mcp"),
   url: Joi.string().uri({ scheme: ["http", "https"] }).required(),
   tool_configurations: Joi.object().unknown(true).allow(null),
-  authorization_token: Joi.string().allow(null, ""),
+  authorization_token: headerValueSchema.allow(null, ""),
   transport: Joi.string().valid("streamable_http", "sse", "http").default("streamable_http"),
-  headers: Joi.object().pattern(Joi.string(), Joi.string()).allow(null),
+  headers: headersSchema.allow(null),
   timeout: Joi.number().positive().max(600).default(10),
 }).unknown(true);
 

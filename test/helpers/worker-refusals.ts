@@ -61,6 +61,8 @@ const swarmBody = (marker: string, extra: Record<string, unknown> = {}, agents: 
   ...extra,
 });
 
+/** Never connected to: the API refuses every request naming it here before any run exists. */
+const MCP_URL = "https://mcp.example.com/mcp";
 const invalidSwarm = (detail: RegExp): Refused400 => ({ status: 400, code: "INVALID_SWARM", detail });
 const at = (...path: (string | number)[]): Refused422 => ({ status: 422, at: path });
 const noTask = (body: Record<string, unknown>) => {
@@ -219,6 +221,22 @@ export const REFUSAL_SITES: RefusalSite[] = [
     ],
   },
   {
+    refusal: "MCP_UNAVAILABLE: fetch refuses a header of the MCP config before any server is reached",
+    file: "workers/agents/mcp/mcp-connection.ts",
+    throwText: null,
+    cases: [
+      {
+        name: "an MCP header name that is no HTTP token",
+        agent: { body: (m) => agentBody(m, {}, { mcp_config: { url: MCP_URL, headers: { "x tenant": "bees" } } }), refused: at("agent_config", "mcp_config", "headers", "x tenant") },
+        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", mcp_config: { url: MCP_URL, headers: { "x tenant": "bees" } } }, { agent_name: "B" }]), refused: at("agents", 0, "mcp_config", "headers", "x tenant") },
+      },
+      {
+        name: "an MCP header value or token with a line break",
+        agent: { body: (m) => agentBody(m, {}, { mcp_configs: { connections: [{ url: MCP_URL, authorization_token: "tok\r\nX-Injected: 1" }] } }), refused: at("agent_config", "mcp_configs", "connections", 0, "authorization_token") },
+      },
+    ],
+  },
+  {
     refusal: "the provider refuses the request's structured-output setting or model name",
     file: "workers/agents/llm-request.ts",
     throwText: null,
@@ -247,7 +265,11 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   { file: "workers/agents/mcp/mcp-connection.ts", throwText: "the tool list did not end", why: "the MCP server paginates forever" },
   { file: "workers/agents/mcp/mcp-connection.ts", throwText: "the URL is not valid", why: "MCP URLs are checked by the egress rules (owned there); `new URL` takes every URL the schema's `uri()` takes" },
   { file: "workers/agents/mcp/mcp-connection.ts", throwText: "throw signal.reason ?? error", why: "the run was cancelled or timed out" },
-  { file: "workers/agents/mcp/mcp-connection.ts", throwText: "describeMcpError(error", why: "the MCP server failed or refused" },
+  {
+    file: "workers/agents/mcp/mcp-connection.ts",
+    throwText: "describeMcpError(error",
+    why: "the MCP server failed or refused (headers fetch cannot send are the request's: see REFUSAL_SITES)",
+  },
   { file: "workers/agents/mcp/mcp-toolbox.ts", throwText: "throw signal?.aborted", why: "an MCP server failed, or the run was cancelled" },
   { file: "workers/agents/mcp/mcp-toolbox.ts", throwText: "throw signal.reason ?? error", why: "the run was cancelled or timed out" },
   { file: "workers/swarms/types/planner-worker-swarm.ts", throwText: "throw err;", why: "rethrows a task's own failure" },
