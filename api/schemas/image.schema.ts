@@ -1,7 +1,9 @@
 import Joi from "joi";
 
-/** What the worker sends a provider as an image: an http(s) URL, a data URL, or raw base64 it wraps in one. */
-// No flags: the pattern is documented as it is (OpenAPI patterns have none).
+/**
+ * What the worker sends a provider as an image: an http(s) URL, a data URL, or raw base64 it wraps
+ * in one. No flags: the pattern is documented as it is, and OpenAPI patterns have none.
+ */
 const IMAGE_REFERENCE = /^(?:https?:\/\/\S+|data:[^,\s]*,\S+|[A-Za-z0-9+/]+={0,2})$/;
 
 /**

@@ -31,7 +31,7 @@ export async function completeAgent(
   prefer: { respondAsync: boolean; waitMs: number | null },
   hooks: SpineHooks = {},
 ): Promise<AgentCompletionOutcome> {
-  assertAgentModelsServable([body.agent_config], () => "agent_config"); // 400 naming the missing key before anything is queued
+  assertAgentModelsServable([body.agent_config], () => "agent_config"); // 400 naming the model (and the key to set) before anything is queued
   const withPrompts = await attachMarketplacePrompts(deps.ds, [body.agent_config], owner.userId);
   const published = await publishAgentPrompts(deps, owner.userId, withPrompts, () => "agent_config", hooks.admission);
   hooks.onPublished?.(published.promptIds);

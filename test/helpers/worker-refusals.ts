@@ -190,6 +190,7 @@ export const REFUSAL_SITES: RefusalSite[] = [
     cases: [
       { name: "messages {messages: [null]}", swarm: { body: (m) => swarmBody(m, { messages: { messages: [null] } }), refused: at("messages", "messages", 0) } },
       { name: "messages of only whitespace", swarm: { body: (m) => noTask(swarmBody(m, { messages: [{ role: "user", content: " \n " }] })), refused: at("messages", 0, "content") } },
+      { name: "one message object of only whitespace", swarm: { body: (m) => noTask(swarmBody(m, { messages: { role: "user", content: "\t" } })), refused: at("messages", "content") } },
       { name: "messages {messages: []} as the only input", swarm: { body: (m) => noTask(swarmBody(m, { messages: { messages: [] } })), refused: invalidSwarm(/one of task, tasks or messages is required/) } },
       { name: "tasks of only whitespace", swarm: { body: (m) => noTask(swarmBody(m, { tasks: ["   "] })), refused: at("tasks", 0) } },
     ],
