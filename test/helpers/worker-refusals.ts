@@ -2,10 +2,10 @@
  * Every refusal a worker (or a swarm type) makes because of what the request said, with requests
  * that would reach it and what the API must answer them instead, before any run is stored.
  *
- * `test/unit/worker-refusal-sites.test.ts` holds this list to the worker source: a new `throw` in
- * `workers/handlers`, `workers/agents`, `workers/swarms` (or the shared code they refuse through)
- * fails the suite until it is listed here, with requests the API must refuse or the reason it is
- * not a refusal of the request. `test/integration/worker-refusals.test.ts` sends every request
+ * `test/unit/worker-refusal-sites.test.ts` holds this list to the worker source: a new `throw` (or
+ * error made with `new …Error(`) in `workers/handlers`, `workers/agents`, `workers/swarms` (or the
+ * shared code they refuse through) fails the suite until it is listed here, with requests the API
+ * must refuse or the reason it is not a refusal of the request. `test/integration/worker-refusals.test.ts` sends every request
  * through real HTTP to every endpoint it applies to.
  */
 
@@ -41,7 +41,7 @@ export interface RefusalSite {
   cases: RefusalCase[];
 }
 
-/** A throw in the worker source that no request can cause on its own, and why. */
+/** A throw (or error made) in the worker source that no request can cause on its own, and why. */
 export interface NotARequestRefusal {
   file: string;
   throwText: string;
@@ -256,7 +256,7 @@ export const REFUSAL_SITES: RefusalSite[] = [
   },
 ];
 
-/** Throws in the worker source no request can cause on its own. */
+/** Throws (and errors made) in the worker source that no request can cause on its own. */
 export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   ...["The run reached its time limit", "The run reached its cost limit", "The run reached its limit of"].map((throwText) => ({
     file: "workers/agents/run-budget.ts",
@@ -279,7 +279,10 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   { file: "workers/swarms/swarm-run.ts", throwText: "throw err;", why: "rethrows" },
   { file: "workers/swarms/structured-decision.ts", throwText: "DecisionError", why: "the model's decision stayed invalid after a repair attempt" },
   { file: "workers/handlers/run-lifecycle.ts", throwText: "throw err;", why: "infrastructure trouble handed back to BullMQ for a retry" },
+  { file: "workers/handlers/run-lifecycle.ts", throwText: "err = new BudgetExceededError", why: "the run's deadline fell while it ran" },
   { file: "workers/handlers/run-lease.ts", throwText: "RunLeasedError", why: "another delivery of the job holds the run" },
+  { file: "workers/handlers/run-lease.ts", throwText: "another delivery of the job took the run over", why: "another delivery of the job took the run over" },
+  { file: "workers/swarms/types/planner-worker-swarm.ts", throwText: "new Error(String(err))", why: "passes a task's own failure to the tasks waiting on it" },
   { file: "workers/handlers/token-launch.handler.ts", throwText: "The signing key is no longer available", why: "E6's sealed key expired or was removed (the platform app validates E6's request)" },
   { file: "workers/handlers/token-launch.handler.ts", throwText: "The signing key could not be opened", why: "SECRETS_KEY changed under a queued launch" },
   { file: "workers/handlers/token-launch.handler.ts", throwText: "if (!permanent && !ctx.finalAttempt) throw err", why: "a transient chain failure, retried" },

@@ -32,14 +32,17 @@ function statementAt(lines: string[], i: number): string {
   return text;
 }
 
-/** Every `throw` statement of the scanned source: its file, line and text. */
+/** A statement that refuses: a `throw`, or an error made to be thrown or rejected elsewhere. */
+const REFUSING = /\bthrow\b|\bnew \w*Error\(/;
+
+/** Every refusing statement of the scanned source: its file, line and text. */
 function throwSites(): { file: string; line: number; text: string }[] {
   return SCANNED.flatMap(sourceFiles).flatMap((file) => {
     const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
     return lines.flatMap((line, i) => {
       const code = line.trim();
       const comment = code.startsWith("*") || code.startsWith("//") || code.startsWith("/*");
-      return /\bthrow\b/.test(code) && !comment ? [{ file, line: i + 1, text: statementAt(lines, i) }] : [];
+      return REFUSING.test(code) && !comment ? [{ file, line: i + 1, text: statementAt(lines, i) }] : [];
     });
   });
 }
@@ -57,7 +60,7 @@ describe("the worker refusals listed in test/helpers/worker-refusals.ts", () => 
     expect(sites.map((s) => s.file)).to.include("workers/handlers/agent-run.handler.ts");
   });
 
-  it("list every throw of the worker source: a request the API must refuse first, or why none can cause it", () => {
+  it("list every throw (or error made) of the worker source: a request the API must refuse first, or why none can cause it", () => {
     const unlisted = sites.filter((site) => !listed.some((entry) => entry.file === site.file && site.text.includes(entry.throwText)));
     expect(
       unlisted.map((s) => `${s.file}:${s.line} ${s.text}`),
