@@ -1,7 +1,9 @@
 import Joi from "joi";
 import { config } from "../../shared/config";
+import { agentName } from "../../shared/contracts/agent-tree";
 import { functionToolsSchema } from "./function-tool.schema";
 import { headersSchema, headerValueSchema } from "./http-header.schema";
+import { isPlainObject } from "./plain-object";
 import { llmArgsSchema } from "./llm-args.schema";
 import { nonBlankString } from "./text.schema";
 
@@ -53,7 +55,14 @@ export const agentSpecSchema = Joi.object({
   is_free: Joi.boolean().default(true),
   price_usd: Joi.number().min(0).allow(null),
   // Handoffs are agents in their own right (validated the same way, recursively).
-  handoffs: Joi.array().items(Joi.link("#AgentSpec")).max(20).allow(null).description("Agents this one may hand the task to"),
+  // The model names a handoff by its name: a second one of the same name could never be reached.
+  handoffs: Joi.array()
+    .items(Joi.link("#AgentSpec"))
+    .max(20)
+    .unique((a, b) => isPlainObject(a) && isPlainObject(b) && agentName(a) === agentName(b))
+    .messages({ "array.unique": "{{#label}} has the name of an earlier handoff (unnamed ones are all 'Agent'): the model could never hand it a task" })
+    .allow(null)
+    .description("Agents this one may hand the task to, each under its own name"),
   // Recorded by the service when it publishes the agent; a client's value would be a false record.
   published_prompt_id: Joi.any().strip(),
 })

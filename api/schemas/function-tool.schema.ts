@@ -1,5 +1,6 @@
 import Joi from "joi";
 import { functionOfToolItem, TOOL_NAME_PATTERN } from "../../shared/llm/function-tool-items";
+import { isPlainObject } from "./plain-object";
 
 /** A function name providers take (also the name of a structured-output schema). */
 export const functionNameSchema = Joi.string()
@@ -23,6 +24,6 @@ const functionTool = Joi.object({ type: Joi.any(), function: Joi.any(), name: Jo
 export const functionToolsSchema = Joi.array()
   .items(functionTool)
   .max(128)
-  .unique((a, b) => functionOfToolItem(a).name === functionOfToolItem(b).name)
+  .unique((a, b) => isPlainObject(a) && isPlainObject(b) && functionOfToolItem(a).name === functionOfToolItem(b).name)
   .messages({ "array.unique": "{{#label}} names the same function as an earlier tool" })
   .allow(null);

@@ -222,6 +222,18 @@ export const REFUSAL_SITES: RefusalSite[] = [
     ],
   },
   {
+    refusal: "a handoff the model can never reach: another handoff of the agent has its name",
+    file: "workers/agents/handoffs.ts",
+    throwText: null,
+    cases: [
+      {
+        name: "two handoffs of one name",
+        agent: { body: (m) => agentBody(m, {}, { handoffs: [{ agent_name: "Helper" }, { agent_name: " Helper " }] }), refused: at("agent_config", "handoffs", 1) },
+        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", handoffs: [{}, {}] }, { agent_name: "B" }]), refused: at("agents", 0, "handoffs", 1) },
+      },
+    ],
+  },
+  {
     refusal: "MCP_UNAVAILABLE: fetch refuses a header of the MCP config before any server is reached",
     file: "workers/agents/mcp/mcp-connection.ts",
     throwText: null,
