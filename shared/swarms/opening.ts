@@ -5,8 +5,8 @@ export function contentText(content: unknown): string {
   return typeof content === "string" ? content : JSON.stringify(content);
 }
 
-/** `messages` as a list, whatever shape the client sent. */
-function messageList(messages: SwarmRequest["messages"]): SwarmMessage[] {
+/** `messages` as a list, whatever shape the client sent: the messages the run opens with. */
+export function messageList(messages: SwarmRequest["messages"]): SwarmMessage[] {
   if (!messages || Object.keys(messages).length === 0) return [];
   if (Array.isArray(messages)) return messages;
   if (Array.isArray(messages.messages)) return messages.messages as SwarmMessage[];
@@ -16,8 +16,7 @@ function messageList(messages: SwarmRequest["messages"]): SwarmMessage[] {
 
 /**
  * Where a swarm run starts (CONTRACT.md): the conversation in `messages`, then `task` appended
- * after it. With `tasks` and no `task`, `task` is the grid entry being run. The API's input rule
- * reads the same text, so a request it accepts always gives the agents something to work on.
+ * after it. With `tasks` and no `task`, `task` is the grid entry being run.
  */
 export function openingText(request: Pick<SwarmRequest, "messages" | "task">, task: string | null | undefined = request.task): string {
   const lines = messageList(request.messages).map((m) => `${m.name ?? m.role ?? "user"}: ${contentText(m.content)}`);

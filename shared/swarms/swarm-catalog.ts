@@ -1,6 +1,6 @@
 import type { SwarmRequest } from "../contracts/swarm-request";
 import { parseFlow } from "./flow";
-import { openingText } from "./opening";
+import { messageList } from "./opening";
 
 /** Every swarm type of the spec, exactly as clients spell them. */
 export const SWARM_TYPES = [
@@ -87,8 +87,9 @@ export function swarmRuleProblems(request: SwarmRequest): string[] {
   const problems: string[] = [];
   const type = request.swarm_type as SwarmTypeName;
   const n = request.agents?.length ?? 0;
-  // The text the worker opens the run with: `messages` of no content or a blank task are no input.
-  const hasInput = Boolean(openingText(request).trim()) || Boolean(request.tasks?.length);
+  // What the worker opens the run with (openingText): a blank task, or `messages` that hold no
+  // message (`{}`, `{messages: []}`), give the agents nothing to work on.
+  const hasInput = Boolean(request.task?.trim()) || Boolean(request.tasks?.length) || messageList(request.messages).length > 0;
   if (!hasInput) problems.push("Give the swarm something to do: one of task, tasks or messages is required");
   if (!AVAILABLE_SWARM_TYPES.has(type)) problems.push(`swarm_type '${type}' is not available yet on this service (see GET /v1/swarms/available)`);
   if (type === "DebateWithJudge" && n !== 3) {
