@@ -6,7 +6,8 @@ import { isRunFailure } from "../../workers/handlers/run-failure";
 import { internalAgentModel } from "../../workers/swarms/internal-agent";
 import { agentRearrange } from "../../workers/swarms/types/agent-rearrange";
 import { inProcessSwarm } from "../helpers/swarm-fixture";
-import { NOT_REQUEST_REFUSALS, REFUSAL_SITES } from "../helpers/worker-refusals";
+import { REFUSAL_SITES } from "../helpers/worker-refusals";
+import { NOT_REQUEST_REFUSALS } from "../helpers/worker-throws";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -52,7 +53,7 @@ const listed = [
   ...NOT_REQUEST_REFUSALS.map((s) => ({ file: s.file, throwText: s.throwText, label: s.why })),
 ];
 
-describe("the worker refusals listed in test/helpers/worker-refusals.ts", () => {
+describe("the worker refusals listed in test/helpers/worker-refusals.ts and worker-throws.ts", () => {
   const sites = throwSites();
 
   it("finds the worker source's throws (the scan itself works)", () => {
