@@ -5,8 +5,9 @@
  * `test/unit/worker-refusal-sites.test.ts` holds this list to the worker source: a new `throw` (or
  * error made with `new …Error(`) in `workers/handlers`, `workers/agents`, `workers/swarms` (or the
  * shared code they refuse through) fails the suite until it is listed here, with requests the API
- * must refuse, or in `worker-throws.ts` with the reason it is not a refusal of the request. `test/integration/worker-refusals.test.ts` sends every request
- * through real HTTP to every endpoint it applies to.
+ * must refuse, or in `worker-throws.ts` with the reason it is not a refusal of the request.
+ * `test/integration/worker-refusals.test.ts` sends every request through real HTTP to every
+ * endpoint it applies to.
  */
 
 /** Schema refusal: 422 with an entry at `at` (the path after `body`, in E5 or E1 terms). */
