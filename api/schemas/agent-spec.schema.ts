@@ -1,14 +1,20 @@
 import Joi from "joi";
 import { config } from "../../shared/config";
+import { agentName } from "../../shared/contracts/agent-tree";
+import { functionToolsSchema } from "./function-tool.schema";
+import { headersSchema, headerValueSchema } from "./http-header.schema";
+import { isPlainObject } from "./plain-object";
+import { llmArgsSchema } from "./llm-args.schema";
+import { nonBlankString } from "./text.schema";
 
 /** Spec: McpConfig. `timeout` is in seconds. */
 export const mcpConfigSchema = Joi.object({
   type: Joi.string().default("mcp"),
   url: Joi.string().uri({ scheme: ["http", "https"] }).required(),
   tool_configurations: Joi.object().unknown(true).allow(null),
-  authorization_token: Joi.string().allow(null, ""),
+  authorization_token: headerValueSchema.allow(null, ""),
   transport: Joi.string().valid("streamable_http", "sse", "http").default("streamable_http"),
-  headers: Joi.object().pattern(Joi.string(), Joi.string()).allow(null),
+  headers: headersSchema.allow(null),
   timeout: Joi.number().positive().max(600).default(10),
 }).unknown(true);
 
@@ -23,17 +29,17 @@ export const agentSpecSchema = Joi.object({
   description: Joi.string().max(10_000).allow(null, ""),
   system_prompt: Joi.string().max(200_000).allow(null, ""),
   marketplace_prompt_id: Joi.string().trim().max(100).allow(null, "").description("A stored prompt; takes precedence over `system_prompt`"),
-  model_name: Joi.string().max(200).default(config.llm.defaultModel),
+  model_name: nonBlankString().max(200).default(config.llm.defaultModel),
   auto_generate_prompt: Joi.boolean().default(false),
   max_tokens: Joi.number().integer().min(1).max(1_000_000).default(8192),
   temperature: Joi.number().min(0).max(2).allow(null),
   role: Joi.string().max(100).default("worker"),
   max_loops: Joi.number().integer().min(1).max(100).default(1),
-  tools_list_dictionary: Joi.array().items(Joi.object().unknown(true)).max(128).allow(null),
+  tools_list_dictionary: functionToolsSchema,
   selected_tools: Joi.string().max(10_000).allow(null, ""),
   mcp_url: Joi.string().uri({ scheme: ["http", "https"] }).allow(null, ""),
   streaming_on: Joi.boolean().default(false),
-  llm_args: Joi.object().unknown(true).allow(null),
+  llm_args: llmArgsSchema,
   dynamic_temperature_enabled: Joi.boolean().default(true),
   mcp_config: mcpConfigSchema.allow(null),
   mcp_configs: Joi.object({ connections: Joi.array().items(mcpConfigSchema).max(20).required() }).unknown(true).allow(null),
@@ -49,7 +55,14 @@ export const agentSpecSchema = Joi.object({
   is_free: Joi.boolean().default(true),
   price_usd: Joi.number().min(0).allow(null),
   // Handoffs are agents in their own right (validated the same way, recursively).
-  handoffs: Joi.array().items(Joi.link("#AgentSpec")).max(20).allow(null).description("Agents this one may hand the task to"),
+  // The model names a handoff by its name: a second one of the same name could never be reached.
+  handoffs: Joi.array()
+    .items(Joi.link("#AgentSpec"))
+    .max(20)
+    .unique((a, b) => isPlainObject(a) && isPlainObject(b) && agentName(a) === agentName(b))
+    .messages({ "array.unique": "{{#label}} has the name of an earlier handoff (unnamed ones are all 'Agent'): the model could never hand it a task" })
+    .allow(null)
+    .description("Agents this one may hand the task to, each under its own name"),
   // Recorded by the service when it publishes the agent; a client's value would be a false record.
   published_prompt_id: Joi.any().strip(),
 })

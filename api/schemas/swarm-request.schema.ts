@@ -3,8 +3,9 @@ import { config } from "../../shared/config";
 import { SWARM_TYPE_ALIASES, SWARM_TYPES } from "../../shared/swarms/swarm-catalog";
 import { agentSpecSchema } from "./agent-spec.schema";
 import { budgetSchema } from "./budget.schema";
-
-const message = Joi.object({ role: Joi.string().max(100), name: Joi.string().max(200), content: Joi.any().required() }).unknown(true);
+import { swarmMessagesSchema } from "./conversation.schema";
+import { imageSchema } from "./image.schema";
+import { nonBlankString } from "./text.schema";
 
 /**
  * Spec: SwarmRequest. Every field is optional and nullable; defaults as the spec gives them. The
@@ -21,20 +22,20 @@ export const swarmRequestSchema = Joi.object({
     .description("How the agents work together; `SequentialWorkflow` when agents are given without one. `HiearchicalSwarm` is read as `HierarchicalSwarm`"),
   rearrange_flow: Joi.string().max(10_000).allow(null, "").description("AgentRearrange's flow, e.g. `A -> B, C` (names of the agents)"),
   task: Joi.string().max(1_000_000).allow(null, ""),
-  img: Joi.string().max(20_000_000).allow(null, ""),
+  img: imageSchema.allow(null, ""),
   rules: Joi.string().max(100_000).allow(null, "").description("Constraints added to every agent's system prompt"),
   tasks: Joi.array()
-    .items(Joi.string().min(1).max(1_000_000))
+    .items(nonBlankString().max(1_000_000))
     .max(1_000)
     .allow(null)
     .description("Without `task`: the swarm runs once per task, in parallel; `output` lists `{task, output}` in order"),
-  messages: Joi.alternatives(Joi.array().items(message).max(1_000), Joi.object().unknown(true))
+  messages: swarmMessagesSchema
     .allow(null)
     .description("The conversation the swarm starts from; `task`, when given too, follows it"),
   stream: Joi.boolean().allow(null).empty(null).default(false).description("Answer with Server-Sent Events (`text/event-stream`)"),
   heavy_swarm_loops_per_agent: Joi.number().integer().min(1).max(10).allow(null).empty(null).default(1),
-  heavy_swarm_question_agent_model_name: Joi.string().max(200).allow(null).empty(null).default(config.llm.defaultModel),
-  heavy_swarm_worker_model_name: Joi.string().max(200).allow(null).empty(null).default(config.llm.defaultWorkerModel),
+  heavy_swarm_question_agent_model_name: nonBlankString().max(200).allow(null).empty(null).default(config.llm.defaultModel),
+  heavy_swarm_worker_model_name: nonBlankString().max(200).allow(null).empty(null).default(config.llm.defaultWorkerModel),
   service_tier: Joi.string()
     .valid("standard", "flex")
     .allow(null)

@@ -9,6 +9,7 @@ import { publishAgentPrompts, type OnPublished } from "./agent-publishing.servic
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { assertMcpEgress } from "./mcp-egress";
 import { effectiveBudget } from "./run-budget";
+import { assertAgentModelsServable } from "./run-models";
 
 /**
  * E3: one child run per item (marketplace prompts applied, agents published when asked), all in parallel across agent workers; answers in request order, an
@@ -22,6 +23,7 @@ export async function completeAgentBatch(
   onPublished: OnPublished = () => undefined,
 ): Promise<Reply> {
   assertBatchSize(items.length);
+  assertAgentModelsServable(items.map((item) => item.agent_config), (i) => `[${i}].agent_config`);
   await assertMcpEgress(items.map((item) => item.agent_config), (i) => `[${i}].agent_config`);
   // One lookup for every item's marketplace prompts; an unusable one, or an agent that cannot be
   // published, refuses the whole batch (400) before anything is stored.

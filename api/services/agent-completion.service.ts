@@ -1,7 +1,6 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { config } from "../../shared/config";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
-import { resolveModel } from "../../shared/llm/providers";
 import { withholdAgentSecrets } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { presentAgentCompletion } from "../presenters/agent-completion.presenter";
@@ -10,6 +9,7 @@ import { publishAgentPrompts, type SpineHooks } from "./agent-publishing.service
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { assertMcpEgress } from "./mcp-egress";
 import { effectiveBudget } from "./run-budget";
+import { assertAgentModelsServable } from "./run-models";
 import { assertSucceeded, runAndWait } from "./run-service";
 
 /** What E5 hands back: a reply, or a run to stream to the client. */
@@ -32,7 +32,7 @@ export async function completeAgent(
   prefer: { respondAsync: boolean; waitMs: number | null },
   hooks: SpineHooks = {},
 ): Promise<AgentCompletionOutcome> {
-  resolveModel(body.agent_config.model_name); // 400 naming the missing key before anything is queued
+  assertAgentModelsServable([body.agent_config], () => "agent_config"); // 400 naming the model (and the key to set) before anything is queued
   await assertMcpEgress([body.agent_config], () => "agent_config");
   const withPrompts = await attachMarketplacePrompts(deps.ds, [body.agent_config], owner.userId);
   const published = await publishAgentPrompts(deps, owner.userId, withPrompts, () => "agent_config", hooks.admission);

@@ -1,9 +1,9 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { BadRequestError } from "../../shared/errors";
-import { resolveModel } from "../../shared/llm/providers";
 import { SWARM_TYPE_ALIASES, swarmRuleProblems } from "../../shared/swarms/swarm-catalog";
 import { effectiveBudget } from "./run-budget";
+import { assertSwarmModelsServable } from "./run-models";
 
 /**
  * A validated SwarmRequest made ready to store: the legacy type spelling mapped, the default type
@@ -20,9 +20,5 @@ export function normaliseSwarmRequest(body: SwarmRequest, owner: KeyOwner): Swar
 export function assertSwarmRunnable(request: SwarmRequest): void {
   const problems = swarmRuleProblems(request);
   if (problems.length) throw new BadRequestError(problems.join("; "), {}, "INVALID_SWARM");
-  for (const agent of request.agents ?? []) resolveModel(agent.model_name);
-  // HeavySwarm's own model fields reach calls too (question generator, built-in workers, synthesis).
-  if (request.swarm_type === "HeavySwarm") {
-    for (const model of [request.heavy_swarm_question_agent_model_name, request.heavy_swarm_worker_model_name]) if (model) resolveModel(model);
-  }
+  assertSwarmModelsServable(request);
 }

@@ -1,5 +1,10 @@
 import type { AgentSpec } from "./agent-spec";
 
+/** The display name of an agent, also used to attribute its turns and to name it as a handoff. */
+export function agentName(spec: Pick<AgentSpec, "agent_name">): string {
+  return spec.agent_name?.trim() || "Agent";
+}
+
 /** An agent spec's handoffs, as agent specs (they are agents in their own right). */
 function handoffsOf(spec: AgentSpec): AgentSpec[] {
   return (spec.handoffs ?? []) as AgentSpec[];

@@ -1,5 +1,6 @@
 import type { SwarmRequest } from "../contracts/swarm-request";
 import { parseFlow } from "./flow";
+import { messageList } from "./opening";
 
 /** Every swarm type of the spec, exactly as clients spell them. */
 export const SWARM_TYPES = [
@@ -68,6 +69,12 @@ const MIN_AGENTS: Partial<Record<SwarmTypeName, number>> = {
   AutoSwarmBuilder: 0,
 };
 
+/**
+ * Types whose built-in agents run on the service's default model (`DEFAULT_MODEL`) when the request
+ * has no agents. HeavySwarm's built-ins use its own model fields instead.
+ */
+export const DEFAULT_MODEL_WITHOUT_AGENTS: ReadonlySet<SwarmTypeName> = new Set<SwarmTypeName>(["CouncilAsAJudge", "AutoSwarmBuilder"]);
+
 function agentNames(request: SwarmRequest): string[] {
   return (request.agents ?? []).map((a, i) => a.agent_name?.trim() || `Agent ${i + 1}`);
 }
@@ -80,7 +87,9 @@ export function swarmRuleProblems(request: SwarmRequest): string[] {
   const problems: string[] = [];
   const type = request.swarm_type as SwarmTypeName;
   const n = request.agents?.length ?? 0;
-  const hasInput = Boolean(request.task?.trim()) || Boolean(request.tasks?.length) || hasMessages(request);
+  // What the worker opens the run with (openingText): a blank task, or `messages` that hold no
+  // message (`{}`, `{messages: []}`), give the agents nothing to work on.
+  const hasInput = Boolean(request.task?.trim()) || Boolean(request.tasks?.length) || messageList(request.messages).length > 0;
   if (!hasInput) problems.push("Give the swarm something to do: one of task, tasks or messages is required");
   if (!AVAILABLE_SWARM_TYPES.has(type)) problems.push(`swarm_type '${type}' is not available yet on this service (see GET /v1/swarms/available)`);
   if (type === "DebateWithJudge" && n !== 3) {
@@ -120,11 +129,6 @@ export function swarmRuleProblems(request: SwarmRequest): string[] {
   }
   if (type === "BatchedGridWorkflow" && !request.tasks?.length) problems.push("BatchedGridWorkflow needs tasks: the grid is every agent on every task");
   return problems;
-}
-
-function hasMessages(request: SwarmRequest): boolean {
-  const m = request.messages;
-  return Array.isArray(m) ? m.length > 0 : Boolean(m && Object.keys(m).length);
 }
 
 /** The display names of a request's agents (a nameless agent gets `Agent <n>`). */

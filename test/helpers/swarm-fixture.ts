@@ -3,7 +3,7 @@ import { UsageCounter } from "../../workers/agents/agent-context";
 import { RunBudget } from "../../workers/agents/run-budget";
 import type { DataSource } from "typeorm";
 import { StepRecorder, type StepMeta, type StepOutcome } from "../../workers/agents/step-recorder";
-import { openingText } from "../../workers/swarms/opening";
+import { openingText } from "../../shared/swarms/opening";
 import type { SwarmType } from "../../workers/swarms/swarm-type";
 import { SwarmRun } from "../../workers/swarms/swarm-run";
 

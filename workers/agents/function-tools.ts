@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import { functionOfToolItem } from "../../shared/llm/function-tool-items";
 
 export type FunctionTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
 
@@ -8,7 +9,7 @@ export type FunctionTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
  */
 export function functionTools(items: Record<string, unknown>[] | null | undefined): FunctionTool[] {
   return (items ?? []).flatMap((item): FunctionTool[] => {
-    const fn = (item.type === "function" && item.function ? item.function : item) as Record<string, unknown>;
+    const fn = functionOfToolItem(item);
     if (typeof fn.name !== "string" || !fn.name) return [];
     const parameters = (fn.parameters && typeof fn.parameters === "object" ? fn.parameters : { type: "object", properties: {} }) as Record<string, unknown>;
     return [{ type: "function", function: { name: fn.name, description: typeof fn.description === "string" ? fn.description : "", parameters } }];

@@ -1,14 +1,12 @@
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
+import { agentName } from "../../shared/contracts/agent-tree";
 import type { FunctionTool } from "./function-tools";
 
 export const HANDOFF_TOOL = "handoff_to_agent";
 /** Deeper delegation chains are refused: they multiply cost and rarely help. */
 export const MAX_HANDOFF_DEPTH = 3;
 
-/** The display name of an agent, also used to attribute its turns. */
-export function agentName(spec: Pick<AgentSpec, "agent_name">): string {
-  return spec.agent_name?.trim() || "Agent";
-}
+export { agentName };
 
 /** The delegation tool offered to an agent with `handoffs`: agent names are an enum of the real ones. */
 export function handoffTool(handoffs: AgentSpec[]): FunctionTool {

@@ -2,7 +2,7 @@ import { config } from "../../shared/config";
 import type { SwarmRequest, SwarmRunOutput } from "../../shared/contracts/swarm-request";
 import { AppError } from "../../shared/errors";
 import { revealRunSecrets } from "../../shared/secrets/run-secrets";
-import { openingText } from "../swarms/opening";
+import { openingText } from "../../shared/swarms/opening";
 import { swarmTypes } from "../swarms/registry";
 import { SwarmRun } from "../swarms/swarm-run";
 import { swarmUsage } from "../swarms/swarm-usage";

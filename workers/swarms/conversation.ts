@@ -1,9 +1,7 @@
 import type { SwarmTurn } from "../../shared/contracts/swarm-request";
+import { contentText } from "../../shared/swarms/opening";
 
-/** Text of a turn's content, as other agents read it. */
-export function contentText(content: unknown): string {
-  return typeof content === "string" ? content : JSON.stringify(content);
-}
+export { contentText };
 
 /**
  * The turns of one swarm run, in the order the swarm type records them (never completion order),

@@ -1,4 +1,5 @@
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
+import { BadRequestError } from "../../shared/errors";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import type { SwarmRun } from "./swarm-run";
 import { swarmSystemPrompt } from "./swarm-prompt";
@@ -42,8 +43,9 @@ export function internalAgentModel(swarm: SwarmRun, job: InternalJob, typeField?
   if (byRole) return byRole.model_name;
   const first = swarm.agents[0]?.model_name;
   if (first) return first;
-  // Only types with built-in agents run without request agents, and those pass a typeField.
-  throw new Error(`No model for the internal ${job}: the request has no agents and no model field`);
+  // Only types with built-in agents run without request agents (the API refuses the rest), and
+  // those pass a typeField. A 400 fails the run rather than having the job retried.
+  throw new BadRequestError(`No model for the internal ${job}: the request has no agents and no model field`);
 }
 
 /**

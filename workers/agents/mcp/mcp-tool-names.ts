@@ -1,8 +1,6 @@
-/** OpenAI's rule for function names; other providers accept a subset of it at most. */
-export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_NAME = 64;
 
-/** `name` made acceptable as a function name: other characters become `_`, and it is cut to 64. */
+/** `name` made acceptable as a function name (`TOOL_NAME_PATTERN`): other characters become `_`, and it is cut to 64. */
 export function sanitizeToolName(name: string): string {
   const cleaned = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, MAX_NAME);
   return cleaned || "tool";

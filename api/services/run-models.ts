@@ -1,0 +1,54 @@
+import { config } from "../../shared/config";
+import type { AgentSpec } from "../../shared/contracts/agent-spec";
+import { everyAgent } from "../../shared/contracts/agent-tree";
+import type { SwarmRequest } from "../../shared/contracts/swarm-request";
+import { AppError } from "../../shared/errors";
+import { resolveModel } from "../../shared/llm/providers";
+import { DEFAULT_MODEL_WITHOUT_AGENTS, type SwarmTypeName } from "../../shared/swarms/swarm-catalog";
+
+/** A model a run may call, and where the request names it. */
+interface NamedModel {
+  model: string;
+  where: string;
+}
+
+/** The 400 `resolveModel` gives for the first model that cannot be served, naming where it comes from. */
+function assertServable(models: NamedModel[]): void {
+  for (const { model, where } of models) {
+    try {
+      resolveModel(model);
+    } catch (err) {
+      if (err instanceof AppError) throw new AppError(err.status, err.code, `${where}: ${err.message}`, err.extra);
+      throw err;
+    }
+  }
+}
+
+function agentModels(specs: AgentSpec[], where?: (i: number) => string): NamedModel[] {
+  return everyAgent(specs, where).map((agent) => ({ model: agent.spec.model_name, where: `${agent.where}.model_name` }));
+}
+
+/**
+ * E5 and E3: every model an agent run may call (the agents', and their handoffs' at any depth)
+ * can be served, else the 400 the worker would fail the run with, before anything is stored.
+ */
+export function assertAgentModelsServable(specs: AgentSpec[], where: (i: number) => string): void {
+  assertServable(agentModels(specs, where));
+}
+
+/**
+ * E1 and E2: every model a swarm run may call can be served: its agents' (handoffs included),
+ * HeavySwarm's model fields, and the default model built-in agents use when there are no agents.
+ */
+export function assertSwarmModelsServable(request: SwarmRequest): void {
+  const models = agentModels(request.agents ?? []);
+  if (request.swarm_type === "HeavySwarm") {
+    for (const field of ["heavy_swarm_question_agent_model_name", "heavy_swarm_worker_model_name"] as const) {
+      if (request[field]) models.push({ model: request[field], where: field });
+    }
+  }
+  if (!request.agents?.length && DEFAULT_MODEL_WITHOUT_AGENTS.has(request.swarm_type as SwarmTypeName)) {
+    models.push({ model: config.llm.defaultModel, where: `${request.swarm_type} without agents (its built-in agents use DEFAULT_MODEL)` });
+  }
+  assertServable(models);
+}

@@ -1,0 +1,263 @@
+/**
+ * Every refusal a worker (or a swarm type) makes because of what the request said, with requests
+ * that would reach it and what the API must answer them instead, before any run is stored.
+ *
+ * `test/unit/worker-refusal-sites.test.ts` holds this list to the worker source: a new `throw` (or
+ * error made with `new …Error(`) in `workers/handlers`, `workers/agents`, `workers/swarms` (or the
+ * shared code they refuse through) fails the suite until it is listed here, with requests the API
+ * must refuse, or in `worker-throws.ts` with the reason it is not a refusal of the request.
+ * `test/integration/worker-refusals.test.ts` sends every request through real HTTP to every
+ * endpoint it applies to.
+ */
+
+/** Schema refusal: 422 with an entry at `at` (the path after `body`, in E5 or E1 terms). */
+export type Refused422 = { status: 422; at: (string | number)[] };
+/** Whole-request rule: 400 with this code and a detail matching `detail`. */
+export type Refused400 = { status: 400; code: string; detail: RegExp };
+export type Refusal = Refused422 | Refused400;
+
+/** A request (built around `marker`, which lands in an agent's system prompt) and its refusal. */
+export interface Probe {
+  body: (marker: string) => Record<string, unknown>;
+  refused: Refusal;
+}
+
+export interface RefusalCase {
+  name: string;
+  /** An E5 body; also sent as the only item of an E3 batch. */
+  agent?: Probe;
+  /** A SwarmRequest (E1); also sent as the only item of an E2 batch. */
+  swarm?: Probe;
+  /** Refusals that depend on which providers have keys: checked on a deployment without the LLM gateway. */
+  withoutGateway?: boolean;
+}
+
+export interface RefusalSite {
+  /** What the worker says (its message or code). */
+  refusal: string;
+  /** Where it lives. */
+  file: string;
+  /** Text of the `throw` line in `file`; null for a failure no `throw` states (a crash, a provider's refusal). */
+  throwText: string | null;
+  cases: RefusalCase[];
+}
+
+const agentBody = (marker: string, extra: Record<string, unknown> = {}, config: Record<string, unknown> = {}) => ({
+  agent_config: { agent_name: "Door", system_prompt: marker, ...config },
+  task: `${marker} task`,
+  ...extra,
+});
+
+const swarmBody = (marker: string, extra: Record<string, unknown> = {}, agents: Record<string, unknown>[] = [{ agent_name: "A" }, { agent_name: "B" }]) => ({
+  swarm_type: "SequentialWorkflow",
+  agents: agents.map((a, i) => (i === 0 ? { system_prompt: marker, ...a } : a)),
+  task: `${marker} task`,
+  ...extra,
+});
+
+/** Never connected to: the API refuses every request naming it here before any run exists. */
+const MCP_URL = "https://mcp.example.com/mcp";
+const invalidSwarm = (detail: RegExp): Refused400 => ({ status: 400, code: "INVALID_SWARM", detail });
+const at = (...path: (string | number)[]): Refused422 => ({ status: 422, at: path });
+const noTask = (body: Record<string, unknown>) => {
+  const { task: _task, ...rest } = body;
+  return rest;
+};
+
+export const REFUSAL_SITES: RefusalSite[] = [
+  {
+    refusal: "BAD_REQUEST No task given for this agent",
+    file: "workers/handlers/agent-run.handler.ts",
+    throwText: "No task given for this agent",
+    cases: [
+      { name: "a task of only whitespace", agent: { body: (m) => agentBody(m, { task: " \n\t " }), refused: at("task") }, swarm: { body: (m) => swarmBody(m, { task: " \n\t " }), refused: invalidSwarm(/one of task, tasks or messages is required/) } },
+      { name: "no task (the spec leaves it optional in E3 items)", agent: { body: (m) => noTask(agentBody(m)), refused: at("task") } },
+      { name: "a null task", agent: { body: (m) => agentBody(m, { task: null }), refused: at("task") } },
+    ],
+  },
+  {
+    refusal: "SWARM_TYPE_UNAVAILABLE swarm_type '…' is not available",
+    file: "workers/handlers/swarm-run.handler.ts",
+    throwText: "SWARM_TYPE_UNAVAILABLE",
+    cases: [{ name: "a swarm_type that is no type", swarm: { body: (m) => swarmBody(m, { swarm_type: "NoSuchSwarm" }), refused: at("swarm_type") } }],
+  },
+  {
+    refusal: "BAD_REQUEST DebateWithJudge needs exactly 3 agents",
+    file: "workers/swarms/types/debate-with-judge.ts",
+    throwText: "DebateWithJudge needs exactly 3 agents",
+    cases: [{ name: "a debate of two agents", swarm: { body: (m) => swarmBody(m, { swarm_type: "DebateWithJudge" }), refused: invalidSwarm(/exactly 3 agents/) } }],
+  },
+  {
+    refusal: "BAD_REQUEST BatchedGridWorkflow needs tasks",
+    file: "workers/swarms/types/batched-grid-workflow.ts",
+    throwText: "BatchedGridWorkflow needs tasks",
+    cases: [{ name: "a grid without tasks", swarm: { body: (m) => swarmBody(m, { swarm_type: "BatchedGridWorkflow" }), refused: invalidSwarm(/BatchedGridWorkflow needs tasks/) } }],
+  },
+  {
+    refusal: "BAD_REQUEST HierarchicalSwarm needs at least one worker besides the director",
+    file: "workers/swarms/types/hierarchical-swarm.ts",
+    throwText: "HierarchicalSwarm needs at least one worker",
+    cases: [{ name: "a director alone", swarm: { body: (m) => swarmBody(m, { swarm_type: "HierarchicalSwarm" }, [{ agent_name: "Boss", role: "director" }]), refused: invalidSwarm(/HierarchicalSwarm needs at least one worker/) } }],
+  },
+  {
+    refusal: "BAD_REQUEST MultiAgentRouter needs at least one agent besides the router",
+    file: "workers/swarms/types/multi-agent-router.ts",
+    throwText: "MultiAgentRouter needs at least one agent besides the router",
+    cases: [{ name: "a router alone", swarm: { body: (m) => swarmBody(m, { swarm_type: "MultiAgentRouter" }, [{ agent_name: "R", role: "router" }]), refused: invalidSwarm(/MultiAgentRouter needs at least one agent to route to/) } }],
+  },
+  {
+    refusal: "BAD_REQUEST PlannerWorkerSwarm needs at least one worker besides the planner and judge",
+    file: "workers/swarms/types/planner-worker-swarm.ts",
+    throwText: "PlannerWorkerSwarm needs at least one worker",
+    cases: [
+      {
+        name: "a planner and a judge with no worker",
+        swarm: { body: (m) => swarmBody(m, { swarm_type: "PlannerWorkerSwarm" }, [{ agent_name: "P", role: "planner" }, { agent_name: "J", role: "judge" }]), refused: invalidSwarm(/PlannerWorkerSwarm needs at least one worker/) },
+      },
+    ],
+  },
+  {
+    refusal: "BAD_REQUEST rearrange_flow step … is empty or has an empty agent name",
+    file: "shared/swarms/flow.ts",
+    throwText: "is empty or has an empty agent name",
+    cases: [
+      { name: "a flow with an empty step", swarm: { body: (m) => swarmBody(m, { swarm_type: "AgentRearrange", rearrange_flow: "A -> , B" }), refused: invalidSwarm(/step 2 is empty/) } },
+      { name: "a flow of only whitespace", swarm: { body: (m) => swarmBody(m, { swarm_type: "AgentRearrange", rearrange_flow: " \t " }), refused: invalidSwarm(/AgentRearrange needs a rearrange_flow/) } },
+    ],
+  },
+  {
+    refusal: "BAD_REQUEST rearrange_flow names agents that are not in the swarm",
+    file: "shared/swarms/flow.ts",
+    throwText: "rearrange_flow names agents that are not in the swarm",
+    cases: [{ name: "a flow naming an unknown agent", swarm: { body: (m) => swarmBody(m, { swarm_type: "AgentRearrange", rearrange_flow: "A -> Ghost" }), refused: invalidSwarm(/not in the swarm: Ghost/) } }],
+  },
+  {
+    refusal: "BAD_REQUEST No model for the internal …: the request has no agents",
+    file: "workers/swarms/internal-agent.ts",
+    throwText: "No model for the internal",
+    cases: [{ name: "a vote without agents", swarm: { body: (m) => ({ ...swarmBody(m, { swarm_type: "MajorityVoting" }), agents: [], rules: m }), refused: invalidSwarm(/MajorityVoting needs at least 2 agents/) } }],
+  },
+  {
+    refusal: "UNKNOWN_MODEL Unknown model '…' (resolveModel, from agent-runner and structured-decision)",
+    file: "shared/llm/providers.ts",
+    throwText: "Unknown model '${modelName}'",
+    cases: [
+      {
+        name: "a handoff on an unknown model",
+        withoutGateway: true,
+        agent: { body: (m) => agentBody(m, {}, { model_name: "gpt-4.1", handoffs: [{ agent_name: "Helper", model_name: "mystery-model" }] }), refused: { status: 400, code: "UNKNOWN_MODEL", detail: /handoffs\[0\]\.model_name: Unknown model 'mystery-model'/ } },
+        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", model_name: "gpt-4.1", handoffs: [{ agent_name: "Helper", model_name: "mystery-model" }] }, { agent_name: "B", model_name: "gpt-4.1" }]), refused: { status: 400, code: "UNKNOWN_MODEL", detail: /agents\[0\]\.handoffs\[0\]\.model_name: Unknown model 'mystery-model'/ } },
+      },
+    ],
+  },
+  {
+    refusal: "PROVIDER_NOT_CONFIGURED Model '…' is served by …, which has no API key configured",
+    file: "shared/llm/providers.ts",
+    throwText: "which has no API key configured",
+    cases: [
+      {
+        name: "an agent on a provider without a key",
+        withoutGateway: true,
+        agent: { body: (m) => agentBody(m, {}, { model_name: "claude-3-5-haiku-latest" }), refused: { status: 400, code: "PROVIDER_NOT_CONFIGURED", detail: /agent_config\.model_name: Model 'claude-3-5-haiku-latest' is served by anthropic/ } },
+        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", model_name: "gpt-4.1" }, { agent_name: "B", model_name: "claude-3-5-haiku-latest" }]), refused: { status: 400, code: "PROVIDER_NOT_CONFIGURED", detail: /agents\[1\]\.model_name: Model 'claude-3-5-haiku-latest'/ } },
+      },
+      {
+        name: "built-in agents on a DEFAULT_MODEL without a key",
+        withoutGateway: true,
+        swarm: { body: (m) => ({ swarm_type: "CouncilAsAJudge", agents: [], task: `${m} task`, rules: m }), refused: { status: 400, code: "PROVIDER_NOT_CONFIGURED", detail: /CouncilAsAJudge without agents/ } },
+      },
+    ],
+  },
+  {
+    refusal: "a crash (TypeError) on a history message that is not an object, retried as infrastructure trouble",
+    file: "workers/agents/messages.ts",
+    throwText: null,
+    cases: [
+      { name: "history {messages: [null]}", agent: { body: (m) => agentBody(m, { history: { messages: [null] } }), refused: at("history", "messages", 0) } },
+      { name: "a history message of only whitespace (providers refuse empty text)", agent: { body: (m) => agentBody(m, { history: [{ role: "user", content: "  " }] }), refused: at("history", 0, "content") } },
+    ],
+  },
+  {
+    refusal: "a crash (TypeError) on a swarm message that is not an object; agents run on nothing without input",
+    file: "shared/swarms/opening.ts",
+    throwText: null,
+    cases: [
+      { name: "messages {messages: [null]}", swarm: { body: (m) => swarmBody(m, { messages: { messages: [null] } }), refused: at("messages", "messages", 0) } },
+      { name: "messages of only whitespace", swarm: { body: (m) => noTask(swarmBody(m, { messages: [{ role: "user", content: " \n " }] })), refused: at("messages", 0, "content") } },
+      { name: "one message object of only whitespace", swarm: { body: (m) => noTask(swarmBody(m, { messages: { role: "user", content: "\t" } })), refused: at("messages", "content") } },
+      { name: "messages {messages: []} as the only input", swarm: { body: (m) => noTask(swarmBody(m, { messages: { messages: [] } })), refused: invalidSwarm(/one of task, tasks or messages is required/) } },
+      { name: "tasks of only whitespace", swarm: { body: (m) => noTask(swarmBody(m, { tasks: ["   "] })), refused: at("tasks", 0) } },
+    ],
+  },
+  {
+    refusal: "the provider refuses the image (LLM_CALL_FAILED after the run was stored and billed)",
+    file: "workers/agents/messages.ts",
+    throwText: null,
+    cases: [
+      { name: "an image of only whitespace", agent: { body: (m) => agentBody(m, { img: "   " }), refused: at("img") }, swarm: { body: (m) => swarmBody(m, { img: "   " }), refused: at("img") } },
+      { name: "an image that is no URL, data URL or base64", agent: { body: (m) => agentBody(m, { imgs: ["not an image"] }), refused: at("imgs", 0) } },
+    ],
+  },
+  {
+    refusal: "a client tool dropped in silence, or the provider refusing the call's tools",
+    file: "workers/agents/function-tools.ts",
+    throwText: null,
+    cases: [
+      {
+        name: "a tool without a function name",
+        agent: { body: (m) => agentBody(m, {}, { tools_list_dictionary: [{ type: "function", function: { description: "nameless" } }] }), refused: at("agent_config", "tools_list_dictionary", 0, "function", "name") },
+        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", tools_list_dictionary: [{ description: "nameless" }] }, { agent_name: "B" }]), refused: at("agents", 0, "tools_list_dictionary", 0, "name") },
+      },
+      { name: "a function name providers refuse", agent: { body: (m) => agentBody(m, {}, { tools_list_dictionary: [{ name: "get weather" }] }), refused: at("agent_config", "tools_list_dictionary", 0, "name") } },
+      {
+        name: "two tools of one name",
+        agent: { body: (m) => agentBody(m, {}, { tools_list_dictionary: [{ name: "lookup" }, { type: "function", function: { name: "lookup" } }] }), refused: at("agent_config", "tools_list_dictionary", 1) },
+      },
+    ],
+  },
+  {
+    refusal: "a handoff the model can never reach: another handoff of the agent has its name",
+    file: "workers/agents/handoffs.ts",
+    throwText: null,
+    cases: [
+      {
+        name: "two handoffs of one name",
+        agent: { body: (m) => agentBody(m, {}, { handoffs: [{ agent_name: "Helper" }, { agent_name: " Helper " }] }), refused: at("agent_config", "handoffs", 1) },
+        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", handoffs: [{}, {}] }, { agent_name: "B" }]), refused: at("agents", 0, "handoffs", 1) },
+      },
+    ],
+  },
+  {
+    refusal: "MCP_UNAVAILABLE: fetch refuses a header of the MCP config before any server is reached",
+    file: "workers/agents/mcp/mcp-connection.ts",
+    throwText: null,
+    cases: [
+      {
+        name: "an MCP header name that is no HTTP token",
+        agent: { body: (m) => agentBody(m, {}, { mcp_config: { url: MCP_URL, headers: { "x tenant": "bees" } } }), refused: at("agent_config", "mcp_config", "headers", "x tenant") },
+        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", mcp_config: { url: MCP_URL, headers: { "x tenant": "bees" } } }, { agent_name: "B" }]), refused: at("agents", 0, "mcp_config", "headers", "x tenant") },
+      },
+      {
+        name: "an MCP header value or token with a line break",
+        agent: { body: (m) => agentBody(m, {}, { mcp_configs: { connections: [{ url: MCP_URL, authorization_token: "tok\r\nX-Injected: 1" }] } }), refused: at("agent_config", "mcp_configs", "connections", 0, "authorization_token") },
+      },
+    ],
+  },
+  {
+    refusal: "the provider refuses the request's structured-output setting or model name",
+    file: "workers/agents/llm-request.ts",
+    throwText: null,
+    cases: [
+      { name: "a response_format providers do not take", agent: { body: (m) => agentBody(m, {}, { llm_args: { response_format: { type: "xml" } } }), refused: at("agent_config", "llm_args", "response_format", "type") } },
+      {
+        name: "a json_schema response_format without its schema object",
+        agent: { body: (m) => agentBody(m, {}, { llm_args: { response_format: { type: "json_schema" } } }), refused: at("agent_config", "llm_args", "response_format", "json_schema") },
+      },
+      {
+        name: "a model name of only whitespace",
+        agent: { body: (m) => agentBody(m, {}, { model_name: "   " }), refused: at("agent_config", "model_name") },
+        swarm: { body: (m) => swarmBody(m, { swarm_type: "HeavySwarm", heavy_swarm_worker_model_name: "  " }), refused: at("heavy_swarm_worker_model_name") },
+      },
+    ],
+  },
+];
