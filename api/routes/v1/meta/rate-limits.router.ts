@@ -51,7 +51,7 @@ export function rateLimitsRouter(limiter: RateLimiter): Router {
   const router = new Router();
   router.get("/v1/rate/limits", async (ctx) => {
     const owner = ctx.state.auth as KeyOwner;
-    const state: RateLimitState = ctx.state.rateLimit ?? (await limiter.peek(owner.apiKeyId, owner.tier));
+    const state: RateLimitState = ctx.state.rateLimit ?? (await limiter.peek(owner));
     ctx.body = presentRateLimits(state, new Date());
   });
   return documentRoutes(router, {
