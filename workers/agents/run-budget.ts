@@ -1,4 +1,5 @@
 import { AppError } from "../../shared/errors";
+import type { SharedSpend } from "./spend-pools";
 
 /** Limits of one run: wall time, tokens and dollars. */
 export interface BudgetLimits {
@@ -14,32 +15,85 @@ export class BudgetExceededError extends AppError {
   }
 }
 
+/** Room granted to one LLM call: its output cap, reserved until the call is charged or released. */
+export interface CallAllowance {
+  readonly maxTokens: number;
+  settled: boolean;
+}
+
 /**
  * Counts what a run has spent and stops it before it passes a ceiling. Shared by every agent of a
- * run (handoffs and swarm members included), so the limits hold for the run as a whole.
+ * run (handoffs and swarm members included), so the limits hold for the run as a whole; with
+ * shared pools, its spend also counts against what it shares with other runs (the other items of
+ * its batch, the rest of its account's day).
+ *
+ * Every call reserves its output cap before it starts, so calls running side by side (a swarm's
+ * parallel turns, a batch's items on other workers) cannot each be granted the same remainder.
+ * Prompt tokens are known only once the provider answers, so the last calls may pass a ceiling by
+ * their prompts; the next call is then refused.
  */
 export class RunBudget {
   tokens = 0;
   cost = 0;
+  private reserved = 0;
 
-  constructor(readonly limits: BudgetLimits) {}
+  constructor(
+    readonly limits: BudgetLimits,
+    private readonly shared: SharedSpend | null = null,
+  ) {}
 
-  /** Throws when no further LLM call fits; returns the most output tokens the next call may use. */
-  beforeCall(): number {
+  /**
+   * Reserves room for one call wanting up to `wantedOutput` output tokens, or throws
+   * `BudgetExceededError` when the run (or a pool it shares) has none left or its deadline passed.
+   */
+  async beforeCall(wantedOutput: number): Promise<CallAllowance> {
     if (Date.now() >= this.limits.deadline) throw new BudgetExceededError("The run reached its time limit");
     if (this.cost >= this.limits.maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${this.limits.maxCost}`);
-    const left = this.limits.maxTokens - this.tokens;
-    if (left <= 0) throw new BudgetExceededError(`The run reached its limit of ${this.limits.maxTokens} tokens`);
-    return left;
+    const room = this.limits.maxTokens - this.tokens - this.reserved;
+    if (room <= 0) throw new BudgetExceededError(`The run reached its limit of ${this.limits.maxTokens} tokens`);
+    let granted = Math.min(wantedOutput, room);
+    this.reserved += granted;
+    if (this.shared) {
+      try {
+        const answer = await this.shared.reserve(granted);
+        if ("exhausted" in answer) throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure));
+        this.reserved -= granted - answer.granted;
+        granted = answer.granted;
+      } catch (err) {
+        this.reserved -= granted;
+        throw err;
+      }
+    }
+    return { maxTokens: granted, settled: false };
   }
 
-  charge(inputTokens: number, outputTokens: number, cost: number): void {
+  /**
+   * Charges a finished call and frees its reservation. A replayed call (a retried job reading a
+   * stored step) counts towards this run again, but not in the shared pools: they counted it when
+   * it was first made.
+   */
+  charge(allowance: CallAllowance, inputTokens: number, outputTokens: number, cost: number, replayed = false): void {
     this.tokens += inputTokens + outputTokens;
     this.cost += cost;
+    this.settle(allowance, replayed ? 0 : inputTokens + outputTokens, replayed ? 0 : cost);
+  }
+
+  /** Frees the reservation of a call that made no answer (failed, aborted). */
+  release(allowance: CallAllowance): void {
+    this.settle(allowance, 0, 0);
   }
 
   /** Milliseconds until the deadline (for aborting an in-flight call). */
   msLeft(): number {
     return Math.max(0, this.limits.deadline - Date.now());
+  }
+
+  private settle(allowance: CallAllowance, tokens: number, cost: number): void {
+    if (allowance.settled) return;
+    allowance.settled = true;
+    this.reserved -= allowance.maxTokens;
+    // Not awaited: Redis runs one connection's commands in order, so the run's next reservation
+    // already sees this charge. A charge lost to a Redis failure under-counts this one call.
+    this.shared?.settle(allowance.maxTokens, tokens, cost).catch(() => undefined);
   }
 }

@@ -78,15 +78,15 @@ export async function decide<T>(
   ];
 
   const call = async (attempt: number): Promise<AssistantMessage> => {
-    const maxTokensCap = ctx.budget.beforeCall();
+    const allowance = await ctx.budget.beforeCall(spec.max_tokens);
     const request = buildChatRequest(spec, target, messages, {
       loop: 0,
       tools,
       toolChoice: { type: "function", function: { name: tool.name } },
-      maxTokensCap,
+      maxTokensCap: allowance.maxTokens,
     });
     const meta = { agentName: who.name, role: spec.role, model: who.model, input: { kind: "decision", tool: tool.name, attempt } };
-    return (await recordedLlmCall(ctx, recorder, meta, target, request)).message;
+    return (await recordedLlmCall(ctx, recorder, meta, target, request, allowance)).message;
   };
 
   let problem = "";
