@@ -70,7 +70,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
 
   /** One recorded LLM call; the budget is checked before and charged after. */
   const call = async (messages: ChatMessage[], meta: Record<string, unknown>, tools: FunctionTool[] = [], toolChoice?: "none"): Promise<AssistantMessage> => {
-    const allowance = await ctx.budget.beforeCall(spec.max_tokens);
+    const allowance = await ctx.budget.beforeCall(spec.max_tokens, ctx.signal);
     const request = buildChatRequest(spec, target, messages, { loop: Number(meta.loop ?? 0), tools, toolChoice, maxTokensCap: allowance.maxTokens });
     const onText = ctx.onText && ctx.depth === 0 ? (text: string) => ctx.onText!(name, text) : undefined;
     const stepMeta = { agentName: name, role: spec.role, model: spec.model_name, input: meta };

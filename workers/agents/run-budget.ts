@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "../../shared/errors";
 import type { SharedSpend } from "./spend-pools";
 
@@ -29,8 +30,8 @@ export interface CallAllowance {
  *
  * Every call reserves its output cap before it starts, so calls running side by side (a swarm's
  * parallel turns, a batch's items on other workers) cannot each be granted the same remainder.
- * Prompt tokens are known only once the provider answers, so the last calls may pass a ceiling by
- * their prompts; the next call is then refused.
+ * Prompt tokens are known only once the provider answers, so the calls in flight when a ceiling
+ * is reached may pass it by their prompts; the next call is then refused.
  */
 export class RunBudget {
   tokens = 0;
@@ -44,27 +45,42 @@ export class RunBudget {
 
   /**
    * Reserves room for one call wanting up to `wantedOutput` output tokens, or throws
-   * `BudgetExceededError` when the run (or a pool it shares) has none left or its deadline passed.
+   * `BudgetExceededError` once the run (or a pool it shares) has spent its ceiling or its deadline
+   * passed. While calls in flight hold all the room left, it waits for them to settle (until the
+   * deadline, or `signal` aborts): what they do not use is granted then.
    */
-  async beforeCall(wantedOutput: number): Promise<CallAllowance> {
+  async beforeCall(wantedOutput: number, signal?: AbortSignal): Promise<CallAllowance> {
+    for (let delayMs = 5; ; delayMs = Math.min(delayMs * 2, 250)) {
+      const allowance = await this.tryReserve(wantedOutput);
+      if (allowance) return allowance;
+      await sleep(Math.min(delayMs, Math.max(1, this.msLeft())), undefined, { signal });
+    }
+  }
+
+  /** The call's allowance, or null when the room left is all reserved by calls in flight. */
+  private async tryReserve(wantedOutput: number): Promise<CallAllowance | null> {
     if (Date.now() >= this.limits.deadline) throw new BudgetExceededError("The run reached its time limit");
     if (this.cost >= this.limits.maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${this.limits.maxCost}`);
+    if (this.tokens >= this.limits.maxTokens) throw new BudgetExceededError(`The run reached its limit of ${this.limits.maxTokens} tokens`);
     const room = this.limits.maxTokens - this.tokens - this.reserved;
-    if (room <= 0) throw new BudgetExceededError(`The run reached its limit of ${this.limits.maxTokens} tokens`);
+    if (room <= 0) return null;
     let granted = Math.min(wantedOutput, room);
     this.reserved += granted;
-    if (this.shared) {
-      try {
-        const answer = await this.shared.reserve(granted);
-        if ("exhausted" in answer) throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure));
-        this.reserved -= granted - answer.granted;
-        granted = answer.granted;
-      } catch (err) {
+    if (!this.shared) return { maxTokens: granted, settled: false };
+    try {
+      const answer = await this.shared.reserve(granted);
+      if ("exhausted" in answer) throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure));
+      if ("busy" in answer) {
         this.reserved -= granted;
-        throw err;
+        return null;
       }
+      this.reserved -= granted - answer.granted;
+      granted = answer.granted;
+      return { maxTokens: granted, settled: false };
+    } catch (err) {
+      this.reserved -= granted;
+      throw err;
     }
-    return { maxTokens: granted, settled: false };
   }
 
   /**

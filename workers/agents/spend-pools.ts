@@ -6,21 +6,28 @@ const { tokens: T, cost: C, reserved: R } = SPEND_FIELDS;
 
 /**
  * Reserves output tokens for one LLM call in every pool at once, or in none: the grant is the
- * smallest room left (ceiling − spent − reserved by calls in flight), and a pool whose tokens or
- * dollars are used up refuses the call.
+ * smallest room left (ceiling − spent − reserved by calls in flight). A pool whose tokens or
+ * dollars are spent refuses the call; one whose room is all reserved by calls in flight says so.
  * KEYS: the pools' hashes. ARGV: tokens wanted, then per pool its token ceiling, dollar ceiling, ttl ms.
- * Reply: {0, granted}, or {number of the used-up pool, 1 for tokens or 2 for dollars}.
+ * Reply: {0, granted}, or {number of the pool, 1: tokens spent, 2: dollars spent, 3: room all reserved}.
  */
 const RESERVE_LUA = `
 local granted = tonumber(ARGV[1])
+local busy = 0
 for i, key in ipairs(KEYS) do
   local v = redis.call('HMGET', key, '${T}', '${C}', '${R}')
   local base = 1 + (i - 1) * 3
+  local spent, ceiling = tonumber(v[1] or '0'), tonumber(ARGV[base + 1])
   if tonumber(v[2] or '0') >= tonumber(ARGV[base + 2]) then return {i, 2} end
-  local room = tonumber(ARGV[base + 1]) - tonumber(v[1] or '0') - math.max(tonumber(v[3] or '0'), 0)
-  if room <= 0 then return {i, 1} end
-  if room < granted then granted = room end
+  if spent >= ceiling then return {i, 1} end
+  local room = ceiling - spent - math.max(tonumber(v[3] or '0'), 0)
+  if room <= 0 then
+    if busy == 0 then busy = i end
+  elseif room < granted then
+    granted = room
+  end
 end
+if busy > 0 then return {busy, 3} end
 for i, key in ipairs(KEYS) do
   redis.call('HINCRBY', key, '${R}', granted)
   if redis.call('PTTL', key) < 0 then redis.call('PEXPIRE', key, ARGV[1 + (i - 1) * 3 + 3]) end
@@ -72,11 +79,15 @@ export class SharedSpend {
     readonly pools: SpendPool[],
   ) {}
 
-  /** Reserves up to `wanted` output tokens in every pool: the grant, or the pool that is used up and in what. */
-  async reserve(wanted: number): Promise<{ granted: number } | { exhausted: SpendPool; measure: "tokens" | "cost" }> {
+  /**
+   * Reserves up to `wanted` output tokens in every pool: the grant; the pool that is spent, and
+   * in what; or `busy` when calls in flight hold all the room left (it frees up as they settle).
+   */
+  async reserve(wanted: number): Promise<{ granted: number } | { exhausted: SpendPool; measure: "tokens" | "cost" } | { busy: true }> {
     const args = [Math.floor(finite(wanted)), ...this.pools.flatMap((p) => [Math.floor(finite(p.maxTokens)), finite(p.maxCost), p.ttlMs])];
     const [which, value] = (await reserveScript(this.redis, this.pools.map((p) => p.key), args)) as [number, number];
     if (which === 0) return { granted: value };
+    if (value === 3) return { busy: true };
     return { exhausted: this.pools[which - 1], measure: value === 1 ? "tokens" : "cost" };
   }
 

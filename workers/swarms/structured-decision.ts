@@ -78,7 +78,7 @@ export async function decide<T>(
   ];
 
   const call = async (attempt: number): Promise<AssistantMessage> => {
-    const allowance = await ctx.budget.beforeCall(spec.max_tokens);
+    const allowance = await ctx.budget.beforeCall(spec.max_tokens, ctx.signal);
     const request = buildChatRequest(spec, target, messages, {
       loop: 0,
       tools,
