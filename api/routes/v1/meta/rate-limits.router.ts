@@ -58,7 +58,8 @@ export function rateLimitsRouter(limiter: RateLimiter): Router {
     method: "get",
     path: "/v1/rate/limits",
     summary: "Your key's rate limits and counts",
-    description: "This request counts too, like any other.",
+    description:
+      "This request counts too, like any other; a batch counts one per item. Every key of an account also counts against the account's windows: each window reports whichever of the two has less room.",
     tags: ["Account"],
     access: "apiKey",
     responses: { 200: { description: "The tier's limits and the counts of each window", body: rateLimitsResponseSchema } },
