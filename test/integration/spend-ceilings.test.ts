@@ -58,13 +58,9 @@ describe("spend ceilings shared by several runs (web and worker processes with s
     redis?.disconnect();
   });
 
-  /** Tokens the runs' LLM calls used (input and output), from the step ledger, and the largest prompt of one call. */
-  async function ledger(runIds: string[]): Promise<{ tokens: number; largestPrompt: number }> {
-    const [row] = await h.deps.ds.query(
-      `SELECT coalesce(sum(input_tokens + output_tokens), 0)::int AS tokens, coalesce(max(input_tokens), 0)::int AS "largestPrompt"
-         FROM run_steps WHERE run_id = ANY($1::uuid[])`,
-      [runIds],
-    );
+  /** Tokens the runs' LLM calls used (input and output), from the step ledger. */
+  async function ledger(runIds: string[]): Promise<{ tokens: number }> {
+    const [row] = await h.deps.ds.query("SELECT coalesce(sum(input_tokens + output_tokens), 0)::int AS tokens FROM run_steps WHERE run_id = ANY($1::uuid[])", [runIds]);
     return row;
   }
 
@@ -79,11 +75,12 @@ describe("spend ceilings shared by several runs (web and worker processes with s
       [res.body.batch_id],
     );
     const spent = await ledger(children.map((c) => c.id));
-    // One item alone stays well within the ceiling: six would spend about six times it.
+    // One item alone (about 330 tokens) stays well within the ceiling; the six would spend about
+    // twice it, so some items stop.
     const succeeded = children.filter((c) => c.status === "succeeded");
     expect(succeeded.length).to.be.within(1, 4);
-    // The calls in flight when the ceiling is reached may pass it by their prompts only.
-    expect(spent.tokens).to.be.at.most(RUN_MAX_TOKENS + items.length * spent.largestPrompt);
+    // Each call held room for its estimated prompt and its answer: the ceiling is never passed.
+    expect(spent.tokens).to.be.greaterThan(RUN_MAX_TOKENS / 2).and.at.most(RUN_MAX_TOKENS);
     const stopped = children.filter((c) => c.status === "failed");
     expect(stopped.length).to.be.at.least(2);
     for (const child of stopped) {
@@ -96,6 +93,22 @@ describe("spend ceilings shared by several runs (web and worker processes with s
     expect(new Set(ranOn), "items ran on both workers").to.deep.equal(new Set(workers.map((w) => w.name)));
     const [{ runs }] = await h.deps.ds.query("SELECT count(*)::int AS runs FROM runs WHERE user_id = $1", [userId]);
     expect(runs).to.equal(items.length + 1);
+  });
+
+  it("keeps an E2 batch's swarms together within the same ceiling", async () => {
+    const { key } = await h.newKey();
+    // Two agents of about 150 tokens of answer each: about 400 tokens a swarm, 1,600 for the four.
+    const short = (name: string) => ({ ...agent(name), max_tokens: 150 });
+    const items = Array.from({ length: 4 }, (_, i) => ({ name: `Swarm ${i}`, swarm_type: "SequentialWorkflow", agents: [short("Drafter"), short("Checker")], task: `Talk (${i})` }));
+    const res = await request(web.url, "POST", "/v1/swarm/batch/completions", { key, body: items });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const children: { id: string }[] = await h.deps.ds.query("SELECT id FROM runs WHERE parent_id = (SELECT parent_id FROM runs WHERE id = $1)", [res.body[0].job_id]);
+    expect(children).to.have.length(items.length);
+    const spent = await ledger(children.map((c) => c.id));
+    expect(spent.tokens).to.be.greaterThan(RUN_MAX_TOKENS / 2).and.at.most(RUN_MAX_TOKENS);
+    const stopped = res.body.filter((slot: { status: string }) => slot.status === "error");
+    expect(stopped.length).to.be.at.least(1);
+    for (const slot of stopped) expect(slot.detail).to.match(new RegExp(`^Agent '\\w+' failed: The batch's items together reached their limit of ${RUN_MAX_TOKENS} tokens \\(they share one budget\\)$`));
   });
 
   it("stops a run in flight once its account's spend of the day reaches the ceiling, then refuses new runs with 429", async () => {

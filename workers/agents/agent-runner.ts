@@ -7,6 +7,7 @@ import { autoPromptMessages } from "./auto-prompt";
 import { functionTools, type FunctionTool } from "./function-tools";
 import { agentName, HANDOFF_TOOL, handoffTool, MAX_HANDOFF_DEPTH, parseHandoff } from "./handoffs";
 import { buildChatRequest } from "./llm-request";
+import { estimatePromptTokens } from "./prompt-estimate";
 import { recordedLlmCall, type AssistantMessage } from "./recorded-llm-call";
 import { historyMessages, REVIEW_PROMPT, userMessage } from "./messages";
 import { collectMcpServers } from "./mcp/mcp-servers";
@@ -70,7 +71,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
 
   /** One recorded LLM call; the budget is checked before and charged after. */
   const call = async (messages: ChatMessage[], meta: Record<string, unknown>, tools: FunctionTool[] = [], toolChoice?: "none"): Promise<AssistantMessage> => {
-    const allowance = await ctx.budget.beforeCall(spec.max_tokens, ctx.signal);
+    const allowance = await ctx.budget.beforeCall({ prompt: estimatePromptTokens(messages, tools), output: spec.max_tokens }, ctx.signal);
     const request = buildChatRequest(spec, target, messages, { loop: Number(meta.loop ?? 0), tools, toolChoice, maxTokensCap: allowance.maxTokens });
     const onText = ctx.onText && ctx.depth === 0 ? (text: string) => ctx.onText!(name, text) : undefined;
     const stepMeta = { agentName: name, role: spec.role, model: spec.model_name, input: meta };

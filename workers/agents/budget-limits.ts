@@ -38,6 +38,7 @@ export function sharedPools(budget: StoredBudget | undefined, run: { parent_id: 
       key: requestSpendKey(run.parent_id),
       maxTokens: total.max_tokens,
       maxCost: total.max_cost,
+      holdsPrompts: true,
       ttlMs: REQUEST_SPEND_TTL_MS,
       exhausted: (measure) =>
         measure === "tokens"
@@ -51,6 +52,9 @@ export function sharedPools(budget: StoredBudget | undefined, run: { parent_id: 
       key: accountSpendKey(run.user_id, utcDay(now)),
       maxTokens: daily.max_tokens,
       maxCost: daily.max_cost,
+      // Reached, not never passed: once the day's spend gets there the API refuses new runs (429),
+      // so the last calls may pass it by their prompts rather than stop with room left.
+      holdsPrompts: false,
       ttlMs: ACCOUNT_SPEND_TTL_MS,
       exhausted: (measure) =>
         measure === "tokens"

@@ -16,9 +16,18 @@ export class BudgetExceededError extends AppError {
   }
 }
 
-/** Room granted to one LLM call: its output cap, reserved until the call is charged or released. */
+/** What one LLM call asks the budget for. */
+export interface CallNeeds {
+  /** Estimated prompt tokens (`estimatePromptTokens`). */
+  prompt: number;
+  /** The most output tokens it would use (the agent's `max_tokens`). */
+  output: number;
+}
+
+/** Room granted to one LLM call: its output cap; its prompt and output stay reserved until it is charged or released. */
 export interface CallAllowance {
   readonly maxTokens: number;
+  readonly prompt: number;
   settled: boolean;
 }
 
@@ -28,10 +37,11 @@ export interface CallAllowance {
  * shared pools, its spend also counts against what it shares with other runs (the other items of
  * its batch, the rest of its account's day).
  *
- * Every call reserves its output cap before it starts, so calls running side by side (a swarm's
- * parallel turns, a batch's items on other workers) cannot each be granted the same remainder.
- * Prompt tokens are known only once the provider answers, so the calls in flight when a ceiling
- * is reached may pass it by their prompts; the next call is then refused.
+ * Every call reserves its estimated prompt and its output cap before it starts, so calls running
+ * side by side (a swarm's parallel turns, a batch's items on other workers) cannot each be
+ * granted the same remainder. The true prompt size is known only once the provider answers, so a
+ * ceiling can be passed by what the estimates of the calls in flight fell short. (An account's
+ * daily pool holds only answers: it stops runs once it is reached, see `SpendPool.holdsPrompts`.)
  */
 export class RunBudget {
   tokens = 0;
@@ -44,41 +54,42 @@ export class RunBudget {
   ) {}
 
   /**
-   * Reserves room for one call wanting up to `wantedOutput` output tokens, or throws
-   * `BudgetExceededError` once the run (or a pool it shares) has spent its ceiling or its deadline
-   * passed. While calls in flight hold all the room left, it waits for them to settle (until the
-   * deadline, or `signal` aborts): what they do not use is granted then.
+   * Reserves room for one call, or throws `BudgetExceededError` once the run (or a pool it shares)
+   * has no room for the call's prompt and some answer, or its deadline passed. While calls in
+   * flight hold the room left, it waits for them to settle (until the deadline, or `signal`
+   * aborts): what they do not use is granted then.
    */
-  async beforeCall(wantedOutput: number, signal?: AbortSignal): Promise<CallAllowance> {
+  async beforeCall(needs: CallNeeds, signal?: AbortSignal): Promise<CallAllowance> {
     for (let delayMs = 5; ; delayMs = Math.min(delayMs * 2, 250)) {
-      const allowance = await this.tryReserve(wantedOutput);
+      const allowance = await this.tryReserve(needs);
       if (allowance) return allowance;
       await sleep(Math.min(delayMs, Math.max(1, this.msLeft())), undefined, { signal });
     }
   }
 
-  /** The call's allowance, or null when the room left is all reserved by calls in flight. */
-  private async tryReserve(wantedOutput: number): Promise<CallAllowance | null> {
-    if (Date.now() >= this.limits.deadline) throw new BudgetExceededError("The run reached its time limit");
-    if (this.cost >= this.limits.maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${this.limits.maxCost}`);
-    if (this.tokens >= this.limits.maxTokens) throw new BudgetExceededError(`The run reached its limit of ${this.limits.maxTokens} tokens`);
-    const room = this.limits.maxTokens - this.tokens - this.reserved;
+  /** The call's allowance, or null when the room left is reserved by calls in flight. */
+  private async tryReserve({ prompt, output }: CallNeeds): Promise<CallAllowance | null> {
+    const { maxTokens, maxCost, deadline } = this.limits;
+    if (Date.now() >= deadline) throw new BudgetExceededError("The run reached its time limit");
+    if (this.cost >= maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${maxCost}`);
+    if (this.tokens + prompt >= maxTokens) throw new BudgetExceededError(`The run reached its limit of ${maxTokens} tokens`);
+    const room = maxTokens - this.tokens - this.reserved - prompt;
     if (room <= 0) return null;
-    let granted = Math.min(wantedOutput, room);
-    this.reserved += granted;
-    if (!this.shared) return { maxTokens: granted, settled: false };
+    let granted = Math.min(output, room);
+    this.reserved += prompt + granted;
+    if (!this.shared) return { maxTokens: granted, prompt, settled: false };
     try {
-      const answer = await this.shared.reserve(granted);
+      const answer = await this.shared.reserve(prompt, granted);
       if ("exhausted" in answer) throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure));
       if ("busy" in answer) {
-        this.reserved -= granted;
+        this.reserved -= prompt + granted;
         return null;
       }
       this.reserved -= granted - answer.granted;
       granted = answer.granted;
-      return { maxTokens: granted, settled: false };
+      return { maxTokens: granted, prompt, settled: false };
     } catch (err) {
-      this.reserved -= granted;
+      this.reserved -= prompt + granted;
       throw err;
     }
   }
@@ -107,9 +118,9 @@ export class RunBudget {
   private settle(allowance: CallAllowance, tokens: number, cost: number): void {
     if (allowance.settled) return;
     allowance.settled = true;
-    this.reserved -= allowance.maxTokens;
+    this.reserved -= allowance.prompt + allowance.maxTokens;
     // Not awaited: Redis runs one connection's commands in order, so the run's next reservation
     // already sees this charge. A charge lost to a Redis failure under-counts this one call.
-    this.shared?.settle(allowance.maxTokens, tokens, cost).catch(() => undefined);
+    this.shared?.settle({ prompt: allowance.prompt, granted: allowance.maxTokens }, tokens, cost).catch(() => undefined);
   }
 }

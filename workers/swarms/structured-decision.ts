@@ -4,6 +4,7 @@ import { resolveModel } from "../../shared/llm/providers";
 import { AppError } from "../../shared/errors";
 import type { FunctionTool } from "../agents/function-tools";
 import { buildChatRequest } from "../agents/llm-request";
+import { estimatePromptTokens } from "../agents/prompt-estimate";
 import { recordedLlmCall, type AssistantMessage } from "../agents/recorded-llm-call";
 import { internalAgentSpec } from "./internal-agent";
 import type { SwarmRun } from "./swarm-run";
@@ -78,7 +79,7 @@ export async function decide<T>(
   ];
 
   const call = async (attempt: number): Promise<AssistantMessage> => {
-    const allowance = await ctx.budget.beforeCall(spec.max_tokens, ctx.signal);
+    const allowance = await ctx.budget.beforeCall({ prompt: estimatePromptTokens(messages, tools), output: spec.max_tokens }, ctx.signal);
     const request = buildChatRequest(spec, target, messages, {
       loop: 0,
       tools,
