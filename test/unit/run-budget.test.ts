@@ -22,10 +22,14 @@ describe("run budget", () => {
     budget.charge(first, 20, 50, 0.01);
     const second = await budget.beforeCall(needs(20, 8_192));
     expect(second.maxTokens).to.equal(10);
-    budget.charge(second, 22, 10, 0.01);
-    const err = await rejectionOf(budget.beforeCall(needs(1, 8_192)));
+    budget.charge(second, 20, 5, 0.01);
+    const err = await rejectionOf(budget.beforeCall(needs(20, 8_192)));
     expect(err).to.be.instanceOf(BudgetExceededError);
-    expect(err.message).to.equal("The run reached its limit of 100 tokens");
+    expect(err.message).to.equal("The run reached its limit of 100 tokens: its next call's prompt (about 20 tokens) does not fit in what is left");
+    const last = await budget.beforeCall(needs(1, 8_192));
+    expect(last.maxTokens).to.equal(4);
+    budget.charge(last, 1, 4, 0);
+    expect((await rejectionOf(budget.beforeCall(needs(1, 8_192)))).message).to.equal("The run reached its limit of 100 tokens");
   });
 
   it("shares out what is left between calls running side by side instead of granting each all of it", async () => {

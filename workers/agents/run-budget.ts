@@ -72,7 +72,10 @@ export class RunBudget {
     const { maxTokens, maxCost, deadline } = this.limits;
     if (Date.now() >= deadline) throw new BudgetExceededError("The run reached its time limit");
     if (this.cost >= maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${maxCost}`);
-    if (this.tokens + prompt >= maxTokens) throw new BudgetExceededError(`The run reached its limit of ${maxTokens} tokens`);
+    if (this.tokens >= maxTokens) throw new BudgetExceededError(`The run reached its limit of ${maxTokens} tokens`);
+    if (this.tokens + prompt >= maxTokens) {
+      throw new BudgetExceededError(`The run reached its limit of ${maxTokens} tokens: its next call's prompt (about ${prompt} tokens) does not fit in what is left`);
+    }
     const room = maxTokens - this.tokens - this.reserved - prompt;
     if (room <= 0) return null;
     let granted = Math.min(output, room);
