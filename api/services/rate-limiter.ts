@@ -1,7 +1,8 @@
 import type { RedisClient } from "../../shared/queues/redis";
 import { config } from "../../shared/config";
 import { ServiceUnavailableError } from "../../shared/errors";
-import { accountSpendKey, msUntilNextUtcDay, utcDay } from "../../shared/limits/shared-spend";
+import { accountSpendKey } from "../../shared/limits/shared-spend";
+import { nextUtcMidnight, utcDay } from "../../shared/limits/utc-day";
 import { runAdmission, type AdmissionReply, type CounterCheck } from "./admission-script";
 
 /** The three fixed windows every `/v1` request counts against. */
@@ -155,7 +156,8 @@ class RedisRateLimiter implements RateLimiter {
       }
     }
     if (admission.startsRuns) {
-      const resetMs = msUntilNextUtcDay(new Date());
+      const now = new Date();
+      const resetMs = nextUtcMidnight(now).getTime() - now.getTime();
       if (reply.spent.tokens >= account.dailyTokens) refusals.push({ reason: "spend", measure: "tokens", spent: reply.spent.tokens, ceiling: account.dailyTokens, resetMs });
       else if (reply.spent.cost >= account.dailyCost) refusals.push({ reason: "spend", measure: "cost", spent: reply.spent.cost, ceiling: account.dailyCost, resetMs });
     }

@@ -30,16 +30,6 @@ export const SPEND_FIELDS = { tokens: "t", cost: "c", reserved: "r" } as const;
 export const REQUEST_SPEND_TTL_MS = 24 * 3_600_000;
 export const ACCOUNT_SPEND_TTL_MS = 48 * 3_600_000;
 
-/** The UTC day of `now`, `YYYY-MM-DD`. */
-export function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/** Milliseconds from `now` until the next midnight UTC, when the daily spend starts again. */
-export function msUntilNextUtcDay(now: Date): number {
-  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime();
-}
-
 // Every key opens with the queue prefix and its hash tag, so a script may touch several of them
 // on a Redis Cluster (they share one slot).
 

@@ -3,7 +3,8 @@ import { stat } from "node:fs";
 import type { Redis } from "ioredis";
 import { createRateLimiter, type AccountLimits, type RateLimiter, type RateLimitOutcome, type RateSubject, type TierLimits, type WindowState } from "../../api/services/rate-limiter";
 import { describeRefusal, rateLimitHeaders } from "../../api/services/rate-limit-reply";
-import { accountSpendKey, utcDay } from "../../shared/limits/shared-spend";
+import { accountSpendKey } from "../../shared/limits/shared-spend";
+import { utcDay } from "../../shared/limits/utc-day";
 import { loadConfig } from "../../shared/config";
 import { AppError } from "../../shared/errors";
 

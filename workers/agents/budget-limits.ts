@@ -4,9 +4,9 @@ import {
   accountSpendKey,
   REQUEST_SPEND_TTL_MS,
   requestSpendKey,
-  utcDay,
   type SharedSpendCeilings,
 } from "../../shared/limits/shared-spend";
+import { utcDay } from "../../shared/limits/utc-day";
 import type { BudgetLimits } from "./run-budget";
 import type { SpendPool } from "./spend-pools";
 
