@@ -37,11 +37,8 @@ class FakeRedis {
 
   private admit(params: (string | number)[]): (number | string)[] {
     const keys = params.slice(1, 8).map(String);
-    const args = params.slice(8).map(Number);
-    const [points, ...rest] = args;
-    const limits = rest.slice(0, 6);
-    const windowsMs = rest.slice(6, 12);
-    const [maxTokens, maxCost] = rest.slice(12);
+    const [points, ...rest] = params.slice(8).map(Number);
+    const [limits, windowsMs, [maxTokens, maxCost]] = [rest.slice(0, 6), rest.slice(6, 12), rest.slice(12)];
     const now = Date.now();
     const live = (key: string) => {
       const entry = this.counters.get(key);
