@@ -17,7 +17,7 @@ import { EXECUTION_API_INFO } from "./openapi/document-info";
 import { platformRouters } from "./routes/platform";
 import { docsRouter } from "./routes/meta/docs.router";
 import { healthRouter } from "./routes/meta/health.router";
-import { defersRateLimitVerdict, v1Routers } from "./routes/v1";
+import { admissionOf, defersRateLimitVerdict, v1Routers } from "./routes/v1";
 import { createRateLimiter, type RateLimiter } from "./services/rate-limiter";
 
 /** Where people get API keys; every 401 points there. */
@@ -63,7 +63,7 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
   const v1 = compose([
     jsonBody(config.http.bodyLimit),
     apiKeyAuth(deps.keys),
-    rateLimit(limiter, { deferVerdict: defersRateLimitVerdict }),
+    rateLimit(limiter, { deferVerdict: defersRateLimitVerdict, admission: admissionOf }),
     idempotency(deps.ds, { syncWaitMs: config.http.syncWaitMs }),
     ...routes(routers.v1),
   ]);

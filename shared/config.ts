@@ -141,6 +141,18 @@ const envSchema = Joi.object({
   RATE_LIMIT_PREMIUM_TOKENS_PER_AGENT: Joi.number().integer().min(1).default(2_000_000),
   RATE_LIMIT_REDIS_TIMEOUT_MS: ms.default(1_000),
   EGRESS_ALLOW: egressAllow,
+  // Unset: an account may make as many requests as one of its keys (the key limits above).
+  RATE_LIMIT_ACCOUNT_FREE_PER_MINUTE: Joi.number().integer().min(1).optional(),
+  RATE_LIMIT_ACCOUNT_FREE_PER_HOUR: Joi.number().integer().min(1).optional(),
+  RATE_LIMIT_ACCOUNT_FREE_PER_DAY: Joi.number().integer().min(1).optional(),
+  RATE_LIMIT_ACCOUNT_PREMIUM_PER_MINUTE: Joi.number().integer().min(1).optional(),
+  RATE_LIMIT_ACCOUNT_PREMIUM_PER_HOUR: Joi.number().integer().min(1).optional(),
+  RATE_LIMIT_ACCOUNT_PREMIUM_PER_DAY: Joi.number().integer().min(1).optional(),
+  ACCOUNT_DAILY_TOKENS_FREE: Joi.number().integer().min(1).default(10_000_000),
+  ACCOUNT_DAILY_TOKENS_PREMIUM: Joi.number().integer().min(1).default(500_000_000),
+  ACCOUNT_DAILY_COST_FREE: money.default(100),
+  ACCOUNT_DAILY_COST_PREMIUM: money.default(5_000),
+  MAX_KEYS_PER_ACCOUNT: Joi.number().integer().min(1).default(10),
   SESSION_JWT_SECRET: optionalString,
   SESSION_JWKS_URL: Joi.string().uri().optional(),
   SESSION_JWT_ISSUER: optionalString,
@@ -279,6 +291,29 @@ function buildConfig(env: Record<string, any>) {
         },
       },
       redisTimeoutMs: env.RATE_LIMIT_REDIS_TIMEOUT_MS as number,
+    },
+    /**
+     * What all keys of one account may do together, by the tier of the key making the request:
+     * requests per window (the key limits unless set) and tokens and dollars per UTC day.
+     */
+    accountLimits: {
+      maxKeys: env.MAX_KEYS_PER_ACCOUNT as number,
+      tiers: {
+        free: {
+          perMinute: (env.RATE_LIMIT_ACCOUNT_FREE_PER_MINUTE ?? env.RATE_LIMIT_FREE_PER_MINUTE) as number,
+          perHour: (env.RATE_LIMIT_ACCOUNT_FREE_PER_HOUR ?? env.RATE_LIMIT_FREE_PER_HOUR) as number,
+          perDay: (env.RATE_LIMIT_ACCOUNT_FREE_PER_DAY ?? env.RATE_LIMIT_FREE_PER_DAY) as number,
+          dailyTokens: env.ACCOUNT_DAILY_TOKENS_FREE as number,
+          dailyCost: env.ACCOUNT_DAILY_COST_FREE as number,
+        },
+        premium: {
+          perMinute: (env.RATE_LIMIT_ACCOUNT_PREMIUM_PER_MINUTE ?? env.RATE_LIMIT_PREMIUM_PER_MINUTE) as number,
+          perHour: (env.RATE_LIMIT_ACCOUNT_PREMIUM_PER_HOUR ?? env.RATE_LIMIT_PREMIUM_PER_HOUR) as number,
+          perDay: (env.RATE_LIMIT_ACCOUNT_PREMIUM_PER_DAY ?? env.RATE_LIMIT_PREMIUM_PER_DAY) as number,
+          dailyTokens: env.ACCOUNT_DAILY_TOKENS_PREMIUM as number,
+          dailyCost: env.ACCOUNT_DAILY_COST_PREMIUM as number,
+        },
+      },
     },
     platform: {
       session: {

@@ -1,7 +1,8 @@
 import type { Context, Middleware } from "koa";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { AppError } from "../../shared/errors";
-import { describeRefusal, rateLimitHeaders, staticRateLimitHeaders, type RateLimiter } from "../services/rate-limiter";
+import type { Admission, RateLimiter } from "../services/rate-limiter";
+import { describeRefusal, rateLimitHeaders, staticRateLimitHeaders } from "../services/rate-limit-reply";
 
 export interface RateLimitOptions {
   /**
@@ -10,13 +11,16 @@ export interface RateLimitOptions {
    * ahead of them. Every other request waits for the verdict before anything else runs.
    */
   deferVerdict?: (ctx: Context) => boolean;
+  /** What a request costs (points, whether it starts runs); one point and no run by default. */
+  admission?: (ctx: Context) => Admission;
 }
 
 /**
- * Counts the request against its key's minute, hour and day limits (runs after authentication),
- * sets the `X-RateLimit-*` headers on the response whatever it turns out to be, and refuses with
- * 429 and `Retry-After` once a limit is reached. The state is left in `ctx.state.rateLimit` so
- * `GET /v1/rate/limits` reports it without counting again. Redis down → 503 from the limiter.
+ * Counts the request against its key's and its account's minute, hour and day limits (runs after
+ * authentication), sets the `X-RateLimit-*` headers on the response whatever it turns out to be,
+ * and refuses with 429 and `Retry-After` once a limit is reached — or, for a request that starts
+ * runs, once the account's spend of the day is used up. The state is left in `ctx.state.rateLimit`
+ * so `GET /v1/rate/limits` reports it without counting again. Redis down → 503 from the limiter.
  *
  * A refusal outranks every other answer, as if it had been given first: a deferred request that
  * fails validation while over its limit still gets the 429.
@@ -26,9 +30,9 @@ export function rateLimit(limiter: RateLimiter, options: RateLimitOptions = {}):
     const owner = ctx.state.auth as KeyOwner;
     const { tier, limits } = limiter.limitsFor(owner.tier);
     ctx.set(staticRateLimitHeaders(tier, limits));
-    const verdict = limiter.consume(owner.apiKeyId, owner.tier).then((outcome) => {
+    const verdict = limiter.consume(owner, options.admission?.(ctx)).then((outcome) => {
       ctx.set(rateLimitHeaders(outcome.state));
-      if (outcome.refusedBy.length > 0) {
+      if (outcome.refusals.length > 0) {
         const refusal = describeRefusal(outcome);
         ctx.set("Retry-After", String(refusal.retryAfterS));
         throw new AppError(429, "RATE_LIMITED", refusal.message);

@@ -79,7 +79,7 @@ export function sharedResponses(op: Operation): Record<number, ResponseSpec> {
     if (takesInput) shared[422] = { description: "The request does not match its schema: every problem, located", body: validationErrorBodySchema };
     shared[401] = apiError("Missing or invalid API key (`AUTHENTICATION_FAILED`, with `how_to_get_key`)");
     shared[429] = {
-      ...apiError("A rate limit of the key is reached (`RATE_LIMITED`)"),
+      ...apiError("A rate limit of the key or of its account is reached, or, for a request that starts runs, the account's token or cost ceiling of the UTC day (`RATE_LIMITED`, the message names which)"),
       headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
     };
     shared[500] = apiError("An internal error (`INTERNAL_ERROR`, with `request_id`)");

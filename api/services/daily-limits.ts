@@ -1,5 +1,9 @@
 import type { QuotaColumn } from "../../shared/db/token-launch-store";
+import { nextUtcMidnight, utcDay } from "../../shared/limits/utc-day";
 import { PlatformError } from "../platform/platform-error";
+
+// The day a launch counts against is recorded with it (see `create-prompt.ts`).
+export { utcDay };
 
 /** The per-user, per-UTC-day counters (spec: `currentUsage` / `limits` of the 429). */
 export type DailyCounter = "paidPrompts" | "paidAgents" | "freeContent";
@@ -28,15 +32,6 @@ interface UsageRow {
   paid_prompts: number;
   paid_agents: number;
   free_content: number;
-}
-
-export function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/** When the counters start again: the next midnight UTC. */
-export function nextUtcMidnight(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
 function usageOf(row: UsageRow | undefined, date: string): DailyUsage {

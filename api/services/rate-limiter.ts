@@ -1,15 +1,20 @@
 import type { RedisClient } from "../../shared/queues/redis";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { config } from "../../shared/config";
 import { ServiceUnavailableError } from "../../shared/errors";
+import { accountSpendKey } from "../../shared/limits/shared-spend";
+import { nextUtcMidnight, utcDay } from "../../shared/limits/utc-day";
+import { runAdmission, type AdmissionReply, type CounterCheck } from "./admission-script";
 
 /** The three fixed windows every `/v1` request counts against. */
 export const WINDOWS = ["minute", "hour", "day"] as const;
 export type RateWindow = (typeof WINDOWS)[number];
 
-const WINDOW_SECONDS: Record<RateWindow, number> = { minute: 60, hour: 3_600, day: 86_400 };
+/** Whose counter a window is: the API key's own, or the account's (all of its keys together). */
+export type RateScope = "key" | "account";
 
-/** One tier's allowance. */
+const WINDOW_MS: Record<RateWindow, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+
+/** One tier's allowance per key. */
 export interface TierLimits {
   perMinute: number;
   perHour: number;
@@ -18,18 +23,51 @@ export interface TierLimits {
   tokensPerAgent: number;
 }
 
+/** What all keys of one account may do together: requests per window, and spend per UTC day. */
+export interface AccountLimits {
+  perMinute: number;
+  perHour: number;
+  perDay: number;
+  /** Tokens (input and output) all runs of the account may use in a UTC day. */
+  dailyTokens: number;
+  /** US dollars all runs of the account may cost in a UTC day. */
+  dailyCost: number;
+}
+
 export interface RateLimiterOptions {
-  /** Limits by tier name; `free` is required and applies to any tier not listed. */
+  /** Key limits by tier name; `free` is required and applies to any tier not listed. */
   tiers: { free: TierLimits } & Record<string, TierLimits>;
-  /** Redis key prefix; each window adds `:<window>:<api key id>`. */
+  /**
+   * Account limits by the tier of the key making the request. A tier missing here gets its key
+   * limits as account limits and no daily spend ceiling.
+   */
+  accounts?: Record<string, AccountLimits>;
+  /** Redis key prefix of the window counters. */
   prefix: string;
+  /** Prefix of the spend hashes workers charge (`accountSpendKey`); the queue prefix by default. */
+  spendPrefix?: string;
   /** Longest wait for Redis before the request is refused with 503. */
   timeoutMs: number;
 }
 
+/** Who a request counts against. */
+export interface RateSubject {
+  apiKeyId: string;
+  userId: string;
+  tier: string;
+}
+
+/** What a request costs. */
+export interface Admission {
+  /** Points counted in every window: 1, or a batch's number of items. */
+  points: number;
+  /** The request starts runs, so it is refused once the account's daily spend is used up. */
+  startsRuns: boolean;
+}
+
 /** One window's counter after this request. */
 export interface WindowState {
-  /** Requests counted in the current window, this one included. */
+  /** Points counted in the current window, this request's included when it was admitted. */
   count: number;
   limit: number;
   remaining: number;
@@ -39,35 +77,47 @@ export interface WindowState {
   resetMs: number;
 }
 
-/** A key's standing in every window, as of one request. */
+/** A key's standing, as of one request. */
 export interface RateLimitState {
   tier: string;
   limits: TierLimits;
+  /** Per window, whichever of the key's and the account's counters has less room: what the key may still send. */
   windows: Record<RateWindow, WindowState>;
+  scopes: Record<RateScope, Record<RateWindow, WindowState>>;
 }
 
-/** What `consume` decided: the state, and the windows that refused the request (empty when allowed). */
+/** Why a request was refused. */
+export type Refusal =
+  | { reason: "window"; scope: RateScope; window: RateWindow; points: number; state: WindowState }
+  | { reason: "spend"; measure: "tokens" | "cost"; spent: number; ceiling: number; resetMs: number };
+
+/** What `consume` decided: the state, and every reason the request was refused (empty when admitted). */
 export interface RateLimitOutcome {
   state: RateLimitState;
-  refusedBy: RateWindow[];
+  refusals: Refusal[];
 }
 
-/** Per-key, per-tier request limits over minute, hour and day windows, kept in Redis. */
+/** Per-key and per-account, per-tier request limits over minute, hour and day windows, kept in Redis. */
 export interface RateLimiter {
-  /** Counts one request in every window. Throws 503 when Redis does not answer in time. */
-  consume(apiKeyId: string, tier: string): Promise<RateLimitOutcome>;
+  /** Counts the request's points in every window, or refuses it counting nothing. Throws 503 when Redis does not answer in time. */
+  consume(subject: RateSubject, admission?: Admission): Promise<RateLimitOutcome>;
   /** The current state without counting anything. Throws 503 when Redis does not answer in time. */
-  peek(apiKeyId: string, tier: string): Promise<RateLimitState>;
-  /** The tier whose limits apply (unknown tiers fall back to `free`) and those limits. */
-  limitsFor(tier: string): { tier: string; limits: TierLimits };
+  peek(subject: RateSubject): Promise<RateLimitState>;
+  /** The tier whose limits apply (unknown tiers fall back to `free`), its key limits and its account limits. */
+  limitsFor(tier: string): { tier: string; limits: TierLimits; account: AccountLimits };
 }
 
 /** The limiter's settings from the process configuration. */
 export function rateLimiterOptionsFromConfig(): RateLimiterOptions {
-  return { tiers: config.rateLimits.tiers, prefix: `${config.queue.prefix}:rl`, timeoutMs: config.rateLimits.redisTimeoutMs };
+  return {
+    tiers: config.rateLimits.tiers,
+    accounts: config.accountLimits.tiers,
+    prefix: `${config.queue.prefix}:rl`,
+    timeoutMs: config.rateLimits.redisTimeoutMs,
+  };
 }
 
-function windowLimit(limits: TierLimits, window: RateWindow): number {
+function windowLimit(limits: { perMinute: number; perHour: number; perDay: number }, window: RateWindow): number {
   return window === "minute" ? limits.perMinute : window === "hour" ? limits.perHour : limits.perDay;
 }
 
@@ -76,78 +126,67 @@ function windowState(limit: number, count: number, resetMs: number): WindowState
 }
 
 /**
- * Fixed windows with `rate-limiter-flexible`'s atomic Redis script (one EVALSHA per window). The three
- * windows of a request are sent together, so a request costs one network round trip to Redis.
- * The counters are shared by all tiers (only the limits differ), so a key that changes tier keeps
- * its counts.
+ * Fixed windows counted by one atomic Redis script per request (see `admission-script.ts`): one
+ * round trip decides and counts the key's and the account's windows together. The counters are
+ * shared by all tiers (only the limits differ), so a key that changes tier keeps its counts.
  */
 class RedisRateLimiter implements RateLimiter {
-  private readonly byTier = new Map<string, Record<RateWindow, RateLimiterRedis>>();
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly options: RateLimiterOptions,
+  ) {}
 
-  constructor(redis: RedisClient, private readonly options: RateLimiterOptions) {
-    for (const [tier, limits] of Object.entries(options.tiers)) {
-      const limiters = {} as Record<RateWindow, RateLimiterRedis>;
-      for (const window of WINDOWS) {
-        limiters[window] = new RateLimiterRedis({
-          storeClient: redis,
-          keyPrefix: `${options.prefix}:${window}`,
-          points: windowLimit(limits, window),
-          duration: WINDOW_SECONDS[window],
-          // A client that is not connected refuses at once instead of queueing the command.
-          rejectIfRedisNotReady: true,
-        });
-      }
-      this.byTier.set(tier, limiters);
-    }
-  }
-
-  limitsFor(tier: string): { tier: string; limits: TierLimits } {
+  limitsFor(tier: string): { tier: string; limits: TierLimits; account: AccountLimits } {
     const known = Object.hasOwn(this.options.tiers, tier) ? tier : "free";
-    return { tier: known, limits: this.options.tiers[known] };
+    const limits = this.options.tiers[known];
+    const accounts = this.options.accounts;
+    const account = accounts && Object.hasOwn(accounts, known) ? accounts[known] : { ...limits, dailyTokens: Infinity, dailyCost: Infinity };
+    return { tier: known, limits, account };
   }
 
-  async consume(apiKeyId: string, tierName: string): Promise<RateLimitOutcome> {
-    const { tier, limits } = this.limitsFor(tierName);
-    const limiters = this.byTier.get(tier)!;
-    const results = await this.bounded(
-      Promise.all(
-        WINDOWS.map((window) =>
-          limiters[window].consume(apiKeyId).then(
-            (res) => ({ window, res, refused: false }),
-            (err: unknown) => {
-              // The library rejects with the counter itself when the limit is exceeded.
-              if (err instanceof RateLimiterRes) return { window, res: err, refused: true };
-              throw err;
-            },
-          ),
-        ),
-      ),
-    );
-    const refusedBy = results.filter((r) => r.refused).map((r) => r.window);
-    if (refusedBy.length > 0) {
-      // A refused request does not count against the windows that still had room, so a client
-      // retrying too fast within a minute does not also burn its hourly and daily allowance.
-      // Off the response path: a failed refund only costs the client one request.
-      for (const r of results) if (!r.refused) limiters[r.window].reward(apiKeyId, 1).catch(() => undefined);
+  async consume(subject: RateSubject, admission: Admission = { points: 1, startsRuns: false }): Promise<RateLimitOutcome> {
+    const points = Math.max(1, Math.floor(admission.points));
+    const { reply, state, account } = await this.admit(subject, points, admission.startsRuns);
+    if (reply.admitted) return { state, refusals: [] };
+    const refusals: Refusal[] = [];
+    for (const scope of ["key", "account"] as const) {
+      for (const window of WINDOWS) {
+        const w = state.scopes[scope][window];
+        if (w.count + points > w.limit) refusals.push({ reason: "window", scope, window, points, state: w });
+      }
     }
-    const windows = {} as Record<RateWindow, WindowState>;
-    for (const { window, res, refused } of results) {
-      const count = refusedBy.length > 0 && !refused ? res.consumedPoints - 1 : res.consumedPoints;
-      windows[window] = windowState(limiters[window].points, count, res.msBeforeNext);
+    if (admission.startsRuns) {
+      const now = new Date();
+      const resetMs = nextUtcMidnight(now).getTime() - now.getTime();
+      if (reply.spent.tokens >= account.dailyTokens) refusals.push({ reason: "spend", measure: "tokens", spent: reply.spent.tokens, ceiling: account.dailyTokens, resetMs });
+      else if (reply.spent.cost >= account.dailyCost) refusals.push({ reason: "spend", measure: "cost", spent: reply.spent.cost, ceiling: account.dailyCost, resetMs });
     }
-    return { state: { tier, limits, windows }, refusedBy };
+    return { state, refusals };
   }
 
-  async peek(apiKeyId: string, tierName: string): Promise<RateLimitState> {
-    const { tier, limits } = this.limitsFor(tierName);
-    const limiters = this.byTier.get(tier)!;
-    const results = await this.bounded(Promise.all(WINDOWS.map((window) => limiters[window].get(apiKeyId))));
-    const windows = {} as Record<RateWindow, WindowState>;
-    WINDOWS.forEach((window, i) => {
-      const res = results[i];
-      windows[window] = windowState(limiters[window].points, res?.consumedPoints ?? 0, res ? res.msBeforeNext : WINDOW_SECONDS[window] * 1_000);
+  async peek(subject: RateSubject): Promise<RateLimitState> {
+    return (await this.admit(subject, 0, false)).state;
+  }
+
+  private async admit(subject: RateSubject, points: number, startsRuns: boolean): Promise<{ reply: AdmissionReply; state: RateLimitState; account: AccountLimits }> {
+    if (this.redis.status !== "ready") throw unavailable();
+    const { tier, limits, account } = this.limitsFor(subject.tier);
+    const counters: CounterCheck[] = [
+      ...WINDOWS.map((w) => ({ key: `${this.options.prefix}:key:${w}:${subject.apiKeyId}`, limit: windowLimit(limits, w), windowMs: WINDOW_MS[w] })),
+      ...WINDOWS.map((w) => ({ key: `${this.options.prefix}:account:${w}:${subject.userId}`, limit: windowLimit(account, w), windowMs: WINDOW_MS[w] })),
+    ];
+    const spendKey = accountSpendKey(subject.userId, utcDay(new Date()), this.options.spendPrefix);
+    const spendCeiling = startsRuns ? { tokens: account.dailyTokens, cost: account.dailyCost } : null;
+    const reply = await this.bounded(runAdmission(this.redis, { counters, spendKey, points, spendCeiling }));
+    const scopes = { key: {}, account: {} } as Record<RateScope, Record<RateWindow, WindowState>>;
+    counters.forEach((counter, i) => {
+      const window = WINDOWS[i % 3];
+      const resetMs = reply.resetMs[i] >= 0 ? reply.resetMs[i] : counter.windowMs;
+      scopes[i < 3 ? "key" : "account"][window] = windowState(counter.limit, reply.counts[i], resetMs);
     });
-    return { tier, limits, windows };
+    const windows = {} as Record<RateWindow, WindowState>;
+    for (const w of WINDOWS) windows[w] = scopes.account[w].remaining < scopes.key[w].remaining ? scopes.account[w] : scopes.key[w];
+    return { reply, state: { tier, limits, windows, scopes }, account };
   }
 
   /**
@@ -167,7 +206,7 @@ class RedisRateLimiter implements RateLimiter {
     try {
       return await Promise.race([work, timeout]);
     } catch {
-      throw new ServiceUnavailableError("Rate limiting is unavailable (Redis is not answering); try again shortly");
+      throw unavailable();
     } finally {
       clearTimeout(timer);
       clearImmediate(immediate);
@@ -175,44 +214,11 @@ class RedisRateLimiter implements RateLimiter {
   }
 }
 
+function unavailable(): ServiceUnavailableError {
+  return new ServiceUnavailableError("Rate limiting is unavailable (Redis is not answering); try again shortly");
+}
+
 /** A rate limiter on a fail-fast Redis client (`createRedis("request")`), with the config's limits by default. */
 export function createRateLimiter(redis: RedisClient, options: RateLimiterOptions = rateLimiterOptionsFromConfig()): RateLimiter {
   return new RedisRateLimiter(redis, options);
-}
-
-/** The `X-RateLimit-*` headers of a response. `X-RateLimit-Reset` is seconds until the minute window resets. */
-export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  const { minute, hour, day } = state.windows;
-  return {
-    "X-RateLimit-Limit-Minute": String(minute.limit),
-    "X-RateLimit-Remaining-Minute": String(minute.remaining),
-    "X-RateLimit-Limit-Hour": String(hour.limit),
-    "X-RateLimit-Remaining-Hour": String(hour.remaining),
-    "X-RateLimit-Limit-Day": String(day.limit),
-    "X-RateLimit-Remaining-Day": String(day.remaining),
-    "X-RateLimit-Reset": String(Math.ceil(minute.resetMs / 1_000)),
-    "X-RateLimit-Tier": state.tier,
-  };
-}
-
-/** The limit headers that need no Redis answer (used when Redis is down). */
-export function staticRateLimitHeaders(tier: string, limits: TierLimits): Record<string, string> {
-  return {
-    "X-RateLimit-Limit-Minute": String(limits.perMinute),
-    "X-RateLimit-Limit-Hour": String(limits.perHour),
-    "X-RateLimit-Limit-Day": String(limits.perDay),
-    "X-RateLimit-Tier": tier,
-  };
-}
-
-/**
- * Why a request was refused: the refusing window that resets last (waiting for it clears every
- * other one too), the message naming it, and `Retry-After` in whole seconds (at least 1).
- */
-export function describeRefusal(outcome: RateLimitOutcome): { window: RateWindow; retryAfterS: number; message: string } {
-  const { state, refusedBy } = outcome;
-  const window = refusedBy.reduce((a, b) => (state.windows[b].resetMs > state.windows[a].resetMs ? b : a));
-  const retryAfterS = Math.max(1, Math.ceil(state.windows[window].resetMs / 1_000));
-  const message = `Rate limit exceeded: ${state.windows[window].limit} requests per ${window} for the ${state.tier} tier; retry in ${retryAfterS} s`;
-  return { window, retryAfterS, message };
 }

@@ -7,6 +7,7 @@ function unreachableRateLimits(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const tier of ["FREE", "PREMIUM"]) {
     for (const window of ["MINUTE", "HOUR", "DAY"]) env[`RATE_LIMIT_${tier}_PER_${window}`] = OUT_OF_REACH;
+    for (const measure of ["TOKENS", "COST"]) env[`ACCOUNT_DAILY_${measure}_${tier}`] = OUT_OF_REACH;
   }
   return env;
 }
@@ -24,7 +25,8 @@ export interface BenchPorts {
  * simulator as the only provider, and `warn` logging because request logs at info level would
  * cost the service measurable time per request.
  *
- * The per-key rate limits are raised out of reach: a benchmark sends far more than a free (or
+ * The per-key rate limits (and with them the account's, which follow them) and the account's
+ * daily spend ceilings are raised out of reach: a benchmark sends far more than a free (or
  * premium) key's allowance per minute, and 429s would measure the limiter's refusal path instead
  * of the service. The limiter still counts every request, so its Redis round trip stays in the
  * measured path, as in production.

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { IsNull, type DataSource } from "typeorm";
+import { config } from "../config";
+import { AppError } from "../errors";
 import { ApiKeyEntity, type ApiKey } from "../db/entities/api-key.entity";
 import { UserEntity, type User } from "../db/entities/user.entity";
 import { sql } from "../db/sql";
@@ -26,10 +28,33 @@ export async function ensureUser(ds: DataSource, handle: string): Promise<User> 
   return ds.getRepository(UserEntity).findOneByOrFail({ handle });
 }
 
-/** Creates a key for a user and returns it in full: the only time it is ever visible. */
-export async function createApiKey(ds: DataSource, userId: string, name: string, tier = "free"): Promise<{ key: string; record: ApiKey }> {
+/** The account already has as many active keys as it may. */
+export class ApiKeyLimitError extends AppError {
+  constructor(readonly maxKeys: number) {
+    super(409, "API_KEY_LIMIT", `An account may have at most ${maxKeys} active API keys; revoke one to create another`);
+  }
+}
+
+/**
+ * Creates a key for a user and returns it in full: the only time it is ever visible. Refused with
+ * `ApiKeyLimitError` when the user already has `maxKeys` active keys: limits also hold per account,
+ * but a cap keeps one account from spreading its traffic over any number of keys. The user's row
+ * is locked while the keys are counted, so concurrent creations cannot both take the last place.
+ */
+export async function createApiKey(
+  ds: DataSource,
+  userId: string,
+  name: string,
+  tier = "free",
+  maxKeys = config.accountLimits.maxKeys,
+): Promise<{ key: string; record: ApiKey }> {
   const key = generateApiKey();
-  const record = await ds.getRepository(ApiKeyEntity).save({ user_id: userId, name, key_hash: hashApiKey(key), last4: key.slice(-4), tier, revoked_at: null });
+  const record = await ds.transaction(async (manager) => {
+    await manager.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+    const [{ active }] = await manager.query(`SELECT count(*)::int AS active FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+    if (active >= maxKeys) throw new ApiKeyLimitError(maxKeys);
+    return manager.getRepository(ApiKeyEntity).save({ user_id: userId, name, key_hash: hashApiKey(key), last4: key.slice(-4), tier, revoked_at: null });
+  });
   return { key, record };
 }
 

@@ -241,14 +241,14 @@ describe("rate limits", () => {
 
     it("counts a request whose answer came while the process was busy for longer than the timeout", async () => {
       const limiter = tinyLimiter(h, FREE, h.deps.redis, 100);
-      const { keyId } = await h.newKey();
-      const pending = limiter.consume(keyId, "free");
+      const { keyId, userId } = await h.newKey();
+      const pending = limiter.consume({ apiKeyId: keyId, userId, tier: "free" });
       await new Promise((resolve) => setImmediate(resolve)); // the command is on its way to Redis
       // CPU-bound work (a large body being validated) keeps the loop from reading the answer in time.
       const busyUntil = Date.now() + 300;
       while (Date.now() < busyUntil);
       const outcome = await pending;
-      expect(outcome.refusedBy).to.deep.equal([]);
+      expect(outcome.refusals).to.deep.equal([]);
       expect(outcome.state.windows.minute.count).to.equal(1);
     });
 

@@ -60,8 +60,8 @@ describe("Redis Cluster: a web and a worker process on a three-master cluster", 
 
     const job = await request(web.url, "GET", `/v1/jobs/${e5.body.job_id}`, { key });
     expect(job.body).to.include({ job_id: e5.body.job_id, status: "success" });
-    // Four completions and this job read: the fifth request counted in the cluster.
-    expect(job.headers.get("x-ratelimit-remaining-minute")).to.equal(String(config.rateLimits.tiers.free.perMinute - 5));
+    // Three completions, a batch of two items (counting two) and this job read: six counted in the cluster.
+    expect(job.headers.get("x-ratelimit-remaining-minute")).to.equal(String(config.rateLimits.tiers.free.perMinute - 6));
 
     await deployment.run("cluster-apikey-revoke", "scripts/apikey.ts", ["revoke", keyId]);
     expect((await request(web.url, "GET", "/v1/rate/limits", { key })).status).to.equal(401);
@@ -74,7 +74,7 @@ describe("Redis Cluster: a web and a worker process on a three-master cluster", 
     expect(perNode.filter((nodeKeys) => nodeKeys.length > 0)).to.have.length(1);
     const slot = slotOf(`${PREFIX}:`);
     expect(keys.filter((k) => slotOf(k) !== slot)).to.deep.equal([]);
-    for (const kind of [":agent:completed", ":swarm:completed", ":rl:minute:", ":run-events:"]) {
+    for (const kind of [":agent:completed", ":swarm:completed", ":rl:key:minute:", ":rl:account:minute:", ":spend:account:", ":spend:request:", ":run-events:"]) {
       expect(keys.some((k) => k.includes(kind)), `no ${kind} key`).to.equal(true);
     }
 

@@ -164,9 +164,22 @@ describe("scale-out: two web processes, two agent workers and a swarm worker on 
     const keys = await allKeys(redis);
     const ours = keys.filter((k) => k.startsWith(PREFIX));
     // The check must see every kind of key: queue structures, job hashes, a batch parent's record
-    // of its children, rate-limit counters and run-event streams.
+    // of its children, rate-limit counters (a key's and its account's), spend counters (an
+    // account's day, a batch's shared budget) and run-event streams.
     const ID = "[0-9a-f-]{36}";
-    const kinds = [`:agent:${ID}$`, `:agent:${ID}:processed$`, ":agent:events$", ":agent:meta$", ":agent:completed$", ":swarm:completed$", `:rl:minute:${ID}$`, `:run-events:${ID}$`];
+    const kinds = [
+      `:agent:${ID}$`,
+      `:agent:${ID}:processed$`,
+      ":agent:events$",
+      ":agent:meta$",
+      ":agent:completed$",
+      ":swarm:completed$",
+      `:rl:key:minute:${ID}$`,
+      `:rl:account:minute:${ID}$`,
+      `:spend:account:${ID}:\\d{4}-\\d{2}-\\d{2}$`,
+      `:spend:request:${ID}$`,
+      `:run-events:${ID}$`,
+    ];
     for (const kind of kinds) expect(ours.some((k) => new RegExp(kind).test(k)), `no ${kind} key among ${ours.length}`).to.equal(true);
     expect(keysOutsidePrefixSlot(keys, PREFIX)).to.deep.equal([]);
     // Nothing new outside a hash-tagged prefix: the deployment's, or the shared harness's (idle here).

@@ -7,6 +7,7 @@ import { autoPromptMessages } from "./auto-prompt";
 import { functionTools, type FunctionTool } from "./function-tools";
 import { agentName, HANDOFF_TOOL, handoffTool, MAX_HANDOFF_DEPTH, parseHandoff } from "./handoffs";
 import { buildChatRequest } from "./llm-request";
+import { estimatePromptTokens } from "./prompt-estimate";
 import { recordedLlmCall, type AssistantMessage } from "./recorded-llm-call";
 import { historyMessages, REVIEW_PROMPT, userMessage } from "./messages";
 import { collectMcpServers } from "./mcp/mcp-servers";
@@ -70,10 +71,11 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
 
   /** One recorded LLM call; the budget is checked before and charged after. */
   const call = async (messages: ChatMessage[], meta: Record<string, unknown>, tools: FunctionTool[] = [], toolChoice?: "none"): Promise<AssistantMessage> => {
-    const maxTokensCap = ctx.budget.beforeCall();
-    const request = buildChatRequest(spec, target, messages, { loop: Number(meta.loop ?? 0), tools, toolChoice, maxTokensCap });
+    const allowance = await ctx.budget.beforeCall({ prompt: estimatePromptTokens(messages, tools), output: spec.max_tokens }, ctx.signal);
+    const request = buildChatRequest(spec, target, messages, { loop: Number(meta.loop ?? 0), tools, toolChoice, maxTokensCap: allowance.maxTokens });
     const onText = ctx.onText && ctx.depth === 0 ? (text: string) => ctx.onText!(name, text) : undefined;
-    const { message, replayed } = await recordedLlmCall(ctx, rec, { agentName: name, role: spec.role, model: spec.model_name, input: meta }, target, request, onText);
+    const stepMeta = { agentName: name, role: spec.role, model: spec.model_name, input: meta };
+    const { message, replayed } = await recordedLlmCall(ctx, rec, stepMeta, target, request, allowance, onText);
     // A replayed step streams its stored text at once, so a resumed stream still shows the answer.
     if (replayed && onText && message.content) onText(message.content);
     result.llmCalls++;

@@ -4,6 +4,7 @@ import { tokenCosts } from "../../shared/llm/pricing";
 import type { ResolvedModel } from "../../shared/llm/providers";
 import { upstreamCost } from "../../shared/llm/upstream-prices";
 import type { AgentContext } from "./agent-context";
+import type { CallAllowance } from "./run-budget";
 import type { StepMeta, StepRecorder } from "./step-recorder";
 
 /** What an assistant turn is stored as: its text and any tool calls. */
@@ -11,7 +12,8 @@ export type AssistantMessage = { content: string | null; tool_calls?: OpenAI.Cha
 
 /**
  * One LLM call as a recorded step (replayed from Postgres on a retried job), charged to the run's
- * budget and usage under `meta.agentName`. The caller checks the budget before building `request`.
+ * budget and usage under `meta.agentName`. The caller reserves the call's `allowance` from the
+ * budget before building `request` (its output cap); a call that fails gives it back.
  */
 export async function recordedLlmCall(
   ctx: Pick<AgentContext, "budget" | "usage" | "signal">,
@@ -19,22 +21,29 @@ export async function recordedLlmCall(
   meta: StepMeta,
   target: ResolvedModel,
   request: ChatRequest,
+  allowance: CallAllowance,
   onText?: (text: string) => void,
 ): Promise<{ message: AssistantMessage; replayed: boolean }> {
-  const outcome = await recorder.step(meta, async () => {
-    const reply = await chatCompletion(target, request, { signal: ctx.signal, onText });
-    const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
-    const output: AssistantMessage = { content: reply.message.content ?? null, ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}) };
-    return {
-      output,
-      inputTokens: reply.inputTokens,
-      outputTokens: reply.outputTokens,
-      cost: inputCost + outputCost,
-      provider: target.provider,
-      upstreamCost: () => upstreamCost(target.model, target.provider, reply.inputTokens, reply.outputTokens),
-    };
-  });
-  ctx.budget.charge(outcome.inputTokens, outcome.outputTokens, outcome.cost);
+  let outcome;
+  try {
+    outcome = await recorder.step(meta, async () => {
+      const reply = await chatCompletion(target, request, { signal: ctx.signal, onText });
+      const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
+      const output: AssistantMessage = { content: reply.message.content ?? null, ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}) };
+      return {
+        output,
+        inputTokens: reply.inputTokens,
+        outputTokens: reply.outputTokens,
+        cost: inputCost + outputCost,
+        provider: target.provider,
+        upstreamCost: () => upstreamCost(target.model, target.provider, reply.inputTokens, reply.outputTokens),
+      };
+    });
+  } catch (err) {
+    ctx.budget.release(allowance);
+    throw err;
+  }
+  ctx.budget.charge(allowance, outcome.inputTokens, outcome.outputTokens, outcome.cost, outcome.replayed);
   ctx.usage.inputTokens += outcome.inputTokens;
   ctx.usage.outputTokens += outcome.outputTokens;
   ctx.usage.tokenCost += outcome.cost;

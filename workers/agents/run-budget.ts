@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "../../shared/errors";
+import type { SharedSpend } from "./spend-pools";
 
 /** Limits of one run: wall time, tokens and dollars. */
 export interface BudgetLimits {
@@ -14,32 +16,114 @@ export class BudgetExceededError extends AppError {
   }
 }
 
+/** What one LLM call asks the budget for. */
+export interface CallNeeds {
+  /** Estimated prompt tokens (`estimatePromptTokens`). */
+  prompt: number;
+  /** The most output tokens it would use (the agent's `max_tokens`). */
+  output: number;
+}
+
+/** Room granted to one LLM call: its output cap; its prompt and output stay reserved until it is charged or released. */
+export interface CallAllowance {
+  readonly maxTokens: number;
+  readonly prompt: number;
+  settled: boolean;
+}
+
 /**
  * Counts what a run has spent and stops it before it passes a ceiling. Shared by every agent of a
- * run (handoffs and swarm members included), so the limits hold for the run as a whole.
+ * run (handoffs and swarm members included), so the limits hold for the run as a whole; with
+ * shared pools, its spend also counts against what it shares with other runs (the other items of
+ * its batch, the rest of its account's day).
+ *
+ * Every call reserves its estimated prompt and its output cap before it starts, so calls running
+ * side by side (a swarm's parallel turns, a batch's items on other workers) cannot each be
+ * granted the same remainder. The true prompt size is known only once the provider answers, so a
+ * ceiling can be passed by what the estimates of the calls in flight fell short. (An account's
+ * daily pool holds only answers: it stops runs once it is reached, see `SpendPool.holdsPrompts`.)
  */
 export class RunBudget {
   tokens = 0;
   cost = 0;
+  private reserved = 0;
 
-  constructor(readonly limits: BudgetLimits) {}
+  constructor(
+    readonly limits: BudgetLimits,
+    private readonly shared: SharedSpend | null = null,
+  ) {}
 
-  /** Throws when no further LLM call fits; returns the most output tokens the next call may use. */
-  beforeCall(): number {
-    if (Date.now() >= this.limits.deadline) throw new BudgetExceededError("The run reached its time limit");
-    if (this.cost >= this.limits.maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${this.limits.maxCost}`);
-    const left = this.limits.maxTokens - this.tokens;
-    if (left <= 0) throw new BudgetExceededError(`The run reached its limit of ${this.limits.maxTokens} tokens`);
-    return left;
+  /**
+   * Reserves room for one call, or throws `BudgetExceededError` once the run (or a pool it shares)
+   * has no room for the call's prompt and some answer, or its deadline passed. While calls in
+   * flight hold the room left, it waits for them to settle (until the deadline, or `signal`
+   * aborts): what they do not use is granted then.
+   */
+  async beforeCall(needs: CallNeeds, signal?: AbortSignal): Promise<CallAllowance> {
+    for (let delayMs = 5; ; delayMs = Math.min(delayMs * 2, 250)) {
+      const allowance = await this.tryReserve(needs);
+      if (allowance) return allowance;
+      await sleep(Math.min(delayMs, Math.max(1, this.msLeft())), undefined, { signal });
+    }
   }
 
-  charge(inputTokens: number, outputTokens: number, cost: number): void {
+  /** The call's allowance, or null when the room left is reserved by calls in flight. */
+  private async tryReserve({ prompt, output }: CallNeeds): Promise<CallAllowance | null> {
+    const { maxTokens, maxCost, deadline } = this.limits;
+    if (Date.now() >= deadline) throw new BudgetExceededError("The run reached its time limit");
+    if (this.cost >= maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${maxCost}`);
+    if (this.tokens >= maxTokens) throw new BudgetExceededError(`The run reached its limit of ${maxTokens} tokens`);
+    if (this.tokens + prompt >= maxTokens) {
+      throw new BudgetExceededError(`The run reached its limit of ${maxTokens} tokens: its next call's prompt (about ${prompt} tokens) does not fit in what is left`);
+    }
+    const room = maxTokens - this.tokens - this.reserved - prompt;
+    if (room <= 0) return null;
+    let granted = Math.min(output, room);
+    this.reserved += prompt + granted;
+    if (!this.shared) return { maxTokens: granted, prompt, settled: false };
+    try {
+      const answer = await this.shared.reserve(prompt, granted);
+      if ("exhausted" in answer) throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure));
+      if ("busy" in answer) {
+        this.reserved -= prompt + granted;
+        return null;
+      }
+      this.reserved -= granted - answer.granted;
+      granted = answer.granted;
+      return { maxTokens: granted, prompt, settled: false };
+    } catch (err) {
+      this.reserved -= prompt + granted;
+      throw err;
+    }
+  }
+
+  /**
+   * Charges a finished call and frees its reservation. A replayed call (a retried job reading a
+   * stored step) counts towards this run again, but not in the shared pools: they counted it when
+   * it was first made.
+   */
+  charge(allowance: CallAllowance, inputTokens: number, outputTokens: number, cost: number, replayed = false): void {
     this.tokens += inputTokens + outputTokens;
     this.cost += cost;
+    this.settle(allowance, replayed ? 0 : inputTokens + outputTokens, replayed ? 0 : cost);
+  }
+
+  /** Frees the reservation of a call that made no answer (failed, aborted). */
+  release(allowance: CallAllowance): void {
+    this.settle(allowance, 0, 0);
   }
 
   /** Milliseconds until the deadline (for aborting an in-flight call). */
   msLeft(): number {
     return Math.max(0, this.limits.deadline - Date.now());
+  }
+
+  private settle(allowance: CallAllowance, tokens: number, cost: number): void {
+    if (allowance.settled) return;
+    allowance.settled = true;
+    this.reserved -= allowance.prompt + allowance.maxTokens;
+    // Not awaited: Redis runs one connection's commands in order, so the run's next reservation
+    // already sees this charge. A charge lost to a Redis failure under-counts this one call.
+    this.shared?.settle({ prompt: allowance.prompt, granted: allowance.maxTokens }, tokens, cost).catch(() => undefined);
   }
 }

@@ -5,10 +5,10 @@ import { completeRun, failRun, loadSteps } from "../../shared/db/run-store";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { RunEventWriter } from "../../shared/queues/run-events";
 import type { RunJobResult } from "../../shared/queues/registry";
-import type { RunBudgetRequest } from "../../shared/contracts/agent-spec";
 import { UsageCounter } from "../agents/agent-context";
-import { budgetLimits } from "../agents/budget-limits";
+import { budgetLimits, sharedPools, type StoredBudget } from "../agents/budget-limits";
 import { BudgetExceededError, RunBudget } from "../agents/run-budget";
+import { SharedSpend } from "../agents/spend-pools";
 import { StepRecorder } from "../agents/step-recorder";
 import type { HandlerContext } from "./handler";
 import { isRunFailure, runErrorOf } from "./run-failure";
@@ -55,8 +55,9 @@ export async function executeRun(runId: string, ctx: HandlerContext, how: RunExe
   if (!claimed) return { runId }; // finished or cancelled already: a duplicate delivery
   const { run, lease } = claimed;
   const finishedSteps = run.attempts > 1 ? await durable(() => loadSteps(ctx.ds, runId)).catch((err) => giveUp(lease, err)) : [];
-  const request = run.request as { budget?: RunBudgetRequest; stream?: boolean };
-  const budget = new RunBudget(budgetLimits(request.budget, run.started_at));
+  const request = run.request as { budget?: StoredBudget; stream?: boolean };
+  const pools = sharedPools(request.budget, run);
+  const budget = new RunBudget(budgetLimits(request.budget, run.started_at), pools.length ? new SharedSpend(ctx.redis, pools) : null);
   const cancel = ctx.cancels.track(runId);
   const env: RunEnv = {
     run,

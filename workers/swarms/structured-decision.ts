@@ -4,6 +4,7 @@ import { resolveModel } from "../../shared/llm/providers";
 import { AppError } from "../../shared/errors";
 import type { FunctionTool } from "../agents/function-tools";
 import { buildChatRequest } from "../agents/llm-request";
+import { estimatePromptTokens } from "../agents/prompt-estimate";
 import { recordedLlmCall, type AssistantMessage } from "../agents/recorded-llm-call";
 import { internalAgentSpec } from "./internal-agent";
 import type { SwarmRun } from "./swarm-run";
@@ -78,15 +79,15 @@ export async function decide<T>(
   ];
 
   const call = async (attempt: number): Promise<AssistantMessage> => {
-    const maxTokensCap = ctx.budget.beforeCall();
+    const allowance = await ctx.budget.beforeCall({ prompt: estimatePromptTokens(messages, tools), output: spec.max_tokens }, ctx.signal);
     const request = buildChatRequest(spec, target, messages, {
       loop: 0,
       tools,
       toolChoice: { type: "function", function: { name: tool.name } },
-      maxTokensCap,
+      maxTokensCap: allowance.maxTokens,
     });
     const meta = { agentName: who.name, role: spec.role, model: who.model, input: { kind: "decision", tool: tool.name, attempt } };
-    return (await recordedLlmCall(ctx, recorder, meta, target, request)).message;
+    return (await recordedLlmCall(ctx, recorder, meta, target, request, allowance)).message;
   };
 
   let problem = "";

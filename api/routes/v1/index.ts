@@ -1,15 +1,16 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
+import { config } from "../../../shared/config";
 import type { ApiDeps } from "../../deps";
-import type { RateLimiter } from "../../services/rate-limiter";
-import { agentBatchRouter } from "./agent/agent-batch.router";
+import type { Admission, RateLimiter } from "../../services/rate-limiter";
+import { AGENT_BATCH_PATH, agentBatchRouter } from "./agent/agent-batch.router";
 import { AGENT_COMPLETIONS_PATH, agentRouter } from "./agent/agent.router";
 import { jobsRouter } from "./jobs/jobs.router";
 import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
-import { SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
+import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
 
 /** Every `/v1` router, in mount order; all sit behind the JSON body parser, the API key and the rate limits. */
 export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
@@ -26,4 +27,20 @@ const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH]
  */
 export function defersRateLimitVerdict(ctx: Context): boolean {
   return ctx.method === "POST" && RUN_SPINE_PATHS.has(ctx.path) && !ctx.get("idempotency-key");
+}
+
+const RUN_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH, AGENT_BATCH_PATH, SWARM_BATCH_PATH]);
+
+/**
+ * What a `/v1` request costs against the rate limits. A JSON array body counts one point per item
+ * (a batch of N items is N requests), whatever the path, so no spelling of a batch path can make
+ * it count as one; an array over `MAX_BATCH_SIZE` counts one, as it is refused before anything
+ * runs. A POST to a path that starts runs is also refused once the account's daily spend is used
+ * up. The router ignores case and a trailing slash, so the path is compared the same way.
+ */
+export function admissionOf(ctx: Context): Admission {
+  const body = ctx.request.body;
+  const points = Array.isArray(body) && body.length <= config.maxBatchSize ? Math.max(1, body.length) : 1;
+  const path = ctx.path.toLowerCase().replace(/\/$/, "");
+  return { points, startsRuns: ctx.method === "POST" && RUN_PATHS.has(path) };
 }

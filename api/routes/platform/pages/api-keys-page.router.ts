@@ -2,6 +2,7 @@ import { documentRoutes } from "../../../openapi/operation";
 import { apiKeysPageOperations } from "./pages.openapi";
 import Router from "@koa/router";
 import type { Context } from "koa";
+import { ApiKeyLimitError } from "../../../../shared/auth/api-keys";
 import type { ApiDeps } from "../../../deps";
 import { pageDate } from "../../../presenters/pages/page-format";
 import { createKeyFor, keysOf, revokeKeyOf, type ListedKey } from "../../../services/pages/api-keys-page.service";
@@ -71,7 +72,12 @@ export function apiKeysPageRouter(deps: Pick<ApiDeps, "ds" | "redis" | "sessions
     const viewer = viewerOf(ctx)!;
     const name = keyName(formField(ctx, "name"));
     if (!name) return renderKeys(ctx, deps, viewer, 400, { error: `Give the key a name of 1 to ${MAX_NAME_LENGTH} characters.` });
-    const { id, key } = await createKeyFor(deps.ds, viewer.userId, name);
+    const created = await createKeyFor(deps.ds, viewer.userId, name).catch((err: unknown) => {
+      if (err instanceof ApiKeyLimitError) return err;
+      throw err;
+    });
+    if (created instanceof ApiKeyLimitError) return renderKeys(ctx, deps, viewer, created.status, { error: created.message });
+    const { id, key } = created;
     if (viewer.via === "header") return renderKeys(ctx, deps, viewer, 201, { newKey: { name, key } });
     setNewKeyCookie(ctx, sealNewKey(viewer.userId, id, key));
     seeOther(ctx, API_KEYS_PATH);

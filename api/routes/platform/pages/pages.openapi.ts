@@ -22,6 +22,6 @@ export const signInOperations: Operation[] = [
 
 export const apiKeysPageOperations: Operation[] = [
   page("get", "/platform/api-keys", "The signed-in user's API keys", { 200: html("The keys, and a new key once right after creating it"), 401: html("Not signed in") }),
-  page("post", "/platform/api-keys", "Create an API key (form with the CSRF token)", { 201: html("With a session in `Authorization`: the keys page showing the new key once"), 303: { description: "With the session cookie: to the keys page, which shows the new key once" }, 400: html("No usable key name"), 401: html("Not signed in"), 403: html("Missing or wrong CSRF token") }),
+  page("post", "/platform/api-keys", "Create an API key (form with the CSRF token)", { 201: html("With a session in `Authorization`: the keys page showing the new key once"), 303: { description: "With the session cookie: to the keys page, which shows the new key once" }, 400: html("No usable key name"), 401: html("Not signed in"), 403: html("Missing or wrong CSRF token"), 409: html("The account already has `MAX_KEYS_PER_ACCOUNT` active keys: the keys page saying so") }),
   page("post", "/platform/api-keys/{id}/revoke", "Revoke one of the user's API keys (form with the CSRF token)", { 200: html("With a session in `Authorization`: the keys page"), 303: { description: "With the session cookie: back to the keys page" }, 401: html("Not signed in"), 403: html("Missing or wrong CSRF token"), 404: html("No such key of this user") }, Joi.object({ id: Joi.string().description("The key's id") })),
 ];

@@ -11,10 +11,13 @@ import { reply } from "../../reply";
 import { agentBatchOperation } from "./agent.openapi";
 import { agentBatchSchema } from "./agent.schema";
 
+/** E3's path; every item counts as one request against the rate limits (see `admissionOf`). */
+export const AGENT_BATCH_PATH = "/v1/agent/batch/completions";
+
 /** E3 `POST /v1/agent/batch/completions`. */
 export function agentBatchRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.post("/v1/agent/batch/completions", rejectOversizedBatch, validateBody(agentBatchSchema), async (ctx) => {
+  router.post(AGENT_BATCH_PATH, rejectOversizedBatch, validateBody(agentBatchSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
     reply(ctx, await completeAgentBatch(deps, ctx.state.body as AgentCompletionRequest[], ctx.state.auth, prefer, announcePublished(ctx)));
   });

@@ -67,7 +67,7 @@ export const agentBatchOperation: Operation = {
   path: "/v1/agent/batch/completions",
   summary: "Run many agents (E3)",
   description:
-    "Each item runs as its own agent, in parallel. `results` keeps request order; an item that fails takes its slot as `{success: false, error, code, index, job_id}` and never fails the batch. At most `MAX_BATCH_SIZE` items (default 100).",
+    "Each item runs as its own agent, in parallel. `results` keeps request order; an item that fails takes its slot as `{success: false, error, code, index, job_id}` and never fails the batch. At most `MAX_BATCH_SIZE` items (default 100). Each item counts as one request against the rate limits (a batch that does not fit in what is left is refused whole, 429), and the items together may spend no more than one run of the tier may.",
   tags: ["Agents"],
   access: "apiKey",
   headers: RUN_HEADERS,

@@ -51,14 +51,15 @@ export function rateLimitsRouter(limiter: RateLimiter): Router {
   const router = new Router();
   router.get("/v1/rate/limits", async (ctx) => {
     const owner = ctx.state.auth as KeyOwner;
-    const state: RateLimitState = ctx.state.rateLimit ?? (await limiter.peek(owner.apiKeyId, owner.tier));
+    const state: RateLimitState = ctx.state.rateLimit ?? (await limiter.peek(owner));
     ctx.body = presentRateLimits(state, new Date());
   });
   return documentRoutes(router, {
     method: "get",
     path: "/v1/rate/limits",
     summary: "Your key's rate limits and counts",
-    description: "This request counts too, like any other.",
+    description:
+      "This request counts too, like any other; a batch counts one per item. Every key of an account also counts against the account's windows: each window reports whichever of the two has less room.",
     tags: ["Account"],
     access: "apiKey",
     responses: { 200: { description: "The tier's limits and the counts of each window", body: rateLimitsResponseSchema } },

@@ -127,7 +127,7 @@ export const swarmBatchOperation: Operation = {
   path: "/v1/swarm/batch/completions",
   summary: "Run many swarms (E2)",
   description:
-    "Each item is a SwarmRequest, run in parallel. Items are checked one by one: an invalid item does not fail the batch, it is answered in its own slot with `status: error`. The answer keeps request order. At most `MAX_BATCH_SIZE` items (default 100).",
+    "Each item is a SwarmRequest, run in parallel. Items are checked one by one: an invalid item does not fail the batch, it is answered in its own slot with `status: error`. The answer keeps request order. At most `MAX_BATCH_SIZE` items (default 100). Each item counts as one request against the rate limits (a batch that does not fit in what is left is refused whole, 429), and the items together may spend no more than one run of the tier may.",
   tags: ["Swarms"],
   access: "apiKey",
   headers: RUN_HEADERS,

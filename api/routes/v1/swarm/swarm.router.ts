@@ -19,6 +19,9 @@ import { swarmBatchOperation, swarmCompletionOperation, swarmTypesOperation } fr
 /** E1's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
 export const SWARM_COMPLETIONS_PATH = "/v1/swarm/completions";
 
+/** E2's path; every item counts as one request against the rate limits (see `admissionOf`). */
+export const SWARM_BATCH_PATH = "/v1/swarm/batch/completions";
+
 /** E1 `POST /v1/swarm/completions`, E2 `POST /v1/swarm/batch/completions`, `GET /v1/swarms/available`. */
 export function swarmRouter(deps: ApiDeps): Router {
   const router = new Router();
@@ -31,7 +34,7 @@ export function swarmRouter(deps: ApiDeps): Router {
     else reply(ctx, outcome);
   });
   // Items are validated one by one by the service, so a bad item takes its slot instead of failing the batch.
-  router.post("/v1/swarm/batch/completions", rejectOversizedBatch, validateBody(Joi.array().required()), async (ctx) => {
+  router.post(SWARM_BATCH_PATH, rejectOversizedBatch, validateBody(Joi.array().required()), async (ctx) => {
     reply(ctx, await completeSwarmBatch(deps, ctx.state.body as unknown[], ctx.state.auth, parsePrefer(ctx.get("prefer")), announcePublished(ctx)));
   });
   router.get("/v1/swarms/available", (ctx) => {

@@ -1,0 +1,78 @@
+import { expect } from "chai";
+import { estimatePromptTokens } from "../../workers/agents/prompt-estimate";
+import { BudgetExceededError, RunBudget } from "../../workers/agents/run-budget";
+
+const limits = (maxTokens: number, maxCost = 100) => ({ maxTokens, maxCost, deadline: Date.now() + 60_000 });
+const needs = (prompt: number, output: number) => ({ prompt, output });
+
+async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("run budget", () => {
+  it("caps a call's output at what is left after its prompt, and refuses a call whose prompt no longer fits", async () => {
+    const budget = new RunBudget(limits(100));
+    const first = await budget.beforeCall(needs(20, 8_192));
+    expect(first.maxTokens).to.equal(80);
+    budget.charge(first, 20, 50, 0.01);
+    const second = await budget.beforeCall(needs(20, 8_192));
+    expect(second.maxTokens).to.equal(10);
+    budget.charge(second, 20, 5, 0.01);
+    const err = await rejectionOf(budget.beforeCall(needs(20, 8_192)));
+    expect(err).to.be.instanceOf(BudgetExceededError);
+    expect(err.message).to.equal("The run reached its limit of 100 tokens: its next call's prompt (about 20 tokens) does not fit in what is left");
+    const last = await budget.beforeCall(needs(1, 8_192));
+    expect(last.maxTokens).to.equal(4);
+    budget.charge(last, 1, 4, 0);
+    expect((await rejectionOf(budget.beforeCall(needs(1, 8_192)))).message).to.equal("The run reached its limit of 100 tokens");
+  });
+
+  it("shares out what is left between calls running side by side instead of granting each all of it", async () => {
+    const budget = new RunBudget(limits(1_000));
+    const a = await budget.beforeCall(needs(50, 500));
+    const b = await budget.beforeCall(needs(50, 500));
+    expect([a.maxTokens, b.maxTokens]).to.deep.equal([500, 400]);
+    // A third call waits for room: it gets what the first leaves unused once that one is charged.
+    let granted = 0;
+    const third = budget.beforeCall(needs(50, 500)).then((c) => (granted = c.maxTokens));
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve)); // its first attempt has been made
+    expect(granted, "nothing is left while both are in flight").to.equal(0);
+    budget.charge(a, 50, 100, 0);
+    expect(await third).to.equal(1_000 - 150 - 450 - 50);
+  });
+
+  it("gives a failed call's reservation back, and a call that waits for room stops when the run's signal aborts", async () => {
+    const budget = new RunBudget(limits(100));
+    const held = await budget.beforeCall(needs(10, 90));
+    const controller = new AbortController();
+    const waiting = budget.beforeCall(needs(10, 50), controller.signal);
+    controller.abort(new Error("cancelled"));
+    expect((await rejectionOf(waiting)).name).to.equal("AbortError");
+    budget.release(held);
+    expect((await budget.beforeCall(needs(10, 90))).maxTokens).to.equal(90);
+  });
+
+  it("refuses at the cost limit and past the deadline", async () => {
+    const budget = new RunBudget(limits(1_000, 0.5));
+    budget.charge(await budget.beforeCall(needs(5, 10)), 5, 5, 0.5);
+    expect((await rejectionOf(budget.beforeCall(needs(5, 10)))).message).to.equal("The run reached its cost limit of $0.5");
+    const late = new RunBudget({ maxTokens: 1_000, maxCost: 1, deadline: Date.now() - 1 });
+    expect((await rejectionOf(late.beforeCall(needs(5, 10)))).message).to.equal("The run reached its time limit");
+  });
+
+  it("estimates a prompt from its text, tool calls and tool definitions, and images at a fixed price", () => {
+    const text = "x".repeat(300);
+    const plain = estimatePromptTokens([{ role: "user", content: text }]);
+    expect(plain).to.equal(3 + 4 + 100);
+    const withImage = estimatePromptTokens([{ role: "user", content: [{ type: "text", text }, { type: "image_url", image_url: { url: `data:image/png;base64,${"A".repeat(90_000)}` } }] }]);
+    expect(withImage).to.equal(plain + 85);
+    expect(estimatePromptTokens([{ role: "user", content: "é".repeat(150) }]), "counted in UTF-8 bytes").to.equal(plain);
+    const tools = [{ type: "function", function: { name: "pick", parameters: { type: "object" } } }];
+    expect(estimatePromptTokens([{ role: "user", content: text }], tools)).to.be.greaterThan(plain);
+  });
+});
