@@ -59,11 +59,13 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
   const routers = executionApiRouters(deps, limiter);
   mount(app, routers.open);
 
-  // Everything under /v1 takes JSON and an API key; the rest (health, docs, admin) does not.
+  // Everything under /v1 takes an API key and JSON; the rest (health, docs, admin) does not. The
+  // body is read only once the key is known (and, unless E5/E1 defer the verdict, within the rate
+  // limit): a refused request costs no reading or parsing, whatever body it announces.
   const v1 = compose([
-    jsonBody(config.http.bodyLimit),
     apiKeyAuth(deps.keys),
     rateLimit(limiter, { deferVerdict: defersRateLimitVerdict }),
+    jsonBody(config.http.bodyLimit),
     idempotency(deps.ds, { syncWaitMs: config.http.syncWaitMs }),
     ...routes(routers.v1),
   ]);

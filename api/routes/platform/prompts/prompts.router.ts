@@ -19,6 +19,12 @@ import { documentRoutes } from "../../../openapi/operation";
 import { promptOperations } from "./prompts.openapi";
 
 /**
+ * E9's filters take a few hundred bytes at their longest; this is far more, yet an anonymous
+ * caller's body costs at most a small fraction of what `BODY_LIMIT` (10 MB) would.
+ */
+const OPEN_QUERY_BODY_LIMIT = "128kb";
+
+/**
  * The prompt marketplace: E7 `POST /api/add-prompt`, E8 `POST /api/edit-prompt`, E9
  * `POST /api/query-prompts` and `POST /api/rate-prompt`. E7, E8 and rating take an API key or a
  * session token; E9 is open to anyone, and credentials, when sent, make rejected prompts of the
@@ -28,6 +34,8 @@ export function promptsRouter(deps: ApiDeps, services: PlatformServices): Router
   const router = new Router();
   const signedIn = platformAuth(deps, { sessions: true });
   const body = jsonBody(config.http.bodyLimit);
+  // E9 reads the body of anyone, signed in or not: a few filters, so a small limit (413 above it).
+  const openBody = jsonBody(OPEN_QUERY_BODY_LIMIT);
 
   router.post("/api/add-prompt", signedIn, body, validatePlatformBody(addPromptSchema, crossFieldProblems), async (ctx) => {
     ctx.body = await createPrompt(deps, services, ctx.state.auth, ctx.state.body);
@@ -36,7 +44,7 @@ export function promptsRouter(deps: ApiDeps, services: PlatformServices): Router
   router.post("/api/edit-prompt", signedIn, body, validatePlatformBody(editPromptSchema), async (ctx) => {
     ctx.body = await editPrompt(deps, services, ctx.state.auth, ctx.state.body);
   });
-  router.post("/api/query-prompts", platformViewer(deps), body, validatePlatformBody(queryPromptsSchema), async (ctx) => {
+  router.post("/api/query-prompts", platformViewer(deps), openBody, validatePlatformBody(queryPromptsSchema), async (ctx) => {
     ctx.body = await queryPrompts(deps.ds, ctx.state.body, ctx.state.auth?.userId ?? null);
   });
   router.post("/api/rate-prompt", signedIn, body, validatePlatformBody(ratePromptSchema), async (ctx) => {
