@@ -29,6 +29,38 @@ const clusterNodes = Joi.string()
   })
   .optional();
 
+/** HS256 wants a key at least as long as its 32-byte hash; a shorter one can be guessed offline from any token. */
+const MIN_SESSION_SECRET_BYTES = 32;
+
+const sessionSecret = Joi.string()
+  .allow("")
+  .custom((value: string, helpers) =>
+    Buffer.byteLength(value, "utf8") >= MIN_SESSION_SECRET_BYTES
+      ? value
+      : helpers.message({ custom: `"SESSION_JWT_SECRET" must be at least ${MIN_SESSION_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`)` }),
+  )
+  .optional();
+
+/**
+ * `SESSION_JWT_ISSUER` / `SESSION_JWT_AUDIENCE`: required in production whenever session tokens are
+ * accepted, so a token the identity backend minted for another service cannot sign anyone in here.
+ */
+const sessionClaim = (name: string) => {
+  const required = Joi.string().required().messages({
+    "any.required": `"${name}" is required in production when session tokens are accepted (SESSION_JWT_SECRET or SESSION_JWKS_URL is set)`,
+  });
+  const optional = Joi.string().allow("").optional();
+  return Joi.when("NODE_ENV", {
+    is: "production",
+    then: Joi.when("SESSION_JWT_SECRET", {
+      is: Joi.string().min(1).required(),
+      then: required,
+      otherwise: Joi.when("SESSION_JWKS_URL", { is: Joi.exist(), then: required, otherwise: optional }),
+    }),
+    otherwise: optional,
+  });
+};
+
 /** Environment variable → rule (with its default). The README's configuration table mirrors this. */
 const envSchema = Joi.object({
   NODE_ENV: Joi.string().valid("development", "test", "production").default("development"),
@@ -126,10 +158,11 @@ const envSchema = Joi.object({
   RATE_LIMIT_FREE_TOKENS_PER_AGENT: Joi.number().integer().min(1).default(200_000),
   RATE_LIMIT_PREMIUM_TOKENS_PER_AGENT: Joi.number().integer().min(1).default(2_000_000),
   RATE_LIMIT_REDIS_TIMEOUT_MS: ms.default(1_000),
-  SESSION_JWT_SECRET: optionalString,
+  SESSION_JWT_SECRET: sessionSecret,
   SESSION_JWKS_URL: Joi.string().uri().optional(),
-  SESSION_JWT_ISSUER: optionalString,
-  SESSION_JWT_AUDIENCE: optionalString,
+  SESSION_JWT_ISSUER: sessionClaim("SESSION_JWT_ISSUER"),
+  SESSION_JWT_AUDIENCE: sessionClaim("SESSION_JWT_AUDIENCE"),
+  SESSION_MAX_AGE_SECONDS: Joi.number().integer().min(60).default(86_400),
   SESSION_SIGN_IN_URL: Joi.string().uri({ scheme: ["http", "https"] }).optional(),
   DAILY_LIMIT_PAID_PROMPTS: Joi.number().integer().min(0).default(500),
   DAILY_LIMIT_PAID_AGENTS: Joi.number().integer().min(0).default(500),
@@ -262,6 +295,8 @@ function buildConfig(env: Record<string, any>) {
         jwksUrl: (env.SESSION_JWKS_URL ?? "") as string,
         issuer: (env.SESSION_JWT_ISSUER || "") as string,
         audience: (env.SESSION_JWT_AUDIENCE || "") as string,
+        /** The longest a session token may live (`exp - iat`) and the oldest `iat` accepted. */
+        maxAgeSeconds: env.SESSION_MAX_AGE_SECONDS as number,
       },
       /** The identity backend's sign-in page, linked from the platform's sign-in page when set. */
       signInUrl: (env.SESSION_SIGN_IN_URL ?? "") as string,
