@@ -92,6 +92,8 @@ const envSchema = Joi.object({
   WORKER_CONCURRENCY_CHAIN: Joi.number().integer().min(1).default(4),
   WORKER_LOCK_MS: ms.min(1_000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: ms.min(500).default(30_000),
+  // Below the 10 s that `docker stop` and `npm start` give a process before SIGKILL, leaving time to hand jobs back.
+  WORKER_DRAIN_MS: Joi.number().integer().min(0).default(8_000),
   ADMIN_USER: Joi.string().default("admin"),
   ADMIN_PASSWORD: Joi.when("NODE_ENV", {
     is: "production",
@@ -230,6 +232,8 @@ function buildConfig(env: Record<string, any>) {
       keepCompletedCount: env.JOB_KEEP_COMPLETED_COUNT as number,
       lockMs: env.WORKER_LOCK_MS as number,
       stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS as number,
+      /** How long a stopping worker lets its active jobs run before handing them back to the queue. */
+      drainMs: env.WORKER_DRAIN_MS as number,
       concurrency: {
         agent: env.WORKER_CONCURRENCY_AGENT as number,
         swarm: env.WORKER_CONCURRENCY_SWARM as number,
