@@ -13,16 +13,10 @@ import { ratePrompt } from "../../../services/prompts/rate-prompt";
 import { editPrompt } from "../../../services/prompts/update-prompt";
 import { addPromptSchema } from "./add-prompt.schema";
 import { editPromptSchema } from "./edit-prompt.schema";
-import { queryPromptsSchema } from "./query-prompts.schema";
+import { QUERY_PROMPTS_BODY_KB, queryPromptsSchema } from "./query-prompts.schema";
 import { ratePromptSchema } from "./rate-prompt.schema";
 import { documentRoutes } from "../../../openapi/operation";
 import { promptOperations } from "./prompts.openapi";
-
-/**
- * E9's filters take a few hundred bytes at their longest; this is far more, yet an anonymous
- * caller's body costs at most a small fraction of what `BODY_LIMIT` (10 MB) would.
- */
-const OPEN_QUERY_BODY_LIMIT = "128kb";
 
 /**
  * The prompt marketplace: E7 `POST /api/add-prompt`, E8 `POST /api/edit-prompt`, E9
@@ -35,7 +29,7 @@ export function promptsRouter(deps: ApiDeps, services: PlatformServices): Router
   const signedIn = platformAuth(deps, { sessions: true });
   const body = jsonBody(config.http.bodyLimit);
   // E9 reads the body of anyone, signed in or not: a few filters, so a small limit (413 above it).
-  const openBody = jsonBody(OPEN_QUERY_BODY_LIMIT);
+  const openBody = jsonBody(`${QUERY_PROMPTS_BODY_KB}kb`);
 
   router.post("/api/add-prompt", signedIn, body, validatePlatformBody(addPromptSchema, crossFieldProblems), async (ctx) => {
     ctx.body = await createPrompt(deps, services, ctx.state.auth, ctx.state.body);
