@@ -9,6 +9,7 @@ import { apiKeyAuth } from "./middleware/api-key-auth";
 import { basicAuth } from "./middleware/basic-auth";
 import { idempotency } from "./middleware/idempotency";
 import { jsonBody } from "./middleware/json-body";
+import { ExhaustedKeys, refuseExhaustedKeys } from "./middleware/exhausted-keys";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLogger } from "./middleware/request-logger";
 import { v1Errors } from "./middleware/v1-errors";
@@ -59,11 +60,16 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
   const routers = executionApiRouters(deps, limiter);
   mount(app, routers.open);
 
-  // Everything under /v1 takes JSON and an API key; the rest (health, docs, admin) does not.
+  // Everything under /v1 takes an API key and JSON; the rest (health, docs, admin) does not. The
+  // body is read only once the key is known, and not at all for a key whose request windows this
+  // process saw used up: such requests cost no reading or parsing, whatever body they announce.
+  // The limiter itself runs after the body, since a batch counts one point per item.
+  const exhaustedKeys = new ExhaustedKeys();
   const v1 = compose([
-    jsonBody(config.http.bodyLimit),
     apiKeyAuth(deps.keys),
-    rateLimit(limiter, { deferVerdict: defersRateLimitVerdict, admission: admissionOf }),
+    refuseExhaustedKeys(exhaustedKeys),
+    jsonBody(config.http.bodyLimit),
+    rateLimit(limiter, { deferVerdict: defersRateLimitVerdict, admission: admissionOf, exhaustedKeys }),
     idempotency(deps.ds, { syncWaitMs: config.http.syncWaitMs }),
     ...routes(routers.v1),
   ]);

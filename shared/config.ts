@@ -42,6 +42,37 @@ const egressAllow = Joi.string()
     }
   })
   .default("");
+/** HS256 wants a key at least as long as its 32-byte hash; a shorter one can be guessed offline from any token. */
+const MIN_SESSION_SECRET_BYTES = 32;
+
+const sessionSecret = Joi.string()
+  .allow("")
+  .custom((value: string, helpers) =>
+    Buffer.byteLength(value, "utf8") >= MIN_SESSION_SECRET_BYTES
+      ? value
+      : helpers.message({ custom: `"SESSION_JWT_SECRET" must be at least ${MIN_SESSION_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`)` }),
+  )
+  .optional();
+
+/**
+ * `SESSION_JWT_ISSUER` / `SESSION_JWT_AUDIENCE`: required in production whenever session tokens are
+ * accepted, so a token the identity backend minted for another service cannot sign anyone in here.
+ */
+const sessionClaim = (name: string) => {
+  const required = Joi.string().required().messages({
+    "any.required": `"${name}" is required in production when session tokens are accepted (SESSION_JWT_SECRET or SESSION_JWKS_URL is set)`,
+  });
+  const optional = Joi.string().allow("").optional();
+  return Joi.when("NODE_ENV", {
+    is: "production",
+    then: Joi.when("SESSION_JWT_SECRET", {
+      is: Joi.string().min(1).required(),
+      then: required,
+      otherwise: Joi.when("SESSION_JWKS_URL", { is: Joi.exist(), then: required, otherwise: optional }),
+    }),
+    otherwise: optional,
+  });
+};
 
 /** Environment variable → rule (with its default). The README's configuration table mirrors this. */
 const envSchema = Joi.object({
@@ -74,6 +105,8 @@ const envSchema = Joi.object({
   WORKER_CONCURRENCY_CHAIN: Joi.number().integer().min(1).default(4),
   WORKER_LOCK_MS: ms.min(1_000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: ms.min(500).default(30_000),
+  // Below the 10 s that `docker stop` and `npm start` give a process before SIGKILL, leaving time to hand jobs back.
+  WORKER_DRAIN_MS: Joi.number().integer().min(0).default(8_000),
   ADMIN_USER: Joi.string().default("admin"),
   ADMIN_PASSWORD: Joi.when("NODE_ENV", {
     is: "production",
@@ -153,10 +186,11 @@ const envSchema = Joi.object({
   ACCOUNT_DAILY_COST_FREE: money.default(100),
   ACCOUNT_DAILY_COST_PREMIUM: money.default(5_000),
   MAX_KEYS_PER_ACCOUNT: Joi.number().integer().min(1).default(10),
-  SESSION_JWT_SECRET: optionalString,
+  SESSION_JWT_SECRET: sessionSecret,
   SESSION_JWKS_URL: Joi.string().uri().optional(),
-  SESSION_JWT_ISSUER: optionalString,
-  SESSION_JWT_AUDIENCE: optionalString,
+  SESSION_JWT_ISSUER: sessionClaim("SESSION_JWT_ISSUER"),
+  SESSION_JWT_AUDIENCE: sessionClaim("SESSION_JWT_AUDIENCE"),
+  SESSION_MAX_AGE_SECONDS: Joi.number().integer().min(60).default(86_400),
   SESSION_SIGN_IN_URL: Joi.string().uri({ scheme: ["http", "https"] }).optional(),
   DAILY_LIMIT_PAID_PROMPTS: Joi.number().integer().min(0).default(500),
   DAILY_LIMIT_PAID_AGENTS: Joi.number().integer().min(0).default(500),
@@ -228,6 +262,8 @@ function buildConfig(env: Record<string, any>) {
       keepCompletedCount: env.JOB_KEEP_COMPLETED_COUNT as number,
       lockMs: env.WORKER_LOCK_MS as number,
       stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS as number,
+      /** How long a stopping worker lets its active jobs run before handing them back to the queue. */
+      drainMs: env.WORKER_DRAIN_MS as number,
       concurrency: {
         agent: env.WORKER_CONCURRENCY_AGENT as number,
         swarm: env.WORKER_CONCURRENCY_SWARM as number,
@@ -321,6 +357,8 @@ function buildConfig(env: Record<string, any>) {
         jwksUrl: (env.SESSION_JWKS_URL ?? "") as string,
         issuer: (env.SESSION_JWT_ISSUER || "") as string,
         audience: (env.SESSION_JWT_AUDIENCE || "") as string,
+        /** The longest a session token may live (`exp - iat`) and the oldest `iat` accepted. */
+        maxAgeSeconds: env.SESSION_MAX_AGE_SECONDS as number,
       },
       /** The identity backend's sign-in page, linked from the platform's sign-in page when set. */
       signInUrl: (env.SESSION_SIGN_IN_URL ?? "") as string,

@@ -26,9 +26,11 @@ async function main(): Promise<void> {
   const pool = await startWorkers(queues, handlers, ds);
   logger.info({ queues, worker: pool.name }, "workers started");
 
-  // Finish the jobs in hand, then close Redis and Postgres.
-  onShutdownSignal("workers", config.http.shutdownTimeoutMs, async () => {
-    await pool.close();
+  // Take no more jobs and let those in hand finish for up to WORKER_DRAIN_MS; hand back those still
+  // running, then close Redis and Postgres. SHUTDOWN_TIMEOUT_MS more is the limit on the rest.
+  const { drainMs } = config.queue;
+  onShutdownSignal("workers", drainMs + config.http.shutdownTimeoutMs, async () => {
+    await pool.close(drainMs);
     await closeDataSource();
   });
 }

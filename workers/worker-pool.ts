@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
-import { DelayedError, Worker, type Job } from "bullmq";
+import { DelayedError, WaitingError, Worker, type Job } from "bullmq";
 import type { DataSource } from "typeorm";
 import type { Run } from "../shared/db/entities/run.entity";
 import { config } from "../shared/config";
@@ -19,7 +19,12 @@ export interface WorkerPool {
   workers: Worker[];
   /** This process's name in BullMQ: every job it takes records it as `processedBy`. */
   name: string;
-  close(): Promise<void>;
+  /**
+   * Takes no more jobs and lets the active ones finish for up to `drainMs` (unlimited when not
+   * given); jobs still running then are stopped and handed back to their queue, then the
+   * connections close.
+   */
+  close(drainMs?: number): Promise<void>;
 }
 
 /** Throws unless every job name of every given queue has a handler. */
@@ -67,6 +72,7 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
         try {
           result = await handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis, announce, finalAttempt });
         } catch (err) {
+          if (shutdown.signal.aborted) await handBack(job, token, log, err);
           if (err instanceof RunLeasedError) {
             // Delivered again while another execution still holds the run: look again once its
             // lease could have run out, without using up one of the job's attempts.
@@ -112,12 +118,49 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
   return {
     workers,
     name,
-    async close() {
-      // Finish the jobs in hand (close waits for them); handlers see the abort only on a forced exit.
-      await Promise.all(workers.map((w) => w.close()));
+    async close(drainMs = Number.POSITIVE_INFINITY) {
+      // BullMQ's close stops fetching and waits for the jobs in hand. Handlers see the abort only
+      // once the drain period is over; each then stops and its job goes back to the queue.
+      const drained = Promise.all(workers.map((w) => w.close()));
+      if (!(await settlesWithin(drained, drainMs))) {
+        logger.warn({ drainMs }, "jobs still running after the drain period: handing them back to their queues");
+        shutdown.abort(new Error("the worker is shutting down"));
+        await drained;
+      }
       shutdown.abort();
       await cancels.close();
       redis.disconnect();
     },
   };
+}
+
+/**
+ * Puts a job the shutdown interrupted back at the head of its queue for another worker, without
+ * counting a failed attempt (a job out of attempts would fail its run). Throws BullMQ's
+ * `WaitingError` so the worker leaves the job where it now is. If Redis cannot be reached, the
+ * job stays active and BullMQ's stalled-job check hands it over once its lock runs out.
+ */
+async function handBack(job: Job, token: string | undefined, log: typeof logger, cause: unknown): Promise<never> {
+  try {
+    await job.moveToWait(token);
+    log.info({ cause: cause instanceof Error ? cause.message : String(cause) }, "job handed back to the queue at shutdown");
+  } catch (err) {
+    log.warn({ err: err instanceof Error ? err.message : err }, "job could not be handed back at shutdown; its lock will run out");
+  }
+  throw new WaitingError();
+}
+
+/** Whether `work` settles within `ms` (always, for an infinite `ms`). */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  if (!Number.isFinite(ms)) {
+    await work;
+    return true;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

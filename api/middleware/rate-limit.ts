@@ -2,6 +2,7 @@ import type { Context, Middleware } from "koa";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { AppError } from "../../shared/errors";
 import type { Admission, RateLimiter } from "../services/rate-limiter";
+import type { ExhaustedKeys } from "./exhausted-keys";
 import { describeRefusal, rateLimitHeaders, staticRateLimitHeaders } from "../services/rate-limit-reply";
 
 export interface RateLimitOptions {
@@ -13,6 +14,8 @@ export interface RateLimitOptions {
   deferVerdict?: (ctx: Context) => boolean;
   /** What a request costs (points, whether it starts runs); one point and no run by default. */
   admission?: (ctx: Context) => Admission;
+  /** Told of every verdict that leaves a window used up, so the key's next requests are refused before their body is read. */
+  exhaustedKeys?: ExhaustedKeys;
 }
 
 /**
@@ -32,6 +35,7 @@ export function rateLimit(limiter: RateLimiter, options: RateLimitOptions = {}):
     ctx.set(staticRateLimitHeaders(tier, limits));
     const verdict = limiter.consume(owner, options.admission?.(ctx)).then((outcome) => {
       ctx.set(rateLimitHeaders(outcome.state));
+      options.exhaustedKeys?.note(owner.apiKeyId, outcome.state);
       if (outcome.refusals.length > 0) {
         const refusal = describeRefusal(outcome);
         ctx.set("Retry-After", String(refusal.retryAfterS));

@@ -1,4 +1,4 @@
-import type { RateLimitOutcome, RateLimitState, Refusal, TierLimits } from "./rate-limiter";
+import type { RateLimitOutcome, RateLimitState, RateWindow, Refusal, TierLimits, WindowState } from "./rate-limiter";
 
 /** The `X-RateLimit-*` headers of a response. `X-RateLimit-Reset` is seconds until the minute window resets. */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
@@ -55,4 +55,20 @@ export function describeRefusal(outcome: RateLimitOutcome): { refusal: Refusal; 
   const refusal = outcome.refusals.reduce((a, b) => (resetMsOf(b) > resetMsOf(a) ? b : a));
   const retryAfterS = Math.max(1, Math.ceil(resetMsOf(refusal) / 1_000));
   return { refusal, retryAfterS, message: `${reasonOf(refusal, outcome.state.tier)}; retry in ${retryAfterS} s` };
+}
+
+/**
+ * When a window of the key's or the account's is used up (as of `state`), so the key's next request
+ * is refused whatever it costs: the reason (as `describeRefusal` words it) and how long it holds.
+ */
+export function describeUsedUp(state: RateLimitState): { reason: string; resetMs: number } | null {
+  const usedUp: Refusal[] = [];
+  for (const scope of ["key", "account"] as const) {
+    for (const [window, w] of Object.entries(state.scopes[scope]) as [RateWindow, WindowState][]) {
+      if (w.remaining === 0) usedUp.push({ reason: "window", scope, window, points: 1, state: w });
+    }
+  }
+  if (usedUp.length === 0) return null;
+  const last = usedUp.reduce((a, b) => (resetMsOf(b) > resetMsOf(a) ? b : a));
+  return { reason: reasonOf(last, state.tier), resetMs: resetMsOf(last) };
 }

@@ -39,7 +39,7 @@ export const PROMPT_RECORD_FIELDS = [
   "updated_at",
 ].sort();
 
-export const SESSION_SECRET = "prompt-tests-session-secret";
+export const SESSION_SECRET = "prompt-tests-session-secret-of-32-bytes-or-more";
 
 /** A platform app for prompt tests: its own storage directory, price source, limits and scoring. */
 export interface PromptsPlatform {
@@ -80,7 +80,7 @@ export async function promptsPlatform(h: Harness, options: PromptsPlatformOption
   );
   services.prices = options.prices ?? new FixedPriceSource(200);
   // Session tokens signed with a known secret, without touching the process configuration.
-  const deps: ApiDeps = { ...h.deps, sessions: new SessionTokens({ jwtSecret: SESSION_SECRET, jwksUrl: "", issuer: "", audience: "" }) };
+  const deps: ApiDeps = { ...h.deps, sessions: new SessionTokens({ jwtSecret: SESSION_SECRET, jwksUrl: "", issuer: "", audience: "", maxAgeSeconds: 3_600 }) };
   const served = await servePlatform(h, services, deps);
   return {
     url: served.url,
@@ -95,7 +95,7 @@ export async function promptsPlatform(h: Harness, options: PromptsPlatformOption
 
 /** An HS256 session token of the identity backend for a user id. */
 export async function sessionToken(userId: string, secret = SESSION_SECRET): Promise<string> {
-  return new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject(userId).setExpirationTime("5m").sign(new TextEncoder().encode(secret));
+  return new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject(userId).setIssuedAt().setExpirationTime("5m").sign(new TextEncoder().encode(secret));
 }
 
 /** A valid E7 body for a free prompt whose text is unique. */

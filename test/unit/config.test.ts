@@ -83,4 +83,37 @@ describe("configuration", () => {
     expect(error).to.be.instanceOf(ConfigError);
     expect((error as ConfigError).message).to.include("REDIS_CLUSTER_NODES").and.not.include("hunter22");
   });
+
+  it("refuses a SESSION_JWT_SECRET under 32 bytes, counting bytes rather than characters", () => {
+    expect(() => loadConfig({ SESSION_JWT_SECRET: "s".repeat(31) })).to.throw(ConfigError, /"SESSION_JWT_SECRET" must be at least 32 bytes/);
+    expect(() => loadConfig({ SESSION_JWT_SECRET: "é".repeat(15) })).to.throw(ConfigError, /SESSION_JWT_SECRET/); // 30 bytes
+    expect(loadConfig({ SESSION_JWT_SECRET: "é".repeat(16) }).platform.session.jwtSecret).to.equal("é".repeat(16));
+    expect(loadConfig({ SESSION_JWT_SECRET: "" }).platform.session.jwtSecret).to.equal(""); // no sessions at all
+  });
+
+  it("limits session tokens to SESSION_MAX_AGE_SECONDS (a day unless set)", () => {
+    expect(loadConfig({}).platform.session.maxAgeSeconds).to.equal(86_400);
+    expect(loadConfig({ SESSION_MAX_AGE_SECONDS: "900" }).platform.session.maxAgeSeconds).to.equal(900);
+    expect(() => loadConfig({ SESSION_MAX_AGE_SECONDS: "0" })).to.throw(ConfigError, /SESSION_MAX_AGE_SECONDS/);
+  });
+
+  it("requires SESSION_JWT_ISSUER and SESSION_JWT_AUDIENCE in production once session tokens are accepted", () => {
+    const production = { NODE_ENV: "production", ADMIN_PASSWORD: "long-enough-secret", SECRETS_KEY: "k".repeat(32) };
+    const secret = "s".repeat(32);
+    for (const sessions of [{ SESSION_JWT_SECRET: secret }, { SESSION_JWKS_URL: "https://id.example.com/.well-known/jwks.json" }]) {
+      let error: unknown;
+      try {
+        loadConfig({ ...production, ...sessions });
+      } catch (err) {
+        error = err;
+      }
+      expect(error, JSON.stringify(sessions)).to.be.instanceOf(ConfigError);
+      const problems = (error as ConfigError).problems.join("\n");
+      expect(problems).to.include('"SESSION_JWT_ISSUER" is required in production').and.include('"SESSION_JWT_AUDIENCE" is required in production');
+    }
+    const claims = { SESSION_JWT_ISSUER: "https://id.example.com", SESSION_JWT_AUDIENCE: "apiary" };
+    expect(loadConfig({ ...production, SESSION_JWT_SECRET: secret, ...claims }).platform.session).to.include({ issuer: "https://id.example.com", audience: "apiary" });
+    expect(loadConfig(production).platform.session.jwtSecret).to.equal(""); // API keys only: nothing to require
+    expect(loadConfig({ SESSION_JWT_SECRET: secret }).platform.session.issuer).to.equal(""); // development
+  });
 });

@@ -9,7 +9,11 @@ import type { JobName, JobPayloads, RunJobResult } from "../../shared/queues/reg
 export interface HandlerContext {
   ds: DataSource;
   logger: Logger;
-  /** Fires only on a forced shutdown (a graceful one lets jobs finish). */
+  /**
+   * Fires when a shutdown's drain period (`WORKER_DRAIN_MS`) ends with the job still running: the
+   * handler stops and throws, and the job goes back to the queue for another worker. It must not
+   * mark the run failed for it.
+   */
   signal?: AbortSignal;
   /** Per-run cancellation signals, fed by the cancel broadcast. */
   cancels: CancelListener;

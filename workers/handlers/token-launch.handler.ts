@@ -60,7 +60,8 @@ export const handleTokenLaunch: Handler<"token-launch"> = async ({ runId, launch
     ctx.logger.info({ runId, launchId, mint: result.mintAddress, signature: result.signature }, "token launched");
   } catch (err) {
     const permanent = err instanceof LaunchFailedError;
-    if (!permanent && !ctx.finalAttempt) throw err; // retried: the stored signatures make that safe
+    // Retried (a shutdown hands the job back whatever the attempt): the stored signatures make that safe.
+    if (!permanent && (!ctx.finalAttempt || ctx.signal?.aborted)) throw err;
     const message = permanent ? err.message : "The launch could not be completed: the network or the database stayed unreachable";
     await markLaunchFailed(ctx.ds, launchId, message);
     ctx.announce(await failRun(ctx.ds, runId, { message, code: permanent ? "TOKENIZATION_FAILED" : "TOKENIZATION_UNAVAILABLE" }));

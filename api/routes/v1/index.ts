@@ -12,7 +12,7 @@ import { modelsRouter } from "./meta/models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
 import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
 
-/** Every `/v1` router, in mount order; all sit behind the JSON body parser, the API key and the rate limits. */
+/** Every `/v1` router, in mount order; all sit behind the API key, the rate limits and the JSON body parser. */
 export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
   return [agentRouter(deps), agentBatchRouter(deps), swarmRouter(deps), jobsRouter(deps), rateLimitsRouter(limiter), modelsRouter(), logsRouter(deps), marketplaceRouter(deps)];
 }

@@ -16,18 +16,22 @@ export function formField(ctx: Context, name: string): string {
 }
 
 /**
- * What every state-changing form of a signed-in user goes through: the form body, a signed-in
- * viewer (else the 401 sign-in page), and, for cookie sessions, the form token derived from the
- * session (else 403). The SameSite=Strict cookie already keeps other sites' forms from carrying
- * the session; the token also stops same-site pages that are not ours. A session sent in the
- * `Authorization` header needs no token: browsers never add that header on their own.
+ * What every state-changing form of a signed-in user goes through: a signed-in viewer (else the
+ * 401 sign-in page, answered before any of the body is read), the form body, and, for cookie
+ * sessions, the form token derived from the session (else 403). The SameSite=Strict cookie already
+ * keeps other sites' forms from carrying the session; the token also stops same-site pages that
+ * are not ours. A session sent in the `Authorization` header needs no token: browsers never add
+ * that header on their own.
  */
 export function signedInForm(returnTo: string): Middleware {
   return compose([
+    async (ctx, next) => {
+      if (!viewerOf(ctx)) return renderSignIn(ctx, 401, { next: returnTo });
+      await next();
+    },
     formBody,
     async (ctx, next) => {
-      const viewer = viewerOf(ctx);
-      if (!viewer) return renderSignIn(ctx, 401, { next: returnTo });
+      const viewer = viewerOf(ctx)!;
       if (viewer.via === "cookie" && !isValidCsrfToken(viewer.token, formField(ctx, "_csrf"))) {
         return renderMessage(ctx, 403, "Form refused", "This form did not come from this site or has expired. Reload the page and try again.");
       }

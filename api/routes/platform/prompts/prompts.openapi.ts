@@ -4,7 +4,7 @@ import { platformError } from "../../../openapi/shared-parts";
 import { addPromptResponseSchema, editPromptResponseSchema, queryPromptsResponseSchema, ratePromptResponseSchema } from "../../../schemas/prompt-response.schema";
 import { addPromptSchema } from "./add-prompt.schema";
 import { editPromptSchema } from "./edit-prompt.schema";
-import { queryPromptsSchema } from "./query-prompts.schema";
+import { QUERY_PROMPTS_BODY_KB, queryPromptsSchema } from "./query-prompts.schema";
 import { ratePromptSchema } from "./rate-prompt.schema";
 
 const dailyLimit = platformError("`Daily limit exceeded`, with `currentUsage`, `limits` and `resetTime`");
@@ -69,7 +69,7 @@ export const promptOperations: Operation[] = [
     method: "post",
     path: "/api/query-prompts",
     summary: "Search prompts (E9)",
-    description: "Approved prompts to anyone; with credentials, also the caller's own prompts in any status (`pending` while they wait for review, `rejected`); a moderator sees every prompt, and paid prompts' text.",
+    description: `Approved prompts to anyone; with credentials, also the caller's own prompts in any status (\`pending\` while they wait for review, \`rejected\`); a moderator sees every prompt, and paid prompts' text. The body is at most ${QUERY_PROMPTS_BODY_KB} KB (413 above it).`,
     tags: ["Prompts"],
     access: "platformOptional",
     request: { body: queryPromptsSchema, examples: { popular: { summary: "Popular free prompts", value: { priceFilter: "free", sortBy: "popular", limit: 6 } } } },

@@ -13,7 +13,7 @@ import { ratePrompt } from "../../../services/prompts/rate-prompt";
 import { editPrompt } from "../../../services/prompts/update-prompt";
 import { addPromptSchema } from "./add-prompt.schema";
 import { editPromptSchema } from "./edit-prompt.schema";
-import { queryPromptsSchema } from "./query-prompts.schema";
+import { QUERY_PROMPTS_BODY_KB, queryPromptsSchema } from "./query-prompts.schema";
 import { ratePromptSchema } from "./rate-prompt.schema";
 import { documentRoutes } from "../../../openapi/operation";
 import { promptOperations } from "./prompts.openapi";
@@ -29,6 +29,8 @@ export function promptsRouter(deps: ApiDeps, services: PlatformServices): Router
   const router = new Router();
   const signedIn = platformAuth(deps, { sessions: true });
   const body = jsonBody(config.http.bodyLimit);
+  // E9 reads the body of anyone, signed in or not: a few filters, so a small limit (413 above it).
+  const openBody = jsonBody(`${QUERY_PROMPTS_BODY_KB}kb`);
 
   router.post("/api/add-prompt", signedIn, body, validatePlatformBody(addPromptSchema, crossFieldProblems), async (ctx) => {
     ctx.body = await createPrompt(deps, services, ctx.state.auth, ctx.state.body);
@@ -37,7 +39,7 @@ export function promptsRouter(deps: ApiDeps, services: PlatformServices): Router
   router.post("/api/edit-prompt", signedIn, body, validatePlatformBody(editPromptSchema), async (ctx) => {
     ctx.body = await editPrompt(deps, services, ctx.state.auth, ctx.state.body);
   });
-  router.post("/api/query-prompts", platformViewer(deps), body, validatePlatformBody(queryPromptsSchema), async (ctx) => {
+  router.post("/api/query-prompts", platformViewer(deps), openBody, validatePlatformBody(queryPromptsSchema), async (ctx) => {
     ctx.body = await queryPrompts(deps.ds, ctx.state.body, ctx.state.auth?.userId ?? null);
   });
   router.post("/api/rate-prompt", signedIn, body, validatePlatformBody(ratePromptSchema), async (ctx) => {

@@ -1,0 +1,61 @@
+import type { Middleware } from "koa";
+import type { KeyOwner } from "../../shared/auth/api-keys";
+import { AppError } from "../../shared/errors";
+import { describeUsedUp } from "../services/rate-limit-reply";
+import type { RateLimitState } from "../services/rate-limiter";
+
+/** A key one of whose windows is used up: until when, and why. */
+interface Exhausted {
+  untilMs: number;
+  reason: string;
+}
+
+/** Past this many remembered keys, expired entries are swept before another is added. */
+const SWEEP_ABOVE = 10_000;
+
+/**
+ * Keys whose request windows this process has seen used up, until those windows reset. The limiter
+ * runs after the body is read (a batch counts one point per item), so without this a key over its
+ * limit could still make the service read and parse a large body on every request. A window used
+ * up stays used up until it resets, so refusing such a key early gives the same answer the limiter
+ * would. Each web process learns it from its own last verdict; nothing is shared or persisted.
+ */
+export class ExhaustedKeys {
+  private readonly keys = new Map<string, Exhausted>();
+
+  /**
+   * Remembers a key when a verdict leaves one of its windows (or its account's) used up, admitted
+   * or not. A batch refused only for being larger than what is left is not remembered: a smaller
+   * request may still fit.
+   */
+  note(keyId: string, state: RateLimitState): void {
+    const usedUp = describeUsedUp(state);
+    if (!usedUp) return;
+    if (this.keys.size >= SWEEP_ABOVE) this.sweep(Date.now());
+    this.keys.set(keyId, { untilMs: Date.now() + usedUp.resetMs, reason: usedUp.reason });
+  }
+
+  /** The refusal a key still has coming, or null. */
+  check(keyId: string): Exhausted | null {
+    const entry = this.keys.get(keyId);
+    if (!entry) return null;
+    if (entry.untilMs > Date.now()) return entry;
+    this.keys.delete(keyId);
+    return null;
+  }
+
+  private sweep(now: number): void {
+    for (const [keyId, entry] of this.keys) if (entry.untilMs <= now) this.keys.delete(keyId);
+  }
+}
+
+/** Answers 429 before the body is read to a key `ExhaustedKeys` knows is over its limit (runs after authentication). */
+export function refuseExhaustedKeys(exhausted: ExhaustedKeys): Middleware {
+  return async (ctx, next) => {
+    const entry = exhausted.check((ctx.state.auth as KeyOwner).apiKeyId);
+    if (!entry) return next();
+    const retryAfterS = Math.max(1, Math.ceil((entry.untilMs - Date.now()) / 1_000));
+    ctx.set("Retry-After", String(retryAfterS));
+    throw new AppError(429, "RATE_LIMITED", `${entry.reason}; retry in ${retryAfterS} s`);
+  };
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The npm dependencies, exactly as package-lock.json pins them, installed only when needed: when
+# node_modules is missing or was installed from another package.json / package-lock.json (a hash
+# of both is kept in node_modules/.apiary-installed-from). Otherwise it does nothing. It runs
+# `npm ci`, which never writes the lock file: `npm install` re-resolves the tree and rewrote it,
+# leaving every `npm start` / `npm test` with a changed checkout.
+#
+# The lock file holds five `{"optional": true}` entries under node_modules/litesvm/node_modules:
+# litesvm 1.5.0 lists platform packages that were never published, and npm 11.16+ `npm ci` wants
+# an entry for each (npm/cli#9846) although its `npm install` no longer writes them. After an
+# `npm install` that changes the dependencies, put them back or `npm ci` refuses the lock file.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+MARKER=node_modules/.apiary-installed-from
+wanted="$(node -e '
+  const { createHash } = require("node:crypto");
+  const { readFileSync } = require("node:fs");
+  const hash = createHash("sha256");
+  for (const file of ["package.json", "package-lock.json"]) hash.update(readFileSync(file));
+  process.stdout.write(hash.digest("hex"));
+')"
+if [[ -f "$MARKER" && "$(cat "$MARKER")" == "$wanted" ]]; then exit 0; fi
+
+echo "[deps] installing the dependencies package-lock.json pins (npm ci)…"
+npm ci --no-audit --no-fund --loglevel=error
+echo "$wanted" > "$MARKER"

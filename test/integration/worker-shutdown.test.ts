@@ -1,0 +1,105 @@
+import type { ChildProcess } from "node:child_process";
+import { expect } from "chai";
+import type { Worker } from "bullmq";
+import { findRun } from "../../shared/db/run-store";
+import { harness, type Harness } from "../helpers/harness";
+import { exited, spawnEntry } from "../helpers/child-process";
+import { eventually, request } from "../helpers/http";
+
+/**
+ * A worker process stopped with SIGTERM while a run's LLM call is in flight (the harness's own
+ * agent worker is paused, so the child takes the job). `SHUTDOWN_TIMEOUT_MS` is 5 s in tests.
+ */
+describe("a worker stopped with SIGTERM", function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let key: string;
+  let inProcess: Worker;
+  let child: (ChildProcess & { output: string[] }) | null = null;
+
+  before(async () => {
+    h = await harness();
+    ({ key } = await h.newKey());
+    inProcess = h.workers.workers.find((w) => w.name === "agent")!;
+  });
+
+  beforeEach(async () => {
+    await inProcess.pause();
+  });
+
+  afterEach(() => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    child = null;
+    inProcess.resume();
+  });
+
+  async function startWorker(drainMs: number): Promise<ChildProcess & { output: string[] }> {
+    const started = spawnEntry("workers/main.ts", ["--queues", "agent"], { LOG_LEVEL: "info", WORKER_DRAIN_MS: String(drainMs) });
+    await eventually(async () => (started.output.join("").includes("workers started") ? true : undefined), 30_000);
+    return started;
+  }
+
+  /** Starts a run whose one LLM call takes `latencyMs`, and resolves once that call has reached the simulator. */
+  async function runInFlight(latencyMs: number): Promise<{ runId: string; callStartedAt: number }> {
+    const marker = `drain-${Date.now()}-${Math.random()}`;
+    const accepted = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      headers: { prefer: "respond-async" },
+      body: { agent_config: { agent_name: "Drained", max_loops: 1, llm_args: { sim_latency_ms: latencyMs } }, task: marker },
+    });
+    expect(accepted.status).to.equal(202);
+    await eventually(async () => (h.sim.journal.some((e: any) => JSON.stringify(e.body?.messages ?? "").includes(marker)) ? true : undefined), 20_000, 10);
+    return { runId: accepted.body.job_id, callStartedAt: Date.now() };
+  }
+
+  async function finishedRun(runId: string) {
+    return eventually(async () => {
+      const row = await findRun(h.deps.ds, runId);
+      return row && row.status !== "running" && row.status !== "queued" ? row : undefined;
+    }, 30_000);
+  }
+
+  it("takes no more jobs, lets the run in flight finish within WORKER_DRAIN_MS (longer than SHUTDOWN_TIMEOUT_MS), then exits 0", async () => {
+    child = await startWorker(12_000);
+    const { runId } = await runInFlight(6_000);
+    child.kill("SIGTERM");
+    await eventually(async () => (child!.output.join("").includes("workers stopping") ? true : undefined), 5_000, 10);
+    const later = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      headers: { prefer: "respond-async" },
+      body: { agent_config: { agent_name: "Later", max_loops: 1 }, task: "after the SIGTERM" },
+    });
+    expect(later.status).to.equal(202);
+
+    expect(await exited(child)).to.equal(0);
+    const exitedAt = Date.now();
+    const run = (await findRun(h.deps.ds, runId))!;
+    expect(run.status).to.equal("succeeded");
+    expect(run.attempts).to.equal(1);
+    expect(run.finished_at!.getTime()).to.be.at.most(exitedAt);
+    // The job that arrived after the signal was left for others: nobody has taken it yet.
+    expect((await findRun(h.deps.ds, later.body.job_id))!.status).to.equal("queued");
+    inProcess.resume();
+    expect((await finishedRun(later.body.job_id)).status).to.equal("succeeded");
+  });
+
+  it("hands a run still going at the end of WORKER_DRAIN_MS back to the queue, unfailed, exits 0, and another worker completes it", async () => {
+    child = await startWorker(300);
+    const { runId, callStartedAt } = await runInFlight(5_000);
+    child.kill("SIGTERM");
+    expect(await exited(child)).to.equal(0);
+    expect(Date.now() - callStartedAt).to.be.below(5_000); // gone before the LLM call could answer
+    expect(child.output.join("")).to.include("job handed back to the queue at shutdown");
+
+    // Back in the queue at once, not failed and not waiting for its lock to run out.
+    const job = (await h.deps.queues.agent.getJob(runId))!;
+    expect(await job.getState()).to.equal("waiting");
+    expect(job.attemptsMade).to.equal(0);
+    expect((await findRun(h.deps.ds, runId))!.status).to.equal("running");
+
+    inProcess.resume();
+    const run = await finishedRun(runId);
+    expect(run.status).to.equal("succeeded");
+    expect(run.attempts).to.equal(2);
+  });
+});
