@@ -1,13 +1,15 @@
 import type { Middleware } from "koa";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { AppError } from "../../shared/errors";
-import { describeUsedUp } from "../services/rate-limit-reply";
+import { describeUsedUp, rateLimitHeaders } from "../services/rate-limit-reply";
 import type { RateLimitState } from "../services/rate-limiter";
 
-/** A key one of whose windows is used up: until when, and why. */
+/** A key one of whose windows is used up: until when, why, and its standing when that was seen. */
 interface Exhausted {
   untilMs: number;
   reason: string;
+  state: RateLimitState;
+  seenAtMs: number;
 }
 
 /** Past this many remembered keys, expired entries are swept before another is added. */
@@ -32,7 +34,8 @@ export class ExhaustedKeys {
     const usedUp = describeUsedUp(state);
     if (!usedUp) return;
     if (this.keys.size >= SWEEP_ABOVE) this.sweep(Date.now());
-    this.keys.set(keyId, { untilMs: Date.now() + usedUp.resetMs, reason: usedUp.reason });
+    const now = Date.now();
+    this.keys.set(keyId, { untilMs: now + usedUp.resetMs, reason: usedUp.reason, state, seenAtMs: now });
   }
 
   /** The refusal a key still has coming, or null. */
@@ -54,7 +57,12 @@ export function refuseExhaustedKeys(exhausted: ExhaustedKeys): Middleware {
   return async (ctx, next) => {
     const entry = exhausted.check((ctx.state.auth as KeyOwner).apiKeyId);
     if (!entry) return next();
-    const retryAfterS = Math.max(1, Math.ceil((entry.untilMs - Date.now()) / 1_000));
+    const now = Date.now();
+    const retryAfterS = Math.max(1, Math.ceil((entry.untilMs - now) / 1_000));
+    // Refused requests count nowhere, so the standing seen then is the standing now, but for time.
+    const elapsedMs = now - entry.seenAtMs;
+    const windows = Object.fromEntries(Object.entries(entry.state.windows).map(([w, s]) => [w, { ...s, resetMs: Math.max(0, s.resetMs - elapsedMs) }]));
+    ctx.set(rateLimitHeaders({ ...entry.state, windows: windows as RateLimitState["windows"] }));
     ctx.set("Retry-After", String(retryAfterS));
     throw new AppError(429, "RATE_LIMITED", `${entry.reason}; retry in ${retryAfterS} s`);
   };

@@ -47,6 +47,6 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   { file: "workers/swarms/types/planner-worker-swarm.ts", throwText: "new Error(String(err))", why: "passes a task's own failure to the tasks waiting on it" },
   { file: "workers/handlers/token-launch.handler.ts", throwText: "The signing key is no longer available", why: "E6's sealed key expired or was removed (the platform app validates E6's request)" },
   { file: "workers/handlers/token-launch.handler.ts", throwText: "The signing key could not be opened", why: "SECRETS_KEY changed under a queued launch" },
-  { file: "workers/handlers/token-launch.handler.ts", throwText: "if (!permanent && !ctx.finalAttempt) throw err", why: "a transient chain failure, retried" },
+  { file: "workers/handlers/token-launch.handler.ts", throwText: "if (!permanent && (!ctx.finalAttempt || ctx.signal?.aborted)) throw err", why: "a transient chain failure, retried" },
   { file: "workers/handlers/token-launch.handler.ts", throwText: "throw new UnrecoverableError(message)", why: "the chain refused or the retries ran out" },
 ];
