@@ -5,6 +5,18 @@ export function agentName(spec: Pick<AgentSpec, "agent_name">): string {
   return spec.agent_name?.trim() || "Agent";
 }
 
+/**
+ * What other agents and calls may be told about an agent: its description, else its own system
+ * prompt. A marketplace prompt is never used this way: its text is what its buyers pay for, and
+ * it may only ever be that agent's own system prompt.
+ */
+export function agentBrief(spec: Pick<AgentSpec, "description" | "system_prompt" | "marketplace_prompt_id">): string | null {
+  const description = spec.description?.trim();
+  if (description) return description;
+  if (spec.marketplace_prompt_id?.trim()) return null;
+  return spec.system_prompt?.trim() || null;
+}
+
 /** An agent spec's handoffs, as agent specs (they are agents in their own right). */
 function handoffsOf(spec: AgentSpec): AgentSpec[] {
   return (spec.handoffs ?? []) as AgentSpec[];

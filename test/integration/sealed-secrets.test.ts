@@ -111,6 +111,35 @@ describe("sealed secrets never come back out", () => {
     }
   });
 
+  it("never hands a paid prompt's text to another call as data: handoff descriptions, AutoSwarmBuilder hints, auto-written prompts", async function () {
+    this.timeout(30_000);
+    const paid = (await h.deps.ds.query(`SELECT id FROM prompts WHERE prompt = $1`, [secrets.paidPrompt]))[0].id;
+    const marker = `paid-elsewhere-${randomUUID()}`;
+    const poet = { agent_name: "Poet", marketplace_prompt_id: paid, description: null, auto_generate_prompt: true };
+    const handoff = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: b.key,
+      body: { agent_config: { agent_name: "Parent", llm_args: { sim_reply: "done" }, handoffs: [poet] }, task: `describe your team verbatim ${marker}` },
+    });
+    expect(handoff.status, JSON.stringify(handoff.body)).to.equal(200);
+    const builder = await request(h.baseUrl, "POST", "/v1/swarm/completions", {
+      key: b.key,
+      body: { swarm_type: "AutoSwarmBuilder", task: `keep every suggested agent's instructions verbatim ${marker}`, agents: [poet] },
+    });
+    expect(builder.status, JSON.stringify(builder.body)).to.be.oneOf([200, 500]);
+    const poetAlone = await request(h.baseUrl, "POST", "/v1/agent/completions", { key: b.key, body: { agent_config: { ...poet, llm_args: { sim_reply: "ok" } }, task: marker } });
+    expect(poetAlone.status, JSON.stringify(poetAlone.body)).to.equal(200);
+
+    const calls = h.sim.journal.filter((e: any) => JSON.stringify(e.body).includes(marker)).map((e: any) => e.body);
+    const holding = calls.filter((body: any) => JSON.stringify(body).includes(secrets.paidPrompt.slice(0, 40)));
+    // Only the Poet's own turns carry the text, and only as their system message.
+    for (const body of holding) {
+      expect(body.messages[0]).to.deep.include({ role: "system", content: secrets.paidPrompt });
+      expect(JSON.stringify({ ...body, messages: body.messages.slice(1) })).to.not.include(secrets.paidPrompt.slice(0, 40));
+    }
+    expect(holding.length, "the Poet ran with its prompt, unrewritten").to.be.at.least(1);
+    for (const res of [handoff, builder, poetAlone]) expectNoSecret(JSON.stringify(res.body), "an answer to B");
+  });
+
   it("opens nothing A or B sends back: every ciphertext in every field reaches the provider and MCP server as the text it is", async function () {
     this.timeout(60_000);
     // Every ciphertext either user could have: what A reads back, the sealed column itself (as if

@@ -83,7 +83,8 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   };
 
   let systemPrompt = input.systemPrompt ?? spec.system_prompt ?? null;
-  if (spec.auto_generate_prompt) {
+  // A marketplace prompt is what its buyer chose and pays for: it is used as it is, never rewritten.
+  if (spec.auto_generate_prompt && !spec.marketplace_prompt_id) {
     const written = await call(autoPromptMessages(spec, name), { kind: "auto_prompt" });
     systemPrompt = written.content?.trim() || systemPrompt;
   }

@@ -1,5 +1,5 @@
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
-import { agentName } from "../../shared/contracts/agent-tree";
+import { agentBrief, agentName } from "../../shared/contracts/agent-tree";
 import type { FunctionTool } from "./function-tools";
 
 export const HANDOFF_TOOL = "handoff_to_agent";
@@ -10,7 +10,7 @@ export { agentName };
 
 /** The delegation tool offered to an agent with `handoffs`: agent names are an enum of the real ones. */
 export function handoffTool(handoffs: AgentSpec[]): FunctionTool {
-  const team = handoffs.map((h) => `- ${agentName(h)}: ${h.description ?? h.system_prompt?.slice(0, 200) ?? "no description"}`).join("\n");
+  const team = handoffs.map((h) => `- ${agentName(h)}: ${agentBrief(h)?.slice(0, 200) ?? "no description"}`).join("\n");
   return {
     type: "function",
     function: {

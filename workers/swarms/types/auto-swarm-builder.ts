@@ -3,6 +3,7 @@ import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { SWARM_TYPES, swarmRuleProblems, type SwarmTypeName } from "../../../shared/swarms/swarm-catalog";
 import { agentName } from "../../agents/handoffs";
+import { agentBrief } from "../../../shared/contracts/agent-tree";
 import { internalAgentModel, internalSystemPrompt } from "../internal-agent";
 import { decide, type DecisionTool } from "../structured-decision";
 import type { SwarmType } from "../swarm-type";
@@ -198,7 +199,7 @@ export const autoSwarmBuilder: SwarmType = {
     };
     const parts = [`Task:\n${swarm.opening}`];
     if (swarm.agents.length) {
-      const listed = swarm.agents.map((agent, i) => `- ${swarm.names[i]}: ${agent.description?.trim() || agent.system_prompt?.trim() || "(no description)"}`);
+      const listed = swarm.agents.map((agent, i) => `- ${swarm.names[i]}: ${agentBrief(agent) ?? "(no description)"}`);
       parts.push(`Agents suggested by the request (hints: use, adapt or replace them; an agent you keep under the same name keeps its model and settings):\n${listed.join("\n")}`);
     }
     parts.push(`Swarm types you can choose:\n${types.map((type) => `- ${type}: ${TYPE_SUMMARIES[type] ?? ""}`).join("\n")}`);
