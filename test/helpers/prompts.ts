@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SignJWT } from "jose";
+import type { DataSource } from "typeorm";
 import type { ApiDeps } from "../../api/deps";
 import { createPlatformServices, platformSettings, type PlatformServices } from "../../api/services/platform-services";
 import { SessionTokens } from "../../api/services/session-tokens";
@@ -136,11 +137,18 @@ export async function newModerator(h: Harness): Promise<{ key: string; userId: s
 
 const moderators = new WeakMap<Harness, Promise<{ key: string; userId: string }>>();
 
+/** The `updated_at` a moderator reviewing the prompt now would send back (null for no such prompt). */
+export async function reviewedVersion(ds: DataSource, promptId: string): Promise<string | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(promptId)) return null;
+  const [row] = await ds.query(`SELECT updated_at FROM prompts WHERE id = $1`, [promptId]);
+  return row ? new Date(row.updated_at).toISOString() : null;
+}
+
 /** Has a moderator decide on a prompt through `POST /api/moderate-prompt` (one moderator per harness). */
 export async function moderate(h: Harness, platformUrl: string, promptId: string, status: "approved" | "rejected" = "approved"): Promise<void> {
   if (!moderators.has(h)) moderators.set(h, newModerator(h));
   const { key } = await moderators.get(h)!;
-  const res = await post(platformUrl, "/api/moderate-prompt", key, { prompt_id: promptId, status });
+  const res = await post(platformUrl, "/api/moderate-prompt", key, { prompt_id: promptId, status, updated_at: await reviewedVersion(h.deps.ds, promptId) });
   if (res.status !== 200) throw new Error(`could not moderate ${promptId}: ${JSON.stringify(res.body)}`);
 }
 

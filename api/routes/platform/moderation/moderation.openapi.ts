@@ -12,7 +12,8 @@ export const moderationOperations: Operation[] = [
     description:
       "Only a moderator (a role the operator grants: `npm run apikey -- role --user <handle> moderator`) moves a prompt to `approved` or out of `rejected`; " +
       "the `status` an owner sends to E7 or E8 is only a request. An approved prompt is listed by E4, E9 and its page; a rejected one is seen by its owner only. " +
-      "Moderators find prompts waiting for review with E9 (they see every status, and paid prompts' text).",
+      "Moderators find prompts waiting for review with E9 (they see every status, and paid prompts' text), and send back the record's `updated_at`: " +
+      "a decision applies to the version reviewed, and a prompt changed since is 409.",
     tags: ["Moderation"],
     access: "platform",
     request: { body: moderatePromptSchema },
@@ -20,6 +21,7 @@ export const moderationOperations: Operation[] = [
       200: { description: "Decided; `updated_data` is the prompt as stored", body: moderatePromptResponseSchema },
       403: platformError("The caller is not a moderator (`NOT_MODERATOR`), or the prompt is the moderator's own (`OWN_PROMPT`)"),
       404: platformError("No prompt with that id"),
+      409: platformError("The prompt changed after the version reviewed (`PROMPT_CHANGED`, with its current `updated_at`): review it again"),
     },
   },
 ];
