@@ -7,7 +7,7 @@ import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
 import { acceptedReply, type Reply } from "./reply";
 import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
-import { assertMcpEgress } from "./mcp-egress";
+import { assertRequestEgress, imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
 
@@ -24,7 +24,11 @@ export async function completeAgentBatch(
 ): Promise<Reply> {
   assertBatchSize(items.length);
   assertAgentModelsServable(items.map((item) => item.agent_config), (i) => `[${i}].agent_config`);
-  await assertMcpEgress(items.map((item) => item.agent_config), (i) => `[${i}].agent_config`);
+  await assertRequestEgress(
+    items.map((item) => item.agent_config),
+    items.flatMap((item, i) => imageUrls(item, `[${i}]`)),
+    (i) => `[${i}].agent_config`,
+  );
   // One lookup for every item's marketplace prompts; an unusable one, or an agent that cannot be
   // published, refuses the whole batch (400) before anything is stored.
   const withPrompts = await attachMarketplacePrompts(deps.ds, items.map((item) => item.agent_config), owner.userId);

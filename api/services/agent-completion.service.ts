@@ -7,7 +7,7 @@ import { presentAgentCompletion } from "../presenters/agent-completion.presenter
 import { acceptedReply, type Reply } from "./reply";
 import { publishAgentPrompts, type SpineHooks } from "./agent-publishing.service";
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
-import { assertMcpEgress } from "./mcp-egress";
+import { assertRequestEgress, imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
 import { assertSucceeded, runAndWait } from "./run-service";
@@ -33,7 +33,7 @@ export async function completeAgent(
   hooks: SpineHooks = {},
 ): Promise<AgentCompletionOutcome> {
   assertAgentModelsServable([body.agent_config], () => "agent_config"); // 400 naming the model (and the key to set) before anything is queued
-  await assertMcpEgress([body.agent_config], () => "agent_config");
+  await assertRequestEgress([body.agent_config], imageUrls(body), () => "agent_config");
   const withPrompts = await attachMarketplacePrompts(deps.ds, [body.agent_config], owner.userId);
   const published = await publishAgentPrompts(deps, owner.userId, withPrompts, () => "agent_config", hooks.admission);
   hooks.onPublished?.(published.promptIds);

@@ -9,7 +9,7 @@ import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
 import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
 import { applyMarketplacePrompts, lookupMarketplacePrompts, type MarketplacePromptLookup } from "./marketplace-prompts.service";
 import { withholdSwarmSecrets } from "../../shared/secrets/run-secrets";
-import { assertMcpEgress } from "./mcp-egress";
+import { assertRequestEgress, imageUrls } from "./request-egress";
 import { acceptedReply, type Reply } from "./reply";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 
@@ -36,11 +36,11 @@ function prepareItem(raw: unknown, owner: KeyOwner): PreparedItem {
   }
 }
 
-/** An item whose MCP servers the egress policy refuses takes its slot as an error. */
+/** An item whose MCP servers or image URLs the egress policy refuses takes its slot as an error. */
 async function withEgressChecked(item: PreparedItem): Promise<PreparedItem> {
   if (!("request" in item)) return item;
   try {
-    await assertMcpEgress(item.request.agents ?? []);
+    await assertRequestEgress(item.request.agents ?? [], imageUrls(item.request));
     return item;
   } catch (err) {
     return refusedItem(item.request.name ?? null, err);

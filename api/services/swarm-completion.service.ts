@@ -6,7 +6,7 @@ import { syncWaitMs } from "./batch-service";
 import { publishAgentPrompts, type SpineHooks } from "./agent-publishing.service";
 import { attachMarketplacePrompts } from "./marketplace-prompts.service";
 import { withholdSwarmSecrets } from "../../shared/secrets/run-secrets";
-import { assertMcpEgress } from "./mcp-egress";
+import { assertRequestEgress, imageUrls } from "./request-egress";
 import { acceptedReply, type Reply } from "./reply";
 import { assertSucceeded, runAndWait } from "./run-service";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
@@ -27,7 +27,7 @@ export async function completeSwarm(
 ): Promise<SwarmCompletionOutcome> {
   const normalised = normaliseSwarmRequest(body, owner);
   assertSwarmRunnable(normalised);
-  await assertMcpEgress(body.agents ?? []);
+  await assertRequestEgress(body.agents ?? [], imageUrls(body));
   const withPrompts = await attachMarketplacePrompts(deps.ds, normalised.agents ?? [], owner.userId);
   const published = await publishAgentPrompts(deps, owner.userId, withPrompts, undefined, hooks.admission);
   hooks.onPublished?.(published.promptIds);

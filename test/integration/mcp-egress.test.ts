@@ -128,6 +128,22 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     expect(internal.requests).to.deep.equal([]);
   });
 
+  it("refuses image URLs a gateway or local model server would fetch from inside the network, on every endpoint; public ones and data URLs pass", async () => {
+    const marker = `egress-img-${Date.now()}`;
+    const metadata = "http://169.254.169.254/latest/meta-data/";
+    await expectRefused(E5, { agent_config: { agent_name: "Eye" }, task: marker, img: metadata, imgs: ["data:image/png;base64,iVBORw0KGgo=", "http://[::1]/x.png"] }, ["img", "imgs[1]"], marker);
+    await expectRefused("/v1/swarm/completions", { swarm_type: "SequentialWorkflow", agents: [agent("One")], task: marker, img: "http://10.0.0.7/cat.png" }, ["img"], marker);
+    await expectRefused("/v1/agent/batch/completions", [{ agent_config: { agent_name: "Fine" }, task: marker }, { agent_config: { agent_name: "Eye" }, task: marker, imgs: [metadata] }], ["[1].imgs[0]"], marker);
+    const batch = await request(h.baseUrl, "POST", "/v1/swarm/batch/completions", {
+      key,
+      body: [{ name: "refused", swarm_type: "SequentialWorkflow", agents: [agent("Eye")], task: `${marker} refused`, img: "http://0x7f.0.0.2/x.png" }],
+    });
+    expect(batch.body[0]).to.include({ status: "error", swarm_name: "refused" });
+    expect(batch.body[0].detail).to.include("img: ").and.include("EGRESS_ALLOW");
+    const fine = await request(h.baseUrl, "POST", E5, { key, body: { agent_config: { agent_name: "Eye" }, task: marker, img: "http://93.184.216.34/cat.png" } });
+    expect(fine.status, JSON.stringify(fine.body)).to.equal(200);
+  });
+
   it("uses an MCP server EGRESS_ALLOW allows, while the same server on another loopback address is refused", async () => {
     const marker = `egress-allowed-${Date.now()}`;
     const res = await request(h.baseUrl, "POST", E5, { key, body: { agent_config: { agent_name: "M", mcp_url: allowed.url }, task: marker } });

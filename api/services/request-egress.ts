@@ -4,6 +4,24 @@ import { BadRequestError } from "../../shared/errors";
 import { EgressRefusedError, egressPolicy } from "../../shared/net/egress";
 import type { EgressPolicy } from "../../shared/net/egress-policy";
 
+/** A URL a request gives that something will connect to, and where it sits in the request. */
+export interface RequestUrl {
+  url: string;
+  field: string;
+}
+
+/**
+ * The http(s) image URLs of a request (`img`, `imgs`). The service never fetches them itself, but
+ * the model server does: behind a gateway (`LLM_BASE_URL`) or a local model server that server sits
+ * in the operator's network, so the same policy applies to them as to MCP servers (checked here,
+ * when the request arrives; the connection is the model server's).
+ */
+export function imageUrls(request: { img?: string | null; imgs?: string[] | null }, at = ""): RequestUrl[] {
+  const prefix = at ? `${at}.` : "";
+  const images = [{ url: request.img, field: `${prefix}img` }, ...(request.imgs ?? []).map((url, i) => ({ url, field: `${prefix}imgs[${i}]` }))];
+  return images.flatMap(({ url, field }) => (typeof url === "string" && /^https?:/i.test(url.trim()) ? [{ url: url.trim(), field }] : []));
+}
+
 /** Every MCP server URL of the agents (handoffs included), with where it sits in the request. */
 function mcpServerUrls(specs: AgentSpec[], where?: (i: number) => string): { url: string; field: string }[] {
   return everyAgent(specs, where).flatMap(({ spec, where: at }) => {
@@ -18,13 +36,19 @@ function mcpServerUrls(specs: AgentSpec[], where?: (i: number) => string): { url
 }
 
 /**
- * Refuses, with a 400 `EGRESS_REFUSED` naming each refused field, agents whose MCP servers the
- * egress policy refuses as far as can be told now (literal addresses, and names resolved here):
- * before any LLM call, publication or stored run. A name that changes its answer later is still
- * refused when the worker connects, failing the run with the same code.
+ * Refuses, with a 400 `EGRESS_REFUSED` naming each refused field, a request whose MCP servers (of
+ * `specs`, handoffs included) or image URLs (`images`) the egress policy refuses as far as can be
+ * told now (literal addresses, and names resolved here): before any LLM call, publication or
+ * stored run. An MCP server whose name changes its answer later is still refused when the worker
+ * connects, failing the run with the same code.
  */
-export async function assertMcpEgress(specs: AgentSpec[], where?: (i: number) => string, policy: EgressPolicy = egressPolicy): Promise<void> {
-  const servers = mcpServerUrls(specs, where);
+export async function assertRequestEgress(
+  specs: AgentSpec[],
+  images: RequestUrl[],
+  where?: (i: number) => string,
+  policy: EgressPolicy = egressPolicy,
+): Promise<void> {
+  const servers = [...mcpServerUrls(specs, where), ...images];
   if (servers.length === 0) return;
   const urls = [...new Set(servers.map((s) => s.url))];
   const reasons = new Map(await Promise.all(urls.map(async (url) => [url, await refusalOf(url, policy)] as const)));
