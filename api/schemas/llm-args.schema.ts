@@ -1,4 +1,5 @@
 import Joi from "joi";
+import { RESERVED_LLM_ARGS } from "../../shared/contracts/llm-args";
 import { functionNameSchema } from "./function-tool.schema";
 
 /**
@@ -13,5 +14,69 @@ const responseFormat = Joi.object({
   }),
 }).unknown(true);
 
-/** Spec: AgentSpec `llm_args`, extra provider options; the fields the service reads are checked. */
-export const llmArgsSchema = Joi.object({ response_format: responseFormat.allow(null) }).unknown(true).allow(null);
+/** An output limit in tokens: providers refuse anything but a whole number of at least one. */
+const tokenLimit = Joi.number().integer().min(1).allow(null);
+/** A presence or frequency penalty, in the range OpenAI documents. */
+const penalty = Joi.number().min(-2).max(2).allow(null);
+
+/**
+ * The OpenAI-compatible chat-completion options a provider checks, with the ranges OpenAI documents:
+ * a value outside them would be refused by the provider, failing the run after it was stored and
+ * billed. Explicit `unknown(false)` on the keyed objects: the request's `stripUnknown` would
+ * otherwise drop a bad key in silence instead of refusing it.
+ */
+const providerOptions = {
+  temperature: Joi.number().min(0).max(2).allow(null),
+  top_p: Joi.number().min(0).max(1).allow(null),
+  n: Joi.number()
+    .valid(1)
+    .allow(null)
+    .messages({ "any.only": "{{#label}} must be 1: the service returns one answer per call, so further choices would be paid for and never read" }),
+  max_tokens: tokenLimit,
+  max_completion_tokens: tokenLimit,
+  presence_penalty: penalty,
+  frequency_penalty: penalty,
+  seed: Joi.number().integer().allow(null),
+  stop: Joi.alternatives(Joi.string().allow(""), Joi.array().items(Joi.string().allow("")).max(4)).allow(null).description("A stop sequence, or up to 4"),
+  logit_bias: Joi.object()
+    .pattern(/^\d+$/, Joi.number().min(-100).max(100).required())
+    .unknown(false)
+    .messages({ "object.unknown": "{{#label}} is not a token id: logit_bias maps token ids (digits) to a bias from -100 to 100" })
+    .allow(null),
+  logprobs: Joi.boolean().allow(null),
+  top_logprobs: Joi.number()
+    .integer()
+    .min(0)
+    .max(20)
+    .allow(null)
+    .when("logprobs", { is: Joi.valid(true).required(), otherwise: Joi.valid(null).messages({ "any.only": "{{#label}} is taken only with logprobs: true" }) }),
+  user: Joi.string().allow("", null),
+  parallel_tool_calls: Joi.boolean().allow(null),
+  reasoning_effort: Joi.string().valid("none", "minimal", "low", "medium", "high", "xhigh").allow(null),
+  service_tier: Joi.string().allow(null),
+  metadata: Joi.object()
+    .pattern(Joi.string().max(64), Joi.string().max(512).allow("").required())
+    .max(16)
+    .unknown(false)
+    .messages({ "object.unknown": "{{#label}} is a metadata key longer than 64 characters" })
+    .allow(null)
+    .description("Up to 16 string values under keys of at most 64 characters"),
+};
+
+/** The fields the service sets itself: refused, since `llm_args` could never change them. */
+const reserved = Object.fromEntries(
+  RESERVED_LLM_ARGS.map((field) => [
+    field,
+    Joi.any()
+      .forbidden()
+      .messages({ "any.unknown": `{{#label}} is set by the service (the agent's model, its conversation and tools, and streaming are chosen by the request's own fields): it cannot be given in llm_args` }),
+  ]),
+);
+
+/**
+ * Spec: AgentSpec `llm_args`, extra provider options. The options OpenAI-compatible providers check
+ * are checked here; other fields (a gateway's or provider's own) pass through unchecked.
+ */
+export const llmArgsSchema = Joi.object({ response_format: responseFormat.allow(null), ...providerOptions, ...reserved })
+  .unknown(true)
+  .allow(null);

@@ -64,6 +64,16 @@ const noTask = (body: Record<string, unknown>) => {
   return rest;
 };
 
+/**
+ * `llm_args` on the E5 agent and on a swarm's first agent (E1), refused at `field` under each
+ * agent's `llm_args`.
+ */
+const llmArgsCase = (name: string, llmArgs: Record<string, unknown>, ...field: (string | number)[]): RefusalCase => ({
+  name,
+  agent: { body: (m) => agentBody(m, {}, { model_name: "gpt-4o-mini", llm_args: llmArgs }), refused: at("agent_config", "llm_args", ...field) },
+  swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", model_name: "gpt-4o-mini", llm_args: llmArgs }, { agent_name: "B" }]), refused: at("agents", 0, "llm_args", ...field) },
+});
+
 export const REFUSAL_SITES: RefusalSite[] = [
   {
     refusal: "BAD_REQUEST No task given for this agent",
@@ -258,6 +268,55 @@ export const REFUSAL_SITES: RefusalSite[] = [
         agent: { body: (m) => agentBody(m, {}, { model_name: "   " }), refused: at("agent_config", "model_name") },
         swarm: { body: (m) => swarmBody(m, { swarm_type: "HeavySwarm", heavy_swarm_worker_model_name: "  " }), refused: at("heavy_swarm_worker_model_name") },
       },
+    ],
+  },
+  {
+    refusal: "the provider refuses an llm_args option outside the range it documents (a 4xx failing the run after it was stored and billed)",
+    file: "workers/agents/llm-request.ts",
+    throwText: null,
+    cases: [
+      llmArgsCase("max_completion_tokens of 0", { max_completion_tokens: 0 }, "max_completion_tokens"),
+      llmArgsCase("max_tokens that is no whole number", { max_tokens: 2.5 }, "max_tokens"),
+      llmArgsCase("a temperature above 2", { temperature: 7 }, "temperature"),
+      llmArgsCase("a negative temperature", { temperature: -0.5 }, "temperature"),
+      llmArgsCase("top_p above 1", { top_p: 5 }, "top_p"),
+      llmArgsCase("n of 0", { n: 0 }, "n"),
+      llmArgsCase("n of 3 (the service reads one answer per call)", { n: 3 }, "n"),
+      llmArgsCase("a presence_penalty above 2", { presence_penalty: 3 }, "presence_penalty"),
+      llmArgsCase("a frequency_penalty below -2", { frequency_penalty: -2.5 }, "frequency_penalty"),
+      llmArgsCase("a seed that is no integer", { seed: 1.5 }, "seed"),
+      llmArgsCase("five stop sequences", { stop: ["a", "b", "c", "d", "e"] }, "stop"),
+      llmArgsCase("a stop that is no string", { stop: 7 }, "stop"),
+      llmArgsCase("a logit_bias key that is no token id", { logit_bias: { hello: 5 } }, "logit_bias", "hello"),
+      llmArgsCase("a logit_bias above 100", { logit_bias: { "50256": 101 } }, "logit_bias", "50256"),
+      llmArgsCase("logprobs that is no boolean", { logprobs: "sometimes" }, "logprobs"),
+      llmArgsCase("top_logprobs above 20", { logprobs: true, top_logprobs: 21 }, "top_logprobs"),
+      llmArgsCase("top_logprobs without logprobs", { top_logprobs: 3 }, "top_logprobs"),
+      llmArgsCase("a user that is no string", { user: 42 }, "user"),
+      llmArgsCase("parallel_tool_calls that is no boolean", { parallel_tool_calls: "often" }, "parallel_tool_calls"),
+      llmArgsCase("a reasoning_effort providers do not know", { reasoning_effort: "extreme" }, "reasoning_effort"),
+      llmArgsCase("a service_tier that is no string", { service_tier: 2 }, "service_tier"),
+      llmArgsCase("metadata with a value that is no string", { metadata: { team: 7 } }, "metadata", "team"),
+      llmArgsCase("metadata of 17 keys", { metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"])) }, "metadata"),
+      llmArgsCase("metadata that is no object", { metadata: "team" }, "metadata"),
+      {
+        name: "a handoff's temperature above 2",
+        agent: { body: (m) => agentBody(m, {}, { handoffs: [{ agent_name: "Helper", llm_args: { temperature: 9 } }] }), refused: at("agent_config", "handoffs", 0, "llm_args", "temperature") },
+        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", handoffs: [{ agent_name: "Helper", llm_args: { n: 2 } }] }, { agent_name: "B" }]), refused: at("agents", 0, "handoffs", 0, "llm_args", "n") },
+      },
+    ],
+  },
+  {
+    refusal: "an llm_args field the service sets itself (model, messages, tools, tool_choice, stream, stream_options), ignored in silence",
+    file: "workers/agents/llm-request.ts",
+    throwText: null,
+    cases: [
+      llmArgsCase("llm_args.model", { model: "gpt-4o" }, "model"),
+      llmArgsCase("llm_args.messages", { messages: [{ role: "user", content: "hi" }] }, "messages"),
+      llmArgsCase("llm_args.tools", { tools: [] }, "tools"),
+      llmArgsCase("llm_args.tool_choice", { tool_choice: "none" }, "tool_choice"),
+      llmArgsCase("llm_args.stream", { stream: true }, "stream"),
+      llmArgsCase("llm_args.stream_options of null", { stream_options: null }, "stream_options"),
     ],
   },
 ];

@@ -24,7 +24,12 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "a shared ceiling (the batch's budget, the account's day) reached while running: honoured, not refused; a request is refused at the door once the account's day is spent",
   },
   { file: "workers/agents/run-budget.ts", throwText: "throw err;", why: "Redis failed while reserving a call's room: an infrastructure fault, retried" },
-  { file: "workers/agents/recorded-llm-call.ts", throwText: "throw err;", why: "the LLM call failed after its reservation was released: the provider's or the network's failure, passed on" },
+  {
+    file: "workers/agents/recorded-llm-call.ts",
+    throwText: "throw err;",
+    why:
+      "the LLM call failed after its reservation was released, passed on: the provider's or the network's fault, or a provider 4xx over something in the request the API cannot know (a limit of one model, such as its largest max_tokens or an option it does not take); what a provider refuses for every model is refused at the door (llm-args.schema.ts)",
+  },
   { file: "workers/agents/mcp/mcp-connection.ts", throwText: "the tool list did not end", why: "the MCP server paginates forever" },
   { file: "workers/agents/mcp/mcp-connection.ts", throwText: "the URL is not valid", why: "MCP URLs are checked by the egress rules (owned there); `new URL` takes every URL the schema's `uri()` takes" },
   { file: "workers/agents/mcp/mcp-connection.ts", throwText: "throw signal.reason ?? error", why: "the run was cancelled or timed out" },

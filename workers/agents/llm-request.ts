@@ -1,10 +1,11 @@
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
+import { RESERVED_LLM_ARGS } from "../../shared/contracts/llm-args";
 import type { ChatMessage, ChatRequest } from "../../shared/llm/chat";
 import type { ResolvedModel } from "../../shared/llm/providers";
 import { modelFamily } from "./model-family";
 
-/** Fields the service owns; `llm_args` may add provider options but never replace these. */
-const RESERVED_FIELDS = new Set(["model", "messages", "tools", "tool_choice", "stream", "stream_options"]);
+/** Fields the service owns; `llm_args` may add provider options but never replace these (the API refuses them there). */
+const RESERVED_FIELDS = new Set<string>(RESERVED_LLM_ARGS);
 
 /** Thinking budgets for an effort level when the request gives no `thinking_tokens`. */
 const EFFORT_BUDGET: Record<string, number> = { minimal: 1024, low: 1024, medium: 2048, high: 4096 };
