@@ -95,16 +95,23 @@ describe("E5 POST /v1/agent/completions", () => {
     expect(res.body.outputs).to.deep.equal([{ role: "Editor", content: steps[2].output.content }]);
   });
 
-  it("passes llm_args to the provider without letting them replace the model or messages", async () => {
+  it("passes llm_args to the provider, and refuses the ones that would replace the model or messages", async () => {
     const marker = `args-${Date.now()}`;
+    const refused = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: { llm_args: { top_p: 0.5, model: "evil", messages: [] } }, task: marker },
+    });
+    expect(refused.status).to.equal(422);
+    expect(refused.body.detail.map((d: any) => d.loc.join("."))).to.include.members(["body.agent_config.llm_args.model", "body.agent_config.llm_args.messages"]);
+    expect(callsMentioning(h, marker)).to.deep.equal([]);
     const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
-      body: { agent_config: { llm_args: { top_p: 0.5, model: "evil", messages: [], api_key: "provider-secret-123" } }, task: marker },
+      body: { agent_config: { llm_args: { top_p: 0.5, api_key: "provider-secret-123" } }, task: marker },
     });
     expect(res.status).to.equal(200);
     const [call] = callsMentioning(h, marker);
     expect(call.body.top_p).to.equal(0.5);
-    expect(call.body.api_key).to.equal("provider-secret-123"); // decrypted only for the provider call
+    expect(call.body.api_key).to.equal("provider-secret-123"); // put back only for the provider call
     const [stored] = await h.deps.ds.query("SELECT request::text AS request FROM runs WHERE id = $1", [res.body.job_id]);
     expect(stored.request).to.not.include("provider-secret-123");
     expect(call.body.model).to.equal("gpt-4.1");
