@@ -10,7 +10,12 @@ interface Exhausted {
   reason: string;
   state: RateLimitState;
   seenAtMs: number;
+  /** The key's tier then: a key moved to another tier has other limits, so the entry no longer holds. */
+  tier: string;
 }
+
+/** The key a verdict was about. */
+type Subject = Pick<KeyOwner, "apiKeyId" | "tier">;
 
 /** Past this many remembered keys, expired entries are swept before another is added. */
 const SWEEP_ABOVE = 10_000;
@@ -30,20 +35,20 @@ export class ExhaustedKeys {
    * or not. A batch refused only for being larger than what is left is not remembered: a smaller
    * request may still fit.
    */
-  note(keyId: string, state: RateLimitState): void {
+  note(subject: Subject, state: RateLimitState): void {
     const usedUp = describeUsedUp(state);
     if (!usedUp) return;
     if (this.keys.size >= SWEEP_ABOVE) this.sweep(Date.now());
     const now = Date.now();
-    this.keys.set(keyId, { untilMs: now + usedUp.resetMs, reason: usedUp.reason, state, seenAtMs: now });
+    this.keys.set(subject.apiKeyId, { untilMs: now + usedUp.resetMs, reason: usedUp.reason, state, seenAtMs: now, tier: subject.tier });
   }
 
   /** The refusal a key still has coming, or null. */
-  check(keyId: string): Exhausted | null {
-    const entry = this.keys.get(keyId);
+  check(subject: Subject): Exhausted | null {
+    const entry = this.keys.get(subject.apiKeyId);
     if (!entry) return null;
-    if (entry.untilMs > Date.now()) return entry;
-    this.keys.delete(keyId);
+    if (entry.untilMs > Date.now() && entry.tier === subject.tier) return entry;
+    this.keys.delete(subject.apiKeyId);
     return null;
   }
 
@@ -55,7 +60,7 @@ export class ExhaustedKeys {
 /** Answers 429 before the body is read to a key `ExhaustedKeys` knows is over its limit (runs after authentication). */
 export function refuseExhaustedKeys(exhausted: ExhaustedKeys): Middleware {
   return async (ctx, next) => {
-    const entry = exhausted.check((ctx.state.auth as KeyOwner).apiKeyId);
+    const entry = exhausted.check(ctx.state.auth as KeyOwner);
     if (!entry) return next();
     const now = Date.now();
     const retryAfterS = Math.max(1, Math.ceil((entry.untilMs - now) / 1_000));

@@ -35,7 +35,7 @@ export function rateLimit(limiter: RateLimiter, options: RateLimitOptions = {}):
     ctx.set(staticRateLimitHeaders(tier, limits));
     const verdict = limiter.consume(owner, options.admission?.(ctx)).then((outcome) => {
       ctx.set(rateLimitHeaders(outcome.state));
-      options.exhaustedKeys?.note(owner.apiKeyId, outcome.state);
+      options.exhaustedKeys?.note(owner, outcome.state);
       if (outcome.refusals.length > 0) {
         const refusal = describeRefusal(outcome);
         ctx.set("Retry-After", String(refusal.retryAfterS));
