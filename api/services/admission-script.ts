@@ -1,5 +1,6 @@
 import { luaScript } from "../../shared/queues/lua-script";
 import type { RedisClient } from "../../shared/queues/redis";
+import { finite, SPEND_FIELDS } from "../../shared/limits/shared-spend";
 
 /**
  * One request's admission, decided and counted by Redis in one atomic step: the request is
@@ -23,7 +24,7 @@ for i = 1, 6 do
   ttls[i] = redis.call('PTTL', KEYS[i])
   if counts[i] + points > tonumber(ARGV[1 + i]) then admitted = 0 end
 end
-local spent = redis.call('HMGET', KEYS[7], 't', 'c')
+local spent = redis.call('HMGET', KEYS[7], '${SPEND_FIELDS.tokens}', '${SPEND_FIELDS.cost}')
 local tokens, cost = spent[1] or '0', spent[2] or '0'
 local maxTokens, maxCost = tonumber(ARGV[14]), tonumber(ARGV[15])
 if maxTokens >= 0 and (tonumber(tokens) >= maxTokens or tonumber(cost) >= maxCost) then admitted = 0 end
@@ -71,10 +72,6 @@ export interface AdmissionReply {
   spent: { tokens: number; cost: number };
 }
 
-/** A number Lua can read back (it may not parse "Infinity"). */
-function finite(value: number): number {
-  return Number.isFinite(value) ? value : Number.MAX_SAFE_INTEGER;
-}
 
 /** Runs the admission script. */
 export async function runAdmission(redis: RedisClient, call: AdmissionCall): Promise<AdmissionReply> {

@@ -3,7 +3,6 @@ import { nextUtcMidnight, utcDay } from "../../shared/limits/utc-day";
 import { PlatformError } from "../platform/platform-error";
 
 // The day a launch counts against is recorded with it (see `create-prompt.ts`).
-export { utcDay };
 
 /** The per-user, per-UTC-day counters (spec: `currentUsage` / `limits` of the 429). */
 export type DailyCounter = "paidPrompts" | "paidAgents" | "freeContent";

@@ -23,7 +23,7 @@ export function imageUrls(request: { img?: string | null; imgs?: string[] | null
 }
 
 /** Every MCP server URL of the agents (handoffs included), with where it sits in the request. */
-function mcpServerUrls(specs: AgentSpec[], where?: (i: number) => string): { url: string; field: string }[] {
+function mcpServerUrls(specs: AgentSpec[], where?: (i: number) => string): RequestUrl[] {
   return everyAgent(specs, where).flatMap(({ spec, where: at }) => {
     const urls: { url: unknown; field: string }[] = [
       { url: spec.mcp_url, field: `${at}.mcp_url` },

@@ -42,3 +42,8 @@ export function accountSpendKey(userId: string, day: string, prefix = config.que
 export function requestSpendKey(parentRunId: string, prefix = config.queue.prefix): string {
   return `${prefix}:spend:request:${parentRunId}`;
 }
+
+/** A ceiling the Redis scripts can read back (Lua may not parse "Infinity"): unlimited as the largest safe integer. */
+export function finite(value: number): number {
+  return Number.isFinite(value) ? value : Number.MAX_SAFE_INTEGER;
+}

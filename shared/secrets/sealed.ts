@@ -20,15 +20,14 @@ export interface SealBinding {
   [context: string]: string;
 }
 
-const keys = new Map<string, Buffer>();
+const keys = new Map<SealPurpose, Buffer>();
 
 /** The purpose's 32-byte AES key (HKDF-SHA256 of `SECRETS_KEY`), derived once per process. */
 function keyFor(purpose: SealPurpose): Buffer {
-  const cacheKey = `${purpose}\u0000${config.secretsKey}`;
-  let key = keys.get(cacheKey);
+  let key = keys.get(purpose);
   if (!key) {
     key = Buffer.from(hkdfSync("sha256", Buffer.from(config.secretsKey, "utf8"), Buffer.from("apiary sealed values", "utf8"), `apiary/${purpose}`, 32));
-    keys.set(cacheKey, key);
+    keys.set(purpose, key);
   }
   return key;
 }

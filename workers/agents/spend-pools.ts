@@ -1,4 +1,4 @@
-import { SPEND_FIELDS } from "../../shared/limits/shared-spend";
+import { finite, SPEND_FIELDS } from "../../shared/limits/shared-spend";
 import { luaScript } from "../../shared/queues/lua-script";
 import type { RedisClient } from "../../shared/queues/redis";
 
@@ -80,10 +80,6 @@ export interface PoolReservation {
   granted: number;
 }
 
-/** A number Lua can read back (it may not parse "Infinity"). */
-function finite(value: number): number {
-  return Number.isFinite(value) ? value : Number.MAX_SAFE_INTEGER;
-}
 
 /**
  * The pools a run shares, kept in Redis so runs on any worker draw from the same counters. Each

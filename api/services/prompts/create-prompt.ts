@@ -1,6 +1,7 @@
 import type { PlatformCaller } from "../../middleware/platform-auth";
 import type { ApiDeps } from "../../deps";
-import { assertDailyQuotaLeft, consumeDailyQuota, counterColumn, utcDay, type DailyCounter, type DailyLimits } from "../daily-limits";
+import { utcDay } from "../../../shared/limits/utc-day";
+import { assertDailyQuotaLeft, consumeDailyQuota, counterColumn, type DailyCounter, type DailyLimits } from "../daily-limits";
 import type { PlatformServices } from "../platform-services";
 import { contentHash } from "./content-hash";
 import { validateContent } from "./content-validation";
