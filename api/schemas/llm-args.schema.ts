@@ -15,7 +15,6 @@ const responseFormat = Joi.object({
 }).unknown(true);
 
 /** An output limit in tokens: providers refuse anything but a whole number of at least one. */
-const tokenLimit = Joi.number().integer().min(1).allow(null);
 /** A presence or frequency penalty, in the range OpenAI documents. */
 const penalty = Joi.number().min(-2).max(2).allow(null);
 
@@ -32,8 +31,6 @@ const providerOptions = {
     .valid(1)
     .allow(null)
     .messages({ "any.only": "{{#label}} must be 1: the service returns one answer per call, so further choices would be paid for and never read" }),
-  max_tokens: tokenLimit,
-  max_completion_tokens: tokenLimit,
   presence_penalty: penalty,
   frequency_penalty: penalty,
   seed: Joi.number().integer().allow(null),
@@ -53,7 +50,6 @@ const providerOptions = {
   user: Joi.string().allow("", null),
   parallel_tool_calls: Joi.boolean().allow(null),
   reasoning_effort: Joi.string().valid("none", "minimal", "low", "medium", "high", "xhigh").allow(null),
-  service_tier: Joi.string().allow(null),
   metadata: Joi.object()
     .pattern(Joi.string().max(64), Joi.string().max(512).allow("").required())
     .max(16)
@@ -69,7 +65,7 @@ const reserved = Object.fromEntries(
     field,
     Joi.any()
       .forbidden()
-      .messages({ "any.unknown": `{{#label}} is set by the service (the agent's model, its conversation and tools, and streaming are chosen by the request's own fields): it cannot be given in llm_args` }),
+      .messages({ "any.unknown": `{{#label}} is set by the service (the agent's model, its conversation and tools, streaming, its output cap (agent_config.max_tokens) and the service tier are chosen by the request's own fields and budget): it cannot be given in llm_args` }),
   ]),
 );
 

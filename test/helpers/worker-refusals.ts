@@ -275,8 +275,6 @@ export const REFUSAL_SITES: RefusalSite[] = [
     file: "workers/agents/llm-request.ts",
     throwText: null,
     cases: [
-      llmArgsCase("max_completion_tokens of 0", { max_completion_tokens: 0 }, "max_completion_tokens"),
-      llmArgsCase("max_tokens that is no whole number", { max_tokens: 2.5 }, "max_tokens"),
       llmArgsCase("a temperature above 2", { temperature: 7 }, "temperature"),
       llmArgsCase("a negative temperature", { temperature: -0.5 }, "temperature"),
       llmArgsCase("top_p above 1", { top_p: 5 }, "top_p"),
@@ -295,7 +293,6 @@ export const REFUSAL_SITES: RefusalSite[] = [
       llmArgsCase("a user that is no string", { user: 42 }, "user"),
       llmArgsCase("parallel_tool_calls that is no boolean", { parallel_tool_calls: "often" }, "parallel_tool_calls"),
       llmArgsCase("a reasoning_effort providers do not know", { reasoning_effort: "extreme" }, "reasoning_effort"),
-      llmArgsCase("a service_tier that is no string", { service_tier: 2 }, "service_tier"),
       llmArgsCase("metadata with a value that is no string", { metadata: { team: 7 } }, "metadata", "team"),
       llmArgsCase("metadata of 17 keys", { metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"])) }, "metadata"),
       llmArgsCase("metadata that is no object", { metadata: "team" }, "metadata"),
@@ -307,7 +304,7 @@ export const REFUSAL_SITES: RefusalSite[] = [
     ],
   },
   {
-    refusal: "an llm_args field the service sets itself (model, messages, tools, tool_choice, stream, stream_options), ignored in silence",
+    refusal: "an llm_args field the service sets itself (model, messages, tools, tool_choice, stream, stream_options, the output cap, the service tier), ignored in silence",
     file: "workers/agents/llm-request.ts",
     throwText: null,
     cases: [
@@ -317,6 +314,9 @@ export const REFUSAL_SITES: RefusalSite[] = [
       llmArgsCase("llm_args.tool_choice", { tool_choice: "none" }, "tool_choice"),
       llmArgsCase("llm_args.stream", { stream: true }, "stream"),
       llmArgsCase("llm_args.stream_options of null", { stream_options: null }, "stream_options"),
+      llmArgsCase("llm_args.max_completion_tokens (it would outrank the budget's cap)", { max_completion_tokens: 1_000_000 }, "max_completion_tokens"),
+      llmArgsCase("llm_args.max_tokens of 0", { max_tokens: 0 }, "max_tokens"),
+      llmArgsCase("llm_args.service_tier", { service_tier: "priority" }, "service_tier"),
     ],
   },
 ];

@@ -26,11 +26,11 @@ describe("the door's request schemas", () => {
 
   it("take llm_args at the edges of the ranges providers document, with null, gateway fields and the simulator's sim_* controls", () => {
     const accepted: Record<string, unknown>[] = [
-      { temperature: 0, top_p: 0, n: 1, max_tokens: 1, max_completion_tokens: 1, presence_penalty: -2, frequency_penalty: 2, seed: -7 },
+      { temperature: 0, top_p: 0, n: 1, presence_penalty: -2, frequency_penalty: 2, seed: -7 },
       { temperature: 2, top_p: 1, stop: ["", "a", "b", "c"], logit_bias: { "50256": -100, "13": 100 }, logprobs: true, top_logprobs: 20 },
-      { stop: "END", logprobs: false, top_logprobs: null, user: "", parallel_tool_calls: false, reasoning_effort: "minimal", service_tier: "flex" },
+      { stop: "END", logprobs: false, top_logprobs: null, user: "", parallel_tool_calls: false, reasoning_effort: "minimal" },
       { metadata: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`${"k".repeat(62)}${i}`, "v".repeat(512)])) },
-      Object.fromEntries(["temperature", "top_p", "n", "max_tokens", "seed", "stop", "logit_bias", "logprobs", "top_logprobs", "user", "metadata", "reasoning_effort", "service_tier"].map((k) => [k, null])),
+      Object.fromEntries(["temperature", "top_p", "n", "seed", "stop", "logit_bias", "logprobs", "top_logprobs", "user", "metadata", "reasoning_effort"].map((k) => [k, null])),
       { sim_reply: "hi", sim_latency_ms: 300, sim_error: 400, sim_error_times: 2, sim_retry_after_ms: 10, api_key: "sk-x", extra_headers: { "X-Org": "o" }, extra_body: { anything: [1] } },
     ];
     for (const llmArgs of accepted) expect(issues({ llm_args: llmArgs }), JSON.stringify(llmArgs)).to.deep.equal([]);
