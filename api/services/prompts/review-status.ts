@@ -52,5 +52,6 @@ export function listingChanged(row: PromptRow, values: Partial<PromptValues>): b
  */
 export function reviewOnEdit(settings: ModerationSettings, row: PromptRow, changed: boolean, score: ContentScore | null): ReviewColumns | null {
   if (row.status === "rejected" || !changed) return null;
-  return autoApproval(settings, score) ?? { status: "pending" };
+  // Back in review: the earlier decision was about other content, so it no longer names anyone.
+  return autoApproval(settings, score) ?? { status: "pending", moderated_by: null, moderated_at: null, moderation_reason: null };
 }

@@ -113,6 +113,8 @@ describe("prompt review: POST /api/moderate-prompt and what owners' status does"
     const swapped = await post(platform.url, "/api/edit-prompt", owner.key, { id, prompt: `Something else entirely: draft cold outreach emails for a product ${randomUUID()}.` });
     expect(swapped.status, JSON.stringify(swapped.body)).to.equal(200);
     expect(swapped.body.updated_data.status).to.equal("pending");
+    // The approval was of other content: it no longer names a moderator.
+    expect(await stored(id)).to.include({ moderated_by: null, moderated_at: null, moderation_reason: null });
     expect(await seenByOthers(id)).to.deep.equal(HIDDEN);
   });
 
