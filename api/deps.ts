@@ -38,7 +38,10 @@ export async function createApiDeps(platform: PlatformServices = createPlatformS
   const ds = await getDataSource();
   const redis = createRedis("request");
   const producerConnection = createRedis("blocking");
-  const queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, producerConnection)])) as Record<QueueName, Queue>;
+  const queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, producerConnection)])) as Record<
+    QueueName,
+    Queue
+  >;
   const flows = createFlowProducer(producerConnection);
   const events: QueueEvents[] = QUEUE_NAMES.map((name) => createQueueEvents(name, createRedis("blocking")));
   await Promise.all(events.map((e) => e.waitUntilReady()));

@@ -43,7 +43,9 @@ async function main(argv: string[]): Promise<number> {
         if (!["free", "premium"].includes(tier)) break;
         const user = await ensureUser(ds, values.user);
         const { key, record } = await createApiKey(ds, user.id, values.name ?? "default", tier);
-        console.log(`Created key ${record.id} (…${record.last4}, tier ${tier}) for user '${user.handle}'. It is shown only once:`);
+        console.log(
+          `Created key ${record.id} (…${record.last4}, tier ${tier}) for user '${user.handle}'. It is shown only once:`,
+        );
         console.log(key);
         return 0;
       }

@@ -8,7 +8,10 @@ import { createApiKey, ensureUser, findKeyOwner } from "../shared/auth/api-keys"
  * it every time (the database only ever holds its hash). A revoked or unknown key is replaced.
  */
 export async function ensureDevApiKey(ds: DataSource, file: string): Promise<string> {
-  const existing = await readFile(file, "utf8").then((s) => s.trim(), () => "");
+  const existing = await readFile(file, "utf8").then(
+    (s) => s.trim(),
+    () => "",
+  );
   if (existing && (await findKeyOwner(ds, existing))) return existing;
   const user = await ensureUser(ds, "dev");
   const { key } = await createApiKey(ds, user.id, "development", "premium");

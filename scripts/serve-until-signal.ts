@@ -2,7 +2,11 @@
  * Runs a local helper server from the command line: starts it, prints where it listens, and closes
  * it gracefully on SIGINT / SIGTERM (a second signal exits at once). A start failure exits 1.
  */
-export function serveUntilSignal<S extends { close(): Promise<void> }>(name: string, start: () => Promise<S>, listening: (server: S) => string): void {
+export function serveUntilSignal<S extends { close(): Promise<void> }>(
+  name: string,
+  start: () => Promise<S>,
+  listening: (server: S) => string,
+): void {
   start().then(
     (server) => {
       console.log(listening(server));

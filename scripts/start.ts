@@ -23,7 +23,10 @@ async function waitForHealth(url: string, deadlineMs: number, group: ProcessGrou
   void group.firstExit.then((name) => (exited = name));
   while (Date.now() < deadline) {
     if (exited) throw new Error(`process '${exited}' exited during start-up (see its output above)`);
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -56,7 +59,8 @@ async function main(): Promise<void> {
     group.start("llm-simulator", `npx tsx scripts/llm-simulator/main.ts --port ${SIMULATOR_PORT}`);
   }
   const useLocalnet = config.solana.rpcUrl.replace(/\/$/, "") === LOCALNET_RPC_URL;
-  if (useLocalnet) group.start("solana-localnet", `npx tsx scripts/solana-localnet/main.ts --port ${new URL(LOCALNET_RPC_URL).port}`);
+  if (useLocalnet)
+    group.start("solana-localnet", `npx tsx scripts/solana-localnet/main.ts --port ${new URL(LOCALNET_RPC_URL).port}`);
   for (const proc of readProcfile(join(ROOT, "Procfile"))) {
     if (proc.name !== "release") group.start(proc.name, proc.command); // release already ran above
   }

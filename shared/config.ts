@@ -23,10 +23,20 @@ const HASH_TAGGED = /^[^{]*\{[^}]+\}/;
 const clusterNodes = Joi.string()
   .allow("")
   .custom((value: string, helpers) => {
-    const parts = value.split(",").map((p) => p.trim()).filter(Boolean);
-    const invalid = parts.some((part) => Joi.string().uri({ scheme: ["redis", "rediss"] }).validate(part).error);
+    const parts = value
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
+    const invalid = parts.some(
+      (part) =>
+        Joi.string()
+          .uri({ scheme: ["redis", "rediss"] })
+          .validate(part).error,
+    );
     // The message names no node: a URL may carry the cluster's password.
-    return invalid ? helpers.message({ custom: '"REDIS_CLUSTER_NODES" must be comma-separated redis:// or rediss:// URLs' }) : value;
+    return invalid
+      ? helpers.message({ custom: '"REDIS_CLUSTER_NODES" must be comma-separated redis:// or rediss:// URLs' })
+      : value;
   })
   .optional();
 
@@ -50,7 +60,9 @@ const sessionSecret = Joi.string()
   .custom((value: string, helpers) =>
     Buffer.byteLength(value, "utf8") >= MIN_SESSION_SECRET_BYTES
       ? value
-      : helpers.message({ custom: `"SESSION_JWT_SECRET" must be at least ${MIN_SESSION_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`)` }),
+      : helpers.message({
+          custom: `"SESSION_JWT_SECRET" must be at least ${MIN_SESSION_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`)`,
+        }),
   )
   .optional();
 
@@ -59,9 +71,11 @@ const sessionSecret = Joi.string()
  * accepted, so a token the identity backend minted for another service cannot sign anyone in here.
  */
 const sessionClaim = (name: string) => {
-  const required = Joi.string().required().messages({
-    "any.required": `"${name}" is required in production when session tokens are accepted (SESSION_JWT_SECRET or SESSION_JWKS_URL is set)`,
-  });
+  const required = Joi.string()
+    .required()
+    .messages({
+      "any.required": `"${name}" is required in production when session tokens are accepted (SESSION_JWT_SECRET or SESSION_JWKS_URL is set)`,
+    });
   const optional = Joi.string().allow("").optional();
   return Joi.when("NODE_ENV", {
     is: "production",
@@ -86,15 +100,22 @@ const envSchema = Joi.object({
     .uri({ scheme: ["postgres", "postgresql"] })
     .default("postgres://apiary:apiary@127.0.0.1:5432/apiary"),
   DATABASE_POOL_SIZE: Joi.number().integer().min(1).default(20),
-  REDIS_URL: Joi.string().uri({ scheme: ["redis", "rediss"] }).default("redis://127.0.0.1:6379/0"),
+  REDIS_URL: Joi.string()
+    .uri({ scheme: ["redis", "rediss"] })
+    .default("redis://127.0.0.1:6379/0"),
   REDIS_CLUSTER_NODES: clusterNodes,
   QUEUE_PREFIX: Joi.string()
     .pattern(/^[A-Za-z0-9_{}:-]+$/)
     .pattern(HASH_TAGGED, "Redis Cluster hash tag")
-    .messages({ "string.pattern.name": '"QUEUE_PREFIX" must start with a Redis Cluster hash tag such as {apiary}, so that all keys of a queue share one slot' })
+    .messages({
+      "string.pattern.name":
+        '"QUEUE_PREFIX" must start with a Redis Cluster hash tag such as {apiary}, so that all keys of a queue share one slot',
+    })
     .default("{apiary}"),
   LOG_LEVEL: Joi.string().valid("fatal", "error", "warn", "info", "debug", "trace", "silent").default("info"),
-  BODY_LIMIT: Joi.string().pattern(/^\d+(kb|mb)$/i).default("10mb"),
+  BODY_LIMIT: Joi.string()
+    .pattern(/^\d+(kb|mb)$/i)
+    .default("10mb"),
   SYNC_WAIT_MS: ms.default(300_000),
   SHUTDOWN_TIMEOUT_MS: ms.default(15_000),
   JOB_ATTEMPTS: Joi.number().integer().min(1).max(20).default(3),
@@ -191,7 +212,9 @@ const envSchema = Joi.object({
   SESSION_JWT_ISSUER: sessionClaim("SESSION_JWT_ISSUER"),
   SESSION_JWT_AUDIENCE: sessionClaim("SESSION_JWT_AUDIENCE"),
   SESSION_MAX_AGE_SECONDS: Joi.number().integer().min(60).default(86_400),
-  SESSION_SIGN_IN_URL: Joi.string().uri({ scheme: ["http", "https"] }).optional(),
+  SESSION_SIGN_IN_URL: Joi.string()
+    .uri({ scheme: ["http", "https"] })
+    .optional(),
   DAILY_LIMIT_PAID_PROMPTS: Joi.number().integer().min(0).default(500),
   DAILY_LIMIT_PAID_AGENTS: Joi.number().integer().min(0).default(500),
   DAILY_LIMIT_FREE_CONTENT: Joi.number().integer().min(0).default(500),
@@ -215,9 +238,16 @@ const envSchema = Joi.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_PUBLIC_URL: Joi.string().uri().optional(),
-  IMAGE_MAX_BYTES: Joi.number().integer().min(1).default(5 * 1024 * 1024),
-  SOLANA_RPC_URL: Joi.string().uri({ scheme: ["http", "https"] }).default("http://127.0.0.1:8899"),
-  SOLANA_WS_URL: Joi.string().uri({ scheme: ["ws", "wss"] }).optional(),
+  IMAGE_MAX_BYTES: Joi.number()
+    .integer()
+    .min(1)
+    .default(5 * 1024 * 1024),
+  SOLANA_RPC_URL: Joi.string()
+    .uri({ scheme: ["http", "https"] })
+    .default("http://127.0.0.1:8899"),
+  SOLANA_WS_URL: Joi.string()
+    .uri({ scheme: ["ws", "wss"] })
+    .optional(),
   SOLANA_NETWORK: Joi.string().default("localnet"),
   TOKEN_LAUNCHER: Joi.string().valid("token-2022", "meteora-dbc").default("token-2022"),
   // Base58 public key (32–44 characters of the Bitcoin alphabet); the default is mainnet USDC.
@@ -282,7 +312,9 @@ function buildConfig(env: Record<string, any>) {
       retryBaseMs: env.LLM_RETRY_BASE_MS as number,
       retryMaxDelayMs: env.LLM_RETRY_MAX_DELAY_MS as number,
       /** One OpenAI-compatible gateway for every model (LiteLLM, a company proxy, the local simulator). */
-      gateway: env.LLM_BASE_URL ? { baseUrl: env.LLM_BASE_URL as string, apiKey: (env.LLM_API_KEY || "none") as string } : null,
+      gateway: env.LLM_BASE_URL
+        ? { baseUrl: env.LLM_BASE_URL as string, apiKey: (env.LLM_API_KEY || "none") as string }
+        : null,
       providers: {
         openai: { apiKey: env.OPENAI_API_KEY || "", baseUrl: env.OPENAI_BASE_URL },
         anthropic: { apiKey: env.ANTHROPIC_API_KEY || "", baseUrl: env.ANTHROPIC_BASE_URL },
@@ -300,8 +332,14 @@ function buildConfig(env: Record<string, any>) {
     },
     runLimits: {
       maxSeconds: env.RUN_MAX_SECONDS as number,
-      maxTokens: { free: env.RUN_MAX_TOKENS_FREE as number, premium: env.RUN_MAX_TOKENS_PREMIUM as number } as Record<string, number>,
-      maxCost: { free: env.RUN_MAX_COST_FREE as number, premium: env.RUN_MAX_COST_PREMIUM as number } as Record<string, number>,
+      maxTokens: { free: env.RUN_MAX_TOKENS_FREE as number, premium: env.RUN_MAX_TOKENS_PREMIUM as number } as Record<
+        string,
+        number
+      >,
+      maxCost: { free: env.RUN_MAX_COST_FREE as number, premium: env.RUN_MAX_COST_PREMIUM as number } as Record<
+        string,
+        number
+      >,
     },
     /**
      * Client-given URLs the service connects to (MCP servers) reach only public addresses; these
@@ -368,11 +406,17 @@ function buildConfig(env: Record<string, any>) {
         paidAgents: env.DAILY_LIMIT_PAID_AGENTS as number,
         freeContent: env.DAILY_LIMIT_FREE_CONTENT as number,
       },
-      contentScoring: { model: env.CONTENT_SCORING_MODEL as string, timeoutMs: env.CONTENT_SCORING_TIMEOUT_MS as number },
+      contentScoring: {
+        model: env.CONTENT_SCORING_MODEL as string,
+        timeoutMs: env.CONTENT_SCORING_TIMEOUT_MS as number,
+      },
       /** Review: prompts wait for a moderator unless the operator opts into approval by a high model score. */
       moderation: { autoApproveMinScore: (env.AUTO_APPROVE_MIN_SCORE ?? null) as number | null },
       /** Which ratings make a seller trusted for paid content: by accounts this old when they rated, this many of them. */
-      trust: { minRaterAgeHours: env.TRUST_MIN_RATER_AGE_HOURS as number, minDistinctRaters: env.TRUST_MIN_DISTINCT_RATERS as number },
+      trust: {
+        minRaterAgeHours: env.TRUST_MIN_RATER_AGE_HOURS as number,
+        minDistinctRaters: env.TRUST_MIN_DISTINCT_RATERS as number,
+      },
       imageMaxBytes: env.IMAGE_MAX_BYTES as number,
     },
     /** USD → network currency (SOL) for prompt prices. */
@@ -388,16 +432,17 @@ function buildConfig(env: Record<string, any>) {
     storage: {
       dir: env.STORAGE_DIR as string,
       publicUrl: (env.STORAGE_PUBLIC_URL ?? `${platformUrl}/uploads`) as string,
-      s3: env.S3_ENDPOINT && env.S3_BUCKET
-        ? {
-            endpoint: env.S3_ENDPOINT as string,
-            bucket: env.S3_BUCKET as string,
-            region: env.S3_REGION as string,
-            accessKeyId: (env.S3_ACCESS_KEY_ID || "") as string,
-            secretAccessKey: (env.S3_SECRET_ACCESS_KEY || "") as string,
-            publicUrl: (env.S3_PUBLIC_URL ?? `${env.S3_ENDPOINT}/${env.S3_BUCKET}`) as string,
-          }
-        : null,
+      s3:
+        env.S3_ENDPOINT && env.S3_BUCKET
+          ? {
+              endpoint: env.S3_ENDPOINT as string,
+              bucket: env.S3_BUCKET as string,
+              region: env.S3_REGION as string,
+              accessKeyId: (env.S3_ACCESS_KEY_ID || "") as string,
+              secretAccessKey: (env.S3_SECRET_ACCESS_KEY || "") as string,
+              publicUrl: (env.S3_PUBLIC_URL ?? `${env.S3_ENDPOINT}/${env.S3_BUCKET}`) as string,
+            }
+          : null,
     },
     solana: {
       rpcUrl: env.SOLANA_RPC_URL as string,

@@ -11,13 +11,31 @@ function isUnavailableSqlState(code: string): boolean {
 }
 
 /** Socket-level failures: nobody listens, the connection broke, or the host is unreachable. */
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 
 /** What `pg` says when a connection dies or cannot be made. */
-const PG_CONNECTION_MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/, /Client has encountered a connection error/, /Connection is not established/];
+const PG_CONNECTION_MESSAGES = [
+  /^Connection terminated/,
+  /timeout exceeded when trying to connect/,
+  /Client has encountered a connection error/,
+  /Connection is not established/,
+];
 
 /** What `ioredis` says when Redis cannot be reached (fail-fast clients and exhausted retries). */
-const REDIS_MESSAGES = [/enableOfflineQueue options is false/, /^Connection is closed/, /Reached the max retries per request limit/];
+const REDIS_MESSAGES = [
+  /enableOfflineQueue options is false/,
+  /^Connection is closed/,
+  /Reached the max retries per request limit/,
+];
 
 function codeOf(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -62,7 +80,8 @@ export function isRedisUnavailable(err: unknown): boolean {
  */
 export function asServiceUnavailable(err: unknown): ServiceUnavailableError | null {
   if (err instanceof ServiceUnavailableError) return err;
-  if (isRedisUnavailable(err)) return new ServiceUnavailableError("The job queue (Redis) is unavailable; try again shortly");
+  if (isRedisUnavailable(err))
+    return new ServiceUnavailableError("The job queue (Redis) is unavailable; try again shortly");
   if (isDatabaseUnavailable(err)) return new ServiceUnavailableError("The database is unavailable; try again shortly");
   return null;
 }

@@ -45,7 +45,11 @@ export function workerName(): string {
  * One BullMQ worker per queue. Handlers fail runs for their own reasons; a job only fails (and is
  * retried) for infrastructure trouble or a crash, and a job out of attempts marks its run failed.
  */
-export async function startWorkers(queues: QueueName[], handlers: Partial<Record<JobName, Handler<any>>>, ds: DataSource): Promise<WorkerPool> {
+export async function startWorkers(
+  queues: QueueName[],
+  handlers: Partial<Record<JobName, Handler<any>>>,
+  ds: DataSource,
+): Promise<WorkerPool> {
   assertHandlersFor(queues, handlers);
   const cancels = new CancelListener(createRedis("blocking"));
   await cancels.start();
@@ -70,7 +74,15 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
         const finalAttempt = isFinalAttempt(job);
         let result: RunJobResult;
         try {
-          result = await handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis, announce, finalAttempt });
+          result = await handler(job.data, {
+            ds,
+            logger: log,
+            signal: shutdown.signal,
+            cancels,
+            redis,
+            announce,
+            finalAttempt,
+          });
         } catch (err) {
           if (shutdown.signal.aborted) await handBack(job, token, log, err);
           if (err instanceof RunLeasedError) {
@@ -104,12 +116,18 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
       const attempts = job.opts.attempts ?? 1;
       logger.warn({ queue, jobId: job.id, attempt: job.attemptsMade, err: err.message }, "job attempt failed");
       // A job that stalled too often fails here without its processor's own clean-up.
-      if (job.attemptsMade >= attempts) discardJobSecrets(redis, job).catch((e) => logger.error({ err: e, jobId: job.id }, "could not discard job secrets"));
+      if (job.attemptsMade >= attempts)
+        discardJobSecrets(redis, job).catch((e) =>
+          logger.error({ err: e, jobId: job.id }, "could not discard job secrets"),
+        );
       if (job.attemptsMade >= attempts && typeof (job.data as { runId?: unknown })?.runId === "string") {
         const runId = (job.data as { runId: string }).runId;
-        whenDatabaseAnswers(() => failRun(ds, runId, { message: "The run could not be completed after several attempts", code: "RUN_ABANDONED" })).catch(
-          (e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"),
-        );
+        whenDatabaseAnswers(() =>
+          failRun(ds, runId, {
+            message: "The run could not be completed after several attempts",
+            code: "RUN_ABANDONED",
+          }),
+        ).catch((e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"));
       }
     });
     worker.on("error", (err) => logger.error({ queue, err: err.message }, "worker error"));
@@ -143,9 +161,15 @@ export async function startWorkers(queues: QueueName[], handlers: Partial<Record
 async function handBack(job: Job, token: string | undefined, log: typeof logger, cause: unknown): Promise<never> {
   try {
     await job.moveToWait(token);
-    log.info({ cause: cause instanceof Error ? cause.message : String(cause) }, "job handed back to the queue at shutdown");
+    log.info(
+      { cause: cause instanceof Error ? cause.message : String(cause) },
+      "job handed back to the queue at shutdown",
+    );
   } catch (err) {
-    log.warn({ err: err instanceof Error ? err.message : err }, "job could not be handed back at shutdown; its lock will run out");
+    log.warn(
+      { err: err instanceof Error ? err.message : err },
+      "job could not be handed back at shutdown; its lock will run out",
+    );
   }
   throw new WaitingError();
 }

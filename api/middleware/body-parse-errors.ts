@@ -11,7 +11,11 @@ const DECOMPRESSION_CODES = /^(Z_|ERR__ERROR_)/;
 export function rethrowBodyParseError(err: Error): never {
   const code = (err as { code?: unknown }).code;
   if (typeof code === "string" && DECOMPRESSION_CODES.test(code)) {
-    throw new BadRequestError(`The request body could not be decoded as its Content-Encoding says: ${err.message}`, {}, "INVALID_BODY");
+    throw new BadRequestError(
+      `The request body could not be decoded as its Content-Encoding says: ${err.message}`,
+      {},
+      "INVALID_BODY",
+    );
   }
   throw err;
 }

@@ -40,7 +40,13 @@ export class ExhaustedKeys {
     if (!usedUp) return;
     if (this.keys.size >= SWEEP_ABOVE) this.sweep(Date.now());
     const now = Date.now();
-    this.keys.set(subject.apiKeyId, { untilMs: now + usedUp.resetMs, reason: usedUp.reason, state, seenAtMs: now, tier: subject.tier });
+    this.keys.set(subject.apiKeyId, {
+      untilMs: now + usedUp.resetMs,
+      reason: usedUp.reason,
+      state,
+      seenAtMs: now,
+      tier: subject.tier,
+    });
   }
 
   /** The refusal a key still has coming, or null. */
@@ -66,7 +72,9 @@ export function refuseExhaustedKeys(exhausted: ExhaustedKeys): Middleware {
     const retryAfterS = Math.max(1, Math.ceil((entry.untilMs - now) / 1_000));
     // Refused requests count nowhere, so the standing seen then is the standing now, but for time.
     const elapsedMs = now - entry.seenAtMs;
-    const windows = Object.fromEntries(Object.entries(entry.state.windows).map(([w, s]) => [w, { ...s, resetMs: Math.max(0, s.resetMs - elapsedMs) }]));
+    const windows = Object.fromEntries(
+      Object.entries(entry.state.windows).map(([w, s]) => [w, { ...s, resetMs: Math.max(0, s.resetMs - elapsedMs) }]),
+    );
     ctx.set(rateLimitHeaders({ ...entry.state, windows: windows as RateLimitState["windows"] }));
     ctx.set("Retry-After", String(retryAfterS));
     throw new AppError(429, "RATE_LIMITED", `${entry.reason}; retry in ${retryAfterS} s`);

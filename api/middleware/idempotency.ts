@@ -62,7 +62,11 @@ export function idempotency(ds: DataSource, options: IdempotencyOptions): Middle
     const key = ctx.headers["idempotency-key"];
     if (key === undefined) return next();
     if (typeof key !== "string" || !KEY_FORMAT.test(key)) {
-      throw new BadRequestError("Idempotency-Key must be 1 to 255 printable ASCII characters", {}, "INVALID_IDEMPOTENCY_KEY");
+      throw new BadRequestError(
+        "Idempotency-Key must be 1 to 255 printable ASCII characters",
+        {},
+        "INVALID_IDEMPOTENCY_KEY",
+      );
     }
     const owner = ctx.state.auth as KeyOwner;
     const claim = { apiKeyId: owner.apiKeyId, key, hash: requestHash(ctx.method, ctx.path, ctx.request.body) };
@@ -74,14 +78,23 @@ export function idempotency(ds: DataSource, options: IdempotencyOptions): Middle
       if (held?.owned) return runAsOwner(ctx, next, ds, held.id);
       if (held) {
         if (held.record.request_hash !== claim.hash) {
-          throw new AppError(409, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request (another body or path) in the last 24 hours");
+          throw new AppError(
+            409,
+            "IDEMPOTENCY_KEY_REUSED",
+            "This Idempotency-Key was already used for a different request (another body or path) in the last 24 hours",
+          );
         }
-        const answered = held.record.response_status !== null ? held.record : await waitForAnswer(ds, held.record.id, deadline);
+        const answered =
+          held.record.response_status !== null ? held.record : await waitForAnswer(ds, held.record.id, deadline);
         if (answered) return replay(ctx, answered);
         // undefined: the first request left no answer (it failed before creating a run): claim again.
       }
       if (Date.now() >= deadline) {
-        throw new AppError(409, "IDEMPOTENCY_KEY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry later");
+        throw new AppError(
+          409,
+          "IDEMPOTENCY_KEY_IN_PROGRESS",
+          "A request with this Idempotency-Key is still being processed; retry later",
+        );
       }
     }
   };
@@ -98,13 +111,19 @@ async function runAsOwner(ctx: Context, next: Next, ds: DataSource, id: string):
       // Server-Sent Events written straight to the socket: a run exists, its frames are gone.
       response = streamedAnswer();
     } else if (ctx.status >= 200 && ctx.status < 300) {
-      response = replayable(ctx.body) ? { status: ctx.status, body: ctx.body ?? null, headers: routeHeaders(ctx, headersBefore) } : streamedAnswer();
+      response = replayable(ctx.body)
+        ? { status: ctx.status, body: ctx.body ?? null, headers: routeHeaders(ctx, headersBefore) }
+        : streamedAnswer();
       runId = jobIdOf(ctx.body);
     }
   } catch (err) {
     if (err instanceof AppError && typeof err.extra.job_id === "string") {
       // The body the error middleware (v1-errors) renders for an AppError.
-      response = { status: err.status, body: { detail: err.message, code: err.code, status_code: err.status, ...err.extra }, headers: routeHeaders(ctx, headersBefore) };
+      response = {
+        status: err.status,
+        body: { detail: err.message, code: err.code, status_code: err.status, ...err.extra },
+        headers: routeHeaders(ctx, headersBefore),
+      };
       runId = err.extra.job_id;
     }
     throw err;
@@ -142,7 +161,8 @@ function replay(ctx: Context, record: IdempotencyRecord): void {
 /** JSON values can be stored and sent again; streams and buffers cannot. */
 function replayable(body: unknown): boolean {
   if (body === null || body === undefined) return true;
-  if (typeof body !== "object") return typeof body === "string" || typeof body === "number" || typeof body === "boolean";
+  if (typeof body !== "object")
+    return typeof body === "string" || typeof body === "number" || typeof body === "boolean";
   return !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== "function";
 }
 

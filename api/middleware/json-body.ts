@@ -39,7 +39,8 @@ export function jsonBody(limit: string): Middleware {
 function refuseHazards(body: unknown): void {
   const hazard = findJsonHazard(body);
   if (!hazard) return;
-  if (hazard.kind === "depth") throw new BadRequestError(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, {}, "INVALID_BODY");
+  if (hazard.kind === "depth")
+    throw new BadRequestError(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, {}, "INVALID_BODY");
   const where = hazard.path.slice(0, hazard.inKey ? -1 : undefined).join(".") || "body";
   const msg = hazard.inKey
     ? `'${where}' has a key with a NUL character or an unpaired surrogate`

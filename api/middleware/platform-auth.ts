@@ -22,7 +22,10 @@ export function bearerToken(authorization: string | undefined): string {
  * `sessions` is allowed (E7, E8, the pages). Puts the caller in `ctx.state.auth`; anything else
  * is the fixed 401.
  */
-export function platformAuth(deps: { keys: KeyOwnerCache; ds: DataSource; sessions: SessionTokens }, options: { sessions: boolean }): Middleware {
+export function platformAuth(
+  deps: { keys: KeyOwnerCache; ds: DataSource; sessions: SessionTokens },
+  options: { sessions: boolean },
+): Middleware {
   return async (ctx, next) => {
     const caller = await identify(deps, bearerToken(ctx.get("authorization")), options.sessions);
     if (!caller) throw new AuthenticationError();
@@ -32,7 +35,11 @@ export function platformAuth(deps: { keys: KeyOwnerCache; ds: DataSource; sessio
   };
 }
 
-export async function identify(deps: { keys: KeyOwnerCache; ds: DataSource; sessions: SessionTokens }, token: string, allowSessions: boolean): Promise<PlatformCaller | null> {
+export async function identify(
+  deps: { keys: KeyOwnerCache; ds: DataSource; sessions: SessionTokens },
+  token: string,
+  allowSessions: boolean,
+): Promise<PlatformCaller | null> {
   if (!token) return null;
   const owner = await deps.keys.find(token);
   if (owner) return { userId: owner.userId, apiKeyId: owner.apiKeyId, tier: owner.tier, via: "api_key" };

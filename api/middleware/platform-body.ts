@@ -42,13 +42,20 @@ export function platformBody(options: { fileField: string; maxFileBytes?: number
       if (err?.httpCode === 413 || /maxFileSize|maxTotalFileSize/i.test(String(err?.message))) {
         throw new ImageError("too_large", `The image is larger than the ${maxFileBytes}-byte limit`);
       }
-      if (typeof err?.httpCode === "number" && err.httpCode < 500) throw new PlatformError(400, "Bad request", `Malformed multipart body: ${err.message}`);
+      if (typeof err?.httpCode === "number" && err.httpCode < 500)
+        throw new PlatformError(400, "Bad request", `Malformed multipart body: ${err.message}`);
       rethrowBodyParseError(err); // bytes that do not match their Content-Encoding: a 400, not a 500
     },
   });
   return async (ctx, next) => {
     if (!ctx.is("json", "+json", "multipart")) {
-      throw new PlatformError(400, "Bad request", "Send the body as application/json or multipart/form-data", {}, "INVALID_BODY");
+      throw new PlatformError(
+        400,
+        "Bad request",
+        "Send the body as application/json or multipart/form-data",
+        {},
+        "INVALID_BODY",
+      );
     }
     await parse(ctx, async () => undefined);
     const all = Object.values(ctx.request.files ?? {}).flatMap(filesOf);

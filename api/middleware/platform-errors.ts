@@ -4,7 +4,13 @@ import { outageAs503 } from "./service-outage";
 import { AUTH_FAILED_MESSAGE, DEFAULT_CATEGORIES, PlatformError } from "../platform/platform-error";
 
 /** The spec's platform error body: `{error, message, code?, details?, status_code}` plus extras. */
-function body(status: number, error: string, message: string, code: string | undefined, extra: Record<string, unknown> = {}) {
+function body(
+  status: number,
+  error: string,
+  message: string,
+  code: string | undefined,
+  extra: Record<string, unknown> = {},
+) {
   return { error, message, ...(code ? { code } : {}), ...extra, status_code: status };
 }
 
@@ -21,15 +27,24 @@ export function platformErrors(howToGetKey: string): Middleware {
       if (ctx.respond !== false && (ctx.body === undefined || ctx.body === null)) {
         const status = ctx.status;
         if (status === 404) ctx.body = body(404, "Not found", `No route for ${ctx.method} ${ctx.path}`, "NOT_FOUND");
-        else if (status === 405) ctx.body = body(405, "Method not allowed", `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get("allow")}`, "METHOD_NOT_ALLOWED");
-        else if (status === 501) ctx.body = body(501, "Not implemented", `Method ${ctx.method} is not implemented`, "NOT_IMPLEMENTED");
+        else if (status === 405)
+          ctx.body = body(
+            405,
+            "Method not allowed",
+            `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get("allow")}`,
+            "METHOD_NOT_ALLOWED",
+          );
+        else if (status === 501)
+          ctx.body = body(501, "Not implemented", `Method ${ctx.method} is not implemented`, "NOT_IMPLEMENTED");
         ctx.status = status;
       }
     } catch (caught: unknown) {
       const err = outageAs503(ctx, caught);
       if (err?.status === 401 || (err instanceof AppError && err.status === 401)) {
         ctx.status = 401;
-        ctx.body = body(401, "Authentication failed", AUTH_FAILED_MESSAGE, "AUTHENTICATION_FAILED", { how_to_get_key: howToGetKey });
+        ctx.body = body(401, "Authentication failed", AUTH_FAILED_MESSAGE, "AUTHENTICATION_FAILED", {
+          how_to_get_key: howToGetKey,
+        });
       } else if (err instanceof ValidationError) {
         const errors = err.issues.map((i) => ({ path: i.loc.filter((p) => p !== "body").join("."), message: i.msg }));
         ctx.status = 400;
@@ -47,12 +62,19 @@ export function platformErrors(howToGetKey: string): Middleware {
         // http-errors from koa-body and the router (malformed JSON, too large, wrong method).
         ctx.status = err.status;
         const message = err.status === 400 ? `Malformed request body: ${err.message}` : err.message;
-        ctx.body = body(err.status, DEFAULT_CATEGORIES[err.status] ?? "Error", message, PlatformError.defaultCode(err.status));
+        ctx.body = body(
+          err.status,
+          DEFAULT_CATEGORIES[err.status] ?? "Error",
+          message,
+          PlatformError.defaultCode(err.status),
+        );
         if (err.headers) ctx.set(err.headers);
       } else {
         ctx.state.logger?.error({ err }, "unhandled error");
         ctx.status = 500;
-        ctx.body = body(500, "Internal server error", "Something went wrong on our side", "INTERNAL_ERROR", { request_id: ctx.state.requestId });
+        ctx.body = body(500, "Internal server error", "Something went wrong on our side", "INTERNAL_ERROR", {
+          request_id: ctx.state.requestId,
+        });
       }
     }
   };

@@ -13,8 +13,14 @@ export type BodyCheck = (value: any) => FieldProblem[];
  */
 export function validatePlatformBody(schema: Joi.Schema, check?: BodyCheck): BodyValidator {
   const validate: Middleware = async (ctx, next) => {
-    const { value, error } = schema.validate(ctx.request.body === undefined ? {} : ctx.request.body, { abortEarly: false, stripUnknown: true, convert: true });
-    const problems: FieldProblem[] = error ? toIssues(error).map((i) => ({ path: i.loc.slice(1).join("."), message: i.msg })) : [];
+    const { value, error } = schema.validate(ctx.request.body === undefined ? {} : ctx.request.body, {
+      abortEarly: false,
+      stripUnknown: true,
+      convert: true,
+    });
+    const problems: FieldProblem[] = error
+      ? toIssues(error).map((i) => ({ path: i.loc.slice(1).join("."), message: i.msg }))
+      : [];
     if (check && value && typeof value === "object") {
       const reported = new Set(problems.map((p) => p.path));
       problems.push(...check(value).filter((p) => !reported.has(p.path)));

@@ -7,6 +7,7 @@ import { asServiceUnavailable } from "../../shared/unavailable";
  */
 export function outageAs503(ctx: Context, err: unknown): any {
   const unavailable = asServiceUnavailable(err);
-  if (unavailable && unavailable !== err) ctx.state.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, unavailable.message);
+  if (unavailable && unavailable !== err)
+    ctx.state.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, unavailable.message);
   return unavailable ?? err;
 }

@@ -29,7 +29,12 @@ export function v1Errors(howToGetKey: string): Middleware {
       if (ctx.respond !== false && (ctx.body === undefined || ctx.body === null)) {
         const status = ctx.status;
         if (status === 404) ctx.body = body(404, `No route for ${ctx.method} ${ctx.path}`, "NOT_FOUND");
-        else if (status === 405) ctx.body = body(405, `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get("allow")}`, "METHOD_NOT_ALLOWED");
+        else if (status === 405)
+          ctx.body = body(
+            405,
+            `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get("allow")}`,
+            "METHOD_NOT_ALLOWED",
+          );
         else if (status === 501) ctx.body = body(501, `Method ${ctx.method} is not implemented`, "NOT_IMPLEMENTED");
         ctx.status = status; // assigning a body would otherwise turn an implicit 404 into 200
       }

@@ -8,7 +8,10 @@ const SWAGGER_UI_VERSION: string = require("swagger-ui-dist/package.json").versi
 
 /** The only files the docs page loads; nothing else is served from the package folder. */
 const FILES: Record<string, { type: string; load: () => Promise<Buffer | string> }> = {
-  "swagger-ui-bundle.js": { type: "application/javascript; charset=utf-8", load: () => readFile(join(SWAGGER_UI_DIR, "swagger-ui-bundle.js")) },
+  "swagger-ui-bundle.js": {
+    type: "application/javascript; charset=utf-8",
+    load: () => readFile(join(SWAGGER_UI_DIR, "swagger-ui-bundle.js")),
+  },
   "swagger-ui.css": { type: "text/css; charset=utf-8", load: () => readFile(join(SWAGGER_UI_DIR, "swagger-ui.css")) },
   "favicon-32x32.png": { type: "image/png", load: () => readFile(join(SWAGGER_UI_DIR, "favicon-32x32.png")) },
   "docs-init.js": { type: "application/javascript; charset=utf-8", load: async () => DOCS_INIT_SCRIPT },

@@ -2,7 +2,13 @@ import type Router from "@koa/router";
 import type Joi from "joi";
 import { joiToJsonSchema, type JsonSchema } from "./joi-json-schema";
 import { operationsOf, type Operation, type RequestSpec, type ResponseSpec } from "./operation";
-import { RATE_LIMIT_HEADERS, SECURITY_BY_ACCESS, SECURITY_SCHEMES, SHARED_HEADERS, sharedResponses } from "./shared-parts";
+import {
+  RATE_LIMIT_HEADERS,
+  SECURITY_BY_ACCESS,
+  SECURITY_SCHEMES,
+  SHARED_HEADERS,
+  sharedResponses,
+} from "./shared-parts";
 
 /** What a document says about its app besides the routes. */
 export interface DocumentInfo {
@@ -17,7 +23,11 @@ export interface DocumentInfo {
 export type OpenApiDocument = Record<string, any> & { paths: Record<string, Record<string, any>> };
 
 /** A joi object's keys as OpenAPI parameters of one location. */
-function parameters(schema: Joi.ObjectSchema | undefined, location: "path" | "query", components: Record<string, JsonSchema>): JsonSchema[] {
+function parameters(
+  schema: Joi.ObjectSchema | undefined,
+  location: "path" | "query",
+  components: Record<string, JsonSchema>,
+): JsonSchema[] {
   if (!schema) return [];
   const keys = Object.keys(schema.describe().keys ?? {});
   return keys.map((name) => {
@@ -27,7 +37,8 @@ function parameters(schema: Joi.ObjectSchema | undefined, location: "path" | "qu
     return {
       name,
       in: location,
-      required: location === "path" || (field.describe().flags as { presence?: string } | undefined)?.presence === "required",
+      required:
+        location === "path" || (field.describe().flags as { presence?: string } | undefined)?.presence === "required",
       ...(description ? { description } : {}),
       schema: rest,
     };
@@ -45,16 +56,31 @@ function responsesOf(op: Operation): Record<number, ResponseSpec> {
   const merged: Record<number, ResponseSpec> = { ...sharedResponses(op) };
   for (const [status, own] of Object.entries(op.responses)) {
     const shared = merged[Number(status)];
-    merged[Number(status)] = shared && shared.body === own.body ? { ...shared, ...own, description: `${own.description}. Also: ${shared.description}` } : own;
+    merged[Number(status)] =
+      shared && shared.body === own.body
+        ? { ...shared, ...own, description: `${own.description}. Also: ${shared.description}` }
+        : own;
   }
   return merged;
 }
 
-function renderResponse(op: Operation, status: number, spec: ResponseSpec, components: Record<string, JsonSchema>): JsonSchema {
+function renderResponse(
+  op: Operation,
+  status: number,
+  spec: ResponseSpec,
+  components: Record<string, JsonSchema>,
+): JsonSchema {
   const content: Record<string, JsonSchema> = {};
-  if (spec.body) content["application/json"] = { schema: joiToJsonSchema(spec.body, components), ...(spec.examples ? { examples: spec.examples } : {}) };
+  if (spec.body)
+    content["application/json"] = {
+      schema: joiToJsonSchema(spec.body, components),
+      ...(spec.examples ? { examples: spec.examples } : {}),
+    };
   for (const [mediaType, other] of Object.entries(spec.content ?? {})) {
-    content[mediaType] = { ...(other.schema ? { schema: other.schema } : {}), ...(other.example !== undefined ? { example: other.example } : {}) };
+    content[mediaType] = {
+      ...(other.schema ? { schema: other.schema } : {}),
+      ...(other.example !== undefined ? { example: other.example } : {}),
+    };
   }
   const headers: Record<string, JsonSchema> = { ...(spec.headers ?? {}) };
   // Every /v1 answer past authentication carries the key's rate-limit counters.
@@ -78,12 +104,21 @@ function renderResponse(op: Operation, status: number, spec: ResponseSpec, compo
  */
 function requestContent(request: RequestSpec, components: Record<string, JsonSchema>): JsonSchema {
   const json = joiToJsonSchema(request.body, components);
-  const content: JsonSchema = { "application/json": { schema: json, ...(request.examples ? { examples: request.examples } : {}) } };
+  const content: JsonSchema = {
+    "application/json": { schema: json, ...(request.examples ? { examples: request.examples } : {}) },
+  };
   if (request.multipart) {
     const files = Object.entries(request.multipart.files);
-    const fileProperties = Object.fromEntries(files.map(([name, file]) => [name, { type: "string", description: file.description }]));
-    const schema = json.type === "object" ? { ...json, properties: { ...json.properties, ...fileProperties } } : { allOf: [json, { properties: fileProperties }] };
-    const encoding = Object.fromEntries(files.map(([name, file]) => [name, { contentType: file.contentTypes.join(", ") }]));
+    const fileProperties = Object.fromEntries(
+      files.map(([name, file]) => [name, { type: "string", description: file.description }]),
+    );
+    const schema =
+      json.type === "object"
+        ? { ...json, properties: { ...json.properties, ...fileProperties } }
+        : { allOf: [json, { properties: fileProperties }] };
+    const encoding = Object.fromEntries(
+      files.map(([name, file]) => [name, { contentType: file.contentTypes.join(", ") }]),
+    );
     content["multipart/form-data"] = { schema, encoding };
   }
   return content;
@@ -92,7 +127,9 @@ function requestContent(request: RequestSpec, components: Record<string, JsonSch
 function renderOperation(op: Operation, components: Record<string, JsonSchema>): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   const byStatus = responsesOf(op);
-  for (const status of Object.keys(byStatus).map(Number).sort((a, b) => a - b)) {
+  for (const status of Object.keys(byStatus)
+    .map(Number)
+    .sort((a, b) => a - b)) {
     responses[String(status)] = renderResponse(op, status, byStatus[status], components);
   }
   const params = [
@@ -127,10 +164,17 @@ function usedComponents(paths: JsonSchema, schemas: Record<string, JsonSchema>):
   const text = JSON.stringify(paths);
   const pick = (all: Record<string, JsonSchema>, prefix: string) =>
     Object.fromEntries(Object.entries(all).filter(([name]) => text.includes(`"#/components/${prefix}/${name}"`)));
-  const securityNames = new Set(Object.values(paths).flatMap((item) => Object.values(item as JsonSchema).flatMap((o: any) => (o.security ?? []).flatMap(Object.keys))));
+  const securityNames = new Set(
+    Object.values(paths).flatMap((item) =>
+      Object.values(item as JsonSchema).flatMap((o: any) => (o.security ?? []).flatMap(Object.keys)),
+    ),
+  );
   const components = {
     schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
-    parameters: pick(Object.fromEntries(Object.values(SHARED_HEADERS).map((h) => [h.component, h.parameter])), "parameters"),
+    parameters: pick(
+      Object.fromEntries(Object.values(SHARED_HEADERS).map((h) => [h.component, h.parameter])),
+      "parameters",
+    ),
     headers: pick(RATE_LIMIT_HEADERS, "headers"),
     securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => securityNames.has(name))),
   };
@@ -154,7 +198,12 @@ export function buildOpenApiDocument(info: DocumentInfo, routers: Router[]): Ope
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
-    info: { title: info.title, version: info.version, description: info.description, license: { name: "MIT", identifier: "MIT" } },
+    info: {
+      title: info.title,
+      version: info.version,
+      description: info.description,
+      license: { name: "MIT", identifier: "MIT" },
+    },
     servers: info.servers,
     tags: [...tags.values()].filter((t) => used.has(t.name)).map((t) => (t.description ? t : { name: t.name })),
     paths,

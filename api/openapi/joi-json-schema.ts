@@ -28,13 +28,22 @@ class ApiSchemaParser extends OpenApi31Parser {
     // A named schema made nullable where it is used: the component stays non-null, the use site says null.
     if (joiSpec.flags?.id && Array.isArray(joiSpec.allow) && joiSpec.allow.includes(null)) {
       const allow = joiSpec.allow.filter((value: unknown) => value !== null);
-      const { schemas: _copy, ...ref } = super.parse({ ...joiSpec, allow: allow.length ? allow : undefined }, definitions, level);
+      const { schemas: _copy, ...ref } = super.parse(
+        { ...joiSpec, allow: allow.length ? allow : undefined },
+        definitions,
+        level,
+      );
       return { anyOf: [ref, { type: "null" }] };
     }
     return super.parse(joiSpec, definitions, level);
   }
 
-  protected override _setObjectProperties(schema: JsonSchema, joiSpec: Record<string, any>, definitions: Record<string, JsonSchema>, level: number): void {
+  protected override _setObjectProperties(
+    schema: JsonSchema,
+    joiSpec: Record<string, any>,
+    definitions: Record<string, JsonSchema>,
+    level: number,
+  ): void {
     super._setObjectProperties(schema, joiSpec, definitions, level);
     if (schema.type !== "object") return;
     for (const pattern of joiSpec.patterns ?? []) {
@@ -59,7 +68,12 @@ class ApiSchemaParser extends OpenApi31Parser {
   }
 
   /** `key: X.when("sibling", {is, then, otherwise})` as an object-level if/then/else (null when not a sibling reference). */
-  private siblingCondition(key: string, when: Record<string, any>, definitions: Record<string, JsonSchema>, level: number): JsonSchema | null {
+  private siblingCondition(
+    key: string,
+    when: Record<string, any>,
+    definitions: Record<string, JsonSchema>,
+    level: number,
+  ): JsonSchema | null {
     const ref = when.ref;
     if (!ref || ref.type !== undefined || (ref.ancestor ?? 1) !== 1 || ref.path?.length !== 1 || !when.is) return null;
     const sibling = ref.path[0] as string;
@@ -70,7 +84,10 @@ class ApiSchemaParser extends OpenApi31Parser {
       const presence = rule.flags?.presence;
       if (presence === "forbidden") return { not: { required: [key] } };
       const shape = this.parse(rule, definitions, level + 1);
-      return { ...(Object.keys(shape).length ? { properties: { [key]: shape } } : {}), ...(presence === "required" ? { required: [key] } : {}) };
+      return {
+        ...(Object.keys(shape).length ? { properties: { [key]: shape } } : {}),
+        ...(presence === "required" ? { required: [key] } : {}),
+      };
     };
     const then = branch(when.then);
     const otherwise = branch(when.otherwise);
@@ -85,7 +102,8 @@ class ApiSchemaParser extends OpenApi31Parser {
 
   protected override _addNullTypeIfNullable(schema: JsonSchema, joiSpec: Record<string, any>): void {
     const nullable = Array.isArray(joiSpec.allow) && joiSpec.allow.includes(null);
-    if (!nullable || schema.type !== undefined || schema.const === null) return super._addNullTypeIfNullable(schema, joiSpec);
+    if (!nullable || schema.type !== undefined || schema.const === null)
+      return super._addNullTypeIfNullable(schema, joiSpec);
     if (joiSpec.type === "any" && schema.enum === undefined) return; // anything already includes null
     if (Array.isArray(schema.enum)) {
       if (!schema.enum.includes(null)) schema.enum.push(null);

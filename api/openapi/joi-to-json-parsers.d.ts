@@ -4,8 +4,18 @@ declare module "joi-to-json/lib/parsers/open-api-3.1" {
   class JoiOpenApiThreePointOneSchemaParser {
     constructor(options?: Record<string, unknown>);
     parse(description: Record<string, any>, definitions?: Record<string, JsonSchema>, level?: number): JsonSchema;
-    protected _setObjectProperties(schema: JsonSchema, joiSpec: Record<string, any>, definitions: Record<string, JsonSchema>, level: number): void;
-    protected _setAnyProperties(schema: JsonSchema, joiSpec: Record<string, any>, definitions: Record<string, JsonSchema>, level: number): void;
+    protected _setObjectProperties(
+      schema: JsonSchema,
+      joiSpec: Record<string, any>,
+      definitions: Record<string, JsonSchema>,
+      level: number,
+    ): void;
+    protected _setAnyProperties(
+      schema: JsonSchema,
+      joiSpec: Record<string, any>,
+      definitions: Record<string, JsonSchema>,
+      level: number,
+    ): void;
     protected _addNullTypeIfNullable(schema: JsonSchema, joiSpec: Record<string, any>): void;
   }
   export = JoiOpenApiThreePointOneSchemaParser;

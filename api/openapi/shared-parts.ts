@@ -6,7 +6,12 @@ import type { Access, Operation, ResponseSpec, SharedHeader } from "./operation"
 export const SECURITY_SCHEMES: Record<string, JsonSchema> = {
   ApiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key", description: "Your API key" },
   ApiKeyBearer: { type: "http", scheme: "bearer", description: "Your API key as `Authorization: Bearer <key>`" },
-  PlatformBearer: { type: "http", scheme: "bearer", bearerFormat: "API key or session JWT", description: "An API key, or a session token of the identity backend" },
+  PlatformBearer: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "API key or session JWT",
+    description: "An API key, or a session token of the identity backend",
+  },
 };
 
 export const SECURITY_BY_ACCESS: Record<Access, Record<string, string[]>[] | undefined> = {
@@ -74,20 +79,31 @@ export function sharedResponses(op: Operation): Record<number, ResponseSpec> {
       shared[413] = apiError("The body is over the size limit");
     }
     if (op.headers?.includes("Idempotency-Key")) {
-      shared[409] = apiError("`IDEMPOTENCY_KEY_REUSED` (the key was used with another body), `IDEMPOTENCY_KEY_IN_PROGRESS`, or `IDEMPOTENCY_REPLAY_UNAVAILABLE` (the first answer was a stream)");
+      shared[409] = apiError(
+        "`IDEMPOTENCY_KEY_REUSED` (the key was used with another body), `IDEMPOTENCY_KEY_IN_PROGRESS`, or `IDEMPOTENCY_REPLAY_UNAVAILABLE` (the first answer was a stream)",
+      );
     }
-    if (takesInput) shared[422] = { description: "The request does not match its schema: every problem, located", body: validationErrorBodySchema };
+    if (takesInput)
+      shared[422] = {
+        description: "The request does not match its schema: every problem, located",
+        body: validationErrorBodySchema,
+      };
     shared[401] = apiError("Missing or invalid API key (`AUTHENTICATION_FAILED`, with `how_to_get_key`)");
     shared[429] = {
-      ...apiError("A rate limit of the key or of its account is reached, or, for a request that starts runs, the account's token or cost ceiling of the UTC day (`RATE_LIMITED`, the message names which)"),
+      ...apiError(
+        "A rate limit of the key or of its account is reached, or, for a request that starts runs, the account's token or cost ceiling of the UTC day (`RATE_LIMITED`, the message names which)",
+      ),
       headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
     };
     shared[500] = apiError("An internal error (`INTERNAL_ERROR`, with `request_id`)");
     shared[503] = apiError("Rate limiting is unavailable (`SERVICE_UNAVAILABLE`)");
   } else if (op.access === "platform" || op.access === "platformOptional") {
-    if (takesInput) shared[400] = platformError("`Validation error`: every field problem in `errors`, or a malformed body");
+    if (takesInput)
+      shared[400] = platformError("`Validation error`: every field problem in `errors`, or a malformed body");
     if (op.request) shared[413] = platformError("The body is over the size limit");
-    shared[401] = platformError("`Authentication failed`: missing or invalid API key or session (with `how_to_get_key`)");
+    shared[401] = platformError(
+      "`Authentication failed`: missing or invalid API key or session (with `how_to_get_key`)",
+    );
     shared[500] = platformError("An internal error (with `request_id`)");
   }
   return shared;

@@ -60,7 +60,13 @@ export interface FieldProblem {
 /** 400 `Validation error` listing every field problem at once. */
 export function platformValidationError(errors: FieldProblem[]): PlatformError {
   const details = Object.fromEntries(errors.map((e) => [e.path, e.message]));
-  return new PlatformError(400, "Validation error", errors.map((e) => e.message).join("; "), { errors, details }, "VALIDATION_ERROR");
+  return new PlatformError(
+    400,
+    "Validation error",
+    errors.map((e) => e.message).join("; "),
+    { errors, details },
+    "VALIDATION_ERROR",
+  );
 }
 
 /** The fixed 401 of every platform endpoint (the spec fixes `error` and `message`). */

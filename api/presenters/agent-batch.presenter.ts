@@ -21,7 +21,9 @@ export function presentAgentBatch(parent: Run, children: Run[]) {
     total_requests: children.length,
     results: children.map(presentItem),
     // The parent job runs only after its items, so its own timing says nothing: count from queueing.
-    execution_time: parent.finished_at ? (new Date(parent.finished_at).getTime() - new Date(parent.queued_at).getTime()) / 1_000 : null,
+    execution_time: parent.finished_at
+      ? (new Date(parent.finished_at).getTime() - new Date(parent.queued_at).getTime()) / 1_000
+      : null,
     timestamp: (parent.finished_at ? new Date(parent.finished_at) : new Date()).toISOString(),
   };
 }

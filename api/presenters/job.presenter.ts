@@ -5,12 +5,14 @@ import { batchSlots, type SwarmBatchParent } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
 import { PUBLIC_STATUS } from "./run-status";
 
-
 const SUCCESS_PRESENTERS: Partial<Record<Run["kind"], (run: Run, children: Run[]) => Record<string, unknown>>> = {
   agent: presentAgentCompletion,
   agent_batch: presentAgentBatch,
   swarm: presentSwarmCompletion,
-  swarm_batch: (run, children) => ({ job_id: run.job_id, results: batchSlots(run.request as SwarmBatchParent, children) }),
+  swarm_batch: (run, children) => ({
+    job_id: run.job_id,
+    results: batchSlots(run.request as SwarmBatchParent, children),
+  }),
 };
 
 /** Kinds whose stored response includes their child runs. */

@@ -4,7 +4,15 @@ import { orderedSwarmUsage } from "./swarm-completion.presenter";
 
 /** One E2 slot (CONTRACT.md): the item's result, or its error in its place. */
 export type SwarmBatchItem =
-  | { status: "success"; job_id: string; swarm_name: string | null; swarm_type: string; result: unknown; usage: unknown; execution_time: number | null }
+  | {
+      status: "success";
+      job_id: string;
+      swarm_name: string | null;
+      swarm_type: string;
+      result: unknown;
+      usage: unknown;
+      execution_time: number | null;
+    }
   | { status: "error"; swarm_name: string | null; detail: string; job_id?: string };
 
 /** An item that ran, as its slot shows it. */
@@ -12,7 +20,12 @@ export function presentSwarmItem(child: Run): SwarmBatchItem {
   const request = child.request as SwarmRequest;
   if (child.status !== "succeeded") {
     const error = (child.error ?? {}) as { message?: string };
-    return { status: "error", swarm_name: request.name ?? null, detail: error.message ?? `The item ended as ${child.status}`, job_id: child.job_id };
+    return {
+      status: "error",
+      swarm_name: request.name ?? null,
+      detail: error.message ?? `The item ended as ${child.status}`,
+      job_id: child.job_id,
+    };
   }
   const stored = child.output as SwarmRunOutput;
   return {

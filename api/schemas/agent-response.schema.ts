@@ -40,6 +40,10 @@ export const agentBatchResponseSchema = Joi.object({
   batch_id: runId.allow(null).required(),
   total_requests: Joi.number().integer().min(0).allow(null).required(),
   results: Joi.array().items(Joi.alternatives(agentCompletionResponseSchema, agentBatchItemErrorSchema)).required(),
-  execution_time: Joi.number().min(0).allow(null).required().description("Seconds from queueing to the last item's end"),
+  execution_time: Joi.number()
+    .min(0)
+    .allow(null)
+    .required()
+    .description("Seconds from queueing to the last item's end"),
   timestamp: timestamp.allow(null).required(),
 }).id("AgentBatchResponse");

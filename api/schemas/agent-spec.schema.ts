@@ -10,7 +10,9 @@ import { nonBlankString } from "./text.schema";
 /** Spec: McpConfig. `timeout` is in seconds. */
 export const mcpConfigSchema = Joi.object({
   type: Joi.string().default("mcp"),
-  url: Joi.string().uri({ scheme: ["http", "https"] }).required(),
+  url: Joi.string()
+    .uri({ scheme: ["http", "https"] })
+    .required(),
   tool_configurations: Joi.object().unknown(true).allow(null),
   authorization_token: headerValueSchema.allow(null, ""),
   transport: Joi.string().valid("streamable_http", "sse", "http").default("streamable_http"),
@@ -28,7 +30,11 @@ export const agentSpecSchema = Joi.object({
   agent_name: Joi.string().max(200).allow(null, ""),
   description: Joi.string().max(10_000).allow(null, ""),
   system_prompt: Joi.string().max(200_000).allow(null, ""),
-  marketplace_prompt_id: Joi.string().trim().max(100).allow(null, "").description("A stored prompt; takes precedence over `system_prompt`"),
+  marketplace_prompt_id: Joi.string()
+    .trim()
+    .max(100)
+    .allow(null, "")
+    .description("A stored prompt; takes precedence over `system_prompt`"),
   model_name: nonBlankString().max(200).default(config.llm.defaultModel),
   auto_generate_prompt: Joi.boolean().default(false),
   max_tokens: Joi.number().integer().min(1).max(1_000_000).default(8192),
@@ -37,12 +43,16 @@ export const agentSpecSchema = Joi.object({
   max_loops: Joi.number().integer().min(1).max(100).default(1),
   tools_list_dictionary: functionToolsSchema,
   selected_tools: Joi.string().max(10_000).allow(null, ""),
-  mcp_url: Joi.string().uri({ scheme: ["http", "https"] }).allow(null, ""),
+  mcp_url: Joi.string()
+    .uri({ scheme: ["http", "https"] })
+    .allow(null, ""),
   streaming_on: Joi.boolean().default(false),
   llm_args: llmArgsSchema,
   dynamic_temperature_enabled: Joi.boolean().default(true),
   mcp_config: mcpConfigSchema.allow(null),
-  mcp_configs: Joi.object({ connections: Joi.array().items(mcpConfigSchema).max(20).required() }).unknown(true).allow(null),
+  mcp_configs: Joi.object({ connections: Joi.array().items(mcpConfigSchema).max(20).required() })
+    .unknown(true)
+    .allow(null),
   tool_call_summary: Joi.boolean().default(true),
   reasoning_effort: Joi.string().valid("minimal", "low", "medium", "high").default("low"),
   thinking_tokens: Joi.number().integer().min(0).max(1_000_000).allow(null),
@@ -60,7 +70,10 @@ export const agentSpecSchema = Joi.object({
     .items(Joi.link("#AgentSpec"))
     .max(20)
     .unique((a, b) => isPlainObject(a) && isPlainObject(b) && agentName(a) === agentName(b))
-    .messages({ "array.unique": "{{#label}} has the name of an earlier handoff (unnamed ones are all 'Agent'): the model could never hand it a task" })
+    .messages({
+      "array.unique":
+        "{{#label}} has the name of an earlier handoff (unnamed ones are all 'Agent'): the model could never hand it a task",
+    })
     .allow(null)
     .description("Agents this one may hand the task to, each under its own name"),
   // Recorded by the service when it publishes the agent; a client's value would be a false record.

@@ -5,13 +5,23 @@ import { nonBlankString } from "./text.schema";
 const MAX_MESSAGES = 1_000;
 
 /** A message's content: text that is not blank, or structured content the agents read as JSON. */
-const content = Joi.alternatives(nonBlankString(), Joi.array(), Joi.object().unknown(true), Joi.number(), Joi.boolean()).allow(null);
+const content = Joi.alternatives(
+  nonBlankString(),
+  Joi.array(),
+  Joi.object().unknown(true),
+  Joi.number(),
+  Joi.boolean(),
+).allow(null);
 
 /** E5 and E3 `history`: one earlier message. */
 const historyMessage = Joi.object({ role: Joi.string().required(), content: content.required() }).unknown(true);
 
 /** E1 and E2 `messages`: one message of the conversation the swarm starts from. */
-const swarmMessage = Joi.object({ role: Joi.string().max(100), name: Joi.string().max(200), content: content.required() }).unknown(true);
+const swarmMessage = Joi.object({
+  role: Joi.string().max(100),
+  name: Joi.string().max(200),
+  content: content.required(),
+}).unknown(true);
 
 /**
  * A conversation as clients send it: a list of messages, or an object that holds one under

@@ -6,16 +6,24 @@ import Joi from "joi";
  */
 export const apiErrorBodySchema = Joi.object({
   detail: Joi.string().required().description("What went wrong, readable"),
-  code: Joi.string().pattern(/^[A-Z][A-Z0-9_]*$/).required().description("Stable UPPER_SNAKE code"),
+  code: Joi.string()
+    .pattern(/^[A-Z][A-Z0-9_]*$/)
+    .required()
+    .description("Stable UPPER_SNAKE code"),
   status_code: Joi.number().integer().min(400).max(599).required(),
-  job_id: Joi.string().description("The run the error is about (500 RUN_FAILED, 504 RUN_TIMEOUT, 409 RUN_CANCELLED and JOB_FINISHED)"),
+  job_id: Joi.string().description(
+    "The run the error is about (500 RUN_FAILED, 504 RUN_TIMEOUT, 409 RUN_CANCELLED and JOB_FINISHED)",
+  ),
   agent: Joi.string().description("The agent whose turn failed (500 RUN_FAILED)"),
   how_to_get_key: Joi.string().uri().description("Where to get an API key (401)"),
   request_id: Joi.string().description("Quote it when reporting an internal error (500 INTERNAL_ERROR)"),
 }).id("ApiError");
 
 const validationIssueSchema = Joi.object({
-  loc: Joi.array().items(Joi.alternatives(Joi.string(), Joi.number().integer())).required().description('Where: `["body", ...path]` or `["query", name]`'),
+  loc: Joi.array()
+    .items(Joi.alternatives(Joi.string(), Joi.number().integer()))
+    .required()
+    .description('Where: `["body", ...path]` or `["query", name]`'),
   msg: Joi.string().required(),
   type: Joi.string().required().description("The rule that failed, e.g. `string.max`"),
 });
@@ -34,7 +42,9 @@ export const platformErrorBodySchema = Joi.object({
   code: Joi.string().pattern(/^[A-Z][A-Z0-9_]*$/),
   details: Joi.any(),
   status_code: Joi.number().integer().min(400).max(599).required(),
-  errors: Joi.array().items(Joi.object({ path: Joi.string().allow("").required(), message: Joi.string().required() })).description("400: one entry per field problem"),
+  errors: Joi.array()
+    .items(Joi.object({ path: Joi.string().allow("").required(), message: Joi.string().required() }))
+    .description("400: one entry per field problem"),
   existingId: Joi.string().description("400 duplicate: the prompt already stored"),
   trustworthiness: Joi.number().min(0).max(10),
   contentQuality: Joi.number().min(0).max(10),

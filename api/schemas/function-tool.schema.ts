@@ -5,7 +5,10 @@ import { isPlainObject } from "./plain-object";
 /** A function name providers take (also the name of a structured-output schema). */
 export const functionNameSchema = Joi.string()
   .pattern(TOOL_NAME_PATTERN, { name: "function name" })
-  .messages({ "string.pattern.name": "{{#label}} must be 1 to 64 letters, digits, '_' or '-' (the providers' rule for function names)" });
+  .messages({
+    "string.pattern.name":
+      "{{#label}} must be 1 to 64 letters, digits, '_' or '-' (the providers' rule for function names)",
+  });
 
 /**
  * One `tools_list_dictionary` item: the OpenAI shape `{type: "function", function: {name, …}}` or
@@ -15,10 +18,15 @@ export const functionNameSchema = Joi.string()
  */
 const functionTool = Joi.object({ type: Joi.any(), function: Joi.any(), name: Joi.any() })
   .unknown(true)
-  .when(Joi.object({ type: Joi.valid("function").required(), function: Joi.object().unknown(true).required() }).unknown(true), {
-    then: Joi.object({ function: Joi.object({ name: functionNameSchema.required() }).unknown(true) }).unknown(true),
-    otherwise: Joi.object({ name: functionNameSchema.required() }).unknown(true),
-  });
+  .when(
+    Joi.object({ type: Joi.valid("function").required(), function: Joi.object().unknown(true).required() }).unknown(
+      true,
+    ),
+    {
+      then: Joi.object({ function: Joi.object({ name: functionNameSchema.required() }).unknown(true) }).unknown(true),
+      otherwise: Joi.object({ name: functionNameSchema.required() }).unknown(true),
+    },
+  );
 
 /** `tools_list_dictionary`: function tools with distinct names (providers refuse a call offering two of one name). */
 export const functionToolsSchema = Joi.array()

@@ -6,7 +6,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A header value fetch can send: Latin-1 text without CR, LF or NUL (also a bearer token's rule). */
 export const headerValueSchema = Joi.string()
   .pattern(/^[^\r\n\0\u0100-\uffff]*$/, { name: "header value" })
-  .messages({ "string.pattern.name": "{{#label}} cannot be sent in an HTTP header (line breaks, NUL or characters beyond Latin-1)" });
+  .messages({
+    "string.pattern.name":
+      "{{#label}} cannot be sent in an HTTP header (line breaks, NUL or characters beyond Latin-1)",
+  });
 
 /**
  * Headers sent as they are (`mcp_config.headers`): one fetch cannot send would fail the run's

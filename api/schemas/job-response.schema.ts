@@ -32,9 +32,14 @@ export const jobResponseSchema = Joi.alternatives(
   swarmResponseSchema,
   agentCompletionResponseSchema.keys(succeeded).id("AgentCompletionJob"),
   agentBatchResponseSchema.keys(succeeded).id("AgentBatchJob"),
-  Joi.object({ job_id: runId.required(), results: swarmBatchResponseSchema.required(), ...succeeded }).id("SwarmBatchJob"),
+  Joi.object({ job_id: runId.required(), results: swarmBatchResponseSchema.required(), ...succeeded }).id(
+    "SwarmBatchJob",
+  ),
   jobStateSchema,
 );
 
 /** `DELETE /v1/jobs/{job_id}`. */
-export const cancelledJobSchema = Joi.object({ job_id: runId.required(), status: Joi.valid("cancelled").required() }).id("CancelledJob");
+export const cancelledJobSchema = Joi.object({
+  job_id: runId.required(),
+  status: Joi.valid("cancelled").required(),
+}).id("CancelledJob");

@@ -10,7 +10,9 @@ const responseFormat = Joi.object({
   type: Joi.string().valid("text", "json_object", "json_schema").required(),
   json_schema: Joi.when("type", {
     is: "json_schema",
-    then: Joi.object({ name: functionNameSchema.required(), schema: Joi.object().unknown(true) }).unknown(true).required(),
+    then: Joi.object({ name: functionNameSchema.required(), schema: Joi.object().unknown(true) })
+      .unknown(true)
+      .required(),
   }),
 }).unknown(true);
 
@@ -30,15 +32,22 @@ const providerOptions = {
   n: Joi.number()
     .valid(1)
     .allow(null)
-    .messages({ "any.only": "{{#label}} must be 1: the service returns one answer per call, so further choices would be paid for and never read" }),
+    .messages({
+      "any.only":
+        "{{#label}} must be 1: the service returns one answer per call, so further choices would be paid for and never read",
+    }),
   presence_penalty: penalty,
   frequency_penalty: penalty,
   seed: Joi.number().integer().allow(null),
-  stop: Joi.alternatives(Joi.string().allow(""), Joi.array().items(Joi.string().allow("")).max(4)).allow(null).description("A stop sequence, or up to 4"),
+  stop: Joi.alternatives(Joi.string().allow(""), Joi.array().items(Joi.string().allow("")).max(4))
+    .allow(null)
+    .description("A stop sequence, or up to 4"),
   logit_bias: Joi.object()
     .pattern(/^\d+$/, Joi.number().min(-100).max(100).required())
     .unknown(false)
-    .messages({ "object.unknown": "{{#label}} is not a token id: logit_bias maps token ids (digits) to a bias from -100 to 100" })
+    .messages({
+      "object.unknown": "{{#label}} is not a token id: logit_bias maps token ids (digits) to a bias from -100 to 100",
+    })
     .allow(null),
   logprobs: Joi.boolean().allow(null),
   top_logprobs: Joi.number()
@@ -46,7 +55,10 @@ const providerOptions = {
     .min(0)
     .max(20)
     .allow(null)
-    .when("logprobs", { is: Joi.valid(true).required(), otherwise: Joi.valid(null).messages({ "any.only": "{{#label}} is taken only with logprobs: true" }) }),
+    .when("logprobs", {
+      is: Joi.valid(true).required(),
+      otherwise: Joi.valid(null).messages({ "any.only": "{{#label}} is taken only with logprobs: true" }),
+    }),
   user: Joi.string().allow("", null),
   parallel_tool_calls: Joi.boolean().allow(null),
   reasoning_effort: Joi.string().valid("none", "minimal", "low", "medium", "high", "xhigh").allow(null),
@@ -65,7 +77,9 @@ const reserved = Object.fromEntries(
     field,
     Joi.any()
       .forbidden()
-      .messages({ "any.unknown": `{{#label}} is set by the service (the agent's model, its conversation and tools, streaming, its output cap (agent_config.max_tokens) and the service tier are chosen by the request's own fields and budget): it cannot be given in llm_args` }),
+      .messages({
+        "any.unknown": `{{#label}} is set by the service (the agent's model, its conversation and tools, streaming, its output cap (agent_config.max_tokens) and the service tier are chosen by the request's own fields and budget): it cannot be given in llm_args`,
+      }),
   ]),
 );
 
@@ -73,6 +87,10 @@ const reserved = Object.fromEntries(
  * Spec: AgentSpec `llm_args`, extra provider options. The options OpenAI-compatible providers check
  * are checked here; other fields (a gateway's or provider's own) pass through unchecked.
  */
-export const llmArgsSchema = Joi.object({ response_format: responseFormat.allow(null), ...providerOptions, ...reserved })
+export const llmArgsSchema = Joi.object({
+  response_format: responseFormat.allow(null),
+  ...providerOptions,
+  ...reserved,
+})
   .unknown(true)
   .allow(null);

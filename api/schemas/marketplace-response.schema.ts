@@ -7,12 +7,22 @@ export const marketplacePromptSchema = Joi.object({
   user_id: Joi.string().required(),
   name: Joi.string().allow("").required(),
   description: Joi.string().allow("").required(),
-  prompt: Joi.string().allow("").required().description("Empty for paid prompts of other users; use them through `marketplace_prompt_id`"),
-  use_cases: Joi.object().pattern(Joi.string(), Joi.string().allow("")).required().description("Use-case title → description"),
+  prompt: Joi.string()
+    .allow("")
+    .required()
+    .description("Empty for paid prompts of other users; use them through `marketplace_prompt_id`"),
+  use_cases: Joi.object()
+    .pattern(Joi.string(), Joi.string().allow(""))
+    .required()
+    .description("Use-case title → description"),
   status: Joi.string().required(),
   tags: Joi.string().allow("").required(),
   category: Joi.string().allow("").required(),
-  links: Joi.array().items(Joi.alternatives(Joi.string(), Joi.object({ name: Joi.string().allow(""), url: Joi.string() }).unknown(true))).required(),
+  links: Joi.array()
+    .items(
+      Joi.alternatives(Joi.string(), Joi.object({ name: Joi.string().allow(""), url: Joi.string() }).unknown(true)),
+    )
+    .required(),
 }).id("MarketplacePrompt");
 
 /** E4 answer. */

@@ -19,7 +19,9 @@ export const healthDownSchema = Joi.object({
 /** `GET /v1/swarms/available`. */
 export const swarmTypesResponseSchema = Joi.object({
   success: Joi.valid(true).required(),
-  swarm_types: Joi.array().items(Joi.valid(...SWARM_TYPES)).required(),
+  swarm_types: Joi.array()
+    .items(Joi.valid(...SWARM_TYPES))
+    .required(),
 }).id("SwarmTypes");
 
 /** `GET /v1/models/available`. */
@@ -28,7 +30,13 @@ export const modelsResponseSchema = Joi.object({
   models: Joi.array().items(Joi.string()).required().description("Model ids usable now"),
   count: Joi.number().integer().min(0).required(),
   details: Joi.array()
-    .items(Joi.object({ id: Joi.string().required(), provider: Joi.string().required(), available: Joi.boolean().required() }))
+    .items(
+      Joi.object({
+        id: Joi.string().required(),
+        provider: Joi.string().required(),
+        available: Joi.boolean().required(),
+      }),
+    )
     .required()
     .description("The whole catalogue, each model with its provider and whether a key or gateway serves it"),
 }).id("Models");
@@ -78,5 +86,9 @@ export const rateLimitsResponseSchema = Joi.object({
     maximum_requests_per_day: Joi.number().integer().min(0).required(),
     tokens_per_agent: Joi.number().integer().min(0).required(),
   }).required(),
-  rate_limits: Joi.object({ minute: windowSchema.required(), hour: windowSchema.required(), day: windowSchema.required() }).required(),
+  rate_limits: Joi.object({
+    minute: windowSchema.required(),
+    hour: windowSchema.required(),
+    day: windowSchema.required(),
+  }).required(),
 }).id("RateLimits");

@@ -10,7 +10,9 @@ export const promptRecordSchema = Joi.object({
   name: Joi.string().required(),
   prompt: text.required().description("Empty for a paid prompt of another user"),
   description: nullableText.required(),
-  use_cases: Joi.array().items(Joi.object({ title: text.required(), description: text.required() })).required(),
+  use_cases: Joi.array()
+    .items(Joi.object({ title: text.required(), description: text.required() }))
+    .required(),
   tags: nullableText.required(),
   is_free: Joi.boolean().required(),
   price_usd: Joi.number().allow(null).required(),
@@ -20,7 +22,9 @@ export const promptRecordSchema = Joi.object({
   tokenized_on: Joi.boolean().required(),
   image_url: nullableText.required(),
   file_path: nullableText.required(),
-  links: Joi.array().items(Joi.alternatives(Joi.string(), Joi.object({ name: text, url: Joi.string() }).unknown(true))).required(),
+  links: Joi.array()
+    .items(Joi.alternatives(Joi.string(), Joi.object({ name: text, url: Joi.string() }).unknown(true)))
+    .required(),
   seller_wallet_address: nullableText.required(),
   created_at: Joi.string().required(),
   updated_at: Joi.string().required(),

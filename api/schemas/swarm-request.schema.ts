@@ -19,8 +19,13 @@ export const swarmRequestSchema = Joi.object({
   swarm_type: Joi.string()
     .valid(...SWARM_TYPES, ...Object.keys(SWARM_TYPE_ALIASES))
     .allow(null)
-    .description("How the agents work together; `SequentialWorkflow` when agents are given without one. `HiearchicalSwarm` is read as `HierarchicalSwarm`"),
-  rearrange_flow: Joi.string().max(10_000).allow(null, "").description("AgentRearrange's flow, e.g. `A -> B, C` (names of the agents)"),
+    .description(
+      "How the agents work together; `SequentialWorkflow` when agents are given without one. `HiearchicalSwarm` is read as `HierarchicalSwarm`",
+    ),
+  rearrange_flow: Joi.string()
+    .max(10_000)
+    .allow(null, "")
+    .description("AgentRearrange's flow, e.g. `A -> B, C` (names of the agents)"),
   task: Joi.string().max(1_000_000).allow(null, ""),
   img: imageSchema.allow(null, ""),
   rules: Joi.string().max(100_000).allow(null, "").description("Constraints added to every agent's system prompt"),
@@ -32,10 +37,22 @@ export const swarmRequestSchema = Joi.object({
   messages: swarmMessagesSchema
     .allow(null)
     .description("The conversation the swarm starts from; `task`, when given too, follows it"),
-  stream: Joi.boolean().allow(null).empty(null).default(false).description("Answer with Server-Sent Events (`text/event-stream`)"),
+  stream: Joi.boolean()
+    .allow(null)
+    .empty(null)
+    .default(false)
+    .description("Answer with Server-Sent Events (`text/event-stream`)"),
   heavy_swarm_loops_per_agent: Joi.number().integer().min(1).max(10).allow(null).empty(null).default(1),
-  heavy_swarm_question_agent_model_name: nonBlankString().max(200).allow(null).empty(null).default(config.llm.defaultModel),
-  heavy_swarm_worker_model_name: nonBlankString().max(200).allow(null).empty(null).default(config.llm.defaultWorkerModel),
+  heavy_swarm_question_agent_model_name: nonBlankString()
+    .max(200)
+    .allow(null)
+    .empty(null)
+    .default(config.llm.defaultModel),
+  heavy_swarm_worker_model_name: nonBlankString()
+    .max(200)
+    .allow(null)
+    .empty(null)
+    .default(config.llm.defaultWorkerModel),
   service_tier: Joi.string()
     .valid("standard", "flex")
     .allow(null)

@@ -11,7 +11,11 @@ export const swarmUsageSchema = Joi.object({
       agent_cost: dollars.required(),
       input_token_cost: dollars.required(),
       output_token_cost: dollars.required(),
-      token_counts: Joi.object({ total_input_tokens: tokenCount.required(), total_output_tokens: tokenCount.required(), total_tokens: tokenCount.required() }).required(),
+      token_counts: Joi.object({
+        total_input_tokens: tokenCount.required(),
+        total_output_tokens: tokenCount.required(),
+        total_tokens: tokenCount.required(),
+      }).required(),
       num_agents: Joi.number().integer().min(0).required(),
       service_tier: Joi.string().valid("standard", "flex").required(),
       night_time_discount_applied: Joi.boolean().required(),
@@ -32,7 +36,9 @@ export const swarmResponseSchema = Joi.object({
   swarm_type: Joi.string().allow(null).required(),
   output: Joi.any()
     .required()
-    .description("Usually `[{role: <agent name>, content}]` in turn order; with `tasks`, one `{task, output}` per task. Per-type shapes: SWARM-TYPES.md"),
+    .description(
+      "Usually `[{role: <agent name>, content}]` in turn order; with `tasks`, one `{task, output}` per task. Per-type shapes: SWARM-TYPES.md",
+    ),
   number_of_agents: Joi.number().integer().min(0).allow(null).required(),
   service_tier: Joi.string().valid("standard", "flex").required(),
   execution_time: Joi.number().min(0).allow(null).required().description("Seconds"),
@@ -59,4 +65,6 @@ export const swarmBatchErrorSchema = Joi.object({
 }).id("SwarmBatchError");
 
 /** E2 response: one slot per request item, in request order. */
-export const swarmBatchResponseSchema = Joi.array().items(Joi.alternatives(swarmBatchSuccessSchema, swarmBatchErrorSchema)).id("SwarmBatchResponse");
+export const swarmBatchResponseSchema = Joi.array()
+  .items(Joi.alternatives(swarmBatchSuccessSchema, swarmBatchErrorSchema))
+  .id("SwarmBatchResponse");

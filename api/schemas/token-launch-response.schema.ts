@@ -7,5 +7,8 @@ export const tokenLaunchResponseSchema = Joi.object({
   listing_url: Joi.string().required().description("`{platform_url}/agent/{id}`"),
   tokenized: Joi.valid(true).required(),
   token_address: Joi.string().allow(null).required().description("The token's mint address"),
-  pool_address: Joi.string().allow(null).required().description("The bonding-curve pool (`meteora-dbc`); null for a plain Token-2022 mint"),
+  pool_address: Joi.string()
+    .allow(null)
+    .required()
+    .description("The bonding-curve pool (`meteora-dbc`); null for a plain Token-2022 mint"),
 }).id("TokenLaunchResponse");

@@ -72,14 +72,19 @@ export interface AdmissionReply {
   spent: { tokens: number; cost: number };
 }
 
-
 /** Runs the admission script. */
 export async function runAdmission(redis: RedisClient, call: AdmissionCall): Promise<AdmissionReply> {
   const ceiling = call.spendCeiling;
   const reply = (await admissionScript(
     redis,
     [...call.counters.map((c) => c.key), call.spendKey],
-    [call.points, ...call.counters.map((c) => c.limit), ...call.counters.map((c) => c.windowMs), finite(ceiling?.tokens ?? -1), finite(ceiling?.cost ?? -1)],
+    [
+      call.points,
+      ...call.counters.map((c) => c.limit),
+      ...call.counters.map((c) => c.windowMs),
+      finite(ceiling?.tokens ?? -1),
+      finite(ceiling?.cost ?? -1),
+    ],
   )) as (number | string)[];
   return {
     admitted: reply[0] === 1,

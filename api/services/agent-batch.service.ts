@@ -23,7 +23,10 @@ export async function completeAgentBatch(
   onPublished: OnPublished = () => undefined,
 ): Promise<Reply> {
   assertBatchSize(items.length);
-  assertAgentModelsServable(items.map((item) => item.agent_config), (i) => `[${i}].agent_config`);
+  assertAgentModelsServable(
+    items.map((item) => item.agent_config),
+    (i) => `[${i}].agent_config`,
+  );
   await assertRequestEgress(
     items.map((item) => item.agent_config),
     items.flatMap((item, i) => imageUrls(item, `[${i}]`)),
@@ -31,8 +34,17 @@ export async function completeAgentBatch(
   );
   // One lookup for every item's marketplace prompts; an unusable one, or an agent that cannot be
   // published, refuses the whole batch (400) before anything is stored.
-  const withPrompts = await attachMarketplacePrompts(deps.ds, items.map((item) => item.agent_config), owner.userId);
-  const { specs: configs, promptIds } = await publishAgentPrompts(deps, owner.userId, withPrompts, (i) => `[${i}].agent_config`);
+  const withPrompts = await attachMarketplacePrompts(
+    deps.ds,
+    items.map((item) => item.agent_config),
+    owner.userId,
+  );
+  const { specs: configs, promptIds } = await publishAgentPrompts(
+    deps,
+    owner.userId,
+    withPrompts,
+    (i) => `[${i}].agent_config`,
+  );
   onPublished(promptIds);
   const waitMs = syncWaitMs(prefer);
   const { parentId, done } = await runBatch(
@@ -45,7 +57,14 @@ export async function completeAgentBatch(
       owner,
       parentRequest: { total_requests: items.length },
       // Items stream nothing: their results come back together.
-      items: items.map((item, i) => withholdAgentSecrets({ ...item, agent_config: configs[i], stream: false, budget: effectiveBudget(item.budget, owner.tier) })),
+      items: items.map((item, i) =>
+        withholdAgentSecrets({
+          ...item,
+          agent_config: configs[i],
+          stream: false,
+          budget: effectiveBudget(item.budget, owner.tier),
+        }),
+      ),
     },
     waitMs,
   );

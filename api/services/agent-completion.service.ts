@@ -37,10 +37,17 @@ export async function completeAgent(
   const withPrompts = await attachMarketplacePrompts(deps.ds, [body.agent_config], owner.userId);
   const published = await publishAgentPrompts(deps, owner.userId, withPrompts, () => "agent_config", hooks.admission);
   hooks.onPublished?.(published.promptIds);
-  const { request, secrets } = withholdAgentSecrets(prepareAgentRequest({ ...body, agent_config: published.specs[0] }, owner));
+  const { request, secrets } = withholdAgentSecrets(
+    prepareAgentRequest({ ...body, agent_config: published.specs[0] }, owner),
+  );
   const streaming = request.stream && !prefer.respondAsync;
-  const waitMs = prefer.respondAsync || streaming ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
-  const { runId, run } = await runAndWait(deps, { kind: "agent", job: "agent-run", request, secrets, owner, admission: hooks.admission }, waitMs);
+  const waitMs =
+    prefer.respondAsync || streaming ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
+  const { runId, run } = await runAndWait(
+    deps,
+    { kind: "agent", job: "agent-run", request, secrets, owner, admission: hooks.admission },
+    waitMs,
+  );
   if (streaming) return { stream: { runId, request } };
   if (waitMs === null) return acceptedReply(runId);
   assertSucceeded(run, runId);

@@ -16,7 +16,9 @@ const AGENT_FIELDS: Record<string, string> = { name: "agent_name", prompt: "syst
 
 /** An E7 path (`useCases.0.title`) as the agent's field (`use_cases[0].title`). */
 function agentPath(path: (string | number)[]): string {
-  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${AGENT_FIELDS[part] ?? part}`)).join("");
+  return path
+    .map((part, i) => (typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${AGENT_FIELDS[part] ?? part}`))
+    .join("");
 }
 
 /** The agent's tags as E7 takes them: one comma-separated string; none when the agent has none. */
@@ -49,11 +51,23 @@ function promptBodyOf(spec: AgentSpec): Record<string, unknown> {
  * prompt comes from `marketplace_prompt_id` is someone's published prompt already and cannot be
  * published again.
  */
-export function checkPublication(spec: AgentSpec, where: string): { publication: AgentPublication } | { problems: string[] } {
+export function checkPublication(
+  spec: AgentSpec,
+  where: string,
+): { publication: AgentPublication } | { problems: string[] } {
   const who = `${where} (${spec.agent_name?.trim() || "unnamed"})`;
-  if (spec.marketplace_prompt_id) return { problems: [`${who}: an agent using marketplace_prompt_id cannot be published again`] };
-  const { value, error } = addPromptSchema.validate(promptBodyOf(spec), { abortEarly: false, stripUnknown: true, convert: true, errors: { label: false } });
-  const problems = (error?.details ?? []).map((d) => ({ path: agentPath(d.path), message: `${agentPath(d.path)} ${d.message}` }));
+  if (spec.marketplace_prompt_id)
+    return { problems: [`${who}: an agent using marketplace_prompt_id cannot be published again`] };
+  const { value, error } = addPromptSchema.validate(promptBodyOf(spec), {
+    abortEarly: false,
+    stripUnknown: true,
+    convert: true,
+    errors: { label: false },
+  });
+  const problems = (error?.details ?? []).map((d) => ({
+    path: agentPath(d.path),
+    message: `${agentPath(d.path)} ${d.message}`,
+  }));
   const reported = new Set(problems.map((p) => p.path));
   if (value) problems.push(...crossFieldProblems(value).filter((p) => !reported.has(p.path)));
   if (problems.length) return { problems: problems.map((p) => `${who}: ${p.message}`) };

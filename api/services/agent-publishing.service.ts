@@ -30,8 +30,13 @@ function asV1Error(err: unknown, who: string | null): unknown {
     const resetTime = typeof err.extra.resetTime === "string" ? { reset_time: err.extra.resetTime } : {};
     return new AppError(429, "DAILY_LIMIT_EXCEEDED", `Nothing was published or run: ${err.message}`, resetTime);
   }
-  if (err.status >= 500) return new AppError(err.status, err.code, `${who ?? "An agent"} could not be published: ${err.message}`);
-  return new BadRequestError(`${who ?? "An agent"} cannot be published: ${err.message}`, {}, "INVALID_MARKETPLACE_PUBLICATION");
+  if (err.status >= 500)
+    return new AppError(err.status, err.code, `${who ?? "An agent"} could not be published: ${err.message}`);
+  return new BadRequestError(
+    `${who ?? "An agent"} cannot be published: ${err.message}`,
+    {},
+    "INVALID_MARKETPLACE_PUBLICATION",
+  );
 }
 
 /** A distinct text to publish, once E7's checks passed. */
@@ -45,11 +50,23 @@ interface ReadyPrompt {
  * When another request stored one of the texts meanwhile, that prompt is reused and the rest
  * stored again. Adds the ids to `ids`, by content hash.
  */
-async function storeAll(deps: ApiDeps, userId: string, ready: ReadyPrompt[], now: Date, ids: Map<string, string>): Promise<void> {
+async function storeAll(
+  deps: ApiDeps,
+  userId: string,
+  ready: ReadyPrompt[],
+  now: Date,
+  ids: Map<string, string>,
+): Promise<void> {
   let left = ready;
   while (left.length) {
     try {
-      const rows = await insertPreparedPrompts(deps, deps.platform.dailyLimits, userId, left.map((r) => r.prepared), now);
+      const rows = await insertPreparedPrompts(
+        deps,
+        deps.platform.dailyLimits,
+        userId,
+        left.map((r) => r.prepared),
+        now,
+      );
       rows.forEach((row, i) => ids.set(left[i].hash, row.id));
       return;
     } catch (err) {
@@ -68,7 +85,11 @@ async function storeAll(deps: ApiDeps, userId: string, ready: ReadyPrompt[], now
  * price for each (in parallel), then the counted inserts together. A text the caller has published
  * before reuses that prompt, without an error and without counting. Returns the ids by content hash.
  */
-async function publishAll(deps: ApiDeps, userId: string, publications: AgentPublication[]): Promise<Map<string, string>> {
+async function publishAll(
+  deps: ApiDeps,
+  userId: string,
+  publications: AgentPublication[],
+): Promise<Map<string, string>> {
   const now = new Date();
   const distinct = new Map<string, AgentPublication>();
   for (const p of publications) {
@@ -76,7 +97,9 @@ async function publishAll(deps: ApiDeps, userId: string, publications: AgentPubl
     if (!distinct.has(hash)) distinct.set(hash, p);
   }
   const entries = [...distinct];
-  const outcomes = await Promise.allSettled(entries.map(([, p]) => preparePrompt(deps, deps.platform, userId, p.fields, { source: "agent", now })));
+  const outcomes = await Promise.allSettled(
+    entries.map(([, p]) => preparePrompt(deps, deps.platform, userId, p.fields, { source: "agent", now })),
+  );
   const ids = new Map<string, string>();
   const ready: ReadyPrompt[] = [];
   // The first refusal in agent order decides the answer.

@@ -40,7 +40,10 @@ export function agentStreamFormat(jobId: string, request: AgentCompletionRequest
     relay,
     finishFromRow(sse, run) {
       if (run.status !== "succeeded") {
-        relay(sse, { type: "error", error: (run.error as { message?: string } | null)?.message ?? `The run ended as ${run.status}` });
+        relay(sse, {
+          type: "error",
+          error: (run.error as { message?: string } | null)?.message ?? `The run ended as ${run.status}`,
+        });
         return;
       }
       const content = (run.output as AgentRunOutput).outputs.at(-1)?.content;

@@ -25,7 +25,11 @@ export interface BatchSpec {
 export function assertBatchSize(count: number): void {
   if (count === 0) throw new BadRequestError("The batch is empty: send at least one item", {}, "EMPTY_BATCH");
   if (count > config.maxBatchSize) {
-    throw new BadRequestError(`The batch has ${count} items; at most ${config.maxBatchSize} are allowed`, {}, "BATCH_TOO_LARGE");
+    throw new BadRequestError(
+      `The batch has ${count} items; at most ${config.maxBatchSize} are allowed`,
+      {},
+      "BATCH_TOO_LARGE",
+    );
   }
 }
 
@@ -35,7 +39,11 @@ export function assertBatchSize(count: number): void {
  * does not wait, waits for the parent. Returns the parent id, and the finished parent with its
  * children in item order (null when nobody waited).
  */
-export async function runBatch(deps: ApiDeps, spec: BatchSpec, waitMs: number | null): Promise<{ parentId: string; done: { parent: Run; children: Run[] } | null }> {
+export async function runBatch(
+  deps: ApiDeps,
+  spec: BatchSpec,
+  waitMs: number | null,
+): Promise<{ parentId: string; done: { parent: Run; children: Run[] } | null }> {
   const parentId = newRunId();
   const children = spec.items.map(({ request, secrets }) => {
     const id = newRunId();
@@ -50,7 +58,12 @@ export async function runBatch(deps: ApiDeps, spec: BatchSpec, waitMs: number | 
     parentRequest: spec.parentRequest,
     children,
   });
-  const enqueueJobs = () => enqueueBatch(deps.flows, { name: spec.parentJob, runId: parentId }, children.map((c) => ({ name: spec.childJob, runId: c.id })));
+  const enqueueJobs = () =>
+    enqueueBatch(
+      deps.flows,
+      { name: spec.parentJob, runId: parentId },
+      children.map((c) => ({ name: spec.childJob, runId: c.id })),
+    );
   const parent = await enqueueAndAwait(deps, parentId, enqueueJobs, waitMs);
   if (waitMs === null) return { parentId, done: null };
   assertSucceeded(parent, parentId);

@@ -20,7 +20,11 @@ export interface Queryable {
 }
 
 // Fixed names only: these are interpolated into SQL, never anything from a request.
-const COLUMNS: Record<DailyCounter, QuotaColumn> = { paidPrompts: "paid_prompts", paidAgents: "paid_agents", freeContent: "free_content" };
+const COLUMNS: Record<DailyCounter, QuotaColumn> = {
+  paidPrompts: "paid_prompts",
+  paidAgents: "paid_agents",
+  freeContent: "free_content",
+};
 
 /** The `daily_usage` column of a counter (recorded with a launch whose failure gives its count back). */
 export function counterColumn(counter: DailyCounter): QuotaColumn {
@@ -34,24 +38,41 @@ interface UsageRow {
 }
 
 function usageOf(row: UsageRow | undefined, date: string): DailyUsage {
-  return { paidPrompts: row?.paid_prompts ?? 0, paidAgents: row?.paid_agents ?? 0, freeContent: row?.free_content ?? 0, date };
+  return {
+    paidPrompts: row?.paid_prompts ?? 0,
+    paidAgents: row?.paid_agents ?? 0,
+    freeContent: row?.free_content ?? 0,
+    date,
+  };
 }
 
 /** A user's counters for the UTC day of `now` (zeros when nothing was created yet). */
 export async function readDailyUsage(db: Queryable, userId: string, now = new Date()): Promise<DailyUsage> {
   const date = utcDay(now);
-  const rows: UsageRow[] = await db.query(`SELECT paid_prompts, paid_agents, free_content FROM daily_usage WHERE user_id = $1 AND day = $2::date`, [userId, date]);
+  const rows: UsageRow[] = await db.query(
+    `SELECT paid_prompts, paid_agents, free_content FROM daily_usage WHERE user_id = $1 AND day = $2::date`,
+    [userId, date],
+  );
   return usageOf(rows[0], date);
 }
 
 /** The spec's 429: `{error: "Daily limit exceeded", message, currentUsage, limits, resetTime, status_code}`. */
-export function dailyLimitExceeded(counter: DailyCounter, usage: DailyUsage, limits: DailyLimits, now = new Date()): PlatformError {
+export function dailyLimitExceeded(
+  counter: DailyCounter,
+  usage: DailyUsage,
+  limits: DailyLimits,
+  now = new Date(),
+): PlatformError {
   const resetTime = nextUtcMidnight(now).toISOString();
   return new PlatformError(
     429,
     "Daily limit exceeded",
     `You have reached today's limit of ${limits[counter]} for ${counter}; it resets at ${resetTime}`,
-    { currentUsage: usage, limits: { paidPrompts: limits.paidPrompts, paidAgents: limits.paidAgents, freeContent: limits.freeContent }, resetTime },
+    {
+      currentUsage: usage,
+      limits: { paidPrompts: limits.paidPrompts, paidAgents: limits.paidAgents, freeContent: limits.freeContent },
+      resetTime,
+    },
     "",
   );
 }
@@ -60,7 +81,13 @@ export function dailyLimitExceeded(counter: DailyCounter, usage: DailyUsage, lim
  * A cheap early refusal (before any expensive work) when the counter is already at its limit.
  * It decides nothing: `consumeDailyQuota` is the check that holds under concurrency.
  */
-export async function assertDailyQuotaLeft(db: Queryable, userId: string, counter: DailyCounter, limits: DailyLimits, now = new Date()): Promise<void> {
+export async function assertDailyQuotaLeft(
+  db: Queryable,
+  userId: string,
+  counter: DailyCounter,
+  limits: DailyLimits,
+  now = new Date(),
+): Promise<void> {
   const usage = await readDailyUsage(db, userId, now);
   if (usage[counter] >= limits[counter]) throw dailyLimitExceeded(counter, usage, limits, now);
 }
@@ -71,7 +98,13 @@ export async function assertDailyQuotaLeft(db: Queryable, userId: string, counte
  * is conditional (`... ON CONFLICT DO UPDATE ... WHERE counter < limit RETURNING`): concurrent
  * callers queue on the row, and exactly `limit` of them get through.
  */
-export async function consumeDailyQuota(db: Queryable, userId: string, counter: DailyCounter, limits: DailyLimits, now = new Date()): Promise<DailyUsage> {
+export async function consumeDailyQuota(
+  db: Queryable,
+  userId: string,
+  counter: DailyCounter,
+  limits: DailyLimits,
+  now = new Date(),
+): Promise<DailyUsage> {
   const column = COLUMNS[counter];
   const date = utcDay(now);
   const rows: UsageRow[] = await db.query(

@@ -14,7 +14,10 @@ export interface StoredResponse {
   headers: Record<string, string>;
 }
 
-export type IdempotencyRecord = Pick<IdempotencyKey, "id" | "request_hash" | "run_id" | "response_status" | "response_body" | "response_headers">;
+export type IdempotencyRecord = Pick<
+  IdempotencyKey,
+  "id" | "request_hash" | "run_id" | "response_status" | "response_body" | "response_headers"
+>;
 
 /** Who holds a key after a claim: this request (run it), or an earlier one (replay or wait for it). */
 export type Claim = { owned: true; id: string } | { owned: false; record: IdempotencyRecord };
@@ -34,7 +37,9 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256 hex of method, path and canonical JSON body: what "the same request" means. */
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash("sha256").update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`, "utf8").digest("hex");
+  return createHash("sha256")
+    .update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`, "utf8")
+    .digest("hex");
 }
 
 const RECORD_COLUMNS = "id, request_hash, run_id, response_status, response_body, response_headers";
@@ -64,10 +69,11 @@ export async function claimKey(
     [claim.apiKeyId, claim.key, claim.hash, ttlMs, staleMs],
   );
   if (taken[0]) return { owned: true, id: taken[0].id };
-  const rows = await sql<IdempotencyRecord>(ds, `SELECT ${RECORD_COLUMNS} FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`, [
-    claim.apiKeyId,
-    claim.key,
-  ]);
+  const rows = await sql<IdempotencyRecord>(
+    ds,
+    `SELECT ${RECORD_COLUMNS} FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
+    [claim.apiKeyId, claim.key],
+  );
   return rows[0] ? { owned: false, record: rows[0] } : null;
 }
 
@@ -78,14 +84,25 @@ export async function findRecord(ds: DataSource, id: string): Promise<Idempotenc
 }
 
 /** Stores the first request's answer and the run it created (when `runId` names one). */
-export async function saveResponse(ds: DataSource, id: string, response: StoredResponse, runId: string | null): Promise<void> {
+export async function saveResponse(
+  ds: DataSource,
+  id: string,
+  response: StoredResponse,
+  runId: string | null,
+): Promise<void> {
   await sql(
     ds,
     `UPDATE idempotency_keys
         SET response_status = $2, response_body = $3, response_headers = $4,
             run_id = (SELECT r.id FROM runs r WHERE r.id = $5::uuid)
       WHERE id = $1`,
-    [id, response.status, JSON.stringify(response.body), JSON.stringify(response.headers), isUuid(runId) ? runId : null],
+    [
+      id,
+      response.status,
+      JSON.stringify(response.body),
+      JSON.stringify(response.headers),
+      isUuid(runId) ? runId : null,
+    ],
   );
 }
 

@@ -1,6 +1,10 @@
 import type { DataSource } from "typeorm";
 import { sql } from "../../shared/db/sql";
-import { presentMarketplacePrompt, type MarketplacePrompt, type MarketplacePromptRow } from "../presenters/marketplace-prompt.presenter";
+import {
+  presentMarketplacePrompt,
+  type MarketplacePrompt,
+  type MarketplacePromptRow,
+} from "../presenters/marketplace-prompt.presenter";
 import { isoWithoutZone } from "../presenters/timestamp";
 import { listedPrompt } from "./prompts/prompt-visibility";
 
@@ -18,7 +22,11 @@ export interface MarketplaceListing {
  * E4: the `limit` newest approved prompts (ties broken by id, so pages are stable) and how many
  * approved prompts there are in all. Both statements use the `(status, created_at DESC)` index.
  */
-export async function listMarketplacePrompts(ds: DataSource, viewer: { userId: string }, limit: number): Promise<MarketplaceListing> {
+export async function listMarketplacePrompts(
+  ds: DataSource,
+  viewer: { userId: string },
+  limit: number,
+): Promise<MarketplaceListing> {
   const [rows, [{ count }]] = await Promise.all([
     sql<MarketplacePromptRow>(
       ds,

@@ -32,7 +32,11 @@ export function marketplacePromptIds(specs: AgentSpec[]): string[] {
 export async function lookupMarketplacePrompts(ds: DataSource, specs: AgentSpec[]): Promise<MarketplacePromptLookup> {
   const ids = marketplacePromptIds(specs).filter((id) => UUID.test(id));
   if (ids.length === 0) return new Map();
-  const rows = await sql<StoredPrompt>(ds, `SELECT id, user_id, prompt, status FROM prompts WHERE id = ANY($1::uuid[]) AND ${listedPrompt()}`, [ids]);
+  const rows = await sql<StoredPrompt>(
+    ds,
+    `SELECT id, user_id, prompt, status FROM prompts WHERE id = ANY($1::uuid[]) AND ${listedPrompt()}`,
+    [ids],
+  );
   return new Map(rows.map((row) => [row.id.toLowerCase(), row]));
 }
 
@@ -70,7 +74,11 @@ function withPrompt(spec: AgentSpec, lookup: MarketplacePromptLookup): AgentSpec
  * Applies the looked-up prompts to the agents of one request: 400 naming every id the caller may
  * not use (before any run exists), else the agents with their marketplace prompts in place.
  */
-export function applyMarketplacePrompts(specs: AgentSpec[], lookup: MarketplacePromptLookup, userId: string): AgentSpec[] {
+export function applyMarketplacePrompts(
+  specs: AgentSpec[],
+  lookup: MarketplacePromptLookup,
+  userId: string,
+): AgentSpec[] {
   const ids = marketplacePromptIds(specs);
   const problems = ids.flatMap((id) => problemWith(id, lookup.get(id.toLowerCase()), userId) ?? []);
   if (problems.length) throw new BadRequestError(problems.join("; "), {}, "MARKETPLACE_PROMPT_UNAVAILABLE");
@@ -78,7 +86,11 @@ export function applyMarketplacePrompts(specs: AgentSpec[], lookup: MarketplaceP
 }
 
 /** Looks up and applies the marketplace prompts of one request's agents (E1, E3, E5). */
-export async function attachMarketplacePrompts(ds: DataSource, specs: AgentSpec[], userId: string): Promise<AgentSpec[]> {
+export async function attachMarketplacePrompts(
+  ds: DataSource,
+  specs: AgentSpec[],
+  userId: string,
+): Promise<AgentSpec[]> {
   if (marketplacePromptIds(specs).length === 0) return specs;
   return applyMarketplacePrompts(specs, await lookupMarketplacePrompts(ds, specs), userId);
 }

@@ -42,7 +42,8 @@ function reasonOf(refusal: Refusal, tier: string): string {
   const { state, window, points, scope } = refusal;
   const whose = scope === "key" ? `for the ${tier} tier` : `for all keys of the account together (${tier} tier)`;
   let reason = `Rate limit exceeded: ${state.limit} requests per ${window} ${whose}`;
-  if (points > state.limit) reason += `; this request counts ${points} (one per batch item), more than the window ever allows: send fewer items at once`;
+  if (points > state.limit)
+    reason += `; this request counts ${points} (one per batch item), more than the window ever allows: send fewer items at once`;
   else if (points > 1) reason += `; this request counts ${points} (one per batch item) and ${state.remaining} remain`;
   return reason;
 }

@@ -122,7 +122,13 @@ function windowLimit(limits: { perMinute: number; perHour: number; perDay: numbe
 }
 
 function windowState(limit: number, count: number, resetMs: number): WindowState {
-  return { count, limit, remaining: Math.max(limit - count, 0), exceeded: count >= limit, resetMs: Math.max(resetMs, 0) };
+  return {
+    count,
+    limit,
+    remaining: Math.max(limit - count, 0),
+    exceeded: count >= limit,
+    resetMs: Math.max(resetMs, 0),
+  };
 }
 
 /**
@@ -140,11 +146,17 @@ class RedisRateLimiter implements RateLimiter {
     const known = Object.hasOwn(this.options.tiers, tier) ? tier : "free";
     const limits = this.options.tiers[known];
     const accounts = this.options.accounts;
-    const account = accounts && Object.hasOwn(accounts, known) ? accounts[known] : { ...limits, dailyTokens: Infinity, dailyCost: Infinity };
+    const account =
+      accounts && Object.hasOwn(accounts, known)
+        ? accounts[known]
+        : { ...limits, dailyTokens: Infinity, dailyCost: Infinity };
     return { tier: known, limits, account };
   }
 
-  async consume(subject: RateSubject, admission: Admission = { points: 1, startsRuns: false }): Promise<RateLimitOutcome> {
+  async consume(
+    subject: RateSubject,
+    admission: Admission = { points: 1, startsRuns: false },
+  ): Promise<RateLimitOutcome> {
     const points = Math.max(1, Math.floor(admission.points));
     const { reply, state, account } = await this.admit(subject, points, admission.startsRuns);
     if (reply.admitted) return { state, refusals: [] };
@@ -158,8 +170,22 @@ class RedisRateLimiter implements RateLimiter {
     if (admission.startsRuns) {
       const now = new Date();
       const resetMs = nextUtcMidnight(now).getTime() - now.getTime();
-      if (reply.spent.tokens >= account.dailyTokens) refusals.push({ reason: "spend", measure: "tokens", spent: reply.spent.tokens, ceiling: account.dailyTokens, resetMs });
-      else if (reply.spent.cost >= account.dailyCost) refusals.push({ reason: "spend", measure: "cost", spent: reply.spent.cost, ceiling: account.dailyCost, resetMs });
+      if (reply.spent.tokens >= account.dailyTokens)
+        refusals.push({
+          reason: "spend",
+          measure: "tokens",
+          spent: reply.spent.tokens,
+          ceiling: account.dailyTokens,
+          resetMs,
+        });
+      else if (reply.spent.cost >= account.dailyCost)
+        refusals.push({
+          reason: "spend",
+          measure: "cost",
+          spent: reply.spent.cost,
+          ceiling: account.dailyCost,
+          resetMs,
+        });
     }
     return { state, refusals };
   }
@@ -168,12 +194,24 @@ class RedisRateLimiter implements RateLimiter {
     return (await this.admit(subject, 0, false)).state;
   }
 
-  private async admit(subject: RateSubject, points: number, startsRuns: boolean): Promise<{ reply: AdmissionReply; state: RateLimitState; account: AccountLimits }> {
+  private async admit(
+    subject: RateSubject,
+    points: number,
+    startsRuns: boolean,
+  ): Promise<{ reply: AdmissionReply; state: RateLimitState; account: AccountLimits }> {
     if (this.redis.status !== "ready") throw unavailable();
     const { tier, limits, account } = this.limitsFor(subject.tier);
     const counters: CounterCheck[] = [
-      ...WINDOWS.map((w) => ({ key: `${this.options.prefix}:key:${w}:${subject.apiKeyId}`, limit: windowLimit(limits, w), windowMs: WINDOW_MS[w] })),
-      ...WINDOWS.map((w) => ({ key: `${this.options.prefix}:account:${w}:${subject.userId}`, limit: windowLimit(account, w), windowMs: WINDOW_MS[w] })),
+      ...WINDOWS.map((w) => ({
+        key: `${this.options.prefix}:key:${w}:${subject.apiKeyId}`,
+        limit: windowLimit(limits, w),
+        windowMs: WINDOW_MS[w],
+      })),
+      ...WINDOWS.map((w) => ({
+        key: `${this.options.prefix}:account:${w}:${subject.userId}`,
+        limit: windowLimit(account, w),
+        windowMs: WINDOW_MS[w],
+      })),
     ];
     const spendKey = accountSpendKey(subject.userId, utcDay(new Date()), this.options.spendPrefix);
     const spendCeiling = startsRuns ? { tokens: account.dailyTokens, cost: account.dailyCost } : null;
@@ -185,7 +223,8 @@ class RedisRateLimiter implements RateLimiter {
       scopes[i < 3 ? "key" : "account"][window] = windowState(counter.limit, reply.counts[i], resetMs);
     });
     const windows = {} as Record<RateWindow, WindowState>;
-    for (const w of WINDOWS) windows[w] = scopes.account[w].remaining < scopes.key[w].remaining ? scopes.account[w] : scopes.key[w];
+    for (const w of WINDOWS)
+      windows[w] = scopes.account[w].remaining < scopes.key[w].remaining ? scopes.account[w] : scopes.key[w];
     return { reply, state: { tier, limits, windows, scopes }, account };
   }
 
@@ -201,7 +240,10 @@ class RedisRateLimiter implements RateLimiter {
     let timer: NodeJS.Timeout | undefined;
     let immediate: NodeJS.Immediate | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => (immediate = setImmediate(() => reject(new Error("timed out")))), this.options.timeoutMs);
+      timer = setTimeout(
+        () => (immediate = setImmediate(() => reject(new Error("timed out")))),
+        this.options.timeoutMs,
+      );
     });
     try {
       return await Promise.race([work, timeout]);
@@ -219,6 +261,9 @@ function unavailable(): ServiceUnavailableError {
 }
 
 /** A rate limiter on a fail-fast Redis client (`createRedis("request")`), with the config's limits by default. */
-export function createRateLimiter(redis: RedisClient, options: RateLimiterOptions = rateLimiterOptionsFromConfig()): RateLimiter {
+export function createRateLimiter(
+  redis: RedisClient,
+  options: RateLimiterOptions = rateLimiterOptionsFromConfig(),
+): RateLimiter {
   return new RedisRateLimiter(redis, options);
 }

@@ -18,8 +18,13 @@ export interface RequestUrl {
  */
 export function imageUrls(request: { img?: string | null; imgs?: string[] | null }, at = ""): RequestUrl[] {
   const prefix = at ? `${at}.` : "";
-  const images = [{ url: request.img, field: `${prefix}img` }, ...(request.imgs ?? []).map((url, i) => ({ url, field: `${prefix}imgs[${i}]` }))];
-  return images.flatMap(({ url, field }) => (typeof url === "string" && /^https?:/i.test(url.trim()) ? [{ url: url.trim(), field }] : []));
+  const images = [
+    { url: request.img, field: `${prefix}img` },
+    ...(request.imgs ?? []).map((url, i) => ({ url, field: `${prefix}imgs[${i}]` })),
+  ];
+  return images.flatMap(({ url, field }) =>
+    typeof url === "string" && /^https?:/i.test(url.trim()) ? [{ url: url.trim(), field }] : [],
+  );
 }
 
 /** Every MCP server URL of the agents (handoffs included), with where it sits in the request. */
@@ -28,10 +33,15 @@ function mcpServerUrls(specs: AgentSpec[], where?: (i: number) => string): Reque
     const urls: { url: unknown; field: string }[] = [
       { url: spec.mcp_url, field: `${at}.mcp_url` },
       { url: spec.mcp_config?.url, field: `${at}.mcp_config.url` },
-      ...(spec.mcp_configs?.connections ?? []).map((c, i) => ({ url: c?.url, field: `${at}.mcp_configs.connections[${i}].url` })),
+      ...(spec.mcp_configs?.connections ?? []).map((c, i) => ({
+        url: c?.url,
+        field: `${at}.mcp_configs.connections[${i}].url`,
+      })),
     ];
     // The worker trims the URL and skips a blank one (`collectMcpServers`); so does this check.
-    return urls.flatMap(({ url, field }) => (typeof url === "string" && url.trim() ? [{ url: url.trim(), field }] : []));
+    return urls.flatMap(({ url, field }) =>
+      typeof url === "string" && url.trim() ? [{ url: url.trim(), field }] : [],
+    );
   });
 }
 

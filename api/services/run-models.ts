@@ -25,7 +25,10 @@ function assertServable(models: NamedModel[]): void {
 }
 
 function agentModels(specs: AgentSpec[], where?: (i: number) => string): NamedModel[] {
-  return everyAgent(specs, where).map((agent) => ({ model: agent.spec.model_name, where: `${agent.where}.model_name` }));
+  return everyAgent(specs, where).map((agent) => ({
+    model: agent.spec.model_name,
+    where: `${agent.where}.model_name`,
+  }));
 }
 
 /**
@@ -48,7 +51,10 @@ export function assertSwarmModelsServable(request: SwarmRequest): void {
     }
   }
   if (!request.agents?.length && DEFAULT_MODEL_WITHOUT_AGENTS.has(request.swarm_type as SwarmTypeName)) {
-    models.push({ model: config.llm.defaultModel, where: `${request.swarm_type} without agents (its built-in agents use DEFAULT_MODEL)` });
+    models.push({
+      model: config.llm.defaultModel,
+      where: `${request.swarm_type} without agents (its built-in agents use DEFAULT_MODEL)`,
+    });
   }
   assertServable(models);
 }

@@ -1,7 +1,15 @@
 import { newRunId } from "../../shared/db/run-id";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { Run, RunKind } from "../../shared/db/entities/run.entity";
-import { confirmRunStored, deleteQueuedRun, failRun, findRun, insertRun, isTerminal, type NewRun } from "../../shared/db/run-store";
+import {
+  confirmRunStored,
+  deleteQueuedRun,
+  failRun,
+  findRun,
+  insertRun,
+  isTerminal,
+  type NewRun,
+} from "../../shared/db/run-store";
 import { AppError, ServiceUnavailableError } from "../../shared/errors";
 import { enqueue } from "../../shared/queues/queues";
 import { isDatabaseUnavailable } from "../../shared/unavailable";
@@ -36,18 +44,28 @@ export interface SubmitRun {
  * forever) and waits up to `waitMs` for the row to reach a final state. Listens before enqueueing,
  * so a fast job's completion cannot slip past. Null when nobody waits or the wait ran out.
  */
-export async function enqueueAndAwait(deps: ApiDeps, runId: string, enqueueJob: () => Promise<void>, waitMs: number | null): Promise<Run | null> {
+export async function enqueueAndAwait(
+  deps: ApiDeps,
+  runId: string,
+  enqueueJob: () => Promise<void>,
+  waitMs: number | null,
+): Promise<Run | null> {
   const watch = waitMs === null ? null : deps.waiter.watch(runId);
   try {
     try {
       await enqueueJob();
     } catch {
-      await failRun(deps.ds, runId, { message: "The run could not be queued", code: "QUEUE_UNAVAILABLE" }).catch(() => undefined);
+      await failRun(deps.ds, runId, { message: "The run could not be queued", code: "QUEUE_UNAVAILABLE" }).catch(
+        () => undefined,
+      );
       throw new ServiceUnavailableError("The job queue is unavailable; try again shortly");
     }
     if (!watch || waitMs === null) return null;
     const finished = await watch.wait(async (announced) => {
-      const row = announced && isTerminal(announced.status) ? announced : await findRun(deps.ds, runId).catch(keepWaitingIfDatabaseDown);
+      const row =
+        announced && isTerminal(announced.status)
+          ? announced
+          : await findRun(deps.ds, runId).catch(keepWaitingIfDatabaseDown);
       return row && isTerminal(row.status) ? row : undefined;
     }, waitMs);
     return finished ?? null;
@@ -76,24 +94,45 @@ function keepWaitingIfDatabaseDown(err: unknown): null {
  * one on disk, so this insert need not wait for the disk itself (about 0.4 of the 0.9 ms it took). A
  * caller given the job id at once (202, streaming) gets a durable insert.
  */
-export async function runAndWait(deps: ApiDeps, run: SubmitRun, waitMs: number | null): Promise<{ runId: string; run: Run | null }> {
+export async function runAndWait(
+  deps: ApiDeps,
+  run: SubmitRun,
+  waitMs: number | null,
+): Promise<{ runId: string; run: Run | null }> {
   const runId = newRunId();
   const waits = waitMs !== null;
-  const row = { id: runId, kind: run.kind, apiKeyId: run.owner.apiKeyId, userId: run.owner.userId, request: run.request,
+  const row = {
+    id: runId,
+    kind: run.kind,
+    apiKeyId: run.owner.apiKeyId,
+    userId: run.owner.userId,
+    request: run.request,
     sealedSecrets: sealRunSecrets(run.secrets ?? [], { runId, userId: run.owner.userId }),
     serviceTier: run.serviceTier,
   };
   await insertAdmitted(deps, row, { relaxed: waits }, run.admission);
   const options = run.serviceTier === "flex" ? { priority: FLEX_PRIORITY } : {};
-  const finished = await enqueueAndAwait(deps, runId, () => enqueue(deps.queues, run.job, { runId }, runId, options), waitMs);
+  const finished = await enqueueAndAwait(
+    deps,
+    runId,
+    () => enqueue(deps.queues, run.job, { runId }, runId, options),
+    waitMs,
+  );
   if (waits && !finished && !(await confirmRunStored(deps.ds, runId))) {
-    throw new ServiceUnavailableError("The run was lost in a database restart before it started; send the request again");
+    throw new ServiceUnavailableError(
+      "The run was lost in a database restart before it started; send the request again",
+    );
   }
   return { runId, run: finished };
 }
 
 /** Inserts the run while the rate-limit verdict arrives; a refused request leaves no row behind. */
-async function insertAdmitted(deps: ApiDeps, row: NewRun, options: { relaxed: boolean }, admission: Promise<void> = Promise.resolve()): Promise<void> {
+async function insertAdmitted(
+  deps: ApiDeps,
+  row: NewRun,
+  options: { relaxed: boolean },
+  admission: Promise<void> = Promise.resolve(),
+): Promise<void> {
   const [inserted, admitted] = await Promise.allSettled([insertRun(deps.ds, row, options), admission]);
   if (admitted.status === "rejected") {
     if (inserted.status === "fulfilled") await deleteQueuedRun(deps.ds, row.id).catch(() => undefined);
@@ -105,13 +144,22 @@ async function insertAdmitted(deps: ApiDeps, row: NewRun, options: { relaxed: bo
 /** Throws the contract's error for a run that did not succeed (or is still going). */
 export function assertSucceeded(run: Run | null, runId: string): asserts run is Run {
   if (!run) {
-    throw new AppError(504, "RUN_TIMEOUT", "The run is still in progress; fetch its result later with GET /v1/jobs/{job_id}", {
-      job_id: runId,
-    });
+    throw new AppError(
+      504,
+      "RUN_TIMEOUT",
+      "The run is still in progress; fetch its result later with GET /v1/jobs/{job_id}",
+      {
+        job_id: runId,
+      },
+    );
   }
-  if (run.status === "cancelled") throw new AppError(409, "RUN_CANCELLED", "The run was cancelled", { job_id: run.job_id });
+  if (run.status === "cancelled")
+    throw new AppError(409, "RUN_CANCELLED", "The run was cancelled", { job_id: run.job_id });
   if (run.status !== "succeeded") {
     const error = (run.error ?? {}) as { message?: string; agent?: string };
-    throw new AppError(500, "RUN_FAILED", error.message ?? "The run failed", { job_id: run.job_id, ...(error.agent ? { agent: error.agent } : {}) });
+    throw new AppError(500, "RUN_FAILED", error.message ?? "The run failed", {
+      job_id: run.job_id,
+      ...(error.agent ? { agent: error.agent } : {}),
+    });
   }
 }

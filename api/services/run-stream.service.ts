@@ -45,7 +45,14 @@ export async function streamRun(deps: ApiDeps, ctx: Context, runId: string, form
         return format.finishFromRow(sse, run);
       }
       if (Date.now() > deadline) {
-        sse.send({ error: `The run is still in progress; fetch it later with GET /v1/jobs/${runId}`, job_id: runId, timestamp: now() }, "error");
+        sse.send(
+          {
+            error: `The run is still in progress; fetch it later with GET /v1/jobs/${runId}`,
+            job_id: runId,
+            timestamp: now(),
+          },
+          "error",
+        );
         return;
       }
     }

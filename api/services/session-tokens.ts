@@ -69,5 +69,8 @@ export class SessionTokens {
 
 /** Makes sure a user signed in through the identity backend exists here (first sight creates it). */
 export async function ensureSessionUser(ds: DataSource, userId: string): Promise<void> {
-  await ds.query(`INSERT INTO users (id, handle) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [userId, `session-${userId}`]);
+  await ds.query(`INSERT INTO users (id, handle) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+    userId,
+    `session-${userId}`,
+  ]);
 }

@@ -7,7 +7,11 @@ import { swarmRequestSchema } from "../schemas/swarm-request.schema";
 import { validateRequest } from "../schemas/validate-request";
 import { assertBatchSize, runBatch, syncWaitMs } from "./batch-service";
 import { publishAgentPrompts, type OnPublished } from "./agent-publishing.service";
-import { applyMarketplacePrompts, lookupMarketplacePrompts, type MarketplacePromptLookup } from "./marketplace-prompts.service";
+import {
+  applyMarketplacePrompts,
+  lookupMarketplacePrompts,
+  type MarketplacePromptLookup,
+} from "./marketplace-prompts.service";
 import { withholdSwarmSecrets } from "../../shared/secrets/run-secrets";
 import { assertRequestEgress, imageUrls } from "./request-egress";
 import { acceptedReply, type Reply } from "./reply";
@@ -26,7 +30,14 @@ function prepareItem(raw: unknown, owner: KeyOwner): PreparedItem {
   const name = (raw as { name?: unknown } | null)?.name;
   const swarmName = typeof name === "string" ? name : null;
   const { value, error } = validateRequest(swarmRequestSchema, raw);
-  if (error) return { error: { status: "error", swarm_name: swarmName, detail: error.details.map((d) => d.message.replace(/"/g, "'")).join("; ") } };
+  if (error)
+    return {
+      error: {
+        status: "error",
+        swarm_name: swarmName,
+        detail: error.details.map((d) => d.message.replace(/"/g, "'")).join("; "),
+      },
+    };
   try {
     const request = normaliseSwarmRequest(value as SwarmRequest, owner);
     assertSwarmRunnable(request);
@@ -51,14 +62,21 @@ async function withEgressChecked(item: PreparedItem): Promise<PreparedItem> {
 function withMarketplacePrompts(item: PreparedItem, lookup: MarketplacePromptLookup, owner: KeyOwner): PreparedItem {
   if (!("request" in item)) return item;
   try {
-    return { request: { ...item.request, agents: applyMarketplacePrompts(item.request.agents ?? [], lookup, owner.userId) } };
+    return {
+      request: { ...item.request, agents: applyMarketplacePrompts(item.request.agents ?? [], lookup, owner.userId) },
+    };
   } catch (err) {
     return refusedItem(item.request.name ?? null, err);
   }
 }
 
 /** Publishes an item's agents that ask for it; an item whose agents cannot be published takes its slot. */
-async function withPublishedAgents(item: PreparedItem, deps: ApiDeps, owner: KeyOwner, promptIds: string[]): Promise<PreparedItem> {
+async function withPublishedAgents(
+  item: PreparedItem,
+  deps: ApiDeps,
+  owner: KeyOwner,
+  promptIds: string[],
+): Promise<PreparedItem> {
   if (!("request" in item)) return item;
   try {
     const published = await publishAgentPrompts(deps, owner.userId, item.request.agents ?? []);
@@ -83,11 +101,15 @@ export async function completeSwarmBatch(
   assertBatchSize(items.length);
   const validated = await Promise.all(items.map((item) => withEgressChecked(prepareItem(item, owner))));
   // One lookup for the marketplace prompts of every item.
-  const lookup = await lookupMarketplacePrompts(deps.ds, validated.flatMap((p) => ("request" in p ? (p.request.agents ?? []) : [])));
+  const lookup = await lookupMarketplacePrompts(
+    deps.ds,
+    validated.flatMap((p) => ("request" in p ? (p.request.agents ?? []) : [])),
+  );
   const promptIds: string[] = [];
   const prepared: PreparedItem[] = [];
   // One item after another, so items publishing the same prompt share one record.
-  for (const item of validated) prepared.push(await withPublishedAgents(withMarketplacePrompts(item, lookup, owner), deps, owner, promptIds));
+  for (const item of validated)
+    prepared.push(await withPublishedAgents(withMarketplacePrompts(item, lookup, owner), deps, owner, promptIds));
   onPublished([...new Set(promptIds)]);
   const runnable = prepared.flatMap((p) => ("request" in p ? [withholdSwarmSecrets(p.request)] : []));
   // Refused items are kept with the parent, so a later GET /v1/jobs shows every slot too.
@@ -96,7 +118,15 @@ export async function completeSwarmBatch(
   if (runnable.length === 0) return { status: 200, body: batchSlots(parentRequest, []) };
   const { parentId, done } = await runBatch(
     deps,
-    { parentKind: "swarm_batch", childKind: "swarm", parentJob: "swarm-batch", childJob: "swarm-run", owner, parentRequest, items: runnable },
+    {
+      parentKind: "swarm_batch",
+      childKind: "swarm",
+      parentJob: "swarm-batch",
+      childJob: "swarm-run",
+      owner,
+      parentRequest,
+      items: runnable,
+    },
     syncWaitMs(prefer),
   );
   if (!done) return acceptedReply(parentId);

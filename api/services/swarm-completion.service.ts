@@ -34,7 +34,19 @@ export async function completeSwarm(
   const { request, secrets } = withholdSwarmSecrets({ ...normalised, agents: published.specs });
   const streaming = request.stream && !prefer.respondAsync;
   const waitMs = streaming ? null : syncWaitMs(prefer);
-  const { runId, run } = await runAndWait(deps, { kind: "swarm", job: "swarm-run", request, secrets, owner, serviceTier: request.service_tier, admission: hooks.admission }, waitMs);
+  const { runId, run } = await runAndWait(
+    deps,
+    {
+      kind: "swarm",
+      job: "swarm-run",
+      request,
+      secrets,
+      owner,
+      serviceTier: request.service_tier,
+      admission: hooks.admission,
+    },
+    waitMs,
+  );
   if (streaming) return { stream: { runId, request } };
   if (waitMs === null) return acceptedReply(runId);
   assertSucceeded(run, runId);

@@ -3,7 +3,6 @@ import type { Run } from "../../shared/db/entities/run.entity";
 import { sql } from "../../shared/db/sql";
 import { PUBLIC_STATUS } from "../presenters/run-status";
 
-
 /** One entry of `GET /v1/swarm/logs`. */
 export interface RunLog {
   id: string;
@@ -20,7 +19,19 @@ export interface RunLog {
   };
 }
 
-type LogRow = Pick<Run, "job_id" | "kind" | "status" | "request" | "output" | "usage" | "error" | "execution_time" | "queued_at" | "finished_at">;
+type LogRow = Pick<
+  Run,
+  | "job_id"
+  | "kind"
+  | "status"
+  | "request"
+  | "output"
+  | "usage"
+  | "error"
+  | "execution_time"
+  | "queued_at"
+  | "finished_at"
+>;
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 

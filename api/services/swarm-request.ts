@@ -12,7 +12,10 @@ import { assertSwarmModelsServable } from "./run-models";
  */
 export function normaliseSwarmRequest(body: SwarmRequest, owner: KeyOwner): SwarmRequest {
   const type = body.swarm_type ? (SWARM_TYPE_ALIASES[body.swarm_type] ?? body.swarm_type) : "SequentialWorkflow";
-  const agents = (body.agents ?? []).map((agent, i) => ({ ...agent, agent_name: agent.agent_name?.trim() || `Agent ${i + 1}` }));
+  const agents = (body.agents ?? []).map((agent, i) => ({
+    ...agent,
+    agent_name: agent.agent_name?.trim() || `Agent ${i + 1}`,
+  }));
   return { ...body, swarm_type: type, agents, budget: effectiveBudget(body.budget, owner.tier) };
 }
 

@@ -23,7 +23,10 @@ export function swarmStreamFormat(jobId: string, request: SwarmRequest): StreamF
         return false;
       case "finish":
         sse.send(event.usage, "usage");
-        sse.send({ job_id: jobId, execution_time: (Date.now() - started) / 1_000, status: "success", timestamp: now() }, "end");
+        sse.send(
+          { job_id: jobId, execution_time: (Date.now() - started) / 1_000, status: "success", timestamp: now() },
+          "end",
+        );
         return true;
       case "error":
         sse.send({ error: event.error, timestamp: now() }, "error");
@@ -31,11 +34,21 @@ export function swarmStreamFormat(jobId: string, request: SwarmRequest): StreamF
     }
   };
   return {
-    metadata: { job_id: jobId, swarm_name: request.name ?? null, swarm_type: request.swarm_type, number_of_agents: request.agents?.length ?? 0, type: "metadata" },
+    metadata: {
+      job_id: jobId,
+      swarm_name: request.name ?? null,
+      swarm_type: request.swarm_type,
+      number_of_agents: request.agents?.length ?? 0,
+      type: "metadata",
+    },
     relay,
     finishFromRow(sse, run) {
       if (run.status === "succeeded") relay(sse, { type: "finish", usage: run.usage });
-      else relay(sse, { type: "error", error: (run.error as { message?: string } | null)?.message ?? `The run ended as ${run.status}` });
+      else
+        relay(sse, {
+          type: "error",
+          error: (run.error as { message?: string } | null)?.message ?? `The run ended as ${run.status}`,
+        });
     },
   };
 }

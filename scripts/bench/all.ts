@@ -25,7 +25,9 @@ const PARTS: [string, ScenarioMeasure][] = [
 export const run: ScenarioRun = async (argv) => {
   let quick: boolean;
   try {
-    quick = parseArgs({ args: argv, allowPositionals: false, options: { quick: { type: "boolean", default: false } } }).values.quick === true;
+    quick =
+      parseArgs({ args: argv, allowPositionals: false, options: { quick: { type: "boolean", default: false } } }).values
+        .quick === true;
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }

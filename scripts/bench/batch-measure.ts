@@ -50,7 +50,11 @@ export function batchBody(tag: string): unknown[] {
   }));
 }
 
-function checkResults(json: unknown, status: number, text: string): Pick<BatchRep, "failedItems" | "misplacedItems" | "problems"> {
+function checkResults(
+  json: unknown,
+  status: number,
+  text: string,
+): Pick<BatchRep, "failedItems" | "misplacedItems" | "problems"> {
   const problems: string[] = [];
   const results = (json as { results?: unknown })?.results;
   if (status !== 200 || !Array.isArray(results)) {
@@ -91,7 +95,12 @@ export async function sendBatch(ctx: BatchContext, rep: number, tag: string): Pr
  * Sends `reps` batches one after another. Between them the queue must be empty: the answer comes
  * when every item has ended, but a retried or late job would otherwise land in the next timing.
  */
-export async function measurePhase(ctx: BatchContext, workers: number, reps: number, say: (line: string) => void): Promise<BatchPhase> {
+export async function measurePhase(
+  ctx: BatchContext,
+  workers: number,
+  reps: number,
+  say: (line: string) => void,
+): Promise<BatchPhase> {
   const endCpu = startCpuWindow();
   const out: BatchRep[] = [];
   for (let rep = 1; rep <= reps; rep++) {

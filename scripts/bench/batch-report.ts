@@ -49,13 +49,36 @@ const msCell = (v: number) => (Number.isFinite(v) ? `${Math.round(v)} ms` : "n/a
 const verdict = (pass: boolean | null) => (pass === null ? "(baseline)" : pass ? "PASS" : "FAIL");
 
 /** The main table: one row per worker count, then the scaling between them. */
-export function renderBatchTable(summaries: BatchPhaseSummary[], phases: BatchPhase[], machine: MachineInfo, overallCpu: CpuUsage | null, quick: boolean): string {
+export function renderBatchTable(
+  summaries: BatchPhaseSummary[],
+  phases: BatchPhase[],
+  machine: MachineInfo,
+  overallCpu: CpuUsage | null,
+  quick: boolean,
+): string {
   const title = `E3 batch: ${BATCH_ITEMS} items x ${SIM_LATENCY_MS} ms simulated LLM latency — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
   const how =
     `wall time of one POST /v1/agent/batch/completions from the client, ${summaries[0]?.reps ?? 0} repetition(s) per row` +
     `${quick ? " (--quick: smoke test, not a result)" : ""}; requirement: every repetition under ${LIMIT_MS} ms with ${JUDGED_WORKERS} agent workers, all items success\n` +
-    cpuHeaderLine(overallCpu, phases.map((p) => p.cpu));
-  const rows = [["agent workers", "median wall", "max wall", "server execution_time", "ideal", "median / ideal", "limit", "failed items", "result", "steal", "busy"]];
+    cpuHeaderLine(
+      overallCpu,
+      phases.map((p) => p.cpu),
+    );
+  const rows = [
+    [
+      "agent workers",
+      "median wall",
+      "max wall",
+      "server execution_time",
+      "ideal",
+      "median / ideal",
+      "limit",
+      "failed items",
+      "result",
+      "steal",
+      "busy",
+    ],
+  ];
   summaries.forEach((s, i) => {
     rows.push([
       String(s.workers),
@@ -74,12 +97,18 @@ export function renderBatchTable(summaries: BatchPhaseSummary[], phases: BatchPh
   const lines = [title, how, "", textTable(rows)];
   const one = summaries.find((s) => s.workers === 1);
   const two = summaries.find((s) => s.workers === JUDGED_WORKERS);
-  if (one && two) lines.push("", `scaling: ${JUDGED_WORKERS} workers finish a batch ${(one.medianWallMs / two.medianWallMs).toFixed(2)} x faster than 1 (medians)`);
+  if (one && two)
+    lines.push(
+      "",
+      `scaling: ${JUDGED_WORKERS} workers finish a batch ${(one.medianWallMs / two.medianWallMs).toFixed(2)} x faster than 1 (medians)`,
+    );
   // No item can finish before its simulated latency, so a shorter execution_time cannot include the
   // items: worth saying, since a reader would otherwise take it for the batch's duration.
   const shortServer = summaries.filter((s) => s.medianServerS * 1_000 < SIM_LATENCY_MS);
   if (shortServer.length) {
-    lines.push(`note: the response's execution_time (median ${shortServer[0].medianServerS.toFixed(3)} s) is below one item's ${SIM_LATENCY_MS} ms, so it does not cover the items' work`);
+    lines.push(
+      `note: the response's execution_time (median ${shortServer[0].medianServerS.toFixed(3)} s) is below one item's ${SIM_LATENCY_MS} ms, so it does not cover the items' work`,
+    );
   }
   return lines.join("\n");
 }
@@ -105,5 +134,7 @@ export function renderBatchRepsTable(phases: BatchPhase[]): string {
 
 /** What went wrong, for the lines under the tables. */
 export function batchProblems(phases: BatchPhase[]): string[] {
-  return phases.flatMap((p) => p.reps.flatMap((r) => r.problems.map((msg) => `${p.workers} worker(s) rep ${r.rep}: ${msg}`)));
+  return phases.flatMap((p) =>
+    p.reps.flatMap((r) => r.problems.map((msg) => `${p.workers} worker(s) rep ${r.rep}: ${msg}`)),
+  );
 }

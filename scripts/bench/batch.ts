@@ -32,7 +32,12 @@ export const run: ScenarioRun = async (argv) => {
     const setup = await setUpStack("batch", stamp, onTeardown, { workers: WORKERS });
     const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "agent");
     onTeardown(() => queue.close());
-    const ctx: BatchContext = { apiUrl: setup.stack.apiUrl, apiKey: setup.apiKey, queue, assertAlive: () => setup.stack.assertAlive() };
+    const ctx: BatchContext = {
+      apiUrl: setup.stack.apiUrl,
+      apiKey: setup.apiKey,
+      queue,
+      assertAlive: () => setup.stack.assertAlive(),
+    };
 
     setup.say(`warming up: ${WARMUP_BATCHES} batch(es) with 2 workers`);
     const warmup = [];
@@ -41,7 +46,10 @@ export const run: ScenarioRun = async (argv) => {
       ctx.assertAlive();
       await queue.waitUntilIdle(60_000);
       // A batch that fails outright at warm-up would only measure how fast the service says no.
-      if (r.status !== 200) throw new Error(`warm-up batch failed: ${r.problems.join("; ")}\nlogs: ${Object.values(setup.logs).join(", ")}`);
+      if (r.status !== 200)
+        throw new Error(
+          `warm-up batch failed: ${r.problems.join("; ")}\nlogs: ${Object.values(setup.logs).join(", ")}`,
+        );
       warmup.push(r);
     }
 
@@ -57,9 +65,20 @@ export const run: ScenarioRun = async (argv) => {
     const shown = [...phases].sort((a, b) => a.workers - b.workers);
     const summaries = shown.map(summarizePhase);
     const failed = summaries.some((s) => s.failedItems + s.misplacedItems > 0);
-    const lines = [renderBatchTable(summaries, shown, machine, cpu, opts.quick), "", "per repetition:", renderBatchRepsTable(phases)];
+    const lines = [
+      renderBatchTable(summaries, shown, machine, cpu, opts.quick),
+      "",
+      "per repetition:",
+      renderBatchRepsTable(phases),
+    ];
     const problems = batchProblems(phases);
-    if (problems.length) lines.push("", "problems:", ...problems.map((p) => `  ${p}`), `  child process logs: ${Object.values(setup.logs).join(", ")}`);
+    if (problems.length)
+      lines.push(
+        "",
+        "problems:",
+        ...problems.map((p) => `  ${p}`),
+        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
+      );
     const path = writeJsonResult(`batch-${stamp}.json`, {
       scenario: "batch",
       machine,

@@ -28,7 +28,12 @@ const MAX_DISTINCT_PROBLEMS = 20;
  * request is in flight together, as with that many separate clients), and waits for all answers.
  * `body(i)` may give each request its own body (distinct tasks); by default all send `target.body`.
  */
-export async function sendBurst(target: HttpTarget, count: number, timeoutMs: number, body?: (i: number) => string): Promise<BurstResult> {
+export async function sendBurst(
+  target: HttpTarget,
+  count: number,
+  timeoutMs: number,
+  body?: (i: number) => string,
+): Promise<BurstResult> {
   const url = new URL(target.url);
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const samples = new Float64Array(count);

@@ -29,7 +29,13 @@ export interface Answer {
 }
 
 /** Sends `target`'s request once over `agent`; rejects on a connection error or after `timeoutMs`. */
-export function timedRequest(target: HttpTarget, url: URL, agent: Agent, payload: Buffer, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Answer> {
+export function timedRequest(
+  target: HttpTarget,
+  url: URL,
+  agent: Agent,
+  payload: Buffer,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const req = request(
@@ -53,8 +59,12 @@ export function timedRequest(target: HttpTarget, url: URL, agent: Agent, payload
 }
 
 /** What is wrong with an answer: a non-2xx status, or a 2xx body that fails the target's check; null when fine. */
-export function answerProblem(target: HttpTarget, answer: Answer): { kind: "non2xx" | "badBody"; message: string } | null {
-  if (answer.status < 200 || answer.status > 299) return { kind: "non2xx", message: `HTTP ${answer.status}: ${answer.body.slice(0, 300)}` };
+export function answerProblem(
+  target: HttpTarget,
+  answer: Answer,
+): { kind: "non2xx" | "badBody"; message: string } | null {
+  if (answer.status < 200 || answer.status > 299)
+    return { kind: "non2xx", message: `HTTP ${answer.status}: ${answer.body.slice(0, 300)}` };
   const bad = target.checkBody(answer.body);
   return bad ? { kind: "badBody", message: bad } : null;
 }
@@ -84,7 +94,12 @@ async function operation(target: HttpTarget, url: URL, agent: Agent, payload: Bu
  * on, `fetch` added ~0.25 ms at p50 and ~3 ms at p99 per request, more than the simulator's whole
  * answer time (~0.15 ms), which would have hidden the figure being measured.
  */
-export async function measureClosedLoop(targets: HttpTarget[], concurrency: number, durationS: number, maxRequests = Infinity): Promise<SequentialResult> {
+export async function measureClosedLoop(
+  targets: HttpTarget[],
+  concurrency: number,
+  durationS: number,
+  maxRequests = Infinity,
+): Promise<SequentialResult> {
   const prepared = targets.map((target) => ({
     target,
     url: new URL(target.url),
@@ -152,6 +167,10 @@ export async function measureClosedLoop(targets: HttpTarget[], concurrency: numb
 }
 
 /** `measureClosedLoop` with one request at a time: the concurrency-1 latency of `target`. */
-export function measureSequential(target: HttpTarget, durationS: number, maxRequests = Infinity): Promise<SequentialResult> {
+export function measureSequential(
+  target: HttpTarget,
+  durationS: number,
+  maxRequests = Infinity,
+): Promise<SequentialResult> {
   return measureClosedLoop([target], 1, durationS, maxRequests);
 }

@@ -4,7 +4,14 @@ import type { HttpTarget } from "./http-target";
 import type { ManagedProcess } from "./managed-process";
 import { watchProcesses, type ProcessUsage } from "./process-watch";
 import type { QueueWatcher } from "./queue-watcher";
-import { clearSimJournal, countSimCalls, readSimJournal, simArrivals, type SimArrivals, type SimCalls } from "./sim-journal";
+import {
+  clearSimJournal,
+  countSimCalls,
+  readSimJournal,
+  simArrivals,
+  type SimArrivals,
+  type SimCalls,
+} from "./sim-journal";
 import { swarmBody } from "./swarm-body";
 import { CONCURRENT_SWARM } from "./swarm-targets";
 import { startTcpCounters, type TcpCounters } from "./tcp-counters";
@@ -46,7 +53,10 @@ function bodyOf(ctx: ConcurrencyContext, tag: string): (i: number) => string {
 /** Sends `requests` swarm requests at once while sampling every process's memory and CPU. */
 export async function measureBurst(ctx: ConcurrencyContext, requests: number, tag: string): Promise<ConcurrencyBurst> {
   await clearSimJournal(ctx.simulatorUrl);
-  const watch = watchProcesses([...ctx.processes.map((p) => ({ name: p.name, pid: p.pid })), { name: "bench client", pid: process.pid }], RSS_SAMPLE_MS);
+  const watch = watchProcesses(
+    [...ctx.processes.map((p) => ({ name: p.name, pid: p.pid })), { name: "bench client", pid: process.pid }],
+    RSS_SAMPLE_MS,
+  );
   const endCpu = startCpuWindow();
   const endTcp = startTcpCounters();
   const burst = await sendBurst(ctx.target, requests, REQUEST_TIMEOUT_MS, bodyOf(ctx, tag));

@@ -24,7 +24,12 @@ export function parseConcurrencyOptions(argv: string[]): ConcurrencyOptions {
     ({ values } = parseArgs({
       args: argv,
       allowPositionals: false,
-      options: { requests: { type: "string" }, latency: { type: "string" }, workers: { type: "string" }, quick: { type: "boolean", default: false } },
+      options: {
+        requests: { type: "string" },
+        latency: { type: "string" },
+        workers: { type: "string" },
+        quick: { type: "boolean", default: false },
+      },
     }));
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));

@@ -49,7 +49,13 @@ export function summarizeConcurrency(b: ConcurrencyBurst, latencyMs: number): Co
 
 const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1_000).toFixed(2)} s` : "n/a");
 
-export function renderConcurrencyTable(sum: ConcurrencySummary, b: ConcurrencyBurst, machine: MachineInfo, latencyMs: number, quick: boolean): string {
+export function renderConcurrencyTable(
+  sum: ConcurrencySummary,
+  b: ConcurrencyBurst,
+  machine: MachineInfo,
+  latencyMs: number,
+  quick: boolean,
+): string {
   const what = `${CONCURRENT_SWARM.type} x${CONCURRENT_SWARM.shape.agents}`;
   const title = `Concurrency: ${sum.requests} simultaneous ${what} requests (E1), ${latencyMs} ms per LLM call — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
   const how =
@@ -57,7 +63,20 @@ export function renderConcurrencyTable(sum: ConcurrencySummary, b: ConcurrencyBu
     `(each request as fast as if it were alone); time to finish = first request sent to last answer\n` +
     cpuHeaderLine(b.cpu, [b.cpu]);
   const main = textTable([
-    ["requests", "succeeded", "failed", "time to finish", "ideal", "vs ideal", "p50", "p99", "max", "LLM calls", "steal", "busy"],
+    [
+      "requests",
+      "succeeded",
+      "failed",
+      "time to finish",
+      "ideal",
+      "vs ideal",
+      "p50",
+      "p99",
+      "max",
+      "LLM calls",
+      "steal",
+      "busy",
+    ],
     [
       String(sum.requests),
       String(sum.succeeded),
@@ -75,19 +94,43 @@ export function renderConcurrencyTable(sum: ConcurrencySummary, b: ConcurrencyBu
   ]);
   const perProcess = textTable([
     ["process", "peak RSS", "RSS after", "CPU during the burst", "samples"],
-    ...b.processes.map((p) => [p.name, `${Math.round(p.peakRssMiB)} MiB`, `${Math.round(p.endRssMiB)} MiB`, `${p.cpuS.toFixed(1)} s (${Math.round(p.cpuPctOfCore)}% of a core)`, String(p.samples)]),
+    ...b.processes.map((p) => [
+      p.name,
+      `${Math.round(p.peakRssMiB)} MiB`,
+      `${Math.round(p.endRssMiB)} MiB`,
+      `${p.cpuS.toFixed(1)} s (${Math.round(p.cpuPctOfCore)}% of a core)`,
+      String(p.samples),
+    ]),
   ]);
-  const statuses = Object.entries(b.burst.statusCodes).map(([code, n]) => `${code}: ${n}`).join(", ");
+  const statuses = Object.entries(b.burst.statusCodes)
+    .map(([code, n]) => `${code}: ${n}`)
+    .join(", ");
   const llm = `LLM calls: ${sum.llmCalls} of ${sum.expectedLlmCalls} expected, at most ${sum.llmPeakInFlight} in flight at once, first to last call ${s(sum.llmSpanMs)}`;
   const tcp = b.tcp
     ? `listen queue overflows during the burst (machine-wide): ${b.tcp.listenOverflows}${b.tcp.listenOverflows ? " (each a dropped connection attempt the client retries after 1 s, 3 s…)" : ""}`
     : "listen queue overflows: n/a";
-  return [title, how, "", main, "", `status codes: ${statuses || "none"}`, llm, tcp, "", "per process (RSS sampled from /proc while the burst ran):", perProcess].join("\n");
+  return [
+    title,
+    how,
+    "",
+    main,
+    "",
+    `status codes: ${statuses || "none"}`,
+    llm,
+    tcp,
+    "",
+    "per process (RSS sampled from /proc while the burst ran):",
+    perProcess,
+  ].join("\n");
 }
 
 export function concurrencyHeadline(sum: ConcurrencySummary, b: ConcurrencyBurst): HeadlineRow[] {
   const steal = stealCell(b.cpu);
-  const rss = (pattern: RegExp) => Object.entries(sum.peakRssMiB).filter(([name]) => pattern.test(name)).map(([, v]) => v).join("+");
+  const rss = (pattern: RegExp) =>
+    Object.entries(sum.peakRssMiB)
+      .filter(([name]) => pattern.test(name))
+      .map(([, v]) => v)
+      .join("+");
   return [
     {
       area: "concurrency",

@@ -28,10 +28,16 @@ export const measure: ScenarioMeasure = async (argv) => {
   const opts = parseConcurrencyOptions(argv);
   const stamp = runStamp();
   const machine = machineInfo();
-  const workers: WorkerSpec[] = Array.from({ length: opts.workers }, (_, i) => ({ name: `worker-swarm-${i + 1}`, queues: ["swarm"] }));
+  const workers: WorkerSpec[] = Array.from({ length: opts.workers }, (_, i) => ({
+    name: `worker-swarm-${i + 1}`,
+    queues: ["swarm"],
+  }));
   const perWorker = Math.ceil(opts.requests / opts.workers);
   return withTeardown(async (onTeardown) => {
-    const setup = await setUpStack("concurrency", stamp, onTeardown, { workers, env: { WORKER_CONCURRENCY_SWARM: String(perWorker) } });
+    const setup = await setUpStack("concurrency", stamp, onTeardown, {
+      workers,
+      env: { WORKER_CONCURRENCY_SWARM: String(perWorker) },
+    });
     const { stack, say } = setup;
     const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "swarm");
     onTeardown(() => queue.close());
@@ -48,14 +54,22 @@ export const measure: ScenarioMeasure = async (argv) => {
     const warmupRequests = Math.min(WARMUP_REQUESTS, opts.requests);
     say(`warming up: ${warmupRequests} simultaneous requests`);
     const warmup = await measureBurst(ctx, warmupRequests, "warm-up");
-    say(`${opts.requests} simultaneous requests, ${opts.latencyMs} ms per LLM call, ${opts.workers} swarm worker(s) x concurrency ${perWorker}`);
+    say(
+      `${opts.requests} simultaneous requests, ${opts.latencyMs} ms per LLM call, ${opts.workers} swarm worker(s) x concurrency ${perWorker}`,
+    );
     const result = await measureBurst(ctx, opts.requests, "burst");
     const summary = summarizeConcurrency(result, opts.latencyMs);
     const failed = summary.failed > 0;
 
     const lines = [renderConcurrencyTable(summary, result, machine, opts.latencyMs, opts.quick)];
     const problems = [...warmup.burst.problems.map((p) => `warm-up: ${p}`), ...result.burst.problems];
-    if (problems.length) lines.push("", "problems:", ...problems.map((p) => `  ${p}`), `  child process logs: ${Object.values(setup.logs).join(", ")}`);
+    if (problems.length)
+      lines.push(
+        "",
+        "problems:",
+        ...problems.map((p) => `  ${p}`),
+        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
+      );
     const rawFile = writeJsonResult(`concurrency-${stamp}.json`, {
       scenario: "concurrency",
       machine,

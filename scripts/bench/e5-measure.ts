@@ -75,10 +75,16 @@ export async function pair<T>(
 }
 
 /** Warms up both targets: JIT, connection pools and caches in every process get going. */
-export async function warmUp(ctx: E5Context, opts: BenchOptions, say: (line: string) => void = e5Say): Promise<E5Warmup> {
+export async function warmUp(
+  ctx: E5Context,
+  opts: BenchOptions,
+  say: (line: string) => void = e5Say,
+): Promise<E5Warmup> {
   const warmup: E5Warmup = { load: {}, sequential: {} };
   for (const target of [ctx.direct, ctx.service]) {
-    say(`warming up ${target.name} (${opts.warmupS} s at c=${WARMUP_CONCURRENCY}, then ${WARMUP_SEQUENTIAL_REQUESTS} sequential)`);
+    say(
+      `warming up ${target.name} (${opts.warmupS} s at c=${WARMUP_CONCURRENCY}, then ${WARMUP_SEQUENTIAL_REQUESTS} sequential)`,
+    );
     warmup.load[target.name] = await runLoad(target, WARMUP_CONCURRENCY, opts.warmupS);
     if (target === ctx.service) await ctx.queue.waitUntilIdle(QUEUE_IDLE_TIMEOUT_MS);
     warmup.sequential[target.name] = await measureSequential(target, opts.warmupS, WARMUP_SEQUENTIAL_REQUESTS);
@@ -104,12 +110,25 @@ export async function measureRounds(ctx: E5Context, opts: BenchOptions): Promise
     const cpuByRun: Record<string, CpuUsage | null> = {};
     const endRoundCpu = startCpuWindow();
     say(`${label}: c=1 sequential latency, ${d} s each (${names.join(" then ")})`);
-    const sequential = await pair(ctx, order, drains, { kind: "sequential", byRun: cpuByRun }, (t) => measureSequential(t, d));
+    const sequential = await pair(ctx, order, drains, { kind: "sequential", byRun: cpuByRun }, (t) =>
+      measureSequential(t, d),
+    );
     say(`${label}: c=1 autocannon, ${d} s each`);
     const c1 = await pair(ctx, order, drains, { kind: "c1", byRun: cpuByRun }, (t) => runLoad(t, 1, d));
     say(`${label}: c=${HIGH_CONCURRENCY} autocannon, ${d} s each`);
-    const c50 = await pair(ctx, order, drains, { kind: `c${HIGH_CONCURRENCY}`, byRun: cpuByRun }, (t) => runLoad(t, HIGH_CONCURRENCY, d));
-    rounds.push({ round: i + 1, order: names, sequential, c1, c50, queueDrainMs: drains, cpu: endRoundCpu(), cpuByRun });
+    const c50 = await pair(ctx, order, drains, { kind: `c${HIGH_CONCURRENCY}`, byRun: cpuByRun }, (t) =>
+      runLoad(t, HIGH_CONCURRENCY, d),
+    );
+    rounds.push({
+      round: i + 1,
+      order: names,
+      sequential,
+      c1,
+      c50,
+      queueDrainMs: drains,
+      cpu: endRoundCpu(),
+      cpuByRun,
+    });
   }
   return rounds;
 }

@@ -79,7 +79,13 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)} x`;
 const failures = (x: E5Side) => `${x.errors} / ${x.non2xx}${x.badBodies ? ` (+${x.badBodies} bad bodies)` : ""}`;
 
 /** The main table, as in the brief: one row per figure, direct vs service vs difference. */
-export function renderE5Table(s: E5Summary, machine: MachineInfo, loadAfter: number, opts: BenchOptions, cpu: { overall: CpuUsage | null; rounds: E5Round[] }): string {
+export function renderE5Table(
+  s: E5Summary,
+  machine: MachineInfo,
+  loadAfter: number,
+  opts: BenchOptions,
+  cpu: { overall: CpuUsage | null; rounds: E5Round[] },
+): string {
   const { direct: d, service: v } = s;
   const c = HIGH_CONCURRENCY;
   const title = `E5 single-agent completion — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
@@ -90,13 +96,26 @@ export function renderE5Table(s: E5Summary, machine: MachineInfo, loadAfter: num
     // Benchmark and service share the CPUs; a high load average before we start means someone else
     // was using them too, and the figures are noisier than the table suggests.
     `load average (1 min): ${machine.loadAvg1m.toFixed(2)} before set-up, ${loadAfter.toFixed(2)} after measuring, on ${machine.cores} cores\n` +
-    cpuHeaderLine(cpu.overall, cpu.rounds.map((r) => r.cpu));
+    cpuHeaderLine(
+      cpu.overall,
+      cpu.rounds.map((r) => r.cpu),
+    );
   const table = textTable([
     ["scenario", "direct (simulator)", "through Apiary", "added / ratio"],
     ["c=1 latency p50 (ms)", ms(d.c1P50Ms), ms(v.c1P50Ms), plusMs(s.addedP50Ms)],
     ["c=1 latency p99 (ms)", ms(d.c1P99Ms), ms(v.c1P99Ms), plusMs(s.addedP99Ms)],
-    ["c=1 throughput (req/s)", rps(d.c1RequestsPerSec), rps(v.c1RequestsPerSec), ratio(v.c1RequestsPerSec, d.c1RequestsPerSec)],
-    [`c=${c} throughput (req/s)`, rps(d.c50RequestsPerSec), rps(v.c50RequestsPerSec), `${s.c50ThroughputRatio.toFixed(2)} x`],
+    [
+      "c=1 throughput (req/s)",
+      rps(d.c1RequestsPerSec),
+      rps(v.c1RequestsPerSec),
+      ratio(v.c1RequestsPerSec, d.c1RequestsPerSec),
+    ],
+    [
+      `c=${c} throughput (req/s)`,
+      rps(d.c50RequestsPerSec),
+      rps(v.c50RequestsPerSec),
+      `${s.c50ThroughputRatio.toFixed(2)} x`,
+    ],
     [`c=${c} latency p50 (ms)`, wholeMs(d.c50P50Ms), wholeMs(v.c50P50Ms), plusWholeMs(v.c50P50Ms - d.c50P50Ms)],
     [`c=${c} latency p99 (ms)`, wholeMs(d.c50P99Ms), wholeMs(v.c50P99Ms), plusWholeMs(v.c50P99Ms - d.c50P99Ms)],
     ["errors / non-2xx", failures(d), failures(v), ""],
@@ -113,7 +132,21 @@ function roundSteal(r: E5Round): string {
 /** One line per round, so the spread between rounds (the noise) is visible next to the medians. */
 export function renderRoundsTable(rounds: E5Round[]): string {
   const c = HIGH_CONCURRENCY;
-  const rows = [["round", "first", "direct p50", "service p50", "direct p99", "service p99", `direct c=${c}`, `service c=${c}`, "queue drain", "steal", "busy"]];
+  const rows = [
+    [
+      "round",
+      "first",
+      "direct p50",
+      "service p50",
+      "direct p99",
+      "service p99",
+      `direct c=${c}`,
+      `service c=${c}`,
+      "queue drain",
+      "steal",
+      "busy",
+    ],
+  ];
   for (const r of rounds) {
     rows.push([
       String(r.round),
@@ -136,7 +169,8 @@ export function renderRoundsTable(rounds: E5Round[]): string {
 export function warmupWarnings(w: E5Warmup): string[] {
   const out: string[] = [];
   for (const [name, r] of Object.entries(w.load)) {
-    if (r.errors || r.non2xx) out.push(`warm-up ${name}: ${r.errors} errors, ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)})`);
+    if (r.errors || r.non2xx)
+      out.push(`warm-up ${name}: ${r.errors} errors, ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)})`);
   }
   for (const [name, r] of Object.entries(w.sequential)) {
     if (r.errors || r.non2xx || r.badBodies) out.push(`warm-up ${name} sequential: ${r.problems.join("; ")}`);
@@ -148,10 +182,15 @@ export function warmupWarnings(w: E5Warmup): string[] {
 export function failureDetails(rounds: E5Round[]): string[] {
   const out: string[] = [];
   for (const r of rounds) {
-    for (const [kind, results] of [["c=1", r.c1], [`c=${HIGH_CONCURRENCY}`, r.c50]] as const) {
+    for (const [kind, results] of [
+      ["c=1", r.c1],
+      [`c=${HIGH_CONCURRENCY}`, r.c50],
+    ] as const) {
       for (const [name, x] of Object.entries(results)) {
         if (x.errors || x.non2xx) {
-          out.push(`round ${r.round} ${name} ${kind}: ${x.errors} errors (${x.timeouts} timeouts), status codes ${JSON.stringify(x.statusCodes)}`);
+          out.push(
+            `round ${r.round} ${name} ${kind}: ${x.errors} errors (${x.timeouts} timeouts), status codes ${JSON.stringify(x.statusCodes)}`,
+          );
         }
       }
     }

@@ -24,7 +24,9 @@ export function directTarget(simulatorUrl: string): HttpTarget {
     }),
     checkBody(body) {
       const choices = parseJsonObject(body)?.choices;
-      return Array.isArray(choices) && choices.length > 0 ? null : `simulator answer has no choices: ${body.slice(0, 300)}`;
+      return Array.isArray(choices) && choices.length > 0
+        ? null
+        : `simulator answer has no choices: ${body.slice(0, 300)}`;
     },
   };
 }
@@ -38,7 +40,9 @@ export function serviceTarget(apiUrl: string, apiKey: string): HttpTarget {
     headers: { "x-api-key": apiKey, "content-type": "application/json" },
     body: JSON.stringify({ agent_config: { agent_name: "Bench", system_prompt: SYSTEM_PROMPT }, task: TASK }),
     checkBody(body) {
-      return parseJsonObject(body)?.success === true ? null : `service answer lacks success: true: ${body.slice(0, 300)}`;
+      return parseJsonObject(body)?.success === true
+        ? null
+        : `service answer lacks success: true: ${body.slice(0, 300)}`;
     },
   };
 }

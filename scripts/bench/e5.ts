@@ -38,10 +38,22 @@ export const run: ScenarioRun = async (argv) => {
 
     const lines = [renderE5Table(summary, machine, loadAfter, opts, { overall: cpu, rounds })];
     // One round: the header's CPU line already is that round's.
-    if (rounds.length > 1) lines.push("", "per round (c=1 from the hrtime loop, ms; steal and busy over the round, max = its worst run):", renderRoundsTable(rounds));
-    if (failed) lines.push("", "NOT A VALID RESULT: some measured requests failed; req/s above counts failed answers too.");
+    if (rounds.length > 1)
+      lines.push(
+        "",
+        "per round (c=1 from the hrtime loop, ms; steal and busy over the round, max = its worst run):",
+        renderRoundsTable(rounds),
+      );
+    if (failed)
+      lines.push("", "NOT A VALID RESULT: some measured requests failed; req/s above counts failed answers too.");
     const notes = [...warmupWarnings(warmup), ...failureDetails(rounds)];
-    if (notes.length) lines.push("", "problems:", ...notes.map((n) => `  ${n}`), `  child process logs: ${Object.values(setup.logs).join(", ")}`);
+    if (notes.length)
+      lines.push(
+        "",
+        "problems:",
+        ...notes.map((n) => `  ${n}`),
+        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
+      );
     const path = writeJsonResult(`e5-${stamp}.json`, {
       scenario: "e5",
       machine,
@@ -52,7 +64,10 @@ export const run: ScenarioRun = async (argv) => {
       ports: setup.ports,
       setupStepsMs: setup.stepsMs,
       logs: setup.logs,
-      targets: { direct: { url: setup.direct.url, body: setup.direct.body }, service: { url: setup.service.url, body: setup.service.body } },
+      targets: {
+        direct: { url: setup.direct.url, body: setup.direct.body },
+        service: { url: setup.service.url, body: setup.service.body },
+      },
       summary,
       rounds,
       warmup,

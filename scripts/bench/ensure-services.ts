@@ -6,5 +6,11 @@ import { runToCompletion, ROOT } from "./managed-process";
  * creates the database. Idempotent and fast when everything already runs.
  */
 export async function ensureServices(database: string, env: NodeJS.ProcessEnv, logFile: string): Promise<void> {
-  await runToCompletion("ensure-services", ["bash", join(ROOT, "scripts/ensure-services.sh"), "--database", database], env, logFile, 600_000);
+  await runToCompletion(
+    "ensure-services",
+    ["bash", join(ROOT, "scripts/ensure-services.sh"), "--database", database],
+    env,
+    logFile,
+    600_000,
+  );
 }

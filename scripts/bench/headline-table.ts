@@ -28,6 +28,9 @@ export function renderHeadlineTable(parts: ScenarioPart[], machine: MachineInfo,
     if (part.error) rows.push([part.name, "scenario failed", "", part.error.split("\n")[0].slice(0, 120), "", ""]);
     for (const r of part.headline) rows.push([r.area, r.figure, r.baseline, r.measured, r.versus, r.steal]);
   }
-  const files = parts.map((p) => `  ${p.name.padEnd(12)} ${p.code === 0 ? "ok    " : "FAILED"} ${p.seconds.toFixed(0).padStart(4)} s  ${p.rawFile ?? p.error?.split("\n")[0] ?? ""}`);
+  const files = parts.map(
+    (p) =>
+      `  ${p.name.padEnd(12)} ${p.code === 0 ? "ok    " : "FAILED"} ${p.seconds.toFixed(0).padStart(4)} s  ${p.rawFile ?? p.error?.split("\n")[0] ?? ""}`,
+  );
   return [title, how, "", textTable(rows, 2), "", "scenarios (exit status, time, raw results):", ...files].join("\n");
 }

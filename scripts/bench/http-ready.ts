@@ -2,7 +2,11 @@
  * Polls `url` until it answers 200, every 100 ms until `timeoutMs`. `failFast` is asked before each
  * attempt and may return a reason to give up early (e.g. the server process already exited).
  */
-export async function waitForHttpOk(url: string, timeoutMs: number, failFast: () => string | null = () => null): Promise<number> {
+export async function waitForHttpOk(
+  url: string,
+  timeoutMs: number,
+  failFast: () => string | null = () => null,
+): Promise<number> {
   const started = performance.now();
   let last = "no answer";
   while (performance.now() - started < timeoutMs) {

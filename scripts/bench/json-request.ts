@@ -22,7 +22,12 @@ export async function jsonRequest(
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   const started = performance.now();
-  const res = await fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(opts.timeoutMs ?? 120_000) });
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: payload,
+    signal: AbortSignal.timeout(opts.timeoutMs ?? 120_000),
+  });
   const text = await res.text();
   const ms = performance.now() - started;
   let json: unknown;

@@ -31,7 +31,8 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
     run: batch,
   },
   overhead: {
-    summary: "added latency p50/p99 of E5 and a 3-agent ConcurrentWorkflow through Apiary vs direct simulator calls, at c=1, 50, 200",
+    summary:
+      "added latency p50/p99 of E5 and a 3-agent ConcurrentWorkflow through Apiary vs direct simulator calls, at c=1, 50, 200",
     flags: "[--duration S] [--warmup S] [--rounds N] [--quick]",
     run: overhead,
   },
@@ -41,7 +42,8 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
     run: throughput,
   },
   concurrency: {
-    summary: "2,000 simultaneous 3-agent ConcurrentWorkflow requests at 1 s per LLM call: all succeed? time vs ideal, peak RSS per process",
+    summary:
+      "2,000 simultaneous 3-agent ConcurrentWorkflow requests at 1 s per LLM call: all succeed? time vs ideal, peak RSS per process",
     flags: "[--requests N] [--latency MS] [--workers N] [--quick]",
     run: concurrency,
   },
@@ -54,7 +56,10 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
 
 function usage(): string {
   const width = Math.max(...Object.keys(SCENARIOS).map((n) => n.length)) + 2;
-  const lines = Object.entries(SCENARIOS).flatMap(([name, s]) => [`  ${name.padEnd(width)}${s.summary}`, `  ${"".padEnd(width)}flags: ${s.flags}`]);
+  const lines = Object.entries(SCENARIOS).flatMap(([name, s]) => [
+    `  ${name.padEnd(width)}${s.summary}`,
+    `  ${"".padEnd(width)}flags: ${s.flags}`,
+  ]);
   return ["usage: npm run bench [-- <scenario> [flags]]", "scenarios:", ...lines].join("\n");
 }
 
@@ -84,7 +89,8 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     // The message names the failing step and includes the child's output; a stack would bury it.
     // BENCH_DEBUG=1 shows the stack for harness bugs.
-    const detail = err instanceof Error ? (process.env.BENCH_DEBUG ? (err.stack ?? err.message) : err.message) : String(err);
+    const detail =
+      err instanceof Error ? (process.env.BENCH_DEBUG ? (err.stack ?? err.message) : err.message) : String(err);
     console.error(`bench: ${detail}`);
     process.exit(1);
   },

@@ -62,9 +62,21 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * `detached` puts the child in its own process group, so a Ctrl-C in the terminal reaches only the
  * benchmark, which then stops the children in order instead of racing their own shutdown.
  */
-export function startProcess(name: string, command: string[], env: NodeJS.ProcessEnv, logFile: string, runAs?: RunAs): ManagedProcess {
+export function startProcess(
+  name: string,
+  command: string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  runAs?: RunAs,
+): ManagedProcess {
   const log: WriteStream = createWriteStream(logFile, { flags: "a" });
-  const child = spawn(command[0], command.slice(1), { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true, ...runAs });
+  const child = spawn(command[0], command.slice(1), {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+    ...runAs,
+  });
   let output = "";
   let stdout = "";
   let status: ExitStatus | null = null;

@@ -33,7 +33,11 @@ export interface OverheadRound {
  * `opts.rounds` times. As in E5, direct and service runs alternate and the one going first flips
  * each round, so drifting noise hits both sides alike.
  */
-export async function measureOverhead(workloads: Workload[], opts: BenchOptions, say: (line: string) => void): Promise<OverheadRound[]> {
+export async function measureOverhead(
+  workloads: Workload[],
+  opts: BenchOptions,
+  say: (line: string) => void,
+): Promise<OverheadRound[]> {
   const rounds: OverheadRound[] = [];
   for (let i = 0; i < opts.rounds; i++) {
     const first = i % 2 === 0 ? "direct" : "service";
@@ -45,11 +49,22 @@ export async function measureOverhead(workloads: Workload[], opts: BenchOptions,
       const order = first === "direct" ? [w.ctx.direct, w.ctx.service] : [w.ctx.service, w.ctx.direct];
       results[w.name] = {};
       for (const c of OVERHEAD_CONCURRENCIES) {
-        say(`round ${i + 1}/${opts.rounds}: ${w.name} at c=${c}, ${opts.durationS} s each (${order.map((t) => t.name).join(" then ")})`);
-        results[w.name][`c${c}`] = await pair(w.ctx, order, drains, { kind: `${w.name} c${c}`, byRun: cpuByRun }, (t) => measureClosedLoop([t], c, opts.durationS));
+        say(
+          `round ${i + 1}/${opts.rounds}: ${w.name} at c=${c}, ${opts.durationS} s each (${order.map((t) => t.name).join(" then ")})`,
+        );
+        results[w.name][`c${c}`] = await pair(w.ctx, order, drains, { kind: `${w.name} c${c}`, byRun: cpuByRun }, (t) =>
+          measureClosedLoop([t], c, opts.durationS),
+        );
       }
     }
-    rounds.push({ round: i + 1, order: first === "direct" ? ["direct", "service"] : ["service", "direct"], results, queueDrainMs: drains, cpu: endRoundCpu(), cpuByRun });
+    rounds.push({
+      round: i + 1,
+      order: first === "direct" ? ["direct", "service"] : ["service", "direct"],
+      results,
+      queueDrainMs: drains,
+      cpu: endRoundCpu(),
+      cpuByRun,
+    });
   }
   return rounds;
 }

@@ -32,7 +32,9 @@ export interface OverheadCell {
 function side(rounds: OverheadRound[], workload: string, c: number, target: string): OverheadSide {
   const runs = rounds.map((r) => r.results[workload][`c${c}`][target]);
   const m = (pick: (x: SequentialResult) => number) => median(runs.map(pick));
-  const steals = rounds.map((r) => r.cpuByRun[`${workload} c${c} ${target}`]).filter((x): x is CpuUsage => x !== null && x !== undefined);
+  const steals = rounds
+    .map((r) => r.cpuByRun[`${workload} c${c} ${target}`])
+    .filter((x): x is CpuUsage => x !== null && x !== undefined);
   return {
     p50Ms: m((x) => x.latencyMs.p50),
     p99Ms: m((x) => x.latencyMs.p99),
@@ -48,7 +50,14 @@ export function summarizeOverhead(rounds: OverheadRound[], workloads: string[]):
     OVERHEAD_CONCURRENCIES.map((concurrency) => {
       const direct = side(rounds, workload, concurrency, "direct");
       const service = side(rounds, workload, concurrency, "service");
-      return { workload, concurrency, direct, service, addedP50Ms: service.p50Ms - direct.p50Ms, addedP99Ms: service.p99Ms - direct.p99Ms };
+      return {
+        workload,
+        concurrency,
+        direct,
+        service,
+        addedP50Ms: service.p50Ms - direct.p50Ms,
+        addedP99Ms: service.p99Ms - direct.p99Ms,
+      };
     }),
   );
 }
@@ -58,21 +67,43 @@ const plus = (v: number) => `${v >= 0 ? "+" : ""}${ms(v)}`;
 const rate = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 const steal = (s: number | null) => (s === null ? "n/a" : `${s.toFixed(1)}%`);
 /** The worse of the two sides' steal: either side's figure is only as good as its window. */
-const worstSteal = (c: OverheadCell) => (c.direct.stealPct === null || c.service.stealPct === null ? null : Math.max(c.direct.stealPct, c.service.stealPct));
+const worstSteal = (c: OverheadCell) =>
+  c.direct.stealPct === null || c.service.stealPct === null ? null : Math.max(c.direct.stealPct, c.service.stealPct);
 
 export function hasOverheadFailures(cells: OverheadCell[]): boolean {
   return cells.some((c) => c.direct.failures + c.service.failures > 0);
 }
 
 /** The scenario's table: one row per workload and concurrency. */
-export function renderOverheadTable(cells: OverheadCell[], machine: MachineInfo, opts: BenchOptions, rounds: OverheadRound[], overallCpu: CpuUsage | null): string {
+export function renderOverheadTable(
+  cells: OverheadCell[],
+  machine: MachineInfo,
+  opts: BenchOptions,
+  rounds: OverheadRound[],
+  overallCpu: CpuUsage | null,
+): string {
   const title = `Overhead: direct simulator calls vs through Apiary, zero simulated latency — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
   const how =
     `${opts.rounds} round(s) x ${opts.durationS} s per run, medians over rounds${opts.quick ? " (--quick: smoke test, not a result)" : ""}; ` +
     `closed-loop hrtime client (c loops, each sends its next request when its answer is in); ` +
     `the swarm's direct baseline is its 3 LLM calls sent at once (ends with the slowest)\n` +
-    cpuHeaderLine(overallCpu, rounds.map((r) => r.cpu));
-  const rows = [["workload", "c", "direct p50 / p99 (ms)", "Apiary p50 / p99 (ms)", "added p50 / p99 (ms)", "ok/s direct", "ok/s Apiary", "failures", "steal d / s"]];
+    cpuHeaderLine(
+      overallCpu,
+      rounds.map((r) => r.cpu),
+    );
+  const rows = [
+    [
+      "workload",
+      "c",
+      "direct p50 / p99 (ms)",
+      "Apiary p50 / p99 (ms)",
+      "added p50 / p99 (ms)",
+      "ok/s direct",
+      "ok/s Apiary",
+      "failures",
+      "steal d / s",
+    ],
+  ];
   for (const c of cells) {
     rows.push([
       c.workload,

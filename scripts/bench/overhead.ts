@@ -6,7 +6,13 @@ import { warmupWarnings } from "./e5-report";
 import { directTarget, serviceTarget } from "./e5-targets";
 import { machineInfo } from "./machine-info";
 import { measureOverhead, type Workload } from "./overhead-measure";
-import { hasOverheadFailures, overheadHeadline, overheadProblems, renderOverheadTable, summarizeOverhead } from "./overhead-report";
+import {
+  hasOverheadFailures,
+  overheadHeadline,
+  overheadProblems,
+  renderOverheadTable,
+  summarizeOverhead,
+} from "./overhead-report";
 import { preflight } from "./preflight";
 import { watchQueue } from "./queue-watcher";
 import { runStamp, writeJsonResult } from "./results-file";
@@ -42,10 +48,23 @@ export const measure: ScenarioMeasure = async (argv) => {
       return q;
     };
     const workloads: Workload[] = [
-      { name: "E5 agent", ctx: { direct: directTarget(stack.simulatorUrl), service: serviceTarget(stack.apiUrl, apiKey), queue: queue("agent"), assertAlive } },
+      {
+        name: "E5 agent",
+        ctx: {
+          direct: directTarget(stack.simulatorUrl),
+          service: serviceTarget(stack.apiUrl, apiKey),
+          queue: queue("agent"),
+          assertAlive,
+        },
+      },
       {
         name: `${CONCURRENT_SWARM.type} x${CONCURRENT_SWARM.shape.agents}`,
-        ctx: { direct: swarmDirectTarget(stack.simulatorUrl), service: swarmServiceTarget(stack.apiUrl, apiKey, 0), queue: queue("swarm"), assertAlive },
+        ctx: {
+          direct: swarmDirectTarget(stack.simulatorUrl),
+          service: swarmServiceTarget(stack.apiUrl, apiKey, 0),
+          queue: queue("swarm"),
+          assertAlive,
+        },
       },
     ];
     say("checking every target answers…");
@@ -56,13 +75,22 @@ export const measure: ScenarioMeasure = async (argv) => {
     const endCpu = startCpuWindow();
     const rounds = await measureOverhead(workloads, opts, say);
     const cpu = endCpu();
-    const cells = summarizeOverhead(rounds, workloads.map((w) => w.name));
+    const cells = summarizeOverhead(
+      rounds,
+      workloads.map((w) => w.name),
+    );
     const failed = hasOverheadFailures(cells);
 
     const lines = [renderOverheadTable(cells, machine, opts, rounds, cpu)];
     if (failed) lines.push("", "NOT A VALID RESULT: some measured requests failed.");
     const notes = [...warmup.flatMap(warmupWarnings), ...overheadProblems(rounds)];
-    if (notes.length) lines.push("", "problems:", ...notes.map((n) => `  ${n}`), `  child process logs: ${Object.values(setup.logs).join(", ")}`);
+    if (notes.length)
+      lines.push(
+        "",
+        "problems:",
+        ...notes.map((n) => `  ${n}`),
+        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
+      );
     const rawFile = writeJsonResult(`overhead-${stamp}.json`, {
       scenario: "overhead",
       machine,
@@ -72,7 +100,11 @@ export const measure: ScenarioMeasure = async (argv) => {
       ports: setup.ports,
       setupStepsMs: setup.stepsMs,
       logs: setup.logs,
-      workloads: workloads.map((w) => ({ name: w.name, direct: { url: w.ctx.direct.url, body: w.ctx.direct.body, fanOut: w.ctx.direct.fanOut ?? 1 }, service: { url: w.ctx.service.url, body: w.ctx.service.body } })),
+      workloads: workloads.map((w) => ({
+        name: w.name,
+        direct: { url: w.ctx.direct.url, body: w.ctx.direct.body, fanOut: w.ctx.direct.fanOut ?? 1 },
+        service: { url: w.ctx.service.url, body: w.ctx.service.body },
+      })),
       cells,
       rounds,
       warmup,

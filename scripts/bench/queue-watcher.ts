@@ -26,7 +26,8 @@ export function watchQueue(url: string, prefix: string, name: string): QueueWatc
         const counts = await queue.getJobCounts(...BACKLOG_STATES);
         const backlog = Object.values(counts).reduce((a, b) => a + b, 0);
         if (backlog === 0) return performance.now() - started;
-        if (performance.now() - started > timeoutMs) throw new Error(`queue '${name}' still has ${backlog} jobs after ${timeoutMs} ms`);
+        if (performance.now() - started > timeoutMs)
+          throw new Error(`queue '${name}' still has ${backlog} jobs after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     },

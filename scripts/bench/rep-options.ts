@@ -27,8 +27,13 @@ export function parseRepOptions(argv: string[], defaults: { reps: number; allowO
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
-  if (values.only !== undefined && !defaults.allowOnly) throw new UsageError("--only is not an option of this scenario");
-  const only = values.only?.split(",").map((s) => s.trim()).filter(Boolean) ?? null;
+  if (values.only !== undefined && !defaults.allowOnly)
+    throw new UsageError("--only is not an option of this scenario");
+  const only =
+    values.only
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean) ?? null;
   return {
     reps: positive("reps", values.reps, true) ?? (values.quick ? 1 : defaults.reps),
     only: only?.length ? only : null,

@@ -77,7 +77,9 @@ export async function startServiceStack(
   const simulator = start("llm-simulator", nodeTsx("scripts/llm-simulator/main.ts", "--port", String(ports.simulator)));
   // The web and worker do not call the simulator until a request arrives, so they start in parallel.
   start("web", nodeTsx("api/main.ts"));
-  extraWebs.forEach((p, i) => start(`web-${i + 2}`, nodeTsx("api/main.ts"), { ...env, PORT: String(p.api), PLATFORM_PORT: String(p.platform) }));
+  extraWebs.forEach((p, i) =>
+    start(`web-${i + 2}`, nodeTsx("api/main.ts"), { ...env, PORT: String(p.api), PLATFORM_PORT: String(p.platform) }),
+  );
   for (const w of workers) start(w.name, nodeTsx("workers/main.ts", "--queues", w.queues.join(",")));
 
   await simulator.waitForOutput(/LLM simulator listening on /, START_TIMEOUT_MS);

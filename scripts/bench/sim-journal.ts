@@ -23,13 +23,15 @@ export interface SimJournalEntry {
  */
 export async function clearSimJournal(simulatorUrl: string): Promise<void> {
   const answer = await jsonRequest("DELETE", `${simulatorUrl}/_journal`);
-  if (answer.status !== 204) throw new Error(`clearing the simulator journal: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
+  if (answer.status !== 204)
+    throw new Error(`clearing the simulator journal: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
 }
 
 /** The journal's entries, oldest first. */
 export async function readSimJournal(simulatorUrl: string): Promise<SimJournalEntry[]> {
   const answer = await jsonRequest("GET", `${simulatorUrl}/_journal`);
-  if (!Array.isArray(answer.json)) throw new Error(`reading the simulator journal: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
+  if (!Array.isArray(answer.json))
+    throw new Error(`reading the simulator journal: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
   return answer.json as SimJournalEntry[];
 }
 
@@ -41,7 +43,8 @@ export async function readSimJournal(simulatorUrl: string): Promise<SimJournalEn
 export function countSimCalls(entries: SimJournalEntry[]): SimCalls {
   return {
     calls: entries.length,
-    withoutLatency: entries.filter((e) => typeof e.body?.sim_latency_ms !== "number" || e.body.sim_latency_ms <= 0).length,
+    withoutLatency: entries.filter((e) => typeof e.body?.sim_latency_ms !== "number" || e.body.sim_latency_ms <= 0)
+      .length,
     failed: entries.filter((e) => (e.status ?? 200) >= 400).length,
   };
 }
@@ -63,7 +66,10 @@ export interface SimArrivals {
 }
 
 export function simArrivals(entries: SimJournalEntry[], latencyMs: number): SimArrivals {
-  const times = entries.map((e) => Date.parse(e.at ?? "")).filter(Number.isFinite).sort((a, b) => a - b);
+  const times = entries
+    .map((e) => Date.parse(e.at ?? ""))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   let peak = 0;
   let from = 0;
   for (let to = 0; to < times.length; to++) {

@@ -60,7 +60,10 @@ export async function setUpStack(
 
   const [api, platform, simulator, ...more] = await freePorts(3 + 2 * extraWebs);
   const ports: BenchPorts = { api, platform, simulator };
-  const webPorts: WebPorts[] = Array.from({ length: extraWebs }, (_, i) => ({ api: more[2 * i], platform: more[2 * i + 1] }));
+  const webPorts: WebPorts[] = Array.from({ length: extraWebs }, (_, i) => ({
+    api: more[2 * i],
+    platform: more[2 * i + 1],
+  }));
   const env = { ...benchEnv(ports), ...shape.env };
 
   await step("ensureServices", `making sure Postgres and Redis run (database ${BENCH_DATABASE})`, () =>

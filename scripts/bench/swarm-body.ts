@@ -5,8 +5,14 @@ import { AGENT_NAMES, SWARM_SIM_LATENCY_MS, type SwarmShape } from "./swarm-case
  * (through `llm_args`; none at 0), so a run's time is its depth in calls.
  * `tag` makes each run's task distinct, so nothing downstream can answer from a cache.
  */
-export function swarmBody(type: string, shape: SwarmShape, tag: string, latencyMs = SWARM_SIM_LATENCY_MS): Record<string, unknown> {
-  if (shape.agents > AGENT_NAMES.length) throw new Error(`${type}: at most ${AGENT_NAMES.length} agents have names in swarm-cases.ts`);
+export function swarmBody(
+  type: string,
+  shape: SwarmShape,
+  tag: string,
+  latencyMs = SWARM_SIM_LATENCY_MS,
+): Record<string, unknown> {
+  if (shape.agents > AGENT_NAMES.length)
+    throw new Error(`${type}: at most ${AGENT_NAMES.length} agents have names in swarm-cases.ts`);
   const agents = AGENT_NAMES.slice(0, shape.agents).map((agent_name, i) => ({
     agent_name,
     description: `Bench agent ${agent_name}`,

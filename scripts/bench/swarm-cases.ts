@@ -60,21 +60,38 @@ const steps = (flow = "") => flow.split("->").length;
 export const SWARM_CASES: Record<string, SwarmCase> = {
   SequentialWorkflow: { shape: { agents: 3, loops: 2 }, depth: { formula: "N·L", of: (s) => s.agents * s.loops } },
   // At least one parallel step, so the check sees that a step costs one call, not one per agent.
-  AgentRearrange: { shape: { agents: 4, loops: 1, flow: "Ada -> Ben, Cy -> Dee" }, depth: { formula: "steps·L", of: (s) => steps(s.flow) * s.loops } },
+  AgentRearrange: {
+    shape: { agents: 4, loops: 1, flow: "Ada -> Ben, Cy -> Dee" },
+    depth: { formula: "steps·L", of: (s) => steps(s.flow) * s.loops },
+  },
   ConcurrentWorkflow: { shape: { agents: 4, loops: 2 }, depth: { formula: "L", of: (s) => s.loops } },
   MixtureOfAgents: { shape: { agents: 4, loops: 2 }, depth: { formula: "L+1", of: (s) => s.loops + 1 } },
   GroupChat: { shape: { agents: 3, loops: 1 }, depth: { formula: "N·L", of: (s) => s.agents * s.loops } },
   // The router is a request agent (role router); the depth is 2 however many agents it picks.
   MultiAgentRouter: { shape: { agents: 4, loops: 1, roles: { 0: "router" } }, depth: { formula: "2", of: () => 2 } },
   // Depth per run from the Builder turn's `spec` (see depthFromResponse below).
-  AutoSwarmBuilder: { shape: { agents: 3, loops: 1 }, depth: { formula: "1+built's" }, depthFromResponse: (body, s) => autoSwarmBuilderDepth(body, s) },
+  AutoSwarmBuilder: {
+    shape: { agents: 3, loops: 1 },
+    depth: { formula: "1+built's" },
+    depthFromResponse: (body, s) => autoSwarmBuilderDepth(body, s),
+  },
   // L = 1: for L > 1 the director may declare the work done early, making the depth its choice.
-  HierarchicalSwarm: { shape: { agents: 4, loops: 1, roles: { 0: "director" } }, depth: { formula: "2·L+1", of: (s) => 2 * s.loops + 1 } },
+  HierarchicalSwarm: {
+    shape: { agents: 4, loops: 1, roles: { 0: "director" } },
+    depth: { formula: "2·L+1", of: (s) => 2 * s.loops + 1 },
+  },
   // Depth per run from the response's `swarm_type` (the chosen type).
-  auto: { shape: { agents: 3, loops: 1 }, depth: { formula: "1+chosen's" }, depthFromResponse: (body, s) => autoDepth(body, s) },
+  auto: {
+    shape: { agents: 3, loops: 1 },
+    depth: { formula: "1+chosen's" },
+    depthFromResponse: (body, s) => autoDepth(body, s),
+  },
   MajorityVoting: { shape: { agents: 3, loops: 2 }, depth: { formula: "2·L", of: (s) => 2 * s.loops } },
   CouncilAsAJudge: { shape: { agents: 3, loops: 1 }, depth: { formula: "2", of: () => 2 } },
-  HeavySwarm: { shape: { agents: 3, loops: 1, heavyLoops: 1 }, depth: { formula: "2+loops", of: (s) => 2 + (s.heavyLoops ?? 1) } },
+  HeavySwarm: {
+    shape: { agents: 3, loops: 1, heavyLoops: 1 },
+    depth: { formula: "2+loops", of: (s) => 2 + (s.heavyLoops ?? 1) },
+  },
   BatchedGridWorkflow: { shape: { agents: 2, loops: 2, tasks: 3 }, depth: { formula: "L", of: (s) => s.loops } },
   // Three members and a chairman (role chairman).
   LLMCouncil: { shape: { agents: 4, loops: 1, roles: { 3: "chairman" } }, depth: { formula: "3", of: () => 3 } },
@@ -82,7 +99,11 @@ export const SWARM_CASES: Record<string, SwarmCase> = {
   DebateWithJudge: { shape: { agents: 3, loops: 2 }, depth: { formula: "3·L", of: (s) => 3 * s.loops } },
   RoundRobin: { shape: { agents: 3, loops: 2 }, depth: { formula: "N·L", of: (s) => s.agents * s.loops } },
   // Depth per run from the Planner turns' plans (see depthFromResponse below).
-  PlannerWorkerSwarm: { shape: { agents: 3, loops: 1 }, depth: { formula: "Σ(2+chain)" }, depthFromResponse: (body) => plannerWorkerDepth(body) },
+  PlannerWorkerSwarm: {
+    shape: { agents: 3, loops: 1 },
+    depth: { formula: "Σ(2+chain)" },
+    depthFromResponse: (body) => plannerWorkerDepth(body),
+  },
 };
 
 type Turn = Record<string, unknown> & { role?: unknown; content?: unknown };
@@ -96,16 +117,19 @@ function turnsOf(body: unknown): Turn[] {
 function staticDepth(type: string, shape: SwarmShape): ResponseDepth {
   const rule = SWARM_CASES[type]?.depth;
   if (!rule) return { uncheckable: `${type} has no entry in swarm-cases.ts` };
-  if ("skip" in rule || !rule.of || SWARM_CASES[type].depthFromResponse) return { uncheckable: `${type}'s depth is itself LLM-decided` };
+  if ("skip" in rule || !rule.of || SWARM_CASES[type].depthFromResponse)
+    return { uncheckable: `${type}'s depth is itself LLM-decided` };
   // HierarchicalSwarm's director may end early for L > 1 (see the entry's comment).
-  if (type === "HierarchicalSwarm" && shape.loops > 1) return { uncheckable: "HierarchicalSwarm with L > 1: the director may end early" };
+  if (type === "HierarchicalSwarm" && shape.loops > 1)
+    return { uncheckable: "HierarchicalSwarm with L > 1: the director may end early" };
   return { depth: rule.of(shape), note: `${type} ${rule.formula}` };
 }
 
 /** auto: 1 (the Selector) + the chosen type's depth for the same request shape. */
 function autoDepth(body: unknown, shape: SwarmShape): ResponseDepth {
   const chosen = (body as { swarm_type?: unknown })?.swarm_type;
-  if (typeof chosen !== "string" || chosen === "auto") return { uncheckable: `response swarm_type ${JSON.stringify(chosen)} is not a chosen type` };
+  if (typeof chosen !== "string" || chosen === "auto")
+    return { uncheckable: `response swarm_type ${JSON.stringify(chosen)} is not a chosen type` };
   const inner = staticDepth(chosen, shape);
   return "depth" in inner ? { depth: 1 + inner.depth, note: `1 + ${inner.note}` } : inner;
 }
@@ -113,14 +137,24 @@ function autoDepth(body: unknown, shape: SwarmShape): ResponseDepth {
 /** AutoSwarmBuilder: 1 (the Builder) + the depth of the swarm its `spec` describes. */
 function autoSwarmBuilderDepth(body: unknown, shape: SwarmShape): ResponseDepth {
   const builder = turnsOf(body)[0];
-  const spec = builder?.role === "Builder" ? (builder.spec as { swarm_type?: unknown; agents?: unknown; rearrange_flow?: unknown } | undefined) : undefined;
-  if (!spec || typeof spec.swarm_type !== "string") return { uncheckable: "no Builder turn with a spec as the first output turn" };
-  const agents = Array.isArray(spec.agents) ? spec.agents.length : typeof spec.agents === "object" && spec.agents ? Object.keys(spec.agents).length : 0;
+  const spec =
+    builder?.role === "Builder"
+      ? (builder.spec as { swarm_type?: unknown; agents?: unknown; rearrange_flow?: unknown } | undefined)
+      : undefined;
+  if (!spec || typeof spec.swarm_type !== "string")
+    return { uncheckable: "no Builder turn with a spec as the first output turn" };
+  const agents = Array.isArray(spec.agents)
+    ? spec.agents.length
+    : typeof spec.agents === "object" && spec.agents
+      ? Object.keys(spec.agents).length
+      : 0;
   const flow = typeof spec.rearrange_flow === "string" && spec.rearrange_flow ? spec.rearrange_flow : undefined;
   const built: SwarmShape = { agents, loops: shape.loops, ...(flow ? { flow } : {}) };
   const inner = staticDepth(spec.swarm_type, built);
   const what = `N=${agents}${flow ? ` flow=${flow.replace(/\s+/g, "")}` : ""}`;
-  return "depth" in inner ? { depth: 1 + inner.depth, note: `1 + ${inner.note} (${what})` } : { uncheckable: `built ${spec.swarm_type}: ${inner.uncheckable}` };
+  return "depth" in inner
+    ? { depth: 1 + inner.depth, note: `1 + ${inner.note} (${what})` }
+    : { uncheckable: `built ${spec.swarm_type}: ${inner.uncheckable}` };
 }
 
 /** One plan line as `renderPlan` writes it: `- [id] Agent, priority p, after a, c1:b: task`. */
@@ -144,12 +178,20 @@ function plannerWorkerDepth(body: unknown): ResponseDepth {
   const parts: string[] = [];
   let bounded = false;
   for (const c of cycles) {
-    const lines = String(c.planner.content ?? "").split("\n").filter((l) => l.startsWith("- ["));
+    const lines = String(c.planner.content ?? "")
+      .split("\n")
+      .filter((l) => l.startsWith("- ["));
     const deps = new Map<string, string[]>();
     for (const line of lines) {
       const m = PLAN_LINE.exec(line);
       if (!m) break;
-      deps.set(m[1], (m[2] ?? "").split(", ").map((d) => d.trim()).filter(Boolean));
+      deps.set(
+        m[1],
+        (m[2] ?? "")
+          .split(", ")
+          .map((d) => d.trim())
+          .filter(Boolean),
+      );
     }
     let chain: number;
     if (lines.length && deps.size === lines.length && deps.size === c.taskTurns) {
@@ -172,5 +214,8 @@ function plannerWorkerDepth(body: unknown): ResponseDepth {
     }
     depth += 2 + chain;
   }
-  return { depth, note: `${parts.join(" + ")}${bounded ? " (upper bound: a plan was not parseable, task turns used)" : ""}` };
+  return {
+    depth,
+    note: `${parts.join(" + ")}${bounded ? " (upper bound: a plan was not parseable, task turns used)" : ""}`,
+  };
 }

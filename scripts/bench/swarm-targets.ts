@@ -4,7 +4,11 @@ import { swarmBody } from "./swarm-body";
 import type { SwarmShape } from "./swarm-cases";
 
 /** The swarm the overhead and concurrency scenarios send: three agents in parallel, one round (depth 1). */
-export const CONCURRENT_SWARM = { type: "ConcurrentWorkflow", shape: { agents: 3, loops: 1 } satisfies SwarmShape, depth: 1 };
+export const CONCURRENT_SWARM = {
+  type: "ConcurrentWorkflow",
+  shape: { agents: 3, loops: 1 } satisfies SwarmShape,
+  depth: 1,
+};
 
 /** `CONCURRENT_SWARM` through E1 (`POST /v1/swarm/completions`), each LLM call waiting `latencyMs`. */
 export function swarmServiceTarget(apiUrl: string, apiKey: string, latencyMs: number, tag = "bench"): HttpTarget {

@@ -41,14 +41,23 @@ function errorOf(status: number, json: unknown, text: string): string | null {
     const detail = (json as { detail?: unknown })?.detail;
     return `HTTP ${status}: ${typeof detail === "string" ? detail : text}`.slice(0, 300);
   }
-  return typeof (json as { execution_time?: unknown })?.execution_time === "number" ? null : "200 without a numeric execution_time";
+  return typeof (json as { execution_time?: unknown })?.execution_time === "number"
+    ? null
+    : "200 without a numeric execution_time";
 }
 
 /** Sends one E1 request of `type` and reads back its `execution_time` and the LLM calls it made. */
-export async function runSwarm(ctx: SwarmsContext, type: string, shape: SwarmShape, rep: number): Promise<SwarmRunResult> {
+export async function runSwarm(
+  ctx: SwarmsContext,
+  type: string,
+  shape: SwarmShape,
+  rep: number,
+): Promise<SwarmRunResult> {
   await clearSimJournal(ctx.simulatorUrl);
   const body = swarmBody(type, shape, `${type} rep ${rep}`);
-  const { value: answer, cpu } = await withCpuWindow(() => jsonRequest("POST", `${ctx.apiUrl}/v1/swarm/completions`, { apiKey: ctx.apiKey, body }));
+  const { value: answer, cpu } = await withCpuWindow(() =>
+    jsonRequest("POST", `${ctx.apiUrl}/v1/swarm/completions`, { apiKey: ctx.apiKey, body }),
+  );
   ctx.assertAlive();
   await ctx.queue.waitUntilIdle(QUEUE_IDLE_TIMEOUT_MS);
   const execution = (answer.json as { execution_time?: unknown })?.execution_time;

@@ -48,7 +48,8 @@ export function expectation(depth: number): { expectedMs: number; toleranceMs: n
 
 /** A run's depth: from its response for types with `depthFromResponse`, else the static formula; null when not checkable. */
 export function runDepth(swarmCase: SwarmCase, run: SwarmRunResult): number | null {
-  if (swarmCase.depthFromResponse) return run.responseDepth && "depth" in run.responseDepth ? run.responseDepth.depth : null;
+  if (swarmCase.depthFromResponse)
+    return run.responseDepth && "depth" in run.responseDepth ? run.responseDepth.depth : null;
   return "skip" in swarmCase.depth || !swarmCase.depth.of ? null : swarmCase.depth.of(swarmCase.shape);
 }
 
@@ -59,13 +60,21 @@ export function runDepth(swarmCase: SwarmCase, run: SwarmRunResult): number | nu
  * "median execution_time within the tolerance". Runs whose depth is not checkable are left out.
  */
 export function judgeType(type: string, swarmCase: SwarmCase, runs: SwarmRunResult[]): SwarmOutcome {
-  if ("skip" in swarmCase.depth && !swarmCase.depthFromResponse) return { type, kind: "skipped", note: swarmCase.depth.skip };
+  if ("skip" in swarmCase.depth && !swarmCase.depthFromResponse)
+    return { type, kind: "skipped", note: swarmCase.depth.skip };
   // A failed run is not a fast run: any error makes the type's figure meaningless.
   const errors = runs.filter((r) => r.error).map((r) => `rep ${r.rep}: ${r.error}`);
   if (errors.length || runs.length === 0) return { type, kind: "error", errors: errors.length ? errors : ["no runs"] };
-  const uncheckable = runs.flatMap((r) => (r.responseDepth && "uncheckable" in r.responseDepth ? [`rep ${r.rep}: not checkable, ${r.responseDepth.uncheckable}`] : []));
-  const checked = runs.map((r) => ({ r, depth: runDepth(swarmCase, r) })).filter((x): x is { r: SwarmRunResult; depth: number } => x.depth !== null);
-  if (!checked.length) return { type, kind: "skipped", note: `no run's depth was checkable (${uncheckable.join("; ")})` };
+  const uncheckable = runs.flatMap((r) =>
+    r.responseDepth && "uncheckable" in r.responseDepth
+      ? [`rep ${r.rep}: not checkable, ${r.responseDepth.uncheckable}`]
+      : [],
+  );
+  const checked = runs
+    .map((r) => ({ r, depth: runDepth(swarmCase, r) }))
+    .filter((x): x is { r: SwarmRunResult; depth: number } => x.depth !== null);
+  if (!checked.length)
+    return { type, kind: "skipped", note: `no run's depth was checkable (${uncheckable.join("; ")})` };
   const per = checked.map(({ r, depth }) => ({ r, depth, execMs: r.executionS! * 1_000, ...expectation(depth) }));
   const depths = per.map((p) => p.depth);
   const depth = median(depths);
@@ -80,7 +89,11 @@ export function judgeType(type: string, swarmCase: SwarmCase, runs: SwarmRunResu
     depth,
     depths,
     depthNotes: [
-      ...per.flatMap((p) => (p.r.responseDepth && "depth" in p.r.responseDepth ? [`rep ${p.r.rep}: depth ${p.depth} = ${p.r.responseDepth.note}`] : [])),
+      ...per.flatMap((p) =>
+        p.r.responseDepth && "depth" in p.r.responseDepth
+          ? [`rep ${p.r.rep}: depth ${p.depth} = ${p.r.responseDepth.note}`]
+          : [],
+      ),
       ...uncheckable,
     ],
     expectedMs,
@@ -122,8 +135,22 @@ function row(o: SwarmOutcome, cases: Record<string, SwarmCase>): string[] {
       const verdict = o.pass ? "PASS" : o.medianExecMs > o.expectedMs ? "FAIL (slow)" : "FAIL (fast)";
       const calls = `${o.calls}${o.callsWithoutLatency ? ` (${o.callsWithoutLatency} at 0 ms)` : ""}`;
       const distinct = [...new Set(o.depths)];
-      const depthCell = o.formula === String(o.depth) ? o.formula : `${o.formula} = ${distinct.length > 1 ? o.depths.join("/") : o.depth}`;
-      return [o.type, shape, depthCell, msCell(o.expectedMs), msCell(o.medianExecMs), `${o.ratio.toFixed(2)} x`, `±${Math.round(o.toleranceMs)} ms`, calls, verdict, o.stealPct === null ? "n/a" : `${o.stealPct.toFixed(1)}%`];
+      const depthCell =
+        o.formula === String(o.depth)
+          ? o.formula
+          : `${o.formula} = ${distinct.length > 1 ? o.depths.join("/") : o.depth}`;
+      return [
+        o.type,
+        shape,
+        depthCell,
+        msCell(o.expectedMs),
+        msCell(o.medianExecMs),
+        `${o.ratio.toFixed(2)} x`,
+        `±${Math.round(o.toleranceMs)} ms`,
+        calls,
+        verdict,
+        o.stealPct === null ? "n/a" : `${o.stealPct.toFixed(1)}%`,
+      ];
     }
     case "error":
       return [o.type, shape, ...blank, "ERROR", ""];
@@ -149,8 +176,14 @@ export function renderSwarmsTable(
   const how =
     `execution_time from the response, median of ${opts.reps} run(s) per type${opts.quick ? " (--quick: smoke test, not a result)" : ""}; ` +
     `expected = depth (SWARM-TYPES.md) x ${SWARM_SIM_LATENCY_MS} ms; pass = within ${RELATIVE_TOLERANCE * 100}% + ${ABSOLUTE_TOLERANCE_MS} ms of expected, either way\n` +
-    cpuHeaderLine(cpu, runs.map((r) => r.cpu));
-  const rows = [["swarm type", "shape", "depth", "expected", "execution_time", "ratio", "allowed", "LLM calls", "result", "steal"], ...outcomes.map((o) => row(o, cases))];
+    cpuHeaderLine(
+      cpu,
+      runs.map((r) => r.cpu),
+    );
+  const rows = [
+    ["swarm type", "shape", "depth", "expected", "execution_time", "ratio", "allowed", "LLM calls", "result", "steal"],
+    ...outcomes.map((o) => row(o, cases)),
+  ];
   const notes: string[] = [];
   for (const o of outcomes) {
     if (o.kind === "skipped") notes.push(`${o.type}: skipped, depth = ${o.note}`);
@@ -158,10 +191,18 @@ export function renderSwarmsTable(
     if (o.kind === "no case") notes.push(`${o.type}: the service lists it, but swarm-cases.ts has no entry (add one)`);
     if (o.kind === "measured") notes.push(...o.depthNotes.map((n) => `${o.type}: ${n}`));
     if (o.kind === "measured" && !o.pass && o.callsWithoutLatency) {
-      notes.push(`${o.type}: ${o.callsWithoutLatency} call(s) per run without sim_latency_ms (internal agents without the request agents' llm_args?)`);
+      notes.push(
+        `${o.type}: ${o.callsWithoutLatency} call(s) per run without sim_latency_ms (internal agents without the request agents' llm_args?)`,
+      );
     }
   }
-  return [title, how, "", textTable(rows, 2), ...(notes.length ? ["", "notes:", ...notes.map((n) => `  ${n}`)] : [])].join("\n");
+  return [
+    title,
+    how,
+    "",
+    textTable(rows, 2),
+    ...(notes.length ? ["", "notes:", ...notes.map((n) => `  ${n}`)] : []),
+  ].join("\n");
 }
 
 /** One line per measured run, so the spread and a steal spike behind an outlier are visible. */
@@ -169,7 +210,16 @@ export function renderSwarmRunsTable(runs: SwarmRunResult[]): string {
   const rows = [["swarm type", "rep", "depth", "execution_time", "wall", "LLM calls", "steal", "busy"]];
   for (const r of runs) {
     const d = r.responseDepth ? ("depth" in r.responseDepth ? String(r.responseDepth.depth) : "n/c") : "";
-    rows.push([r.type, String(r.rep), d, r.executionS === null ? (r.error ? "error" : "n/a") : msCell(r.executionS * 1_000), msCell(r.wallMs), String(r.calls.calls), stealCell(r.cpu), busyCell(r.cpu)]);
+    rows.push([
+      r.type,
+      String(r.rep),
+      d,
+      r.executionS === null ? (r.error ? "error" : "n/a") : msCell(r.executionS * 1_000),
+      msCell(r.wallMs),
+      String(r.calls.calls),
+      stealCell(r.cpu),
+      busyCell(r.cpu),
+    ]);
   }
   return textTable(rows, 2);
 }

@@ -9,7 +9,14 @@ import type { WorkerSpec } from "./service-stack";
 import { setUpStack } from "./stack-setup";
 import { SWARM_CASES, type SwarmShape } from "./swarm-cases";
 import { measureSwarms, type SwarmsContext } from "./swarms-measure";
-import { hasFailures, judgeType, renderSwarmRunsTable, renderSwarmsTable, swarmsHeadline, type SwarmOutcome } from "./swarms-report";
+import {
+  hasFailures,
+  judgeType,
+  renderSwarmRunsTable,
+  renderSwarmsTable,
+  swarmsHeadline,
+  type SwarmOutcome,
+} from "./swarms-report";
 import { withTeardown } from "./teardown";
 
 // Swarm turns run inside the swarm worker; the agent worker is there because production runs one.
@@ -22,7 +29,8 @@ const WORKERS: WorkerSpec[] = [
 async function availableTypes(apiUrl: string, apiKey: string): Promise<string[]> {
   const answer = await jsonRequest("GET", `${apiUrl}/v1/swarms/available`, { apiKey });
   const types = (answer.json as { swarm_types?: unknown })?.swarm_types;
-  if (answer.status !== 200 || !Array.isArray(types)) throw new Error(`GET /v1/swarms/available: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
+  if (answer.status !== 200 || !Array.isArray(types))
+    throw new Error(`GET /v1/swarms/available: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
   return types.map(String);
 }
 
@@ -31,7 +39,8 @@ function typesToReport(available: string[], only: string[] | null): string[] {
   const all = [...Object.keys(SWARM_CASES), ...available.filter((t) => !(t in SWARM_CASES))];
   if (!only) return all;
   const unknown = only.filter((t) => !all.includes(t));
-  if (unknown.length) throw new UsageError(`--only: unknown swarm type(s) ${unknown.join(", ")} (known: ${all.join(", ")})`);
+  if (unknown.length)
+    throw new UsageError(`--only: unknown swarm type(s) ${unknown.join(", ")} (known: ${all.join(", ")})`);
   return all.filter((t) => only.includes(t));
 }
 
@@ -50,13 +59,24 @@ export const measure: ScenarioMeasure = async (argv) => {
     const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "swarm");
     onTeardown(() => queue.close());
     const { apiUrl, simulatorUrl } = setup.stack;
-    const ctx: SwarmsContext = { apiUrl, apiKey: setup.apiKey, simulatorUrl, queue, assertAlive: () => setup.stack.assertAlive() };
+    const ctx: SwarmsContext = {
+      apiUrl,
+      apiKey: setup.apiKey,
+      simulatorUrl,
+      queue,
+      assertAlive: () => setup.stack.assertAlive(),
+    };
 
     const available = await availableTypes(apiUrl, setup.apiKey);
     setup.say(`the service lists ${available.length} type(s): ${available.join(", ")}`);
     const types = typesToReport(available, opts.only);
     const toRun = types
-      .filter((t) => available.includes(t) && SWARM_CASES[t] && (SWARM_CASES[t].depthFromResponse || !("skip" in SWARM_CASES[t].depth)))
+      .filter(
+        (t) =>
+          available.includes(t) &&
+          SWARM_CASES[t] &&
+          (SWARM_CASES[t].depthFromResponse || !("skip" in SWARM_CASES[t].depth)),
+      )
       .map((t): [string, SwarmShape] => [t, SWARM_CASES[t].shape]);
 
     const { warmup, runs, cpu } = await measureSwarms(ctx, toRun, opts.reps, setup.say);
@@ -65,10 +85,19 @@ export const measure: ScenarioMeasure = async (argv) => {
     const outcomes: SwarmOutcome[] = types.map((type) => {
       if (!available.includes(type)) return { type, kind: "not available" };
       if (!SWARM_CASES[type]) return { type, kind: "no case" };
-      return judgeType(type, SWARM_CASES[type], runs.filter((r) => r.type === type));
+      return judgeType(
+        type,
+        SWARM_CASES[type],
+        runs.filter((r) => r.type === type),
+      );
     });
     const failed = hasFailures(outcomes);
-    const lines = [renderSwarmsTable(outcomes, SWARM_CASES, machine, cpu, runs, opts), "", "per run:", renderSwarmRunsTable(runs)];
+    const lines = [
+      renderSwarmsTable(outcomes, SWARM_CASES, machine, cpu, runs, opts),
+      "",
+      "per run:",
+      renderSwarmRunsTable(runs),
+    ];
     if (failed) lines.push("", `child process logs: ${Object.values(setup.logs).join(", ")}`);
     const rawFile = writeJsonResult(`swarms-${stamp}.json`, {
       scenario: "swarms",

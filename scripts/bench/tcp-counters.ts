@@ -38,6 +38,9 @@ export function startTcpCounters(): () => TcpCounters | null {
   return () => {
     const after = read();
     if (!before || !after) return null;
-    return { listenOverflows: after.listenOverflows - before.listenOverflows, listenDrops: after.listenDrops - before.listenDrops };
+    return {
+      listenOverflows: after.listenOverflows - before.listenOverflows,
+      listenDrops: after.listenDrops - before.listenDrops,
+    };
   };
 }

@@ -44,13 +44,18 @@ export async function measureThroughputPhase(
   say: (line: string) => void,
 ): Promise<ThroughputPhase> {
   const endCpu = startCpuWindow();
-  const watch = watchProcesses([...ctx.processes.map((p) => ({ name: p.name, pid: p.pid })), { name: "bench client", pid: process.pid }], 500);
+  const watch = watchProcesses(
+    [...ctx.processes.map((p) => ({ name: p.name, pid: p.pid })), { name: "bench client", pid: process.pid }],
+    500,
+  );
   const runs: SequentialResult[] = [];
   for (let i = 1; i <= opts.rounds; i++) {
     const r = await measureClosedLoop(targets, THROUGHPUT_CONCURRENCY, opts.durationS);
     ctx.assertAlive();
     await ctx.queue.waitUntilIdle(QUEUE_IDLE_TIMEOUT_MS);
-    say(`${shape.webs} web, ${shape.workers} worker(s), run ${i}/${opts.rounds}: ${(r.latencyMs.count / r.durationS).toFixed(0)} completions/s`);
+    say(
+      `${shape.webs} web, ${shape.workers} worker(s), run ${i}/${opts.rounds}: ${(r.latencyMs.count / r.durationS).toFixed(0)} completions/s`,
+    );
     runs.push(r);
   }
   return { ...shape, runs, cpu: endCpu(), processes: watch.stop() };

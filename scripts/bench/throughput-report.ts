@@ -68,8 +68,24 @@ export function renderThroughputTable(
   const how =
     `closed loop of ${THROUGHPUT_CONCURRENCY} requests in flight (alternating over the web processes), ${opts.rounds} run(s) x ${opts.durationS} s per row, medians` +
     `${opts.quick ? " (--quick: smoke test, not a result)" : ""}; one stack, processes stopped between rows (measured most processes first)\n` +
-    cpuHeaderLine(overallCpu, phases.map((p) => p.cpu));
-  const rows = [["web", "agent workers", "completions/s", "vs 1 worker", "p50 (ms)", "p99 (ms)", "failures", "CPU % of a core per process", "steal", "busy"]];
+    cpuHeaderLine(
+      overallCpu,
+      phases.map((p) => p.cpu),
+    );
+  const rows = [
+    [
+      "web",
+      "agent workers",
+      "completions/s",
+      "vs 1 worker",
+      "p50 (ms)",
+      "p99 (ms)",
+      "failures",
+      "CPU % of a core per process",
+      "steal",
+      "busy",
+    ],
+  ];
   for (const s of summaries) {
     const phase = phases.find((p) => p.webs === s.webs && p.workers === s.workers)!;
     rows.push([
@@ -86,7 +102,14 @@ export function renderThroughputTable(
     ]);
   }
   const cores = machine.cores;
-  return [title, how, "", textTable(rows, 2), "", `(${cores} cores = ${cores * 100}% in the CPU column; the benchmark client runs on the same cores)`].join("\n");
+  return [
+    title,
+    how,
+    "",
+    textTable(rows, 2),
+    "",
+    `(${cores} cores = ${cores * 100}% in the CPU column; the benchmark client runs on the same cores)`,
+  ].join("\n");
 }
 
 export function throughputHeadline(summaries: ThroughputSummary[], phases: ThroughputPhase[]): HeadlineRow[] {
@@ -104,5 +127,9 @@ export function throughputHeadline(summaries: ThroughputSummary[], phases: Throu
 }
 
 export function throughputProblems(phases: ThroughputPhase[]): string[] {
-  return phases.flatMap((p) => p.runs.filter((r) => r.problems.length).map((r) => `${p.webs} web, ${p.workers} worker(s): ${r.problems.join("; ")}`));
+  return phases.flatMap((p) =>
+    p.runs
+      .filter((r) => r.problems.length)
+      .map((r) => `${p.webs} web, ${p.workers} worker(s): ${r.problems.join("; ")}`),
+  );
 }

@@ -11,11 +11,24 @@ import { standAlone, type ScenarioMeasure } from "./scenario";
 import type { WorkerSpec } from "./service-stack";
 import { setUpStack } from "./stack-setup";
 import { withTeardown } from "./teardown";
-import { measureThroughputPhase, THROUGHPUT_CONCURRENCY, type ThroughputContext, type ThroughputPhase } from "./throughput-measure";
-import { renderThroughputTable, summarizeThroughput, throughputHeadline, throughputProblems } from "./throughput-report";
+import {
+  measureThroughputPhase,
+  THROUGHPUT_CONCURRENCY,
+  type ThroughputContext,
+  type ThroughputPhase,
+} from "./throughput-measure";
+import {
+  renderThroughputTable,
+  summarizeThroughput,
+  throughputHeadline,
+  throughputProblems,
+} from "./throughput-report";
 
 const MAX_WORKERS = 4;
-const WORKERS: WorkerSpec[] = Array.from({ length: MAX_WORKERS }, (_, i) => ({ name: `worker-agent-${i + 1}`, queues: ["agent"] }));
+const WORKERS: WorkerSpec[] = Array.from({ length: MAX_WORKERS }, (_, i) => ({
+  name: `worker-agent-${i + 1}`,
+  queues: ["agent"],
+}));
 /**
  * Postgres connections per process. Six processes at the default 20 can ask for 120, above
  * Postgres's default `max_connections` (100), and requests then fail with 500 ("remaining
@@ -36,7 +49,11 @@ export const measure: ScenarioMeasure = async (argv) => {
   const stamp = runStamp();
   const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
-    const setup = await setUpStack("throughput", stamp, onTeardown, { workers: WORKERS, extraWebs: 1, env: { DATABASE_POOL_SIZE: POOL_SIZE } });
+    const setup = await setUpStack("throughput", stamp, onTeardown, {
+      workers: WORKERS,
+      extraWebs: 1,
+      env: { DATABASE_POOL_SIZE: POOL_SIZE },
+    });
     const { stack, say } = setup;
     const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "agent");
     onTeardown(() => queue.close());
@@ -51,7 +68,10 @@ export const measure: ScenarioMeasure = async (argv) => {
 
     const endCpu = startCpuWindow();
     const phases: ThroughputPhase[] = [];
-    const phase = async (webs: number, workers: number) => phases.push(await measureThroughputPhase(ctx, webs === 2 ? [first, second] : [first], { webs, workers }, opts, say));
+    const phase = async (webs: number, workers: number) =>
+      phases.push(
+        await measureThroughputPhase(ctx, webs === 2 ? [first, second] : [first], { webs, workers }, opts, say),
+      );
     await phase(2, 4);
     await stack.stopProcess("web-2");
     await phase(1, 4);
@@ -66,7 +86,13 @@ export const measure: ScenarioMeasure = async (argv) => {
     const lines = [renderThroughputTable(summaries, phases, machine, opts, cpu)];
     const problems = throughputProblems(phases);
     if (warmup.problems.length) problems.unshift(`warm-up: ${warmup.problems.join("; ")}`);
-    if (problems.length) lines.push("", "problems:", ...problems.map((p) => `  ${p}`), `  child process logs: ${Object.values(setup.logs).join(", ")}`);
+    if (problems.length)
+      lines.push(
+        "",
+        "problems:",
+        ...problems.map((p) => `  ${p}`),
+        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
+      );
     const rawFile = writeJsonResult(`throughput-${stamp}.json`, {
       scenario: "throughput",
       machine,

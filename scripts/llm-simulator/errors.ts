@@ -45,7 +45,13 @@ export function sendError(
 export function sendSimulatedError(res: ServerResponse, status: number, retryAfterMs?: number): void {
   const wait = retryAfterMs ?? (status === 429 ? 50 : undefined);
   // `retry-after-ms` is OpenAI's precise hint; `Retry-After` is whole seconds (HTTP).
-  const headers: OutgoingHttpHeaders = wait === undefined ? {} : { "retry-after-ms": String(wait), "retry-after": String(retryAfterMs === undefined ? 0 : Math.ceil(wait / 1_000)) };
+  const headers: OutgoingHttpHeaders =
+    wait === undefined
+      ? {}
+      : {
+          "retry-after-ms": String(wait),
+          "retry-after": String(retryAfterMs === undefined ? 0 : Math.ceil(wait / 1_000)),
+        };
   sendError(res, status, `Simulated error: HTTP ${status} requested through sim_error.`, null, headers);
 }
 

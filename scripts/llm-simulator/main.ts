@@ -26,5 +26,9 @@ export function parseArgs(argv: string[]): { host: string; port: number } {
 }
 
 if (require.main === module) {
-  serveUntilSignal("LLM simulator", () => createSimulator(parseArgs(process.argv.slice(2))), (sim) => `LLM simulator listening on ${sim.url}`);
+  serveUntilSignal(
+    "LLM simulator",
+    () => createSimulator(parseArgs(process.argv.slice(2))),
+    (sim) => `LLM simulator listening on ${sim.url}`,
+  );
 }

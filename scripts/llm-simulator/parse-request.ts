@@ -41,7 +41,12 @@ function findRequestProblem(body: Record<string, unknown>): { message: string; p
     if (!Array.isArray(tools)) return { message: "Invalid type for 'tools': expected an array.", param: "tools" };
     for (let i = 0; i < tools.length; i++) {
       const tool: unknown = tools[i];
-      if (!isObject(tool) || tool.type !== "function" || !isObject(tool.function) || typeof tool.function.name !== "string") {
+      if (
+        !isObject(tool) ||
+        tool.type !== "function" ||
+        !isObject(tool.function) ||
+        typeof tool.function.name !== "string"
+      ) {
         return {
           message: `Invalid 'tools[${i}]': expected {type: "function", function: {name, parameters}}.`,
           param: `tools[${i}]`,
@@ -61,17 +66,26 @@ function findRequestProblem(body: Record<string, unknown>): { message: string; p
     const name = isObject(choice.function) ? choice.function.name : undefined;
     const known = (tools as Array<{ function: { name: string } }>).some((tool) => tool.function.name === name);
     if (!known) {
-      return { message: `Invalid value for 'tool_choice': function '${String(name)}' is not in 'tools'.`, param: "tool_choice" };
+      return {
+        message: `Invalid value for 'tool_choice': function '${String(name)}' is not in 'tools'.`,
+        param: "tool_choice",
+      };
     }
   }
 
   const format = body.response_format;
   if (format !== undefined && format !== null) {
     if (!isObject(format) || !["text", "json_object", "json_schema"].includes(format.type as string)) {
-      return { message: "Invalid 'response_format': expected type text, json_object or json_schema.", param: "response_format" };
+      return {
+        message: "Invalid 'response_format': expected type text, json_object or json_schema.",
+        param: "response_format",
+      };
     }
     if (format.type === "json_schema" && !isObject(format.json_schema)) {
-      return { message: "Missing required parameter: 'response_format.json_schema'.", param: "response_format.json_schema" };
+      return {
+        message: "Missing required parameter: 'response_format.json_schema'.",
+        param: "response_format.json_schema",
+      };
     }
   }
   for (const param of ["max_tokens", "max_completion_tokens"]) {
@@ -89,7 +103,10 @@ function parseControls(body: Record<string, unknown>): SimControls | { message: 
   const latency = body.sim_latency_ms;
   if (latency !== undefined && latency !== null) {
     if (typeof latency !== "number" || !Number.isFinite(latency) || latency < 0 || latency > MAX_LATENCY_MS) {
-      return { message: `Invalid 'sim_latency_ms': expected a number from 0 to ${MAX_LATENCY_MS}.`, param: "sim_latency_ms" };
+      return {
+        message: `Invalid 'sim_latency_ms': expected a number from 0 to ${MAX_LATENCY_MS}.`,
+        param: "sim_latency_ms",
+      };
     }
     controls.latencyMs = latency;
   }
@@ -109,8 +126,16 @@ function parseControls(body: Record<string, unknown>): SimControls | { message: 
   }
   const retryAfter = body.sim_retry_after_ms;
   if (retryAfter !== undefined && retryAfter !== null) {
-    if (typeof retryAfter !== "number" || !Number.isInteger(retryAfter) || retryAfter < 0 || retryAfter > MAX_LATENCY_MS) {
-      return { message: `Invalid 'sim_retry_after_ms': expected an integer from 0 to ${MAX_LATENCY_MS}.`, param: "sim_retry_after_ms" };
+    if (
+      typeof retryAfter !== "number" ||
+      !Number.isInteger(retryAfter) ||
+      retryAfter < 0 ||
+      retryAfter > MAX_LATENCY_MS
+    ) {
+      return {
+        message: `Invalid 'sim_retry_after_ms': expected an integer from 0 to ${MAX_LATENCY_MS}.`,
+        param: "sim_retry_after_ms",
+      };
     }
     controls.retryAfterMs = retryAfter;
   }

@@ -78,7 +78,10 @@ function merge(a: Schema, b: Schema): Schema {
     out.properties = { ...a.properties, ...b.properties };
   }
   if (Array.isArray(a.required) || Array.isArray(b.required)) {
-    const required = [...(Array.isArray(a.required) ? a.required : []), ...(Array.isArray(b.required) ? b.required : [])];
+    const required = [
+      ...(Array.isArray(a.required) ? a.required : []),
+      ...(Array.isArray(b.required) ? b.required : []),
+    ];
     out.required = [...new Set(required)];
   }
   const ta = typeList(a.type);
@@ -230,16 +233,9 @@ function makeDistinct(values: unknown[]): void {
   });
 }
 
-function sampleObject(
-  node: Schema,
-  ctx: Context,
-  seed: number,
-  depth: number,
-): Record<string, unknown> {
+function sampleObject(node: Schema, ctx: Context, seed: number, depth: number): Record<string, unknown> {
   const properties = isSchemaObject(node.properties) ? node.properties : {};
-  const required = Array.isArray(node.required)
-    ? node.required.filter((k): k is string => typeof k === "string")
-    : [];
+  const required = Array.isArray(node.required) ? node.required.filter((k): k is string => typeof k === "string") : [];
   const additional = node.additionalProperties === undefined ? true : node.additionalProperties;
   const shallow = depth <= SOFT_DEPTH;
   const out: Record<string, unknown> = {};

@@ -4,7 +4,9 @@ function textOf(message: ChatMessage): string {
   const content = message.content;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.map((part) => (part && part.type === "text" && typeof part.text === "string" ? part.text : "")).join(" ");
+  return content
+    .map((part) => (part && part.type === "text" && typeof part.text === "string" ? part.text : ""))
+    .join(" ");
 }
 
 /**

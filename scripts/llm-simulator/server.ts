@@ -80,7 +80,8 @@ function routeScripts(req: IncomingMessage, res: ServerResponse, state: Simulato
     res.writeHead(204).end();
     return;
   }
-  if (method !== "POST") return sendError(res, 405, `Method ${method} not allowed on /_scripts; use GET, POST or DELETE.`);
+  if (method !== "POST")
+    return sendError(res, 405, `Method ${method} not allowed on /_scripts; use GET, POST or DELETE.`);
   readBody(req, 1024 * 1024, (raw) => {
     let rule: unknown;
     try {

@@ -12,7 +12,6 @@ const REPLY_PRIMING_TOKENS = 3;
 // User text may contain strings like "<|endoftext|>"; count them as plain text instead of throwing.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
-
 // System prompts and tool definitions repeat on every turn of a conversation, and BPE is the most
 // expensive step of a request, so counts of recent strings are remembered (bounded in number and
 // size so huge prompts cannot pin memory).

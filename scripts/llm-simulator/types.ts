@@ -32,11 +32,7 @@ export interface FunctionTool {
   function: { name: string; description?: string; parameters?: JsonSchema; strict?: boolean };
 }
 
-export type ToolChoice =
-  | "auto"
-  | "none"
-  | "required"
-  | { type: "function"; function: { name: string } };
+export type ToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } };
 
 export type ResponseFormat =
   | { type: "text" }

@@ -8,7 +8,12 @@ import {
   lamports,
   type Transaction as KitTransaction,
 } from "@solana/kit";
-import { describeTransactionError, namedError, type DescribedError, type RpcTransactionError } from "./transaction-error";
+import {
+  describeTransactionError,
+  namedError,
+  type DescribedError,
+  type RpcTransactionError,
+} from "./transaction-error";
 
 /** How long a blockhash stays usable, in blocks (the validator's MAX_PROCESSING_AGE). */
 export const BLOCKHASH_VALID_BLOCKS = 150;
@@ -141,7 +146,11 @@ export class Ledger extends EventEmitter {
       const result = this.svm.simulateTransaction(decoded.tx);
       if (result instanceof FailedTransactionMetadata) {
         const meta = result.meta();
-        return { err: describeTransactionError(result).json, logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) };
+        return {
+          err: describeTransactionError(result).json,
+          logs: meta.logs(),
+          unitsConsumed: Number(meta.computeUnitsConsumed()),
+        };
       }
       const meta = result.meta();
       return { err: null, logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) };
@@ -189,7 +198,8 @@ export class Ledger extends EventEmitter {
 
   private preflight(decoded: Decoded): void {
     if (this.landed.has(decoded.signature)) throw new PreflightError("simulation", namedError("AlreadyProcessed"));
-    if (!this.isBlockhashValid(decoded.blockhash)) throw new PreflightError("simulation", namedError("BlockhashNotFound"));
+    if (!this.isBlockhashValid(decoded.blockhash))
+      throw new PreflightError("simulation", namedError("BlockhashNotFound"));
     let result;
     try {
       result = this.svm.simulateTransaction(decoded.tx);
@@ -222,7 +232,12 @@ export class Ledger extends EventEmitter {
   }
 
   private land(signature: string, meta: TransactionMetadata, err: RpcTransactionError | null): void {
-    const landed: LandedTransaction = { slot: this.slot, err, logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) };
+    const landed: LandedTransaction = {
+      slot: this.slot,
+      err,
+      logs: meta.logs(),
+      unitsConsumed: Number(meta.computeUnitsConsumed()),
+    };
     this.landed.set(signature, landed);
     this.emit("landed", signature, landed);
   }
@@ -235,7 +250,9 @@ function decode(bytes: Uint8Array): Decoded {
     tx = getTransactionDecoder().decode(bytes);
     blockhash = getCompiledTransactionMessageDecoder().decode(tx.messageBytes).lifetimeToken;
   } catch (err) {
-    throw new MalformedTransactionError(`failed to deserialize transaction: ${err instanceof Error ? err.message : String(err)}`);
+    throw new MalformedTransactionError(
+      `failed to deserialize transaction: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const first = Object.values(tx.signatures)[0];
   // An unsigned fee payer slot still identifies the transaction (all zeros), as on a validator.

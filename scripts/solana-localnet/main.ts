@@ -27,5 +27,9 @@ export function parseArgs(argv: string[]): { host: string; port: number; slotMs:
 }
 
 if (require.main === module) {
-  serveUntilSignal("Solana localnet", () => startLocalnet(parseArgs(process.argv.slice(2))), (net) => `Solana localnet: JSON-RPC ${net.rpcUrl}, websocket ${net.wsUrl}`);
+  serveUntilSignal(
+    "Solana localnet",
+    () => startLocalnet(parseArgs(process.argv.slice(2))),
+    (net) => `Solana localnet: JSON-RPC ${net.rpcUrl}, websocket ${net.wsUrl}`,
+  );
 }

@@ -12,7 +12,8 @@ export interface PubsubParams {
 }
 
 function notify(socket: WebSocket, method: string, subscription: number, result: unknown): void {
-  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ jsonrpc: "2.0", method, params: { result, subscription } }));
+  if (socket.readyState === socket.OPEN)
+    socket.send(JSON.stringify({ jsonrpc: "2.0", method, params: { result, subscription } }));
 }
 
 /**
@@ -34,7 +35,8 @@ export function createPubsubServer(ledger: Ledger): JSONRPCServer<PubsubParams> 
 
   pubsub.addMethod("signatureSubscribe", (params, { socket, subscriptions }) => {
     const signature = Array.isArray(params) ? params[0] : undefined;
-    if (typeof signature !== "string") throw new JSONRPCErrorException("Invalid params: expected a signature", RPC_ERRORS.invalidParams);
+    if (typeof signature !== "string")
+      throw new JSONRPCErrorException("Invalid params: expected a signature", RPC_ERRORS.invalidParams);
     const id = nextId++;
     const fire = (landed: LandedTransaction) => {
       subscriptions.get(id)?.();
@@ -57,7 +59,8 @@ export function createPubsubServer(ledger: Ledger): JSONRPCServer<PubsubParams> 
 
   pubsub.addMethod("slotSubscribe", (_params, { socket, subscriptions }) => {
     const id = nextId++;
-    const onSlot = (slot: { parent: number; root: number; slot: number }) => notify(socket, "slotNotification", id, slot);
+    const onSlot = (slot: { parent: number; root: number; slot: number }) =>
+      notify(socket, "slotNotification", id, slot);
     ledger.on("slot", onSlot);
     subscriptions.set(id, () => {
       ledger.off("slot", onSlot);

@@ -64,7 +64,8 @@ function wireBytes(value: unknown, encoding: unknown): Uint8Array {
 export function createRpcServer(ledger: Ledger): JSONRPCServer {
   const rpc = new JSONRPCServer({
     errorListener: (message, error) => {
-      if (!(error instanceof JSONRPCErrorException)) process.stderr.write(`[solana-localnet] ${message} ${String(error)}\n`);
+      if (!(error instanceof JSONRPCErrorException))
+        process.stderr.write(`[solana-localnet] ${message} ${String(error)}\n`);
     },
   });
   const context = () => ({ slot: ledger.slot, apiVersion: API_VERSION });
@@ -120,7 +121,8 @@ export function createRpcServer(ledger: Ledger): JSONRPCServer {
     },
     requestAirdrop: (p) => {
       const amount = p[1];
-      if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount <= 0) invalidParams("expected a lamport amount");
+      if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount <= 0)
+        invalidParams("expected a lamport amount");
       return ledger.airdrop(pubkey(p[0]), BigInt(amount));
     },
     sendTransaction: (p) => {
@@ -130,16 +132,24 @@ export function createRpcServer(ledger: Ledger): JSONRPCServer {
       } catch (err) {
         if (err instanceof MalformedTransactionError) invalidParams(err.message);
         if (err instanceof PreflightError) {
-          if (err.kind === "signature") throw new JSONRPCErrorException("Transaction signature verification failure", RPC_ERRORS.signatureVerification);
-          throw new JSONRPCErrorException(`Transaction simulation failed: ${err.error.text}`, RPC_ERRORS.preflightFailed, {
-            accounts: null,
-            err: err.error.json,
-            innerInstructions: null,
-            logs: err.logs,
-            replacementBlockhash: null,
-            returnData: null,
-            unitsConsumed: err.unitsConsumed,
-          });
+          if (err.kind === "signature")
+            throw new JSONRPCErrorException(
+              "Transaction signature verification failure",
+              RPC_ERRORS.signatureVerification,
+            );
+          throw new JSONRPCErrorException(
+            `Transaction simulation failed: ${err.error.text}`,
+            RPC_ERRORS.preflightFailed,
+            {
+              accounts: null,
+              err: err.error.json,
+              innerInstructions: null,
+              logs: err.logs,
+              replacementBlockhash: null,
+              returnData: null,
+              unitsConsumed: err.unitsConsumed,
+            },
+          );
         }
         throw err;
       }
@@ -149,7 +159,10 @@ export function createRpcServer(ledger: Ledger): JSONRPCServer {
       const replace = config.replaceRecentBlockhash === true;
       let result;
       try {
-        result = ledger.simulate(wireBytes(p[0], config.encoding), { sigVerify: config.sigVerify === true, replaceRecentBlockhash: replace });
+        result = ledger.simulate(wireBytes(p[0], config.encoding), {
+          sigVerify: config.sigVerify === true,
+          replaceRecentBlockhash: replace,
+        });
       } catch (err) {
         if (err instanceof MalformedTransactionError) invalidParams(err.message);
         throw err;

@@ -45,7 +45,14 @@ function send(res: ServerResponse, status: number, body: string, type = "applica
   res.end(body);
 }
 
-function listen(server: { listen: (port: number, host: string, cb: () => void) => unknown; once: (e: "error", cb: (err: Error) => void) => unknown }, port: number, host: string): Promise<void> {
+function listen(
+  server: {
+    listen: (port: number, host: string, cb: () => void) => unknown;
+    once: (e: "error", cb: (err: Error) => void) => unknown;
+  },
+  port: number,
+  host: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

@@ -5,30 +5,97 @@ import type { FailedTransactionMetadata } from "litesvm";
  * the names the real JSON-RPC uses (the Rust enum variants, in LiteSVM's order).
  */
 const TRANSACTION_ERRORS = [
-  "AccountInUse", "AccountLoadedTwice", "AccountNotFound", "ProgramAccountNotFound", "InsufficientFundsForFee",
-  "InvalidAccountForFee", "AlreadyProcessed", "BlockhashNotFound", "CallChainTooDeep", "MissingSignatureForFee",
-  "InvalidAccountIndex", "SignatureFailure", "InvalidProgramForExecution", "SanitizeFailure", "ClusterMaintenance",
-  "AccountBorrowOutstanding", "WouldExceedMaxBlockCostLimit", "UnsupportedVersion", "InvalidWritableAccount",
-  "WouldExceedMaxAccountCostLimit", "WouldExceedAccountDataBlockLimit", "TooManyAccountLocks",
-  "AddressLookupTableNotFound", "InvalidAddressLookupTableOwner", "InvalidAddressLookupTableData",
-  "InvalidAddressLookupTableIndex", "InvalidRentPayingAccount", "WouldExceedMaxVoteCostLimit",
-  "WouldExceedAccountDataTotalLimit", "MaxLoadedAccountsDataSizeExceeded", "ResanitizationNeeded",
-  "InvalidLoadedAccountsDataSizeLimit", "UnbalancedTransaction", "ProgramCacheHitMaxLimit", "CommitCancelled",
+  "AccountInUse",
+  "AccountLoadedTwice",
+  "AccountNotFound",
+  "ProgramAccountNotFound",
+  "InsufficientFundsForFee",
+  "InvalidAccountForFee",
+  "AlreadyProcessed",
+  "BlockhashNotFound",
+  "CallChainTooDeep",
+  "MissingSignatureForFee",
+  "InvalidAccountIndex",
+  "SignatureFailure",
+  "InvalidProgramForExecution",
+  "SanitizeFailure",
+  "ClusterMaintenance",
+  "AccountBorrowOutstanding",
+  "WouldExceedMaxBlockCostLimit",
+  "UnsupportedVersion",
+  "InvalidWritableAccount",
+  "WouldExceedMaxAccountCostLimit",
+  "WouldExceedAccountDataBlockLimit",
+  "TooManyAccountLocks",
+  "AddressLookupTableNotFound",
+  "InvalidAddressLookupTableOwner",
+  "InvalidAddressLookupTableData",
+  "InvalidAddressLookupTableIndex",
+  "InvalidRentPayingAccount",
+  "WouldExceedMaxVoteCostLimit",
+  "WouldExceedAccountDataTotalLimit",
+  "MaxLoadedAccountsDataSizeExceeded",
+  "ResanitizationNeeded",
+  "InvalidLoadedAccountsDataSizeLimit",
+  "UnbalancedTransaction",
+  "ProgramCacheHitMaxLimit",
+  "CommitCancelled",
 ];
 
 const INSTRUCTION_ERRORS = [
-  "GenericError", "InvalidArgument", "InvalidInstructionData", "InvalidAccountData", "AccountDataTooSmall",
-  "InsufficientFunds", "IncorrectProgramId", "MissingRequiredSignature", "AccountAlreadyInitialized",
-  "UninitializedAccount", "UnbalancedInstruction", "ModifiedProgramId", "ExternalAccountLamportSpend",
-  "ExternalAccountDataModified", "ReadonlyLamportChange", "ReadonlyDataModified", "DuplicateAccountIndex",
-  "ExecutableModified", "RentEpochModified", "NotEnoughAccountKeys", "AccountDataSizeChanged", "AccountNotExecutable",
-  "AccountBorrowFailed", "AccountBorrowOutstanding", "DuplicateAccountOutOfSync", "InvalidError",
-  "ExecutableDataModified", "ExecutableLamportChange", "ExecutableAccountNotRentExempt", "UnsupportedProgramId",
-  "CallDepth", "MissingAccount", "ReentrancyNotAllowed", "MaxSeedLengthExceeded", "InvalidSeeds", "InvalidRealloc",
-  "ComputationalBudgetExceeded", "PrivilegeEscalation", "ProgramEnvironmentSetupFailure", "ProgramFailedToComplete",
-  "ProgramFailedToCompile", "Immutable", "IncorrectAuthority", "AccountNotRentExempt", "InvalidAccountOwner",
-  "ArithmeticOverflow", "UnsupportedSysvar", "IllegalOwner", "MaxAccountsDataAllocationsExceeded",
-  "MaxAccountsExceeded", "MaxInstructionTraceLengthExceeded", "BuiltinProgramsMustConsumeComputeUnits", "BorshIoError",
+  "GenericError",
+  "InvalidArgument",
+  "InvalidInstructionData",
+  "InvalidAccountData",
+  "AccountDataTooSmall",
+  "InsufficientFunds",
+  "IncorrectProgramId",
+  "MissingRequiredSignature",
+  "AccountAlreadyInitialized",
+  "UninitializedAccount",
+  "UnbalancedInstruction",
+  "ModifiedProgramId",
+  "ExternalAccountLamportSpend",
+  "ExternalAccountDataModified",
+  "ReadonlyLamportChange",
+  "ReadonlyDataModified",
+  "DuplicateAccountIndex",
+  "ExecutableModified",
+  "RentEpochModified",
+  "NotEnoughAccountKeys",
+  "AccountDataSizeChanged",
+  "AccountNotExecutable",
+  "AccountBorrowFailed",
+  "AccountBorrowOutstanding",
+  "DuplicateAccountOutOfSync",
+  "InvalidError",
+  "ExecutableDataModified",
+  "ExecutableLamportChange",
+  "ExecutableAccountNotRentExempt",
+  "UnsupportedProgramId",
+  "CallDepth",
+  "MissingAccount",
+  "ReentrancyNotAllowed",
+  "MaxSeedLengthExceeded",
+  "InvalidSeeds",
+  "InvalidRealloc",
+  "ComputationalBudgetExceeded",
+  "PrivilegeEscalation",
+  "ProgramEnvironmentSetupFailure",
+  "ProgramFailedToComplete",
+  "ProgramFailedToCompile",
+  "Immutable",
+  "IncorrectAuthority",
+  "AccountNotRentExempt",
+  "InvalidAccountOwner",
+  "ArithmeticOverflow",
+  "UnsupportedSysvar",
+  "IllegalOwner",
+  "MaxAccountsDataAllocationsExceeded",
+  "MaxAccountsExceeded",
+  "MaxInstructionTraceLengthExceeded",
+  "BuiltinProgramsMustConsumeComputeUnits",
+  "BorshIoError",
 ];
 
 /** Display texts of the errors clients most often see (the validator's wording). */
@@ -68,8 +135,12 @@ function describeInstructionError(err: unknown): { json: unknown; text: string }
     return { json: name, text: INSTRUCTION_TEXT[name] ?? name };
   }
   const e = err as { code?: number; msg?: string };
-  if (typeof e.code === "number") return { json: { Custom: e.code }, text: `custom program error: 0x${e.code.toString(16)}` };
-  return { json: { BorshIoError: e.msg ?? "" }, text: `Failed to serialize or deserialize account data: ${e.msg ?? ""}` };
+  if (typeof e.code === "number")
+    return { json: { Custom: e.code }, text: `custom program error: 0x${e.code.toString(16)}` };
+  return {
+    json: { BorshIoError: e.msg ?? "" },
+    text: `Failed to serialize or deserialize account data: ${e.msg ?? ""}`,
+  };
 }
 
 /** Translates LiteSVM's error object into the JSON-RPC encoding and the validator's text. */
@@ -82,11 +153,19 @@ export function describeTransactionError(failed: FailedTransactionMetadata): Des
   const e = err as { index?: number; accountIndex?: number; err?: () => unknown };
   if (typeof e.err === "function") {
     const inner = describeInstructionError(e.err());
-    return { json: { InstructionError: [e.index, inner.json] }, text: `Error processing Instruction ${e.index}: ${inner.text}`, landed: true };
+    return {
+      json: { InstructionError: [e.index, inner.json] },
+      text: `Error processing Instruction ${e.index}: ${inner.text}`,
+      landed: true,
+    };
   }
   const kind = String((err as object).constructor?.name ?? "");
   if (kind.endsWith("DuplicateInstruction")) {
-    return { json: { DuplicateInstruction: e.index }, text: `Transaction contains a duplicate instruction (${e.index}) that is not allowed`, landed: false };
+    return {
+      json: { DuplicateInstruction: e.index },
+      text: `Transaction contains a duplicate instruction (${e.index}) that is not allowed`,
+      landed: false,
+    };
   }
   if (kind.endsWith("InsufficientFundsForRent")) {
     return {

@@ -51,9 +51,14 @@ export async function createApiKey(
   const key = generateApiKey();
   const record = await ds.transaction(async (manager) => {
     await manager.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]);
-    const [{ active }] = await manager.query(`SELECT count(*)::int AS active FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+    const [{ active }] = await manager.query(
+      `SELECT count(*)::int AS active FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL`,
+      [userId],
+    );
     if (active >= maxKeys) throw new ApiKeyLimitError(maxKeys);
-    return manager.getRepository(ApiKeyEntity).save({ user_id: userId, name, key_hash: hashApiKey(key), last4: key.slice(-4), tier, revoked_at: null });
+    return manager
+      .getRepository(ApiKeyEntity)
+      .save({ user_id: userId, name, key_hash: hashApiKey(key), last4: key.slice(-4), tier, revoked_at: null });
   });
   return { key, record };
 }
@@ -68,7 +73,8 @@ export interface KeyOwner {
 /** Looks a presented key up by its hash; null for unknown, revoked or malformed keys. */
 export async function findKeyOwner(ds: DataSource, presented: string): Promise<KeyOwner | null> {
   if (!looksLikeApiKey(presented)) return null;
-  const rows = await sql<{ id: string; user_id: string; tier: string }>(ds, 
+  const rows = await sql<{ id: string; user_id: string; tier: string }>(
+    ds,
     `SELECT id, user_id, tier FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
     [hashApiKey(presented)],
   );
@@ -77,7 +83,10 @@ export async function findKeyOwner(ds: DataSource, presented: string): Promise<K
 }
 
 /** Keys of a user (or of everyone), without their hashes. */
-export async function listApiKeys(ds: DataSource, userId?: string): Promise<(Omit<ApiKey, "key_hash"> & { handle: string })[]> {
+export async function listApiKeys(
+  ds: DataSource,
+  userId?: string,
+): Promise<(Omit<ApiKey, "key_hash"> & { handle: string })[]> {
   return ds.query(
     `SELECT k.id, k.user_id, u.handle, k.name, k.last4, k.tier, k.created_at, k.revoked_at
        FROM api_keys k JOIN users u ON u.id = k.user_id

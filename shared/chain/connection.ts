@@ -7,7 +7,10 @@ import { config } from "../config";
  * a balance and statuses that will not be rolled back, without waiting ~13 s for `finalized`.
  */
 export function createChainConnection(): Connection {
-  return new Connection(config.solana.rpcUrl, { commitment: "confirmed", wsEndpoint: config.solana.wsUrl ?? undefined });
+  return new Connection(config.solana.rpcUrl, {
+    commitment: "confirmed",
+    wsEndpoint: config.solana.wsUrl ?? undefined,
+  });
 }
 
 /** A wallet's balance in SOL. */

@@ -11,7 +11,8 @@ const SECRET_KEY_BYTES = 64;
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 
-export const PRIVATE_KEY_FORMATS = "a JSON array of 64 integers (0–255), or the base64 or base58 encoding of a 64-byte key";
+export const PRIVATE_KEY_FORMATS =
+  "a JSON array of 64 integers (0–255), or the base64 or base58 encoding of a 64-byte key";
 
 /** A key that cannot be used; the message is safe to show (it never quotes the key). */
 export class InvalidKeyError extends Error {
@@ -31,11 +32,15 @@ function fromJsonArray(value: unknown): Uint8Array {
     try {
       list = JSON.parse(value);
     } catch {
-      throw new InvalidKeyError(`private_key looks like a JSON array but is not valid JSON; expected ${PRIVATE_KEY_FORMATS}`, "format");
+      throw new InvalidKeyError(
+        `private_key looks like a JSON array but is not valid JSON; expected ${PRIVATE_KEY_FORMATS}`,
+        "format",
+      );
     }
   }
   if (!Array.isArray(list)) throw new InvalidKeyError(`private_key must be ${PRIVATE_KEY_FORMATS}`, "format");
-  if (list.length !== SECRET_KEY_BYTES) throw new InvalidKeyError(`private_key as a JSON array must have 64 numbers, not ${list.length}`, "length");
+  if (list.length !== SECRET_KEY_BYTES)
+    throw new InvalidKeyError(`private_key as a JSON array must have 64 numbers, not ${list.length}`, "length");
   if (!list.every((n) => typeof n === "number" && Number.isInteger(n) && n >= 0 && n <= 255)) {
     throw new InvalidKeyError("private_key as a JSON array must hold only integers from 0 to 255", "range");
   }
@@ -75,12 +80,17 @@ export function parsePrivateKey(input: unknown): Keypair {
     throw new InvalidKeyError("private_key is required", "empty");
   }
   const text = typeof input === "string" ? input.trim() : null;
-  if (text !== null && text.length > MAX_SECRET_TEXT) throw new InvalidKeyError("private_key is far longer than any accepted key format", "length");
+  if (text !== null && text.length > MAX_SECRET_TEXT)
+    throw new InvalidKeyError("private_key is far longer than any accepted key format", "length");
   const candidates = text === null || text.startsWith("[") ? [fromJsonArray(text ?? input)] : textCandidates(text);
   const sized = candidates.filter((bytes) => bytes.length === SECRET_KEY_BYTES);
   if (!sized.length) throw new InvalidKeyError("private_key must decode to exactly 64 bytes", "length");
   const valid = sized.find(halvesMatch);
-  if (!valid) throw new InvalidKeyError("private_key is not a valid key pair: its public half does not match its private half", "mismatch");
+  if (!valid)
+    throw new InvalidKeyError(
+      "private_key is not a valid key pair: its public half does not match its private half",
+      "mismatch",
+    );
   return Keypair.fromSecretKey(valid);
 }
 

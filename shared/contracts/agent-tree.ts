@@ -10,7 +10,9 @@ export function agentName(spec: Pick<AgentSpec, "agent_name">): string {
  * prompt. A marketplace prompt is never used this way: its text is what its buyers pay for, and
  * it may only ever be that agent's own system prompt.
  */
-export function agentBrief(spec: Pick<AgentSpec, "description" | "system_prompt" | "marketplace_prompt_id">): string | null {
+export function agentBrief(
+  spec: Pick<AgentSpec, "description" | "system_prompt" | "marketplace_prompt_id">,
+): string | null {
   const description = spec.description?.trim();
   if (description) return description;
   if (spec.marketplace_prompt_id?.trim()) return null;
@@ -26,8 +28,14 @@ function handoffsOf(spec: AgentSpec): AgentSpec[] {
  * Every agent of a request, handoffs included, depth first in request order, each with where it
  * sits in the request (`agents[1].handoffs[0]`), for messages that must name the agent.
  */
-export function everyAgent(specs: AgentSpec[], where: (i: number) => string = (i) => `agents[${i}]`): { spec: AgentSpec; where: string }[] {
-  return specs.flatMap((spec, i) => [{ spec, where: where(i) }, ...everyAgent(handoffsOf(spec), (j) => `${where(i)}.handoffs[${j}]`)]);
+export function everyAgent(
+  specs: AgentSpec[],
+  where: (i: number) => string = (i) => `agents[${i}]`,
+): { spec: AgentSpec; where: string }[] {
+  return specs.flatMap((spec, i) => [
+    { spec, where: where(i) },
+    ...everyAgent(handoffsOf(spec), (j) => `${where(i)}.handoffs[${j}]`),
+  ]);
 }
 
 /** The agent with `f` applied to it and, the same way, to each of its handoffs. */

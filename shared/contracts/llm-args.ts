@@ -5,4 +5,14 @@
  * service's `max_tokens` would be honoured over it), and the tier is what the service pays. The API
  * refuses them in `llm_args`; the worker ignores them there.
  */
-export const RESERVED_LLM_ARGS = ["model", "messages", "tools", "tool_choice", "stream", "stream_options", "max_tokens", "max_completion_tokens", "service_tier"] as const;
+export const RESERVED_LLM_ARGS = [
+  "model",
+  "messages",
+  "tools",
+  "tool_choice",
+  "stream",
+  "stream_options",
+  "max_tokens",
+  "max_completion_tokens",
+  "service_tier",
+] as const;

@@ -13,7 +13,10 @@ export const DATABASE_OUTAGE_WAIT_MS = 120_000;
  * during a Postgres restart thus stores its steps and result once the server is back, instead of
  * failing and redoing its LLM calls. Not for the API's request path, which answers 503 at once.
  */
-export function whenDatabaseAnswers<T>(work: () => Promise<T>, options: { signal?: AbortSignal; maxWaitMs?: number } = {}): Promise<T> {
+export function whenDatabaseAnswers<T>(
+  work: () => Promise<T>,
+  options: { signal?: AbortSignal; maxWaitMs?: number } = {},
+): Promise<T> {
   return pRetry(work, {
     retries: Number.POSITIVE_INFINITY,
     minTimeout: 100,

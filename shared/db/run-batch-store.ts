@@ -19,7 +19,14 @@ export async function insertBatch(ds: DataSource, batch: NewBatch): Promise<void
   await ds.transaction(async (manager) => {
     await manager.query(
       `INSERT INTO runs (id, job_id, kind, api_key_id, user_id, status, request) VALUES ($1, $2, $3, $4, $5, 'queued', $6)`,
-      [batch.parentId, batch.parentId, batch.parentKind, batch.apiKeyId, batch.userId, JSON.stringify(batch.parentRequest)],
+      [
+        batch.parentId,
+        batch.parentId,
+        batch.parentKind,
+        batch.apiKeyId,
+        batch.userId,
+        JSON.stringify(batch.parentRequest),
+      ],
     );
     // One multi-row insert: a 100-item batch is one round trip, not a hundred.
     await manager.query(

@@ -117,7 +117,9 @@ export async function renewRunLease(ds: DataSource, id: string, owner: string, l
 
 /** Gives up `owner`'s lease (the job is being retried), so the next delivery need not wait for it to expire. */
 export async function releaseRunLease(ds: DataSource, id: string, owner: string): Promise<void> {
-  await sql(ds, `UPDATE runs SET lease_until = NULL WHERE id = $1 AND lease_owner = $2`, [id, owner], { relaxed: true });
+  await sql(ds, `UPDATE runs SET lease_until = NULL WHERE id = $1 AND lease_owner = $2`, [id, owner], {
+    relaxed: true,
+  });
 }
 
 /**
@@ -177,8 +179,21 @@ export async function insertStep(ds: DataSource, step: RunStep): Promise<void> {
        input_tokens, output_tokens, cost, upstream_cost, started_at, finished_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING`,
     [
-      step.run_id, step.seq, step.step_key, step.agent_name, step.role, JSON.stringify(step.input), JSON.stringify(step.output),
-      step.model, step.provider, step.input_tokens, step.output_tokens, step.cost, step.upstream_cost, step.started_at, step.finished_at,
+      step.run_id,
+      step.seq,
+      step.step_key,
+      step.agent_name,
+      step.role,
+      JSON.stringify(step.input),
+      JSON.stringify(step.output),
+      step.model,
+      step.provider,
+      step.input_tokens,
+      step.output_tokens,
+      step.cost,
+      step.upstream_cost,
+      step.started_at,
+      step.finished_at,
     ],
     { relaxed: true }, // a lost step only means that call is made again on a retry
   );

@@ -24,7 +24,12 @@ function relaxedPool(ds: DataSource): Pool {
   let pool = relaxedPools.get(ds);
   if (!pool) {
     const options = ds.options as { url?: string };
-    pool = new Pool({ connectionString: options.url, max: 5, options: "-c synchronous_commit=off", application_name: "apiary-relaxed" });
+    pool = new Pool({
+      connectionString: options.url,
+      max: 5,
+      options: "-c synchronous_commit=off",
+      application_name: "apiary-relaxed",
+    });
     pool.on("error", () => undefined); // a broken idle connection is replaced on the next query
     relaxedPools.set(ds, pool);
   }
@@ -46,7 +51,12 @@ export async function closeRelaxedPool(ds: DataSource): Promise<void> {
  * call here); the text must therefore be a constant, with every value passed as a parameter.
  * `relaxed` writes go through the pool that does not wait for the disk on commit (see above).
  */
-export async function sql<T = Record<string, unknown>>(ds: DataSource, text: string, params: unknown[] = [], options: { relaxed?: boolean } = {}): Promise<T[]> {
+export async function sql<T = Record<string, unknown>>(
+  ds: DataSource,
+  text: string,
+  params: unknown[] = [],
+  options: { relaxed?: boolean } = {},
+): Promise<T[]> {
   const pool = options.relaxed ? relaxedPool(ds) : (ds.driver as unknown as { master: Pool }).master;
   const result = await pool.query({ name: statementName(text), text, values: params });
   return result.rows as T[];

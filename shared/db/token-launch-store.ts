@@ -42,7 +42,14 @@ export interface NewListingLaunch {
   runId: string;
   userId: string;
   apiKeyId: string | null;
-  listing: { name: string; description: string; ticker: string; imageUrl: string | null; code: string; metadata: Record<string, unknown> };
+  listing: {
+    name: string;
+    description: string;
+    ticker: string;
+    imageUrl: string | null;
+    code: string;
+    metadata: Record<string, unknown>;
+  };
   launch: LaunchSettings;
   /** The run's stored request (no secrets). */
   request: unknown;
@@ -73,7 +80,11 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 /** The queued run of a launch (`token_launch` for E6, `prompt_tokenize` for E7/E8). */
-async function insertLaunchRun(manager: Queryable, kind: "token_launch" | "prompt_tokenize", run: { runId: string; apiKeyId: string | null; userId: string; request: unknown }): Promise<void> {
+async function insertLaunchRun(
+  manager: Queryable,
+  kind: "token_launch" | "prompt_tokenize",
+  run: { runId: string; apiKeyId: string | null; userId: string; request: unknown },
+): Promise<void> {
   await manager.query(
     `INSERT INTO runs (id, job_id, kind, api_key_id, user_id, status, request) VALUES ($1::uuid, $1::text, $2, $3, $4, 'queued', $5)`,
     [run.runId, kind, run.apiKeyId, run.userId, JSON.stringify(run.request)],
@@ -100,13 +111,36 @@ export async function insertListingLaunch(
     const [listing] = await manager.query(
       `INSERT INTO agent_listings (user_id, name, description, ticker, code, metadata, image_url, status)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'launching') RETURNING id`,
-      [input.userId, input.listing.name, input.listing.description, input.listing.ticker, input.listing.code, JSON.stringify(input.listing.metadata), input.listing.imageUrl],
+      [
+        input.userId,
+        input.listing.name,
+        input.listing.description,
+        input.listing.ticker,
+        input.listing.code,
+        JSON.stringify(input.listing.metadata),
+        input.listing.imageUrl,
+      ],
     );
-    await insertLaunchRun(manager, "token_launch", { ...input, request: { ...(input.request as object), listing_id: listing.id } });
+    await insertLaunchRun(manager, "token_launch", {
+      ...input,
+      request: { ...(input.request as object), listing_id: listing.id },
+    });
     const l = input.launch;
     const [launch] = await manager.query(INSERT_LAUNCH, [
-      input.runId, input.userId, listing.id, null, l.network, l.launcher, l.creatorWallet, input.listing.name, input.listing.ticker, input.listing.imageUrl,
-      l.quoteMint, l.feeSelection, null, null,
+      input.runId,
+      input.userId,
+      listing.id,
+      null,
+      l.network,
+      l.launcher,
+      l.creatorWallet,
+      input.listing.name,
+      input.listing.ticker,
+      input.listing.imageUrl,
+      l.quoteMint,
+      l.feeSelection,
+      null,
+      null,
     ]);
     return { listingId: listing.id as string, launchId: launch.id as string };
   });
@@ -118,11 +152,26 @@ export async function insertListingLaunch(
  * failed is refused by a unique index (`isLiveLaunchViolation`). Returns the launch's id.
  */
 export async function insertPromptLaunch(manager: Queryable, input: NewPromptLaunch): Promise<string> {
-  await insertLaunchRun(manager, "prompt_tokenize", { ...input, request: { ...input.request, prompt_id: input.promptId } });
+  await insertLaunchRun(manager, "prompt_tokenize", {
+    ...input,
+    request: { ...input.request, prompt_id: input.promptId },
+  });
   const l = input.launch;
   const [launch] = await manager.query(INSERT_LAUNCH, [
-    input.runId, input.userId, null, input.promptId, l.network, l.launcher, l.creatorWallet, input.token.name, input.token.ticker, input.token.imageUrl,
-    l.quoteMint, l.feeSelection, input.quota?.column ?? null, input.quota?.day ?? null,
+    input.runId,
+    input.userId,
+    null,
+    input.promptId,
+    l.network,
+    l.launcher,
+    l.creatorWallet,
+    input.token.name,
+    input.token.ticker,
+    input.token.imageUrl,
+    l.quoteMint,
+    l.feeSelection,
+    input.quota?.column ?? null,
+    input.quota?.day ?? null,
   ]);
   return launch.id as string;
 }
@@ -174,7 +223,10 @@ export async function markLaunchSent(
  */
 export async function markLaunchConfirmed(ds: DataSource, launch: TokenLaunch): Promise<void> {
   await ds.transaction(async (manager) => {
-    await manager.query(`UPDATE token_launches SET status = 'confirmed', confirmed_at = now(), updated_at = now() WHERE id = $1`, [launch.id]);
+    await manager.query(
+      `UPDATE token_launches SET status = 'confirmed', confirmed_at = now(), updated_at = now() WHERE id = $1`,
+      [launch.id],
+    );
     if (launch.listing_id) {
       await manager.query(
         `UPDATE agent_listings SET status = 'launched', token_address = $2, pool_address = $3, updated_at = now() WHERE id = $1`,
@@ -202,7 +254,13 @@ export async function markLaunchConfirmed(ds: DataSource, launch: TokenLaunch): 
  */
 export async function markLaunchFailed(ds: DataSource, launchId: string, message: string): Promise<void> {
   await ds.transaction(async (manager) => {
-    const [launch] = rowsOf<{ listing_id: string | null; prompt_id: string | null; user_id: string; quota_counter: QuotaColumn | null; quota_day: string | null }>(
+    const [launch] = rowsOf<{
+      listing_id: string | null;
+      prompt_id: string | null;
+      user_id: string;
+      quota_counter: QuotaColumn | null;
+      quota_day: string | null;
+    }>(
       await manager.query(
         `UPDATE token_launches SET status = 'failed', error = $2, updated_at = now() WHERE id = $1 AND status <> 'confirmed'
          RETURNING listing_id, prompt_id, user_id, quota_counter, to_char(quota_day, 'YYYY-MM-DD') AS quota_day`,
@@ -211,11 +269,20 @@ export async function markLaunchFailed(ds: DataSource, launchId: string, message
     );
     if (!launch) return;
     if (launch.listing_id) {
-      await manager.query(`UPDATE agent_listings SET status = 'failed', updated_at = now() WHERE id = $1 AND status = 'launching'`, [launch.listing_id]);
+      await manager.query(
+        `UPDATE agent_listings SET status = 'failed', updated_at = now() WHERE id = $1 AND status = 'launching'`,
+        [launch.listing_id],
+      );
     }
     if (launch.prompt_id) {
-      const deleted = rowsOf(await manager.query(`DELETE FROM prompts WHERE id = $1 AND tokenized_on AND token_address IS NULL RETURNING id`, [launch.prompt_id]));
-      if (deleted.length && launch.quota_counter && launch.quota_day) await giveBackCount(manager, launch.user_id, launch.quota_counter, launch.quota_day);
+      const deleted = rowsOf(
+        await manager.query(
+          `DELETE FROM prompts WHERE id = $1 AND tokenized_on AND token_address IS NULL RETURNING id`,
+          [launch.prompt_id],
+        ),
+      );
+      if (deleted.length && launch.quota_counter && launch.quota_day)
+        await giveBackCount(manager, launch.user_id, launch.quota_counter, launch.quota_day);
     }
   });
 }
@@ -223,11 +290,17 @@ export async function markLaunchFailed(ds: DataSource, launchId: string, message
 /** Gives back one count of a daily counter (never below zero). */
 async function giveBackCount(manager: Queryable, userId: string, column: QuotaColumn, day: string): Promise<void> {
   if (!QUOTA_COLUMNS.includes(column)) throw new Error(`Unknown daily counter ${column}`);
-  await manager.query(`UPDATE daily_usage SET ${column} = GREATEST(${column} - 1, 0) WHERE user_id = $1 AND day = $2::date`, [userId, day]);
+  await manager.query(
+    `UPDATE daily_usage SET ${column} = GREATEST(${column} - 1, 0) WHERE user_id = $1 AND day = $2::date`,
+    [userId, day],
+  );
 }
 
 /** The launch's listing with the token's addresses, once launched. */
-export async function findListing(ds: DataSource, id: string): Promise<{ id: string; status: string; token_address: string | null; pool_address: string | null } | null> {
+export async function findListing(
+  ds: DataSource,
+  id: string,
+): Promise<{ id: string; status: string; token_address: string | null; pool_address: string | null } | null> {
   const rows = await sql<{ id: string; status: string; token_address: string | null; pool_address: string | null }>(
     ds,
     `SELECT id, status, token_address, pool_address FROM agent_listings WHERE id = $1`,

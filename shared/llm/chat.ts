@@ -10,7 +10,8 @@ import { StreamAccumulator } from "./stream-accumulator";
 import { countTokens } from "./tokens";
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
-export type ChatRequest = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, "model"> & Record<string, unknown>;
+export type ChatRequest = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, "model"> &
+  Record<string, unknown>;
 
 /** The parts of a completion the runtime uses. */
 export interface ChatResult {
@@ -31,7 +32,8 @@ const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
 function isRetryable(err: unknown): boolean {
   if (err instanceof OpenAI.APIUserAbortError) return false;
   if (err instanceof OpenAI.APIConnectionError) return true; // includes timeouts
-  if (err instanceof OpenAI.APIError) return err.status === undefined || RETRYABLE_STATUS.has(err.status) || err.status >= 500;
+  if (err instanceof OpenAI.APIError)
+    return err.status === undefined || RETRYABLE_STATUS.has(err.status) || err.status >= 500;
   return false;
 }
 
@@ -54,7 +56,11 @@ function toLlmError(err: unknown, target: ResolvedModel, attempts: number): LlmC
   if (err instanceof LlmCallError) return err;
   const status = err instanceof OpenAI.APIError && typeof err.status === "number" ? err.status : null;
   const raw = err instanceof Error ? err.message : String(err);
-  const what = status ? `HTTP ${status}` : err instanceof OpenAI.APIConnectionTimeoutError ? `timed out after ${config.llm.timeoutMs / 1_000} s` : "no answer";
+  const what = status
+    ? `HTTP ${status}`
+    : err instanceof OpenAI.APIConnectionTimeoutError
+      ? `timed out after ${config.llm.timeoutMs / 1_000} s`
+      : "no answer";
   const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
   return new LlmCallError(
     scrubSecrets(`${target.provider} model '${target.model}' failed${tries} (${what}): ${raw}`),
@@ -65,21 +71,38 @@ function toLlmError(err: unknown, target: ResolvedModel, attempts: number): LlmC
   );
 }
 
-async function once(target: ResolvedModel, request: ChatRequest, options: ChatOptions, emitted: { any: boolean }): Promise<ChatResult> {
+async function once(
+  target: ResolvedModel,
+  request: ChatRequest,
+  options: ChatOptions,
+  emitted: { any: boolean },
+): Promise<ChatResult> {
   const client = clientFor(target);
   if (!options.onText) {
-    const body = { ...request, model: target.model, stream: false } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+    const body = {
+      ...request,
+      model: target.model,
+      stream: false,
+    } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
     const completion = await client.chat.completions.create(body, { signal: options.signal });
     const choice = completion.choices[0];
-    if (!choice) throw new LlmCallError(`${target.provider} returned no choices`, null, target.provider, target.model, false);
+    if (!choice)
+      throw new LlmCallError(`${target.provider} returned no choices`, null, target.provider, target.model, false);
     return {
       message: choice.message,
       finishReason: choice.finish_reason,
       inputTokens: completion.usage?.prompt_tokens ?? countTokens(JSON.stringify(request.messages)),
-      outputTokens: completion.usage?.completion_tokens ?? countTokens(choice.message.content ?? JSON.stringify(choice.message.tool_calls ?? "")),
+      outputTokens:
+        completion.usage?.completion_tokens ??
+        countTokens(choice.message.content ?? JSON.stringify(choice.message.tool_calls ?? "")),
     };
   }
-  const body = { ...request, model: target.model, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+  const body = {
+    ...request,
+    model: target.model,
+    stream: true,
+    stream_options: { include_usage: true },
+  } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
   const stream = await client.chat.completions.create(body, { signal: options.signal });
   const acc = new StreamAccumulator();
   for await (const chunk of stream) {
@@ -94,7 +117,8 @@ async function once(target: ResolvedModel, request: ChatRequest, options: ChatOp
     message,
     finishReason: acc.finishReason,
     inputTokens: acc.usage?.prompt_tokens ?? countTokens(JSON.stringify(request.messages)),
-    outputTokens: acc.usage?.completion_tokens ?? countTokens(message.content ?? JSON.stringify(message.tool_calls ?? "")),
+    outputTokens:
+      acc.usage?.completion_tokens ?? countTokens(message.content ?? JSON.stringify(message.tool_calls ?? "")),
   };
 }
 
@@ -105,7 +129,11 @@ async function once(target: ResolvedModel, request: ChatRequest, options: ChatOp
  * reports none is counted with a local tokenizer. An aborted signal ends the call with
  * `RunAbortedError`.
  */
-export async function chatCompletion(target: ResolvedModel, request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
+export async function chatCompletion(
+  target: ResolvedModel,
+  request: ChatRequest,
+  options: ChatOptions = {},
+): Promise<ChatResult> {
   const emitted = { any: false };
   const { signal } = options;
   let attempts = 0;
@@ -128,7 +156,11 @@ export async function chatCompletion(target: ResolvedModel, request: ChatRequest
       },
     });
   } catch (err) {
-    if (signal?.aborted) throw new RunAbortedError(abortReason(signal), lastFailure === undefined ? undefined : toLlmError(lastFailure, target, attempts));
+    if (signal?.aborted)
+      throw new RunAbortedError(
+        abortReason(signal),
+        lastFailure === undefined ? undefined : toLlmError(lastFailure, target, attempts),
+      );
     throw toLlmError(err, target, attempts);
   }
 }

@@ -13,7 +13,13 @@ export function clientFor(target: ResolvedModel): OpenAI {
   const cacheKey = `${target.baseUrl}\u0000${target.apiKey}`;
   let client = clients.get(cacheKey);
   if (!client) {
-    client = new OpenAI({ baseURL: target.baseUrl, apiKey: target.apiKey, maxRetries: 0, timeout: config.llm.timeoutMs, fetch: nodeHttpFetch });
+    client = new OpenAI({
+      baseURL: target.baseUrl,
+      apiKey: target.apiKey,
+      maxRetries: 0,
+      timeout: config.llm.timeoutMs,
+      fetch: nodeHttpFetch,
+    });
     clients.set(cacheKey, client);
   }
   return client;

@@ -8,5 +8,7 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
  */
 export function functionOfToolItem(item: Record<string, unknown>): Record<string, unknown> {
   const inner = item.function;
-  return item.type === "function" && inner !== null && typeof inner === "object" && !Array.isArray(inner) ? (inner as Record<string, unknown>) : item;
+  return item.type === "function" && inner !== null && typeof inner === "object" && !Array.isArray(inner)
+    ? (inner as Record<string, unknown>)
+    : item;
 }

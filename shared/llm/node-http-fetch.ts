@@ -39,7 +39,11 @@ function abortError(signal: AbortSignal): DOMException {
  * back through web streams costs more than the simulated LLM answer itself; the SDK only needs
  * status, headers, `json()` and `text()` of a JSON answer.
  */
-function bufferedResponse(body: Buffer, meta: { status: number; statusText: string; headers: Headers }, url: string): Response {
+function bufferedResponse(
+  body: Buffer,
+  meta: { status: number; statusText: string; headers: Headers },
+  url: string,
+): Response {
   const text = () => body.toString("utf8");
   const response = {
     ...meta,
@@ -80,7 +84,8 @@ export const nodeHttpFetch: typeof fetch = (input, init = {}) => {
       },
       (res) => {
         const headers = new Headers();
-        for (const [key, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+        for (const [key, value] of Object.entries(res.headers))
+          if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
         const meta = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", headers };
         if (String(res.headers["content-type"] ?? "").includes("text/event-stream")) {
           resolve(new Response(Readable.toWeb(res) as ReadableStream, meta));

@@ -20,12 +20,20 @@ interface ProviderRule {
 
 /** Known providers, every one reached through an OpenAI-compatible endpoint. */
 const PROVIDERS: ProviderRule[] = [
-  { provider: "openai", keyVariable: "OPENAI_API_KEY", patterns: [/^gpt-/, /^o[134](-|$)/, /^chatgpt-/, /^text-embedding-/] },
+  {
+    provider: "openai",
+    keyVariable: "OPENAI_API_KEY",
+    patterns: [/^gpt-/, /^o[134](-|$)/, /^chatgpt-/, /^text-embedding-/],
+  },
   { provider: "anthropic", keyVariable: "ANTHROPIC_API_KEY", patterns: [/^claude-/] },
   { provider: "gemini", keyVariable: "GEMINI_API_KEY", patterns: [/^gemini-/, /^gemma-/] },
   { provider: "xai", keyVariable: "XAI_API_KEY", patterns: [/^grok-/] },
   { provider: "deepseek", keyVariable: "DEEPSEEK_API_KEY", patterns: [/^deepseek-/] },
-  { provider: "mistral", keyVariable: "MISTRAL_API_KEY", patterns: [/^(mistral|codestral|magistral|pixtral|ministral|open-mistral)-/] },
+  {
+    provider: "mistral",
+    keyVariable: "MISTRAL_API_KEY",
+    patterns: [/^(mistral|codestral|magistral|pixtral|ministral|open-mistral)-/],
+  },
   { provider: "groq", keyVariable: "GROQ_API_KEY", patterns: [] },
   { provider: "openrouter", keyVariable: "OPENROUTER_API_KEY", patterns: [] },
   { provider: "together", keyVariable: "TOGETHER_API_KEY", patterns: [] },
@@ -34,7 +42,13 @@ const PROVIDERS: ProviderRule[] = [
   { provider: "lmstudio", keyVariable: null, patterns: [] },
 ];
 
-const PREFIX_ALIASES: Record<string, string> = { google: "gemini", "lm_studio": "lmstudio", "hosted_vllm": "vllm", "together_ai": "together", grok: "xai" };
+const PREFIX_ALIASES: Record<string, string> = {
+  google: "gemini",
+  lm_studio: "lmstudio",
+  hosted_vllm: "vllm",
+  together_ai: "together",
+  grok: "xai",
+};
 
 /** Providers the service knows about (for `/v1/models/available` and docs). */
 export const providerNames = PROVIDERS.map((p) => p.provider);

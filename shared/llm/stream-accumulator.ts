@@ -34,7 +34,13 @@ export class StreamAccumulator {
       content: calls.length && !this.content ? null : this.content,
       refusal: null,
       ...(calls.length
-        ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) }
+        ? {
+            tool_calls: calls.map((c) => ({
+              id: c.id,
+              type: "function" as const,
+              function: { name: c.name, arguments: c.arguments },
+            })),
+          }
         : {}),
     };
   }

@@ -7,25 +7,27 @@ import { calcPrice } from "@pydantic/genai-prices";
  */
 
 /** Our provider names → genai-prices provider ids; `null` for local servers, which cost nothing upstream. */
-const PROVIDER_IDS = new Map<string, string | null>(Object.entries({
-  openai: "openai",
-  anthropic: "anthropic",
-  gemini: "google",
-  google: "google",
-  xai: "x-ai",
-  grok: "x-ai",
-  deepseek: "deepseek",
-  mistral: "mistral",
-  groq: "groq",
-  openrouter: "openrouter",
-  together: "together",
-  together_ai: "together",
-  ollama: null,
-  vllm: null,
-  hosted_vllm: null,
-  lmstudio: null,
-  lm_studio: null,
-}));
+const PROVIDER_IDS = new Map<string, string | null>(
+  Object.entries({
+    openai: "openai",
+    anthropic: "anthropic",
+    gemini: "google",
+    google: "google",
+    xai: "x-ai",
+    grok: "x-ai",
+    deepseek: "deepseek",
+    mistral: "mistral",
+    groq: "groq",
+    openrouter: "openrouter",
+    together: "together",
+    together_ai: "together",
+    ollama: null,
+    vllm: null,
+    hosted_vllm: null,
+    lmstudio: null,
+    lm_studio: null,
+  }),
+);
 
 /**
  * Splits a leading routing prefix (`groq/…`, `openrouter/…`) off the model id when it names a
@@ -46,7 +48,12 @@ function splitPrefix(model: string): { prefix: string | null; model: string } {
  * (or an empty name) the provider is taken from the model's `provider/` prefix, else guessed from
  * the model id by the price data's own matching. Never throws.
  */
-export function upstreamCost(model: string, provider: string, inputTokens: number, outputTokens: number): number | null {
+export function upstreamCost(
+  model: string,
+  provider: string,
+  inputTokens: number,
+  outputTokens: number,
+): number | null {
   try {
     if (typeof model !== "string" || !model.trim()) return null;
     if (![inputTokens, outputTokens].every((n) => Number.isFinite(n) && n >= 0)) return null;
@@ -57,7 +64,11 @@ export function upstreamCost(model: string, provider: string, inputTokens: numbe
     if (ours !== null && PROVIDER_IDS.get(ours) === null) return null; // local server
     // A name outside our table goes to the price data as-is (it knows e.g. `azure`, `bedrock`).
     const providerId = ours === null ? undefined : (PROVIDER_IDS.get(ours) ?? ours);
-    const result = calcPrice({ input_tokens: inputTokens, output_tokens: outputTokens }, split.model, providerId ? { providerId } : {});
+    const result = calcPrice(
+      { input_tokens: inputTokens, output_tokens: outputTokens },
+      split.model,
+      providerId ? { providerId } : {},
+    );
     const total = result?.total_price;
     return typeof total === "number" && Number.isFinite(total) ? total : null;
   } catch {

@@ -54,7 +54,8 @@ export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
 export function nonPublicReason(address: string): string | null {
   const parsed = parseAddress(address);
   if (!parsed) return "not an IP address that can be checked";
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).zoneId) return "a link-local address (cloud metadata services live there)";
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).zoneId)
+    return "a link-local address (cloud metadata services live there)";
   const range = parsed.range();
   if (range !== "unicast") return RANGE_REASONS[range] ?? "a reserved address";
   if (parsed.kind() === "ipv6" && !inRange(parsed, GLOBAL_UNICAST_V6)) return RANGE_REASONS.reserved;

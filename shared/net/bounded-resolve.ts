@@ -9,7 +9,10 @@ export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
  * threads, shared with fs and crypto), and a lookup given up on here still holds its thread until
  * the resolver gives up: without a cap, a request full of slow names would take the pool over.
  */
-export function boundedResolve(resolve: ResolveAll, { concurrency, timeoutMs }: { concurrency: number; timeoutMs: number }): ResolveAll {
+export function boundedResolve(
+  resolve: ResolveAll,
+  { concurrency, timeoutMs }: { concurrency: number; timeoutMs: number },
+): ResolveAll {
   let free = concurrency;
   const waiting: (() => void)[] = [];
   const release = () => {

@@ -5,7 +5,8 @@ import { parseAddress } from "./address-ranges";
  * One entry of `EGRESS_ALLOW`. A host entry matches the host as a URL names it (any port, or the
  * one given), whatever it resolves to; a CIDR entry matches the address actually connected to.
  */
-export type EgressAllowEntry = { kind: "host"; host: string; port: number | null } | { kind: "cidr"; network: string; bits: number };
+export type EgressAllowEntry =
+  { kind: "host"; host: string; port: number | null } | { kind: "cidr"; network: string; bits: number };
 
 /**
  * A URL host as the allow list compares it: lower case, without IPv6 brackets or a trailing dot.
@@ -13,7 +14,10 @@ export type EgressAllowEntry = { kind: "host"; host: string; port: number | null
  * `2130706433`, `0x7f.0.0.1`) into dotted decimal.
  */
 export function normaliseHost(hostname: string): string {
-  return hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  return hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
 }
 
 function parseCidrEntry(entry: string): EgressAllowEntry {

@@ -64,18 +64,25 @@ function send(hop: Hop, policy: EgressPolicy, agents: Agents, signal: AbortSigna
 
 function toResponse(res: http.IncomingMessage, url: URL, redirected: boolean): Response {
   const headers = new Headers();
-  for (const [key, value] of Object.entries(res.headers)) for (const one of [value ?? []].flat()) headers.append(key, one);
+  for (const [key, value] of Object.entries(res.headers))
+    for (const one of [value ?? []].flat()) headers.append(key, one);
   const status = res.statusCode ?? 0;
   const nullBody = NULL_BODY_STATUSES.has(status);
   if (nullBody) res.resume();
-  const response = new Response(nullBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, statusText: res.statusMessage ?? "", headers });
+  const response = new Response(nullBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
+    status,
+    statusText: res.statusMessage ?? "",
+    headers,
+  });
   Object.defineProperties(response, { url: { value: url.href }, redirected: { value: redirected } });
   return response;
 }
 
 /** The request a redirect leads to, following the fetch standard's method and header rules. */
 function nextHop(hop: Hop, status: number, target: URL): Hop {
-  const toGet = (status === 303 && hop.method !== "GET" && hop.method !== "HEAD") || ((status === 301 || status === 302) && hop.method === "POST");
+  const toGet =
+    (status === 303 && hop.method !== "GET" && hop.method !== "HEAD") ||
+    ((status === 301 || status === 302) && hop.method === "POST");
   const headers = { ...hop.headers };
   if (toGet) for (const name of BODY_HEADERS) delete headers[name];
   if (target.origin !== hop.url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
@@ -95,7 +102,10 @@ function headerRecord(headers: Headers): Record<string, string> {
  * comes through here again). Built on node:http, since Node's own fetch takes no custom lookup.
  */
 export function createEgressFetch(policy: EgressPolicy): typeof fetch {
-  const agents: Agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
+  const agents: Agents = {
+    "http:": new http.Agent({ keepAlive: true }),
+    "https:": new https.Agent({ keepAlive: true }),
+  };
   return async (input, init) => {
     const request = new Request(input, init);
     let hop: Hop = {

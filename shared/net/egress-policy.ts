@@ -22,7 +22,9 @@ export class EgressRefusedError extends Error {
     /** Why, as the end of a sentence about the host ("is a loopback address"). */
     readonly reason: string,
   ) {
-    super(`${host} ${reason}; the service only connects to public http(s) addresses unless the operator allows the host with EGRESS_ALLOW`);
+    super(
+      `${host} ${reason}; the service only connects to public http(s) addresses unless the operator allows the host with EGRESS_ALLOW`,
+    );
     this.name = "EgressRefusedError";
   }
 }
@@ -65,7 +67,10 @@ export class EgressPolicy {
   constructor(options: EgressPolicyOptions) {
     this.allow = options.allow;
     this.resolve = options.resolve ?? systemResolve;
-    this.resolveAhead = boundedResolve(this.resolve, { concurrency: MAX_CONCURRENT_LOOKUPS, timeoutMs: options.resolveTimeoutMs ?? 5_000 });
+    this.resolveAhead = boundedResolve(this.resolve, {
+      concurrency: MAX_CONCURRENT_LOOKUPS,
+      timeoutMs: options.resolveTimeoutMs ?? 5_000,
+    });
   }
 
   /**
@@ -103,7 +108,8 @@ export class EgressPolicy {
             return callback(error as NodeJS.ErrnoException, "", 0);
           }
           const addresses = options.family ? resolved.filter((a) => a.family === options.family) : resolved;
-          if (addresses.length === 0) return callback(Object.assign(new Error(`no address of ${hostname} fits`), { code: "ENOTFOUND" }), "", 0);
+          if (addresses.length === 0)
+            return callback(Object.assign(new Error(`no address of ${hostname} fits`), { code: "ENOTFOUND" }), "", 0);
           if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
           callback(null, addresses[0].address, addresses[0].family);
         },
@@ -121,7 +127,8 @@ export class EgressPolicy {
       throw new EgressRefusedError(String(input).split(/[?#]/)[0], "is not a valid URL");
     }
     const host = normaliseHost(url.hostname);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new EgressRefusedError(host || url.protocol, "is not an http(s) URL");
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new EgressRefusedError(host || url.protocol, "is not an http(s) URL");
     const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
     if (allowsHost(this.allow, host, port)) return { kind: "unchecked" };
     if (isIP(host)) {

@@ -39,12 +39,16 @@ export class HttpPriceSource implements PriceSource {
         const fetched = await (this.inflight ??= this.fetchQuote().finally(() => (this.inflight = null)));
         if (!this.last || fetched.asOf >= this.last.asOf) this.last = fetched;
       } catch (err) {
-        if (!this.usable(this.last, now)) throw new PriceUnavailableError(`No recent ${this.settings.currencyId} price: ${(err as Error).message}`);
+        if (!this.usable(this.last, now))
+          throw new PriceUnavailableError(`No recent ${this.settings.currencyId} price: ${(err as Error).message}`);
         // Ask a failing source again only after another cache period, not on every request.
         this.last = { ...this.last, fetchedAt: now };
       }
     }
-    if (!this.usable(this.last, now)) throw new PriceUnavailableError(`The latest ${this.settings.currencyId} price is older than ${this.settings.maxAgeMs / 1000} s`);
+    if (!this.usable(this.last, now))
+      throw new PriceUnavailableError(
+        `The latest ${this.settings.currencyId} price is older than ${this.settings.maxAgeMs / 1000} s`,
+      );
     return { usd: this.last.usd, asOf: this.last.asOf };
   }
 
@@ -57,16 +61,25 @@ export class HttpPriceSource implements PriceSource {
     url.searchParams.set("ids", this.settings.currencyId);
     url.searchParams.set("vs_currencies", "usd");
     url.searchParams.set("include_last_updated_at", "true");
-    const res = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(this.settings.timeoutMs) }).catch((err) => {
-      throw new Error(err?.name === "TimeoutError" ? "the price source did not answer in time" : "the price source is unreachable");
+    const res = await fetch(url, {
+      headers: { accept: "application/json" },
+      signal: AbortSignal.timeout(this.settings.timeoutMs),
+    }).catch((err) => {
+      throw new Error(
+        err?.name === "TimeoutError" ? "the price source did not answer in time" : "the price source is unreachable",
+      );
     });
     if (!res.ok) throw new Error(`the price source answered HTTP ${res.status}`);
-    const entry = ((await res.json().catch(() => null)) as Record<string, { usd?: unknown; last_updated_at?: unknown }> | null)?.[this.settings.currencyId];
+    const entry = (
+      (await res.json().catch(() => null)) as Record<string, { usd?: unknown; last_updated_at?: unknown }> | null
+    )?.[this.settings.currencyId];
     const usd = entry?.usd;
-    if (typeof usd !== "number" || !Number.isFinite(usd) || usd <= 0) throw new Error("the price source gave no usable USD price");
+    if (typeof usd !== "number" || !Number.isFinite(usd) || usd <= 0)
+      throw new Error("the price source gave no usable USD price");
     const fetchedAt = this.clock();
     const updated = entry?.last_updated_at;
-    const asOf = typeof updated === "number" && Number.isFinite(updated) ? Math.min(updated * 1000, fetchedAt) : fetchedAt;
+    const asOf =
+      typeof updated === "number" && Number.isFinite(updated) ? Math.min(updated * 1000, fetchedAt) : fetchedAt;
     return { usd, asOf: new Date(asOf), fetchedAt };
   }
 }

@@ -31,7 +31,11 @@ export class CompletionWaiter {
    * often instead of the process reading thousands of rows a second on top of the real work,
    * which only matters for a lost event, and then costs that waiter a later answer.
    */
-  constructor(events: QueueEvents[], private readonly pollMs = 1_000, private readonly maxPollsPerSecond = 200) {
+  constructor(
+    events: QueueEvents[],
+    private readonly pollMs = 1_000,
+    private readonly maxPollsPerSecond = 200,
+  ) {
     for (const source of events) {
       source.on("completed", ({ jobId }) => this.wake(jobId));
       source.on("failed", ({ jobId }) => this.wake(jobId));

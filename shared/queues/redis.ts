@@ -22,13 +22,23 @@ export function createRedis(kind: "blocking" | "request", url?: string): RedisCl
   const cluster = url === undefined ? config.redisCluster : null;
   const client: RedisClient = cluster
     ? new Cluster(cluster.nodes, clusterOptions(cluster, kind, perKind, retry))
-    : new Redis(url ?? config.redisUrl, { ...perKind, lazyConnect: false, retryStrategy: retry, enableOfflineQueue: kind === "blocking" });
+    : new Redis(url ?? config.redisUrl, {
+        ...perKind,
+        lazyConnect: false,
+        retryStrategy: retry,
+        enableOfflineQueue: kind === "blocking",
+      });
   // Connection errors are reported by health checks and the failing commands themselves.
   client.on("error", () => undefined);
   return client;
 }
 
-function clusterOptions(cluster: RedisClusterConfig, kind: "blocking" | "request", perKind: RedisOptions, retry: (times: number) => number): ClusterOptions {
+function clusterOptions(
+  cluster: RedisClusterConfig,
+  kind: "blocking" | "request",
+  perKind: RedisOptions,
+  retry: (times: number) => number,
+): ClusterOptions {
   return {
     clusterRetryStrategy: retry,
     enableOfflineQueue: kind === "blocking",
@@ -40,6 +50,8 @@ function clusterOptions(cluster: RedisClusterConfig, kind: "blocking" | "request
     },
     // Managed clusters with TLS hand out node addresses their certificates are issued for: connect
     // by that name instead of a resolved IP, or certificate checks fail.
-    ...(cluster.tls ? { dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address) } : {}),
+    ...(cluster.tls
+      ? { dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address) }
+      : {}),
   };
 }

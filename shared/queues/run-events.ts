@@ -23,7 +23,10 @@ export class RunEventWriter {
   private last: Promise<unknown> = Promise.resolve();
   private expirySet = false;
 
-  constructor(private readonly redis: RedisClient, private readonly runId: string) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly runId: string,
+  ) {}
 
   emit(event: RunEvent): void {
     const key = runEventsKey(this.runId);
@@ -43,8 +46,14 @@ export class RunEventWriter {
  * Reads a run's events from `afterId` on, blocking up to `blockMs` for new ones. Needs a
  * connection of its own: a blocking read holds it.
  */
-export async function readRunEvents(redis: RedisClient, runId: string, afterId: string, blockMs: number): Promise<{ id: string; event: RunEvent }[]> {
-  const reply = (await redis.xread("COUNT", 500, "BLOCK", blockMs, "STREAMS", runEventsKey(runId), afterId)) as [string, [string, string[]][]][] | null;
+export async function readRunEvents(
+  redis: RedisClient,
+  runId: string,
+  afterId: string,
+  blockMs: number,
+): Promise<{ id: string; event: RunEvent }[]> {
+  const reply = (await redis.xread("COUNT", 500, "BLOCK", blockMs, "STREAMS", runEventsKey(runId), afterId)) as
+    [string, [string, string[]][]][] | null;
   if (!reply) return [];
   return reply[0][1].map(([id, fields]) => ({ id, event: JSON.parse(fields[1]) as RunEvent }));
 }

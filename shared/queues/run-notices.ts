@@ -39,7 +39,9 @@ export function parseRunDoneNotice(message: string): RunDoneNotice | null {
   try {
     const notice = JSON.parse(message) as RunDoneNotice;
     if (typeof notice?.id !== "string") return null;
-    if (notice.row) for (const field of DATE_FIELDS) if (notice.row[field]) (notice.row as any)[field] = new Date(notice.row[field] as unknown as string);
+    if (notice.row)
+      for (const field of DATE_FIELDS)
+        if (notice.row[field]) (notice.row as any)[field] = new Date(notice.row[field] as unknown as string);
     return notice;
   } catch {
     return null;

@@ -65,7 +65,10 @@ async function rewriteAppendOnlyFiles(redis: RedisClient): Promise<void> {
         const [, appendOnly] = (await node.config("GET", "appendonly")) as [string, string];
         if (appendOnly === "yes") await rewriteStartingNow(node);
       } catch (err) {
-        logger.warn({ err: (err as Error).message }, "could not rewrite Redis's append-only file after deleting a launch key; it keeps the sealed key until its next rewrite");
+        logger.warn(
+          { err: (err as Error).message },
+          "could not rewrite Redis's append-only file after deleting a launch key; it keeps the sealed key until its next rewrite",
+        );
       }
     }),
   );

@@ -50,7 +50,12 @@ class Withholder {
     if (typeof value === "string") return secret ? this.take(path, "agent-credential", value) : value;
     if (Array.isArray(value)) return value.map((item, i) => this.credentials(item, [...path, i], secret));
     if (value && typeof value === "object") {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.credentials(v, [...path, k], secret || CREDENTIAL_NAME.test(k))]));
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [
+          k,
+          this.credentials(v, [...path, k], secret || CREDENTIAL_NAME.test(k)),
+        ]),
+      );
     }
     return value;
   }
@@ -58,8 +63,18 @@ class Withholder {
   mcp(config: McpConfig, path: RequestPath): McpConfig {
     return {
       ...config,
-      ...(config.authorization_token ? { authorization_token: this.take([...path, "authorization_token"], "agent-credential", config.authorization_token) } : {}),
-      ...(config.headers ? { headers: this.credentials(config.headers, [...path, "headers"], true) as Record<string, string> } : {}),
+      ...(config.authorization_token
+        ? {
+            authorization_token: this.take(
+              [...path, "authorization_token"],
+              "agent-credential",
+              config.authorization_token,
+            ),
+          }
+        : {}),
+      ...(config.headers
+        ? { headers: this.credentials(config.headers, [...path, "headers"], true) as Record<string, string> }
+        : {}),
     };
   }
 
@@ -69,12 +84,19 @@ class Withholder {
     if (spec.marketplace_prompt_id?.trim() && typeof spec.system_prompt === "string") {
       out.system_prompt = this.take([...path, "system_prompt"], "marketplace-prompt", spec.system_prompt);
     }
-    if (spec.llm_args) out.llm_args = this.credentials(spec.llm_args, [...path, "llm_args"], false) as Record<string, unknown>;
+    if (spec.llm_args)
+      out.llm_args = this.credentials(spec.llm_args, [...path, "llm_args"], false) as Record<string, unknown>;
     if (spec.mcp_config) out.mcp_config = this.mcp(spec.mcp_config, [...path, "mcp_config"]);
     if (spec.mcp_configs?.connections) {
-      out.mcp_configs = { ...spec.mcp_configs, connections: spec.mcp_configs.connections.map((c, i) => this.mcp(c, [...path, "mcp_configs", "connections", i])) };
+      out.mcp_configs = {
+        ...spec.mcp_configs,
+        connections: spec.mcp_configs.connections.map((c, i) =>
+          this.mcp(c, [...path, "mcp_configs", "connections", i]),
+        ),
+      };
     }
-    if (Array.isArray(spec.handoffs)) out.handoffs = (spec.handoffs as AgentSpec[]).map((h, i) => this.agent(h, [...path, "handoffs", i]));
+    if (Array.isArray(spec.handoffs))
+      out.handoffs = (spec.handoffs as AgentSpec[]).map((h, i) => this.agent(h, [...path, "handoffs", i]));
     return out;
   }
 }
@@ -89,7 +111,10 @@ export function withholdAgentSecrets<T extends { agent_config: AgentSpec }>(requ
 export function withholdSwarmSecrets<T extends { agents?: AgentSpec[] | null }>(request: T): SplitRequest<T> {
   const w = new Withholder();
   if (!request.agents) return { request, secrets: [] };
-  return { request: { ...request, agents: request.agents.map((a, i) => w.agent(a, ["agents", i])) }, secrets: w.secrets };
+  return {
+    request: { ...request, agents: request.agents.map((a, i) => w.agent(a, ["agents", i])) },
+    secrets: w.secrets,
+  };
 }
 
 /** Whose run a secret belongs to: part of every sealed value's binding. */
@@ -117,10 +142,13 @@ export function revealRunSecrets<T>(run: RunOwnership & { request: T; sealed_sec
   if (!run.sealed_secrets?.length) return run.request;
   const request = structuredClone(run.request) as Record<string | number, unknown>;
   for (const secret of run.sealed_secrets) {
-    const parent = secret.path.slice(0, -1).reduce<unknown>((node, step) => (node as Record<string | number, unknown> | undefined)?.[step], request);
+    const parent = secret.path
+      .slice(0, -1)
+      .reduce<unknown>((node, step) => (node as Record<string | number, unknown> | undefined)?.[step], request);
     const field = secret.path[secret.path.length - 1];
     // The marker must still be where the secret was taken from; anything else means the row was altered.
-    if (!parent || typeof parent !== "object" || (parent as Record<string | number, unknown>)[field] !== REDACTED) continue;
+    if (!parent || typeof parent !== "object" || (parent as Record<string | number, unknown>)[field] !== REDACTED)
+      continue;
     (parent as Record<string | number, unknown>)[field] = unseal(secret.sealed, bindingOf(secret, run));
   }
   return request as T;

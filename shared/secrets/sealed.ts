@@ -26,7 +26,15 @@ const keys = new Map<SealPurpose, Buffer>();
 function keyFor(purpose: SealPurpose): Buffer {
   let key = keys.get(purpose);
   if (!key) {
-    key = Buffer.from(hkdfSync("sha256", Buffer.from(config.secretsKey, "utf8"), Buffer.from("apiary sealed values", "utf8"), `apiary/${purpose}`, 32));
+    key = Buffer.from(
+      hkdfSync(
+        "sha256",
+        Buffer.from(config.secretsKey, "utf8"),
+        Buffer.from("apiary sealed values", "utf8"),
+        `apiary/${purpose}`,
+        32,
+      ),
+    );
     keys.set(purpose, key);
   }
   return key;

@@ -16,10 +16,16 @@ const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
 
 function stripDataUrl(input: string): string {
   const match = DATA_URL.exec(input);
-  if (!match) throw new ImageError("invalid_data_url", "The image data URL is malformed: expected data:image/<type>;base64,<data>");
+  if (!match)
+    throw new ImageError(
+      "invalid_data_url",
+      "The image data URL is malformed: expected data:image/<type>;base64,<data>",
+    );
   const [, mediaType, params] = match;
-  if (!/^image\//i.test(mediaType)) throw new ImageError("invalid_data_url", "The image data URL must declare an image/* media type");
-  if (!/;base64$/i.test(params)) throw new ImageError("invalid_data_url", "The image data URL must be base64-encoded (;base64,)");
+  if (!/^image\//i.test(mediaType))
+    throw new ImageError("invalid_data_url", "The image data URL must declare an image/* media type");
+  if (!/;base64$/i.test(params))
+    throw new ImageError("invalid_data_url", "The image data URL must be base64-encoded (;base64,)");
   return input.slice(match[0].length);
 }
 
@@ -28,7 +34,8 @@ function decodeBase64(text: string, maxBytes: number): Buffer {
   if (compact.length === 0) throw new ImageError("empty", "The image is empty");
   const urlSafe = !BASE64.test(compact);
   if (urlSafe && !BASE64URL.test(compact)) throw new ImageError("invalid_base64", "The image is not valid base64");
-  if (compact.replace(/=+$/, "").length % 4 === 1) throw new ImageError("invalid_base64", "The image is not valid base64 (truncated)");
+  if (compact.replace(/=+$/, "").length % 4 === 1)
+    throw new ImageError("invalid_base64", "The image is not valid base64 (truncated)");
   // Refuse before decoding: the decoded size is known from the text's length.
   if (Math.floor((compact.replace(/=+$/, "").length * 3) / 4) > maxBytes) throw tooLarge(maxBytes);
   return Buffer.from(compact, urlSafe ? "base64url" : "base64");

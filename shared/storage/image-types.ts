@@ -10,10 +10,16 @@ export type ImageContentType = keyof typeof IMAGE_TYPES;
 export type ImageExtension = (typeof IMAGE_TYPES)[ImageContentType];
 
 const SIGNATURES: { type: ImageContentType; matches: (b: Buffer) => boolean }[] = [
-  { type: "image/png", matches: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  {
+    type: "image/png",
+    matches: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
   { type: "image/jpeg", matches: (b) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
   { type: "image/gif", matches: (b) => ["GIF87a", "GIF89a"].includes(b.toString("latin1", 0, 6)) },
-  { type: "image/webp", matches: (b) => b.toString("latin1", 0, 4) === "RIFF" && b.toString("latin1", 8, 12) === "WEBP" },
+  {
+    type: "image/webp",
+    matches: (b) => b.toString("latin1", 0, 4) === "RIFF" && b.toString("latin1", 8, 12) === "WEBP",
+  },
 ];
 
 /**

@@ -8,7 +8,10 @@ import type { ObjectStorage, StoredObject } from "./object-storage";
 export class LocalObjectStorage implements ObjectStorage {
   private readonly dir: string;
 
-  constructor(dir: string, private readonly publicUrl: string) {
+  constructor(
+    dir: string,
+    private readonly publicUrl: string,
+  ) {
     this.dir = resolve(dir);
   }
 
@@ -26,7 +29,10 @@ export class LocalObjectStorage implements ObjectStorage {
 
   async exists(key: string): Promise<boolean> {
     if (!contentTypeOfKey(key)) return false;
-    return stat(join(this.dir, key)).then((s) => s.isFile(), () => false);
+    return stat(join(this.dir, key)).then(
+      (s) => s.isFile(),
+      () => false,
+    );
   }
 
   urlOf(key: string): string {

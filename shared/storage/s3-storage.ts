@@ -21,7 +21,9 @@ export class S3ObjectStorage implements ObjectStorage {
       region: settings.region,
       // Path-style addressing works on every S3-compatible server; virtual hosts need DNS set-up.
       forcePathStyle: true,
-      credentials: settings.accessKeyId ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
+      credentials: settings.accessKeyId
+        ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
+        : undefined,
       // Newer SDKs add flexible checksums by default, which several S3-compatible servers refuse.
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",

@@ -13,10 +13,14 @@ export type Flow = string[][];
 export function parseFlow(flow: string, agentNames: string[]): Flow {
   const steps = flow.split("->").map((step) => step.split(",").map((name) => name.trim()));
   steps.forEach((step, i) => {
-    if (step.length === 0 || step.some((name) => name === "")) throw new BadRequestError(`rearrange_flow step ${i + 1} is empty or has an empty agent name`);
+    if (step.length === 0 || step.some((name) => name === ""))
+      throw new BadRequestError(`rearrange_flow step ${i + 1} is empty or has an empty agent name`);
   });
   const known = new Set(agentNames);
   const unknown = [...new Set(steps.flat().filter((name) => !known.has(name)))];
-  if (unknown.length) throw new BadRequestError(`rearrange_flow names agents that are not in the swarm: ${unknown.join(", ")} (agents: ${agentNames.join(", ")})`);
+  if (unknown.length)
+    throw new BadRequestError(
+      `rearrange_flow names agents that are not in the swarm: ${unknown.join(", ")} (agents: ${agentNames.join(", ")})`,
+    );
   return steps;
 }

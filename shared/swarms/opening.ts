@@ -18,7 +18,10 @@ export function messageList(messages: SwarmRequest["messages"]): SwarmMessage[] 
  * Where a swarm run starts (CONTRACT.md): the conversation in `messages`, then `task` appended
  * after it. With `tasks` and no `task`, `task` is the grid entry being run.
  */
-export function openingText(request: Pick<SwarmRequest, "messages" | "task">, task: string | null | undefined = request.task): string {
+export function openingText(
+  request: Pick<SwarmRequest, "messages" | "task">,
+  task: string | null | undefined = request.task,
+): string {
   const lines = messageList(request.messages).map((m) => `${m.name ?? m.role ?? "user"}: ${contentText(m.content)}`);
   return [...lines, ...(task?.trim() ? [task] : [])].join("\n\n");
 }

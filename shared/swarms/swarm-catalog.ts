@@ -73,7 +73,10 @@ const MIN_AGENTS: Partial<Record<SwarmTypeName, number>> = {
  * Types whose built-in agents run on the service's default model (`DEFAULT_MODEL`) when the request
  * has no agents. HeavySwarm's built-ins use its own model fields instead.
  */
-export const DEFAULT_MODEL_WITHOUT_AGENTS: ReadonlySet<SwarmTypeName> = new Set<SwarmTypeName>(["CouncilAsAJudge", "AutoSwarmBuilder"]);
+export const DEFAULT_MODEL_WITHOUT_AGENTS: ReadonlySet<SwarmTypeName> = new Set<SwarmTypeName>([
+  "CouncilAsAJudge",
+  "AutoSwarmBuilder",
+]);
 
 function agentNames(request: SwarmRequest): string[] {
   return (request.agents ?? []).map((a, i) => a.agent_name?.trim() || `Agent ${i + 1}`);
@@ -89,9 +92,11 @@ export function swarmRuleProblems(request: SwarmRequest): string[] {
   const n = request.agents?.length ?? 0;
   // What the worker opens the run with (openingText): a blank task, or `messages` that hold no
   // message (`{}`, `{messages: []}`), give the agents nothing to work on.
-  const hasInput = Boolean(request.task?.trim()) || Boolean(request.tasks?.length) || messageList(request.messages).length > 0;
+  const hasInput =
+    Boolean(request.task?.trim()) || Boolean(request.tasks?.length) || messageList(request.messages).length > 0;
   if (!hasInput) problems.push("Give the swarm something to do: one of task, tasks or messages is required");
-  if (!AVAILABLE_SWARM_TYPES.has(type)) problems.push(`swarm_type '${type}' is not available yet on this service (see GET /v1/swarms/available)`);
+  if (!AVAILABLE_SWARM_TYPES.has(type))
+    problems.push(`swarm_type '${type}' is not available yet on this service (see GET /v1/swarms/available)`);
   if (type === "DebateWithJudge" && n !== 3) {
     problems.push(`DebateWithJudge needs exactly 3 agents, in order Pro, Con, Judge (got ${n})`);
   } else if ((MIN_AGENTS[type] ?? 0) > n) {
@@ -99,9 +104,11 @@ export function swarmRuleProblems(request: SwarmRequest): string[] {
   }
   const names = agentNames(request);
   const duplicates = names.filter((name, i) => names.indexOf(name) !== i);
-  if (duplicates.length) problems.push(`Agent names must be unique within a swarm: ${[...new Set(duplicates)].join(", ")}`);
+  if (duplicates.length)
+    problems.push(`Agent names must be unique within a swarm: ${[...new Set(duplicates)].join(", ")}`);
   if (type === "AgentRearrange") {
-    if (!request.rearrange_flow?.trim()) problems.push("AgentRearrange needs a rearrange_flow, e.g. 'Researcher -> Writer, Critic -> Editor'");
+    if (!request.rearrange_flow?.trim())
+      problems.push("AgentRearrange needs a rearrange_flow, e.g. 'Researcher -> Writer, Critic -> Editor'");
     else {
       try {
         parseFlow(request.rearrange_flow, names);
@@ -115,7 +122,10 @@ export function swarmRuleProblems(request: SwarmRequest): string[] {
     const jobs = type === "HierarchicalSwarm" ? ["director"] : ["planner", "judge"];
     const roles = (request.agents ?? []).map((a) => a.role?.trim().toLowerCase() ?? "");
     const taken = jobs.filter((job) => roles.includes(job)).length;
-    if (n - taken < 1) problems.push(`${type} needs at least one worker besides the agent${taken === 1 ? "" : "s"} with role ${jobs.map((j) => `'${j}'`).join(" or ")}`);
+    if (n - taken < 1)
+      problems.push(
+        `${type} needs at least one worker besides the agent${taken === 1 ? "" : "s"} with role ${jobs.map((j) => `'${j}'`).join(" or ")}`,
+      );
   }
   if (type === "LLMCouncil" && n >= 2) {
     // An agent with role `chairman` writes the final answer instead of being a member.
@@ -127,7 +137,8 @@ export function swarmRuleProblems(request: SwarmRequest): string[] {
     // The agent with role `router` routes instead of working: someone must be left to route to.
     problems.push("MultiAgentRouter needs at least one agent to route to besides the agent with role 'router'");
   }
-  if (type === "BatchedGridWorkflow" && !request.tasks?.length) problems.push("BatchedGridWorkflow needs tasks: the grid is every agent on every task");
+  if (type === "BatchedGridWorkflow" && !request.tasks?.length)
+    problems.push("BatchedGridWorkflow needs tasks: the grid is every agent on every task");
   return problems;
 }
 

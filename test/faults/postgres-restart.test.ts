@@ -7,6 +7,10 @@ describe("fault: Postgres restarted during load", function () {
 
   it("answers 503 quickly while Postgres is down, recovers by itself, and loses no run", async () => {
     const { postgres } = stackOf();
-    await expectOutageRiddenOut(stackOf(), { name: "Postgres", stop: () => postgres.stop(), start: () => postgres.start() });
+    await expectOutageRiddenOut(stackOf(), {
+      name: "Postgres",
+      stop: () => postgres.stop(),
+      start: () => postgres.start(),
+    });
   });
 });

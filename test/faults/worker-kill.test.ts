@@ -24,7 +24,10 @@ describe("fault: a worker killed with SIGKILL during load", function () {
     await stack.services.killProcess("worker-a", "SIGKILL");
 
     const outcomes = await load;
-    expect(outcomes.map((o) => o.status), "answers").to.deep.equal(specs.map(() => 200));
+    expect(
+      outcomes.map((o) => o.status),
+      "answers",
+    ).to.deep.equal(specs.map(() => 200));
     const runs = await expectEveryRunSucceededOnce(stack, outcomes);
     for (const run of runs) expect(run.steps, `run ${run.id}`).to.have.length(2);
     // The kill did hit runs in flight: the other worker took them over.

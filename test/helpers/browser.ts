@@ -2,7 +2,12 @@ import { existsSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 /** Where distributions put Chromium or Chrome. */
-const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome-stable", "/usr/bin/google-chrome"];
+const CANDIDATES = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome-stable",
+  "/usr/bin/google-chrome",
+];
 
 const MISSING = [
   "No Chromium found for the browser tests.",
@@ -62,9 +67,14 @@ export function pagesBrowser(platformUrl: () => string): { newPage(options?: Pag
       const context = await browser.newContext({ javaScriptEnabled: false, baseURL: origin });
       contexts.push(context);
       const allowed = [origin, ...(options.allow ?? [])];
-      await context.route((url) => !allowed.some((o) => url.href.startsWith(o)), (route) => route.abort());
+      await context.route(
+        (url) => !allowed.some((o) => url.href.startsWith(o)),
+        (route) => route.abort(),
+      );
       if (options.sessionToken) {
-        await context.addCookies([{ name: "apiary_session", value: options.sessionToken, url: origin, httpOnly: true, sameSite: "Strict" }]);
+        await context.addCookies([
+          { name: "apiary_session", value: options.sessionToken, url: origin, httpOnly: true, sameSite: "Strict" },
+        ]);
       }
       return context.newPage();
     },

@@ -4,7 +4,11 @@ import { join } from "node:path";
 const ROOT = join(__dirname, "..", "..");
 
 /** Starts a project entry point (e.g. `workers/main.ts`) in its own process with the test environment. */
-export function spawnEntry(entry: string, args: string[], env: Record<string, string> = {}): ChildProcess & { output: string[] } {
+export function spawnEntry(
+  entry: string,
+  args: string[],
+  env: Record<string, string> = {},
+): ChildProcess & { output: string[] } {
   const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, entry), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },

@@ -82,9 +82,14 @@ export function harness(): Promise<Harness> {
     const sim = await createSimulator({ port: SIMULATOR_PORT });
     // Prompt prices are converted through a local CoinGecko-compatible endpoint (1 SOL = $150).
     const prices = await startPriceServer({ usd: 150 });
-    const deps = await createApiDeps(createPlatformServices(platformSettings({ prices: { ...config.prices, sourceUrl: prices.url } })));
+    const deps = await createApiDeps(
+      createPlatformServices(platformSettings({ prices: { ...config.prices, sourceUrl: prices.url } })),
+    );
     const workers = await startWorkers(["agent", "swarm", "chain"], handlers, deps.ds);
-    const [server, platform] = await Promise.all([serve(createApiApp(deps).callback()), serve(createPlatformApp(deps).callback())]);
+    const [server, platform] = await Promise.all([
+      serve(createApiApp(deps).callback()),
+      serve(createPlatformApp(deps).callback()),
+    ]);
     teardown = async () => {
       for (const s of [server, platform]) s.closeAllConnections();
       await Promise.all([server, platform].map((s) => new Promise((resolve) => s.close(resolve))));

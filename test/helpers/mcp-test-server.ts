@@ -3,7 +3,13 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  isInitializeRequest,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 
 /** One HTTP request the test server received. */
 export interface RecordedMcpRequest {
@@ -46,23 +52,57 @@ export interface McpTestServerOptions {
 
 function objectSchema(properties: Record<string, object>, required: string[]): Tool["inputSchema"] {
   // `$schema` is included on purpose: real servers (zod-to-json-schema) send it and OpenAI rejects it.
-  return { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties, required, additionalProperties: false };
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    type: "object",
+    properties,
+    required,
+    additionalProperties: false,
+  };
 }
 
 /** Only the tools' public description; handlers live in `callTool`. */
 const TOOLS: Tool[] = [
-  { name: "add", description: "Adds two numbers.", inputSchema: objectSchema({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]) },
-  { name: "echo", description: "Returns the text it is given.", inputSchema: objectSchema({ text: { type: "string" } }, ["text"]) },
-  { name: "whoami", description: "Shows the authorization and x-* headers of the request.", inputSchema: { type: "object" } },
-  { name: "slow", description: "Answers after `ms` milliseconds.", inputSchema: objectSchema({ ms: { type: "number" } }, ["ms"]) },
+  {
+    name: "add",
+    description: "Adds two numbers.",
+    inputSchema: objectSchema({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]),
+  },
+  {
+    name: "echo",
+    description: "Returns the text it is given.",
+    inputSchema: objectSchema({ text: { type: "string" } }, ["text"]),
+  },
+  {
+    name: "whoami",
+    description: "Shows the authorization and x-* headers of the request.",
+    inputSchema: { type: "object" },
+  },
+  {
+    name: "slow",
+    description: "Answers after `ms` milliseconds.",
+    inputSchema: objectSchema({ ms: { type: "number" } }, ["ms"]),
+  },
   { name: "fail", description: "Always reports a tool error.", inputSchema: { type: "object" } },
-  { name: "picture", description: "Returns an image and a structured value, but no text.", inputSchema: { type: "object" } },
+  {
+    name: "picture",
+    description: "Returns an image and a structured value, but no text.",
+    inputSchema: { type: "object" },
+  },
   { name: "stats", description: "Returns only structured content.", inputSchema: { type: "object" } },
   // Names that are not valid OpenAI function names, to exercise sanitising.
-  { name: "weather.lookup city", description: "A tool whose name needs sanitising.", inputSchema: { type: "object", properties: {} } },
+  {
+    name: "weather.lookup city",
+    description: "A tool whose name needs sanitising.",
+    inputSchema: { type: "object", properties: {} },
+  },
   { name: "x".repeat(80), description: "A tool whose name is too long.", inputSchema: { type: "object" } },
   // Enough padding that paging over a small pageSize takes several round trips.
-  ...Array.from({ length: 4 }, (_, i): Tool => ({ name: `extra_${i + 1}`, description: `Filler tool ${i + 1}.`, inputSchema: { type: "object" } })),
+  ...Array.from({ length: 4 }, (_, i): Tool => ({
+    name: `extra_${i + 1}`,
+    description: `Filler tool ${i + 1}.`,
+    inputSchema: { type: "object" },
+  })),
 ];
 
 function text(value: string, isError = false): CallToolResult {
@@ -118,7 +158,10 @@ function buildMcpServer(pageSize: number, name: string, callsByTool: Map<string,
       case "fail":
         return text("the fail tool always fails", true);
       case "picture":
-        return { content: [{ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }], structuredContent: { width: 1, height: 1 } };
+        return {
+          content: [{ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }],
+          structuredContent: { width: 1, height: 1 },
+        };
       case "stats":
         return { content: [], structuredContent: { count: 3, unit: "bees" } };
       default:
@@ -137,7 +180,9 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 function plainError(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 }
 
 /**
@@ -158,14 +203,17 @@ export async function startMcpTestServer(opts: McpTestServerOptions = {}): Promi
     requests.push(record);
     if (new URL(req.url ?? "/", "http://localhost").pathname !== "/mcp") return plainError(res, 404, "Not found");
     if (opts.requireToken && req.headers.authorization !== `Bearer ${opts.requireToken}`) {
-      res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" }).end(JSON.stringify({ error: "unauthorized" }));
+      res
+        .writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" })
+        .end(JSON.stringify({ error: "unauthorized" }));
       return;
     }
     const body = req.method === "POST" ? await readJson(req) : undefined;
     if (body && typeof body === "object" && !Array.isArray(body)) {
       const message = body as { method?: unknown; params?: { name?: unknown } };
       if (typeof message.method === "string") record.method = message.method;
-      if (message.method === "tools/call" && typeof message.params?.name === "string") record.tool = message.params.name;
+      if (message.method === "tools/call" && typeof message.params?.name === "string")
+        record.tool = message.params.name;
     }
 
     const sessionId = req.headers["mcp-session-id"];
@@ -178,7 +226,8 @@ export async function startMcpTestServer(opts: McpTestServerOptions = {}): Promi
       if (!session) return plainError(res, 404, "Session not found");
       return session.transport.handleRequest(req, res, body);
     }
-    if (req.method !== "POST" || !isInitializeRequest(body)) return plainError(res, 400, "No session: initialize first");
+    if (req.method !== "POST" || !isInitializeRequest(body))
+      return plainError(res, 400, "No session: initialize first");
 
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -8,18 +8,24 @@ export type Doc = Record<string, any> & { paths: Record<string, Record<string, a
 /** `METHOD /path` of every route a list of Koa routers registers (HEAD, which the router adds to GETs, left out). */
 export function registeredRoutes(routers: Router[]): string[] {
   return routers.flatMap((router) =>
-    router.stack.flatMap((layer) => layer.methods.filter((m) => m !== "HEAD").map((m) => `${m} ${openApiPath(String(layer.path))}`)),
+    router.stack.flatMap((layer) =>
+      layer.methods.filter((m) => m !== "HEAD").map((m) => `${m} ${openApiPath(String(layer.path))}`),
+    ),
   );
 }
 
 /** `METHOD /path` of every operation of a document. */
 export function documentedRoutes(doc: Doc): string[] {
-  return Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+  );
 }
 
 /** The document's path template a concrete path falls under (`/v1/jobs/abc` → `/v1/jobs/{job_id}`). */
 export function templateOf(doc: Doc, path: string): string | undefined {
-  return Object.keys(doc.paths).find((template) => new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
+  return Object.keys(doc.paths).find((template) =>
+    new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path),
+  );
 }
 
 /**
@@ -33,7 +39,10 @@ export class DocumentSchemas {
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly base: string;
 
-  constructor(readonly doc: Doc, name: string) {
+  constructor(
+    readonly doc: Doc,
+    name: string,
+  ) {
     addFormats(this.ajv);
     this.base = `https://apiary.test/${name}`;
     this.ajv.addSchema({ $id: this.base, $defs: this.rebase(doc.components?.schemas ?? {}) });
@@ -46,7 +55,9 @@ export class DocumentSchemas {
   /** Validation errors of `value` against `schema` (a schema of this document), as readable lines; empty when valid. */
   errors(schema: unknown, value: unknown): string[] {
     const validate = this.validator(schema);
-    return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+    return validate(value)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
   }
 
   private validator(schema: unknown): ValidateFunction {
@@ -61,13 +72,16 @@ export class DocumentSchemas {
 
   /** Every schema of the document compiles (component schemas, parameters, bodies). */
   compileAll(): void {
-    for (const name of Object.keys(this.doc.components?.schemas ?? {})) this.validator({ $ref: `#/components/schemas/${name}` });
+    for (const name of Object.keys(this.doc.components?.schemas ?? {}))
+      this.validator({ $ref: `#/components/schemas/${name}` });
     for (const item of Object.values(this.doc.paths)) {
       for (const op of Object.values(item)) {
         for (const p of op.parameters ?? []) if (p.schema) this.validator(p.schema);
-        for (const media of Object.values<any>(op.requestBody?.content ?? {})) if (media.schema) this.validator(media.schema);
+        for (const media of Object.values<any>(op.requestBody?.content ?? {}))
+          if (media.schema) this.validator(media.schema);
         for (const response of Object.values<any>(op.responses)) {
-          for (const media of Object.values<any>(response.content ?? {})) if (media.schema) this.validator(media.schema);
+          for (const media of Object.values<any>(response.content ?? {}))
+            if (media.schema) this.validator(media.schema);
         }
       }
     }
@@ -82,7 +96,8 @@ export class DocumentSchemas {
     const op = template ? this.doc.paths[template][method.toLowerCase()] : undefined;
     if (!op) return [`${method} ${path} is not documented`];
     const response = op.responses[String(res.status)];
-    if (!response) return [`${method} ${template} does not document status ${res.status} (body ${JSON.stringify(res.body)})`];
+    if (!response)
+      return [`${method} ${template} does not document status ${res.status} (body ${JSON.stringify(res.body)})`];
     const mediaType = (res.headers.get("content-type") ?? "").split(";")[0].trim();
     const media = response.content?.[mediaType];
     if (!media) return [`${method} ${template} ${res.status} does not document ${mediaType || "an empty body"}`];

@@ -24,13 +24,20 @@ export async function sessionUser(ds: DataSource, label = "user"): Promise<{ id:
 }
 
 /** A prompt row as tests write it: the page's record without what Postgres fills in. */
-export type PromptRow = Omit<PromptPageRecord, "id" | "user_id" | "prompt" | "created_at" | "review_count" | "rating_average"> & {
+export type PromptRow = Omit<
+  PromptPageRecord,
+  "id" | "user_id" | "prompt" | "created_at" | "review_count" | "rating_average"
+> & {
   prompt: string;
   created_at: string;
 };
 
 /** Inserts a marketplace prompt directly (as the prompt API would store it); returns its id. */
-export async function insertPrompt(ds: DataSource, userId: string, fields: Partial<PromptRow> & { id?: string } = {}): Promise<string> {
+export async function insertPrompt(
+  ds: DataSource,
+  userId: string,
+  fields: Partial<PromptRow> & { id?: string } = {},
+): Promise<string> {
   const { id: chosenId, ...given } = fields;
   const row: PromptRow = {
     name: "A prompt",
@@ -57,9 +64,26 @@ export async function insertPrompt(ds: DataSource, userId: string, fields: Parti
                           tokenized_on, ticker, token_address, pool_address, image_url, links, created_at, content_hash, id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, COALESCE($20::uuid, gen_random_uuid())) RETURNING id`,
     [
-      userId, row.name, row.prompt, row.description, JSON.stringify(row.use_cases), row.tags, row.is_free, row.price_usd, row.price,
-      row.category, row.status, row.tokenized_on, row.ticker, row.token_address, row.pool_address, row.image_url,
-      JSON.stringify(row.links), row.created_at, contentHash(row.prompt), chosenId ?? null,
+      userId,
+      row.name,
+      row.prompt,
+      row.description,
+      JSON.stringify(row.use_cases),
+      row.tags,
+      row.is_free,
+      row.price_usd,
+      row.price,
+      row.category,
+      row.status,
+      row.tokenized_on,
+      row.ticker,
+      row.token_address,
+      row.pool_address,
+      row.image_url,
+      JSON.stringify(row.links),
+      row.created_at,
+      contentHash(row.prompt),
+      chosenId ?? null,
     ],
   );
   return id;
@@ -68,11 +92,18 @@ export async function insertPrompt(ds: DataSource, userId: string, fields: Parti
 /** A rating of a prompt by a new user. */
 export async function insertReview(ds: DataSource, promptId: string, rating: number): Promise<void> {
   const reviewer = await ensureUser(ds, `reviewer-${randomUUID()}`);
-  await ds.query(`INSERT INTO prompt_reviews (prompt_id, user_id, rating) VALUES ($1, $2, $3)`, [promptId, reviewer.id, rating]);
+  await ds.query(`INSERT INTO prompt_reviews (prompt_id, user_id, rating) VALUES ($1, $2, $3)`, [
+    promptId,
+    reviewer.id,
+    rating,
+  ]);
 }
 
 /** A listing row as tests write it; unlike the page, tests also make failed launches. */
-export type ListingRow = Omit<AgentPageRecord, "id" | "status" | "created_at"> & { status: "launching" | "launched" | "failed"; created_at: string };
+export type ListingRow = Omit<AgentPageRecord, "id" | "status" | "created_at"> & {
+  status: "launching" | "launched" | "failed";
+  created_at: string;
+};
 
 /** Inserts an agent listing directly (as a token launch would store it); returns its id. */
 export async function insertListing(ds: DataSource, userId: string, fields: Partial<ListingRow> = {}): Promise<string> {
@@ -90,7 +121,17 @@ export async function insertListing(ds: DataSource, userId: string, fields: Part
   const [{ id }] = await ds.query(
     `INSERT INTO agent_listings (user_id, name, description, ticker, code, image_url, status, token_address, pool_address, created_at)
      VALUES ($1, $2, $3, $4, 'placeholder', $5, $6, $7, $8, $9) RETURNING id`,
-    [userId, row.name, row.description, row.ticker, row.image_url, row.status, row.token_address, row.pool_address, row.created_at],
+    [
+      userId,
+      row.name,
+      row.description,
+      row.ticker,
+      row.image_url,
+      row.status,
+      row.token_address,
+      row.pool_address,
+      row.created_at,
+    ],
   );
   return id;
 }

@@ -26,12 +26,20 @@ export async function startPriceServer(initial: PriceBehaviour = { usd: 150 }): 
     const url = new URL(req.url ?? "/", "http://localhost");
     requests.push(url);
     if ("hang" in behaviour) return;
-    if ("status" in behaviour) return void res.writeHead(behaviour.status, { "content-type": "application/json" }).end('{"error":"down"}');
+    if ("status" in behaviour)
+      return void res.writeHead(behaviour.status, { "content-type": "application/json" }).end('{"error":"down"}');
     const ids = url.searchParams.get("ids") ?? "";
     const body =
       "body" in behaviour
         ? behaviour.body
-        : { [ids]: { usd: behaviour.usd, ...(behaviour.lastUpdatedAt !== undefined && url.searchParams.get("include_last_updated_at") === "true" ? { last_updated_at: behaviour.lastUpdatedAt } : {}) } };
+        : {
+            [ids]: {
+              usd: behaviour.usd,
+              ...(behaviour.lastUpdatedAt !== undefined && url.searchParams.get("include_last_updated_at") === "true"
+                ? { last_updated_at: behaviour.lastUpdatedAt }
+                : {}),
+            },
+          };
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

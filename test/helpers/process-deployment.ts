@@ -35,7 +35,9 @@ export class ProcessDeployment {
     const [port, platformPort] = await freePorts(2);
     const proc = this.start(name, nodeTsx("api/main.ts"), { PORT: String(port), PLATFORM_PORT: String(platformPort) });
     const url = `http://127.0.0.1:${port}`;
-    await waitForHttpOk(`${url}/health`, START_TIMEOUT_MS, () => (proc.exitStatus() ? `${name} exited:\n${proc.tail()}` : null));
+    await waitForHttpOk(`${url}/health`, START_TIMEOUT_MS, () =>
+      proc.exitStatus() ? `${name} exited:\n${proc.tail()}` : null,
+    );
     return { url, platformUrl: `http://127.0.0.1:${platformPort}` };
   }
 

@@ -81,7 +81,16 @@ export async function promptsPlatform(h: Harness, options: PromptsPlatformOption
   );
   services.prices = options.prices ?? new FixedPriceSource(200);
   // Session tokens signed with a known secret, without touching the process configuration.
-  const deps: ApiDeps = { ...h.deps, sessions: new SessionTokens({ jwtSecret: SESSION_SECRET, jwksUrl: "", issuer: "", audience: "", maxAgeSeconds: 3_600 }) };
+  const deps: ApiDeps = {
+    ...h.deps,
+    sessions: new SessionTokens({
+      jwtSecret: SESSION_SECRET,
+      jwksUrl: "",
+      issuer: "",
+      audience: "",
+      maxAgeSeconds: 3_600,
+    }),
+  };
   const served = await servePlatform(h, services, deps);
   return {
     url: served.url,
@@ -96,7 +105,12 @@ export async function promptsPlatform(h: Harness, options: PromptsPlatformOption
 
 /** An HS256 session token of the identity backend for a user id. */
 export async function sessionToken(userId: string, secret = SESSION_SECRET): Promise<string> {
-  return new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject(userId).setIssuedAt().setExpirationTime("5m").sign(new TextEncoder().encode(secret));
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(userId)
+    .setIssuedAt()
+    .setExpirationTime("5m")
+    .sign(new TextEncoder().encode(secret));
 }
 
 /** A valid E7 body for a free prompt whose text is unique. */
@@ -124,7 +138,10 @@ export function post(url: string, path: string, token: string | null, body: unkn
 /** A fresh user with a key whose account was made `hours` ago (ratings by new accounts build no trust). */
 export async function agedKey(h: Harness, hours: number): Promise<{ key: string; userId: string }> {
   const user = await h.newKey();
-  await h.deps.ds.query(`UPDATE users SET created_at = now() - make_interval(secs => $2::double precision * 3600) WHERE id = $1`, [user.userId, hours]);
+  await h.deps.ds.query(
+    `UPDATE users SET created_at = now() - make_interval(secs => $2::double precision * 3600) WHERE id = $1`,
+    [user.userId, hours],
+  );
   return user;
 }
 
@@ -145,10 +162,19 @@ export async function reviewedVersion(ds: DataSource, promptId: string): Promise
 }
 
 /** Has a moderator decide on a prompt through `POST /api/moderate-prompt` (one moderator per harness). */
-export async function moderate(h: Harness, platformUrl: string, promptId: string, status: "approved" | "rejected" = "approved"): Promise<void> {
+export async function moderate(
+  h: Harness,
+  platformUrl: string,
+  promptId: string,
+  status: "approved" | "rejected" = "approved",
+): Promise<void> {
   if (!moderators.has(h)) moderators.set(h, newModerator(h));
   const { key } = await moderators.get(h)!;
-  const res = await post(platformUrl, "/api/moderate-prompt", key, { prompt_id: promptId, status, updated_at: await reviewedVersion(h.deps.ds, promptId) });
+  const res = await post(platformUrl, "/api/moderate-prompt", key, {
+    prompt_id: promptId,
+    status,
+    updated_at: await reviewedVersion(h.deps.ds, promptId),
+  });
   if (res.status !== 200) throw new Error(`could not moderate ${promptId}: ${JSON.stringify(res.body)}`);
 }
 
@@ -156,8 +182,15 @@ export async function moderate(h: Harness, platformUrl: string, promptId: string
  * Makes a user a trusted seller: two free prompts, approved by a moderator, each rated 5 by as
  * many distinct accounts as trust needs, all old enough to count.
  */
-export async function makeTrusted(h: Harness, platformUrl: string, sellerKey: string, trust: TrustSettings = config.platform.trust): Promise<void> {
-  const raters = await Promise.all(Array.from({ length: trust.minDistinctRaters }, () => agedKey(h, trust.minRaterAgeHours + 1)));
+export async function makeTrusted(
+  h: Harness,
+  platformUrl: string,
+  sellerKey: string,
+  trust: TrustSettings = config.platform.trust,
+): Promise<void> {
+  const raters = await Promise.all(
+    Array.from({ length: trust.minDistinctRaters }, () => agedKey(h, trust.minRaterAgeHours + 1)),
+  );
   for (let i = 0; i < 2; i++) {
     const created = await post(platformUrl, "/api/add-prompt", sellerKey, promptBody());
     if (created.status !== 200) throw new Error(`could not create a prompt: ${JSON.stringify(created.body)}`);

@@ -36,16 +36,47 @@ export async function startLocalRedisCluster(size = 3): Promise<LocalRedisCluste
       const [port, busPort] = [ports[i], ports[size + i]];
       const nodeDir = join(dir, String(port));
       mkdirSync(nodeDir);
-      const args = ["--port", port, "--cluster-port", busPort, "--bind", "127.0.0.1", "--cluster-enabled", "yes", "--dir", nodeDir];
-      const command = ["redis-server", ...args.map(String), "--save", "", "--appendonly", "no", "--cluster-node-timeout", "5000"];
+      const args = [
+        "--port",
+        port,
+        "--cluster-port",
+        busPort,
+        "--bind",
+        "127.0.0.1",
+        "--cluster-enabled",
+        "yes",
+        "--dir",
+        nodeDir,
+      ];
+      const command = [
+        "redis-server",
+        ...args.map(String),
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--cluster-node-timeout",
+        "5000",
+      ];
       nodes.push({ port, proc: startProcess(`redis-${port}`, command, process.env, join(dir, `redis-${port}.log`)) });
     }
     await Promise.all(nodes.map((n) => n.proc.waitForOutput(/Ready to accept connections/, 30_000)));
     const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
-    await runToCompletion("redis-cli", ["redis-cli", "--cluster", "create", ...addresses, "--cluster-replicas", "0", "--cluster-yes"], process.env, join(dir, "create.log"), 60_000);
+    await runToCompletion(
+      "redis-cli",
+      ["redis-cli", "--cluster", "create", ...addresses, "--cluster-replicas", "0", "--cluster-yes"],
+      process.env,
+      join(dir, "create.log"),
+      60_000,
+    );
     clients.push(...nodes.map((n) => new Redis(n.port, "127.0.0.1", { maxRetriesPerRequest: 1 })));
     await eventually(
-      async () => ((await Promise.all(clients.map((c) => c.cluster("INFO")))).every((info) => String(info).includes("cluster_state:ok")) ? true : undefined),
+      async () =>
+        (await Promise.all(clients.map((c) => c.cluster("INFO")))).every((info) =>
+          String(info).includes("cluster_state:ok"),
+        )
+          ? true
+          : undefined,
       30_000,
       100,
     );

@@ -15,7 +15,14 @@ export const LOCAL_S3_KEY = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" }
 
 export async function startLocalS3(bucket = "apiary-images"): Promise<LocalS3> {
   const directory = await mkdtemp(join(tmpdir(), "apiary-s3-"));
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, vhostBuckets: false, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    vhostBuckets: false,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   return {

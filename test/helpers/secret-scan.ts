@@ -21,7 +21,9 @@ export async function redisText(redis: RedisClient): Promise<string> {
 
 /** Every row of every table in the public schema, as Postgres renders it in text. */
 export async function postgresText(ds: DataSource): Promise<string> {
-  const tables: { name: string }[] = await ds.query(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`);
+  const tables: { name: string }[] = await ds.query(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+  );
   const parts: string[] = [];
   for (const { name } of tables) {
     const rows: { row: string }[] = await ds.query(`SELECT t::text AS row FROM "${name.replace(/"/g, "")}" t`);

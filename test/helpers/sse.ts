@@ -11,8 +11,15 @@ export function parseSse(body: string): SseFrame[] {
     .map((block) => block.split("\n").filter((line) => line && !line.startsWith(":")))
     .filter((lines) => lines.some((l) => l.startsWith("data:")))
     .map((lines) => {
-      const event = lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message";
-      const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+      const event =
+        lines
+          .find((l) => l.startsWith("event:"))
+          ?.slice(6)
+          .trim() ?? "message";
+      const data = lines
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).replace(/^ /, ""))
+        .join("\n");
       let parsed: unknown = data;
       try {
         parsed = JSON.parse(data);

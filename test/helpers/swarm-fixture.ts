@@ -12,7 +12,17 @@ export type CannedDecisions = (lane: string, attempt: number) => StepOutcome | u
 
 /** A forced tool call as a recorded step would hold it. */
 export function cannedCall(tool: string, args: unknown): StepOutcome {
-  return { output: { content: null, tool_calls: [{ id: `call_canned_${tool}`, type: "function", function: { name: tool, arguments: JSON.stringify(args) } }] }, inputTokens: 1, outputTokens: 1, cost: 0 };
+  return {
+    output: {
+      content: null,
+      tool_calls: [
+        { id: `call_canned_${tool}`, type: "function", function: { name: tool, arguments: JSON.stringify(args) } },
+      ],
+    },
+    inputTokens: 1,
+    outputTokens: 1,
+    cost: 0,
+  };
 }
 
 /**
@@ -45,10 +55,29 @@ export function inProcessSwarm(
   options: { opening?: string; parallel?: number } = {},
 ) {
   const { recorder, steps } = memoryRecorder(canned);
-  const specs = request.agents.map((a) => ({ model_name: "gpt-4.1", role: "worker", max_tokens: 1024, max_loops: 1, ...a }));
+  const specs = request.agents.map((a) => ({
+    model_name: "gpt-4.1",
+    role: "worker",
+    max_tokens: 1024,
+    max_loops: 1,
+    ...a,
+  }));
   const full = { max_loops: 1, swarm_type: swarmType, ...request, agents: specs } as SwarmRequest;
-  const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
-  const swarm = new SwarmRun(full, specs as any, options.opening ?? full.task ?? "", swarmType, ctx, null, options.parallel ?? 4);
+  const ctx = {
+    recorder,
+    budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }),
+    usage: new UsageCounter(),
+    signal: new AbortController().signal,
+  };
+  const swarm = new SwarmRun(
+    full,
+    specs as any,
+    options.opening ?? full.task ?? "",
+    swarmType,
+    ctx,
+    null,
+    options.parallel ?? 4,
+  );
   return { swarm, ctx, steps };
 }
 
@@ -61,7 +90,12 @@ export async function replayStoredRun(ds: DataSource, jobId: string, type: Swarm
   const steps = await ds.query("SELECT * FROM run_steps WHERE run_id = $1", [jobId]);
   const request = run.request as SwarmRequest;
   const recorder = StepRecorder.forRun(ds, jobId, steps);
-  const ctx = { recorder, budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }), usage: new UsageCounter(), signal: new AbortController().signal };
+  const ctx = {
+    recorder,
+    budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }),
+    usage: new UsageCounter(),
+    signal: new AbortController().signal,
+  };
   const output = await type.run(new SwarmRun(request, request.agents!, openingText(request), type.name, ctx, null, 4));
   return { steps, recorder, ctx, output };
 }

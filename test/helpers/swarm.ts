@@ -22,7 +22,7 @@ export function callerOf(body: any): string {
 /** The user message (the turn's input) of a call. */
 export function inputOf(body: any): string {
   const user = body.messages.filter((m: any) => m.role === "user").at(-1);
-  return typeof user?.content === "string" ? user.content : user?.content?.[0]?.text ?? "";
+  return typeof user?.content === "string" ? user.content : (user?.content?.[0]?.text ?? "");
 }
 
 /** A swarm agent spec with a name and a recognisable prompt. */

@@ -48,7 +48,11 @@ const agentBody = (marker: string, extra: Record<string, unknown> = {}, config: 
   ...extra,
 });
 
-const swarmBody = (marker: string, extra: Record<string, unknown> = {}, agents: Record<string, unknown>[] = [{ agent_name: "A" }, { agent_name: "B" }]) => ({
+const swarmBody = (
+  marker: string,
+  extra: Record<string, unknown> = {},
+  agents: Record<string, unknown>[] = [{ agent_name: "A" }, { agent_name: "B" }],
+) => ({
   swarm_type: "SequentialWorkflow",
   agents: agents.map((a, i) => (i === 0 ? { system_prompt: marker, ...a } : a)),
   task: `${marker} task`,
@@ -70,8 +74,15 @@ const noTask = (body: Record<string, unknown>) => {
  */
 const llmArgsCase = (name: string, llmArgs: Record<string, unknown>, ...field: (string | number)[]): RefusalCase => ({
   name,
-  agent: { body: (m) => agentBody(m, {}, { model_name: "gpt-4o-mini", llm_args: llmArgs }), refused: at("agent_config", "llm_args", ...field) },
-  swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", model_name: "gpt-4o-mini", llm_args: llmArgs }, { agent_name: "B" }]), refused: at("agents", 0, "llm_args", ...field) },
+  agent: {
+    body: (m) => agentBody(m, {}, { model_name: "gpt-4o-mini", llm_args: llmArgs }),
+    refused: at("agent_config", "llm_args", ...field),
+  },
+  swarm: {
+    body: (m) =>
+      swarmBody(m, {}, [{ agent_name: "A", model_name: "gpt-4o-mini", llm_args: llmArgs }, { agent_name: "B" }]),
+    refused: at("agents", 0, "llm_args", ...field),
+  },
 });
 
 export const REFUSAL_SITES: RefusalSite[] = [
@@ -80,8 +91,18 @@ export const REFUSAL_SITES: RefusalSite[] = [
     file: "workers/handlers/agent-run.handler.ts",
     throwText: "No task given for this agent",
     cases: [
-      { name: "a task of only whitespace", agent: { body: (m) => agentBody(m, { task: " \n\t " }), refused: at("task") }, swarm: { body: (m) => swarmBody(m, { task: " \n\t " }), refused: invalidSwarm(/one of task, tasks or messages is required/) } },
-      { name: "no task (the spec leaves it optional in E3 items)", agent: { body: (m) => noTask(agentBody(m)), refused: at("task") } },
+      {
+        name: "a task of only whitespace",
+        agent: { body: (m) => agentBody(m, { task: " \n\t " }), refused: at("task") },
+        swarm: {
+          body: (m) => swarmBody(m, { task: " \n\t " }),
+          refused: invalidSwarm(/one of task, tasks or messages is required/),
+        },
+      },
+      {
+        name: "no task (the spec leaves it optional in E3 items)",
+        agent: { body: (m) => noTask(agentBody(m)), refused: at("task") },
+      },
       { name: "a null task", agent: { body: (m) => agentBody(m, { task: null }), refused: at("task") } },
     ],
   },
@@ -89,31 +110,68 @@ export const REFUSAL_SITES: RefusalSite[] = [
     refusal: "SWARM_TYPE_UNAVAILABLE swarm_type '…' is not available",
     file: "workers/handlers/swarm-run.handler.ts",
     throwText: "SWARM_TYPE_UNAVAILABLE",
-    cases: [{ name: "a swarm_type that is no type", swarm: { body: (m) => swarmBody(m, { swarm_type: "NoSuchSwarm" }), refused: at("swarm_type") } }],
+    cases: [
+      {
+        name: "a swarm_type that is no type",
+        swarm: { body: (m) => swarmBody(m, { swarm_type: "NoSuchSwarm" }), refused: at("swarm_type") },
+      },
+    ],
   },
   {
     refusal: "BAD_REQUEST DebateWithJudge needs exactly 3 agents",
     file: "workers/swarms/types/debate-with-judge.ts",
     throwText: "DebateWithJudge needs exactly 3 agents",
-    cases: [{ name: "a debate of two agents", swarm: { body: (m) => swarmBody(m, { swarm_type: "DebateWithJudge" }), refused: invalidSwarm(/exactly 3 agents/) } }],
+    cases: [
+      {
+        name: "a debate of two agents",
+        swarm: {
+          body: (m) => swarmBody(m, { swarm_type: "DebateWithJudge" }),
+          refused: invalidSwarm(/exactly 3 agents/),
+        },
+      },
+    ],
   },
   {
     refusal: "BAD_REQUEST BatchedGridWorkflow needs tasks",
     file: "workers/swarms/types/batched-grid-workflow.ts",
     throwText: "BatchedGridWorkflow needs tasks",
-    cases: [{ name: "a grid without tasks", swarm: { body: (m) => swarmBody(m, { swarm_type: "BatchedGridWorkflow" }), refused: invalidSwarm(/BatchedGridWorkflow needs tasks/) } }],
+    cases: [
+      {
+        name: "a grid without tasks",
+        swarm: {
+          body: (m) => swarmBody(m, { swarm_type: "BatchedGridWorkflow" }),
+          refused: invalidSwarm(/BatchedGridWorkflow needs tasks/),
+        },
+      },
+    ],
   },
   {
     refusal: "BAD_REQUEST HierarchicalSwarm needs at least one worker besides the director",
     file: "workers/swarms/types/hierarchical-swarm.ts",
     throwText: "HierarchicalSwarm needs at least one worker",
-    cases: [{ name: "a director alone", swarm: { body: (m) => swarmBody(m, { swarm_type: "HierarchicalSwarm" }, [{ agent_name: "Boss", role: "director" }]), refused: invalidSwarm(/HierarchicalSwarm needs at least one worker/) } }],
+    cases: [
+      {
+        name: "a director alone",
+        swarm: {
+          body: (m) => swarmBody(m, { swarm_type: "HierarchicalSwarm" }, [{ agent_name: "Boss", role: "director" }]),
+          refused: invalidSwarm(/HierarchicalSwarm needs at least one worker/),
+        },
+      },
+    ],
   },
   {
     refusal: "BAD_REQUEST MultiAgentRouter needs at least one agent besides the router",
     file: "workers/swarms/types/multi-agent-router.ts",
     throwText: "MultiAgentRouter needs at least one agent besides the router",
-    cases: [{ name: "a router alone", swarm: { body: (m) => swarmBody(m, { swarm_type: "MultiAgentRouter" }, [{ agent_name: "R", role: "router" }]), refused: invalidSwarm(/MultiAgentRouter needs at least one agent to route to/) } }],
+    cases: [
+      {
+        name: "a router alone",
+        swarm: {
+          body: (m) => swarmBody(m, { swarm_type: "MultiAgentRouter" }, [{ agent_name: "R", role: "router" }]),
+          refused: invalidSwarm(/MultiAgentRouter needs at least one agent to route to/),
+        },
+      },
+    ],
   },
   {
     refusal: "BAD_REQUEST PlannerWorkerSwarm needs at least one worker besides the planner and judge",
@@ -122,7 +180,14 @@ export const REFUSAL_SITES: RefusalSite[] = [
     cases: [
       {
         name: "a planner and a judge with no worker",
-        swarm: { body: (m) => swarmBody(m, { swarm_type: "PlannerWorkerSwarm" }, [{ agent_name: "P", role: "planner" }, { agent_name: "J", role: "judge" }]), refused: invalidSwarm(/PlannerWorkerSwarm needs at least one worker/) },
+        swarm: {
+          body: (m) =>
+            swarmBody(m, { swarm_type: "PlannerWorkerSwarm" }, [
+              { agent_name: "P", role: "planner" },
+              { agent_name: "J", role: "judge" },
+            ]),
+          refused: invalidSwarm(/PlannerWorkerSwarm needs at least one worker/),
+        },
       },
     ],
   },
@@ -131,21 +196,49 @@ export const REFUSAL_SITES: RefusalSite[] = [
     file: "shared/swarms/flow.ts",
     throwText: "is empty or has an empty agent name",
     cases: [
-      { name: "a flow with an empty step", swarm: { body: (m) => swarmBody(m, { swarm_type: "AgentRearrange", rearrange_flow: "A -> , B" }), refused: invalidSwarm(/step 2 is empty/) } },
-      { name: "a flow of only whitespace", swarm: { body: (m) => swarmBody(m, { swarm_type: "AgentRearrange", rearrange_flow: " \t " }), refused: invalidSwarm(/AgentRearrange needs a rearrange_flow/) } },
+      {
+        name: "a flow with an empty step",
+        swarm: {
+          body: (m) => swarmBody(m, { swarm_type: "AgentRearrange", rearrange_flow: "A -> , B" }),
+          refused: invalidSwarm(/step 2 is empty/),
+        },
+      },
+      {
+        name: "a flow of only whitespace",
+        swarm: {
+          body: (m) => swarmBody(m, { swarm_type: "AgentRearrange", rearrange_flow: " \t " }),
+          refused: invalidSwarm(/AgentRearrange needs a rearrange_flow/),
+        },
+      },
     ],
   },
   {
     refusal: "BAD_REQUEST rearrange_flow names agents that are not in the swarm",
     file: "shared/swarms/flow.ts",
     throwText: "rearrange_flow names agents that are not in the swarm",
-    cases: [{ name: "a flow naming an unknown agent", swarm: { body: (m) => swarmBody(m, { swarm_type: "AgentRearrange", rearrange_flow: "A -> Ghost" }), refused: invalidSwarm(/not in the swarm: Ghost/) } }],
+    cases: [
+      {
+        name: "a flow naming an unknown agent",
+        swarm: {
+          body: (m) => swarmBody(m, { swarm_type: "AgentRearrange", rearrange_flow: "A -> Ghost" }),
+          refused: invalidSwarm(/not in the swarm: Ghost/),
+        },
+      },
+    ],
   },
   {
     refusal: "BAD_REQUEST No model for the internal …: the request has no agents",
     file: "workers/swarms/internal-agent.ts",
     throwText: "No model for the internal",
-    cases: [{ name: "a vote without agents", swarm: { body: (m) => ({ ...swarmBody(m, { swarm_type: "MajorityVoting" }), agents: [], rules: m }), refused: invalidSwarm(/MajorityVoting needs at least 2 agents/) } }],
+    cases: [
+      {
+        name: "a vote without agents",
+        swarm: {
+          body: (m) => ({ ...swarmBody(m, { swarm_type: "MajorityVoting" }), agents: [], rules: m }),
+          refused: invalidSwarm(/MajorityVoting needs at least 2 agents/),
+        },
+      },
+    ],
   },
   {
     refusal: "UNKNOWN_MODEL Unknown model '…' (resolveModel, from agent-runner and structured-decision)",
@@ -155,8 +248,35 @@ export const REFUSAL_SITES: RefusalSite[] = [
       {
         name: "a handoff on an unknown model",
         withoutGateway: true,
-        agent: { body: (m) => agentBody(m, {}, { model_name: "gpt-4.1", handoffs: [{ agent_name: "Helper", model_name: "mystery-model" }] }), refused: { status: 400, code: "UNKNOWN_MODEL", detail: /handoffs\[0\]\.model_name: Unknown model 'mystery-model'/ } },
-        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", model_name: "gpt-4.1", handoffs: [{ agent_name: "Helper", model_name: "mystery-model" }] }, { agent_name: "B", model_name: "gpt-4.1" }]), refused: { status: 400, code: "UNKNOWN_MODEL", detail: /agents\[0\]\.handoffs\[0\]\.model_name: Unknown model 'mystery-model'/ } },
+        agent: {
+          body: (m) =>
+            agentBody(
+              m,
+              {},
+              { model_name: "gpt-4.1", handoffs: [{ agent_name: "Helper", model_name: "mystery-model" }] },
+            ),
+          refused: {
+            status: 400,
+            code: "UNKNOWN_MODEL",
+            detail: /handoffs\[0\]\.model_name: Unknown model 'mystery-model'/,
+          },
+        },
+        swarm: {
+          body: (m) =>
+            swarmBody(m, {}, [
+              {
+                agent_name: "A",
+                model_name: "gpt-4.1",
+                handoffs: [{ agent_name: "Helper", model_name: "mystery-model" }],
+              },
+              { agent_name: "B", model_name: "gpt-4.1" },
+            ]),
+          refused: {
+            status: 400,
+            code: "UNKNOWN_MODEL",
+            detail: /agents\[0\]\.handoffs\[0\]\.model_name: Unknown model 'mystery-model'/,
+          },
+        },
       },
     ],
   },
@@ -168,13 +288,34 @@ export const REFUSAL_SITES: RefusalSite[] = [
       {
         name: "an agent on a provider without a key",
         withoutGateway: true,
-        agent: { body: (m) => agentBody(m, {}, { model_name: "claude-3-5-haiku-latest" }), refused: { status: 400, code: "PROVIDER_NOT_CONFIGURED", detail: /agent_config\.model_name: Model 'claude-3-5-haiku-latest' is served by anthropic/ } },
-        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", model_name: "gpt-4.1" }, { agent_name: "B", model_name: "claude-3-5-haiku-latest" }]), refused: { status: 400, code: "PROVIDER_NOT_CONFIGURED", detail: /agents\[1\]\.model_name: Model 'claude-3-5-haiku-latest'/ } },
+        agent: {
+          body: (m) => agentBody(m, {}, { model_name: "claude-3-5-haiku-latest" }),
+          refused: {
+            status: 400,
+            code: "PROVIDER_NOT_CONFIGURED",
+            detail: /agent_config\.model_name: Model 'claude-3-5-haiku-latest' is served by anthropic/,
+          },
+        },
+        swarm: {
+          body: (m) =>
+            swarmBody(m, {}, [
+              { agent_name: "A", model_name: "gpt-4.1" },
+              { agent_name: "B", model_name: "claude-3-5-haiku-latest" },
+            ]),
+          refused: {
+            status: 400,
+            code: "PROVIDER_NOT_CONFIGURED",
+            detail: /agents\[1\]\.model_name: Model 'claude-3-5-haiku-latest'/,
+          },
+        },
       },
       {
         name: "built-in agents on a DEFAULT_MODEL without a key",
         withoutGateway: true,
-        swarm: { body: (m) => ({ swarm_type: "CouncilAsAJudge", agents: [], task: `${m} task`, rules: m }), refused: { status: 400, code: "PROVIDER_NOT_CONFIGURED", detail: /CouncilAsAJudge without agents/ } },
+        swarm: {
+          body: (m) => ({ swarm_type: "CouncilAsAJudge", agents: [], task: `${m} task`, rules: m }),
+          refused: { status: 400, code: "PROVIDER_NOT_CONFIGURED", detail: /CouncilAsAJudge without agents/ },
+        },
       },
     ],
   },
@@ -183,8 +324,17 @@ export const REFUSAL_SITES: RefusalSite[] = [
     file: "workers/agents/messages.ts",
     throwText: null,
     cases: [
-      { name: "history {messages: [null]}", agent: { body: (m) => agentBody(m, { history: { messages: [null] } }), refused: at("history", "messages", 0) } },
-      { name: "a history message of only whitespace (providers refuse empty text)", agent: { body: (m) => agentBody(m, { history: [{ role: "user", content: "  " }] }), refused: at("history", 0, "content") } },
+      {
+        name: "history {messages: [null]}",
+        agent: { body: (m) => agentBody(m, { history: { messages: [null] } }), refused: at("history", "messages", 0) },
+      },
+      {
+        name: "a history message of only whitespace (providers refuse empty text)",
+        agent: {
+          body: (m) => agentBody(m, { history: [{ role: "user", content: "  " }] }),
+          refused: at("history", 0, "content"),
+        },
+      },
     ],
   },
   {
@@ -192,11 +342,38 @@ export const REFUSAL_SITES: RefusalSite[] = [
     file: "shared/swarms/opening.ts",
     throwText: null,
     cases: [
-      { name: "messages {messages: [null]}", swarm: { body: (m) => swarmBody(m, { messages: { messages: [null] } }), refused: at("messages", "messages", 0) } },
-      { name: "messages of only whitespace", swarm: { body: (m) => noTask(swarmBody(m, { messages: [{ role: "user", content: " \n " }] })), refused: at("messages", 0, "content") } },
-      { name: "one message object of only whitespace", swarm: { body: (m) => noTask(swarmBody(m, { messages: { role: "user", content: "\t" } })), refused: at("messages", "content") } },
-      { name: "messages {messages: []} as the only input", swarm: { body: (m) => noTask(swarmBody(m, { messages: { messages: [] } })), refused: invalidSwarm(/one of task, tasks or messages is required/) } },
-      { name: "tasks of only whitespace", swarm: { body: (m) => noTask(swarmBody(m, { tasks: ["   "] })), refused: at("tasks", 0) } },
+      {
+        name: "messages {messages: [null]}",
+        swarm: {
+          body: (m) => swarmBody(m, { messages: { messages: [null] } }),
+          refused: at("messages", "messages", 0),
+        },
+      },
+      {
+        name: "messages of only whitespace",
+        swarm: {
+          body: (m) => noTask(swarmBody(m, { messages: [{ role: "user", content: " \n " }] })),
+          refused: at("messages", 0, "content"),
+        },
+      },
+      {
+        name: "one message object of only whitespace",
+        swarm: {
+          body: (m) => noTask(swarmBody(m, { messages: { role: "user", content: "\t" } })),
+          refused: at("messages", "content"),
+        },
+      },
+      {
+        name: "messages {messages: []} as the only input",
+        swarm: {
+          body: (m) => noTask(swarmBody(m, { messages: { messages: [] } })),
+          refused: invalidSwarm(/one of task, tasks or messages is required/),
+        },
+      },
+      {
+        name: "tasks of only whitespace",
+        swarm: { body: (m) => noTask(swarmBody(m, { tasks: ["   "] })), refused: at("tasks", 0) },
+      },
     ],
   },
   {
@@ -204,8 +381,15 @@ export const REFUSAL_SITES: RefusalSite[] = [
     file: "workers/agents/messages.ts",
     throwText: null,
     cases: [
-      { name: "an image of only whitespace", agent: { body: (m) => agentBody(m, { img: "   " }), refused: at("img") }, swarm: { body: (m) => swarmBody(m, { img: "   " }), refused: at("img") } },
-      { name: "an image that is no URL, data URL or base64", agent: { body: (m) => agentBody(m, { imgs: ["not an image"] }), refused: at("imgs", 0) } },
+      {
+        name: "an image of only whitespace",
+        agent: { body: (m) => agentBody(m, { img: "   " }), refused: at("img") },
+        swarm: { body: (m) => swarmBody(m, { img: "   " }), refused: at("img") },
+      },
+      {
+        name: "an image that is no URL, data URL or base64",
+        agent: { body: (m) => agentBody(m, { imgs: ["not an image"] }), refused: at("imgs", 0) },
+      },
     ],
   },
   {
@@ -215,13 +399,38 @@ export const REFUSAL_SITES: RefusalSite[] = [
     cases: [
       {
         name: "a tool without a function name",
-        agent: { body: (m) => agentBody(m, {}, { tools_list_dictionary: [{ type: "function", function: { description: "nameless" } }] }), refused: at("agent_config", "tools_list_dictionary", 0, "function", "name") },
-        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", tools_list_dictionary: [{ description: "nameless" }] }, { agent_name: "B" }]), refused: at("agents", 0, "tools_list_dictionary", 0, "name") },
+        agent: {
+          body: (m) =>
+            agentBody(m, {}, { tools_list_dictionary: [{ type: "function", function: { description: "nameless" } }] }),
+          refused: at("agent_config", "tools_list_dictionary", 0, "function", "name"),
+        },
+        swarm: {
+          body: (m) =>
+            swarmBody(m, {}, [
+              { agent_name: "A", tools_list_dictionary: [{ description: "nameless" }] },
+              { agent_name: "B" },
+            ]),
+          refused: at("agents", 0, "tools_list_dictionary", 0, "name"),
+        },
       },
-      { name: "a function name providers refuse", agent: { body: (m) => agentBody(m, {}, { tools_list_dictionary: [{ name: "get weather" }] }), refused: at("agent_config", "tools_list_dictionary", 0, "name") } },
+      {
+        name: "a function name providers refuse",
+        agent: {
+          body: (m) => agentBody(m, {}, { tools_list_dictionary: [{ name: "get weather" }] }),
+          refused: at("agent_config", "tools_list_dictionary", 0, "name"),
+        },
+      },
       {
         name: "two tools of one name",
-        agent: { body: (m) => agentBody(m, {}, { tools_list_dictionary: [{ name: "lookup" }, { type: "function", function: { name: "lookup" } }] }), refused: at("agent_config", "tools_list_dictionary", 1) },
+        agent: {
+          body: (m) =>
+            agentBody(
+              m,
+              {},
+              { tools_list_dictionary: [{ name: "lookup" }, { type: "function", function: { name: "lookup" } }] },
+            ),
+          refused: at("agent_config", "tools_list_dictionary", 1),
+        },
       },
     ],
   },
@@ -232,8 +441,14 @@ export const REFUSAL_SITES: RefusalSite[] = [
     cases: [
       {
         name: "two handoffs of one name",
-        agent: { body: (m) => agentBody(m, {}, { handoffs: [{ agent_name: "Helper" }, { agent_name: " Helper " }] }), refused: at("agent_config", "handoffs", 1) },
-        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", handoffs: [{}, {}] }, { agent_name: "B" }]), refused: at("agents", 0, "handoffs", 1) },
+        agent: {
+          body: (m) => agentBody(m, {}, { handoffs: [{ agent_name: "Helper" }, { agent_name: " Helper " }] }),
+          refused: at("agent_config", "handoffs", 1),
+        },
+        swarm: {
+          body: (m) => swarmBody(m, {}, [{ agent_name: "A", handoffs: [{}, {}] }, { agent_name: "B" }]),
+          refused: at("agents", 0, "handoffs", 1),
+        },
       },
     ],
   },
@@ -244,12 +459,30 @@ export const REFUSAL_SITES: RefusalSite[] = [
     cases: [
       {
         name: "an MCP header name that is no HTTP token",
-        agent: { body: (m) => agentBody(m, {}, { mcp_config: { url: MCP_URL, headers: { "x tenant": "bees" } } }), refused: at("agent_config", "mcp_config", "headers", "x tenant") },
-        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", mcp_config: { url: MCP_URL, headers: { "x tenant": "bees" } } }, { agent_name: "B" }]), refused: at("agents", 0, "mcp_config", "headers", "x tenant") },
+        agent: {
+          body: (m) => agentBody(m, {}, { mcp_config: { url: MCP_URL, headers: { "x tenant": "bees" } } }),
+          refused: at("agent_config", "mcp_config", "headers", "x tenant"),
+        },
+        swarm: {
+          body: (m) =>
+            swarmBody(m, {}, [
+              { agent_name: "A", mcp_config: { url: MCP_URL, headers: { "x tenant": "bees" } } },
+              { agent_name: "B" },
+            ]),
+          refused: at("agents", 0, "mcp_config", "headers", "x tenant"),
+        },
       },
       {
         name: "an MCP header value or token with a line break",
-        agent: { body: (m) => agentBody(m, {}, { mcp_configs: { connections: [{ url: MCP_URL, authorization_token: "tok\r\nX-Injected: 1" }] } }), refused: at("agent_config", "mcp_configs", "connections", 0, "authorization_token") },
+        agent: {
+          body: (m) =>
+            agentBody(
+              m,
+              {},
+              { mcp_configs: { connections: [{ url: MCP_URL, authorization_token: "tok\r\nX-Injected: 1" }] } },
+            ),
+          refused: at("agent_config", "mcp_configs", "connections", 0, "authorization_token"),
+        },
       },
     ],
   },
@@ -258,20 +491,33 @@ export const REFUSAL_SITES: RefusalSite[] = [
     file: "workers/agents/llm-request.ts",
     throwText: null,
     cases: [
-      { name: "a response_format providers do not take", agent: { body: (m) => agentBody(m, {}, { llm_args: { response_format: { type: "xml" } } }), refused: at("agent_config", "llm_args", "response_format", "type") } },
+      {
+        name: "a response_format providers do not take",
+        agent: {
+          body: (m) => agentBody(m, {}, { llm_args: { response_format: { type: "xml" } } }),
+          refused: at("agent_config", "llm_args", "response_format", "type"),
+        },
+      },
       {
         name: "a json_schema response_format without its schema object",
-        agent: { body: (m) => agentBody(m, {}, { llm_args: { response_format: { type: "json_schema" } } }), refused: at("agent_config", "llm_args", "response_format", "json_schema") },
+        agent: {
+          body: (m) => agentBody(m, {}, { llm_args: { response_format: { type: "json_schema" } } }),
+          refused: at("agent_config", "llm_args", "response_format", "json_schema"),
+        },
       },
       {
         name: "a model name of only whitespace",
         agent: { body: (m) => agentBody(m, {}, { model_name: "   " }), refused: at("agent_config", "model_name") },
-        swarm: { body: (m) => swarmBody(m, { swarm_type: "HeavySwarm", heavy_swarm_worker_model_name: "  " }), refused: at("heavy_swarm_worker_model_name") },
+        swarm: {
+          body: (m) => swarmBody(m, { swarm_type: "HeavySwarm", heavy_swarm_worker_model_name: "  " }),
+          refused: at("heavy_swarm_worker_model_name"),
+        },
       },
     ],
   },
   {
-    refusal: "the provider refuses an llm_args option outside the range it documents (a 4xx failing the run after it was stored and billed)",
+    refusal:
+      "the provider refuses an llm_args option outside the range it documents (a 4xx failing the run after it was stored and billed)",
     file: "workers/agents/llm-request.ts",
     throwText: null,
     cases: [
@@ -294,17 +540,32 @@ export const REFUSAL_SITES: RefusalSite[] = [
       llmArgsCase("parallel_tool_calls that is no boolean", { parallel_tool_calls: "often" }, "parallel_tool_calls"),
       llmArgsCase("a reasoning_effort providers do not know", { reasoning_effort: "extreme" }, "reasoning_effort"),
       llmArgsCase("metadata with a value that is no string", { metadata: { team: 7 } }, "metadata", "team"),
-      llmArgsCase("metadata of 17 keys", { metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"])) }, "metadata"),
+      llmArgsCase(
+        "metadata of 17 keys",
+        { metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"])) },
+        "metadata",
+      ),
       llmArgsCase("metadata that is no object", { metadata: "team" }, "metadata"),
       {
         name: "a handoff's temperature above 2",
-        agent: { body: (m) => agentBody(m, {}, { handoffs: [{ agent_name: "Helper", llm_args: { temperature: 9 } }] }), refused: at("agent_config", "handoffs", 0, "llm_args", "temperature") },
-        swarm: { body: (m) => swarmBody(m, {}, [{ agent_name: "A", handoffs: [{ agent_name: "Helper", llm_args: { n: 2 } }] }, { agent_name: "B" }]), refused: at("agents", 0, "handoffs", 0, "llm_args", "n") },
+        agent: {
+          body: (m) => agentBody(m, {}, { handoffs: [{ agent_name: "Helper", llm_args: { temperature: 9 } }] }),
+          refused: at("agent_config", "handoffs", 0, "llm_args", "temperature"),
+        },
+        swarm: {
+          body: (m) =>
+            swarmBody(m, {}, [
+              { agent_name: "A", handoffs: [{ agent_name: "Helper", llm_args: { n: 2 } }] },
+              { agent_name: "B" },
+            ]),
+          refused: at("agents", 0, "handoffs", 0, "llm_args", "n"),
+        },
       },
     ],
   },
   {
-    refusal: "an llm_args field the service sets itself (model, messages, tools, tool_choice, stream, stream_options, the output cap, the service tier), ignored in silence",
+    refusal:
+      "an llm_args field the service sets itself (model, messages, tools, tool_choice, stream, stream_options, the output cap, the service tier), ignored in silence",
     file: "workers/agents/llm-request.ts",
     throwText: null,
     cases: [
@@ -314,7 +575,11 @@ export const REFUSAL_SITES: RefusalSite[] = [
       llmArgsCase("llm_args.tool_choice", { tool_choice: "none" }, "tool_choice"),
       llmArgsCase("llm_args.stream", { stream: true }, "stream"),
       llmArgsCase("llm_args.stream_options of null", { stream_options: null }, "stream_options"),
-      llmArgsCase("llm_args.max_completion_tokens (it would outrank the budget's cap)", { max_completion_tokens: 1_000_000 }, "max_completion_tokens"),
+      llmArgsCase(
+        "llm_args.max_completion_tokens (it would outrank the budget's cap)",
+        { max_completion_tokens: 1_000_000 },
+        "max_completion_tokens",
+      ),
       llmArgsCase("llm_args.max_tokens of 0", { max_tokens: 0 }, "max_tokens"),
       llmArgsCase("llm_args.service_tier", { service_tier: "priority" }, "service_tier"),
     ],

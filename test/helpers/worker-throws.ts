@@ -13,45 +13,122 @@ export interface NotARequestRefusal {
 
 /** Throws (and errors made) in the worker source that no request can cause on its own. */
 export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
-  ...["The run reached its time limit", "The run reached its cost limit", "The run reached its limit of"].map((throwText) => ({
-    file: "workers/agents/run-budget.ts",
-    throwText,
-    why: "a ceiling of the run's budget reached while running: the budget is honoured, not refused (budgets are checked at the door by budgetSchema)",
-  })),
+  ...["The run reached its time limit", "The run reached its cost limit", "The run reached its limit of"].map(
+    (throwText) => ({
+      file: "workers/agents/run-budget.ts",
+      throwText,
+      why: "a ceiling of the run's budget reached while running: the budget is honoured, not refused (budgets are checked at the door by budgetSchema)",
+    }),
+  ),
   {
     file: "workers/agents/run-budget.ts",
     throwText: "throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure))",
     why: "a shared ceiling (the batch's budget, the account's day) reached while running: honoured, not refused; a request is refused at the door once the account's day is spent",
   },
-  { file: "workers/agents/run-budget.ts", throwText: "throw err;", why: "Redis failed while reserving a call's room: an infrastructure fault, retried" },
+  {
+    file: "workers/agents/run-budget.ts",
+    throwText: "throw err;",
+    why: "Redis failed while reserving a call's room: an infrastructure fault, retried",
+  },
   {
     file: "workers/agents/recorded-llm-call.ts",
     throwText: "throw err;",
-    why:
-      "the LLM call failed after its reservation was released, passed on: the provider's or the network's fault, or a provider 4xx over something in the request the API cannot know (a limit of one model, such as its largest max_tokens or an option it does not take); what a provider refuses for every model is refused at the door (llm-args.schema.ts)",
+    why: "the LLM call failed after its reservation was released, passed on: the provider's or the network's fault, or a provider 4xx over something in the request the API cannot know (a limit of one model, such as its largest max_tokens or an option it does not take); what a provider refuses for every model is refused at the door (llm-args.schema.ts)",
   },
-  { file: "workers/agents/mcp/mcp-connection.ts", throwText: "the tool list did not end", why: "the MCP server paginates forever" },
-  { file: "workers/agents/mcp/mcp-connection.ts", throwText: "the URL is not valid", why: "MCP URLs are checked by the egress rules (owned there); `new URL` takes every URL the schema's `uri()` takes" },
-  { file: "workers/agents/mcp/mcp-connection.ts", throwText: "throw signal.reason ?? error", why: "the run was cancelled or timed out" },
+  {
+    file: "workers/agents/mcp/mcp-connection.ts",
+    throwText: "the tool list did not end",
+    why: "the MCP server paginates forever",
+  },
+  {
+    file: "workers/agents/mcp/mcp-connection.ts",
+    throwText: "the URL is not valid",
+    why: "MCP URLs are checked by the egress rules (owned there); `new URL` takes every URL the schema's `uri()` takes",
+  },
+  {
+    file: "workers/agents/mcp/mcp-connection.ts",
+    throwText: "throw signal.reason ?? error",
+    why: "the run was cancelled or timed out",
+  },
   {
     file: "workers/agents/mcp/mcp-connection.ts",
     throwText: "describeMcpError(error",
     why: "the MCP server failed or refused (headers fetch cannot send are the request's: see REFUSAL_SITES)",
   },
-  { file: "workers/agents/mcp/mcp-toolbox.ts", throwText: "throw signal?.aborted", why: "an MCP server failed, or the run was cancelled" },
-  { file: "workers/agents/mcp/mcp-toolbox.ts", throwText: "throw signal.reason ?? error", why: "the run was cancelled or timed out" },
-  { file: "workers/swarms/types/planner-worker-swarm.ts", throwText: "throw err;", why: "rethrows a task's own failure" },
-  { file: "workers/swarms/types/auto.ts", throwText: "if (endsTheRun(err)) throw err;", why: "rethrows a budget or cancellation stop" },
-  { file: "workers/swarms/swarm-run.ts", throwText: "throw new AgentTurnError(label, err)", why: "names the agent of another failure" },
+  {
+    file: "workers/agents/mcp/mcp-toolbox.ts",
+    throwText: "throw signal?.aborted",
+    why: "an MCP server failed, or the run was cancelled",
+  },
+  {
+    file: "workers/agents/mcp/mcp-toolbox.ts",
+    throwText: "throw signal.reason ?? error",
+    why: "the run was cancelled or timed out",
+  },
+  {
+    file: "workers/swarms/types/planner-worker-swarm.ts",
+    throwText: "throw err;",
+    why: "rethrows a task's own failure",
+  },
+  {
+    file: "workers/swarms/types/auto.ts",
+    throwText: "if (endsTheRun(err)) throw err;",
+    why: "rethrows a budget or cancellation stop",
+  },
+  {
+    file: "workers/swarms/swarm-run.ts",
+    throwText: "throw new AgentTurnError(label, err)",
+    why: "names the agent of another failure",
+  },
   { file: "workers/swarms/swarm-run.ts", throwText: "throw err;", why: "rethrows" },
-  { file: "workers/swarms/structured-decision.ts", throwText: "DecisionError", why: "the model's decision stayed invalid after a repair attempt" },
-  { file: "workers/handlers/run-lifecycle.ts", throwText: "throw err;", why: "infrastructure trouble handed back to BullMQ for a retry" },
-  { file: "workers/handlers/run-lifecycle.ts", throwText: "err = new BudgetExceededError", why: "the run's deadline fell while it ran" },
-  { file: "workers/handlers/run-lease.ts", throwText: "RunLeasedError", why: "another delivery of the job holds the run" },
-  { file: "workers/handlers/run-lease.ts", throwText: "another delivery of the job took the run over", why: "another delivery of the job took the run over" },
-  { file: "workers/swarms/types/planner-worker-swarm.ts", throwText: "new Error(String(err))", why: "passes a task's own failure to the tasks waiting on it" },
-  { file: "workers/handlers/token-launch.handler.ts", throwText: "The signing key is no longer available", why: "E6's sealed key expired or was removed (the platform app validates E6's request)" },
-  { file: "workers/handlers/token-launch.handler.ts", throwText: "The signing key could not be opened", why: "SECRETS_KEY changed under a queued launch" },
-  { file: "workers/handlers/token-launch.handler.ts", throwText: "if (!permanent && (!ctx.finalAttempt || ctx.signal?.aborted)) throw err", why: "a transient chain failure, retried" },
-  { file: "workers/handlers/token-launch.handler.ts", throwText: "throw new UnrecoverableError(message)", why: "the chain refused or the retries ran out" },
+  {
+    file: "workers/swarms/structured-decision.ts",
+    throwText: "DecisionError",
+    why: "the model's decision stayed invalid after a repair attempt",
+  },
+  {
+    file: "workers/handlers/run-lifecycle.ts",
+    throwText: "throw err;",
+    why: "infrastructure trouble handed back to BullMQ for a retry",
+  },
+  {
+    file: "workers/handlers/run-lifecycle.ts",
+    throwText: "err = new BudgetExceededError",
+    why: "the run's deadline fell while it ran",
+  },
+  {
+    file: "workers/handlers/run-lease.ts",
+    throwText: "RunLeasedError",
+    why: "another delivery of the job holds the run",
+  },
+  {
+    file: "workers/handlers/run-lease.ts",
+    throwText: "another delivery of the job took the run over",
+    why: "another delivery of the job took the run over",
+  },
+  {
+    file: "workers/swarms/types/planner-worker-swarm.ts",
+    throwText: "new Error(String(err))",
+    why: "passes a task's own failure to the tasks waiting on it",
+  },
+  {
+    file: "workers/handlers/token-launch.handler.ts",
+    throwText: "The signing key is no longer available",
+    why: "E6's sealed key expired or was removed (the platform app validates E6's request)",
+  },
+  {
+    file: "workers/handlers/token-launch.handler.ts",
+    throwText: "The signing key could not be opened",
+    why: "SECRETS_KEY changed under a queued launch",
+  },
+  {
+    file: "workers/handlers/token-launch.handler.ts",
+    throwText: "if (!permanent && (!ctx.finalAttempt || ctx.signal?.aborted)) throw err",
+    why: "a transient chain failure, retried",
+  },
+  {
+    file: "workers/handlers/token-launch.handler.ts",
+    throwText: "throw new UnrecoverableError(message)",
+    why: "the chain refused or the retries ran out",
+  },
 ];

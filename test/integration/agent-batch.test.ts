@@ -16,9 +16,17 @@ describe("E3 POST /v1/agent/batch/completions", () => {
   it("runs every item as its own run, in parallel, and answers in request order with failures in their slots", async () => {
     const marker = `batch-${Date.now()}`;
     const items = [
-      { agent_config: { agent_name: "Slowest", llm_args: { sim_latency_ms: 600 } }, task: `${marker} one`, history: [{ role: "user", content: "earlier" }] },
+      {
+        agent_config: { agent_name: "Slowest", llm_args: { sim_latency_ms: 600 } },
+        task: `${marker} one`,
+        history: [{ role: "user", content: "earlier" }],
+      },
       { agent_config: { agent_name: "Broken", llm_args: { sim_error: 400 } }, task: `${marker} two` },
-      { agent_config: { agent_name: "Fast", llm_args: { sim_latency_ms: 50 } }, task: `${marker} three`, img: "https://example.test/x.png" },
+      {
+        agent_config: { agent_name: "Fast", llm_args: { sim_latency_ms: 50 } },
+        task: `${marker} three`,
+        img: "https://example.test/x.png",
+      },
     ];
     const started = Date.now();
     const res = await request(h.baseUrl, "POST", E3, { key, body: items });
@@ -33,11 +41,17 @@ describe("E3 POST /v1/agent/batch/completions", () => {
     expect(three).to.include({ success: true, name: "Fast" });
     expect(three.usage.img_cost).to.equal(0.25);
     expect(elapsed).to.be.lessThan(600 + 50 + 2_000); // the items did not wait for each other
-    expect(res.body.execution_time).to.be.at.least(0.6).and.at.most(elapsed / 1_000); // the whole batch, not the parent's last step
+    expect(res.body.execution_time)
+      .to.be.at.least(0.6)
+      .and.at.most(elapsed / 1_000); // the whole batch, not the parent's last step
 
-    const sentHistory = h.sim.journal.find((e: any) => JSON.stringify(e.body.messages).includes(`${marker} one`))!.body as any;
+    const sentHistory = h.sim.journal.find((e: any) => JSON.stringify(e.body.messages).includes(`${marker} one`))!
+      .body as any;
     expect(sentHistory.messages[1]).to.deep.equal({ role: "user", content: "earlier" });
-    const children = await h.deps.ds.query("SELECT item_index, status FROM runs WHERE parent_id = $1 ORDER BY item_index", [res.body.batch_id]);
+    const children = await h.deps.ds.query(
+      "SELECT item_index, status FROM runs WHERE parent_id = $1 ORDER BY item_index",
+      [res.body.batch_id],
+    );
     expect(children.map((c: any) => c.status)).to.deep.equal(["succeeded", "failed", "succeeded"]);
     const parent = await findRun(h.deps.ds, res.body.batch_id);
     expect(parent?.kind).to.equal("agent_batch");
@@ -48,7 +62,10 @@ describe("E3 POST /v1/agent/batch/completions", () => {
     const res = await request(h.baseUrl, "POST", E3, {
       key,
       headers: { prefer: "respond-async" },
-      body: [{ agent_config: { agent_name: "A" }, task: "a" }, { agent_config: { agent_name: "B" }, task: "b" }],
+      body: [
+        { agent_config: { agent_name: "A" }, task: "a" },
+        { agent_config: { agent_name: "B" }, task: "b" },
+      ],
     });
     expect(res.status).to.equal(202);
     const done = await eventually(async () => {
@@ -62,10 +79,16 @@ describe("E3 POST /v1/agent/batch/completions", () => {
     const empty = await request(h.baseUrl, "POST", E3, { key, body: [] });
     expect(empty.status).to.equal(400);
     expect(empty.body.code).to.equal("EMPTY_BATCH");
-    const big = await request(h.baseUrl, "POST", E3, { key, body: Array.from({ length: 101 }, () => ({ agent_config: {}, task: "x" })) });
+    const big = await request(h.baseUrl, "POST", E3, {
+      key,
+      body: Array.from({ length: 101 }, () => ({ agent_config: {}, task: "x" })),
+    });
     expect(big.status).to.equal(400);
     expect(big.body.code).to.equal("BATCH_TOO_LARGE");
-    const bad = await request(h.baseUrl, "POST", E3, { key, body: [{ agent_config: {}, task: "x" }, { task: "no config" }, { agent_config: {} }] });
+    const bad = await request(h.baseUrl, "POST", E3, {
+      key,
+      body: [{ agent_config: {}, task: "x" }, { task: "no config" }, { agent_config: {} }],
+    });
     expect(bad.status).to.equal(422);
     expect(bad.body.detail.map((d: any) => d.loc.join("."))).to.deep.equal(["body.1.agent_config", "body.2.task"]);
     const notArray = await request(h.baseUrl, "POST", E3, { key, body: { agent_config: {} } });

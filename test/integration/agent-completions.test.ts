@@ -27,16 +27,33 @@ describe("E5 POST /v1/agent/completions", () => {
     const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
       body: {
-        agent_config: { agent_name: "Researcher", description: "Finds facts", system_prompt: "You are concise.", temperature: 0.3, max_tokens: 300 },
+        agent_config: {
+          agent_name: "Researcher",
+          description: "Finds facts",
+          system_prompt: "You are concise.",
+          temperature: 0.3,
+          max_tokens: 300,
+        },
         task: `Name three uses of ${marker}.`,
       },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include.all.keys("job_id", "success", "name", "description", "temperature", "outputs", "usage", "timestamp");
+    expect(res.body).to.include.all.keys(
+      "job_id",
+      "success",
+      "name",
+      "description",
+      "temperature",
+      "outputs",
+      "usage",
+      "timestamp",
+    );
     expect(res.body).to.include({ success: true, name: "Researcher", description: "Finds facts", temperature: 0.3 });
     expect(res.body.outputs).to.have.length(1);
     expect(res.body.outputs[0].role).to.equal("Researcher");
-    expect(res.body.outputs[0].content).to.be.a("string").and.match(/simulated/i);
+    expect(res.body.outputs[0].content)
+      .to.be.a("string")
+      .and.match(/simulated/i);
     expect(new Date(res.body.timestamp).toISOString()).to.equal(res.body.timestamp);
 
     const calls = callsMentioning(h, marker);
@@ -68,12 +85,24 @@ describe("E5 POST /v1/agent/completions", () => {
     const expected = roundCost((usage.input_tokens * 6.5) / 1e6 + (usage.output_tokens * 18.5) / 1e6 + 0.25 + 0.01);
     expect(usage.total_cost).to.equal(expected);
 
-    const steps = await h.deps.ds.query("SELECT input_tokens, output_tokens, provider, upstream_cost FROM run_steps WHERE run_id = $1", [res.body.job_id]);
+    const steps = await h.deps.ds.query(
+      "SELECT input_tokens, output_tokens, provider, upstream_cost FROM run_steps WHERE run_id = $1",
+      [res.body.job_id],
+    );
     expect(steps).to.have.length(1);
-    expect(steps[0]).to.include({ input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, provider: "gateway" });
+    expect(steps[0]).to.include({
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      provider: "gateway",
+    });
     expect(steps[0].upstream_cost).to.be.greaterThan(0); // gpt-4.1's upstream price, recorded for operators
-    const ledger = await h.deps.ds.query("SELECT input_tokens, output_tokens, billed_cost FROM usage_ledger WHERE run_id = $1", [res.body.job_id]);
-    expect(ledger).to.deep.equal([{ input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, billed_cost: usage.total_cost }]);
+    const ledger = await h.deps.ds.query(
+      "SELECT input_tokens, output_tokens, billed_cost FROM usage_ledger WHERE run_id = $1",
+      [res.body.job_id],
+    );
+    expect(ledger).to.deep.equal([
+      { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, billed_cost: usage.total_cost },
+    ]);
     const sentImage = (h.sim.journal.at(-1)!.body as any).messages.at(-1).content[1];
     expect(sentImage).to.deep.equal({ type: "image_url", image_url: { url: `data:image/png;base64,${PNG_1PX}` } });
   });
@@ -90,7 +119,9 @@ describe("E5 POST /v1/agent/completions", () => {
     const last = calls[2].body.messages;
     expect(last.filter((m: any) => m.role === "assistant")).to.have.length(2);
     expect(last.at(-1)).to.deep.equal({ role: "user", content: REVIEW_PROMPT });
-    const steps = await h.deps.ds.query("SELECT seq, output FROM run_steps WHERE run_id = $1 ORDER BY seq", [res.body.job_id]);
+    const steps = await h.deps.ds.query("SELECT seq, output FROM run_steps WHERE run_id = $1 ORDER BY seq", [
+      res.body.job_id,
+    ]);
     expect(steps.map((s: any) => s.seq)).to.deep.equal([0, 1, 2]);
     expect(res.body.outputs).to.deep.equal([{ role: "Editor", content: steps[2].output.content }]);
   });
@@ -102,7 +133,10 @@ describe("E5 POST /v1/agent/completions", () => {
       body: { agent_config: { llm_args: { top_p: 0.5, model: "evil", messages: [] } }, task: marker },
     });
     expect(refused.status).to.equal(422);
-    expect(refused.body.detail.map((d: any) => d.loc.join("."))).to.include.members(["body.agent_config.llm_args.model", "body.agent_config.llm_args.messages"]);
+    expect(refused.body.detail.map((d: any) => d.loc.join("."))).to.include.members([
+      "body.agent_config.llm_args.model",
+      "body.agent_config.llm_args.messages",
+    ]);
     expect(callsMentioning(h, marker)).to.deep.equal([]);
     const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
@@ -112,7 +146,9 @@ describe("E5 POST /v1/agent/completions", () => {
     const [call] = callsMentioning(h, marker);
     expect(call.body.top_p).to.equal(0.5);
     expect(call.body.api_key).to.equal("provider-secret-123"); // put back only for the provider call
-    const [stored] = await h.deps.ds.query("SELECT request::text AS request FROM runs WHERE id = $1", [res.body.job_id]);
+    const [stored] = await h.deps.ds.query("SELECT request::text AS request FROM runs WHERE id = $1", [
+      res.body.job_id,
+    ]);
     expect(stored.request).to.not.include("provider-secret-123");
     expect(call.body.model).to.equal("gpt-4.1");
     expect(call.body.messages.at(-1).content).to.equal(marker);
@@ -121,7 +157,10 @@ describe("E5 POST /v1/agent/completions", () => {
   it("retries a provider 5xx and succeeds; a permanent provider error fails the run with 500 RUN_FAILED", async () => {
     const retried = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
-      body: { agent_config: { agent_name: "Flaky", llm_args: { sim_error: 503, sim_error_times: 1 } }, task: `retry-${Date.now()}` },
+      body: {
+        agent_config: { agent_name: "Flaky", llm_args: { sim_error: 503, sim_error_times: 1 } },
+        task: `retry-${Date.now()}`,
+      },
     });
     expect(retried.status, JSON.stringify(retried.body)).to.equal(200);
 
@@ -192,7 +231,10 @@ describe("E5 POST /v1/agent/completions", () => {
   });
 
   it("shows a job only to its owner", async () => {
-    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: {}, task: "mine" } });
+    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: {}, task: "mine" },
+    });
     const other = await h.newKey();
     const peek = await request(h.baseUrl, "GET", `/v1/jobs/${res.body.job_id}`, { key: other.key });
     expect(peek.status).to.equal(404);

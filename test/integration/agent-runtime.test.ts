@@ -20,7 +20,8 @@ describe("the agent runtime (through E5)", () => {
   after(async () => mcp.close());
 
   /** Journal entries whose messages mention the marker, in order. */
-  const calls = (marker: string) => h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker)).map((e: any) => e.body);
+  const calls = (marker: string) =>
+    h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker)).map((e: any) => e.body);
 
   it("sends history before the task, in order, and image parts with the task", async () => {
     const marker = `hist-${Date.now()}`;
@@ -50,8 +51,22 @@ describe("the agent runtime (through E5)", () => {
 
   it("offers client function tools and ends the turn with the tool-call list", async () => {
     const marker = `tools-${Date.now()}`;
-    const weather = { type: "function", function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string", enum: ["Oslo", "Lima"] } }, required: ["city"] } } };
-    const res = await request(h.baseUrl, "POST", E5, { key, body: { agent_config: { agent_name: "T", tools_list_dictionary: [weather] }, task: marker } });
+    const weather = {
+      type: "function",
+      function: {
+        name: "get_weather",
+        description: "Weather",
+        parameters: {
+          type: "object",
+          properties: { city: { type: "string", enum: ["Oslo", "Lima"] } },
+          required: ["city"],
+        },
+      },
+    };
+    const res = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: { agent_config: { agent_name: "T", tools_list_dictionary: [weather] }, task: marker },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const sent = calls(marker);
     expect(sent).to.have.length(1);
@@ -65,10 +80,17 @@ describe("the agent runtime (through E5)", () => {
 
   it("offers only the tools named in tools_enabled", async () => {
     const marker = `enabled-${Date.now()}`;
-    const tool = (name: string) => ({ type: "function", function: { name, description: name, parameters: { type: "object", properties: {} } } });
+    const tool = (name: string) => ({
+      type: "function",
+      function: { name, description: name, parameters: { type: "object", properties: {} } },
+    });
     const res = await request(h.baseUrl, "POST", E5, {
       key,
-      body: { agent_config: { tools_list_dictionary: [tool("keep_me"), tool("drop_me")] }, tools_enabled: ["keep_me"], task: marker },
+      body: {
+        agent_config: { tools_list_dictionary: [tool("keep_me"), tool("drop_me")] },
+        tools_enabled: ["keep_me"],
+        task: marker,
+      },
     });
     expect(res.status).to.equal(200);
     expect(calls(marker)[0].tools.map((t: any) => t.function.name)).to.deep.equal(["keep_me"]);
@@ -107,16 +129,32 @@ describe("the agent runtime (through E5)", () => {
     expect(res.body.usage.mcp_cost).to.equal(Math.round(toolMessages.length * 0.1 * 1e6) / 1e6);
     expect(JSON.stringify(res.body)).to.not.include("mcp-secret");
     // Withheld from the stored request, sealed apart: neither the token nor the header value is in Postgres in clear text.
-    const [stored] = await h.deps.ds.query("SELECT request::text AS request, sealed_secrets::text AS sealed FROM runs WHERE id = $1", [res.body.job_id]);
-    expect(stored.request).to.not.include("mcp-secret").and.not.include('"bees"').and.not.match(/enc:v\d:/);
+    const [stored] = await h.deps.ds.query(
+      "SELECT request::text AS request, sealed_secrets::text AS sealed FROM runs WHERE id = $1",
+      [res.body.job_id],
+    );
+    expect(stored.request)
+      .to.not.include("mcp-secret")
+      .and.not.include('"bees"')
+      .and.not.match(/enc:v\d:/);
     expect(stored.request).to.include('"[redacted]"');
-    expect(stored.sealed).to.match(/enc:v2:/).and.not.include("mcp-secret").and.not.include('"bees"');
+    expect(stored.sealed)
+      .to.match(/enc:v2:/)
+      .and.not.include("mcp-secret")
+      .and.not.include('"bees"');
   });
 
   it("fails the run clearly when an MCP server refuses the credentials, without echoing them", async () => {
     const res = await request(h.baseUrl, "POST", E5, {
       key,
-      body: { agent_config: { agent_name: "NoAuth", mcp_url: mcp.url, mcp_config: { url: mcp.url, authorization_token: "wrong-token" } }, task: "x" },
+      body: {
+        agent_config: {
+          agent_name: "NoAuth",
+          mcp_url: mcp.url,
+          mcp_config: { url: mcp.url, authorization_token: "wrong-token" },
+        },
+        task: "x",
+      },
     });
     expect(res.status).to.equal(500);
     expect(res.body.code).to.equal("RUN_FAILED");
@@ -144,7 +182,9 @@ describe("the agent runtime (through E5)", () => {
     const lead = calls(marker).filter((b: any) => b.messages[0].content.startsWith("You are Lead"));
     const tool = lead[0].tools.find((t: any) => t.function.name === HANDOFF_TOOL);
     expect(tool.function.parameters.properties.agent_name.enum).to.deep.equal(["Writer", "Checker"]);
-    const delegated = h.sim.journal.map((e: any) => e.body).filter((b: any) => ["You write.", "You check."].includes(b.messages[0].content));
+    const delegated = h.sim.journal
+      .map((e: any) => e.body)
+      .filter((b: any) => ["You write.", "You check."].includes(b.messages[0].content));
     expect(delegated.length).to.be.greaterThan(0);
     const toolMessage = lead[1].messages.find((m: any) => m.role === "tool");
     expect(toolMessage.content).to.match(/simulated/);
@@ -154,7 +194,13 @@ describe("the agent runtime (through E5)", () => {
 
   it("maps reasoning settings per provider and leaves them out where a model rejects them", async () => {
     const marker = `reason-${Date.now()}`;
-    const o3 = await request(h.baseUrl, "POST", E5, { key, body: { agent_config: { model_name: "o3-mini", temperature: 0.4, max_tokens: 900, reasoning_effort: "high" }, task: `${marker}-o3` } });
+    const o3 = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: {
+        agent_config: { model_name: "o3-mini", temperature: 0.4, max_tokens: 900, reasoning_effort: "high" },
+        task: `${marker}-o3`,
+      },
+    });
     expect(o3.status).to.equal(200);
     const [openai] = calls(`${marker}-o3`);
     expect(openai).to.include({ reasoning_effort: "high", max_completion_tokens: 900 });
@@ -162,14 +208,26 @@ describe("the agent runtime (through E5)", () => {
 
     const claude = await request(h.baseUrl, "POST", E5, {
       key,
-      body: { agent_config: { model_name: "claude-sonnet-4-20250514", reasoning_enabled: true, thinking_tokens: 2000, max_tokens: 4000, temperature: 0.3 }, task: `${marker}-claude` },
+      body: {
+        agent_config: {
+          model_name: "claude-sonnet-4-20250514",
+          reasoning_enabled: true,
+          thinking_tokens: 2000,
+          max_tokens: 4000,
+          temperature: 0.3,
+        },
+        task: `${marker}-claude`,
+      },
     });
     expect(claude.status).to.equal(200);
     const [anthropic] = calls(`${marker}-claude`);
     expect(anthropic.thinking).to.deep.equal({ type: "enabled", budget_tokens: 2000 });
     expect(anthropic).to.not.have.any.keys("temperature", "reasoning_effort");
 
-    const plain = await request(h.baseUrl, "POST", E5, { key, body: { agent_config: { model_name: "gpt-4.1", reasoning_effort: "high" }, task: `${marker}-gpt` } });
+    const plain = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: { agent_config: { model_name: "gpt-4.1", reasoning_effort: "high" }, task: `${marker}-gpt` },
+    });
     expect(plain.status).to.equal(200);
     expect(calls(`${marker}-gpt`)[0]).to.not.have.any.keys("reasoning_effort", "thinking", "reasoning");
   });
@@ -178,7 +236,16 @@ describe("the agent runtime (through E5)", () => {
     const marker = `dyn-${Date.now()}`;
     const res = await request(h.baseUrl, "POST", E5, {
       key,
-      body: { agent_config: { agent_name: "Poet", description: "Writes poems", temperature: 0.5, max_loops: 3, auto_generate_prompt: true }, task: marker },
+      body: {
+        agent_config: {
+          agent_name: "Poet",
+          description: "Writes poems",
+          temperature: 0.5,
+          max_loops: 3,
+          auto_generate_prompt: true,
+        },
+        task: marker,
+      },
     });
     expect(res.status).to.equal(200);
     const sent = calls(marker);
@@ -186,14 +253,23 @@ describe("the agent runtime (through E5)", () => {
     expect(sent.map((b: any) => b.temperature)).to.deep.equal([0.5, 0.6, 0.4]);
     const writer = h.sim.journal
       .map((e: any) => e.body)
-      .filter((b: any) => b.messages[0].content.startsWith("You write system prompts") && b.messages[1].content.includes("Agent name: Poet"));
+      .filter(
+        (b: any) =>
+          b.messages[0].content.startsWith("You write system prompts") &&
+          b.messages[1].content.includes("Agent name: Poet"),
+      );
     expect(writer).to.have.length(1);
-    const step = await h.deps.ds.query("SELECT output FROM run_steps WHERE run_id = $1 ORDER BY seq LIMIT 1", [res.body.job_id]);
+    const step = await h.deps.ds.query("SELECT output FROM run_steps WHERE run_id = $1 ORDER BY seq LIMIT 1", [
+      res.body.job_id,
+    ]);
     expect(sent[0].messages[0]).to.deep.equal({ role: "system", content: step[0].output.content });
   });
 
   it("stops a run at its token budget with a clear failure", async () => {
-    const res = await request(h.baseUrl, "POST", E5, { key, body: { agent_config: { agent_name: "Spender", max_loops: 5 }, task: "spend", budget: { max_tokens: 60 } } });
+    const res = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: { agent_config: { agent_name: "Spender", max_loops: 5 }, task: "spend", budget: { max_tokens: 60 } },
+    });
     expect(res.status).to.equal(500);
     expect(res.body.detail).to.match(/limit of 60 tokens/);
     const run = await findRun(h.deps.ds, res.body.job_id);
@@ -205,7 +281,11 @@ describe("the agent runtime (through E5)", () => {
     const started = Date.now();
     const res = await request(h.baseUrl, "POST", E5, {
       key,
-      body: { agent_config: { agent_name: "Sleeper", llm_args: { sim_latency_ms: 20_000 } }, task: "sleep", budget: { timeout_seconds: 1 } },
+      body: {
+        agent_config: { agent_name: "Sleeper", llm_args: { sim_latency_ms: 20_000 } },
+        task: "sleep",
+        budget: { timeout_seconds: 1 },
+      },
     });
     expect(res.status).to.equal(500);
     expect(res.body.detail).to.match(/time limit/);

@@ -15,18 +15,31 @@ describe("E5 streaming and cancellation", () => {
   });
 
   async function stream(body: unknown) {
-    const res = await fetch(`${h.baseUrl}${E5}`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${h.baseUrl}${E5}`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, type: res.headers.get("content-type"), frames: parseSse(await res.text()) };
   }
 
   it("streams the documented frames in order, with the tokens and the usage", async () => {
     const marker = `stream-${Date.now()}`;
-    const res = await stream({ agent_config: { agent_name: "Streamer", description: "d", streaming_on: true }, task: marker });
+    const res = await stream({
+      agent_config: { agent_name: "Streamer", description: "d", streaming_on: true },
+      task: marker,
+    });
     expect(res.status).to.equal(200);
     expect(res.type).to.match(/^text\/event-stream/);
     const names = res.frames.map((f) => f.event);
     expect(names[0]).to.equal("message");
-    expect(res.frames[0].data).to.include({ success: true, name: "Streamer", description: "d", stream: true, type: "metadata" });
+    expect(res.frames[0].data).to.include({
+      success: true,
+      name: "Streamer",
+      description: "d",
+      stream: true,
+      type: "metadata",
+    });
     const jobId = res.frames[0].data.job_id;
     expect(names[1]).to.equal("start");
     const chunks = res.frames.filter((f) => f.event === "chunk");
@@ -41,13 +54,19 @@ describe("E5 streaming and cancellation", () => {
     expect(usage.output_tokens).to.be.greaterThan(0);
     expect(usage).to.deep.equal(run?.usage);
     expect(res.frames.find((f) => f.event === "end")!.data).to.include({ job_id: jobId, complete: true });
-    const [sent] = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker)).map((e: any) => e.body);
+    const [sent] = h.sim.journal
+      .filter((e: any) => JSON.stringify(e.body.messages).includes(marker))
+      .map((e: any) => e.body);
     expect(sent.stream).to.equal(true);
     expect(sent.stream_options).to.deep.equal({ include_usage: true });
   });
 
   it("streams with top-level stream: true too, and ends with one error frame when the run fails", async () => {
-    const res = await stream({ agent_config: { agent_name: "Broken", llm_args: { sim_error: 400 } }, task: "x", stream: true });
+    const res = await stream({
+      agent_config: { agent_name: "Broken", llm_args: { sim_error: 400 } },
+      task: "x",
+      stream: true,
+    });
     expect(res.status).to.equal(200);
     const names = res.frames.map((f) => f.event);
     expect(names.filter((n) => n === "error")).to.have.length(1);
@@ -60,7 +79,10 @@ describe("E5 streaming and cancellation", () => {
     const accepted = await request(h.baseUrl, "POST", E5, {
       key,
       headers: { prefer: "respond-async" },
-      body: { agent_config: { agent_name: "Long", llm_args: { sim_latency_ms: 30_000 } }, task: `cancel-${Date.now()}` },
+      body: {
+        agent_config: { agent_name: "Long", llm_args: { sim_latency_ms: 30_000 } },
+        task: `cancel-${Date.now()}`,
+      },
     });
     const jobId = accepted.body.job_id;
     await eventually(async () => ((await findRun(h.deps.ds, jobId))?.status === "running" ? true : undefined));
@@ -87,9 +109,14 @@ describe("E5 streaming and cancellation", () => {
 
   it("answers a waiting synchronous request with 409 when its run is cancelled", async () => {
     const marker = `sync-cancel-${Date.now()}`;
-    const pending = request(h.baseUrl, "POST", E5, { key, body: { agent_config: { agent_name: "Waiter", llm_args: { sim_latency_ms: 30_000 } }, task: marker } });
+    const pending = request(h.baseUrl, "POST", E5, {
+      key,
+      body: { agent_config: { agent_name: "Waiter", llm_args: { sim_latency_ms: 30_000 } }, task: marker },
+    });
     const runId = await eventually(async () => {
-      const rows = await h.deps.ds.query("SELECT id FROM runs WHERE request->>'task' = $1 AND status = 'running'", [marker]);
+      const rows = await h.deps.ds.query("SELECT id FROM runs WHERE request->>'task' = $1 AND status = 'running'", [
+        marker,
+      ]);
       return rows[0]?.id as string | undefined;
     });
     await request(h.baseUrl, "DELETE", `/v1/jobs/${runId}`, { key });

@@ -38,13 +38,17 @@ describe("execution API errors", () => {
 
     it("accepts Authorization: Bearer and refuses a revoked key", async () => {
       const other = await h.newKey();
-      const ok = await request(h.baseUrl, "GET", "/v1/jobs/none", { headers: { authorization: `Bearer ${other.key}` } });
+      const ok = await request(h.baseUrl, "GET", "/v1/jobs/none", {
+        headers: { authorization: `Bearer ${other.key}` },
+      });
       expect(ok.status).to.equal(404);
       await revokeApiKey(h.deps.ds, other.keyId);
       await announceKeyRevoked(h.deps.redis, other.keyId);
       // The announcement reaches the API's cache through Redis pub/sub: poll briefly for it.
       const revoked = await eventually(async () => {
-        const res = await request(h.baseUrl, "GET", "/v1/jobs/none", { headers: { authorization: `Bearer ${other.key}` } });
+        const res = await request(h.baseUrl, "GET", "/v1/jobs/none", {
+          headers: { authorization: `Bearer ${other.key}` },
+        });
         return res.status === 401 ? res : undefined;
       }, 2_000);
       expect(revoked.status).to.equal(401);
@@ -72,10 +76,18 @@ describe("execution API errors", () => {
   });
 
   it("400 for malformed JSON and for a body that is not JSON", async () => {
-    const broken = await request(h.baseUrl, "POST", E5, { key, raw: '{"task": ', headers: { "content-type": "application/json" } });
+    const broken = await request(h.baseUrl, "POST", E5, {
+      key,
+      raw: '{"task": ',
+      headers: { "content-type": "application/json" },
+    });
     expect(broken.status).to.equal(400);
     expect(broken.body).to.include({ code: "BAD_REQUEST", status_code: 400 });
-    const form = await request(h.baseUrl, "POST", E5, { key, raw: "task=hi", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = await request(h.baseUrl, "POST", E5, {
+      key,
+      raw: "task=hi",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(form.status).to.equal(400);
     expect(form.body.code).to.equal("INVALID_BODY");
   });

@@ -40,7 +40,12 @@ describe("refusing before reading the body", () => {
       ["a wrong bearer, a declared length", { ...json, authorization: `Bearer sk-${"1".repeat(64)}` }, SIX_MB],
     ] as const) {
       it(`answers the documented 401 with ${label}, without the body`, async () => {
-        const res = await answerWhileBodyWithheld(h.baseUrl, { path: "/v1/agent/completions", headers, declaredBytes, firstBytes: FIRST_BYTES });
+        const res = await answerWhileBodyWithheld(h.baseUrl, {
+          path: "/v1/agent/completions",
+          headers,
+          declaredBytes,
+          firstBytes: FIRST_BYTES,
+        });
         expect(res.status).to.equal(401);
         expect(res.json()).to.deep.equal(V1_UNAUTHENTICATED);
       });
@@ -53,7 +58,12 @@ describe("refusing before reading the body", () => {
     });
 
     it("answers 401 on every /v1 path, known or not, and for a body that is not JSON", async () => {
-      const unknown = await answerWhileBodyWithheld(h.baseUrl, { path: "/v1/nothing-here", headers: json, declaredBytes: SIX_MB, firstBytes: FIRST_BYTES });
+      const unknown = await answerWhileBodyWithheld(h.baseUrl, {
+        path: "/v1/nothing-here",
+        headers: json,
+        declaredBytes: SIX_MB,
+        firstBytes: FIRST_BYTES,
+      });
       expect(unknown.status).to.equal(401);
       const form = await answerWhileBodyWithheld(h.baseUrl, {
         path: "/v1/swarm/completions",
@@ -66,7 +76,10 @@ describe("refusing before reading the body", () => {
 
     it("answers 429 to a key over its limit without the body", async () => {
       const limiter = createRateLimiter(h.deps.redis, {
-        tiers: { free: { perMinute: 1, perHour: 100, perDay: 100, tokensPerAgent: 1 }, premium: { perMinute: 1, perHour: 100, perDay: 100, tokensPerAgent: 1 } },
+        tiers: {
+          free: { perMinute: 1, perHour: 100, perDay: 100, tokensPerAgent: 1 },
+          premium: { perMinute: 1, perHour: 100, perDay: 100, tokensPerAgent: 1 },
+        },
         prefix: `rl-test:${randomUUID()}`,
         timeoutMs: 1_000,
       });
@@ -111,11 +124,20 @@ describe("refusing before reading the body", () => {
   });
 
   describe("platform app", () => {
-    const PLATFORM_UNAUTHENTICATED = { error: "Authentication failed", code: "AUTHENTICATION_FAILED", status_code: 401 };
+    const PLATFORM_UNAUTHENTICATED = {
+      error: "Authentication failed",
+      code: "AUTHENTICATION_FAILED",
+      status_code: 401,
+    };
 
     it("answers the platform 401 to E7, E8, rating and E6 without the body", async () => {
       for (const path of ["/api/add-prompt", "/api/edit-prompt", "/api/rate-prompt"]) {
-        const res = await answerWhileBodyWithheld(h.platformUrl, { path, headers: { "content-type": "application/json" }, declaredBytes: SIX_MB, firstBytes: FIRST_BYTES });
+        const res = await answerWhileBodyWithheld(h.platformUrl, {
+          path,
+          headers: { "content-type": "application/json" },
+          declaredBytes: SIX_MB,
+          firstBytes: FIRST_BYTES,
+        });
         expect(res.status, path).to.equal(401);
         expect(res.json(), path).to.include(PLATFORM_UNAUTHENTICATED);
       }

@@ -32,7 +32,12 @@ describe("installing the dependencies", () => {
   let npmLog: string;
 
   async function ensureDependencies(npmExitCode = 0): Promise<{ ok: boolean; npmCalls: string[] }> {
-    const env = { ...process.env, PATH: `${join(dir, "bin")}:${process.env.PATH}`, NPM_LOG: npmLog, NPM_EXIT: String(npmExitCode) };
+    const env = {
+      ...process.env,
+      PATH: `${join(dir, "bin")}:${process.env.PATH}`,
+      NPM_LOG: npmLog,
+      NPM_EXIT: String(npmExitCode),
+    };
     const ok = await run("bash", [join(dir, "scripts", "ensure-dependencies.sh")], { cwd: dir, env }).then(
       () => true,
       () => false,
@@ -46,7 +51,8 @@ describe("installing the dependencies", () => {
     npmLog = join(dir, "npm-calls.log");
     await mkdir(join(dir, "scripts"));
     await mkdir(join(dir, "bin"));
-    for (const file of ["package.json", "package-lock.json", "scripts/ensure-dependencies.sh"]) await copyFile(join(ROOT, file), join(dir, file));
+    for (const file of ["package.json", "package-lock.json", "scripts/ensure-dependencies.sh"])
+      await copyFile(join(ROOT, file), join(dir, file));
     // The stand-in npm: records its arguments, creates node_modules as `npm ci` would, exits as told.
     const npm = join(dir, "bin", "npm");
     await writeFile(npm, '#!/bin/sh\necho "$@" >> "$NPM_LOG"\nmkdir -p node_modules\nexit "$NPM_EXIT"\n');
@@ -83,7 +89,9 @@ describe("installing the dependencies", () => {
   });
 
   it("is what npm start, npm test and npm run test:faults install with; none of them runs npm install", async () => {
-    const { scripts } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    const { scripts } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
     for (const name of ["start", "test", "test:faults"]) {
       expect(scripts[name], name).to.match(/^bash scripts\/ensure-dependencies\.sh && /);
     }
@@ -91,7 +99,9 @@ describe("installing the dependencies", () => {
   });
 
   it("has a lock file entry for every dependency of every locked package, optional ones included, as npm ci requires", async () => {
-    const { packages } = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
+    const { packages } = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8")) as {
+      packages: Record<string, LockEntry>;
+    };
     const unresolved = Object.entries(packages).flatMap(([location, entry]) =>
       Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })
         .filter((name) => !resolvesIn(packages, location, name))

@@ -66,11 +66,17 @@ describe("the egress fetch (real HTTP on loopback)", function () {
 
   it("refuses a redirect from an allowed server to a refused address; the refused server is never reached", async () => {
     const internal = await start("127.0.0.2", answer);
-    const allowed = await start("127.0.0.1", (_req, res) => res.writeHead(307, { location: `http://127.0.0.2:${internal.port}/secret` }).end());
+    const allowed = await start("127.0.0.1", (_req, res) =>
+      res.writeHead(307, { location: `http://127.0.0.2:${internal.port}/secret` }).end(),
+    );
     const egressFetch = createEgressFetch(new EgressPolicy({ allow: parseEgressAllow("127.0.0.1") }));
     const err = await refused(egressFetch(`http://127.0.0.1:${allowed.port}/mcp`, { method: "POST", body: "{}" }));
     expect(err.message).to.include("127.0.0.2 is a loopback address");
-    for (const location of [`http://2130706434:${internal.port}/`, `http://localhost:${internal.port}/`, "http://169.254.169.254/latest/meta-data/"]) {
+    for (const location of [
+      `http://2130706434:${internal.port}/`,
+      `http://localhost:${internal.port}/`,
+      "http://169.254.169.254/latest/meta-data/",
+    ]) {
       const bouncer = await start("127.0.0.1", (_req, res) => res.writeHead(302, { location }).end());
       await refused(egressFetch(`http://127.0.0.1:${bouncer.port}/`));
     }
@@ -113,7 +119,9 @@ describe("the egress fetch (real HTTP on loopback)", function () {
     const service = await start("127.0.0.2", (req, res) => res.end(`ok ${req.method}`));
     const other = await start("127.0.0.2", answer);
     const resolve = changingResolve({ "svc.internal": [["127.0.0.2"]] });
-    const hostPort = createEgressFetch(new EgressPolicy({ allow: parseEgressAllow(`127.0.0.2:${service.port}`), resolve }));
+    const hostPort = createEgressFetch(
+      new EgressPolicy({ allow: parseEgressAllow(`127.0.0.2:${service.port}`), resolve }),
+    );
     const res = await hostPort(`http://127.0.0.2:${service.port}/mcp`, { method: "POST", body: "{}" });
     expect([res.status, await res.text()]).to.deep.equal([200, "ok POST"]);
     await refused(hostPort(`http://127.0.0.2:${other.port}/mcp`));
@@ -124,10 +132,18 @@ describe("the egress fetch (real HTTP on loopback)", function () {
   });
 
   it("follows allowed redirects as fetch does: 303 becomes a GET, credentials stay behind on another origin", async () => {
-    const target = await start("127.0.0.2", (req, res) => res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization ?? null })));
-    const origin = await start("127.0.0.1", (_req, res) => res.writeHead(303, { location: `http://127.0.0.2:${target.port}/done` }).end());
+    const target = await start("127.0.0.2", (req, res) =>
+      res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization ?? null })),
+    );
+    const origin = await start("127.0.0.1", (_req, res) =>
+      res.writeHead(303, { location: `http://127.0.0.2:${target.port}/done` }).end(),
+    );
     const egressFetch = createEgressFetch(new EgressPolicy({ allow: parseEgressAllow("127.0.0.1, 127.0.0.2") }));
-    const res = await egressFetch(`http://127.0.0.1:${origin.port}/start`, { method: "POST", body: "{}", headers: { authorization: "Bearer tok-5" } });
+    const res = await egressFetch(`http://127.0.0.1:${origin.port}/start`, {
+      method: "POST",
+      body: "{}",
+      headers: { authorization: "Bearer tok-5" },
+    });
     expect(await res.json()).to.deep.equal({ method: "GET", auth: null });
     expect(res.redirected).to.equal(true);
     expect(res.url).to.equal(`http://127.0.0.2:${target.port}/done`);

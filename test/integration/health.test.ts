@@ -33,7 +33,10 @@ describe("GET /health", () => {
     this.timeout(30_000);
     // A Redis of this test's own, so stopping it disturbs nothing else.
     const port = await freePort();
-    const startRedis = () => spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    const startRedis = () =>
+      spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+        stdio: "ignore",
+      });
     let redisServer = startRedis();
     const redis = createRedis("request", `redis://127.0.0.1:${port}/0`);
     const app = createApiApp({ ...h.deps, redis }, { bullBoard: false });

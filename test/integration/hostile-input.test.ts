@@ -12,7 +12,14 @@ import type { MutationClass, Probe } from "../helpers/hostile/probe";
 import { documentedOperations, type DocumentedOperation } from "../helpers/hostile/operations";
 import { describeOutcome, runProbes, type ProbeOutcome } from "../helpers/hostile/run-probes";
 import { mapBounded } from "../helpers/hostile/send";
-import { changedTables, fingerprintQueues, fingerprintTables, prototypeFingerprint, queuedJobs, rowsOwnedBy } from "../helpers/hostile/stored-state";
+import {
+  changedTables,
+  fingerprintQueues,
+  fingerprintTables,
+  prototypeFingerprint,
+  queuedJobs,
+  rowsOwnedBy,
+} from "../helpers/hostile/stored-state";
 import { eventually, request } from "../helpers/http";
 
 const CONCURRENCY = 8;
@@ -36,14 +43,26 @@ async function premiumKey(h: Harness, handle: string): Promise<{ key: string; us
 /** Waits until no queue has a job waiting or running, so stored state holds still while it is compared. */
 async function queuesIdle(h: Harness): Promise<void> {
   await eventually(async () => {
-    const counts = await Promise.all(Object.values(h.deps.queues).map((q) => q.getJobCounts("waiting", "active", "delayed", "prioritized", "waiting-children")));
+    const counts = await Promise.all(
+      Object.values(h.deps.queues).map((q) =>
+        q.getJobCounts("waiting", "active", "delayed", "prioritized", "waiting-children"),
+      ),
+    );
     return counts.every((c) => Object.values(c).every((n) => n === 0)) ? true : undefined;
   }, 60_000);
 }
 
 async function bothServersHealthy(h: Harness): Promise<string[]> {
-  const answers = await Promise.all([h.baseUrl, h.platformUrl].map((url) => request(url, "GET", "/health").catch((err: Error) => ({ status: 0, body: err.message }))));
-  return answers.flatMap((res, i) => (res.status === 200 ? [] : [`${i === 0 ? "execution API" : "platform"} /health answered ${res.status} ${JSON.stringify(res.body)}`]));
+  const answers = await Promise.all(
+    [h.baseUrl, h.platformUrl].map((url) =>
+      request(url, "GET", "/health").catch((err: Error) => ({ status: 0, body: err.message })),
+    ),
+  );
+  return answers.flatMap((res, i) =>
+    res.status === 200
+      ? []
+      : [`${i === 0 ? "execution API" : "platform"} /health answered ${res.status} ${JSON.stringify(res.body)}`],
+  );
 }
 
 function failureReport(outcomes: ProbeOutcome[]): string {
@@ -76,7 +95,10 @@ describe("hostile input against every documented operation", function () {
 
   before(async () => {
     h = await harness();
-    const [api, platform] = await Promise.all([request(h.baseUrl, "GET", "/openapi.json"), request(h.platformUrl, "GET", "/openapi.json")]);
+    const [api, platform] = await Promise.all([
+      request(h.baseUrl, "GET", "/openapi.json"),
+      request(h.platformUrl, "GET", "/openapi.json"),
+    ]);
     operations = documentedOperations([
       { app: "api", baseUrl: h.baseUrl, doc: api.body },
       { app: "platform", baseUrl: h.platformUrl, doc: platform.body },
@@ -85,7 +107,11 @@ describe("hostile input against every documented operation", function () {
     await revokeApiKey(h.deps.ds, revoked.keyId);
     await announceKeyRevoked(h.deps.redis, revoked.keyId);
     const refused = await makeRefusedCredentials(config.platform.session.jwtSecret!, revoked.key);
-    probes = allProbes(operations, { refused, bodyLimitBytes: limitBytes(config.http.bodyLimit) + 1, sessionCookie: SESSION_COOKIE });
+    probes = allProbes(operations, {
+      refused,
+      bodyLimitBytes: limitBytes(config.http.bodyLimit) + 1,
+      sessionCookie: SESSION_COOKIE,
+    });
     for (const op of operations) {
       const caller = await premiumKey(h, `hostile-${process.pid}-${op.app}-${op.label}`);
       if (MODERATOR_OPERATIONS.has(op.label)) await setUserRole(h.deps.ds, caller.userId, "moderator");
@@ -100,7 +126,18 @@ describe("hostile input against every documented operation", function () {
     const missing: string[] = [];
     for (const op of operations) {
       const expected: MutationClass[] = [];
-      if (op.body) expected.push("wrong-type", "extra-fields", "body-limit", "deep-nesting", "bad-unicode", "prototype-keys", "content-type", "malformed-json", "content-encoding");
+      if (op.body)
+        expected.push(
+          "wrong-type",
+          "extra-fields",
+          "body-limit",
+          "deep-nesting",
+          "bad-unicode",
+          "prototype-keys",
+          "content-type",
+          "malformed-json",
+          "content-encoding",
+        );
       if (op.body?.example !== undefined) expected.push("control");
       if (op.credentials.length) expected.push("bad-auth");
       if (op.parameters.some((p) => p.in === "path")) expected.push("path-param");
@@ -110,14 +147,23 @@ describe("hostile input against every documented operation", function () {
       for (const cls of expected) if (!have.has(cls)) missing.push(`${op.label}: ${cls}`);
     }
     expect(missing, "operations without probes of a class that applies to them").to.deep.equal([]);
-    expect(operations.map((o) => o.label)).to.include.members(["POST /v1/agent/completions", "GET /v1/jobs/{job_id}", "GET /prompt/{id}", "POST /platform/api-keys"]);
+    expect(operations.map((o) => o.label)).to.include.members([
+      "POST /v1/agent/completions",
+      "GET /v1/jobs/{job_id}",
+      "GET /prompt/{id}",
+      "POST /platform/api-keys",
+    ]);
     expect(probes.filter((p) => p.cls === "wrong-method").length).to.be.greaterThan(10);
   });
 
   it("refuses what the documents call invalid with a 4xx in the documented body, storing and queueing nothing", async () => {
     const refusedProbes = probes.filter((p) => p.expect.kind === "refused" || SAFE_METHODS.has(p.method));
     await queuesIdle(h);
-    const [tablesBefore, queuesBefore, protoBefore] = [await fingerprintTables(h.deps.ds), await fingerprintQueues(Object.values(h.deps.queues)), prototypeFingerprint()];
+    const [tablesBefore, queuesBefore, protoBefore] = [
+      await fingerprintTables(h.deps.ds),
+      await fingerprintQueues(Object.values(h.deps.queues)),
+      prototypeFingerprint(),
+    ];
     const outcomes: ProbeOutcome[] = [];
     const unhealthy: string[] = [];
     // One operation at a time, so a server that stops answering is caught right after the batch that stopped it.
@@ -127,15 +173,25 @@ describe("hostile input against every documented operation", function () {
       unhealthy.push(...(await bothServersHealthy(h)).map((line) => `after ${op.label}: ${line}`));
     }
     // Probes of paths no operation has (unknown paths) are sent without credentials.
-    const orphans = refusedProbes.filter((p) => !operations.some((op) => op.label === p.target.label && op.app === p.target.app));
+    const orphans = refusedProbes.filter(
+      (p) => !operations.some((op) => op.label === p.target.label && op.app === p.target.app),
+    );
     outcomes.push(...(await runProbes(orphans, agent, CONCURRENCY, () => "")));
     expect(unhealthy, "servers stopped answering").to.deep.equal([]);
-    expect(outcomes.filter((o) => o.problems.length), failureReport(outcomes)).to.deep.equal([]);
+    expect(
+      outcomes.filter((o) => o.problems.length),
+      failureReport(outcomes),
+    ).to.deep.equal([]);
 
     expect(({} as any).polluted, "Object.prototype polluted").to.equal(undefined);
     expect(prototypeFingerprint(), "built-in prototypes changed").to.equal(protoBefore);
-    expect(changedTables(tablesBefore, await fingerprintTables(h.deps.ds)), "tables changed by refused requests").to.deep.equal([]);
-    expect(await fingerprintQueues(Object.values(h.deps.queues)), "jobs queued by refused requests").to.deep.equal(queuesBefore);
+    expect(
+      changedTables(tablesBefore, await fingerprintTables(h.deps.ds)),
+      "tables changed by refused requests",
+    ).to.deep.equal([]);
+    expect(await fingerprintQueues(Object.values(h.deps.queues)), "jobs queued by refused requests").to.deep.equal(
+      queuesBefore,
+    );
   });
 
   it("answers requests valid by the documents without a 5xx, and whatever it refuses leaves nothing behind", async () => {
@@ -143,7 +199,9 @@ describe("hostile input against every documented operation", function () {
     // what it stored is traced back to it, and one that was refused must own nothing.
     const candidates = probes.filter((p) => p.expect.kind !== "refused" && !SAFE_METHODS.has(p.method));
     const runnable = candidates.filter((p) => !p.target.body || p.target.body.example !== undefined);
-    const callers = await mapBounded(runnable, CONCURRENCY, (_, i) => premiumKey(h, `hostile-${process.pid}-valid-${i}`));
+    const callers = await mapBounded(runnable, CONCURRENCY, (_, i) =>
+      premiumKey(h, `hostile-${process.pid}-valid-${i}`),
+    );
     const keys = new Map(runnable.map((probe, i) => [probe, callers[i]]));
     const ownedBefore = await rowsOwnedBy(h.deps.ds, callers);
     const jobsBefore = await queuedJobs(Object.values(h.deps.queues));
@@ -152,7 +210,10 @@ describe("hostile input against every documented operation", function () {
     const outcomes = await runProbes(runnable, agent, CONCURRENCY, (p) => keys.get(p)!.key);
     await queuesIdle(h);
     expect(await bothServersHealthy(h), "servers stopped answering").to.deep.equal([]);
-    expect(outcomes.filter((o) => o.problems.length), failureReport(outcomes)).to.deep.equal([]);
+    expect(
+      outcomes.filter((o) => o.problems.length),
+      failureReport(outcomes),
+    ).to.deep.equal([]);
     expect(({} as any).polluted, "Object.prototype polluted").to.equal(undefined);
     expect(prototypeFingerprint(), "built-in prototypes changed").to.equal(protoBefore);
 
@@ -161,17 +222,30 @@ describe("hostile input against every documented operation", function () {
       .filter((o) => o.res && o.res.status >= 400)
       .flatMap((o) => {
         const { keyId } = keys.get(o.probe)!;
-        const grown = Object.entries(ownedAfter.get(keyId)!).filter(([where, n]) => n !== (ownedBefore.get(keyId)![where] ?? 0));
-        return grown.length ? [`${o.probe.target.label} — ${o.probe.cls}: ${o.probe.name} → ${o.res!.status}, yet stored ${grown.map(([w, n]) => `${w}=${n}`).join(", ")}`] : [];
+        const grown = Object.entries(ownedAfter.get(keyId)!).filter(
+          ([where, n]) => n !== (ownedBefore.get(keyId)![where] ?? 0),
+        );
+        return grown.length
+          ? [
+              `${o.probe.target.label} — ${o.probe.cls}: ${o.probe.name} → ${o.res!.status}, yet stored ${grown.map(([w, n]) => `${w}=${n}`).join(", ")}`,
+            ]
+          : [];
       });
     expect(leftovers, "refused requests that stored something").to.deep.equal([]);
 
     // Every job queued meanwhile runs a stored run of a request that was accepted.
-    const acceptedKeys = new Set(outcomes.filter((o) => o.res && o.res.status < 400).map((o) => keys.get(o.probe)!.keyId));
+    const acceptedKeys = new Set(
+      outcomes.filter((o) => o.res && o.res.status < 400).map((o) => keys.get(o.probe)!.keyId),
+    );
     const added = [...(await queuedJobs(Object.values(h.deps.queues))).entries()].filter(([id]) => !jobsBefore.has(id));
-    const runs: { id: string; api_key_id: string | null }[] = await h.deps.ds.query(`SELECT id::text, api_key_id::text FROM runs WHERE id::text = ANY($1)`, [added.map(([id]) => id)]);
+    const runs: { id: string; api_key_id: string | null }[] = await h.deps.ds.query(
+      `SELECT id::text, api_key_id::text FROM runs WHERE id::text = ANY($1)`,
+      [added.map(([id]) => id)],
+    );
     const owners = new Map(runs.map((r) => [r.id, r.api_key_id]));
-    const strays = added.filter(([id]) => !acceptedKeys.has(owners.get(id) ?? "")).map(([id, job]) => `${job.queue} job ${id} (${JSON.stringify(job.data)}) runs no run of an accepted request`);
+    const strays = added
+      .filter(([id]) => !acceptedKeys.has(owners.get(id) ?? ""))
+      .map(([id, job]) => `${job.queue} job ${id} (${JSON.stringify(job.data)}) runs no run of an accepted request`);
     expect(strays, "jobs queued for refused requests").to.deep.equal([]);
     expect(added.length, "the accepted requests ran").to.be.greaterThan(0);
     expect(runnable.length, "requests valid by the documents were sent").to.be.greaterThan(20);

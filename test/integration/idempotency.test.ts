@@ -24,11 +24,21 @@ describe("Idempotency-Key on /v1 POSTs", () => {
       keyId,
       body,
       post: (idempotencyKey: string, payload: unknown = body, headers: Record<string, string> = {}) =>
-        request(h.baseUrl, "POST", PATH, { key, body: payload, headers: { "idempotency-key": idempotencyKey, ...headers } }),
-      runCount: async () => Number((await h.deps.ds.query("SELECT count(*) AS n FROM runs WHERE api_key_id = $1", [keyId]))[0].n),
+        request(h.baseUrl, "POST", PATH, {
+          key,
+          body: payload,
+          headers: { "idempotency-key": idempotencyKey, ...headers },
+        }),
+      runCount: async () =>
+        Number((await h.deps.ds.query("SELECT count(*) AS n FROM runs WHERE api_key_id = $1", [keyId]))[0].n),
       llmCalls: () => h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker)).length,
       record: async (idempotencyKey: string) =>
-        (await h.deps.ds.query("SELECT * FROM idempotency_keys WHERE api_key_id = $1 AND key = $2", [keyId, idempotencyKey]))[0],
+        (
+          await h.deps.ds.query("SELECT * FROM idempotency_keys WHERE api_key_id = $1 AND key = $2", [
+            keyId,
+            idempotencyKey,
+          ])
+        )[0],
     };
   }
 
@@ -145,7 +155,11 @@ describe("Idempotency-Key on /v1 POSTs", () => {
     expect(second.body).to.deep.equal(first.body);
     expect(second.headers.get("location")).to.equal(first.headers.get("location"));
     expect(second.headers.get("preference-applied")).to.equal("respond-async");
-    await eventually(async () => ((await request(h.baseUrl, "GET", `/v1/jobs/${first.body.job_id}`, { key: s.key })).body.status === "success" ? true : undefined));
+    await eventually(async () =>
+      (await request(h.baseUrl, "GET", `/v1/jobs/${first.body.job_id}`, { key: s.key })).body.status === "success"
+        ? true
+        : undefined,
+    );
     expect(await s.runCount()).to.equal(1);
   });
 
@@ -174,7 +188,10 @@ describe("Idempotency-Key on /v1 POSTs", () => {
     const s = await scenario();
     const first = await s.post("old-1");
     expect(first.status).to.equal(200);
-    await h.deps.ds.query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE api_key_id = $1", [s.keyId]);
+    await h.deps.ds.query(
+      "UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE api_key_id = $1",
+      [s.keyId],
+    );
     const other = await s.post("old-1", { ...s.body, task: `${s.body.task} Again.` });
     expect(other.status).to.equal(200);
     expect(other.body.job_id).to.not.equal(first.body.job_id);
@@ -196,7 +213,10 @@ describe("Idempotency-Key on /v1 POSTs", () => {
 
   it("ignores the header on requests other than POST", async () => {
     const { key } = await h.newKey();
-    const res = await request(h.baseUrl, "GET", "/v1/rate/limits", { key, headers: { "idempotency-key": "tab\there" } });
+    const res = await request(h.baseUrl, "GET", "/v1/rate/limits", {
+      key,
+      headers: { "idempotency-key": "tab\there" },
+    });
     expect(res.status).to.equal(200);
   });
 });

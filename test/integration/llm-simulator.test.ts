@@ -55,7 +55,8 @@ function validate(value: any, schema: Schema | boolean, root: Schema, path = "$"
     return validate(value, root.$defs?.[name] ?? root.definitions?.[name], root, path);
   }
   const errors: string[] = [];
-  if ("const" in schema && JSON.stringify(value) !== JSON.stringify(schema.const)) errors.push(`${path}: not the const`);
+  if ("const" in schema && JSON.stringify(value) !== JSON.stringify(schema.const))
+    errors.push(`${path}: not the const`);
   if (schema.enum && !schema.enum.includes(value)) errors.push(`${path}: ${JSON.stringify(value)} not in enum`);
   if (schema.anyOf && !schema.anyOf.some((s: Schema) => validate(value, s, root, path).length === 0)) {
     errors.push(`${path}: matches no anyOf branch`);
@@ -118,7 +119,10 @@ const WEATHER_PARAMETERS: Schema = {
 };
 
 const TOOLS: ChatCompletionTool[] = [
-  { type: "function", function: { name: "get_weather", description: "Weather forecast", parameters: WEATHER_PARAMETERS } },
+  {
+    type: "function",
+    function: { name: "get_weather", description: "Weather forecast", parameters: WEATHER_PARAMETERS },
+  },
   {
     type: "function",
     function: {
@@ -149,7 +153,10 @@ describe("LLM simulator", function () {
 
   describe("plain completions", () => {
     it("answers in OpenAI's shape with real token counts", async () => {
-      const res = await client.chat.completions.create({ model: "gpt-4o", messages: user("What is the capital of France?") });
+      const res = await client.chat.completions.create({
+        model: "gpt-4o",
+        messages: user("What is the capital of France?"),
+      });
       expect(sim.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       expect(res.object).to.equal("chat.completion");
       expect(res.id).to.match(/^chatcmpl-/);
@@ -190,7 +197,15 @@ describe("LLM simulator", function () {
       const plain = await client.chat.completions.create({ model: "gpt-4o", messages: user(text) });
       const withImage = await client.chat.completions.create({
         model: "gpt-4o",
-        messages: [{ role: "user", content: [{ type: "text", text }, { type: "image_url", image_url: { url } }] }],
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text },
+              { type: "image_url", image_url: { url } },
+            ],
+          },
+        ],
       });
       expect(withImage.usage!.prompt_tokens - plain.usage!.prompt_tokens).to.equal(85);
       expect(withImage.choices[0].message.content).to.include(text).and.not.include("base64");
@@ -280,11 +295,26 @@ describe("LLM simulator", function () {
       expect(calls.map((c) => c.function.name)).to.deep.equal(["get_weather", "search"]);
       expect(new Set(calls.map((c) => c.id)).size).to.equal(2);
 
-      const single = await client.chat.completions.create({ model: "gpt-4o", messages, tools: TOOLS, parallel_tool_calls: false });
+      const single = await client.chat.completions.create({
+        model: "gpt-4o",
+        messages,
+        tools: TOOLS,
+        parallel_tool_calls: false,
+      });
       expect(functionCalls(single.choices[0].message.tool_calls)).to.have.length(1);
-      const required = await client.chat.completions.create({ model: "gpt-4o", messages, tools: TOOLS, tool_choice: "required" });
+      const required = await client.chat.completions.create({
+        model: "gpt-4o",
+        messages,
+        tools: TOOLS,
+        tool_choice: "required",
+      });
       expect(functionCalls(required.choices[0].message.tool_calls)).to.have.length(1);
-      const none = await client.chat.completions.create({ model: "gpt-4o", messages, tools: TOOLS, tool_choice: "none" });
+      const none = await client.chat.completions.create({
+        model: "gpt-4o",
+        messages,
+        tools: TOOLS,
+        tool_choice: "none",
+      });
       expect(none.choices[0].message.tool_calls).to.equal(undefined);
       expect(none.choices[0].message.content).to.match(/^\[simulated gpt-4o\]/);
 
@@ -296,7 +326,9 @@ describe("LLM simulator", function () {
       const final = await client.chat.completions.create({ model: "gpt-4o", messages: followUp, tools: TOOLS });
       expect(final.choices[0].finish_reason).to.equal("stop");
       expect(final.choices[0].message.tool_calls).to.equal(undefined);
-      expect(final.choices[0].message.content).to.match(/^\[simulated gpt-4o\] /).and.include("Plan my trip");
+      expect(final.choices[0].message.content)
+        .to.match(/^\[simulated gpt-4o\] /)
+        .and.include("Plan my trip");
     });
   });
 
@@ -312,7 +344,12 @@ describe("LLM simulator", function () {
         required: ["decision", "confidence", "reasons"],
         additionalProperties: false,
         definitions: {
-          reason: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+          reason: {
+            type: "object",
+            properties: { text: { type: "string" } },
+            required: ["text"],
+            additionalProperties: false,
+          },
         },
       };
       const res = await client.chat.completions.create({
@@ -340,27 +377,54 @@ describe("LLM simulator", function () {
     afterEach(() => sim.clearScripts());
 
     it("answers requests containing a scripted text with the scripted reply, even for json_schema formats", async () => {
-      const format = { type: "json_schema" as const, json_schema: { name: "score", schema: { type: "object", properties: { quality: { type: "integer" } }, required: ["quality"] } } };
+      const format = {
+        type: "json_schema" as const,
+        json_schema: {
+          name: "score",
+          schema: { type: "object", properties: { quality: { type: "integer" } }, required: ["quality"] },
+        },
+      };
       sim.script({ contains: "marker-41", reply: '{"quality":1}' });
       sim.script({ contains: "marker-42", reply: '{"quality":9}' });
-      const scripted = await client.chat.completions.create({ model: "gpt-4o", messages: user("rate this: marker-42"), response_format: format });
+      const scripted = await client.chat.completions.create({
+        model: "gpt-4o",
+        messages: user("rate this: marker-42"),
+        response_format: format,
+      });
       expect(scripted.choices[0].message.content).to.equal('{"quality":9}');
-      const other = await client.chat.completions.create({ model: "gpt-4o", messages: user("rate this: nothing scripted"), response_format: format });
+      const other = await client.chat.completions.create({
+        model: "gpt-4o",
+        messages: user("rate this: nothing scripted"),
+        response_format: format,
+      });
       expect(other.choices[0].message.content).to.not.equal('{"quality":9}');
-      const explicit = await client.chat.completions.create(withSim({ model: "gpt-4o", messages: user("marker-42") }, { sim_reply: "explicit" }));
+      const explicit = await client.chat.completions.create(
+        withSim({ model: "gpt-4o", messages: user("marker-42") }, { sim_reply: "explicit" }),
+      );
       expect(explicit.choices[0].message.content).to.equal("explicit");
     });
 
     it("takes scripts over HTTP, lists them, and forgets them with DELETE", async () => {
       const bad = await fetch(`${root}/_scripts`, { method: "POST", body: JSON.stringify({ contains: "" }) });
       expect(bad.status).to.equal(400);
-      const added = await fetch(`${root}/_scripts`, { method: "POST", body: JSON.stringify({ contains: "over-http", reply: "scripted over HTTP" }) });
+      const added = await fetch(`${root}/_scripts`, {
+        method: "POST",
+        body: JSON.stringify({ contains: "over-http", reply: "scripted over HTTP" }),
+      });
       expect(added.status).to.equal(201);
-      expect(await json(await fetch(`${root}/_scripts`))).to.deep.equal([{ contains: "over-http", reply: "scripted over HTTP" }]);
-      const res = await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "system", content: "over-http" }, ...user("hi")] });
+      expect(await json(await fetch(`${root}/_scripts`))).to.deep.equal([
+        { contains: "over-http", reply: "scripted over HTTP" },
+      ]);
+      const res = await client.chat.completions.create({
+        model: "gpt-4o",
+        messages: [{ role: "system", content: "over-http" }, ...user("hi")],
+      });
       expect(res.choices[0].message.content).to.equal("scripted over HTTP");
       expect((await fetch(`${root}/_scripts`, { method: "DELETE" })).status).to.equal(204);
-      const after = await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "system", content: "over-http" }, ...user("hi")] });
+      const after = await client.chat.completions.create({
+        model: "gpt-4o",
+        messages: [{ role: "system", content: "over-http" }, ...user("hi")],
+      });
       expect(after.choices[0].message.content).to.not.equal("scripted over HTTP");
     });
   });
@@ -416,14 +480,18 @@ describe("LLM simulator", function () {
           call.arguments += delta.function?.arguments ?? "";
         }
       }
-      expect(assembled).to.deep.equal(expected.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })));
+      expect(assembled).to.deep.equal(
+        expected.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+      );
     });
   });
 
   describe("simulation controls", () => {
     it("waits sim_latency_ms before answering", async () => {
       const started = performance.now();
-      await client.chat.completions.create(withSim({ model: "gpt-4o", messages: user("slow please") }, { sim_latency_ms: 200 }));
+      await client.chat.completions.create(
+        withSim({ model: "gpt-4o", messages: user("slow please") }, { sim_latency_ms: 200 }),
+      );
       expect(performance.now() - started).to.be.at.least(200);
     });
 
@@ -443,7 +511,10 @@ describe("LLM simulator", function () {
       for (const status of [400, 401, 500, 503]) {
         const err = await client.chat.completions
           .create(withSim({ model: "gpt-4o", messages: user("fail") }, { sim_error: status }))
-          .then(() => undefined, (e: unknown) => e);
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
         expect(err).to.be.instanceOf(OpenAI.APIError);
         expect((err as InstanceType<typeof OpenAI.APIError>).status).to.equal(status);
       }
@@ -477,8 +548,14 @@ describe("LLM simulator", function () {
     });
 
     it("fails only the first sim_error_times identical requests", async () => {
-      const params = withSim({ model: "gpt-4o", messages: user(`flaky ${Date.now()}`) }, { sim_error: 500, sim_error_times: 1 });
-      const first = await client.chat.completions.create(params).then(() => undefined, (e: unknown) => e);
+      const params = withSim(
+        { model: "gpt-4o", messages: user(`flaky ${Date.now()}`) },
+        { sim_error: 500, sim_error_times: 1 },
+      );
+      const first = await client.chat.completions.create(params).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(first).to.be.instanceOf(OpenAI.InternalServerError);
       const second = await client.chat.completions.create(params);
       expect(second.choices[0].message.content).to.match(/^\[simulated gpt-4o\]/);
@@ -487,7 +564,10 @@ describe("LLM simulator", function () {
 
     it("lets the SDK's own retries get through a 429 using the retry-after-ms hint", async () => {
       const retrying = new OpenAI({ baseURL: sim.url, apiKey: "sim", maxRetries: 2 });
-      const params = withSim({ model: "gpt-4o", messages: user(`rate ${Date.now()}`) }, { sim_error: 429, sim_error_times: 2 });
+      const params = withSim(
+        { model: "gpt-4o", messages: user(`rate ${Date.now()}`) },
+        { sim_error: 429, sim_error_times: 2 },
+      );
       const res = await retrying.chat.completions.create(params);
       expect(res.choices[0].finish_reason).to.equal("stop");
       expect(sim.journal.map((e) => e.status)).to.deep.equal([429, 429, 200]);

@@ -23,7 +23,12 @@ describe("GET /v1/models/available", () => {
     for (const id of res.body.models) expect(id).to.be.a("string");
     expect(res.body.count).to.equal(res.body.models.length);
     expect(res.body.models).to.deep.equal(MODEL_CATALOG.map((m) => m.id)); // LLM_BASE_URL is set in tests
-    expect(res.body.models).to.include.members(["gpt-4.1", "gpt-4o-mini", "claude-sonnet-4-20250514", "groq/llama-3.3-70b-versatile"]);
+    expect(res.body.models).to.include.members([
+      "gpt-4.1",
+      "gpt-4o-mini",
+      "claude-sonnet-4-20250514",
+      "groq/llama-3.3-70b-versatile",
+    ]);
     expect(res.body.details).to.have.length(MODEL_CATALOG.length);
     expect(res.body.details[0]).to.deep.equal({ id: "gpt-4.1", provider: "openai", available: true });
     expect(res.headers.get("content-type")).to.match(/application\/json/);
@@ -39,7 +44,11 @@ describe("GET /v1/models/available", () => {
     const details = modelAvailability(loadConfig({ OPENAI_API_KEY: "k", GROQ_API_KEY: "g" }));
     const available = new Set(details.filter((m) => m.available).map((m) => m.provider));
     expect([...available].sort()).to.deep.equal(["groq", "openai"]);
-    expect(details.find((m) => m.id === "claude-sonnet-4-20250514")).to.deep.equal({ id: "claude-sonnet-4-20250514", provider: "anthropic", available: false });
+    expect(details.find((m) => m.id === "claude-sonnet-4-20250514")).to.deep.equal({
+      id: "claude-sonnet-4-20250514",
+      provider: "anthropic",
+      available: false,
+    });
     expect(modelAvailability(loadConfig({})).every((m) => !m.available)).to.equal(true);
   });
 });
@@ -54,7 +63,10 @@ describe("GET /v1/swarm/logs", () => {
   let failedJob: string;
 
   async function complete(key: string, task: string, agentConfig: Record<string, unknown> = {}) {
-    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: { agent_name: "Logger", ...agentConfig }, task } });
+    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: { agent_name: "Logger", ...agentConfig }, task },
+    });
     expect(res.body.job_id, JSON.stringify(res.body)).to.be.a("string");
     return res;
   }
@@ -144,7 +156,10 @@ describe("GET /v1/swarm/logs", () => {
     }
     const both = await request(h.baseUrl, "GET", "/v1/swarm/logs?limit=-1&offset=-1", { key: first.key });
     expect(both.status).to.equal(422);
-    expect(both.body.detail.map((d: any) => d.loc)).to.deep.equal([["query", "limit"], ["query", "offset"]]);
+    expect(both.body.detail.map((d: any) => d.loc)).to.deep.equal([
+      ["query", "limit"],
+      ["query", "offset"],
+    ]);
   });
 
   it("needs an API key", async () => {

@@ -23,7 +23,11 @@ describe("E4 POST /v1/marketplace/agents", () => {
 
   it("lists approved prompts only, newest first, with the spec's fields and the total of approved prompts", async () => {
     const older = await insertPrompt(h.deps.ds, { userId: seller.userId, createdAt: inDays(100) });
-    const newer = await insertPrompt(h.deps.ds, { userId: seller.userId, createdAt: inDays(101), links: ["https://example.test/a", { name: "Docs", url: "https://example.test/docs" }] });
+    const newer = await insertPrompt(h.deps.ds, {
+      userId: seller.userId,
+      createdAt: inDays(101),
+      links: ["https://example.test/a", { name: "Docs", url: "https://example.test/docs" }],
+    });
     await insertPrompt(h.deps.ds, { userId: seller.userId, createdAt: inDays(102), status: "pending" });
     await insertPrompt(h.deps.ds, { userId: seller.userId, createdAt: inDays(103), status: "rejected" });
 
@@ -38,8 +42,28 @@ describe("E4 POST /v1/marketplace/agents", () => {
     expect(res.body.total_count).to.equal(count);
 
     const item = res.body.prompts[0];
-    expect(item).to.have.all.keys("id", "created_at", "user_id", "name", "description", "prompt", "use_cases", "status", "tags", "category", "links");
-    expect(item).to.include({ user_id: seller.userId, name: `Prompt ${newer.id.slice(0, 8)}`, description: "A prompt for tests", prompt: newer.prompt, status: "approved", tags: "test,prompt", category: "testing" });
+    expect(item).to.have.all.keys(
+      "id",
+      "created_at",
+      "user_id",
+      "name",
+      "description",
+      "prompt",
+      "use_cases",
+      "status",
+      "tags",
+      "category",
+      "links",
+    );
+    expect(item).to.include({
+      user_id: seller.userId,
+      name: `Prompt ${newer.id.slice(0, 8)}`,
+      description: "A prompt for tests",
+      prompt: newer.prompt,
+      status: "approved",
+      tags: "test,prompt",
+      category: "testing",
+    });
     expect(new Date(item.created_at).getTime()).to.equal(new Date(newer.created_at).getTime());
     expect(item.use_cases).to.deep.equal({ Testing: "Used by the tests" });
     expect(item.links).to.deep.equal(["https://example.test/a", { name: "Docs", url: "https://example.test/docs" }]);
@@ -47,8 +71,12 @@ describe("E4 POST /v1/marketplace/agents", () => {
 
   it("returns 10 items by default, for an empty body, an empty object or number_of_items null", async () => {
     const rows = [];
-    for (let i = 0; i < 11; i++) rows.push(await insertPrompt(h.deps.ds, { userId: seller.userId, createdAt: inDays(200 + i) }));
-    const newestTen = rows.reverse().slice(0, 10).map((r) => r.id);
+    for (let i = 0; i < 11; i++)
+      rows.push(await insertPrompt(h.deps.ds, { userId: seller.userId, createdAt: inDays(200 + i) }));
+    const newestTen = rows
+      .reverse()
+      .slice(0, 10)
+      .map((r) => r.id);
     for (const body of [undefined, {}, { number_of_items: null }]) {
       const res = await request(h.baseUrl, "POST", E4, { key, body });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -73,7 +101,12 @@ describe("E4 POST /v1/marketplace/agents", () => {
   });
 
   it("shows a paid prompt's text only to its owner; free prompts' text to everyone", async () => {
-    const paid = await insertPrompt(h.deps.ds, { userId: seller.userId, isFree: false, priceUsd: 4.5, createdAt: inDays(300) });
+    const paid = await insertPrompt(h.deps.ds, {
+      userId: seller.userId,
+      isFree: false,
+      priceUsd: 4.5,
+      createdAt: inDays(300),
+    });
     const free = await insertPrompt(h.deps.ds, { userId: seller.userId, createdAt: inDays(299) });
     const byId = (body: any) => new Map(body.prompts.map((p: any) => [p.id, p]));
 
@@ -101,7 +134,10 @@ describe("E4 POST /v1/marketplace/agents", () => {
     const res = await request(h.baseUrl, "POST", E4, { key, body: { number_of_items: 1 } });
     const [item] = res.body.prompts;
     expect(item.id).to.equal(row.id);
-    expect(item.use_cases).to.deep.equal({ Summaries: "Condense reports\n\nCondense meeting notes", Emails: "Draft replies" });
+    expect(item.use_cases).to.deep.equal({
+      Summaries: "Condense reports\n\nCondense meeting notes",
+      Emails: "Draft replies",
+    });
     expect(Object.keys(item.use_cases)).to.deep.equal(["Summaries", "Emails"]);
     expect(item).to.include({ description: "", tags: "", category: "" });
   });

@@ -6,7 +6,7 @@ import { insertPrompt } from "../helpers/marketplace-prompts";
 import { callerOf, callsMentioning, postSwarm } from "../helpers/swarm";
 
 /** The system message of a call the simulator received. */
-const systemOf = (body: any): string => body.messages[0].role === "system" ? body.messages[0].content : "";
+const systemOf = (body: any): string => (body.messages[0].role === "system" ? body.messages[0].content : "");
 
 describe("marketplace_prompt_id in agent specs (E1, E2, E3, E5)", () => {
   let h: Harness;
@@ -19,19 +19,31 @@ describe("marketplace_prompt_id in agent specs (E1, E2, E3, E5)", () => {
     h = await harness();
     ({ key, userId } = await h.newKey());
     const seller = await h.newKey();
-    free = await insertPrompt(h.deps.ds, { userId: seller.userId, prompt: `You are a free marketplace editor ${randomUUID()}.` });
-    paid = await insertPrompt(h.deps.ds, { userId: seller.userId, prompt: `You are a paid marketplace analyst ${randomUUID()}.`, isFree: false, priceUsd: 9.99 });
+    free = await insertPrompt(h.deps.ds, {
+      userId: seller.userId,
+      prompt: `You are a free marketplace editor ${randomUUID()}.`,
+    });
+    paid = await insertPrompt(h.deps.ds, {
+      userId: seller.userId,
+      prompt: `You are a paid marketplace analyst ${randomUUID()}.`,
+      isFree: false,
+      priceUsd: 9.99,
+    });
   });
 
   /** Runs the caller's account has, so a refused request can be shown to have created none. */
-  const runCount = async (ownerId: string) => (await h.deps.ds.query("SELECT count(*)::int AS n FROM runs WHERE user_id = $1", [ownerId]))[0].n as number;
+  const runCount = async (ownerId: string) =>
+    (await h.deps.ds.query("SELECT count(*)::int AS n FROM runs WHERE user_id = $1", [ownerId]))[0].n as number;
 
   it("E5: the stored prompt replaces system_prompt in what the model is sent, for a free and a paid prompt", async () => {
     for (const prompt of [free, paid]) {
       const marker = `e5-${randomUUID()}`;
       const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
         key,
-        body: { agent_config: { agent_name: "Buyer", system_prompt: "IGNORED OWN PROMPT", marketplace_prompt_id: prompt.id }, task: marker },
+        body: {
+          agent_config: { agent_name: "Buyer", system_prompt: "IGNORED OWN PROMPT", marketplace_prompt_id: prompt.id },
+          task: marker,
+        },
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const calls = callsMentioning(h, marker);
@@ -43,7 +55,10 @@ describe("marketplace_prompt_id in agent specs (E1, E2, E3, E5)", () => {
 
   it("never stores a marketplace prompt's text in clear, so a paid prompt does not come back through the logs", async () => {
     const marker = `logs-${randomUUID()}`;
-    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: { marketplace_prompt_id: paid.id }, task: marker } });
+    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: { marketplace_prompt_id: paid.id }, task: marker },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const [run] = await h.deps.ds.query("SELECT request FROM runs WHERE job_id = $1", [res.body.job_id]);
     expect(run.request.agent_config.marketplace_prompt_id).to.equal(paid.id);
@@ -113,34 +128,71 @@ describe("marketplace_prompt_id in agent specs (E1, E2, E3, E5)", () => {
     const unknown = randomUUID();
     const attempts = [
       { path: "/v1/agent/completions", body: { agent_config: { marketplace_prompt_id: unknown }, task: "x" } },
-      { path: "/v1/agent/batch/completions", body: [{ agent_config: { marketplace_prompt_id: free.id }, task: "x" }, { agent_config: { marketplace_prompt_id: unknown }, task: "y" }] },
-      { path: "/v1/swarm/completions", body: { agents: [{ agent_name: "A", marketplace_prompt_id: free.id }, { agent_name: "B", marketplace_prompt_id: unknown }], task: "x" } },
-      { path: "/v1/agent/completions", body: { agent_config: { marketplace_prompt_id: "not-a-uuid" }, task: "x" }, id: "not-a-uuid" },
+      {
+        path: "/v1/agent/batch/completions",
+        body: [
+          { agent_config: { marketplace_prompt_id: free.id }, task: "x" },
+          { agent_config: { marketplace_prompt_id: unknown }, task: "y" },
+        ],
+      },
+      {
+        path: "/v1/swarm/completions",
+        body: {
+          agents: [
+            { agent_name: "A", marketplace_prompt_id: free.id },
+            { agent_name: "B", marketplace_prompt_id: unknown },
+          ],
+          task: "x",
+        },
+      },
+      {
+        path: "/v1/agent/completions",
+        body: { agent_config: { marketplace_prompt_id: "not-a-uuid" }, task: "x" },
+        id: "not-a-uuid",
+      },
     ];
     for (const attempt of attempts) {
       const res = await request(h.baseUrl, "POST", attempt.path, { key: caller.key, body: attempt.body });
       expect(res.status, `${attempt.path}: ${JSON.stringify(res.body)}`).to.equal(400);
       expect(res.body).to.include({ code: "MARKETPLACE_PROMPT_UNAVAILABLE", status_code: 400 });
-      expect(res.body.detail).to.be.a("string").and.include(attempt.id ?? unknown).and.not.include(free.id);
+      expect(res.body.detail)
+        .to.be.a("string")
+        .and.include(attempt.id ?? unknown)
+        .and.not.include(free.id);
     }
     expect(await runCount(caller.userId)).to.equal(0);
   });
 
   it("lets the owner use their pending prompt; another user's pending prompt reads as unknown; a rejected one is refused", async () => {
     const other = await h.newKey();
-    const pending = await insertPrompt(h.deps.ds, { userId, status: "pending", prompt: `Pending prompt under review ${randomUUID()}.` });
+    const pending = await insertPrompt(h.deps.ds, {
+      userId,
+      status: "pending",
+      prompt: `Pending prompt under review ${randomUUID()}.`,
+    });
     const rejected = await insertPrompt(h.deps.ds, { userId, status: "rejected" });
     const marker = `pending-${randomUUID()}`;
 
-    const mine = await request(h.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: { marketplace_prompt_id: pending.id }, task: marker } });
+    const mine = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: { marketplace_prompt_id: pending.id }, task: marker },
+    });
     expect(mine.status, JSON.stringify(mine.body)).to.equal(200);
     expect(systemOf(callsMentioning(h, marker)[0])).to.equal(pending.prompt);
 
-    const theirs = await request(h.baseUrl, "POST", "/v1/agent/completions", { key: other.key, body: { agent_config: { marketplace_prompt_id: pending.id }, task: "x" } });
+    const theirs = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: other.key,
+      body: { agent_config: { marketplace_prompt_id: pending.id }, task: "x" },
+    });
     expect(theirs.status).to.equal(400);
-    expect(theirs.body.detail).to.equal(`Unknown marketplace_prompt_id '${pending.id}': no marketplace prompt with this id is available`);
+    expect(theirs.body.detail).to.equal(
+      `Unknown marketplace_prompt_id '${pending.id}': no marketplace prompt with this id is available`,
+    );
 
-    const refused = await request(h.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: { marketplace_prompt_id: rejected.id }, task: "x" } });
+    const refused = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: { marketplace_prompt_id: rejected.id }, task: "x" },
+    });
     expect(refused.status).to.equal(400);
     expect(refused.body.detail).to.include(rejected.id).and.include("rejected");
     expect(await runCount(other.userId)).to.equal(0);

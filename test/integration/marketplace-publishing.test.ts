@@ -39,11 +39,16 @@ describe("publish_to_marketplace", function () {
   });
 
   const promptRow = async (id: string) => (await h.deps.ds.query("SELECT * FROM prompts WHERE id = $1", [id]))[0];
-  const promptsOf = async (ownerId: string) => (await h.deps.ds.query("SELECT id FROM prompts WHERE user_id = $1", [ownerId])) as { id: string }[];
-  const runsOf = async (ownerId: string) => (await h.deps.ds.query("SELECT count(*)::int AS n FROM runs WHERE user_id = $1", [ownerId]))[0].n as number;
+  const promptsOf = async (ownerId: string) =>
+    (await h.deps.ds.query("SELECT id FROM prompts WHERE user_id = $1", [ownerId])) as { id: string }[];
+  const runsOf = async (ownerId: string) =>
+    (await h.deps.ds.query("SELECT count(*)::int AS n FROM runs WHERE user_id = $1", [ownerId]))[0].n as number;
   /** Today's counters of a user, zeros when nothing was counted. */
   const usageOf = async (ownerId: string) => {
-    const [row] = await h.deps.ds.query("SELECT paid_prompts, free_content FROM daily_usage WHERE user_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date", [ownerId]);
+    const [row] = await h.deps.ds.query(
+      "SELECT paid_prompts, free_content FROM daily_usage WHERE user_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date",
+      [ownerId],
+    );
     return { paid: row?.paid_prompts ?? 0, free: row?.free_content ?? 0 };
   };
 
@@ -53,15 +58,42 @@ describe("publish_to_marketplace", function () {
     const before = await usageOf(userId);
     const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
-      body: { agent_config: publisher("Contract Reviewer", prompt, { is_free: false, price_usd: 2.5, published_prompt_id: "forged" }), task: marker },
+      body: {
+        agent_config: publisher("Contract Reviewer", prompt, {
+          is_free: false,
+          price_usd: 2.5,
+          published_prompt_id: "forged",
+        }),
+        task: marker,
+      },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.have.all.keys("job_id", "success", "name", "description", "temperature", "outputs", "usage", "timestamp"); // body unchanged
+    expect(res.body).to.have.all.keys(
+      "job_id",
+      "success",
+      "name",
+      "description",
+      "temperature",
+      "outputs",
+      "usage",
+      "timestamp",
+    ); // body unchanged
     const id = res.headers.get(HEADER)!;
     expect(id).to.match(UUID);
 
     const row = await promptRow(id);
-    expect(row).to.include({ user_id: userId, name: "Contract Reviewer", prompt, description: "Contract Reviewer reviews contracts", tags: "legal,review", category: "analysis", is_free: false, price_usd: 2.5, status: "pending", source: "agent" });
+    expect(row).to.include({
+      user_id: userId,
+      name: "Contract Reviewer",
+      prompt,
+      description: "Contract Reviewer reviews contracts",
+      tags: "legal,review",
+      category: "analysis",
+      is_free: false,
+      price_usd: 2.5,
+      status: "pending",
+      source: "agent",
+    });
     expect(row.price).to.equal(0.016666667); // $2.50 at the local price endpoint's $150 per SOL, to the lamport
     expect(await usageOf(userId)).to.deep.equal({ ...before, paid: before.paid + 1 });
     expect(row.use_cases).to.deep.equal([{ title: "Contracts", description: "Reviews supplier contracts" }]);
@@ -72,7 +104,10 @@ describe("publish_to_marketplace", function () {
 
   it("reuses the caller's existing prompt for the same text (whitespace and case aside), without an error", async () => {
     const prompt = `You summarise board minutes ${randomUUID()}.`;
-    const first = await request(h.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: publisher("Minutes", prompt), task: "a" } });
+    const first = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: publisher("Minutes", prompt), task: "a" },
+    });
     const counted = await usageOf(userId);
     const again = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
@@ -95,7 +130,10 @@ describe("publish_to_marketplace", function () {
 
   it("publishes one prompt, counted once, when requests publishing the same text race past the duplicate check", async () => {
     const caller = await h.newKey();
-    const warmUp = await request(h.baseUrl, "POST", "/v1/agent/completions", { key: caller.key, body: { agent_config: publisher("Warm-up", `You plan picnics ${randomUUID()}.`), task: "t" } });
+    const warmUp = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: caller.key,
+      body: { agent_config: publisher("Warm-up", `You plan picnics ${randomUUID()}.`), task: "t" },
+    });
     expect(warmUp.status).to.equal(200); // today's counter row exists now
     // Holding the counter row makes every request pass the duplicate check and wait at the counted insert.
     const holder = h.deps.ds.createQueryRunner();
@@ -106,10 +144,17 @@ describe("publish_to_marketplace", function () {
       await holder.query("SELECT 1 FROM daily_usage WHERE user_id = $1 FOR UPDATE", [caller.userId]);
       const prompt = `You translate menus for tourists ${randomUUID()}.`;
       const pending = Promise.all(
-        [1, 2, 3, 4].map((n) => request(h.baseUrl, "POST", "/v1/agent/completions", { key: caller.key, body: { agent_config: publisher(`Menu ${n}`, prompt), task: "t" } })),
+        [1, 2, 3, 4].map((n) =>
+          request(h.baseUrl, "POST", "/v1/agent/completions", {
+            key: caller.key,
+            body: { agent_config: publisher(`Menu ${n}`, prompt), task: "t" },
+          }),
+        ),
       );
       await eventually(async () => {
-        const [waiting] = await h.deps.ds.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO daily_usage%'");
+        const [waiting] = await h.deps.ds.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO daily_usage%'",
+        );
         return waiting.n === 4 ? true : undefined;
       });
       await holder.commitTransaction();
@@ -118,7 +163,10 @@ describe("publish_to_marketplace", function () {
       if (holder.isTransactionActive) await holder.rollbackTransaction();
       await holder.release();
     }
-    expect(answers.map((a) => a.status), JSON.stringify(answers.map((a) => a.body))).to.deep.equal([200, 200, 200, 200]);
+    expect(
+      answers.map((a) => a.status),
+      JSON.stringify(answers.map((a) => a.body)),
+    ).to.deep.equal([200, 200, 200, 200]);
     const ids = new Set(answers.map((a) => a.headers.get(HEADER)));
     expect(ids.size).to.equal(1);
     expect(await promptsOf(caller.userId)).to.have.length(2);
@@ -128,15 +176,36 @@ describe("publish_to_marketplace", function () {
   it("refuses an agent that cannot be published with 400 naming every problem, before any prompt or run is stored", async () => {
     const caller = await h.newKey();
     const bad = [
-      { path: "/v1/agent/completions", body: { agent_config: { agent_name: "X", system_prompt: "hi", publish_to_marketplace: true, is_free: false }, task: "t" } },
+      {
+        path: "/v1/agent/completions",
+        body: {
+          agent_config: { agent_name: "X", system_prompt: "hi", publish_to_marketplace: true, is_free: false },
+          task: "t",
+        },
+      },
       {
         path: "/v1/agent/batch/completions",
         body: [
           { agent_config: publisher("Fine", `A fine prompt ${randomUUID()}`), task: "t" },
-          { agent_config: publisher("Paid", `A paid prompt ${randomUUID()}`, { is_free: false, use_cases: [{ title: "" }] }), task: "t" },
+          {
+            agent_config: publisher("Paid", `A paid prompt ${randomUUID()}`, {
+              is_free: false,
+              use_cases: [{ title: "" }],
+            }),
+            task: "t",
+          },
         ],
       },
-      { path: "/v1/swarm/completions", body: { agents: [publisher("Fine", `Another fine prompt ${randomUUID()}`), publisher("Borrowed", "ignored", { marketplace_prompt_id: null, tags: [] })], task: "t" } },
+      {
+        path: "/v1/swarm/completions",
+        body: {
+          agents: [
+            publisher("Fine", `Another fine prompt ${randomUUID()}`),
+            publisher("Borrowed", "ignored", { marketplace_prompt_id: null, tags: [] }),
+          ],
+          task: "t",
+        },
+      },
     ];
     for (const { path, body } of bad) {
       const res = await request(h.baseUrl, "POST", path, { key: caller.key, body });
@@ -144,7 +213,11 @@ describe("publish_to_marketplace", function () {
       expect(res.body.code).to.equal("INVALID_MARKETPLACE_PUBLICATION");
       expect(res.headers.get(HEADER)).to.equal(null);
     }
-    const [e5, e3, e1] = await Promise.all(bad.map(({ path, body }) => request(h.baseUrl, "POST", path, { key: caller.key, body }).then((r) => r.body.detail as string)));
+    const [e5, e3, e1] = await Promise.all(
+      bad.map(({ path, body }) =>
+        request(h.baseUrl, "POST", path, { key: caller.key, body }).then((r) => r.body.detail as string),
+      ),
+    );
     // E7's field rules, each problem naming the agent and its own field.
     expect(e5.split("; ")).to.deep.equal([
       "agent_config (X): agent_name length must be at least 2 characters long",
@@ -164,10 +237,16 @@ describe("publish_to_marketplace", function () {
   });
 
   it("refuses to republish an agent that runs on someone's marketplace prompt", async () => {
-    const mine = await request(h.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: publisher("Original", `Original text ${randomUUID()}`), task: "t" } });
+    const mine = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: publisher("Original", `Original text ${randomUUID()}`), task: "t" },
+    });
     const copy = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
-      body: { agent_config: publisher("Copy", "unused", { marketplace_prompt_id: mine.headers.get(HEADER) }), task: "t" },
+      body: {
+        agent_config: publisher("Copy", "unused", { marketplace_prompt_id: mine.headers.get(HEADER) }),
+        task: "t",
+      },
     });
     expect(copy.status).to.equal(400);
     expect(copy.body.detail).to.include("an agent using marketplace_prompt_id cannot be published again");
@@ -177,7 +256,11 @@ describe("publish_to_marketplace", function () {
     const [a, b, c] = [1, 2, 3].map((n) => `Swarm member prompt ${n} ${randomUUID()}`);
     const swarm = await postSwarm(h, key, {
       swarm_type: "ConcurrentWorkflow",
-      agents: [publisher("Alpha", a), { agent_name: "Quiet", system_prompt: "Not published.", published_prompt_id: "forged" }, publisher("Beta", b, { handoffs: [publisher("Gamma", c)] })],
+      agents: [
+        publisher("Alpha", a),
+        { agent_name: "Quiet", system_prompt: "Not published.", published_prompt_id: "forged" },
+        publisher("Beta", b, { handoffs: [publisher("Gamma", c)] }),
+      ],
       task: `swarm-${randomUUID()}`,
     });
     expect(swarm.status, JSON.stringify(swarm.body)).to.equal(200);
@@ -192,7 +275,10 @@ describe("publish_to_marketplace", function () {
     const batch = await request(h.baseUrl, "POST", "/v1/agent/batch/completions", {
       key,
       headers: { prefer: "respond-async" },
-      body: [{ agent_config: publisher("One", a), task: "x" }, { agent_config: { agent_name: "Two" }, task: "y" }],
+      body: [
+        { agent_config: publisher("One", a), task: "x" },
+        { agent_config: { agent_name: "Two" }, task: "y" },
+      ],
     });
     expect(batch.status).to.equal(202);
     expect(batch.headers.get(HEADER)).to.equal(ids[0]); // the same text as Alpha's: the same prompt
@@ -217,9 +303,16 @@ describe("publish_to_marketplace", function () {
 
   it("a published paid prompt, once approved, is listed by E4 without its text and usable by others through marketplace_prompt_id", async () => {
     const prompt = `You price antique clocks ${randomUUID()}.`;
-    const published = await request(h.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: publisher("Clock Pricer", prompt, { is_free: false, price_usd: 3 }), task: "t" } });
+    const published = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: publisher("Clock Pricer", prompt, { is_free: false, price_usd: 3 }), task: "t" },
+    });
     const id = published.headers.get(HEADER)!;
-    const listed = async (k: string) => ((await request(h.baseUrl, "POST", "/v1/marketplace/agents", { key: k, body: { number_of_items: 100 } })).body.prompts as any[]).find((p) => p.id === id);
+    const listed = async (k: string) =>
+      (
+        (await request(h.baseUrl, "POST", "/v1/marketplace/agents", { key: k, body: { number_of_items: 100 } })).body
+          .prompts as any[]
+      ).find((p) => p.id === id);
     const buyer = await h.newKey();
     expect(await listed(buyer.key)).to.equal(undefined); // pending review
 
@@ -228,21 +321,36 @@ describe("publish_to_marketplace", function () {
     await h.deps.ds.query("UPDATE prompts SET created_at = now() + interval '1000 days' WHERE id = $1", [id]);
     expect(await listed(buyer.key)).to.include({ id, name: "Clock Pricer", prompt: "", user_id: userId });
     const marker = `buyer-${randomUUID()}`;
-    const used = await request(h.baseUrl, "POST", "/v1/agent/completions", { key: buyer.key, body: { agent_config: { marketplace_prompt_id: id }, task: marker } });
+    const used = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: buyer.key,
+      body: { agent_config: { marketplace_prompt_id: id }, task: marker },
+    });
     expect(used.status, JSON.stringify(used.body)).to.equal(200);
     expect(callsMentioning(h, marker)[0].messages[0]).to.deep.equal({ role: "system", content: prompt });
   });
   it("offers no way around review: a published prompt waits for a moderator, whatever the agent says, and only then reaches others", async () => {
     const name = `Lease Checker ${randomUUID().slice(0, 8)}`;
     const prompt = `You check residential leases for unusual clauses ${randomUUID()}.`;
-    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: publisher(name, prompt, { status: "approved" }), task: "t" } });
+    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: publisher(name, prompt, { status: "approved" }), task: "t" },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const id = res.headers.get(HEADER)!;
     expect(await promptRow(id)).to.include({ status: "pending", requested_status: null, source: "agent" });
     const stranger = await h.newKey();
     const seen = async () => ({
-      e4: ((await request(h.baseUrl, "POST", "/v1/marketplace/agents", { key: stranger.key, body: { number_of_items: 100 } })).body.prompts as any[]).some((p) => p.id === id),
-      e9: ((await request(h.platformUrl, "POST", "/api/query-prompts", { body: { search: name } })).body as any[]).some((p) => p.id === id),
+      e4: (
+        (
+          await request(h.baseUrl, "POST", "/v1/marketplace/agents", {
+            key: stranger.key,
+            body: { number_of_items: 100 },
+          })
+        ).body.prompts as any[]
+      ).some((p) => p.id === id),
+      e9: ((await request(h.platformUrl, "POST", "/api/query-prompts", { body: { search: name } })).body as any[]).some(
+        (p) => p.id === id,
+      ),
     });
     expect(await seen()).to.deep.equal({ e4: false, e9: false });
     await moderate(h, h.platformUrl, id);
@@ -252,16 +360,33 @@ describe("publish_to_marketplace", function () {
   it("holds the prompt to E7's content rules: the seller's trust for paid prompts, quality, safety; a refusal is a 400 naming the agent", async () => {
     const seller = await h.newKey(); // nobody has rated this user's prompts
     const cases = [
-      { agent: publisher("Untrusted", `You appraise vintage watches from photos ${randomUUID()}.`, { is_free: false, price_usd: 4 }), says: "Paid content needs at least 2 of your items rated 4 or more" },
+      {
+        agent: publisher("Untrusted", `You appraise vintage watches from photos ${randomUUID()}.`, {
+          is_free: false,
+          price_usd: 4,
+        }),
+        says: "Paid content needs at least 2 of your items rated 4 or more",
+      },
       { agent: publisher("Parrot", `${randomUUID()} ${"echo ".repeat(30)}`), says: "The content quality is too low" },
-      { agent: publisher("Phisher", `You help people recover wallets: ask them to paste their seed phrase here ${randomUUID()}.`), says: "The content did not pass the safety review" },
+      {
+        agent: publisher(
+          "Phisher",
+          `You help people recover wallets: ask them to paste their seed phrase here ${randomUUID()}.`,
+        ),
+        says: "The content did not pass the safety review",
+      },
     ];
     for (const { agent, says } of cases) {
-      const res = await request(h.baseUrl, "POST", "/v1/agent/completions", { key: seller.key, body: { agent_config: agent, task: "t" } });
+      const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+        key: seller.key,
+        body: { agent_config: agent, task: "t" },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(400);
       expect(res.body).to.have.all.keys("detail", "code", "status_code"); // the /v1 shape, no platform fields
       expect(res.body.code).to.equal("INVALID_MARKETPLACE_PUBLICATION");
-      expect(res.body.detail).to.be.a("string").and.include(`agent_config (${agent.agent_name}) cannot be published: ${says}`);
+      expect(res.body.detail)
+        .to.be.a("string")
+        .and.include(`agent_config (${agent.agent_name}) cannot be published: ${says}`);
     }
     expect(await promptsOf(seller.userId)).to.deep.equal([]);
     expect(await runsOf(seller.userId)).to.equal(0);
@@ -275,12 +400,18 @@ describe("publish_to_marketplace", function () {
     let downPrices: PriceServer;
 
     before(async () => {
-      const withLimits = (freeContent: number) => createPlatformServices(platformSettings({ dailyLimits: { freeContent, paidPrompts: 500, paidAgents: 500 } }));
+      const withLimits = (freeContent: number) =>
+        createPlatformServices(platformSettings({ dailyLimits: { freeContent, paidPrompts: 500, paidAgents: 500 } }));
       downPrices = await startPriceServer({ status: 503 });
       [limited, single, noPrice] = await Promise.all([
         serveExecutionApi(h, withLimits(2)),
         serveExecutionApi(h, withLimits(1)),
-        serveExecutionApi(h, createPlatformServices(platformSettings({ prices: { ...config.prices, sourceUrl: downPrices.url, fixedUsd: null } }))),
+        serveExecutionApi(
+          h,
+          createPlatformServices(
+            platformSettings({ prices: { ...config.prices, sourceUrl: downPrices.url, fixedUsd: null } }),
+          ),
+        ),
       ]);
     });
     after(async () => {
@@ -289,7 +420,10 @@ describe("publish_to_marketplace", function () {
     });
 
     const publish = (app: ServedApp, k: string, agents: object[]) =>
-      request(app.url, "POST", "/v1/swarm/completions", { key: k, body: { swarm_type: "ConcurrentWorkflow", agents, task: `limits-${randomUUID()}` } });
+      request(app.url, "POST", "/v1/swarm/completions", {
+        key: k,
+        body: { swarm_type: "ConcurrentWorkflow", agents, task: `limits-${randomUUID()}` },
+      });
 
     it("counts publications against today's free-content limit, all of a request's or none, and refuses one over it with 429 before any run", async () => {
       const caller = await h.newKey();
@@ -298,11 +432,17 @@ describe("publish_to_marketplace", function () {
       expect(await usageOf(caller.userId)).to.deep.equal({ paid: 0, free: 1 });
 
       // Two new texts with one slot left: neither is stored, nothing runs.
-      const both = await publish(limited, caller.key, [publisher("Two", `Second limited prompt ${randomUUID()}`), publisher("Three", `Third limited prompt ${randomUUID()}`)]);
+      const both = await publish(limited, caller.key, [
+        publisher("Two", `Second limited prompt ${randomUUID()}`),
+        publisher("Three", `Third limited prompt ${randomUUID()}`),
+      ]);
       expect(both.status, JSON.stringify(both.body)).to.equal(429);
       expect(both.body).to.have.all.keys("detail", "code", "status_code", "reset_time");
       expect(both.body.code).to.equal("DAILY_LIMIT_EXCEEDED");
-      expect(both.body.detail).to.be.a("string").and.include("Nothing was published or run").and.include("limit of 2 for freeContent");
+      expect(both.body.detail)
+        .to.be.a("string")
+        .and.include("Nothing was published or run")
+        .and.include("limit of 2 for freeContent");
       expect(new Date(both.body.reset_time).getTime()).to.be.greaterThan(Date.now());
       expect(both.headers.get(HEADER)).to.equal(null);
       expect(await promptsOf(caller.userId)).to.have.length(1);
@@ -312,11 +452,16 @@ describe("publish_to_marketplace", function () {
       const last = await publish(limited, caller.key, [publisher("Four", `Fourth limited prompt ${randomUUID()}`)]);
       expect(last.status, JSON.stringify(last.body)).to.equal(200);
       // At the limit: refused before any run; publishing a text already published still works.
-      const over = await request(limited.url, "POST", "/v1/agent/completions", { key: caller.key, body: { agent_config: publisher("Five", `Fifth limited prompt ${randomUUID()}`), task: "t" } });
+      const over = await request(limited.url, "POST", "/v1/agent/completions", {
+        key: caller.key,
+        body: { agent_config: publisher("Five", `Fifth limited prompt ${randomUUID()}`), task: "t" },
+      });
       expect(over.status, JSON.stringify(over.body)).to.equal(429);
       expect(over.body.code).to.equal("DAILY_LIMIT_EXCEEDED");
       expect(await runsOf(caller.userId)).to.equal(2);
-      const reused = await publish(limited, caller.key, [publisher("Again", (await promptRow(last.headers.get(HEADER)!)).prompt)]);
+      const reused = await publish(limited, caller.key, [
+        publisher("Again", (await promptRow(last.headers.get(HEADER)!)).prompt),
+      ]);
       expect(reused.status, JSON.stringify(reused.body)).to.equal(200);
       expect(reused.headers.get(HEADER)).to.equal(last.headers.get(HEADER));
       expect(await usageOf(caller.userId)).to.deep.equal({ paid: 0, free: 2 });
@@ -326,7 +471,10 @@ describe("publish_to_marketplace", function () {
       const caller = await h.newKey();
       const answers = await Promise.all(
         [1, 2, 3, 4, 5].map((n) =>
-          request(single.url, "POST", "/v1/agent/completions", { key: caller.key, body: { agent_config: publisher(`Racer ${n}`, `Racing prompt ${n} ${randomUUID()}`), task: "t" } }),
+          request(single.url, "POST", "/v1/agent/completions", {
+            key: caller.key,
+            body: { agent_config: publisher(`Racer ${n}`, `Racing prompt ${n} ${randomUUID()}`), task: "t" },
+          }),
         ),
       );
       expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 429, 429, 429, 429]);
@@ -337,14 +485,25 @@ describe("publish_to_marketplace", function () {
     it("refuses a paid publication with 503 when no price is available, storing and running nothing", async () => {
       const res = await request(noPrice.url, "POST", "/v1/agent/completions", {
         key,
-        body: { agent_config: publisher("Unpriced", `You grade rare coins from descriptions ${randomUUID()}.`, { is_free: false, price_usd: 5 }), task: "t" },
+        body: {
+          agent_config: publisher("Unpriced", `You grade rare coins from descriptions ${randomUUID()}.`, {
+            is_free: false,
+            price_usd: 5,
+          }),
+          task: "t",
+        },
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(503);
       expect(res.body).to.have.all.keys("detail", "code", "status_code");
       expect(res.body.code).to.equal("PRICE_UNAVAILABLE");
-      expect(res.body.detail).to.include("agent_config (Unpriced) could not be published").and.include("nothing was stored");
+      expect(res.body.detail)
+        .to.include("agent_config (Unpriced) could not be published")
+        .and.include("nothing was stored");
       expect(downPrices.requests.length).to.be.greaterThan(0); // the source was asked
-      const [stored] = await h.deps.ds.query("SELECT count(*)::int AS n FROM prompts WHERE name = 'Unpriced' AND user_id = $1", [userId]);
+      const [stored] = await h.deps.ds.query(
+        "SELECT count(*)::int AS n FROM prompts WHERE name = 'Unpriced' AND user_id = $1",
+        [userId],
+      );
       expect(stored.n).to.equal(0);
     });
   });

@@ -42,8 +42,10 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     await Promise.all(plainServers.map((s) => new Promise((resolve) => s.close(resolve))));
   });
 
-  const runCount = async () => Number((await h.deps.ds.query("SELECT count(*) AS n FROM runs WHERE api_key_id = $1", [keyId]))[0].n);
-  const llmCallsMentioning = (marker: string) => h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker));
+  const runCount = async () =>
+    Number((await h.deps.ds.query("SELECT count(*) AS n FROM runs WHERE api_key_id = $1", [keyId]))[0].n);
+  const llmCallsMentioning = (marker: string) =>
+    h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker));
 
   /** Posts and expects the 400 EGRESS_REFUSED body naming each field, with nothing stored, run or sent anywhere. */
   async function expectRefused(path: string, body: unknown, fields: string[], marker: string) {
@@ -78,7 +80,12 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     ];
     for (const [i, url] of spellings.entries()) {
       const marker = `egress-e5-${i}-${Date.now()}`;
-      await expectRefused(E5, { agent_config: { agent_name: "A", mcp_url: url }, task: marker }, ["agent_config.mcp_url"], marker);
+      await expectRefused(
+        E5,
+        { agent_config: { agent_name: "A", mcp_url: url }, task: marker },
+        ["agent_config.mcp_url"],
+        marker,
+      );
     }
     const marker = `egress-fields-${Date.now()}`;
     const detail = await expectRefused(
@@ -92,7 +99,11 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
         },
         task: marker,
       },
-      ["agent_config.mcp_config.url", "agent_config.mcp_configs.connections[1].url", "agent_config.handoffs[0].mcp_url"],
+      [
+        "agent_config.mcp_config.url",
+        "agent_config.mcp_configs.connections[1].url",
+        "agent_config.handoffs[0].mcp_url",
+      ],
       marker,
     );
     expect(detail).to.not.include("connections[0]").and.not.include("tok-9");
@@ -103,26 +114,40 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     const marker = `egress-batch-${Date.now()}`;
     await expectRefused(
       "/v1/swarm/completions",
-      { swarm_type: "SequentialWorkflow", agents: [agent("One"), agent("Two", { mcp_config: { url: internal.url } })], task: marker },
+      {
+        swarm_type: "SequentialWorkflow",
+        agents: [agent("One"), agent("Two", { mcp_config: { url: internal.url } })],
+        task: marker,
+      },
       ["agents[1].mcp_config.url"],
       marker,
     );
     await expectRefused(
       "/v1/agent/batch/completions",
-      [{ agent_config: { agent_name: "Fine" }, task: marker }, { agent_config: { agent_name: "Bad", mcp_url: `http://localhost:${internal.port}/mcp` }, task: marker }],
+      [
+        { agent_config: { agent_name: "Fine" }, task: marker },
+        { agent_config: { agent_name: "Bad", mcp_url: `http://localhost:${internal.port}/mcp` }, task: marker },
+      ],
       ["[1].agent_config.mcp_url"],
       marker,
     );
     const res = await request(h.baseUrl, "POST", "/v1/swarm/batch/completions", {
       key,
       body: [
-        { name: "refused", swarm_type: "SequentialWorkflow", agents: [agent("Bad", { mcp_url: internal.url })], task: `${marker} refused` },
+        {
+          name: "refused",
+          swarm_type: "SequentialWorkflow",
+          agents: [agent("Bad", { mcp_url: internal.url })],
+          task: `${marker} refused`,
+        },
         { name: "fine", swarm_type: "SequentialWorkflow", agents: [agent("Fine")], task: `${marker} fine` },
       ],
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body[0]).to.include({ status: "error", swarm_name: "refused" });
-    expect(res.body[0].detail).to.include("agents[0].mcp_url: 127.0.0.2 is a loopback address").and.include("EGRESS_ALLOW");
+    expect(res.body[0].detail)
+      .to.include("agents[0].mcp_url: 127.0.0.2 is a loopback address")
+      .and.include("EGRESS_ALLOW");
     expect(res.body[1]).to.include({ status: "success", swarm_name: "fine" });
     expect(llmCallsMentioning(`${marker} refused`)).to.deep.equal([]);
     expect(internal.requests).to.deep.equal([]);
@@ -131,31 +156,76 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
   it("refuses image URLs a gateway or local model server would fetch from inside the network, on every endpoint; public ones and data URLs pass", async () => {
     const marker = `egress-img-${Date.now()}`;
     const metadata = "http://169.254.169.254/latest/meta-data/";
-    await expectRefused(E5, { agent_config: { agent_name: "Eye" }, task: marker, img: metadata, imgs: ["data:image/png;base64,iVBORw0KGgo=", "http://[::1]/x.png"] }, ["img", "imgs[1]"], marker);
-    await expectRefused("/v1/swarm/completions", { swarm_type: "SequentialWorkflow", agents: [agent("One")], task: marker, img: "http://10.0.0.7/cat.png" }, ["img"], marker);
-    await expectRefused("/v1/agent/batch/completions", [{ agent_config: { agent_name: "Fine" }, task: marker }, { agent_config: { agent_name: "Eye" }, task: marker, imgs: [metadata] }], ["[1].imgs[0]"], marker);
+    await expectRefused(
+      E5,
+      {
+        agent_config: { agent_name: "Eye" },
+        task: marker,
+        img: metadata,
+        imgs: ["data:image/png;base64,iVBORw0KGgo=", "http://[::1]/x.png"],
+      },
+      ["img", "imgs[1]"],
+      marker,
+    );
+    await expectRefused(
+      "/v1/swarm/completions",
+      { swarm_type: "SequentialWorkflow", agents: [agent("One")], task: marker, img: "http://10.0.0.7/cat.png" },
+      ["img"],
+      marker,
+    );
+    await expectRefused(
+      "/v1/agent/batch/completions",
+      [
+        { agent_config: { agent_name: "Fine" }, task: marker },
+        { agent_config: { agent_name: "Eye" }, task: marker, imgs: [metadata] },
+      ],
+      ["[1].imgs[0]"],
+      marker,
+    );
     const batch = await request(h.baseUrl, "POST", "/v1/swarm/batch/completions", {
       key,
-      body: [{ name: "refused", swarm_type: "SequentialWorkflow", agents: [agent("Eye")], task: `${marker} refused`, img: "http://0x7f.0.0.2/x.png" }],
+      body: [
+        {
+          name: "refused",
+          swarm_type: "SequentialWorkflow",
+          agents: [agent("Eye")],
+          task: `${marker} refused`,
+          img: "http://0x7f.0.0.2/x.png",
+        },
+      ],
     });
     expect(batch.body[0]).to.include({ status: "error", swarm_name: "refused" });
     expect(batch.body[0].detail).to.include("img: ").and.include("EGRESS_ALLOW");
-    const fine = await request(h.baseUrl, "POST", E5, { key, body: { agent_config: { agent_name: "Eye" }, task: marker, img: "http://93.184.216.34/cat.png" } });
+    const fine = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: { agent_config: { agent_name: "Eye" }, task: marker, img: "http://93.184.216.34/cat.png" },
+    });
     expect(fine.status, JSON.stringify(fine.body)).to.equal(200);
   });
 
   it("uses an MCP server EGRESS_ALLOW allows, while the same server on another loopback address is refused", async () => {
     const marker = `egress-allowed-${Date.now()}`;
-    const res = await request(h.baseUrl, "POST", E5, { key, body: { agent_config: { agent_name: "M", mcp_url: allowed.url }, task: marker } });
+    const res = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: { agent_config: { agent_name: "M", mcp_url: allowed.url }, task: marker },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(allowed.requests.some((r) => r.method === "tools/call")).to.equal(true);
-    await expectRefused(E5, { agent_config: { agent_name: "M", mcp_url: internal.url }, task: `${marker}-2` }, ["agent_config.mcp_url"], `${marker}-2`);
+    await expectRefused(
+      E5,
+      { agent_config: { agent_name: "M", mcp_url: internal.url }, task: `${marker}-2` },
+      ["agent_config.mcp_url"],
+      `${marker}-2`,
+    );
   });
 
   it("fails a run whose server is refused only when the worker connects with EGRESS_REFUSED, before any LLM call", async () => {
     // As if the name had resolved to a public address when the request came and to this one now.
     const marker = `egress-connect-${Date.now()}`;
-    const { value } = validateRequest(agentCompletionSchema, { agent_config: { agent_name: "Late", mcp_url: internal.url }, task: marker });
+    const { value } = validateRequest(agentCompletionSchema, {
+      agent_config: { agent_name: "Late", mcp_url: internal.url },
+      task: marker,
+    });
     const runId = newRunId();
     const request_ = prepareAgentRequest(value as AgentCompletionRequest, { apiKeyId: keyId, userId, tier: "free" });
     await insertRun(h.deps.ds, { id: runId, kind: "agent", apiKeyId: keyId, userId, request: request_ });
@@ -166,7 +236,9 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     });
     expect(run.status).to.equal("failed");
     expect(run.error).to.include({ code: "EGRESS_REFUSED" });
-    expect((run.error as { message: string }).message).to.include("127.0.0.2 is a loopback address").and.include("EGRESS_ALLOW");
+    expect((run.error as { message: string }).message)
+      .to.include("127.0.0.2 is a loopback address")
+      .and.include("EGRESS_ALLOW");
     expect(llmCallsMentioning(marker)).to.deep.equal([]);
     expect(internal.requests).to.deep.equal([]);
   });
@@ -174,18 +246,28 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
   it("never hands back what a failing MCP server answered: the run error has its status or a category only", async () => {
     const SECRET = "INTERNAL-ANSWER-41f7";
     const answers: Record<string, RequestListener> = {
-      "an HTTP 500 page": (_req, res) => res.writeHead(500, { "content-type": "text/html" }).end(`<html><body>${SECRET} db=postgres://admin:hunter2@10.0.0.5</body></html>`),
-      "a 404 JSON error": (_req, res) => res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: SECRET })),
-      "a body that is not JSON": (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(`<<${SECRET}>>`),
+      "an HTTP 500 page": (_req, res) =>
+        res
+          .writeHead(500, { "content-type": "text/html" })
+          .end(`<html><body>${SECRET} db=postgres://admin:hunter2@10.0.0.5</body></html>`),
+      "a 404 JSON error": (_req, res) =>
+        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: SECRET })),
+      "a body that is not JSON": (_req, res) =>
+        res.writeHead(200, { "content-type": "application/json" }).end(`<<${SECRET}>>`),
       "a JSON-RPC error": (_req, res) =>
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: -32000, message: SECRET } })),
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: -32000, message: SECRET } })),
     };
     for (const [what, listener] of Object.entries(answers)) {
       const server = createServer(listener);
       plainServers.push(server);
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-      const res = await request(h.baseUrl, "POST", E5, { key, body: { agent_config: { agent_name: "R", mcp_url: url }, task: `egress-body-${Date.now()}` } });
+      const res = await request(h.baseUrl, "POST", E5, {
+        key,
+        body: { agent_config: { agent_name: "R", mcp_url: url }, task: `egress-body-${Date.now()}` },
+      });
       expect(res.status, what).to.equal(500);
       expect(res.body.code, what).to.equal("RUN_FAILED");
       expect(res.body.detail, what).to.include(`MCP server ${url} is unavailable`);

@@ -32,7 +32,21 @@ async function deadUrl(): Promise<string> {
   return server.url;
 }
 
-const ALL_TOOLS = ["add", "echo", "whoami", "slow", "fail", "picture", "stats", "weather.lookup city", "x".repeat(80), "extra_1", "extra_2", "extra_3", "extra_4"];
+const ALL_TOOLS = [
+  "add",
+  "echo",
+  "whoami",
+  "slow",
+  "fail",
+  "picture",
+  "stats",
+  "weather.lookup city",
+  "x".repeat(80),
+  "extra_1",
+  "extra_2",
+  "extra_3",
+  "extra_4",
+];
 
 describe("McpToolbox against a real MCP server", function () {
   this.timeout(20_000);
@@ -53,7 +67,16 @@ describe("McpToolbox against a real MCP server", function () {
     expect(lists.length).to.equal(Math.ceil(ALL_TOOLS.length / 3)); // 13 tools, 3 per page → 5 pages
     const names = toolbox.tools.map((t) => t.function.name);
     expect(names).to.have.length(ALL_TOOLS.length);
-    expect(names).to.include.members(["add", "echo", "whoami", "slow", "fail", "extra_4", "weather_lookup_city", "x".repeat(64)]);
+    expect(names).to.include.members([
+      "add",
+      "echo",
+      "whoami",
+      "slow",
+      "fail",
+      "extra_4",
+      "weather_lookup_city",
+      "x".repeat(64),
+    ]);
     expect(new Set(names).size).to.equal(names.length);
     for (const tool of toolbox.tools) {
       expect(tool.type).to.equal("function");
@@ -65,24 +88,39 @@ describe("McpToolbox against a real MCP server", function () {
     }
     const add = toolbox.tools.find((t) => t.function.name === "add")!;
     expect(add.function.description).to.equal("Adds two numbers.");
-    expect(add.function.parameters).to.deep.include({ required: ["a", "b"], properties: { a: { type: "number" }, b: { type: "number" } } });
+    expect(add.function.parameters).to.deep.include({
+      required: ["a", "b"],
+      properties: { a: { type: "number" }, b: { type: "number" } },
+    });
     expect(toolbox.has("weather.lookup city")).to.equal(false);
   });
 
   it("calls tools and returns their text, routing sanitised names to the original ones", async () => {
     expect(await toolbox.call("add", JSON.stringify({ a: 2, b: 3 }))).to.deep.equal({ isError: false, text: "5" });
-    expect(await toolbox.call("echo", JSON.stringify({ text: "buzz" }))).to.deep.equal({ isError: false, text: "buzz" });
-    expect(await toolbox.call("weather_lookup_city", "")).to.deep.equal({ isError: false, text: "weather.lookup city ok" });
+    expect(await toolbox.call("echo", JSON.stringify({ text: "buzz" }))).to.deep.equal({
+      isError: false,
+      text: "buzz",
+    });
+    expect(await toolbox.call("weather_lookup_city", "")).to.deep.equal({
+      isError: false,
+      text: "weather.lookup city ok",
+    });
     expect(server.callsByTool.get("weather.lookup city")).to.equal(1);
   });
 
   it("summarises non-text content and falls back to structuredContent", async () => {
-    expect(await toolbox.call("picture", "{}")).to.deep.equal({ isError: false, text: '[image: image/png]\n{"width":1,"height":1}' });
+    expect(await toolbox.call("picture", "{}")).to.deep.equal({
+      isError: false,
+      text: '[image: image/png]\n{"width":1,"height":1}',
+    });
     expect(await toolbox.call("stats", "{}")).to.deep.equal({ isError: false, text: '{"count":3,"unit":"bees"}' });
   });
 
   it("turns a tool's isError result into a Tool error text", async () => {
-    expect(await toolbox.call("fail", "{}")).to.deep.equal({ isError: true, text: "Tool error: the fail tool always fails" });
+    expect(await toolbox.call("fail", "{}")).to.deep.equal({
+      isError: true,
+      text: "Tool error: the fail tool always fails",
+    });
   });
 
   it("answers invalid JSON arguments and unknown tools without calling the server", async () => {
@@ -162,10 +200,15 @@ describe("McpToolbox credentials, routing and failures", function () {
 
   it("sends the headers and the Bearer token on every request, and keeps the token out of results", async () => {
     const server = await start({ requireToken: TOKEN });
-    const toolbox = await open([{ url: server.url, authorization_token: TOKEN, headers: { "X-Tenant": "acme", "X-Trace": "t-1" } }]);
+    const toolbox = await open([
+      { url: server.url, authorization_token: TOKEN, headers: { "X-Tenant": "acme", "X-Trace": "t-1" } },
+    ]);
     const result = await toolbox.call("whoami", "{}");
     expect(result.isError).to.equal(false);
-    expect(result.text).to.include("x-tenant: acme").and.include("x-trace: t-1").and.include("authorization: Bearer [redacted]");
+    expect(result.text)
+      .to.include("x-tenant: acme")
+      .and.include("x-trace: t-1")
+      .and.include("authorization: Bearer [redacted]");
     expect(result.text).to.not.include(TOKEN);
     expect(server.requests.length).to.be.greaterThan(2);
     for (const request of server.requests) {
@@ -187,10 +230,19 @@ describe("McpToolbox credentials, routing and failures", function () {
     expect(missing.message).to.include(server.url).and.include("401");
     expect(missing.message).to.not.include(TOKEN);
 
-    const wrong = await openFails([{ url: `${server.url}?key=query-secret`, authorization_token: "wrong-token-77", headers: { "X-Api-Key": "hdr-secret-88" } }]);
+    const wrong = await openFails([
+      {
+        url: `${server.url}?key=query-secret`,
+        authorization_token: "wrong-token-77",
+        headers: { "X-Api-Key": "hdr-secret-88" },
+      },
+    ]);
     expect(wrong.message).to.include(server.url).and.include("401");
-    for (const secret of ["wrong-token-77", "hdr-secret-88", "query-secret", TOKEN]) expect(wrong.message).to.not.include(secret);
-    expect(server.requests.filter((r) => r.headers.authorization === "Bearer wrong-token-77").length).to.be.greaterThan(0);
+    for (const secret of ["wrong-token-77", "hdr-secret-88", "query-secret", TOKEN])
+      expect(wrong.message).to.not.include(secret);
+    expect(server.requests.filter((r) => r.headers.authorization === "Bearer wrong-token-77").length).to.be.greaterThan(
+      0,
+    );
   });
 
   it("fails open with McpUnavailableError when nothing listens at a server's URL", async () => {
@@ -230,7 +282,10 @@ describe("McpToolbox credentials, routing and failures", function () {
   it("gives clashing tool names of two servers unique names and routes each to its server", async () => {
     const alpha = await start({ name: "alpha", pageSize: 100 });
     const beta = await start({ name: "beta", pageSize: 5 });
-    const toolbox = await open([{ url: alpha.url }, { url: beta.url, tool_configurations: { extra_1: { enabled: false } } }]);
+    const toolbox = await open([
+      { url: alpha.url },
+      { url: beta.url, tool_configurations: { extra_1: { enabled: false } } },
+    ]);
     const names = toolbox.tools.map((t) => t.function.name);
     expect(names).to.have.length(ALL_TOOLS.length * 2 - 1);
     expect(new Set(names).size).to.equal(names.length);
@@ -250,7 +305,10 @@ describe("McpToolbox credentials, routing and failures", function () {
     const server = await start();
     const toolbox = await open([{ url: server.url, timeout: 1 }]);
     const started = Date.now();
-    expect(await toolbox.call("slow", '{"ms":10000}')).to.deep.equal({ isError: true, text: "Tool call failed: timed out after 1 s" });
+    expect(await toolbox.call("slow", '{"ms":10000}')).to.deep.equal({
+      isError: true,
+      text: "Tool call failed: timed out after 1 s",
+    });
     expect(Date.now() - started).to.be.within(900, 4_000);
     expect(await toolbox.call("slow", '{"ms":10}')).to.deep.equal({ isError: false, text: "waited 10 ms" });
   });

@@ -30,11 +30,18 @@ describe("OpenAPI documents and docs pages", function () {
 
   before(async () => {
     h = await harness();
-    const served = await Promise.all([request(h.baseUrl, "GET", "/openapi.json"), request(h.platformUrl, "GET", "/openapi.json")]);
+    const served = await Promise.all([
+      request(h.baseUrl, "GET", "/openapi.json"),
+      request(h.platformUrl, "GET", "/openapi.json"),
+    ]);
     for (const res of served) expect(res.status, "served without an API key").to.equal(200);
     const { open, v1 } = executionApiRouters(h.deps, createRateLimiter(h.deps.redis));
     api = { doc: served[0].body, schemas: new DocumentSchemas(served[0].body, "api"), routers: [...open, ...v1] };
-    platform = { doc: served[1].body, schemas: new DocumentSchemas(served[1].body, "platform"), routers: platformRouters(h.deps, createPlatformServices()) };
+    platform = {
+      doc: served[1].body,
+      schemas: new DocumentSchemas(served[1].body, "platform"),
+      routers: platformRouters(h.deps, createPlatformServices()),
+    };
   });
 
   describe("validity", () => {
@@ -62,8 +69,14 @@ describe("OpenAPI documents and docs pages", function () {
         const registered = registeredRoutes(routers);
         const documented = documentedRoutes(doc);
         expect(registered.length).to.be.greaterThan(3);
-        expect(registered.filter((r) => !documented.includes(r)), "routes without a description (add one with documentRoutes beside the router)").to.deep.equal([]);
-        expect(documented.filter((r) => !registered.includes(r)), "descriptions of routes that do not exist").to.deep.equal([]);
+        expect(
+          registered.filter((r) => !documented.includes(r)),
+          "routes without a description (add one with documentRoutes beside the router)",
+        ).to.deep.equal([]);
+        expect(
+          documented.filter((r) => !registered.includes(r)),
+          "descriptions of routes that do not exist",
+        ).to.deep.equal([]);
       });
     }
 
@@ -93,42 +106,70 @@ describe("OpenAPI documents and docs pages", function () {
           const validator = layer.stack.find((fn): fn is BodyValidator => "bodySchema" in fn);
           if (!validator) continue;
           const path = openApiPath(String(layer.path));
-          const op = operationsOf(router).find((o) => o.path === path && layer.methods.includes(o.method.toUpperCase()));
+          const op = operationsOf(router).find(
+            (o) => o.path === path && layer.methods.includes(o.method.toUpperCase()),
+          );
           expect(op?.request, `${path} documents no request body`).to.not.equal(undefined);
           if (op!.request!.itemsValidatedOneByOne) {
             // The route checks the envelope only; each item is validated by the service with the items' schema.
             expect(validator.bodySchema.type).to.equal("array");
             expect(op!.request!.body.type).to.equal("array");
           } else {
-            expect(op!.request!.body, `${path} documents another schema than it validates with`).to.equal(validator.bodySchema);
+            expect(op!.request!.body, `${path} documents another schema than it validates with`).to.equal(
+              validator.bodySchema,
+            );
           }
           checked.push(path);
         }
       }
-      expect(checked).to.include.members([E5, "/v1/agent/batch/completions", "/v1/swarm/completions", "/v1/swarm/batch/completions", "/api/add-prompt", "/api/token/launch"]);
+      expect(checked).to.include.members([
+        E5,
+        "/v1/agent/batch/completions",
+        "/v1/swarm/completions",
+        "/v1/swarm/batch/completions",
+        "/api/add-prompt",
+        "/api/token/launch",
+      ]);
     });
 
     it("documents E6's JSON and multipart bodies and every error it answers", () => {
       const op = platform.doc.paths["/api/token/launch"].post;
       expect(Object.keys(op.requestBody.content)).to.have.members(["application/json", "multipart/form-data"]);
       const form = op.requestBody.content["multipart/form-data"];
-      expect(form.schema.properties).to.have.keys("name", "description", "ticker", "private_key", "image", "fee_selection", "quote_mint");
+      expect(form.schema.properties).to.have.keys(
+        "name",
+        "description",
+        "ticker",
+        "private_key",
+        "image",
+        "fee_selection",
+        "quote_mint",
+      );
       expect(form.schema.required).to.have.members(["name", "description", "ticker", "private_key"]);
       expect(form.encoding.image.contentType).to.include("image/png");
       expect(op.responses).to.include.keys("200", "400", "401", "405", "429", "500");
       expect(op.responses["405"].headers).to.have.keys("Allow");
       const bad = op.responses["400"].content["application/json"].examples;
-      expect(bad.insufficientBalance.value).to.include({ error: "Insufficient SOL balance", required_sol: 0.04 }).and.to.have.property("current_balance_sol");
+      expect(bad.insufficientBalance.value)
+        .to.include({ error: "Insufficient SOL balance", required_sol: 0.04 })
+        .and.to.have.property("current_balance_sol");
       expect(bad.tokenizationFailed.value.error).to.equal("Tokenization failed");
-      expect(op.responses["500"].content["application/json"].examples.pending.value).to.include({ code: "LAUNCH_PENDING" });
+      expect(op.responses["500"].content["application/json"].examples.pending.value).to.include({
+        code: "LAUNCH_PENDING",
+      });
       const e7 = platform.doc.paths["/api/add-prompt"].post;
-      expect(e7.requestBody.content["application/json"].schema.properties.private_key.description).to.include("never stored");
+      expect(e7.requestBody.content["application/json"].schema.properties.private_key.description).to.include(
+        "never stored",
+      );
       expect(e7.responses).to.include.keys("400", "500");
     });
 
     it("documents streaming answers and the Prefer and Idempotency-Key headers of the run endpoints", () => {
       for (const path of ["/v1/swarm/completions", E5]) {
-        expect(Object.keys(api.doc.paths[path].post.responses["200"].content)).to.have.members(["application/json", "text/event-stream"]);
+        expect(Object.keys(api.doc.paths[path].post.responses["200"].content)).to.have.members([
+          "application/json",
+          "text/event-stream",
+        ]);
       }
       for (const path of ["/v1/swarm/completions", "/v1/swarm/batch/completions", "/v1/agent/batch/completions", E5]) {
         const refs = api.doc.paths[path].post.parameters.map((p: any) => p.$ref);
@@ -147,13 +188,19 @@ describe("OpenAPI documents and docs pages", function () {
           for (const [method, op] of Object.entries<any>(item)) {
             const media = op.requestBody?.content?.["application/json"];
             for (const [name, example] of Object.entries<any>(media?.examples ?? {})) {
-              expect(schemas.errors(media.schema, example.value), `${method} ${path} request example ${name}`).to.deep.equal([]);
+              expect(
+                schemas.errors(media.schema, example.value),
+                `${method} ${path} request example ${name}`,
+              ).to.deep.equal([]);
               count++;
             }
             for (const [status, response] of Object.entries<any>(op.responses)) {
               const json = response.content?.["application/json"];
               for (const [name, example] of Object.entries<any>(json?.examples ?? {})) {
-                expect(schemas.errors(json.schema, example.value), `${method} ${path} ${status} example ${name}`).to.deep.equal([]);
+                expect(
+                  schemas.errors(json.schema, example.value),
+                  `${method} ${path} ${status} example ${name}`,
+                ).to.deep.equal([]);
                 count++;
               }
             }
@@ -175,7 +222,9 @@ describe("OpenAPI documents and docs pages", function () {
             expect(api.schemas.responseProblems(method, path, res), name).to.deep.equal([]);
             if (res.headers.get("content-type")?.startsWith("text/event-stream")) {
               const documented = op.responses["200"].content["text/event-stream"].example as string;
-              expect(eventNames(res.body), `${name}: the frames of the documented stream`).to.deep.equal(eventNames(documented));
+              expect(eventNames(res.body), `${name}: the frames of the documented stream`).to.deep.equal(
+                eventNames(documented),
+              );
             }
             sent.push(`${method} ${path} ${name}`);
           }
@@ -190,7 +239,12 @@ describe("OpenAPI documents and docs pages", function () {
     let key: string;
     const problems: string[] = [];
     /** Sends a request and records how its answer differs from the document; returns the answer. */
-    const check = async (method: string, path: string, options: Parameters<typeof request>[3] = {}, baseUrl = h.baseUrl) => {
+    const check = async (
+      method: string,
+      path: string,
+      options: Parameters<typeof request>[3] = {},
+      baseUrl = h.baseUrl,
+    ) => {
       const res = await request(baseUrl, method, path, options);
       problems.push(...(baseUrl === h.baseUrl ? api : platform).schemas.responseProblems(method, path, res));
       return res;
@@ -207,7 +261,12 @@ describe("OpenAPI documents and docs pages", function () {
     it("meta endpoints, on both apps", async () => {
       expect((await check("GET", "/health")).status).to.equal(200);
       expect((await check("GET", "/health", {}, h.platformUrl)).status).to.equal(200);
-      for (const path of ["/v1/swarms/available", "/v1/models/available", "/v1/rate/limits", "/v1/swarm/logs?limit=5"]) {
+      for (const path of [
+        "/v1/swarms/available",
+        "/v1/models/available",
+        "/v1/rate/limits",
+        "/v1/swarm/logs?limit=5",
+      ]) {
         expect((await check("GET", path, { key })).status, path).to.equal(200);
       }
     });
@@ -215,17 +274,42 @@ describe("OpenAPI documents and docs pages", function () {
     it("E1, E3, E5 and E2 answers, and each run read back through GET /v1/jobs/{job_id}", async () => {
       const agent = { agent_name: "Checker", model_name: "gpt-4.1", max_tokens: 100 };
       const e5 = await check("POST", E5, { key, body: { agent_config: agent, task: "Say hi." } });
-      const e3 = await check("POST", "/v1/agent/batch/completions", { key, body: [{ agent_config: agent, task: "One" }, { agent_config: { ...agent, llm_args: { sim_error: 400 } }, task: "Two" }] });
-      const e1 = await check("POST", "/v1/swarm/completions", { key, body: { name: "Pair", agents: [agent, { ...agent, agent_name: "Second" }], task: "Count to two." } });
-      const e2 = await check("POST", "/v1/swarm/batch/completions", { key, body: [{ agents: [agent], task: "One" }, { agents: "not a list", task: "Two" }] });
+      const e3 = await check("POST", "/v1/agent/batch/completions", {
+        key,
+        body: [
+          { agent_config: agent, task: "One" },
+          { agent_config: { ...agent, llm_args: { sim_error: 400 } }, task: "Two" },
+        ],
+      });
+      const e1 = await check("POST", "/v1/swarm/completions", {
+        key,
+        body: { name: "Pair", agents: [agent, { ...agent, agent_name: "Second" }], task: "Count to two." },
+      });
+      const e2 = await check("POST", "/v1/swarm/batch/completions", {
+        key,
+        body: [
+          { agents: [agent], task: "One" },
+          { agents: "not a list", task: "Two" },
+        ],
+      });
       expect([e5.status, e3.status, e1.status, e2.status]).to.deep.equal([200, 200, 200, 200]);
       expect(e3.body.results[1]).to.include({ success: false, index: 1 });
       expect(e2.body.map((slot: any) => slot.status)).to.deep.equal(["success", "error"]);
 
-      for (const jobId of [e5.body.job_id, e3.body.batch_id, e3.body.results[1].job_id, e1.body.job_id, e2.body[0].job_id]) {
+      for (const jobId of [
+        e5.body.job_id,
+        e3.body.batch_id,
+        e3.body.results[1].job_id,
+        e1.body.job_id,
+        e2.body[0].job_id,
+      ]) {
         expect((await check("GET", `/v1/jobs/${jobId}`, { key })).status).to.equal(200);
       }
-      const asyncBatch = await check("POST", "/v1/swarm/batch/completions", { key, headers: { prefer: "respond-async" }, body: [{ agents: [agent], task: "Later" }] });
+      const asyncBatch = await check("POST", "/v1/swarm/batch/completions", {
+        key,
+        headers: { prefer: "respond-async" },
+        body: [{ agents: [agent], task: "Later" }],
+      });
       expect(asyncBatch.status).to.equal(202);
       const done = await eventually(async () => {
         const res = await request(h.baseUrl, "GET", `/v1/jobs/${asyncBatch.body.job_id}`, { key });
@@ -239,7 +323,10 @@ describe("OpenAPI documents and docs pages", function () {
       const queued = await check("POST", E5, {
         key,
         headers: { prefer: "respond-async" },
-        body: { agent_config: { agent_name: "Slow", llm_args: { sim_latency_ms: 30_000 } }, task: `slow-${randomUUID()}` },
+        body: {
+          agent_config: { agent_name: "Slow", llm_args: { sim_latency_ms: 30_000 } },
+          task: `slow-${randomUUID()}`,
+        },
       });
       expect(queued.status).to.equal(202);
       const path = `/v1/jobs/${queued.body.job_id}`;
@@ -254,18 +341,36 @@ describe("OpenAPI documents and docs pages", function () {
       const bearer = { authorization: `Bearer ${key}` };
       const launch = { name: "Doc Bee", description: "Matches its document.", ticker: "DOC" };
       const wallet = await fundedWallet(connection, 0.05);
-      const post = (path: string, body: unknown, headers: Record<string, string> = bearer) => check("POST", path, { headers, body }, h.platformUrl);
-      expect((await post("/api/token/launch", { ...launch, private_key: keyEncodings(wallet).base58 })).status).to.equal(200);
-      expect((await post("/api/token/launch", { ...launch, ticker: "no-no", private_key: "[1,2]" })).status).to.equal(400);
+      const post = (path: string, body: unknown, headers: Record<string, string> = bearer) =>
+        check("POST", path, { headers, body }, h.platformUrl);
+      expect(
+        (await post("/api/token/launch", { ...launch, private_key: keyEncodings(wallet).base58 })).status,
+      ).to.equal(200);
+      expect((await post("/api/token/launch", { ...launch, ticker: "no-no", private_key: "[1,2]" })).status).to.equal(
+        400,
+      );
       const empty = newKeypair();
-      expect((await post("/api/token/launch", { ...launch, private_key: keyEncodings(empty).base58 })).body.error).to.equal("Insufficient SOL balance");
+      expect(
+        (await post("/api/token/launch", { ...launch, private_key: keyEncodings(empty).base58 })).body.error,
+      ).to.equal("Insufficient SOL balance");
       expect((await post("/api/token/launch", launch, {})).status).to.equal(401);
       const wrongMethod = await request(h.platformUrl, "GET", "/api/token/launch");
       expect(wrongMethod.status).to.equal(405);
-      problems.push(...platform.schemas.errors(platform.doc.paths["/api/token/launch"].post.responses["405"].content["application/json"].schema, wrongMethod.body));
+      problems.push(
+        ...platform.schemas.errors(
+          platform.doc.paths["/api/token/launch"].post.responses["405"].content["application/json"].schema,
+          wrongMethod.body,
+        ),
+      );
 
       const promptWallet = await fundedWallet(connection, 0.05);
-      const prompt = (owner: typeof wallet) => promptBody({ tokenized_on: true, ticker: "doc", creator_wallet: owner.publicKey.toBase58(), private_key: keyEncodings(owner).json });
+      const prompt = (owner: typeof wallet) =>
+        promptBody({
+          tokenized_on: true,
+          ticker: "doc",
+          creator_wallet: owner.publicKey.toBase58(),
+          private_key: keyEncodings(owner).json,
+        });
       expect((await post("/api/add-prompt", prompt(promptWallet))).body.tokenized).to.equal(true);
       expect((await post("/api/add-prompt", prompt(empty))).body.error).to.equal("Insufficient SOL balance");
     });
@@ -277,8 +382,13 @@ describe("OpenAPI documents and docs pages", function () {
       expect((await check("GET", "/v1/swarm/logs?limit=0", { key })).status).to.equal(422);
       const debate = { swarm_type: "DebateWithJudge", agents: [{ agent_name: "Alone" }], task: "x" };
       expect((await check("POST", "/v1/swarm/completions", { key, body: debate })).status).to.equal(400);
-      expect((await check("POST", E5, { key, raw: "task=x", headers: { "content-type": "text/plain" } })).status).to.equal(400);
-      const failed = await check("POST", E5, { key, body: { agent_config: { agent_name: "Broken", llm_args: { sim_error: 400 } }, task: "x" } });
+      expect(
+        (await check("POST", E5, { key, raw: "task=x", headers: { "content-type": "text/plain" } })).status,
+      ).to.equal(400);
+      const failed = await check("POST", E5, {
+        key,
+        body: { agent_config: { agent_name: "Broken", llm_args: { sim_error: 400 } }, task: "x" },
+      });
       expect(failed.status).to.equal(500);
       expect((await check("GET", `/v1/jobs/${failed.body.job_id}`, { key })).body.status).to.equal("failed");
     });
@@ -292,7 +402,9 @@ describe("OpenAPI documents and docs pages", function () {
         const page = await request(baseUrl, "GET", "/docs");
         expect(page.status).to.equal(200);
         expect(page.headers.get("content-type")).to.match(/^text\/html/);
-        expect(page.headers.get("content-security-policy")).to.include("default-src 'none'").and.include("script-src 'self'");
+        expect(page.headers.get("content-security-policy"))
+          .to.include("default-src 'none'")
+          .and.include("script-src 'self'");
         for (const path of Object.keys(doc.paths)) expect(page.body, path).to.include(path);
 
         const references = [...(page.body as string).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
@@ -313,10 +425,14 @@ describe("OpenAPI documents and docs pages", function () {
       expect((await first.text()).length).to.be.greaterThan(100_000);
       // Not fetch(): with a conditional header it adds `Cache-Control: no-cache`, which rightly forbids a 304.
       const revalidated = await new Promise<number | undefined>((resolve, reject) =>
-        get(`${h.baseUrl}/docs/assets/swagger-ui-bundle.js`, { headers: { "if-none-match": first.headers.get("etag")! } }, (res) => {
-          res.resume();
-          resolve(res.statusCode);
-        }).on("error", reject),
+        get(
+          `${h.baseUrl}/docs/assets/swagger-ui-bundle.js`,
+          { headers: { "if-none-match": first.headers.get("etag")! } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        ).on("error", reject),
       );
       expect(revalidated).to.equal(304);
       expect((await fetch(`${h.baseUrl}/docs/assets/..%2Fpackage.json`)).status).to.equal(404);

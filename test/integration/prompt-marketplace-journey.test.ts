@@ -37,12 +37,23 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
   }
 
   /** E5 with an agent on a marketplace prompt and a `system_prompt` of its own; returns what the model was sent. */
-  async function runOnPrompt(key: string, promptId: string): Promise<{ calls: any[]; ownPrompt: string; jobId: string }> {
+  async function runOnPrompt(
+    key: string,
+    promptId: string,
+  ): Promise<{ calls: any[]; ownPrompt: string; jobId: string }> {
     const ownPrompt = `The request's own system prompt ${randomUUID()}`;
     const task = `journey-${randomUUID()}`;
     const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
-      body: { agent_config: { agent_name: "Shopper", system_prompt: ownPrompt, marketplace_prompt_id: promptId, max_tokens: 200 }, task },
+      body: {
+        agent_config: {
+          agent_name: "Shopper",
+          system_prompt: ownPrompt,
+          marketplace_prompt_id: promptId,
+          max_tokens: 200,
+        },
+        task,
+      },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.success).to.equal(true);
@@ -52,7 +63,10 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
   it("A prompt created through E7 is found by E9, shown on its listing page, and used by an agent through marketplace_prompt_id", async () => {
     const seller = await h.newKey();
     const marker = randomUUID().slice(0, 8);
-    const body = promptBody({ name: `Grant proposal coach ${marker}`, description: `Helps researchers shape grant proposals (${marker}).` });
+    const body = promptBody({
+      name: `Grant proposal coach ${marker}`,
+      description: `Helps researchers shape grant proposals (${marker}).`,
+    });
 
     const created = await post(h.platformUrl, "/api/add-prompt", seller.key, body);
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
@@ -62,7 +76,9 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
 
     // While it waits for review, E9 shows it to its owner only.
     expect(await search(`proposals (${marker})`)).to.deep.equal([]);
-    expect((await search(`proposals (${marker})`, seller.key)).map((p) => [p.id, p.status])).to.deep.equal([[id, "pending"]]);
+    expect((await search(`proposals (${marker})`, seller.key)).map((p) => [p.id, p.status])).to.deep.equal([
+      [id, "pending"],
+    ]);
 
     // An agent on it (its owner's, while it waits for review): the model gets the prompt, not the request's system_prompt.
     const { calls, ownPrompt } = await runOnPrompt(seller.key, id);
@@ -74,7 +90,13 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
     await moderate(h, h.platformUrl, id);
     const found = await search(`proposals (${marker})`);
     expect(found.map((p) => p.id)).to.deep.equal([id]);
-    expect(found[0]).to.include({ name: body.name, prompt: body.prompt, is_free: true, status: "approved", user_id: seller.userId });
+    expect(found[0]).to.include({
+      name: body.name,
+      prompt: body.prompt,
+      is_free: true,
+      status: "approved",
+      user_id: seller.userId,
+    });
 
     // Its listing page, as anyone.
     const page = await listingPage(id);
@@ -98,7 +120,15 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
     // E9: the buyer (and anyone) gets the record and its converted price, without the text; its owner gets the text.
     for (const key of [buyer.key, undefined]) {
       const [record] = await search(marker, key);
-      expect(record).to.include({ id, name: body.name, prompt: "", is_free: false, price_usd: 12, price: 0.08, status: "approved" });
+      expect(record).to.include({
+        id,
+        name: body.name,
+        prompt: "",
+        is_free: false,
+        price_usd: 12,
+        price: 0.08,
+        status: "approved",
+      });
     }
     expect((await search(marker, seller.key))[0].prompt).to.equal(body.prompt);
 

@@ -47,15 +47,28 @@ describe("rate limits", () => {
       const { key } = await h.newKey();
       const first = await request(h.baseUrl, "GET", "/v1/rate/limits", { key });
       expect(first.status).to.equal(200);
-      expect(limitHeaders(first.headers)).to.deep.include({ limitMinute: "100", remainingMinute: "99", limitDay: "1200", remainingDay: "1199", tier: "free" });
+      expect(limitHeaders(first.headers)).to.deep.include({
+        limitMinute: "100",
+        remainingMinute: "99",
+        limitDay: "1200",
+        remainingDay: "1199",
+        tier: "free",
+      });
       const reset = Number(first.headers.get("x-ratelimit-reset"));
       expect(reset).to.be.within(1, 60);
 
       const notFound = await request(h.baseUrl, "GET", `/v1/jobs/${randomUUID()}`, { key });
       expect(notFound.status).to.equal(404);
-      expect(limitHeaders(notFound.headers)).to.deep.include({ remainingMinute: "98", remainingDay: "1198", tier: "free" });
+      expect(limitHeaders(notFound.headers)).to.deep.include({
+        remainingMinute: "98",
+        remainingDay: "1198",
+        tier: "free",
+      });
 
-      const invalid = await request(h.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: { max_loops: 0 } } });
+      const invalid = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+        key,
+        body: { agent_config: { max_loops: 0 } },
+      });
       expect(invalid.status).to.be.oneOf([400, 422]);
       expect(limitHeaders(invalid.headers)).to.deep.include({ remainingMinute: "97", remainingDay: "1197" });
       expect(invalid.headers.get("x-ratelimit-limit-hour")).to.equal("1000");
@@ -84,7 +97,11 @@ describe("rate limits", () => {
         tokens_per_agent: FREE.tokensPerAgent,
       });
       expect(body.rate_limits).to.have.all.keys("minute", "hour", "day");
-      const windows = { minute: [FREE.perMinute, 60], hour: [FREE.perHour, 3_600], day: [FREE.perDay, 86_400] } as const;
+      const windows = {
+        minute: [FREE.perMinute, 60],
+        hour: [FREE.perHour, 3_600],
+        day: [FREE.perDay, 86_400],
+      } as const;
       for (const [name, [limit, seconds]] of Object.entries(windows)) {
         const w = body.rate_limits[name];
         expect(w, name).to.have.all.keys("count", "limit", "remaining", "exceeded", "reset_time");
@@ -105,8 +122,19 @@ describe("rate limits", () => {
       const res = await request(h.baseUrl, "GET", "/v1/rate/limits", { key });
       expect(res.status).to.equal(200);
       expect(res.body.tier).to.equal("premium");
-      expect(res.body.limits).to.include({ maximum_requests_per_minute: 2_000, maximum_requests_per_hour: 10_000, maximum_requests_per_day: 100_000, tokens_per_agent: 2_000_000 });
-      expect(limitHeaders(res.headers)).to.deep.include({ limitMinute: "2000", remainingMinute: "1999", limitDay: "100000", remainingDay: "99999", tier: "premium" });
+      expect(res.body.limits).to.include({
+        maximum_requests_per_minute: 2_000,
+        maximum_requests_per_hour: 10_000,
+        maximum_requests_per_day: 100_000,
+        tokens_per_agent: 2_000_000,
+      });
+      expect(limitHeaders(res.headers)).to.deep.include({
+        limitMinute: "2000",
+        remainingMinute: "1999",
+        limitDay: "100000",
+        remainingDay: "99999",
+        tier: "premium",
+      });
     });
 
     it("keeps the counters per key", async () => {
@@ -143,13 +171,21 @@ describe("rate limits", () => {
       const retryAfter = refused.headers.get("retry-after")!;
       expect(retryAfter).to.match(/^\d+$/);
       expect(Number(retryAfter)).to.be.within(1, 60);
-      expect(limitHeaders(refused.headers)).to.deep.include({ limitMinute: "3", remainingMinute: "0", limitDay: "100", tier: "free" });
+      expect(limitHeaders(refused.headers)).to.deep.include({
+        limitMinute: "3",
+        remainingMinute: "0",
+        limitDay: "100",
+        tier: "free",
+      });
       // The refused request does not use up the hour and day allowances.
       expect(refused.headers.get("x-ratelimit-remaining-day")).to.equal("97");
 
       // POSTs are refused before anything runs.
       const journalBefore = h.sim.journal.length;
-      const post = await request(app.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: {}, task: "never runs" } });
+      const post = await request(app.baseUrl, "POST", "/v1/agent/completions", {
+        key,
+        body: { agent_config: {}, task: "never runs" },
+      });
       expect(post.status).to.equal(429);
       expect(h.sim.journal.length).to.equal(journalBefore);
 
@@ -174,13 +210,29 @@ describe("rate limits", () => {
         category: "analysis",
       };
 
-      const e5 = await request(app.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: { agent_name: "A" }, task: "never runs" } });
-      const e5Publishing = await request(app.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: publishing, task: "never runs" } });
+      const e5 = await request(app.baseUrl, "POST", "/v1/agent/completions", {
+        key,
+        body: { agent_config: { agent_name: "A" }, task: "never runs" },
+      });
+      const e5Publishing = await request(app.baseUrl, "POST", "/v1/agent/completions", {
+        key,
+        body: { agent_config: publishing, task: "never runs" },
+      });
       const e1 = await request(app.baseUrl, "POST", "/v1/swarm/completions", {
         key,
-        body: { swarm_type: "SequentialWorkflow", task: "never runs", agents: [{ agent_name: "A", system_prompt: "a" }, { agent_name: "B", system_prompt: "b" }] },
+        body: {
+          swarm_type: "SequentialWorkflow",
+          task: "never runs",
+          agents: [
+            { agent_name: "A", system_prompt: "a" },
+            { agent_name: "B", system_prompt: "b" },
+          ],
+        },
       });
-      const invalid = await request(app.baseUrl, "POST", "/v1/agent/completions", { key, body: { agent_config: { max_loops: "many" }, task: 7 } });
+      const invalid = await request(app.baseUrl, "POST", "/v1/agent/completions", {
+        key,
+        body: { agent_config: { max_loops: "many" }, task: 7 },
+      });
 
       for (const refused of [e5, e5Publishing, e1, invalid]) {
         expect(refused.status).to.equal(429);
@@ -189,7 +241,9 @@ describe("rate limits", () => {
         expect(refused.headers.get("x-ratelimit-remaining-minute")).to.equal("0");
       }
       const [{ runs }] = await h.deps.ds.query("SELECT count(*)::int AS runs FROM runs WHERE user_id = $1", [userId]);
-      const [{ prompts }] = await h.deps.ds.query("SELECT count(*)::int AS prompts FROM prompts WHERE user_id = $1", [userId]);
+      const [{ prompts }] = await h.deps.ds.query("SELECT count(*)::int AS prompts FROM prompts WHERE user_id = $1", [
+        userId,
+      ]);
       expect({ runs, prompts }).to.deep.equal({ runs: 0, prompts: 0 });
       expect(await h.deps.queues.agent.getJobCounts()).to.deep.equal(jobsBefore);
       expect(h.sim.journal.length, "no LLM call").to.equal(journalBefore);
@@ -232,7 +286,10 @@ describe("rate limits", () => {
 
       // E5 learns the verdict alongside its insert: the 503 still comes, and leaves no run behind.
       const { key: runKey, userId } = await h.newKey();
-      const run = await request(app.baseUrl, "POST", "/v1/agent/completions", { key: runKey, body: { agent_config: { agent_name: "A" }, task: "never runs" } });
+      const run = await request(app.baseUrl, "POST", "/v1/agent/completions", {
+        key: runKey,
+        body: { agent_config: { agent_name: "A" }, task: "never runs" },
+      });
       expect(run.status).to.equal(503);
       expect(run.body.detail).to.match(/rate limit/i);
       const [{ runs }] = await h.deps.ds.query("SELECT count(*)::int AS runs FROM runs WHERE user_id = $1", [userId]);

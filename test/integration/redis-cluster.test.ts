@@ -11,7 +11,10 @@ import { allKeys, slotOf } from "../helpers/redis-slots";
 import { parseSse } from "../helpers/sse";
 
 const PREFIX = config.queue.prefix.replace("}", "-cluster}");
-const agentBody = (task: string) => ({ agent_config: { agent_name: "Clustered", llm_args: { sim_latency_ms: 20 } }, task });
+const agentBody = (task: string) => ({
+  agent_config: { agent_name: "Clustered", llm_args: { sim_latency_ms: 20 } },
+  task,
+});
 
 /**
  * A real three-master Redis Cluster on local ports, with a web and a worker process connected to
@@ -28,8 +31,16 @@ describe("Redis Cluster: a web and a worker process on a three-master cluster", 
     this.timeout(300_000);
     h = await harness();
     cluster = await startLocalRedisCluster(3);
-    deployment = new ProcessDeployment({ ...process.env, REDIS_CLUSTER_NODES: cluster.urls.join(","), QUEUE_PREFIX: PREFIX, LOG_LEVEL: "warn" });
-    [web] = await Promise.all([deployment.startWeb("cluster-web"), deployment.startWorker("cluster-worker", ["agent", "swarm"])]);
+    deployment = new ProcessDeployment({
+      ...process.env,
+      REDIS_CLUSTER_NODES: cluster.urls.join(","),
+      QUEUE_PREFIX: PREFIX,
+      LOG_LEVEL: "warn",
+    });
+    [web] = await Promise.all([
+      deployment.startWeb("cluster-web"),
+      deployment.startWorker("cluster-worker", ["agent", "swarm"]),
+    ]);
   });
 
   after(async () => {
@@ -45,23 +56,36 @@ describe("Redis Cluster: a web and a worker process on a three-master cluster", 
 
     const e1 = await request(web.url, "POST", "/v1/swarm/completions", {
       key,
-      body: { name: "Pair", swarm_type: "SequentialWorkflow", agents: [{ agent_name: "A" }, { agent_name: "B" }], task: "cluster-e1" },
+      body: {
+        name: "Pair",
+        swarm_type: "SequentialWorkflow",
+        agents: [{ agent_name: "A" }, { agent_name: "B" }],
+        task: "cluster-e1",
+      },
     });
     expect(e1.status, JSON.stringify(e1.body)).to.equal(200);
     expect(e1.body.status).to.equal("success");
     expect(e1.body.output.map((t: { role: string }) => t.role)).to.deep.equal(["A", "B"]);
 
-    const e3 = await request(web.url, "POST", "/v1/agent/batch/completions", { key, body: [agentBody("cluster-1"), agentBody("cluster-2")] });
+    const e3 = await request(web.url, "POST", "/v1/agent/batch/completions", {
+      key,
+      body: [agentBody("cluster-1"), agentBody("cluster-2")],
+    });
     expect(e3.status, JSON.stringify(e3.body)).to.equal(200);
     expect(e3.body.results).to.have.length(2);
 
-    const streamed = await request(web.url, "POST", "/v1/agent/completions", { key, body: { ...agentBody("cluster-stream"), stream: true } });
+    const streamed = await request(web.url, "POST", "/v1/agent/completions", {
+      key,
+      body: { ...agentBody("cluster-stream"), stream: true },
+    });
     expect(parseSse(streamed.body).map((f) => f.event)).to.include.members(["start", "chunk", "usage", "end", "done"]);
 
     const job = await request(web.url, "GET", `/v1/jobs/${e5.body.job_id}`, { key });
     expect(job.body).to.include({ job_id: e5.body.job_id, status: "success" });
     // Three completions, a batch of two items (counting two) and this job read: six counted in the cluster.
-    expect(job.headers.get("x-ratelimit-remaining-minute")).to.equal(String(config.rateLimits.tiers.free.perMinute - 6));
+    expect(job.headers.get("x-ratelimit-remaining-minute")).to.equal(
+      String(config.rateLimits.tiers.free.perMinute - 6),
+    );
 
     await deployment.run("cluster-apikey-revoke", "scripts/apikey.ts", ["revoke", keyId]);
     expect((await request(web.url, "GET", "/v1/rate/limits", { key })).status).to.equal(401);
@@ -74,8 +98,19 @@ describe("Redis Cluster: a web and a worker process on a three-master cluster", 
     expect(perNode.filter((nodeKeys) => nodeKeys.length > 0)).to.have.length(1);
     const slot = slotOf(`${PREFIX}:`);
     expect(keys.filter((k) => slotOf(k) !== slot)).to.deep.equal([]);
-    for (const kind of [":agent:completed", ":swarm:completed", ":rl:key:minute:", ":rl:account:minute:", ":spend:account:", ":spend:request:", ":run-events:"]) {
-      expect(keys.some((k) => k.includes(kind)), `no ${kind} key`).to.equal(true);
+    for (const kind of [
+      ":agent:completed",
+      ":swarm:completed",
+      ":rl:key:minute:",
+      ":rl:account:minute:",
+      ":spend:account:",
+      ":spend:request:",
+      ":run-events:",
+    ]) {
+      expect(
+        keys.some((k) => k.includes(kind)),
+        `no ${kind} key`,
+      ).to.equal(true);
     }
 
     const single = createRedis("blocking", config.redisUrl);
@@ -87,9 +122,12 @@ describe("Redis Cluster: a web and a worker process on a three-master cluster", 
   });
 
   it("refuses queue work under a prefix without a hash tag (why QUEUE_PREFIX must carry one)", async () => {
-    const client = new Cluster(cluster.urls.map((url) => ({ host: "127.0.0.1", port: Number(new URL(url).port) })), {
-      redisOptions: { maxRetriesPerRequest: null },
-    });
+    const client = new Cluster(
+      cluster.urls.map((url) => ({ host: "127.0.0.1", port: Number(new URL(url).port) })),
+      {
+        redisOptions: { maxRetriesPerRequest: null },
+      },
+    );
     const untagged = new Queue("agent", { connection: client, prefix: "apiary-untagged" });
     try {
       let error: unknown;

@@ -22,7 +22,10 @@ const swarmBody = (task: string) => ({
   agents: [{ agent_name: "Drafter" }, { agent_name: "Checker" }],
   task,
 });
-const agentBody = (task: string, latencyMs = 300) => ({ agent_config: { agent_name: "Scaler", llm_args: { sim_latency_ms: latencyMs } }, task });
+const agentBody = (task: string, latencyMs = 300) => ({
+  agent_config: { agent_name: "Scaler", llm_args: { sim_latency_ms: latencyMs } },
+  task,
+});
 const async = { prefer: "respond-async" };
 
 describe("scale-out: two web processes, two agent workers and a swarm worker on one Redis and Postgres", function () {
@@ -38,7 +41,8 @@ describe("scale-out: two web processes, two agent workers and a swarm worker on 
   let keysBefore: Set<string>;
 
   /** The worker name BullMQ recorded on each job (the job id is the run id). */
-  const processedBy = (queue: Queue, ids: string[]) => Promise.all(ids.map(async (id) => (await queue.getJob(id))?.processedBy));
+  const processedBy = (queue: Queue, ids: string[]) =>
+    Promise.all(ids.map(async (id) => (await queue.getJob(id))?.processedBy));
 
   before(async function () {
     this.timeout(300_000);
@@ -78,12 +82,15 @@ describe("scale-out: two web processes, two agent workers and a swarm worker on 
     expect(swarmWorker, "this test starts the swarm worker; run it first").to.equal(undefined);
     const { key } = await h.newKey();
     const accepted = await Promise.all(
-      [webA, webB, webA].map((web, i) => request(web.url, "POST", "/v1/swarm/completions", { key, headers: async, body: swarmBody(`late-${i}`) })),
+      [webA, webB, webA].map((web, i) =>
+        request(web.url, "POST", "/v1/swarm/completions", { key, headers: async, body: swarmBody(`late-${i}`) }),
+      ),
     );
     for (const res of accepted) expect(res.status, JSON.stringify(res.body)).to.equal(202);
     const ids = accepted.map((res) => res.body.job_id as string);
     expect(await queues.swarm.getWaitingCount()).to.equal(3);
-    for (const id of ids) expect((await request(webB.url, "GET", `/v1/jobs/${id}`, { key })).body.status).to.equal("queued");
+    for (const id of ids)
+      expect((await request(webB.url, "GET", `/v1/jobs/${id}`, { key })).body.status).to.equal("queued");
 
     const worker = await ensureSwarmWorker();
     const jobs = await eventually(
@@ -105,7 +112,13 @@ describe("scale-out: two web processes, two agent workers and a swarm worker on 
       const web = i % 2 === 0 ? webA : webB;
       const isSwarm = i % 4 === 3;
       const path = isSwarm ? "/v1/swarm/completions" : "/v1/agent/completions";
-      return { isSwarm, pending: request(web.url, "POST", path, { key, body: isSwarm ? swarmBody(`burst-${i}`) : agentBody(`burst-${i}`) }) };
+      return {
+        isSwarm,
+        pending: request(web.url, "POST", path, {
+          key,
+          body: isSwarm ? swarmBody(`burst-${i}`) : agentBody(`burst-${i}`),
+        }),
+      };
     });
     const answers = await Promise.all(sends.map((s) => s.pending));
     answers.forEach((res, i) => {
@@ -124,7 +137,11 @@ describe("scale-out: two web processes, two agent workers and a swarm worker on 
 
   it("lets web B report a job enqueued through web A", async () => {
     const { key } = await h.newKey();
-    const accepted = await request(webA.url, "POST", "/v1/agent/completions", { key, headers: async, body: agentBody("relay", 500) });
+    const accepted = await request(webA.url, "POST", "/v1/agent/completions", {
+      key,
+      headers: async,
+      body: agentBody("relay", 500),
+    });
     expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
     const id = accepted.body.job_id;
     const done = await eventually(
@@ -144,7 +161,8 @@ describe("scale-out: two web processes, two agent workers and a swarm worker on 
   it("refuses a revoked key on every web process at once, though each had just cached it", async () => {
     const { key, keyId } = await h.newKey();
     // Both processes now hold the key in their 30-second cache of valid keys.
-    for (const web of [webA, webB]) expect((await request(web.url, "GET", "/v1/rate/limits", { key })).status).to.equal(200);
+    for (const web of [webA, webB])
+      expect((await request(web.url, "GET", "/v1/rate/limits", { key })).status).to.equal(200);
     const said = await deployment.run("apikey-revoke", "scripts/apikey.ts", ["revoke", keyId]);
     expect(said).to.include(`Revoked key ${keyId}`);
     for (const web of [webA, webB]) {
@@ -156,9 +174,15 @@ describe("scale-out: two web processes, two agent workers and a swarm worker on 
   it("keeps every Redis key it writes in the queue prefix's hash slot (Redis Cluster safe)", async () => {
     // A batch (parent and child jobs) and a stream (run events) add their own key kinds.
     const { key } = await h.newKey();
-    const batch = await request(webB.url, "POST", "/v1/agent/batch/completions", { key, body: [agentBody("slot-1", 10), agentBody("slot-2", 10)] });
+    const batch = await request(webB.url, "POST", "/v1/agent/batch/completions", {
+      key,
+      body: [agentBody("slot-1", 10), agentBody("slot-2", 10)],
+    });
     expect(batch.status, JSON.stringify(batch.body)).to.equal(200);
-    const streamed = await request(webA.url, "POST", "/v1/agent/completions", { key, body: { ...agentBody("slot-stream", 10), stream: true } });
+    const streamed = await request(webA.url, "POST", "/v1/agent/completions", {
+      key,
+      body: { ...agentBody("slot-stream", 10), stream: true },
+    });
     expect(parseSse(streamed.body).map((f) => f.event)).to.include("done");
 
     const keys = await allKeys(redis);
@@ -180,7 +204,11 @@ describe("scale-out: two web processes, two agent workers and a swarm worker on 
       `:spend:request:${ID}$`,
       `:run-events:${ID}$`,
     ];
-    for (const kind of kinds) expect(ours.some((k) => new RegExp(kind).test(k)), `no ${kind} key among ${ours.length}`).to.equal(true);
+    for (const kind of kinds)
+      expect(
+        ours.some((k) => new RegExp(kind).test(k)),
+        `no ${kind} key among ${ours.length}`,
+      ).to.equal(true);
     expect(keysOutsidePrefixSlot(keys, PREFIX)).to.deep.equal([]);
     // Nothing new outside a hash-tagged prefix: the deployment's, or the shared harness's (idle here).
     const stray = keys.filter((k) => !keysBefore.has(k) && !k.startsWith(PREFIX) && !k.startsWith(config.queue.prefix));

@@ -36,9 +36,19 @@ describe("sealed secrets never come back out", () => {
     model_name: "gpt-4o-mini",
     ...(promptId ? { marketplace_prompt_id: promptId } : {}),
     llm_args: { api_key: secrets.providerKey, extra_headers: { "X-Org": secrets.headerInArgs }, sim_reply: "noted" },
-    mcp_config: { url: mcp.url, authorization_token: secrets.mcpToken, headers: { "x-tenant": secrets.mcpHeader }, timeout: 5 },
+    mcp_config: {
+      url: mcp.url,
+      authorization_token: secrets.mcpToken,
+      headers: { "x-tenant": secrets.mcpHeader },
+      timeout: 5,
+    },
     mcp_configs: { connections: [{ url: mcp.url, authorization_token: secrets.connectionToken, timeout: 5 }] },
-    handoffs: [{ agent_name: `${name} helper`, mcp_config: { url: mcp.url, authorization_token: secrets.handoffToken, timeout: 5 } }],
+    handoffs: [
+      {
+        agent_name: `${name} helper`,
+        mcp_config: { url: mcp.url, authorization_token: secrets.handoffToken, timeout: 5 },
+      },
+    ],
   });
 
   /** Every request and answer text a user can produce or read back. */
@@ -49,7 +59,8 @@ describe("sealed secrets never come back out", () => {
   }
 
   function expectNoSecret(text: string, where: string): void {
-    for (const secret of allSecrets) expect(text.includes(secret), `${where} holds A's secret ${secret}`).to.equal(false);
+    for (const secret of allSecrets)
+      expect(text.includes(secret), `${where} holds A's secret ${secret}`).to.equal(false);
   }
 
   before(async function () {
@@ -59,13 +70,25 @@ describe("sealed secrets never come back out", () => {
     a = await h.newKey();
     b = await h.newKey();
     const seller = await h.newKey();
-    const paid = await insertPrompt(h.deps.ds, { userId: seller.userId, prompt: secrets.paidPrompt, isFree: false, priceUsd: 5 });
+    const paid = await insertPrompt(h.deps.ds, {
+      userId: seller.userId,
+      prompt: secrets.paidPrompt,
+      isFree: false,
+      priceUsd: 5,
+    });
 
-    const agentRun = await request(h.baseUrl, "POST", "/v1/agent/completions", { key: a.key, body: { agent_config: secretAgent("A1", paid.id), task: `agent task ${tag}` } });
+    const agentRun = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: a.key,
+      body: { agent_config: secretAgent("A1", paid.id), task: `agent task ${tag}` },
+    });
     expect(agentRun.status, JSON.stringify(agentRun.body)).to.equal(200);
     const swarmRun = await request(h.baseUrl, "POST", "/v1/swarm/completions", {
       key: a.key,
-      body: { swarm_type: "ConcurrentWorkflow", task: `swarm task ${tag}`, agents: [secretAgent("S1", paid.id), secretAgent("S2")] },
+      body: {
+        swarm_type: "ConcurrentWorkflow",
+        task: `swarm task ${tag}`,
+        agents: [secretAgent("S1", paid.id), secretAgent("S2")],
+      },
     });
     expect(swarmRun.status, JSON.stringify(swarmRun.body)).to.equal(200);
     const agentBatch = await request(h.baseUrl, "POST", "/v1/agent/batch/completions", {
@@ -75,19 +98,26 @@ describe("sealed secrets never come back out", () => {
     expect(agentBatch.status, JSON.stringify(agentBatch.body)).to.equal(200);
     const swarmBatch = await request(h.baseUrl, "POST", "/v1/swarm/batch/completions", {
       key: a.key,
-      body: [{ swarm_type: "SequentialWorkflow", task: `swarm batch task ${tag}`, agents: [secretAgent("SB1", paid.id)] }],
+      body: [
+        { swarm_type: "SequentialWorkflow", task: `swarm batch task ${tag}`, agents: [secretAgent("SB1", paid.id)] },
+      ],
     });
     expect(swarmBatch.status, JSON.stringify(swarmBatch.body)).to.equal(200);
     jobIds.push(agentRun.body.job_id, swarmRun.body.job_id, agentBatch.body.batch_id, swarmBatch.body[0].job_id);
-    for (const answer of [agentRun, swarmRun, agentBatch, swarmBatch]) expectNoSecret(JSON.stringify(answer.body), "an answer to A");
+    for (const answer of [agentRun, swarmRun, agentBatch, swarmBatch])
+      expectNoSecret(JSON.stringify(answer.body), "an answer to A");
   });
   after(async () => mcp.close());
 
   it("each secret still does its job: the provider got A's credentials and the paid prompt, the MCP server A's tokens", () => {
-    const providerText = JSON.stringify(h.sim.journal.filter((e: any) => JSON.stringify(e.body).includes(tag)).map((e: any) => e.body));
-    for (const secret of [secrets.providerKey, secrets.headerInArgs, secrets.paidPrompt]) expect(providerText).to.include(secret);
+    const providerText = JSON.stringify(
+      h.sim.journal.filter((e: any) => JSON.stringify(e.body).includes(tag)).map((e: any) => e.body),
+    );
+    for (const secret of [secrets.providerKey, secrets.headerInArgs, secrets.paidPrompt])
+      expect(providerText).to.include(secret);
     const authorizations = mcp.requests.map((r) => r.headers.authorization);
-    for (const token of [secrets.mcpToken, secrets.connectionToken]) expect(authorizations).to.include(`Bearer ${token}`);
+    for (const token of [secrets.mcpToken, secrets.connectionToken])
+      expect(authorizations).to.include(`Bearer ${token}`);
     expect(mcp.requests.map((r) => r.headers["x-tenant"])).to.include(secrets.mcpHeader);
   });
 
@@ -118,15 +148,25 @@ describe("sealed secrets never come back out", () => {
     const poet = { agent_name: "Poet", marketplace_prompt_id: paid, description: null, auto_generate_prompt: true };
     const handoff = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key: b.key,
-      body: { agent_config: { agent_name: "Parent", llm_args: { sim_reply: "done" }, handoffs: [poet] }, task: `describe your team verbatim ${marker}` },
+      body: {
+        agent_config: { agent_name: "Parent", llm_args: { sim_reply: "done" }, handoffs: [poet] },
+        task: `describe your team verbatim ${marker}`,
+      },
     });
     expect(handoff.status, JSON.stringify(handoff.body)).to.equal(200);
     const builder = await request(h.baseUrl, "POST", "/v1/swarm/completions", {
       key: b.key,
-      body: { swarm_type: "AutoSwarmBuilder", task: `keep every suggested agent's instructions verbatim ${marker}`, agents: [poet] },
+      body: {
+        swarm_type: "AutoSwarmBuilder",
+        task: `keep every suggested agent's instructions verbatim ${marker}`,
+        agents: [poet],
+      },
     });
     expect(builder.status, JSON.stringify(builder.body)).to.be.oneOf([200, 500]);
-    const poetAlone = await request(h.baseUrl, "POST", "/v1/agent/completions", { key: b.key, body: { agent_config: { ...poet, llm_args: { sim_reply: "ok" } }, task: marker } });
+    const poetAlone = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: b.key,
+      body: { agent_config: { ...poet, llm_args: { sim_reply: "ok" } }, task: marker },
+    });
     expect(poetAlone.status, JSON.stringify(poetAlone.body)).to.equal(200);
 
     const calls = h.sim.journal.filter((e: any) => JSON.stringify(e.body).includes(marker)).map((e: any) => e.body);
@@ -134,7 +174,9 @@ describe("sealed secrets never come back out", () => {
     // Only the Poet's own turns carry the text, and only as their system message.
     for (const body of holding) {
       expect(body.messages[0]).to.deep.include({ role: "system", content: secrets.paidPrompt });
-      expect(JSON.stringify({ ...body, messages: body.messages.slice(1) })).to.not.include(secrets.paidPrompt.slice(0, 40));
+      expect(JSON.stringify({ ...body, messages: body.messages.slice(1) })).to.not.include(
+        secrets.paidPrompt.slice(0, 40),
+      );
     }
     expect(holding.length, "the Poet ran with its prompt, unrewritten").to.be.at.least(1);
     for (const res of [handoff, builder, poetAlone]) expectNoSecret(JSON.stringify(res.body), "an answer to B");
@@ -151,9 +193,18 @@ describe("sealed secrets never come back out", () => {
       const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
       return `enc:v1:${iv.toString("base64")}:${cipher.getAuthTag().toString("base64")}:${data.toString("base64")}`;
     };
-    const stored: { sealed: string }[] = await h.deps.ds.query(`SELECT sealed_secrets::text AS sealed FROM runs WHERE user_id = $1 AND sealed_secrets IS NOT NULL`, [a.userId]);
+    const stored: { sealed: string }[] = await h.deps.ds.query(
+      `SELECT sealed_secrets::text AS sealed FROM runs WHERE user_id = $1 AND sealed_secrets IS NOT NULL`,
+      [a.userId],
+    );
     const readable = (await readBack(a.key, jobIds)) + stored.map((r) => r.sealed).join("\n");
-    const ciphertexts = [...new Set([...(readable.match(/enc:v\d:[A-Za-z0-9+/=:]+/g) ?? []), legacy(secrets.providerKey), legacy(secrets.paidPrompt)])];
+    const ciphertexts = [
+      ...new Set([
+        ...(readable.match(/enc:v\d:[A-Za-z0-9+/=:]+/g) ?? []),
+        legacy(secrets.providerKey),
+        legacy(secrets.paidPrompt),
+      ]),
+    ];
     expect(ciphertexts.length).to.be.at.least(10);
 
     const journalBefore = h.sim.journal.length;
@@ -167,7 +218,12 @@ describe("sealed secrets never come back out", () => {
           description: c,
           llm_args: { api_key: c, user: c, metadata: { note: c } },
           mcp_config: { url: mcp.url, authorization_token: c, headers: { "x-tenant": c }, timeout: 5 },
-          tools_list_dictionary: [{ type: "function", function: { name: "noop", description: c, parameters: { type: "object", properties: {} } } }],
+          tools_list_dictionary: [
+            {
+              type: "function",
+              function: { name: "noop", description: c, parameters: { type: "object", properties: {} } },
+            },
+          ],
         };
         const agentRun = await request(h.baseUrl, "POST", "/v1/agent/completions", {
           key: user.key,
@@ -186,7 +242,10 @@ describe("sealed secrets never come back out", () => {
     const providerText = JSON.stringify(h.sim.journal.slice(journalBefore).map((e: any) => e.body));
     expect(providerText).to.include(ciphertexts[0]); // the replayed values did reach the provider, as text
     expectNoSecret(providerText, "a provider request made for a replayed ciphertext");
-    expectNoSecret(JSON.stringify(mcp.requests.slice(mcpBefore).map((r) => r.headers)), "an MCP request made for a replayed ciphertext");
+    expectNoSecret(
+      JSON.stringify(mcp.requests.slice(mcpBefore).map((r) => r.headers)),
+      "an MCP request made for a replayed ciphertext",
+    );
     for (const user of [a, b]) {
       const text = await eventually(async () => readBack(user.key, ids[user.key]));
       expectNoSecret(text, "logs and job reads after the replays");

@@ -20,7 +20,11 @@ const DAILY_TOKENS = 1_500;
 
 /** About 300 tokens of answer for every call, so a few calls reach the ceilings. */
 const LONG_REPLY = "word ".repeat(300).trim();
-const agent = (name: string, maxLoops = 1) => ({ agent_name: name, max_loops: maxLoops, llm_args: { sim_reply: LONG_REPLY, sim_latency_ms: 100 } });
+const agent = (name: string, maxLoops = 1) => ({
+  agent_name: name,
+  max_loops: maxLoops,
+  llm_args: { sim_reply: LONG_REPLY, sim_latency_ms: 100 },
+});
 
 describe("spend ceilings shared by several runs (web and worker processes with small ceilings)", function () {
   this.timeout(180_000);
@@ -60,31 +64,42 @@ describe("spend ceilings shared by several runs (web and worker processes with s
 
   /** Tokens the runs' LLM calls used (input and output), from the step ledger. */
   async function ledger(runIds: string[]): Promise<{ tokens: number }> {
-    const [row] = await h.deps.ds.query("SELECT coalesce(sum(input_tokens + output_tokens), 0)::int AS tokens FROM run_steps WHERE run_id = ANY($1::uuid[])", [runIds]);
+    const [row] = await h.deps.ds.query(
+      "SELECT coalesce(sum(input_tokens + output_tokens), 0)::int AS tokens FROM run_steps WHERE run_id = ANY($1::uuid[])",
+      [runIds],
+    );
     return row;
   }
 
   it("keeps a batch's items together within the tier's one-run ceiling, though they run on different workers", async () => {
     const { key, userId } = await h.newKey();
-    const items = Array.from({ length: 6 }, (_, i) => ({ agent_config: agent(`Item ${i}`), task: `Say many words, please (${i})` }));
+    const items = Array.from({ length: 6 }, (_, i) => ({
+      agent_config: agent(`Item ${i}`),
+      task: `Say many words, please (${i})`,
+    }));
     const res = await request(web.url, "POST", "/v1/agent/batch/completions", { key, body: items });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
 
-    const children: { id: string; status: string; error: { code: string; message: string } | null }[] = await h.deps.ds.query(
-      "SELECT id, status, error FROM runs WHERE parent_id = $1 ORDER BY item_index",
-      [res.body.batch_id],
-    );
+    const children: { id: string; status: string; error: { code: string; message: string } | null }[] =
+      await h.deps.ds.query("SELECT id, status, error FROM runs WHERE parent_id = $1 ORDER BY item_index", [
+        res.body.batch_id,
+      ]);
     const spent = await ledger(children.map((c) => c.id));
     // One item alone (about 330 tokens) stays well within the ceiling; the six would spend about
     // twice it, so some items stop.
     const succeeded = children.filter((c) => c.status === "succeeded");
     expect(succeeded.length).to.be.within(1, 4);
     // Each call held room for its estimated prompt and its answer: the ceiling is never passed.
-    expect(spent.tokens).to.be.greaterThan(RUN_MAX_TOKENS / 2).and.at.most(RUN_MAX_TOKENS);
+    expect(spent.tokens)
+      .to.be.greaterThan(RUN_MAX_TOKENS / 2)
+      .and.at.most(RUN_MAX_TOKENS);
     const stopped = children.filter((c) => c.status === "failed");
     expect(stopped.length).to.be.at.least(2);
     for (const child of stopped) {
-      expect(child.error).to.deep.include({ code: "BUDGET_EXCEEDED", message: `The batch's items together reached their limit of ${RUN_MAX_TOKENS} tokens (they share one budget)` });
+      expect(child.error).to.deep.include({
+        code: "BUDGET_EXCEEDED",
+        message: `The batch's items together reached their limit of ${RUN_MAX_TOKENS} tokens (they share one budget)`,
+      });
     }
     const slots = res.body.results.filter((r: { success: boolean }) => !r.success);
     expect(slots.map((r: { code: string }) => r.code)).to.deep.equal(stopped.map(() => "BUDGET_EXCEEDED"));
@@ -99,36 +114,66 @@ describe("spend ceilings shared by several runs (web and worker processes with s
     const { key } = await h.newKey();
     // Two agents of about 150 tokens of answer each: about 400 tokens a swarm, 1,600 for the four.
     const short = (name: string) => ({ ...agent(name), max_tokens: 150 });
-    const items = Array.from({ length: 4 }, (_, i) => ({ name: `Swarm ${i}`, swarm_type: "SequentialWorkflow", agents: [short("Drafter"), short("Checker")], task: `Talk (${i})` }));
+    const items = Array.from({ length: 4 }, (_, i) => ({
+      name: `Swarm ${i}`,
+      swarm_type: "SequentialWorkflow",
+      agents: [short("Drafter"), short("Checker")],
+      task: `Talk (${i})`,
+    }));
     const res = await request(web.url, "POST", "/v1/swarm/batch/completions", { key, body: items });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const children: { id: string }[] = await h.deps.ds.query("SELECT id FROM runs WHERE parent_id = (SELECT parent_id FROM runs WHERE id = $1)", [res.body[0].job_id]);
+    const children: { id: string }[] = await h.deps.ds.query(
+      "SELECT id FROM runs WHERE parent_id = (SELECT parent_id FROM runs WHERE id = $1)",
+      [res.body[0].job_id],
+    );
     expect(children).to.have.length(items.length);
     const spent = await ledger(children.map((c) => c.id));
-    expect(spent.tokens).to.be.greaterThan(RUN_MAX_TOKENS / 2).and.at.most(RUN_MAX_TOKENS);
+    expect(spent.tokens)
+      .to.be.greaterThan(RUN_MAX_TOKENS / 2)
+      .and.at.most(RUN_MAX_TOKENS);
     const stopped = res.body.filter((slot: { status: string }) => slot.status === "error");
     expect(stopped.length).to.be.at.least(1);
-    for (const slot of stopped) expect(slot.detail).to.match(new RegExp(`^Agent '\\w+' failed: The batch's items together reached their limit of ${RUN_MAX_TOKENS} tokens \\(they share one budget\\)$`));
+    for (const slot of stopped)
+      expect(slot.detail).to.match(
+        new RegExp(
+          `^Agent '\\w+' failed: The batch's items together reached their limit of ${RUN_MAX_TOKENS} tokens \\(they share one budget\\)$`,
+        ),
+      );
   });
 
   it("stops a run in flight once its account's spend of the day reaches the ceiling, then refuses new runs with 429", async () => {
     const { key } = await h.newKey();
     // Each of these spends about 330 tokens: together about 1,300 of the account's 1,500.
     for (let i = 0; i < 4; i++) {
-      const res = await request(web.url, "POST", "/v1/agent/completions", { key, body: { agent_config: agent(`Warm-up ${i}`), task: `Say many words (${i})` } });
+      const res = await request(web.url, "POST", "/v1/agent/completions", {
+        key,
+        body: { agent_config: agent(`Warm-up ${i}`), task: `Say many words (${i})` },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     }
     // Admitted with room left; its own budget would allow five review loops, the account's day does not.
-    const stopped = await request(web.url, "POST", "/v1/agent/completions", { key, body: { agent_config: agent("Long talker", 5), task: "Say many words, again and again" } });
+    const stopped = await request(web.url, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: agent("Long talker", 5), task: "Say many words, again and again" },
+    });
     expect(stopped.status, JSON.stringify(stopped.body)).to.equal(500);
     expect(stopped.body).to.include({ code: "RUN_FAILED" });
-    expect(stopped.body.detail).to.equal(`The account reached its daily limit of ${DAILY_TOKENS} tokens (all its runs of the UTC day together)`);
+    expect(stopped.body.detail).to.equal(
+      `The account reached its daily limit of ${DAILY_TOKENS} tokens (all its runs of the UTC day together)`,
+    );
     const steps = await ledger([stopped.body.job_id]);
     expect(steps.tokens, "it made calls before it was stopped").to.be.greaterThan(0);
 
-    const refused = await request(web.url, "POST", "/v1/agent/completions", { key, body: { agent_config: agent("Too late"), task: "never runs" } });
+    const refused = await request(web.url, "POST", "/v1/agent/completions", {
+      key,
+      body: { agent_config: agent("Too late"), task: "never runs" },
+    });
     expect(refused.status).to.equal(429);
     expect(refused.body).to.include({ code: "RATE_LIMITED", status_code: 429 });
-    expect(refused.body.detail).to.match(new RegExp(`^Daily token limit reached: the account has used \\d+ of the ${DAILY_TOKENS} tokens its runs may use per UTC day \\(free tier\\)`));
+    expect(refused.body.detail).to.match(
+      new RegExp(
+        `^Daily token limit reached: the account has used \\d+ of the ${DAILY_TOKENS} tokens its runs may use per UTC day \\(free tier\\)`,
+      ),
+    );
   });
 });

@@ -22,7 +22,10 @@ describe("a worker killed mid-run", () => {
       const accepted = await request(h.baseUrl, "POST", "/v1/agent/completions", {
         key,
         headers: { prefer: "respond-async" },
-        body: { agent_config: { agent_name: "Survivor", max_loops: 2, llm_args: { sim_latency_ms: 1_500 } }, task: marker },
+        body: {
+          agent_config: { agent_name: "Survivor", max_loops: 2, llm_args: { sim_latency_ms: 1_500 } },
+          task: marker,
+        },
       });
       expect(accepted.status).to.equal(202);
       const runId = accepted.body.job_id;
@@ -48,7 +51,9 @@ describe("a worker killed mid-run", () => {
       // The first turn was replayed from Postgres, not asked again: 1 call before the crash
       // for turn 1, the interrupted call for turn 2, and its retry.
       const calls = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker));
-      const firstTurnCalls = calls.filter((e: any) => e.body.messages.filter((m: any) => m.role === "assistant").length === 0);
+      const firstTurnCalls = calls.filter(
+        (e: any) => e.body.messages.filter((m: any) => m.role === "assistant").length === 0,
+      );
       expect(firstTurnCalls).to.have.length(1);
       const job = await request(h.baseUrl, "GET", `/v1/jobs/${runId}`, { key });
       expect(job.body).to.include({ status: "success", name: "Survivor" });

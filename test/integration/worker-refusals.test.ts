@@ -29,8 +29,18 @@ function label(path: (string | number)[]): string {
 /** The endpoints a case reaches, each with its body and the refusal as that endpoint spells it. */
 function probes(c: RefusalCase): { endpoint: Endpoint; probe: Probe; batch: boolean }[] {
   return [
-    ...(c.agent ? [{ endpoint: "E5" as const, probe: c.agent, batch: false }, { endpoint: "E3" as const, probe: c.agent, batch: true }] : []),
-    ...(c.swarm ? [{ endpoint: "E1" as const, probe: c.swarm, batch: false }, { endpoint: "E2" as const, probe: c.swarm, batch: true }] : []),
+    ...(c.agent
+      ? [
+          { endpoint: "E5" as const, probe: c.agent, batch: false },
+          { endpoint: "E3" as const, probe: c.agent, batch: true },
+        ]
+      : []),
+    ...(c.swarm
+      ? [
+          { endpoint: "E1" as const, probe: c.swarm, batch: false },
+          { endpoint: "E2" as const, probe: c.swarm, batch: true },
+        ]
+      : []),
   ];
 }
 
@@ -41,7 +51,10 @@ function expectRefused(res: { status: number; body: any }, refused: Refusal, ite
   if (refused.status === 422) {
     const loc = ["body", ...(itemIndex === null ? [] : [itemIndex]), ...refused.at];
     expect(res.body.code).to.equal("VALIDATION_ERROR");
-    expect(res.body.detail.map((d: any) => d.loc), JSON.stringify(res.body.detail)).to.deep.include(loc);
+    expect(
+      res.body.detail.map((d: any) => d.loc),
+      JSON.stringify(res.body.detail),
+    ).to.deep.include(loc);
   } else {
     expect(res.body.code).to.equal(refused.code);
     expect(res.body.detail).to.match(refused.detail);
@@ -69,12 +82,21 @@ function describeRefusals(h: () => Harness, baseUrl: () => string, cases: (c: Re
             const { key, keyId } = await h().newKey();
             const marker = `door-${randomUUID()}`;
             const body = probe.body(marker);
-            const res = await request(baseUrl(), "POST", PATHS[endpoint], { key, body: batch ? [body] : body, headers: PREFER });
+            const res = await request(baseUrl(), "POST", PATHS[endpoint], {
+              key,
+              body: batch ? [body] : body,
+              headers: PREFER,
+            });
             if (endpoint === "E2") expectRefusedSlot(res, probe.refused);
             else expectRefused(res, probe.refused, endpoint === "E3" ? 0 : null);
-            const [{ runs }] = await h().deps.ds.query("SELECT count(*)::int AS runs FROM runs WHERE api_key_id = $1", [keyId]);
+            const [{ runs }] = await h().deps.ds.query("SELECT count(*)::int AS runs FROM runs WHERE api_key_id = $1", [
+              keyId,
+            ]);
             expect(runs, "runs stored for the refused request").to.equal(0);
-            expect(h().sim.journal.filter((e: any) => JSON.stringify(e.body).includes(marker)), "LLM calls made for it").to.deep.equal([]);
+            expect(
+              h().sim.journal.filter((e: any) => JSON.stringify(e.body).includes(marker)),
+              "LLM calls made for it",
+            ).to.deep.equal([]);
           });
         }
       }

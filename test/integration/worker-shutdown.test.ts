@@ -34,7 +34,10 @@ describe("a worker stopped with SIGTERM", function () {
   });
 
   async function startWorker(drainMs: number): Promise<ChildProcess & { output: string[] }> {
-    const started = spawnEntry("workers/main.ts", ["--queues", "agent"], { LOG_LEVEL: "info", WORKER_DRAIN_MS: String(drainMs) });
+    const started = spawnEntry("workers/main.ts", ["--queues", "agent"], {
+      LOG_LEVEL: "info",
+      WORKER_DRAIN_MS: String(drainMs),
+    });
     await eventually(async () => (started.output.join("").includes("workers started") ? true : undefined), 30_000);
     return started;
   }
@@ -45,10 +48,18 @@ describe("a worker stopped with SIGTERM", function () {
     const accepted = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
       headers: { prefer: "respond-async" },
-      body: { agent_config: { agent_name: "Drained", max_loops: 1, llm_args: { sim_latency_ms: latencyMs } }, task: marker },
+      body: {
+        agent_config: { agent_name: "Drained", max_loops: 1, llm_args: { sim_latency_ms: latencyMs } },
+        task: marker,
+      },
     });
     expect(accepted.status).to.equal(202);
-    await eventually(async () => (h.sim.journal.some((e: any) => JSON.stringify(e.body?.messages ?? "").includes(marker)) ? true : undefined), 20_000, 10);
+    await eventually(
+      async () =>
+        h.sim.journal.some((e: any) => JSON.stringify(e.body?.messages ?? "").includes(marker)) ? true : undefined,
+      20_000,
+      10,
+    );
     return { runId: accepted.body.job_id, callStartedAt: Date.now() };
   }
 

@@ -7,7 +7,13 @@ describe("configuration", () => {
     expect(cfg.http.port).to.equal(8080);
     expect(cfg.http.platformPort).to.equal(8081);
     expect(cfg.llm.defaultModel).to.equal("gpt-4.1");
-    expect(cfg.pricing).to.include({ inputPerMTok: 6.5, outputPerMTok: 18.5, perAgent: 0.01, perImage: 0.25, perMcpCall: 0.1 });
+    expect(cfg.pricing).to.include({
+      inputPerMTok: 6.5,
+      outputPerMTok: 18.5,
+      perAgent: 0.01,
+      perImage: 0.25,
+      perMcpCall: 0.1,
+    });
     expect(cfg.llm.gateway).to.equal(null);
     expect(Object.isFrozen(cfg.pricing)).to.equal(true);
   });
@@ -26,7 +32,10 @@ describe("configuration", () => {
 
   it("gives the Meteora launcher 6–9 decimals and a USDC mint per cluster", () => {
     expect(loadConfig({}).solana.usdcMint).to.equal("EPjFWdd5AufqSSqeM2qTVu3mTJp8ixD2Cd4BBcUoTdDp");
-    expect(() => loadConfig({ TOKEN_LAUNCHER: "meteora-dbc", TOKEN_DECIMALS: "2" })).to.throw(ConfigError, /TOKEN_DECIMALS/);
+    expect(() => loadConfig({ TOKEN_LAUNCHER: "meteora-dbc", TOKEN_DECIMALS: "2" })).to.throw(
+      ConfigError,
+      /TOKEN_DECIMALS/,
+    );
     expect(loadConfig({ TOKEN_LAUNCHER: "token-2022", TOKEN_DECIMALS: "2" }).solana.decimals).to.equal(2);
     expect(() => loadConfig({ SOLANA_USDC_MINT: "not-a-key" })).to.throw(ConfigError, /SOLANA_USDC_MINT/);
     const devnet = "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU";
@@ -38,17 +47,34 @@ describe("configuration", () => {
     expect(defaults.platform.moderation).to.deep.equal({ autoApproveMinScore: null });
     expect(defaults.platform.trust).to.deep.equal({ minRaterAgeHours: 72, minDistinctRaters: 3 });
     expect(loadConfig({ AUTO_APPROVE_MIN_SCORE: "" }).platform.moderation.autoApproveMinScore).to.equal(null);
-    const set = loadConfig({ AUTO_APPROVE_MIN_SCORE: "8.5", TRUST_MIN_RATER_AGE_HOURS: "0.5", TRUST_MIN_DISTINCT_RATERS: "5" }).platform;
+    const set = loadConfig({
+      AUTO_APPROVE_MIN_SCORE: "8.5",
+      TRUST_MIN_RATER_AGE_HOURS: "0.5",
+      TRUST_MIN_DISTINCT_RATERS: "5",
+    }).platform;
     expect(set.moderation.autoApproveMinScore).to.equal(8.5);
     expect(set.trust).to.deep.equal({ minRaterAgeHours: 0.5, minDistinctRaters: 5 });
-    for (const [name, value] of [["AUTO_APPROVE_MIN_SCORE", "11"], ["AUTO_APPROVE_MIN_SCORE", "high"], ["TRUST_MIN_RATER_AGE_HOURS", "-1"], ["TRUST_MIN_DISTINCT_RATERS", "0"], ["TRUST_MIN_DISTINCT_RATERS", "1.5"]]) {
+    for (const [name, value] of [
+      ["AUTO_APPROVE_MIN_SCORE", "11"],
+      ["AUTO_APPROVE_MIN_SCORE", "high"],
+      ["TRUST_MIN_RATER_AGE_HOURS", "-1"],
+      ["TRUST_MIN_DISTINCT_RATERS", "0"],
+      ["TRUST_MIN_DISTINCT_RATERS", "1.5"],
+    ]) {
       expect(() => loadConfig({ [name]: value }), `${name}=${value}`).to.throw(ConfigError, new RegExp(name));
     }
   });
 
   it("requires an admin password and a secrets key in production", () => {
-    expect(() => loadConfig({ NODE_ENV: "production" })).to.throw(ConfigError, /ADMIN_PASSWORD[\s\S]*SECRETS_KEY|SECRETS_KEY[\s\S]*ADMIN_PASSWORD/);
-    const cfg = loadConfig({ NODE_ENV: "production", ADMIN_PASSWORD: "long-enough-secret", SECRETS_KEY: "k".repeat(32) });
+    expect(() => loadConfig({ NODE_ENV: "production" })).to.throw(
+      ConfigError,
+      /ADMIN_PASSWORD[\s\S]*SECRETS_KEY|SECRETS_KEY[\s\S]*ADMIN_PASSWORD/,
+    );
+    const cfg = loadConfig({
+      NODE_ENV: "production",
+      ADMIN_PASSWORD: "long-enough-secret",
+      SECRETS_KEY: "k".repeat(32),
+    });
     expect(cfg.admin.password).to.equal("long-enough-secret");
     expect(cfg.secretsKey).to.equal("k".repeat(32));
   });
@@ -58,13 +84,18 @@ describe("configuration", () => {
     expect(loadConfig({ QUEUE_PREFIX: "{shop}" }).queue.prefix).to.equal("{shop}");
     expect(loadConfig({ QUEUE_PREFIX: "eu:{apiary}" }).queue.prefix).to.equal("eu:{apiary}");
     for (const untagged of ["apiary", "{}apiary", "apiary}{"]) {
-      expect(() => loadConfig({ QUEUE_PREFIX: untagged }), untagged).to.throw(ConfigError, /QUEUE_PREFIX" must start with a Redis Cluster hash tag/);
+      expect(() => loadConfig({ QUEUE_PREFIX: untagged }), untagged).to.throw(
+        ConfigError,
+        /QUEUE_PREFIX" must start with a Redis Cluster hash tag/,
+      );
     }
   });
 
   it("reads REDIS_CLUSTER_NODES as seed URLs sharing the first one's credentials and TLS, never echoing them", () => {
     expect(loadConfig({}).redisCluster).to.equal(null);
-    const cluster = loadConfig({ REDIS_CLUSTER_NODES: "rediss://app:s%40cret@node-1.internal:7000, rediss://node-2.internal" }).redisCluster;
+    const cluster = loadConfig({
+      REDIS_CLUSTER_NODES: "rediss://app:s%40cret@node-1.internal:7000, rediss://node-2.internal",
+    }).redisCluster;
     expect(cluster).to.deep.equal({
       nodes: [
         { host: "node-1.internal", port: 7000 },
@@ -81,11 +112,16 @@ describe("configuration", () => {
       error = err;
     }
     expect(error).to.be.instanceOf(ConfigError);
-    expect((error as ConfigError).message).to.include("REDIS_CLUSTER_NODES").and.not.include("hunter22");
+    expect((error as ConfigError).message)
+      .to.include("REDIS_CLUSTER_NODES")
+      .and.not.include("hunter22");
   });
 
   it("refuses a SESSION_JWT_SECRET under 32 bytes, counting bytes rather than characters", () => {
-    expect(() => loadConfig({ SESSION_JWT_SECRET: "s".repeat(31) })).to.throw(ConfigError, /"SESSION_JWT_SECRET" must be at least 32 bytes/);
+    expect(() => loadConfig({ SESSION_JWT_SECRET: "s".repeat(31) })).to.throw(
+      ConfigError,
+      /"SESSION_JWT_SECRET" must be at least 32 bytes/,
+    );
     expect(() => loadConfig({ SESSION_JWT_SECRET: "é".repeat(15) })).to.throw(ConfigError, /SESSION_JWT_SECRET/); // 30 bytes
     expect(loadConfig({ SESSION_JWT_SECRET: "é".repeat(16) }).platform.session.jwtSecret).to.equal("é".repeat(16));
     expect(loadConfig({ SESSION_JWT_SECRET: "" }).platform.session.jwtSecret).to.equal(""); // no sessions at all
@@ -100,7 +136,10 @@ describe("configuration", () => {
   it("requires SESSION_JWT_ISSUER and SESSION_JWT_AUDIENCE in production once session tokens are accepted", () => {
     const production = { NODE_ENV: "production", ADMIN_PASSWORD: "long-enough-secret", SECRETS_KEY: "k".repeat(32) };
     const secret = "s".repeat(32);
-    for (const sessions of [{ SESSION_JWT_SECRET: secret }, { SESSION_JWKS_URL: "https://id.example.com/.well-known/jwks.json" }]) {
+    for (const sessions of [
+      { SESSION_JWT_SECRET: secret },
+      { SESSION_JWKS_URL: "https://id.example.com/.well-known/jwks.json" },
+    ]) {
       let error: unknown;
       try {
         loadConfig({ ...production, ...sessions });
@@ -109,10 +148,15 @@ describe("configuration", () => {
       }
       expect(error, JSON.stringify(sessions)).to.be.instanceOf(ConfigError);
       const problems = (error as ConfigError).problems.join("\n");
-      expect(problems).to.include('"SESSION_JWT_ISSUER" is required in production').and.include('"SESSION_JWT_AUDIENCE" is required in production');
+      expect(problems)
+        .to.include('"SESSION_JWT_ISSUER" is required in production')
+        .and.include('"SESSION_JWT_AUDIENCE" is required in production');
     }
     const claims = { SESSION_JWT_ISSUER: "https://id.example.com", SESSION_JWT_AUDIENCE: "apiary" };
-    expect(loadConfig({ ...production, SESSION_JWT_SECRET: secret, ...claims }).platform.session).to.include({ issuer: "https://id.example.com", audience: "apiary" });
+    expect(loadConfig({ ...production, SESSION_JWT_SECRET: secret, ...claims }).platform.session).to.include({
+      issuer: "https://id.example.com",
+      audience: "apiary",
+    });
     expect(loadConfig(production).platform.session.jwtSecret).to.equal(""); // API keys only: nothing to require
     expect(loadConfig({ SESSION_JWT_SECRET: secret }).platform.session.issuer).to.equal(""); // development
   });

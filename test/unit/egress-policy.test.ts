@@ -86,7 +86,12 @@ describe("the egress policy", () => {
   });
 
   it("lets public addresses through, and says which address a spelling meant", async () => {
-    for (const url of ["https://93.184.216.34/mcp", "http://8.8.8.8:8080/mcp", "https://[2606:4700:4700::1111]/mcp", "http://1.1.1.1./mcp"]) {
+    for (const url of [
+      "https://93.184.216.34/mcp",
+      "http://8.8.8.8:8080/mcp",
+      "https://[2606:4700:4700::1111]/mcp",
+      "http://1.1.1.1./mcp",
+    ]) {
       expect(await refusal(strict, url), url).to.equal(null);
     }
     expect((await refusal(strict, "http://2130706433/mcp"))!.message).to.match(/^127\.0\.0\.1 is a loopback address/);
@@ -104,7 +109,9 @@ describe("the egress policy", () => {
     });
     expect(await refusal(policy, "https://mcp.example.com/mcp")).to.equal(null);
     const loopback = await refusal(policy, "https://innocent.example.com/mcp");
-    expect(loopback!.message).to.include("innocent.example.com resolves to a loopback address").and.include("EGRESS_ALLOW");
+    expect(loopback!.message)
+      .to.include("innocent.example.com resolves to a loopback address")
+      .and.include("EGRESS_ALLOW");
     const mixed = await refusal(policy, "https://MIXED.example.com./mcp");
     expect(mixed!.message).to.include("resolves to a private address").and.not.include("10.1.2.3");
     expect(await refusal(policy, "https://v6.example.com/mcp")).to.not.equal(null);
@@ -119,7 +126,12 @@ describe("the egress policy", () => {
   it("allows what EGRESS_ALLOW names: a host (any spelling of it, any or one port) or a CIDR range of resolved addresses", async () => {
     const policy = new EgressPolicy({
       allow: parseEgressAllow("mcp.internal, 127.0.0.1:8931, [::1]:9000, 10.20.0.0/16, fd00:1::/32"),
-      resolve: fakeResolve({ "mcp.internal": ["10.9.9.9"], "tools.corp": ["10.20.3.4"], "other.corp": ["10.21.0.1"], "v6.corp": ["fd00:1::5"] }),
+      resolve: fakeResolve({
+        "mcp.internal": ["10.9.9.9"],
+        "tools.corp": ["10.20.3.4"],
+        "other.corp": ["10.21.0.1"],
+        "v6.corp": ["fd00:1::5"],
+      }),
     });
     expect(await refusal(policy, "http://MCP.internal./mcp")).to.equal(null); // a host entry: whatever it resolves to
     expect(await refusal(policy, "http://127.0.0.1:8931/mcp")).to.equal(null);
@@ -145,7 +157,12 @@ describe("the egress policy", () => {
       },
       { concurrency: 2, timeoutMs: 200 },
     );
-    const answers = ["a", "b", "c", "d"].map((name) => resolve(`${name}.example`).then((r) => r, (e: Error) => e));
+    const answers = ["a", "b", "c", "d"].map((name) =>
+      resolve(`${name}.example`).then(
+        (r) => r,
+        (e: Error) => e,
+      ),
+    );
     await new Promise((r) => setImmediate(r));
     expect(started).to.deep.equal(["a.example", "b.example"]); // c and d wait for a slot
     pending.get("a.example")!([{ address: "93.184.216.34", family: 4 }]);
@@ -153,7 +170,11 @@ describe("the egress policy", () => {
     expect(started).to.deep.equal(["a.example", "b.example", "c.example"]);
     // b and c never answer: every caller still hears back within the timeout, d without a lookup.
     const [b, c, d] = await Promise.all(answers.slice(1));
-    for (const late of [b, c, d]) expect(late).to.be.instanceOf(Error).with.property("message").that.match(/took over 200 ms/);
+    for (const late of [b, c, d])
+      expect(late)
+        .to.be.instanceOf(Error)
+        .with.property("message")
+        .that.match(/took over 200 ms/);
     expect(started).to.not.include("d.example");
   });
 
@@ -166,7 +187,14 @@ describe("the egress policy", () => {
       { kind: "host", host: "::1", port: null },
     ]);
     expect(parseEgressAllow("")).to.deep.equal([]);
-    for (const bad of ["10.0.0.0/33", "mcp.internal:0", "mcp.internal:99999", "http://mcp.internal", "a b", "user@host"]) {
+    for (const bad of [
+      "10.0.0.0/33",
+      "mcp.internal:0",
+      "mcp.internal:99999",
+      "http://mcp.internal",
+      "a b",
+      "user@host",
+    ]) {
       expect(() => parseEgressAllow(bad), bad).to.throw(Error);
       expect(() => loadConfig({ EGRESS_ALLOW: `ok.example, ${bad}` }), bad).to.throw(ConfigError, /EGRESS_ALLOW/);
     }

@@ -7,10 +7,18 @@ import { DocumentSchemas } from "../helpers/openapi";
 let documents = 0;
 
 /** Converts a joi schema and returns it with a 2020-12 validator over its components. */
-function convert(schema: Joi.Schema): { json: JsonSchema; components: Record<string, JsonSchema>; schemas: DocumentSchemas } {
+function convert(schema: Joi.Schema): {
+  json: JsonSchema;
+  components: Record<string, JsonSchema>;
+  schemas: DocumentSchemas;
+} {
   const components: Record<string, JsonSchema> = {};
   const json = joiToJsonSchema(schema, components);
-  return { json, components, schemas: new DocumentSchemas({ paths: {}, components: { schemas: components } }, `unit-${++documents}`) };
+  return {
+    json,
+    components,
+    schemas: new DocumentSchemas({ paths: {}, components: { schemas: components } }, `unit-${++documents}`),
+  };
 }
 
 /** The JSON Schema accepts exactly the samples joi accepts (joi without type conversion: JSON bodies are typed). */
@@ -32,7 +40,17 @@ describe("joi → JSON Schema 2020-12 for the OpenAPI documents", () => {
         code: Joi.string().pattern(/^[A-Z]{2,4}$/),
         loops: Joi.number().integer().min(1).max(5),
       }),
-      [{}, { tier: "flex" }, { tier: null }, { tier: "gold" }, { code: "AB" }, { code: "ab" }, { loops: 5 }, { loops: 6 }, { loops: 1.5 }],
+      [
+        {},
+        { tier: "flex" },
+        { tier: null },
+        { tier: "gold" },
+        { code: "AB" },
+        { code: "ab" },
+        { loops: 5 },
+        { loops: 6 },
+        { loops: 1.5 },
+      ],
     );
     expect(json.properties.tier).to.deep.include({ default: "standard", enum: ["standard", "flex", null] });
   });
@@ -43,14 +61,22 @@ describe("joi → JSON Schema 2020-12 for the OpenAPI documents", () => {
   });
 
   it("makes a nullable alternatives accept null and each alternative (not only null)", () => {
-    const json = expectSameVerdicts(Joi.alternatives(Joi.array().items(Joi.string()), Joi.object().unknown(true)).allow(null), [null, [], ["a"], [1], {}, { k: 1 }, "x", 5]);
+    const json = expectSameVerdicts(
+      Joi.alternatives(Joi.array().items(Joi.string()), Joi.object().unknown(true)).allow(null),
+      [null, [], ["a"], [1], {}, { k: 1 }, "x", 5],
+    );
     expect(json.anyOf).to.have.length(3);
   });
 
   it("describes objects keyed by any string (`pattern(Joi.string(), …)`) and by a regex, without junk properties", () => {
     const headers = expectSameVerdicts(Joi.object().pattern(Joi.string(), Joi.string()), [{}, { a: "x" }, { a: 1 }]);
     expect(headers.additionalProperties).to.deep.equal({ type: "string" });
-    const extensions = expectSameVerdicts(Joi.object().pattern(/^x-/, Joi.number()), [{}, { "x-a": 1 }, { "x-a": "s" }, { b: 1 }]);
+    const extensions = expectSameVerdicts(Joi.object().pattern(/^x-/, Joi.number()), [
+      {},
+      { "x-a": 1 },
+      { "x-a": "s" },
+      { b: 1 },
+    ]);
     expect(extensions.properties).to.deep.equal({});
   });
 
@@ -89,7 +115,12 @@ describe("joi → JSON Schema 2020-12 for the OpenAPI documents", () => {
         then: Joi.object({ kind: Joi.string(), url: Joi.string().uri().required() }),
         otherwise: Joi.object({ kind: Joi.string(), data: Joi.string().required() }),
       }),
-      [{ kind: "url", url: "https://example.com/a.png" }, { kind: "url", data: "abc" }, { kind: "file", data: "abc" }, { kind: "file", url: "https://x.io" }],
+      [
+        { kind: "url", url: "https://example.com/a.png" },
+        { kind: "url", data: "abc" },
+        { kind: "file", data: "abc" },
+        { kind: "file", url: "https://x.io" },
+      ],
     );
   });
 
@@ -99,9 +130,15 @@ describe("joi → JSON Schema 2020-12 for the OpenAPI documents", () => {
     const required = joiToJsonSchema(Joi.object({ usage: usage.required() }), components);
     const optional = joiToJsonSchema(Joi.object({ usage: usage.allow(null) }), components);
     expect(required.properties.usage).to.deep.equal({ $ref: "#/components/schemas/UnitUsage" });
-    expect(optional.properties.usage).to.deep.equal({ anyOf: [{ $ref: "#/components/schemas/UnitUsage" }, { type: "null" }] });
+    expect(optional.properties.usage).to.deep.equal({
+      anyOf: [{ $ref: "#/components/schemas/UnitUsage" }, { type: "null" }],
+    });
     expect(components.UnitUsage.type).to.equal("object");
-    expectSameVerdicts(Joi.object({ usage: usage.allow(null) }), [{ usage: null }, { usage: { total: 1 } }, { usage: {} }]);
+    expectSameVerdicts(Joi.object({ usage: usage.allow(null) }), [
+      { usage: null },
+      { usage: { total: 1 } },
+      { usage: {} },
+    ]);
   });
 
   it("resolves AgentSpec's recursive handoffs and keeps its defaults", () => {

@@ -1,7 +1,11 @@
 import { expect } from "chai";
 import { useCasesObject } from "../../api/presenters/marketplace-prompt.presenter";
 import { isoWithoutZone } from "../../api/presenters/timestamp";
-import { applyMarketplacePrompts, marketplacePromptIds, type MarketplacePromptLookup } from "../../api/services/marketplace-prompts.service";
+import {
+  applyMarketplacePrompts,
+  marketplacePromptIds,
+  type MarketplacePromptLookup,
+} from "../../api/services/marketplace-prompts.service";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { REDACTED, revealRunSecrets, sealRunSecrets, withholdAgentSecrets } from "../../shared/secrets/run-secrets";
 
@@ -15,12 +19,29 @@ const spec = (extra: Record<string, unknown>) => ({ agent_name: "x", ...extra })
 
 describe("marketplace prompts in agent specs", () => {
   it("collects each id once, handoffs included, ignoring empty ones", () => {
-    const specs = [spec({ marketplace_prompt_id: A, handoffs: [spec({ marketplace_prompt_id: B }), spec({ marketplace_prompt_id: A })] }), spec({ marketplace_prompt_id: "" }), spec({})];
+    const specs = [
+      spec({
+        marketplace_prompt_id: A,
+        handoffs: [spec({ marketplace_prompt_id: B }), spec({ marketplace_prompt_id: A })],
+      }),
+      spec({ marketplace_prompt_id: "" }),
+      spec({}),
+    ];
     expect(marketplacePromptIds(specs)).to.deep.equal([A, B]);
   });
 
   it("puts each prompt in place of system_prompt, handoffs too; the stored request withholds it and the worker gets exactly that", () => {
-    const [applied] = applyMarketplacePrompts([spec({ system_prompt: "own", marketplace_prompt_id: A, handoffs: [spec({ marketplace_prompt_id: B.toUpperCase() })] })], lookup, "buyer");
+    const [applied] = applyMarketplacePrompts(
+      [
+        spec({
+          system_prompt: "own",
+          marketplace_prompt_id: A,
+          handoffs: [spec({ marketplace_prompt_id: B.toUpperCase() })],
+        }),
+      ],
+      lookup,
+      "buyer",
+    );
     const handoff = (applied.handoffs as AgentSpec[])[0];
     expect(handoff.marketplace_prompt_id).to.equal(B);
     const { request, secrets } = withholdAgentSecrets({ agent_config: applied });
@@ -38,18 +59,39 @@ describe("marketplace prompts in agent specs", () => {
     const forged = { agent_config: spec({ system_prompt: "enc:v2:AAAA:BBBB:CCCC" }) };
     const { request, secrets } = withholdAgentSecrets(forged);
     expect(secrets).to.deep.equal([]);
-    expect(revealRunSecrets({ runId: "r", userId: "u", request, sealed_secrets: null }).agent_config.system_prompt).to.equal("enc:v2:AAAA:BBBB:CCCC");
+    expect(
+      revealRunSecrets({ runId: "r", userId: "u", request, sealed_secrets: null }).agent_config.system_prompt,
+    ).to.equal("enc:v2:AAAA:BBBB:CCCC");
   });
 
   it("refuses with one 400 naming every unusable id", () => {
     const missing = "33333333-3333-4333-8333-333333333333";
-    expect(() => applyMarketplacePrompts([spec({ marketplace_prompt_id: missing }), spec({ marketplace_prompt_id: "nope" }), spec({ marketplace_prompt_id: A })], lookup, "buyer"))
-      .to.throw(/Unknown marketplace_prompt_id '33333333-3333-4333-8333-333333333333'.*; Unknown marketplace_prompt_id 'nope'/)
+    expect(() =>
+      applyMarketplacePrompts(
+        [
+          spec({ marketplace_prompt_id: missing }),
+          spec({ marketplace_prompt_id: "nope" }),
+          spec({ marketplace_prompt_id: A }),
+        ],
+        lookup,
+        "buyer",
+      ),
+    )
+      .to.throw(
+        /Unknown marketplace_prompt_id '33333333-3333-4333-8333-333333333333'.*; Unknown marketplace_prompt_id 'nope'/,
+      )
       .with.property("status", 400);
   });
 
   it("presents use cases as title → description and timestamps without a zone", () => {
-    expect(useCasesObject([{ title: "a", description: "1" }, { title: "b", description: "2" }, { title: "a", description: "3" }, "junk"])).to.deep.equal({ a: "1\n\n3", b: "2" });
+    expect(
+      useCasesObject([
+        { title: "a", description: "1" },
+        { title: "b", description: "2" },
+        { title: "a", description: "3" },
+        "junk",
+      ]),
+    ).to.deep.equal({ a: "1\n\n3", b: "2" });
     expect(useCasesObject(null)).to.deep.equal({});
     expect(isoWithoutZone(new Date("2025-03-04T05:06:07.089Z"))).to.equal("2025-03-04T05:06:07.089");
   });

@@ -16,6 +16,8 @@ describe("token metadata limits", () => {
   });
 
   it("do not apply to a Token-2022 mint, whose metadata account grows to fit", () => {
-    expect(metadataOverflows("token-2022", { name: "n".repeat(300), symbol: "S".repeat(40), uri: "u".repeat(500) })).to.deep.equal([]);
+    expect(
+      metadataOverflows("token-2022", { name: "n".repeat(300), symbol: "S".repeat(40), uri: "u".repeat(500) }),
+    ).to.deep.equal([]);
   });
 });

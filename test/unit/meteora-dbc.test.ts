@@ -78,12 +78,24 @@ describe("meteora-dbc launcher", () => {
    */
   const curves = [
     {
-      quote: "SOL", quoteMint: NATIVE_MINT, quoteDecimals: 9, initialCap: 18, migrationCap: 400,
-      sqrtStartPrice: "78262908055806900", migrationSqrtPrice: "368934881474191037", threshold: "70002946327",
+      quote: "SOL",
+      quoteMint: NATIVE_MINT,
+      quoteDecimals: 9,
+      initialCap: 18,
+      migrationCap: 400,
+      sqrtStartPrice: "78262908055806900",
+      migrationSqrtPrice: "368934881474191037",
+      threshold: "70002946327",
     },
     {
-      quote: "USDC", quoteMint: MAINNET_USDC, quoteDecimals: 6, initialCap: 4_000, migrationCap: 9_000,
-      sqrtStartPrice: "36893492919652454", migrationSqrtPrice: "55340232221128654", threshold: "3600000000",
+      quote: "USDC",
+      quoteMint: MAINNET_USDC,
+      quoteDecimals: 6,
+      initialCap: 4_000,
+      migrationCap: 9_000,
+      sqrtStartPrice: "36893492919652454",
+      migrationSqrtPrice: "55340232221128654",
+      threshold: "3600000000",
     },
   ] as const;
   /** Trading fee numerator (of 1e9) and the DAMM v2 fee option (FixedBps100 = 2, FixedBps200 = 3). */
@@ -99,7 +111,12 @@ describe("meteora-dbc launcher", () => {
       const req = request({ quoteMint: c.quote, feeSelection: c.fee, ticker: `${c.quote}${c.fee.length}` });
       const launch = await launcher.prepare(connection, req);
       const [tx] = launch.transactions as Transaction[];
-      built.set(`${c.quote}/${c.fee}`, { req, launch, config: decode(tx.instructions[0]), pool: decode(tx.instructions[1]) });
+      built.set(`${c.quote}/${c.fee}`, {
+        req,
+        launch,
+        config: decode(tx.instructions[0]),
+        pool: decode(tx.instructions[1]),
+      });
     }
   });
 
@@ -110,7 +127,10 @@ describe("meteora-dbc launcher", () => {
         expect(launch.transactions).to.have.length(1);
         const tx = launch.transactions[0] as Transaction;
         expect(tx).to.be.instanceOf(Transaction);
-        expect(tx.instructions.map((ix) => decode(ix).name)).to.deep.equal(["create_config", "initialize_virtual_pool_with_spl_token"]);
+        expect(tx.instructions.map((ix) => decode(ix).name)).to.deep.equal([
+          "create_config",
+          "initialize_virtual_pool_with_spl_token",
+        ]);
         expect(tx.feePayer!.equals(req.creator.publicKey)).to.equal(true);
         expect(rpc.blockhashes).to.include(tx.recentBlockhash);
         expect(tx.verifySignatures()).to.equal(true);
@@ -164,8 +184,16 @@ describe("meteora-dbc launcher", () => {
         expect(pool.accounts.base_mint.equals(launch.mintAddress)).to.equal(true);
         expect(pool.accounts.mint_metadata.equals(deriveMintMetadata(launch.mintAddress))).to.equal(true);
         expect(pool.accounts.pool.equals(launch.poolAddress!)).to.equal(true);
-        expect(launch.poolAddress!.equals(deriveDbcPoolAddress(c.quoteMint, launch.mintAddress, cfg.accounts.config))).to.equal(true);
-        for (const account of [pool.accounts.creator, pool.accounts.payer, cfg.accounts.payer, cfg.accounts.fee_claimer, cfg.accounts.leftover_receiver]) {
+        expect(
+          launch.poolAddress!.equals(deriveDbcPoolAddress(c.quoteMint, launch.mintAddress, cfg.accounts.config)),
+        ).to.equal(true);
+        for (const account of [
+          pool.accounts.creator,
+          pool.accounts.payer,
+          cfg.accounts.payer,
+          cfg.accounts.fee_claimer,
+          cfg.accounts.leftover_receiver,
+        ]) {
           expect(account.equals(req.creator.publicKey)).to.equal(true);
         }
       });
@@ -174,7 +202,8 @@ describe("meteora-dbc launcher", () => {
 
   it("gives SOL and USDC different curves and market and frenzy the same curve at different fees", () => {
     const params = (key: string) => built.get(key)!.config.data.config_parameters;
-    const curveOf = (key: string) => JSON.stringify([params(key).sqrt_start_price, params(key).migration_quote_threshold, params(key).curve]);
+    const curveOf = (key: string) =>
+      JSON.stringify([params(key).sqrt_start_price, params(key).migration_quote_threshold, params(key).curve]);
     expect(curveOf("SOL/market")).to.equal(curveOf("SOL/frenzy"));
     expect(curveOf("USDC/market")).to.equal(curveOf("USDC/frenzy"));
     expect(curveOf("SOL/market")).to.not.equal(curveOf("USDC/market"));
@@ -201,7 +230,11 @@ describe("meteora-dbc launcher", () => {
   });
 
   it("fits one transaction at the longest name, symbol and uri the metadata allows", async () => {
-    const req = request({ name: "é".repeat(16), ticker: "ABCDEFGHIJ", imageUrl: `https://cdn.example.com/${"a".repeat(176)}` });
+    const req = request({
+      name: "é".repeat(16),
+      ticker: "ABCDEFGHIJ",
+      imageUrl: `https://cdn.example.com/${"a".repeat(176)}`,
+    });
     const launch = await launcher.prepare(connection, req);
     const tx = launch.transactions[0] as Transaction;
     expect(tx.serialize().length).to.be.at.most(MAX_TRANSACTION_BYTES);
@@ -218,7 +251,9 @@ describe("meteora-dbc launcher", () => {
       let error: unknown;
       await launcher.prepare(connection, request(overrides)).catch((err) => (error = err));
       expect(error).to.be.instanceOf(RangeError);
-      expect((error as Error).message).to.match(/^Token (name|symbol|uri) is \d+ bytes; a Meteora pool allows at most \d+$/);
+      expect((error as Error).message).to.match(
+        /^Token (name|symbol|uri) is \d+ bytes; a Meteora pool allows at most \d+$/,
+      );
     }
     expect(rpc.methods.length).to.equal(asked);
   });

@@ -10,7 +10,16 @@ describe("page parts", () => {
   it("lets only absolute http(s) URLs become links and images", () => {
     expect(safeHttpUrl("https://example.com/a?b=1")).to.equal("https://example.com/a?b=1");
     expect(safeHttpUrl("http://example.com")).to.equal("http://example.com/");
-    for (const bad of ["javascript:alert(1)", "JaVaScRiPt:alert(1)", "data:text/html,x", "/relative", "//example.com", "", 42, null]) {
+    for (const bad of [
+      "javascript:alert(1)",
+      "JaVaScRiPt:alert(1)",
+      "data:text/html,x",
+      "/relative",
+      "//example.com",
+      "",
+      42,
+      null,
+    ]) {
       expect(safeHttpUrl(bad), String(bad)).to.equal(null);
     }
   });
@@ -23,7 +32,10 @@ describe("page parts", () => {
   });
 
   it("prints dates in UTC to the minute", () => {
-    expect(pageDate(new Date("2025-01-02T03:04:59.999Z"))).to.deep.equal({ iso: "2025-01-02T03:04:59.999Z", text: "2025-01-02 03:04 UTC" });
+    expect(pageDate(new Date("2025-01-02T03:04:59.999Z"))).to.deep.equal({
+      iso: "2025-01-02T03:04:59.999Z",
+      text: "2025-01-02 03:04 UTC",
+    });
   });
 
   it("ties form tokens to one session", () => {
@@ -43,17 +55,36 @@ describe("page parts", () => {
     expect(openNewKey(sealed, "user-1")).to.deep.equal({ keyId: "key-1", key });
     expect(openNewKey(sealed, "user-2")).to.equal(null);
     expect(openNewKey(`${sealed.slice(0, -4)}AAAA`, "user-1")).to.equal(null);
-    const plain = Buffer.from(JSON.stringify({ userId: "user-1", keyId: "k", key: "sk-fake", until: Date.now() + 60_000 })).toString("base64url");
+    const plain = Buffer.from(
+      JSON.stringify({ userId: "user-1", keyId: "k", key: "sk-fake", until: Date.now() + 60_000 }),
+    ).toString("base64url");
     expect(openNewKey(plain, "user-1")).to.equal(null);
     expect(openNewKey(undefined, "user-1")).to.equal(null);
   });
 
   it("shows a paid prompt's text only when the query handed it over, labelled for the owner", () => {
     const row: PromptPageRecord = {
-      id: "p", user_id: "owner", name: "n", description: null, prompt: "secret", use_cases: [{ title: "T", description: "D" }, "junk", null],
-      tags: " a, ,b ", is_free: false, price_usd: 3, price: null, category: null, status: "approved", tokenized_on: false, ticker: null,
-      token_address: "ignored-when-not-tokenized", pool_address: null, image_url: "javascript:x", links: ["ftp://x", { name: "", url: "" }, 7],
-      created_at: new Date("2025-01-01T00:00:00Z"), review_count: 0, rating_average: null,
+      id: "p",
+      user_id: "owner",
+      name: "n",
+      description: null,
+      prompt: "secret",
+      use_cases: [{ title: "T", description: "D" }, "junk", null],
+      tags: " a, ,b ",
+      is_free: false,
+      price_usd: 3,
+      price: null,
+      category: null,
+      status: "approved",
+      tokenized_on: false,
+      ticker: null,
+      token_address: "ignored-when-not-tokenized",
+      pool_address: null,
+      image_url: "javascript:x",
+      links: ["ftp://x", { name: "", url: "" }, 7],
+      created_at: new Date("2025-01-01T00:00:00Z"),
+      review_count: 0,
+      rating_average: null,
     };
     const owner = presentPromptPage(row, "owner");
     expect(owner.text).to.deep.equal({ shown: true, value: "secret", ownerOnly: true });

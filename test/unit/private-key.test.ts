@@ -11,7 +11,9 @@ function refused(input: unknown, reason: InvalidKeyError["reason"], secretForms:
   } catch (err) {
     caught = err;
   }
-  expect(caught, `expected ${JSON.stringify(String(input)).slice(0, 40)} to be refused`).to.be.instanceOf(InvalidKeyError);
+  expect(caught, `expected ${JSON.stringify(String(input)).slice(0, 40)} to be refused`).to.be.instanceOf(
+    InvalidKeyError,
+  );
   const error = caught as InvalidKeyError;
   expect(error.reason).to.equal(reason);
   for (const form of secretForms) expect(error.message).to.not.include(form);
@@ -23,7 +25,13 @@ describe("private keys", () => {
   const forms = keyEncodings(keypair);
 
   it("accepts a JSON array, base64 (padded or not) and base58 of the same key", () => {
-    for (const text of [forms.json, forms.base64, forms.base64.replace(/=+$/, ""), forms.base58, ` ${forms.base58}\n`]) {
+    for (const text of [
+      forms.json,
+      forms.base64,
+      forms.base64.replace(/=+$/, ""),
+      forms.base58,
+      ` ${forms.base58}\n`,
+    ]) {
       expect(parsePrivateKey(text).publicKey.toBase58()).to.equal(keypair.publicKey.toBase58());
     }
     expect(parsePrivateKey([...keypair.secretKey]).publicKey.equals(keypair.publicKey)).to.equal(true);
@@ -78,7 +86,10 @@ describe("private keys", () => {
     const wallet = parsePublicKey(keypair.publicKey.toBase58());
     expect(wallet.equals(keypair.publicKey)).to.equal(true);
     expect(() => assertKeyOwnsWallet(keypair, wallet)).to.not.throw();
-    expect(() => assertKeyOwnsWallet(keypair, Keypair.generate().publicKey)).to.throw(InvalidKeyError, /does not belong/);
+    expect(() => assertKeyOwnsWallet(keypair, Keypair.generate().publicKey)).to.throw(
+      InvalidKeyError,
+      /does not belong/,
+    );
     for (const bad of ["", "0OIl", bs58.encode(new Uint8Array(31)), 42, undefined]) {
       expect(() => parsePublicKey(bad)).to.throw(InvalidKeyError);
     }

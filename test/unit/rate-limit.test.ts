@@ -1,7 +1,15 @@
 import { expect } from "chai";
 import { stat } from "node:fs";
 import type { Redis } from "ioredis";
-import { createRateLimiter, type AccountLimits, type RateLimiter, type RateLimitOutcome, type RateSubject, type TierLimits, type WindowState } from "../../api/services/rate-limiter";
+import {
+  createRateLimiter,
+  type AccountLimits,
+  type RateLimiter,
+  type RateLimitOutcome,
+  type RateSubject,
+  type TierLimits,
+  type WindowState,
+} from "../../api/services/rate-limiter";
 import { describeRefusal, rateLimitHeaders } from "../../api/services/rate-limit-reply";
 import { accountSpendKey } from "../../shared/limits/shared-spend";
 import { utcDay } from "../../shared/limits/utc-day";
@@ -63,11 +71,21 @@ class FakeRedis {
 }
 
 function limiterOn(fake: FakeRedis, timeoutMs = 200, accounts?: Record<string, AccountLimits>): RateLimiter {
-  return createRateLimiter(fake as unknown as Redis, { tiers: { free: FREE, premium: PREMIUM }, accounts, prefix: "t", spendPrefix: "s", timeoutMs });
+  return createRateLimiter(fake as unknown as Redis, {
+    tiers: { free: FREE, premium: PREMIUM },
+    accounts,
+    prefix: "t",
+    spendPrefix: "s",
+    timeoutMs,
+  });
 }
 
 /** A key of its own account, unless the account is given. */
-const subject = (apiKeyId: string, tier = "free", userId = `user-of-${apiKeyId}`): RateSubject => ({ apiKeyId, userId, tier });
+const subject = (apiKeyId: string, tier = "free", userId = `user-of-${apiKeyId}`): RateSubject => ({
+  apiKeyId,
+  userId,
+  tier,
+});
 
 async function rejectionOf(promise: Promise<unknown>): Promise<AppError> {
   try {
@@ -104,7 +122,10 @@ describe("rate limiter", () => {
     await limiter.consume(subject("key-1"));
     await limiter.consume(subject("key-1"));
     const third = await limiter.consume(subject("key-1"));
-    expect(third.refusals.map((r) => r.reason === "window" && `${r.scope}:${r.window}`)).to.deep.equal(["key:minute", "account:minute"]);
+    expect(third.refusals.map((r) => r.reason === "window" && `${r.scope}:${r.window}`)).to.deep.equal([
+      "key:minute",
+      "account:minute",
+    ]);
     expect(third.state.windows.minute).to.include({ count: 2, remaining: 0, exceeded: true });
     expect(third.state.windows.hour).to.include({ count: 2, remaining: 3 });
     for (const key of ["t:key:minute:key-1", "t:key:hour:key-1", "t:key:day:key-1", "t:account:hour:user-of-key-1"]) {
@@ -115,7 +136,8 @@ describe("rate limiter", () => {
   it("counts a batch's points in every window at once, or refuses the whole batch when fewer remain", async () => {
     const fake = new FakeRedis();
     const limiter = limiterOn(fake);
-    const openNewMinute = () => ["t:key:minute:key-1", "t:account:minute:user-of-key-1"].forEach((key) => fake.counters.delete(key));
+    const openNewMinute = () =>
+      ["t:key:minute:key-1", "t:account:minute:user-of-key-1"].forEach((key) => fake.counters.delete(key));
     const batch = await limiter.consume(subject("key-1"), { points: 2, startsRuns: true });
     expect(batch.refusals).to.deep.equal([]);
     expect(batch.state.windows.hour).to.include({ count: 2, remaining: 3 });
@@ -125,7 +147,10 @@ describe("rate limiter", () => {
     openNewMinute();
     // One point left in the hour: a batch of two is refused whole, and counts nothing.
     const tooBig = await limiter.consume(subject("key-1"), { points: 2, startsRuns: true });
-    expect(tooBig.refusals.map((r) => r.reason === "window" && `${r.scope}:${r.window}`)).to.deep.equal(["key:hour", "account:hour"]);
+    expect(tooBig.refusals.map((r) => r.reason === "window" && `${r.scope}:${r.window}`)).to.deep.equal([
+      "key:hour",
+      "account:hour",
+    ]);
     expect(tooBig.state.windows.hour).to.include({ count: 4, remaining: 1 });
     expect(tooBig.state.windows.minute).to.include({ count: 0, remaining: 2 });
     expect(fake.counters.get("t:key:day:key-1")?.value).to.equal(4);
@@ -145,11 +170,18 @@ describe("rate limiter", () => {
     expect(third.refusals).to.deep.equal([]);
     expect(third.state.scopes.key.minute).to.include({ count: 1, limit: 2, remaining: 1 });
     expect(third.state.scopes.account.minute).to.include({ count: 3, limit: 3, remaining: 0 });
-    expect(third.state.windows.minute, "the account's window binds").to.include({ count: 3, limit: 3, remaining: 0, exceeded: true });
+    expect(third.state.windows.minute, "the account's window binds").to.include({
+      count: 3,
+      limit: 3,
+      remaining: 0,
+      exceeded: true,
+    });
     const fourth = await limiter.consume(b);
     expect(fourth.refusals).to.have.length(1);
     expect(fourth.refusals[0]).to.include({ reason: "window", scope: "account", window: "minute" });
-    expect(describeRefusal(fourth).message).to.match(/^Rate limit exceeded: 3 requests per minute for all keys of the account together \(free tier\); retry in \d+ s$/);
+    expect(describeRefusal(fourth).message).to.match(
+      /^Rate limit exceeded: 3 requests per minute for all keys of the account together \(free tier\); retry in \d+ s$/,
+    );
     const other = await limiter.consume(subject("key-c", "free", "user-2"));
     expect(other.refusals, "another account is not affected").to.deep.equal([]);
   });
@@ -160,12 +192,24 @@ describe("rate limiter", () => {
     const limiter = limiterOn(fake, 200, accounts);
     const spendKey = accountSpendKey("user-1", utcDay(new Date()), "s");
     fake.spend.set(spendKey, { t: 999, c: 0.5 });
-    expect((await limiter.consume(subject("k", "free", "user-1"), { points: 1, startsRuns: true })).refusals).to.deep.equal([]);
+    expect(
+      (await limiter.consume(subject("k", "free", "user-1"), { points: 1, startsRuns: true })).refusals,
+    ).to.deep.equal([]);
     fake.spend.set(spendKey, { t: 1_000, c: 0.5 });
     const tokens = await limiter.consume(subject("k", "free", "user-1"), { points: 1, startsRuns: true });
-    expect(tokens.refusals).to.deep.equal([{ reason: "spend", measure: "tokens", spent: 1_000, ceiling: 1_000, resetMs: (tokens.refusals[0] as any).resetMs }]);
+    expect(tokens.refusals).to.deep.equal([
+      {
+        reason: "spend",
+        measure: "tokens",
+        spent: 1_000,
+        ceiling: 1_000,
+        resetMs: (tokens.refusals[0] as any).resetMs,
+      },
+    ]);
     const refusal = describeRefusal(tokens);
-    expect(refusal.message).to.match(/^Daily token limit reached: the account has used 1000 of the 1000 tokens its runs may use per UTC day \(free tier\)/);
+    expect(refusal.message).to.match(
+      /^Daily token limit reached: the account has used 1000 of the 1000 tokens its runs may use per UTC day \(free tier\)/,
+    );
     expect(refusal.retryAfterS).to.be.within(1, 86_400);
     expect(tokens.state.windows.minute.count, "nothing counted").to.equal(1);
     fake.spend.set(spendKey, { t: 10, c: 2 });
@@ -182,7 +226,12 @@ describe("rate limiter", () => {
     expect(unknown.state.tier).to.equal("free");
     expect(unknown.state.windows.minute.limit).to.equal(2);
     expect(limiter.limitsFor("premium")).to.deep.include({ tier: "premium", limits: PREMIUM });
-    expect(limiter.limitsFor("premium").account).to.include({ perMinute: 20, perHour: 50, perDay: 100, dailyTokens: Infinity });
+    expect(limiter.limitsFor("premium").account).to.include({
+      perMinute: 20,
+      perHour: 50,
+      perDay: 100,
+      dailyTokens: Infinity,
+    });
     expect(limiter.limitsFor("constructor").tier).to.equal("free");
   });
 
@@ -232,7 +281,10 @@ describe("rate limiter", () => {
 
   it("writes the X-RateLimit-* headers, Reset in seconds until the minute window resets", async () => {
     const { state } = await limiterOn(new FakeRedis()).consume(subject("key-1"));
-    const headers = rateLimitHeaders({ ...state, windows: { ...state.windows, minute: { ...state.windows.minute, resetMs: 41_200 } } });
+    const headers = rateLimitHeaders({
+      ...state,
+      windows: { ...state.windows, minute: { ...state.windows.minute, resetMs: 41_200 } },
+    });
     expect(headers).to.deep.equal({
       "X-RateLimit-Limit-Minute": "2",
       "X-RateLimit-Remaining-Minute": "1",
@@ -246,7 +298,13 @@ describe("rate limiter", () => {
   });
 
   it("names the refusal that clears last, with Retry-After in whole seconds of at least 1", () => {
-    const w = (limit: number, resetMs: number): WindowState => ({ count: limit, limit, remaining: 0, exceeded: true, resetMs });
+    const w = (limit: number, resetMs: number): WindowState => ({
+      count: limit,
+      limit,
+      remaining: 0,
+      exceeded: true,
+      resetMs,
+    });
     const windows = { minute: w(2, 30_500), hour: w(5, 1_800_000), day: w(10, 50_000_000) };
     const state = { tier: "free", limits: FREE, windows, scopes: { key: windows, account: windows } };
     const outcome: RateLimitOutcome = {
@@ -260,20 +318,63 @@ describe("rate limiter", () => {
       retryAfterS: 1_800,
       message: "Rate limit exceeded: 5 requests per hour for the free tier; retry in 1800 s",
     });
-    const soon: RateLimitOutcome = { state, refusals: [{ reason: "window", scope: "key", window: "minute", points: 1, state: w(2, 3) }] };
+    const soon: RateLimitOutcome = {
+      state,
+      refusals: [{ reason: "window", scope: "key", window: "minute", points: 1, state: w(2, 3) }],
+    };
     expect(describeRefusal(soon)).to.include({ retryAfterS: 1 });
     expect(describeRefusal(soon).message).to.match(/^Rate limit exceeded: 2 requests per minute/);
-    const batch: RateLimitOutcome = { state, refusals: [{ reason: "window", scope: "key", window: "hour", points: 4, state: { ...w(5, 60_000), count: 2, remaining: 3, exceeded: false } }] };
-    expect(describeRefusal(batch).message).to.equal("Rate limit exceeded: 5 requests per hour for the free tier; this request counts 4 (one per batch item) and 3 remain; retry in 60 s");
-    const never: RateLimitOutcome = { state, refusals: [{ reason: "window", scope: "key", window: "minute", points: 7, state: { ...w(2, 60_000), count: 0, remaining: 2, exceeded: false } }] };
-    expect(describeRefusal(never).message).to.match(/counts 7 \(one per batch item\), more than the window ever allows: send fewer items at once/);
+    const batch: RateLimitOutcome = {
+      state,
+      refusals: [
+        {
+          reason: "window",
+          scope: "key",
+          window: "hour",
+          points: 4,
+          state: { ...w(5, 60_000), count: 2, remaining: 3, exceeded: false },
+        },
+      ],
+    };
+    expect(describeRefusal(batch).message).to.equal(
+      "Rate limit exceeded: 5 requests per hour for the free tier; this request counts 4 (one per batch item) and 3 remain; retry in 60 s",
+    );
+    const never: RateLimitOutcome = {
+      state,
+      refusals: [
+        {
+          reason: "window",
+          scope: "key",
+          window: "minute",
+          points: 7,
+          state: { ...w(2, 60_000), count: 0, remaining: 2, exceeded: false },
+        },
+      ],
+    };
+    expect(describeRefusal(never).message).to.match(
+      /counts 7 \(one per batch item\), more than the window ever allows: send fewer items at once/,
+    );
   });
 
   it("reads its limits from the configuration, with the documented defaults", () => {
     const cfg = loadConfig({});
-    expect(cfg.rateLimits.tiers.free).to.deep.equal({ perMinute: 100, perHour: 1_000, perDay: 1_200, tokensPerAgent: 200_000 });
-    expect(cfg.rateLimits.tiers.premium).to.deep.equal({ perMinute: 2_000, perHour: 10_000, perDay: 100_000, tokensPerAgent: 2_000_000 });
-    const custom = loadConfig({ RATE_LIMIT_FREE_PER_MINUTE: "5", RATE_LIMIT_PREMIUM_PER_DAY: "9", RATE_LIMIT_PREMIUM_TOKENS_PER_AGENT: "3" });
+    expect(cfg.rateLimits.tiers.free).to.deep.equal({
+      perMinute: 100,
+      perHour: 1_000,
+      perDay: 1_200,
+      tokensPerAgent: 200_000,
+    });
+    expect(cfg.rateLimits.tiers.premium).to.deep.equal({
+      perMinute: 2_000,
+      perHour: 10_000,
+      perDay: 100_000,
+      tokensPerAgent: 2_000_000,
+    });
+    const custom = loadConfig({
+      RATE_LIMIT_FREE_PER_MINUTE: "5",
+      RATE_LIMIT_PREMIUM_PER_DAY: "9",
+      RATE_LIMIT_PREMIUM_TOKENS_PER_AGENT: "3",
+    });
     expect(custom.rateLimits.tiers.free.perMinute).to.equal(5);
     expect(custom.rateLimits.tiers.premium).to.include({ perDay: 9, tokensPerAgent: 3 });
     expect(() => loadConfig({ RATE_LIMIT_FREE_PER_HOUR: "0" })).to.throw(/RATE_LIMIT_FREE_PER_HOUR/);
@@ -288,11 +389,18 @@ describe("rate limiter", () => {
         premium: { perMinute: 2_000, perHour: 10_000, perDay: 100_000, dailyTokens: 500_000_000, dailyCost: 5_000 },
       },
     });
-    const custom = loadConfig({ RATE_LIMIT_ACCOUNT_FREE_PER_MINUTE: "7", ACCOUNT_DAILY_TOKENS_PREMIUM: "9", ACCOUNT_DAILY_COST_FREE: "1.5", MAX_KEYS_PER_ACCOUNT: "3" });
+    const custom = loadConfig({
+      RATE_LIMIT_ACCOUNT_FREE_PER_MINUTE: "7",
+      ACCOUNT_DAILY_TOKENS_PREMIUM: "9",
+      ACCOUNT_DAILY_COST_FREE: "1.5",
+      MAX_KEYS_PER_ACCOUNT: "3",
+    });
     expect(custom.accountLimits.maxKeys).to.equal(3);
     expect(custom.accountLimits.tiers.free).to.include({ perMinute: 7, dailyCost: 1.5 });
     expect(custom.accountLimits.tiers.premium.dailyTokens).to.equal(9);
     expect(() => loadConfig({ MAX_KEYS_PER_ACCOUNT: "0" })).to.throw(/MAX_KEYS_PER_ACCOUNT/);
-    expect(() => loadConfig({ RATE_LIMIT_ACCOUNT_PREMIUM_PER_DAY: "-1" })).to.throw(/RATE_LIMIT_ACCOUNT_PREMIUM_PER_DAY/);
+    expect(() => loadConfig({ RATE_LIMIT_ACCOUNT_PREMIUM_PER_DAY: "-1" })).to.throw(
+      /RATE_LIMIT_ACCOUNT_PREMIUM_PER_DAY/,
+    );
   });
 });

@@ -14,8 +14,16 @@ describe("request guards", () => {
     });
 
     it("locates a NUL character or an unpaired surrogate in a value or a key", () => {
-      expect(findJsonHazard({ a: [{ b: "ok" }, { c: "x\u0000" }] })).to.deep.equal({ kind: "text", path: ["a", 1, "c"], inKey: false });
-      expect(findJsonHazard({ a: { "k\ud800": 1 } })).to.deep.equal({ kind: "text", path: ["a", "k\ud800"], inKey: true });
+      expect(findJsonHazard({ a: [{ b: "ok" }, { c: "x\u0000" }] })).to.deep.equal({
+        kind: "text",
+        path: ["a", 1, "c"],
+        inKey: false,
+      });
+      expect(findJsonHazard({ a: { "k\ud800": 1 } })).to.deep.equal({
+        kind: "text",
+        path: ["a", "k\ud800"],
+        inKey: true,
+      });
       expect(findJsonHazard(JSON.parse('{"t":"\\udc00"}'))).to.deep.equal({ kind: "text", path: ["t"], inKey: false });
       expect(findJsonHazard({ t: "bees 🐝, \u202e, \ufffd" })).to.equal(null);
     });
@@ -29,10 +37,16 @@ describe("request guards", () => {
 
   describe("validateRequest", () => {
     const item = Joi.object({ name: Joi.string().required() });
-    const schema = Joi.object({ items: Joi.array().items(item).max(3), inner: Joi.object({ tags: Joi.array().items(Joi.string()).max(2) }) });
+    const schema = Joi.object({
+      items: Joi.array().items(item).max(3),
+      inner: Joi.object({ tags: Joi.array().items(Joi.string()).max(2) }),
+    });
 
     it("refuses an array over its max before validating its items, naming where it is", () => {
-      const { error } = validateRequest(schema, { items: Array.from({ length: 50_000 }, () => ({ name: 5 })), inner: { tags: ["a", "b", "c"] } });
+      const { error } = validateRequest(schema, {
+        items: Array.from({ length: 50_000 }, () => ({ name: 5 })),
+        inner: { tags: ["a", "b", "c"] },
+      });
       expect(error?.details.map((d) => [d.path, d.type, d.message])).to.deep.equal([
         [["items"], "array.max", '"items" must contain less than or equal to 3 items'],
         [["inner", "tags"], "array.max", '"inner.tags" must contain less than or equal to 2 items'],

@@ -25,11 +25,15 @@ describe("run budget", () => {
     budget.charge(second, 20, 5, 0.01);
     const err = await rejectionOf(budget.beforeCall(needs(20, 8_192)));
     expect(err).to.be.instanceOf(BudgetExceededError);
-    expect(err.message).to.equal("The run reached its limit of 100 tokens: its next call's prompt (about 20 tokens) does not fit in what is left");
+    expect(err.message).to.equal(
+      "The run reached its limit of 100 tokens: its next call's prompt (about 20 tokens) does not fit in what is left",
+    );
     const last = await budget.beforeCall(needs(1, 8_192));
     expect(last.maxTokens).to.equal(4);
     budget.charge(last, 1, 4, 0);
-    expect((await rejectionOf(budget.beforeCall(needs(1, 8_192)))).message).to.equal("The run reached its limit of 100 tokens");
+    expect((await rejectionOf(budget.beforeCall(needs(1, 8_192)))).message).to.equal(
+      "The run reached its limit of 100 tokens",
+    );
   });
 
   it("shares out what is left between calls running side by side instead of granting each all of it", async () => {
@@ -60,7 +64,9 @@ describe("run budget", () => {
   it("refuses at the cost limit and past the deadline", async () => {
     const budget = new RunBudget(limits(1_000, 0.5));
     budget.charge(await budget.beforeCall(needs(5, 10)), 5, 5, 0.5);
-    expect((await rejectionOf(budget.beforeCall(needs(5, 10)))).message).to.equal("The run reached its cost limit of $0.5");
+    expect((await rejectionOf(budget.beforeCall(needs(5, 10)))).message).to.equal(
+      "The run reached its cost limit of $0.5",
+    );
     const late = new RunBudget({ maxTokens: 1_000, maxCost: 1, deadline: Date.now() - 1 });
     expect((await rejectionOf(late.beforeCall(needs(5, 10)))).message).to.equal("The run reached its time limit");
   });
@@ -69,9 +75,19 @@ describe("run budget", () => {
     const text = "x".repeat(300);
     const plain = estimatePromptTokens([{ role: "user", content: text }]);
     expect(plain).to.equal(3 + 4 + 100);
-    const withImage = estimatePromptTokens([{ role: "user", content: [{ type: "text", text }, { type: "image_url", image_url: { url: `data:image/png;base64,${"A".repeat(90_000)}` } }] }]);
+    const withImage = estimatePromptTokens([
+      {
+        role: "user",
+        content: [
+          { type: "text", text },
+          { type: "image_url", image_url: { url: `data:image/png;base64,${"A".repeat(90_000)}` } },
+        ],
+      },
+    ]);
     expect(withImage).to.equal(plain + 85);
-    expect(estimatePromptTokens([{ role: "user", content: "é".repeat(150) }]), "counted in UTF-8 bytes").to.equal(plain);
+    expect(estimatePromptTokens([{ role: "user", content: "é".repeat(150) }]), "counted in UTF-8 bytes").to.equal(
+      plain,
+    );
     const tools = [{ type: "function", function: { name: "pick", parameters: { type: "object" } } }];
     expect(estimatePromptTokens([{ role: "user", content: text }], tools)).to.be.greaterThan(plain);
   });

@@ -5,14 +5,22 @@ import { SessionTokens, type SessionSettings } from "../../api/services/session-
 
 const SECRET = "a-session-secret-of-at-least-32-bytes";
 const MAX_AGE_S = 3_600;
-const DEVELOPMENT: SessionSettings = { jwtSecret: SECRET, jwksUrl: "", issuer: "", audience: "", maxAgeSeconds: MAX_AGE_S };
+const DEVELOPMENT: SessionSettings = {
+  jwtSecret: SECRET,
+  jwksUrl: "",
+  issuer: "",
+  audience: "",
+  maxAgeSeconds: MAX_AGE_S,
+};
 const PRODUCTION: SessionSettings = { ...DEVELOPMENT, issuer: "https://id.example.com", audience: "apiary-platform" };
 
 const now = () => Math.floor(Date.now() / 1000);
 
 /** An HS256 token with exactly these claims (nothing added): `sub` is a fresh user id unless given. */
 function token(claims: JWTPayload, secret = SECRET, alg = "HS256"): Promise<string> {
-  return new SignJWT({ sub: randomUUID(), ...claims }).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret));
+  return new SignJWT({ sub: randomUUID(), ...claims })
+    .setProtectedHeader({ alg })
+    .sign(new TextEncoder().encode(secret));
 }
 
 describe("session tokens", () => {
@@ -52,9 +60,15 @@ describe("session tokens", () => {
 
   it("with production settings, requires the configured issuer and audience", async () => {
     const fresh = { iat: now(), exp: now() + 300 };
-    expect(await prod.userId(await token({ ...fresh, iss: PRODUCTION.issuer, aud: PRODUCTION.audience }))).to.be.a("string");
-    expect(await prod.userId(await token({ ...fresh, iss: PRODUCTION.issuer, aud: ["other-service", PRODUCTION.audience] }))).to.be.a("string");
-    expect(await prod.userId(await token({ ...fresh, iss: "https://evil.example.com", aud: PRODUCTION.audience }))).to.equal(null);
+    expect(await prod.userId(await token({ ...fresh, iss: PRODUCTION.issuer, aud: PRODUCTION.audience }))).to.be.a(
+      "string",
+    );
+    expect(
+      await prod.userId(await token({ ...fresh, iss: PRODUCTION.issuer, aud: ["other-service", PRODUCTION.audience] })),
+    ).to.be.a("string");
+    expect(
+      await prod.userId(await token({ ...fresh, iss: "https://evil.example.com", aud: PRODUCTION.audience })),
+    ).to.equal(null);
     expect(await prod.userId(await token({ ...fresh, iss: PRODUCTION.issuer, aud: "other-service" }))).to.equal(null);
     expect(await prod.userId(await token({ ...fresh, aud: PRODUCTION.audience }))).to.equal(null);
     expect(await prod.userId(await token({ ...fresh, iss: PRODUCTION.issuer }))).to.equal(null);

@@ -14,7 +14,11 @@ describe("small parts", () => {
   it("opens as many LLM connections per endpoint as the worker concurrency can use at once", () => {
     // Defaults: 50 agent jobs + 20 swarm jobs x 32 parallel turns.
     expect(llmSocketsPerHost(loadConfig({}))).to.equal(690);
-    const raised = loadConfig({ WORKER_CONCURRENCY_AGENT: "10", WORKER_CONCURRENCY_SWARM: "1000", SWARM_MAX_PARALLEL: "3" });
+    const raised = loadConfig({
+      WORKER_CONCURRENCY_AGENT: "10",
+      WORKER_CONCURRENCY_SWARM: "1000",
+      SWARM_MAX_PARALLEL: "3",
+    });
     expect(llmSocketsPerHost(raised)).to.equal(3_010);
   });
 
@@ -23,7 +27,9 @@ describe("small parts", () => {
     const b = generateApiKey();
     expect(a).to.match(/^sk-[0-9a-f]{64}$/);
     expect(a).to.not.equal(b);
-    expect(hashApiKey(a)).to.match(/^[0-9a-f]{64}$/).and.not.include(a.slice(3));
+    expect(hashApiKey(a))
+      .to.match(/^[0-9a-f]{64}$/)
+      .and.not.include(a.slice(3));
     expect(looksLikeApiKey("sk-short")).to.equal(false);
   });
 
@@ -41,16 +47,25 @@ describe("small parts", () => {
   });
 
   it("scrubs credentials from provider error text", () => {
-    expect(scrubSecrets("Incorrect API key provided: sk-proj-abcdef123456")).to.equal("Incorrect API key provided: [redacted]");
+    expect(scrubSecrets("Incorrect API key provided: sk-proj-abcdef123456")).to.equal(
+      "Incorrect API key provided: [redacted]",
+    );
     expect(scrubSecrets("header Bearer abc.def")).to.equal("header Bearer [redacted]");
   });
 
   it("turns history and images into provider messages", () => {
-    expect(historyMessages([{ role: "user", content: "hi" }, { role: "bot", content: { a: 1 } }])).to.deep.equal([
+    expect(
+      historyMessages([
+        { role: "user", content: "hi" },
+        { role: "bot", content: { a: 1 } },
+      ]),
+    ).to.deep.equal([
       { role: "user", content: "hi" },
       { role: "user", content: '{"a":1}' },
     ]);
-    expect(historyMessages({ messages: [{ role: "assistant", content: "x" }] })).to.deep.equal([{ role: "assistant", content: "x" }]);
+    expect(historyMessages({ messages: [{ role: "assistant", content: "x" }] })).to.deep.equal([
+      { role: "assistant", content: "x" },
+    ]);
     expect(imageUrl("https://x/y.png")).to.equal("https://x/y.png");
     expect(imageUrl("/9j/4AAQ")).to.equal("data:image/jpeg;base64,/9j/4AAQ");
   });

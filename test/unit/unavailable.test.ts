@@ -18,12 +18,16 @@ function socketError(code: string): Error {
 describe("telling a backing service outage from a bug", () => {
   it("knows Postgres going away: refused connections, shutdown SQLSTATEs, dropped connections, wrapped or not", () => {
     expect(isDatabaseUnavailable(socketError("ECONNREFUSED"))).to.equal(true);
-    expect(isDatabaseUnavailable(pgError("57P01", "terminating connection due to administrator command"))).to.equal(true);
+    expect(isDatabaseUnavailable(pgError("57P01", "terminating connection due to administrator command"))).to.equal(
+      true,
+    );
     expect(isDatabaseUnavailable(pgError("57P03", "the database system is shutting down"))).to.equal(true);
     expect(isDatabaseUnavailable(pgError("08006"))).to.equal(true);
     expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).to.equal(true);
     expect(isDatabaseUnavailable(new QueryFailedError("SELECT 1", [], pgError("57P01")))).to.equal(true);
-    expect(isDatabaseUnavailable(new AggregateError([socketError("ECONNREFUSED"), socketError("ECONNREFUSED")]))).to.equal(true);
+    expect(
+      isDatabaseUnavailable(new AggregateError([socketError("ECONNREFUSED"), socketError("ECONNREFUSED")])),
+    ).to.equal(true);
   });
 
   it("does not mistake query errors for an outage", () => {
@@ -34,7 +38,9 @@ describe("telling a backing service outage from a bug", () => {
   });
 
   it("knows Redis refusing commands while it is unreachable", () => {
-    expect(isRedisUnavailable(new Error("Stream isn't writeable and enableOfflineQueue options is false"))).to.equal(true);
+    expect(isRedisUnavailable(new Error("Stream isn't writeable and enableOfflineQueue options is false"))).to.equal(
+      true,
+    );
     expect(isRedisUnavailable(new Error("Connection is closed."))).to.equal(true);
     expect(isRedisUnavailable(new Error("ERR wrong number of arguments"))).to.equal(false);
   });
@@ -43,7 +49,9 @@ describe("telling a backing service outage from a bug", () => {
     const db = asServiceUnavailable(socketError("ECONNREFUSED"));
     expect(db).to.be.instanceOf(ServiceUnavailableError);
     expect(db).to.include({ status: 503, code: "SERVICE_UNAVAILABLE" });
-    expect(db!.message).to.match(/database/).and.not.include("127.0.0.1");
+    expect(db!.message)
+      .to.match(/database/)
+      .and.not.include("127.0.0.1");
     expect(asServiceUnavailable(new Error("Connection is closed."))!.message).to.match(/Redis/);
     expect(asServiceUnavailable(new RangeError("bug"))).to.equal(null);
   });

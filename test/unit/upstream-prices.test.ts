@@ -29,7 +29,9 @@ describe("upstream provider prices (genai-prices)", () => {
 
   it("behind a gateway, takes the provider from the prefix or the model id", () => {
     expect(upstreamCost("gpt-4o", "gateway", 1_000, 500)).to.equal(upstreamCost("gpt-4o", "openai", 1_000, 500));
-    expect(upstreamCost("groq/llama-3.3-70b-versatile", "gateway", 1_000, 500)).to.equal(upstreamCost("llama-3.3-70b-versatile", "groq", 1_000, 500));
+    expect(upstreamCost("groq/llama-3.3-70b-versatile", "gateway", 1_000, 500)).to.equal(
+      upstreamCost("llama-3.3-70b-versatile", "groq", 1_000, 500),
+    );
   });
 
   it("answers null for unknown models, unknown providers, local servers and bad input, never throwing", () => {

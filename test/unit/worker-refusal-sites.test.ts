@@ -49,7 +49,11 @@ function throwSites(): { file: string; line: number; text: string }[] {
 }
 
 const listed = [
-  ...REFUSAL_SITES.filter((s) => s.throwText !== null).map((s) => ({ file: s.file, throwText: s.throwText!, label: s.refusal })),
+  ...REFUSAL_SITES.filter((s) => s.throwText !== null).map((s) => ({
+    file: s.file,
+    throwText: s.throwText!,
+    label: s.refusal,
+  })),
   ...NOT_REQUEST_REFUSALS.map((s) => ({ file: s.file, throwText: s.throwText, label: s.why })),
 ];
 
@@ -62,7 +66,9 @@ describe("the worker refusals listed in test/helpers/worker-refusals.ts and work
   });
 
   it("list every throw (or error made) of the worker source: a request the API must refuse first, or why none can cause it", () => {
-    const unlisted = sites.filter((site) => !listed.some((entry) => entry.file === site.file && site.text.includes(entry.throwText)));
+    const unlisted = sites.filter(
+      (site) => !listed.some((entry) => entry.file === site.file && site.text.includes(entry.throwText)),
+    );
     expect(
       unlisted.map((s) => `${s.file}:${s.line} ${s.text}`),
       "a worker refusal without an entry: add it to REFUSAL_SITES with a request the API refuses before storing a run (and make the API refuse it), or to NOT_REQUEST_REFUSALS saying why no request causes it",
@@ -70,9 +76,13 @@ describe("the worker refusals listed in test/helpers/worker-refusals.ts and work
   });
 
   it("list no throw that is gone, and none twice", () => {
-    const stale = listed.filter((entry) => !sites.some((site) => site.file === entry.file && site.text.includes(entry.throwText)));
+    const stale = listed.filter(
+      (entry) => !sites.some((site) => site.file === entry.file && site.text.includes(entry.throwText)),
+    );
     expect(stale.map((e) => `${e.file}: ${e.throwText}`)).to.deep.equal([]);
-    const ambiguous = sites.filter((site) => listed.filter((entry) => entry.file === site.file && site.text.includes(entry.throwText)).length > 1);
+    const ambiguous = sites.filter(
+      (site) => listed.filter((entry) => entry.file === site.file && site.text.includes(entry.throwText)).length > 1,
+    );
     expect(ambiguous.map((s) => `${s.file}:${s.line}`)).to.deep.equal([]);
   });
 
@@ -86,7 +96,11 @@ describe("the worker refusals listed in test/helpers/worker-refusals.ts and work
 
 describe("worker backstops a request meets only when it bypassed the API", () => {
   it("fail the run (a run failure, not an error BullMQ would retry): a flow naming an unknown agent", async () => {
-    const { swarm } = inProcessSwarm("AgentRearrange", { agents: [{ agent_name: "A" }], rearrange_flow: "A -> Ghost", task: "t" });
+    const { swarm } = inProcessSwarm("AgentRearrange", {
+      agents: [{ agent_name: "A" }],
+      rearrange_flow: "A -> Ghost",
+      task: "t",
+    });
     const err = await agentRearrange.run(swarm).then(
       () => null,
       (e: unknown) => e,
@@ -96,7 +110,9 @@ describe("worker backstops a request meets only when it bypassed the API", () =>
   });
 
   it("fail the run: an internal agent with no model to run on", () => {
-    const { swarm } = inProcessSwarm("MajorityVoting", { agents: [], task: "t" } as Partial<SwarmRequest> & { agents: [] });
+    const { swarm } = inProcessSwarm("MajorityVoting", { agents: [], task: "t" } as Partial<SwarmRequest> & {
+      agents: [];
+    });
     let err: unknown = null;
     try {
       internalAgentModel(swarm, "consensus");

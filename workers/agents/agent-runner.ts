@@ -70,9 +70,22 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   for (const image of images) ctx.usage.images.add(image);
 
   /** One recorded LLM call; the budget is checked before and charged after. */
-  const call = async (messages: ChatMessage[], meta: Record<string, unknown>, tools: FunctionTool[] = [], toolChoice?: "none"): Promise<AssistantMessage> => {
-    const allowance = await ctx.budget.beforeCall({ prompt: estimatePromptTokens(messages, tools), output: spec.max_tokens }, ctx.signal);
-    const request = buildChatRequest(spec, target, messages, { loop: Number(meta.loop ?? 0), tools, toolChoice, maxTokensCap: allowance.maxTokens });
+  const call = async (
+    messages: ChatMessage[],
+    meta: Record<string, unknown>,
+    tools: FunctionTool[] = [],
+    toolChoice?: "none",
+  ): Promise<AssistantMessage> => {
+    const allowance = await ctx.budget.beforeCall(
+      { prompt: estimatePromptTokens(messages, tools), output: spec.max_tokens },
+      ctx.signal,
+    );
+    const request = buildChatRequest(spec, target, messages, {
+      loop: Number(meta.loop ?? 0),
+      tools,
+      toolChoice,
+      maxTokensCap: allowance.maxTokens,
+    });
     const onText = ctx.onText && ctx.depth === 0 ? (text: string) => ctx.onText!(name, text) : undefined;
     const stepMeta = { agentName: name, role: spec.role, model: spec.model_name, input: meta };
     const { message, replayed } = await recordedLlmCall(ctx, rec, stepMeta, target, request, allowance, onText);
@@ -128,7 +141,10 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
         return summary.content ?? "";
       }
       if (calls.some((c) => !isExecutable(c.function.name))) {
-        return calls.map((c) => ({ type: "function" as const, function: { name: c.function.name, arguments: c.function.arguments } }));
+        return calls.map((c) => ({
+          type: "function" as const,
+          function: { name: c.function.name, arguments: c.function.arguments },
+        }));
       }
       messages.push({ role: "assistant", content: reply.content, tool_calls: calls } as ChatMessage);
       const results = await Promise.all(calls.map((c, i) => executeTool(c, rec.lane(`l${loop}r${round}t${i}`))));
@@ -146,14 +162,22 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
     const { name: tool, arguments: args } = toolCall.function;
     if (tool === HANDOFF_TOOL) {
       const handoff = parseHandoff(args, toolset.handoffs);
-      if (!handoff) return `Invalid handoff: name one of ${toolset.handoffs.map(agentName).join(", ")} and give a task.`;
-      const delegated = await runAgent(handoff.spec, { task: handoff.task }, { ...ctx, recorder: lane, depth: ctx.depth + 1 });
+      if (!handoff)
+        return `Invalid handoff: name one of ${toolset.handoffs.map(agentName).join(", ")} and give a task.`;
+      const delegated = await runAgent(
+        handoff.spec,
+        { task: handoff.task },
+        { ...ctx, recorder: lane, depth: ctx.depth + 1 },
+      );
       return typeof delegated.content === "string" ? delegated.content : JSON.stringify(delegated.content);
     }
-    const outcome = await lane.step({ agentName: name, role: "tool", model: `mcp:${tool}`, input: { tool, arguments: args } }, async () => {
-      const answer = await toolset.mcp!.call(tool, args, ctx.signal);
-      return { output: answer, inputTokens: 0, outputTokens: 0, cost: 0 };
-    });
+    const outcome = await lane.step(
+      { agentName: name, role: "tool", model: `mcp:${tool}`, input: { tool, arguments: args } },
+      async () => {
+        const answer = await toolset.mcp!.call(tool, args, ctx.signal);
+        return { output: answer, inputTokens: 0, outputTokens: 0, cost: 0 };
+      },
+    );
     ctx.usage.mcpCalls++;
     return (outcome.output as { text: string }).text;
   }
@@ -163,11 +187,17 @@ async function openToolset(spec: AgentSpec, ctx: AgentContext, toolsEnabled?: st
   const servers = collectMcpServers(spec);
   const mcp = servers.length ? await McpToolbox.open(servers, ctx.signal) : null;
   const handoffs = ctx.depth < MAX_HANDOFF_DEPTH ? ((spec.handoffs ?? []) as AgentSpec[]) : [];
-  const executable = new Set([...(mcp?.tools.map((t) => t.function.name) ?? []), ...(handoffs.length ? [HANDOFF_TOOL] : [])]);
+  const executable = new Set([
+    ...(mcp?.tools.map((t) => t.function.name) ?? []),
+    ...(handoffs.length ? [HANDOFF_TOOL] : []),
+  ]);
   // A client tool that shares a name with one we execute would be ambiguous: ours wins.
   const clientTools = functionTools(spec.tools_list_dictionary).filter((t) => !executable.has(t.function.name));
   const allowed = (t: FunctionTool) => !toolsEnabled || toolsEnabled.includes(t.function.name);
-  const tools = [...clientTools.filter(allowed), ...((mcp?.tools ?? []) as FunctionTool[]).filter(allowed), ...(handoffs.length ? [handoffTool(handoffs)] : [])];
+  const tools = [
+    ...clientTools.filter(allowed),
+    ...((mcp?.tools ?? []) as FunctionTool[]).filter(allowed),
+    ...(handoffs.length ? [handoffTool(handoffs)] : []),
+  ];
   return { tools, mcp, handoffs };
 }
-

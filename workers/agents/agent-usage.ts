@@ -17,6 +17,8 @@ export function agentUsage(usage: UsageCounter, pricing = config.pricing): Agent
     total_tokens: usage.inputTokens + usage.outputTokens,
     img_cost: roundCost(imgCost),
     mcp_cost: roundCost(mcpCost),
-    total_cost: roundCost(inputCost + outputCost + imgCost + mcpCost + Math.max(1, usage.agents.size) * pricing.perAgent),
+    total_cost: roundCost(
+      inputCost + outputCost + imgCost + mcpCost + Math.max(1, usage.agents.size) * pricing.perAgent,
+    ),
   };
 }

@@ -30,7 +30,11 @@ export function budgetLimits(budget: RunBudgetRequest | undefined, startedAt: Da
  * The pools a run draws from besides its own budget: the request's (when the run is an item of a
  * batch, every item of which draws from it) and its account's spend of the UTC day it starts in.
  */
-export function sharedPools(budget: StoredBudget | undefined, run: { parent_id: string | null; user_id: string | null }, now = new Date()): SpendPool[] {
+export function sharedPools(
+  budget: StoredBudget | undefined,
+  run: { parent_id: string | null; user_id: string | null },
+  now = new Date(),
+): SpendPool[] {
   const pools: SpendPool[] = [];
   const total = budget?.request_total;
   if (run.parent_id && total) {

@@ -11,7 +11,14 @@ export function functionTools(items: Record<string, unknown>[] | null | undefine
   return (items ?? []).flatMap((item): FunctionTool[] => {
     const fn = functionOfToolItem(item);
     if (typeof fn.name !== "string" || !fn.name) return [];
-    const parameters = (fn.parameters && typeof fn.parameters === "object" ? fn.parameters : { type: "object", properties: {} }) as Record<string, unknown>;
-    return [{ type: "function", function: { name: fn.name, description: typeof fn.description === "string" ? fn.description : "", parameters } }];
+    const parameters = (
+      fn.parameters && typeof fn.parameters === "object" ? fn.parameters : { type: "object", properties: {} }
+    ) as Record<string, unknown>;
+    return [
+      {
+        type: "function",
+        function: { name: fn.name, description: typeof fn.description === "string" ? fn.description : "", parameters },
+      },
+    ];
   });
 }

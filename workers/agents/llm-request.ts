@@ -37,7 +37,12 @@ export interface RequestOptions {
  * settings in the form this model's provider takes them (and none where it rejects them), tools,
  * and `llm_args` as extra body fields.
  */
-export function buildChatRequest(spec: AgentSpec, target: ResolvedModel, messages: ChatMessage[], options: RequestOptions): ChatRequest {
+export function buildChatRequest(
+  spec: AgentSpec,
+  target: ResolvedModel,
+  messages: ChatMessage[],
+  options: RequestOptions,
+): ChatRequest {
   const request: ChatRequest = { messages: [...messages] };
   for (const [key, value] of Object.entries(spec.llm_args ?? {})) if (!RESERVED_FIELDS.has(key)) request[key] = value;
   const maxTokens = Math.min(spec.max_tokens, options.maxTokensCap ?? Infinity);
@@ -66,12 +71,17 @@ export function buildChatRequest(spec: AgentSpec, target: ResolvedModel, message
     case "openrouter":
       request.max_tokens = maxTokens;
       if (spec.reasoning_enabled || spec.thinking_tokens) {
-        request.reasoning = spec.thinking_tokens ? { max_tokens: spec.thinking_tokens } : { effort: spec.reasoning_effort };
+        request.reasoning = spec.thinking_tokens
+          ? { max_tokens: spec.thinking_tokens }
+          : { effort: spec.reasoning_effort };
       }
       break;
     case "gemini":
       request.max_tokens = maxTokens;
-      if (spec.reasoning_enabled) request.reasoning_effort = (spec.reasoning_effort === "minimal" ? "low" : spec.reasoning_effort) as ChatRequest["reasoning_effort"];
+      if (spec.reasoning_enabled)
+        request.reasoning_effort = (
+          spec.reasoning_effort === "minimal" ? "low" : spec.reasoning_effort
+        ) as ChatRequest["reasoning_effort"];
       break;
     default:
       request.max_tokens = maxTokens;

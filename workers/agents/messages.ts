@@ -8,7 +8,11 @@ const ROLES = new Set(["system", "user", "assistant"]);
 /** Prior turns from `history`: a list of messages, or an object holding one (`messages`) or free-form notes. */
 export function historyMessages(history: HistoryMessage[] | Record<string, unknown> | null | undefined): ChatMessage[] {
   if (!history) return [];
-  const list = Array.isArray(history) ? history : Array.isArray(history.messages) ? (history.messages as HistoryMessage[]) : null;
+  const list = Array.isArray(history)
+    ? history
+    : Array.isArray(history.messages)
+      ? (history.messages as HistoryMessage[])
+      : null;
   if (!list) return [{ role: "user", content: `Earlier conversation (for context):\n${JSON.stringify(history)}` }];
   return list.map((m): ChatMessage => {
     const role = ROLES.has(String(m.role)) ? (m.role as "system" | "user" | "assistant") : "user";
@@ -34,7 +38,10 @@ export function imageUrl(image: string): string {
 /** The user message of a turn, with image parts when the turn takes images. */
 export function userMessage(text: string, images: string[] = []): ChatMessage {
   if (images.length === 0) return { role: "user", content: text };
-  const parts: ContentPart[] = [{ type: "text", text }, ...images.map((img) => ({ type: "image_url" as const, image_url: { url: imageUrl(img) } }))];
+  const parts: ContentPart[] = [
+    { type: "text", text },
+    ...images.map((img) => ({ type: "image_url" as const, image_url: { url: imageUrl(img) } })),
+  ];
   return { role: "user", content: parts } as ChatMessage;
 }
 

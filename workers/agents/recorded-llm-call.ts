@@ -8,7 +8,10 @@ import type { CallAllowance } from "./run-budget";
 import type { StepMeta, StepRecorder } from "./step-recorder";
 
 /** What an assistant turn is stored as: its text and any tool calls. */
-export type AssistantMessage = { content: string | null; tool_calls?: OpenAI.Chat.Completions.ChatCompletionMessageToolCall[] };
+export type AssistantMessage = {
+  content: string | null;
+  tool_calls?: OpenAI.Chat.Completions.ChatCompletionMessageToolCall[];
+};
 
 /**
  * One LLM call as a recorded step (replayed from Postgres on a retried job), charged to the run's
@@ -29,7 +32,10 @@ export async function recordedLlmCall(
     outcome = await recorder.step(meta, async () => {
       const reply = await chatCompletion(target, request, { signal: ctx.signal, onText });
       const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
-      const output: AssistantMessage = { content: reply.message.content ?? null, ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}) };
+      const output: AssistantMessage = {
+        content: reply.message.content ?? null,
+        ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}),
+      };
       return {
         output,
         inputTokens: reply.inputTokens,

@@ -74,7 +74,9 @@ export class RunBudget {
     if (this.cost >= maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${maxCost}`);
     if (this.tokens >= maxTokens) throw new BudgetExceededError(`The run reached its limit of ${maxTokens} tokens`);
     if (this.tokens + prompt >= maxTokens) {
-      throw new BudgetExceededError(`The run reached its limit of ${maxTokens} tokens: its next call's prompt (about ${prompt} tokens) does not fit in what is left`);
+      throw new BudgetExceededError(
+        `The run reached its limit of ${maxTokens} tokens: its next call's prompt (about ${prompt} tokens) does not fit in what is left`,
+      );
     }
     const room = maxTokens - this.tokens - this.reserved - prompt;
     if (room <= 0) return null;
@@ -124,6 +126,8 @@ export class RunBudget {
     this.reserved -= allowance.prompt + allowance.maxTokens;
     // Not awaited: Redis runs one connection's commands in order, so the run's next reservation
     // already sees this charge. A charge lost to a Redis failure under-counts this one call.
-    this.shared?.settle({ prompt: allowance.prompt, granted: allowance.maxTokens }, tokens, cost).catch(() => undefined);
+    this.shared
+      ?.settle({ prompt: allowance.prompt, granted: allowance.maxTokens }, tokens, cost)
+      .catch(() => undefined);
   }
 }

@@ -80,7 +80,6 @@ export interface PoolReservation {
   granted: number;
 }
 
-
 /**
  * The pools a run shares, kept in Redis so runs on any worker draw from the same counters. Each
  * call reserves its output cap (and, where a pool holds prompts, its estimated prompt) before it
@@ -98,9 +97,21 @@ export class SharedSpend {
    * output granted; the pool that is spent, and in what; or `busy` when calls in flight hold all
    * the room left (it frees up as they settle).
    */
-  async reserve(prompt: number, wanted: number): Promise<{ granted: number } | { exhausted: SpendPool; measure: "tokens" | "cost" } | { busy: true }> {
-    const perPool = this.pools.flatMap((p) => [Math.floor(finite(p.maxTokens)), finite(p.maxCost), p.holdsPrompts ? 1 : 0, p.ttlMs]);
-    const [which, value] = (await reserveScript(this.redis, this.keys(), [Math.ceil(prompt), Math.floor(finite(wanted)), ...perPool])) as [number, number];
+  async reserve(
+    prompt: number,
+    wanted: number,
+  ): Promise<{ granted: number } | { exhausted: SpendPool; measure: "tokens" | "cost" } | { busy: true }> {
+    const perPool = this.pools.flatMap((p) => [
+      Math.floor(finite(p.maxTokens)),
+      finite(p.maxCost),
+      p.holdsPrompts ? 1 : 0,
+      p.ttlMs,
+    ]);
+    const [which, value] = (await reserveScript(this.redis, this.keys(), [
+      Math.ceil(prompt),
+      Math.floor(finite(wanted)),
+      ...perPool,
+    ])) as [number, number];
     if (which === 0) return { granted: value };
     if (value === 3) return { busy: true };
     return { exhausted: this.pools[which - 1], measure: value === 1 ? "tokens" : "cost" };
@@ -108,7 +119,10 @@ export class SharedSpend {
 
   /** Frees a reservation and charges what the call spent. */
   async settle(reservation: PoolReservation, tokens: number, cost: number): Promise<void> {
-    const perPool = this.pools.flatMap((p) => [(p.holdsPrompts ? Math.ceil(reservation.prompt) : 0) + reservation.granted, p.ttlMs]);
+    const perPool = this.pools.flatMap((p) => [
+      (p.holdsPrompts ? Math.ceil(reservation.prompt) : 0) + reservation.granted,
+      p.ttlMs,
+    ]);
     await settleScript(this.redis, this.keys(), [Math.round(tokens), cost, ...perPool]);
   }
 

@@ -30,7 +30,11 @@ class StepStore {
   /** Inserts in flight; `flush` waits for them. */
   readonly pending: Promise<void>[] = [];
 
-  constructor(readonly ds: DataSource, readonly runId: string, steps: RunStep[]) {
+  constructor(
+    readonly ds: DataSource,
+    readonly runId: string,
+    steps: RunStep[],
+  ) {
     this.finished = new Map(steps.map((s) => [s.step_key, s]));
     this.nextSeq = steps.reduce((max, s) => Math.max(max, s.seq + 1), 0);
   }
@@ -50,7 +54,10 @@ class StepStore {
 export class StepRecorder {
   private nextIndex = 0;
 
-  private constructor(private readonly store: StepStore, private readonly lanePath: string) {}
+  private constructor(
+    private readonly store: StepStore,
+    private readonly lanePath: string,
+  ) {}
 
   /** The recorder of a run, given the steps an earlier attempt stored. */
   static forRun(ds: DataSource, runId: string, finishedSteps: RunStep[]): StepRecorder {
@@ -85,7 +92,13 @@ export class StepRecorder {
     const stored = this.store.finished.get(key);
     if (stored) {
       this.store.replayed++;
-      return { output: stored.output, inputTokens: stored.input_tokens, outputTokens: stored.output_tokens, cost: stored.cost, replayed: true };
+      return {
+        output: stored.output,
+        inputTokens: stored.input_tokens,
+        outputTokens: stored.output_tokens,
+        cost: stored.cost,
+        replayed: true,
+      };
     }
     const startedAt = new Date();
     const outcome = await call();
@@ -96,7 +109,13 @@ export class StepRecorder {
     return { ...outcome, replayed: false };
   }
 
-  private async persist(key: string, meta: StepMeta, outcome: StepOutcome, startedAt: Date, finishedAt: Date): Promise<void> {
+  private async persist(
+    key: string,
+    meta: StepMeta,
+    outcome: StepOutcome,
+    startedAt: Date,
+    finishedAt: Date,
+  ): Promise<void> {
     // Lets the run go on first (its next call, or its final write) and builds the row after, so
     // the price lookup and the row's serialisation are not on the run's critical path.
     await yieldToIo();

@@ -11,7 +11,9 @@ export type Landing =
 const DEFAULT_POLL_MS = 1_000;
 
 function confirmed(status: SignatureStatus | null): boolean {
-  return !!status && !status.err && (status.confirmationStatus === "confirmed" || status.confirmationStatus === "finalized");
+  return (
+    !!status && !status.err && (status.confirmationStatus === "confirmed" || status.confirmationStatus === "finalized")
+  );
 }
 
 async function statusesOf(connection: Connection, signatures: string[]): Promise<(SignatureStatus | null)[]> {
@@ -55,7 +57,9 @@ export async function awaitLanding(
     for (;;) {
       const outcome = judge(signatures, await statusesOf(connection, signatures));
       if (outcome) return outcome;
-      const valid = await Promise.all(blockhashes.map(async (hash) => (await connection.isBlockhashValid(hash, { commitment: "confirmed" })).value));
+      const valid = await Promise.all(
+        blockhashes.map(async (hash) => (await connection.isBlockhashValid(hash, { commitment: "confirmed" })).value),
+      );
       if (!valid.some(Boolean)) {
         const last = await statusesOf(connection, signatures);
         return judge(signatures, last) ?? { kind: "expired", landed: signatures.filter((_, i) => confirmed(last[i])) };

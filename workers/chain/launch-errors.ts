@@ -11,7 +11,8 @@ export class LaunchFailedError extends Error {
   }
 }
 
-const TRANSIENT = /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|timed? ?out|429|502|503|504|Too Many Requests|Service Unavailable|Bad Gateway/i;
+const TRANSIENT =
+  /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|timed? ?out|429|502|503|504|Too Many Requests|Service Unavailable|Bad Gateway/i;
 
 /** Whether an RPC error is the network being unreachable or busy (worth a retry of the job). */
 export function isTransientRpcError(err: unknown): boolean {
@@ -20,5 +21,11 @@ export function isTransientRpcError(err: unknown): boolean {
 
 /** The first line of a refused send ("Transaction simulation failed: …"), without the log dump. */
 export function refusalText(err: SendTransactionError): string {
-  return err.message.split("\n").find((line) => line.trim() && !/^Simulation failed\.?\s*$/.test(line.trim()))?.replace(/^Message:\s*/, "").trim() ?? "rejected";
+  return (
+    err.message
+      .split("\n")
+      .find((line) => line.trim() && !/^Simulation failed\.?\s*$/.test(line.trim()))
+      ?.replace(/^Message:\s*/, "")
+      .trim() ?? "rejected"
+  );
 }

@@ -44,7 +44,7 @@ function failureText(landing: Extract<Landing, { kind: "failed" }>): string {
  * unreachable, the database down) for the job to be retried.
  */
 export async function launchToken(deps: LaunchDeps, launchId: string, creator: () => Keypair): Promise<LaunchResult> {
-  for (let build = 0; ; ) {
+  for (let build = 0; ;) {
     const launch = await findLaunch(deps.ds, launchId);
     if (!launch) throw new LaunchFailedError("The launch record is missing");
     if (launch.status === "confirmed") return resultOf(launch);
@@ -53,9 +53,13 @@ export async function launchToken(deps: LaunchDeps, launchId: string, creator: (
       const landing = await awaitLanding(deps.connection, launch.signatures, launch.blockhashes, deps);
       if (landing.kind === "landed") return confirm(deps, launch);
       settleUnlanded(landing);
-      deps.logger.warn({ launchId, signatures: launch.signatures }, "launch transactions expired without landing; building new ones");
+      deps.logger.warn(
+        { launchId, signatures: launch.signatures },
+        "launch transactions expired without landing; building new ones",
+      );
     }
-    if (++build > MAX_BUILDS) throw new LaunchFailedError("The network did not take the launch transactions before they expired");
+    if (++build > MAX_BUILDS)
+      throw new LaunchFailedError("The network did not take the launch transactions before they expired");
 
     const signed = await prepare(deps, launch, creator());
     const signatures = signed.transactions.map((t) => t.signature);
@@ -77,7 +81,8 @@ export async function launchToken(deps: LaunchDeps, launchId: string, creator: (
 /** Throws for a launch that failed or partly landed; returns for one that expired with nothing landed. */
 function settleUnlanded(landing: Exclude<Landing, { kind: "landed" }>): void {
   if (landing.kind === "failed") throw new LaunchFailedError(failureText(landing));
-  if (landing.landed.length) throw new LaunchFailedError("Part of the launch landed and the rest expired; it was not sent again");
+  if (landing.landed.length)
+    throw new LaunchFailedError("Part of the launch landed and the rest expired; it was not sent again");
 }
 
 async function confirm(deps: LaunchDeps, launch: TokenLaunch): Promise<LaunchResult> {
@@ -103,7 +108,9 @@ async function prepare(deps: LaunchDeps, launch: TokenLaunch, creator: Keypair) 
     };
   } catch (err) {
     if (isTransientRpcError(err)) throw err;
-    throw new LaunchFailedError(`The launch transactions could not be built: ${err instanceof Error ? err.message : String(err)}`);
+    throw new LaunchFailedError(
+      `The launch transactions could not be built: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
@@ -119,13 +126,16 @@ async function sendInOrder(deps: LaunchDeps, transactions: SignedTransactionInfo
     } catch (err) {
       if (!(err instanceof SendTransactionError)) throw err; // unreachable RPC: the retry confirms or rebuilds
       // Built on a blockhash that expired before the send: nothing of it can land, build anew.
-      if (/Blockhash not found/i.test(err.message)) return { kind: "expired", landed: transactions.slice(0, index).map((t) => t.signature) };
+      if (/Blockhash not found/i.test(err.message))
+        return { kind: "expired", landed: transactions.slice(0, index).map((t) => t.signature) };
       const where = transactions.length > 1 ? ` (transaction ${index + 1} of ${transactions.length})` : "";
       throw new LaunchFailedError(`The network refused the launch${where}: ${refusalText(err)}`);
     }
     const landing = await awaitLanding(deps.connection, [tx.signature], [tx.blockhash], deps);
     if (landing.kind !== "landed") {
-      return landing.kind === "expired" ? { kind: "expired", landed: transactions.slice(0, index).map((t) => t.signature) } : landing;
+      return landing.kind === "expired"
+        ? { kind: "expired", landed: transactions.slice(0, index).map((t) => t.signature) }
+        : landing;
     }
   }
   return { kind: "landed" };

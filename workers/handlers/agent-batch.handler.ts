@@ -3,4 +3,5 @@ import { finishBatch } from "./batch-parent";
 import type { Handler } from "./handler";
 
 /** E3's parent job: records the batch once every item has ended. */
-export const handleAgentBatch: Handler<"agent-batch"> = ({ runId }, ctx) => finishBatch(runId, ctx, (child) => (child.usage ?? {}) as Partial<AgentUsage>);
+export const handleAgentBatch: Handler<"agent-batch"> = ({ runId }, ctx) =>
+  finishBatch(runId, ctx, (child) => (child.usage ?? {}) as Partial<AgentUsage>);

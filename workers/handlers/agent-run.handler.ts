@@ -10,7 +10,12 @@ import { executeRun } from "./run-lifecycle";
 export const handleAgentRun: Handler<"agent-run"> = ({ runId }, ctx) =>
   executeRun(runId, ctx, {
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = revealRunSecrets<AgentCompletionRequest>({ runId: run.id, userId: run.user_id, request: run.request, sealed_secrets: run.sealed_secrets });
+      const request = revealRunSecrets<AgentCompletionRequest>({
+        runId: run.id,
+        userId: run.user_id,
+        request: run.request,
+        sealed_secrets: run.sealed_secrets,
+      });
       if (!request.task?.trim()) throw new BadRequestError("No task given for this agent");
       const images = [...(request.img ? [request.img] : []), ...(request.imgs ?? [])];
       const result = await runAgent(

@@ -7,14 +7,23 @@ import type { RunJobResult } from "../../shared/queues/registry";
 import type { HandlerContext } from "./handler";
 
 /** Token counts and cost of one item, whatever its usage object looks like. */
-type ItemTotals = (child: Run) => { input_tokens?: number; output_tokens?: number; total_tokens?: number; total_cost?: number };
+type ItemTotals = (child: Run) => {
+  input_tokens?: number;
+  output_tokens?: number;
+  total_tokens?: number;
+  total_cost?: number;
+};
 
 /**
  * A batch's parent job (E2, E3): runs once every item has ended (BullMQ holds it until then) and
  * records the batch's outcome. Items keep their own results; the parent holds their order and the
  * totals.
  */
-export async function finishBatch(runId: string, { ds, logger, announce, signal }: HandlerContext, totalsOf: ItemTotals): Promise<RunJobResult> {
+export async function finishBatch(
+  runId: string,
+  { ds, logger, announce, signal }: HandlerContext,
+  totalsOf: ItemTotals,
+): Promise<RunJobResult> {
   const durable = <T>(work: () => Promise<T>) => whenDatabaseAnswers(work, { signal });
   const parent = await durable(() => claimRun(ds, runId));
   if (!parent) return { runId };

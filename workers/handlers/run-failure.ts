@@ -11,7 +11,10 @@ export function isRunFailure(err: unknown): err is LlmCallError | AppError | Mcp
 }
 
 /** The client-safe error object stored on a failed run. */
-export function runErrorOf(err: LlmCallError | AppError | McpUnavailableError, agent?: string): { message: string; code: string; agent?: string } {
+export function runErrorOf(
+  err: LlmCallError | AppError | McpUnavailableError,
+  agent?: string,
+): { message: string; code: string; agent?: string } {
   const code = err instanceof LlmCallError ? "LLM_CALL_FAILED" : err.code;
   return { message: err.message, code, ...(agent ? { agent } : {}) };
 }

@@ -5,7 +5,10 @@ import { claimRunLease, releaseRunLease, renewRunLease } from "../../shared/db/r
 
 /** A delivery found its run held by another execution's live lease: the job is to be tried again later. */
 export class RunLeasedError extends Error {
-  constructor(readonly runId: string, readonly retryInMs: number) {
+  constructor(
+    readonly runId: string,
+    readonly retryInMs: number,
+  ) {
     super(`Run ${runId} is being executed by another delivery; trying again in ${retryInMs} ms`);
     this.name = "RunLeasedError";
   }
@@ -25,7 +28,12 @@ export class RunLease {
   private readonly lost = new AbortController();
   private readonly timer: NodeJS.Timeout;
 
-  private constructor(private readonly ds: DataSource, readonly runId: string, private readonly owner: string, private readonly leaseMs: number) {
+  private constructor(
+    private readonly ds: DataSource,
+    readonly runId: string,
+    private readonly owner: string,
+    private readonly leaseMs: number,
+  ) {
     this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(leaseMs / 3)));
     this.timer.unref();
   }

@@ -54,10 +54,14 @@ export async function executeRun(runId: string, ctx: HandlerContext, how: RunExe
   const claimed = await durable(() => RunLease.claim(ctx.ds, runId, config.queue.lockMs));
   if (!claimed) return { runId }; // finished or cancelled already: a duplicate delivery
   const { run, lease } = claimed;
-  const finishedSteps = run.attempts > 1 ? await durable(() => loadSteps(ctx.ds, runId)).catch((err) => giveUp(lease, err)) : [];
+  const finishedSteps =
+    run.attempts > 1 ? await durable(() => loadSteps(ctx.ds, runId)).catch((err) => giveUp(lease, err)) : [];
   const request = run.request as { budget?: StoredBudget; stream?: boolean };
   const pools = sharedPools(request.budget, run);
-  const budget = new RunBudget(budgetLimits(request.budget, run.started_at), pools.length ? new SharedSpend(ctx.redis, pools) : null);
+  const budget = new RunBudget(
+    budgetLimits(request.budget, run.started_at),
+    pools.length ? new SharedSpend(ctx.redis, pools) : null,
+  );
   const cancel = ctx.cancels.track(runId);
   const env: RunEnv = {
     run,
@@ -71,7 +75,10 @@ export async function executeRun(runId: string, ctx: HandlerContext, how: RunExe
     env.events?.emit({ type: "start" });
     const { output, usage, log } = await how.execute(env);
     // The last step's insert and the run's completion go to Postgres side by side.
-    const [, finalRow] = await Promise.all([env.recorder.flush(), durable(() => completeRun(ctx.ds, runId, output, usage))]);
+    const [, finalRow] = await Promise.all([
+      env.recorder.flush(),
+      durable(() => completeRun(ctx.ds, runId, output, usage)),
+    ]);
     ctx.announce(finalRow);
     env.events?.emit({ type: "finish", usage });
     ctx.logger.info({ runId, replayed: env.recorder.replayed, ...log }, "run succeeded");
@@ -90,7 +97,9 @@ export async function executeRun(runId: string, ctx: HandlerContext, how: RunExe
       if (ctx.signal?.aborted) giveUp(lease, err); // forced shutdown: the job goes back to the queue
       // A deadline that fell while a provider call was being retried says what the provider answered.
       const last = err instanceof RunAbortedError ? err.lastFailure : undefined;
-      err = new BudgetExceededError(`The run reached its time limit${last ? ` while retrying a failed LLM call: ${last.message}` : ""}`);
+      err = new BudgetExceededError(
+        `The run reached its time limit${last ? ` while retrying a failed LLM call: ${last.message}` : ""}`,
+      );
     }
     if (!isRunFailure(err)) giveUp(lease, err); // infrastructure trouble: let BullMQ retry the job
     await env.recorder.flush().catch(() => undefined); // what did finish is worth keeping

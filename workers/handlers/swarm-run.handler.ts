@@ -18,10 +18,24 @@ function runsPerTask(request: SwarmRequest): boolean {
 export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
   executeRun(runId, ctx, {
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = revealRunSecrets<SwarmRequest>({ runId: run.id, userId: run.user_id, request: run.request, sealed_secrets: run.sealed_secrets });
+      const request = revealRunSecrets<SwarmRequest>({
+        runId: run.id,
+        userId: run.user_id,
+        request: run.request,
+        sealed_secrets: run.sealed_secrets,
+      });
       const type = swarmTypes[request.swarm_type as keyof typeof swarmTypes];
-      if (!type) throw new AppError(400, "SWARM_TYPE_UNAVAILABLE", `swarm_type '${request.swarm_type}' is not available`);
-      const swarm = new SwarmRun(request, request.agents ?? [], openingText(request), type.name, { recorder, budget, usage, signal }, events, config.swarmMaxParallel);
+      if (!type)
+        throw new AppError(400, "SWARM_TYPE_UNAVAILABLE", `swarm_type '${request.swarm_type}' is not available`);
+      const swarm = new SwarmRun(
+        request,
+        request.agents ?? [],
+        openingText(request),
+        type.name,
+        { recorder, budget, usage, signal },
+        events,
+        config.swarmMaxParallel,
+      );
       let output: unknown;
       let ranType: string;
       if (runsPerTask(request)) {
@@ -32,13 +46,19 @@ export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
         // `auto` chooses per task: one chosen type is the response's; different ones are named per task.
         const ran = [...new Set(results.map((r) => r.ran))];
         ranType = ran.length === 1 ? ran[0] : type.name;
-        output = results.map(({ task, output, ran: taskType }) => (ran.length === 1 ? { task, output } : { task, swarm_type: taskType, output }));
+        output = results.map(({ task, output, ran: taskType }) =>
+          ran.length === 1 ? { task, output } : { task, swarm_type: taskType, output },
+        );
       } else {
         output = await type.run(swarm);
         ranType = swarm.ranType ?? type.name;
       }
       const stored: SwarmRunOutput = { swarm_type: ranType, output, number_of_agents: usage.agents.size };
-      return { output: stored, usage: swarmUsage(usage, request.service_tier, new Date()), log: { type: type.name, agents: usage.agents.size } };
+      return {
+        output: stored,
+        usage: swarmUsage(usage, request.service_tier, new Date()),
+        log: { type: type.name, agents: usage.agents.size },
+      };
     },
     usageSoFar: ({ run, usage }) => swarmUsage(usage, (run.request as SwarmRequest).service_tier, new Date()),
     failedAgent: (err) => (err as { agent?: string }).agent,

@@ -46,7 +46,13 @@ export const handleTokenLaunch: Handler<"token-launch"> = async ({ runId, launch
     }
   };
   try {
-    const deps = { ds: ctx.ds, connection: connection(), launcher: launcherFor(config.solana.launcher), logger: ctx.logger, signal: ctx.signal };
+    const deps = {
+      ds: ctx.ds,
+      connection: connection(),
+      launcher: launcherFor(config.solana.launcher),
+      logger: ctx.logger,
+      signal: ctx.signal,
+    };
     const result = await launchToken(deps, launchId, creator);
     const launch = await findLaunch(ctx.ds, launchId);
     const output: TokenLaunchOutput = {
@@ -62,9 +68,13 @@ export const handleTokenLaunch: Handler<"token-launch"> = async ({ runId, launch
     const permanent = err instanceof LaunchFailedError;
     // Retried (a shutdown hands the job back whatever the attempt): the stored signatures make that safe.
     if (!permanent && (!ctx.finalAttempt || ctx.signal?.aborted)) throw err;
-    const message = permanent ? err.message : "The launch could not be completed: the network or the database stayed unreachable";
+    const message = permanent
+      ? err.message
+      : "The launch could not be completed: the network or the database stayed unreachable";
     await markLaunchFailed(ctx.ds, launchId, message);
-    ctx.announce(await failRun(ctx.ds, runId, { message, code: permanent ? "TOKENIZATION_FAILED" : "TOKENIZATION_UNAVAILABLE" }));
+    ctx.announce(
+      await failRun(ctx.ds, runId, { message, code: permanent ? "TOKENIZATION_FAILED" : "TOKENIZATION_UNAVAILABLE" }),
+    );
     ctx.logger.warn({ runId, launchId, err: message }, "token launch failed");
     if (!permanent) throw new UnrecoverableError(message);
   }

@@ -5,7 +5,10 @@ const KEPT_CODES = new Set(["EGRESS_REFUSED"]);
 
 /** An agent's turn failed after its retries; the swarm run fails naming the agent. */
 export class AgentTurnError extends AppError {
-  constructor(readonly agent: string, cause: Error & { code?: string }) {
+  constructor(
+    readonly agent: string,
+    cause: Error & { code?: string },
+  ) {
     const code = cause instanceof AppError || KEPT_CODES.has(cause.code ?? "") ? cause.code! : "AGENT_FAILED";
     super(500, code, `Agent '${agent}' failed: ${cause.message}`, { agent });
   }

@@ -23,7 +23,13 @@ export type InternalJob =
  * other job (e.g. `consensus`) is always internal, so an agent's role never silently removes it
  * from the workers.
  */
-const ROLE_JOBS: ReadonlySet<InternalJob> = new Set<InternalJob>(["director", "judge", "planner", "chairman", "router"]);
+const ROLE_JOBS: ReadonlySet<InternalJob> = new Set<InternalJob>([
+  "director",
+  "judge",
+  "planner",
+  "chairman",
+  "router",
+]);
 
 /** The request agent whose `role` names `job`, when the job is one a request agent can take. */
 export function roleAgent(swarm: SwarmRun, job: InternalJob): AgentSpec | undefined {

@@ -30,8 +30,17 @@ export type DecisionValidator = (value: unknown) => string | null;
 
 /** A decision that stayed invalid after the repair attempt: the run fails naming the agent. */
 export class DecisionError extends AppError {
-  constructor(readonly agent: string, tool: string, problem: string) {
-    super(500, "DECISION_INVALID", `${agent} gave an invalid ${tool} decision twice (after one repair attempt): ${problem}`, { agent });
+  constructor(
+    readonly agent: string,
+    tool: string,
+    problem: string,
+  ) {
+    super(
+      500,
+      "DECISION_INVALID",
+      `${agent} gave an invalid ${tool} decision twice (after one repair attempt): ${problem}`,
+      { agent },
+    );
   }
 }
 
@@ -68,25 +77,38 @@ export async function decide<T>(
   lane: string,
 ): Promise<T> {
   const { ctx } = swarm;
-  const spec = { ...internalAgentSpec(who.name, who.model, who.systemPrompt), llm_args: who.llmArgs ?? swarm.internalLlmArgs };
+  const spec = {
+    ...internalAgentSpec(who.name, who.model, who.systemPrompt),
+    llm_args: who.llmArgs ?? swarm.internalLlmArgs,
+  };
   const target = resolveModel(who.model);
   // One lane for both attempts: the repair is step #1 of the same lane, so replay finds it.
   const recorder = ctx.recorder.lane(`${swarm.lanePrefix}${lane}`);
-  const tools: FunctionTool[] = [{ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } }];
+  const tools: FunctionTool[] = [
+    { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } },
+  ];
   const messages: ChatMessage[] = [
     { role: "system", content: who.systemPrompt },
     { role: "user", content: input },
   ];
 
   const call = async (attempt: number): Promise<AssistantMessage> => {
-    const allowance = await ctx.budget.beforeCall({ prompt: estimatePromptTokens(messages, tools), output: spec.max_tokens }, ctx.signal);
+    const allowance = await ctx.budget.beforeCall(
+      { prompt: estimatePromptTokens(messages, tools), output: spec.max_tokens },
+      ctx.signal,
+    );
     const request = buildChatRequest(spec, target, messages, {
       loop: 0,
       tools,
       toolChoice: { type: "function", function: { name: tool.name } },
       maxTokensCap: allowance.maxTokens,
     });
-    const meta = { agentName: who.name, role: spec.role, model: who.model, input: { kind: "decision", tool: tool.name, attempt } };
+    const meta = {
+      agentName: who.name,
+      role: spec.role,
+      model: who.model,
+      input: { kind: "decision", tool: tool.name, attempt },
+    };
     return (await recordedLlmCall(ctx, recorder, meta, target, request, allowance)).message;
   };
 
@@ -99,7 +121,10 @@ export async function decide<T>(
     const fix = `That ${tool.name} call is invalid: ${problem}. Call ${tool.name} again with corrected arguments.`;
     if (read.call) {
       // Only the call we answer goes back: every tool call in the history needs a tool reply.
-      messages.push({ role: "assistant", content: reply.content, tool_calls: [read.call] }, { role: "tool", tool_call_id: read.call.id, content: fix });
+      messages.push(
+        { role: "assistant", content: reply.content, tool_calls: [read.call] },
+        { role: "tool", tool_call_id: read.call.id, content: fix },
+      );
     } else {
       messages.push({ role: "assistant", content: reply.content ?? "" }, { role: "user", content: fix });
     }

@@ -6,10 +6,19 @@ import { agentName } from "../agents/handoffs";
  * An agent's system prompt inside a swarm: its own prompt, then a "Swarm rules" block when the
  * swarm has `rules` or a `description`, then a one-line note naming the swarm and the agent's place.
  */
-export function swarmSystemPrompt(spec: AgentSpec, request: SwarmRequest, swarmType: string, team: string[], role?: string): string {
+export function swarmSystemPrompt(
+  spec: AgentSpec,
+  request: SwarmRequest,
+  swarmType: string,
+  team: string[],
+  role?: string,
+): string {
   const name = agentName(spec);
   const own = spec.system_prompt?.trim() || [`You are ${name}.`, spec.description].filter(Boolean).join(" ");
-  const rules = [request.description && `Swarm purpose: ${request.description}`, request.rules && `Rules: ${request.rules}`].filter(Boolean);
+  const rules = [
+    request.description && `Swarm purpose: ${request.description}`,
+    request.rules && `Rules: ${request.rules}`,
+  ].filter(Boolean);
   const others = team.filter((member) => member !== name);
   const place = role ?? (others.length ? `working with ${others.join(", ")}` : "working alone");
   const note = `You are ${name}, an agent of the ${swarmType} swarm${request.name ? ` '${request.name}'` : ""}, ${place}.`;

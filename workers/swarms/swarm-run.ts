@@ -67,7 +67,16 @@ export class SwarmRun {
 
   /** The same swarm starting from another text, with its own conversation and step lanes (for `tasks`). */
   fork(opening: string, lanePrefix: string): SwarmRun {
-    return new SwarmRun(this.request, this.agents, opening, this.swarmType, this.ctx, this.events, this.parallelLimit, `${this.lanePrefix}${lanePrefix}/`);
+    return new SwarmRun(
+      this.request,
+      this.agents,
+      opening,
+      this.swarmType,
+      this.ctx,
+      this.events,
+      this.parallelLimit,
+      `${this.lanePrefix}${lanePrefix}/`,
+    );
   }
 
   /**
@@ -76,10 +85,22 @@ export class SwarmRun {
    * (so they can never be mistaken for the outer run's on replay), and optionally another type
    * name, other agents, or request fields (e.g. a generated `rearrange_flow`).
    */
-  derive(lane: string, options: { swarmType?: string; agents?: AgentSpec[]; request?: Partial<SwarmRequest> } = {}): SwarmRun {
+  derive(
+    lane: string,
+    options: { swarmType?: string; agents?: AgentSpec[]; request?: Partial<SwarmRequest> } = {},
+  ): SwarmRun {
     const agents = options.agents ?? this.agents;
     const request: SwarmRequest = { ...this.request, ...options.request, ...(options.agents ? { agents } : {}) };
-    return new SwarmRun(request, agents, this.opening, options.swarmType ?? this.swarmType, this.ctx, this.events, this.parallelLimit, `${this.lanePrefix}${lane}/`);
+    return new SwarmRun(
+      request,
+      agents,
+      this.opening,
+      options.swarmType ?? this.swarmType,
+      this.ctx,
+      this.events,
+      this.parallelLimit,
+      `${this.lanePrefix}${lane}/`,
+    );
   }
 
   /** Runs one agent turn on `input` and returns the agent's final content. */
@@ -94,13 +115,16 @@ export class SwarmRun {
         {
           task: input,
           images: options.images === false || !this.request.img ? [] : [this.request.img],
-          systemPrompt: options.systemPrompt ?? swarmSystemPrompt(agent, this.request, this.swarmType, this.names, options.place),
+          systemPrompt:
+            options.systemPrompt ?? swarmSystemPrompt(agent, this.request, this.swarmType, this.names, options.place),
         },
         {
           ...this.ctx,
           recorder: this.ctx.recorder.lane(`${this.lanePrefix}${options.lane}`),
           depth: 0,
-          onText: this.events ? (_agent, text) => this.events!.emit({ type: "chunk", agent: label, content: text }) : undefined,
+          onText: this.events
+            ? (_agent, text) => this.events!.emit({ type: "chunk", agent: label, content: text })
+            : undefined,
         },
       );
       return result.content;

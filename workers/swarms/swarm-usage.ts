@@ -29,7 +29,12 @@ export interface SwarmUsage {
  * night in the configured time zone, the night discount, decided at finish time), the per-agent
  * charge for every agent that made a call, and image and MCP charges.
  */
-export function swarmUsage(usage: UsageCounter, serviceTier: string, finishedAt: Date, pricing = config.pricing): SwarmUsage {
+export function swarmUsage(
+  usage: UsageCounter,
+  serviceTier: string,
+  finishedAt: Date,
+  pricing = config.pricing,
+): SwarmUsage {
   const night = isNightTime(finishedAt, pricing);
   const flex = serviceTier === "flex";
   const factor = (night ? 1 - pricing.nightDiscount : 1) * (flex ? 1 - pricing.flexDiscount : 1);
@@ -49,7 +54,11 @@ export function swarmUsage(usage: UsageCounter, serviceTier: string, finishedAt:
         agent_cost: roundCost(agentCost),
         input_token_cost: roundCost(inputTokenCost),
         output_token_cost: roundCost(outputTokenCost),
-        token_counts: { total_input_tokens: usage.inputTokens, total_output_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+        token_counts: {
+          total_input_tokens: usage.inputTokens,
+          total_output_tokens: usage.outputTokens,
+          total_tokens: usage.inputTokens + usage.outputTokens,
+        },
         num_agents: numAgents,
         service_tier: serviceTier,
         night_time_discount_applied: night,

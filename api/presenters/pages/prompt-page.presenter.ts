@@ -63,15 +63,22 @@ export function presentPromptPage(p: PromptPageRecord, viewerId: string | null):
     name: p.name,
     description: p.description,
     useCases: useCasesOf(p.use_cases),
-    tags: (p.tags ?? "").split(",").map((t) => t.trim()).filter(Boolean),
+    tags: (p.tags ?? "")
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean),
     category: p.category,
     price: priceOf(p),
     status: p.status,
     imageUrl: safeHttpUrl(p.image_url),
     links: linksOf(p.links),
-    rating: p.review_count > 0 && p.rating_average !== null ? { average: p.rating_average.toFixed(1), count: p.review_count } : null,
+    rating:
+      p.review_count > 0 && p.rating_average !== null
+        ? { average: p.rating_average.toFixed(1), count: p.review_count }
+        : null,
     created: pageDate(p.created_at),
-    token: p.tokenized_on && p.token_address ? { address: p.token_address, pool: p.pool_address, ticker: p.ticker } : null,
+    token:
+      p.tokenized_on && p.token_address ? { address: p.token_address, pool: p.pool_address, ticker: p.ticker } : null,
     text: p.prompt === null ? { shown: false } : { shown: true, value: p.prompt, ownerOnly: !p.is_free },
     isOwner,
   };

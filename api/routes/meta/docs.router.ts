@@ -12,7 +12,12 @@ const docsOperations: Operation[] = [
     summary: "This API's OpenAPI 3.1 document",
     tags: ["Meta"],
     access: "public",
-    responses: { 200: { description: "The document you are reading", content: { "application/json": { schema: { type: "object" } } } } },
+    responses: {
+      200: {
+        description: "The document you are reading",
+        content: { "application/json": { schema: { type: "object" } } },
+      },
+    },
   },
   {
     method: "get",
@@ -20,7 +25,12 @@ const docsOperations: Operation[] = [
     summary: "The reference page (Swagger UI) of this document",
     tags: ["Meta"],
     access: "public",
-    responses: { 200: { description: "An HTML page that needs nothing outside this server", content: { "text/html": { schema: { type: "string" } } } } },
+    responses: {
+      200: {
+        description: "An HTML page that needs nothing outside this server",
+        content: { "text/html": { schema: { type: "string" } } },
+      },
+    },
   },
   {
     method: "get",
@@ -30,7 +40,14 @@ const docsOperations: Operation[] = [
     access: "public",
     pathParams: Joi.object({ file: Joi.string().valid(...DOCS_ASSET_NAMES) }),
     responses: {
-      200: { description: "The file, cacheable for a day", content: { "application/javascript": { schema: { type: "string" } }, "text/css": { schema: { type: "string" } }, "image/png": { schema: { type: "string", contentMediaType: "image/png" } } } },
+      200: {
+        description: "The file, cacheable for a day",
+        content: {
+          "application/javascript": { schema: { type: "string" } },
+          "text/css": { schema: { type: "string" } },
+          "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
+        },
+      },
       404: { description: "No such file (with this app's error body)" },
     },
   },

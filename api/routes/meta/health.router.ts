@@ -13,9 +13,17 @@ export function healthRouter(deps: Pick<ApiDeps, "ds" | "redis">): Router {
       ctx.body = { status: "ok" };
       return;
     }
-    const down = Object.entries(checks).filter(([, ok]) => !ok).map(([name]) => name);
+    const down = Object.entries(checks)
+      .filter(([, ok]) => !ok)
+      .map(([name]) => name);
     ctx.status = 503;
-    ctx.body = { status: "unavailable", detail: `Not answering: ${down.join(", ")}`, code: "SERVICE_UNAVAILABLE", status_code: 503, checks };
+    ctx.body = {
+      status: "unavailable",
+      detail: `Not answering: ${down.join(", ")}`,
+      code: "SERVICE_UNAVAILABLE",
+      status_code: 503,
+      checks,
+    };
   });
   return documentRoutes(router, {
     method: "get",

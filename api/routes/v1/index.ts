@@ -14,7 +14,16 @@ import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/s
 
 /** Every `/v1` router, in mount order; all sit behind the API key, the rate limits and the JSON body parser. */
 export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
-  return [agentRouter(deps), agentBatchRouter(deps), swarmRouter(deps), jobsRouter(deps), rateLimitsRouter(limiter), modelsRouter(), logsRouter(deps), marketplaceRouter(deps)];
+  return [
+    agentRouter(deps),
+    agentBatchRouter(deps),
+    swarmRouter(deps),
+    jobsRouter(deps),
+    rateLimitsRouter(limiter),
+    modelsRouter(),
+    logsRouter(deps),
+    marketplaceRouter(deps),
+  ];
 }
 
 const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH]);

@@ -14,16 +14,26 @@ export const acceptedResponse: ResponseSpec = {
     "Preference-Applied": { description: "`respond-async`", schema: { type: "string" } },
   },
   examples: {
-    queued: { value: { job_id: "6a0c1f9e-2b1d-4c55-9a57-3f0f2d1c8b7e", status: "queued", status_url: "/v1/jobs/6a0c1f9e-2b1d-4c55-9a57-3f0f2d1c8b7e" } },
+    queued: {
+      value: {
+        job_id: "6a0c1f9e-2b1d-4c55-9a57-3f0f2d1c8b7e",
+        status: "queued",
+        status_url: "/v1/jobs/6a0c1f9e-2b1d-4c55-9a57-3f0f2d1c8b7e",
+      },
+    },
   },
 };
 
 /** What a run can end in besides success, and what can refuse it before it starts. */
 export const runErrorResponses: Record<number, ResponseSpec> = {
   409: apiError("The run was cancelled (`RUN_CANCELLED`, with `job_id`)"),
-  500: apiError("The run failed (`RUN_FAILED`, with `job_id` and the failing `agent`); never a transcript dressed as success"),
+  500: apiError(
+    "The run failed (`RUN_FAILED`, with `job_id` and the failing `agent`); never a transcript dressed as success",
+  ),
   503: apiError("The job queue is unavailable (`SERVICE_UNAVAILABLE`)"),
-  504: apiError("The run is still going when the wait ends (`RUN_TIMEOUT`, with `job_id`): read it later with `GET /v1/jobs/{job_id}`"),
+  504: apiError(
+    "The run is still going when the wait ends (`RUN_TIMEOUT`, with `job_id`): read it later with `GET /v1/jobs/{job_id}`",
+  ),
 };
 
 /** The 400s of agents' marketplace fields, found before any run exists. */
@@ -37,10 +47,16 @@ export const EGRESS_400 =
 /** Refusals of `publish_to_marketplace` besides its 400s (nothing is published or run), with the statuses they share. */
 export const publishingResponses: Record<number, ResponseSpec> = {
   429: {
-    ...apiError("A rate limit of the key is reached (`RATE_LIMITED`), or publishing the agents would pass the caller's daily marketplace limit (`DAILY_LIMIT_EXCEEDED`, with `reset_time`)"),
-    headers: { "Retry-After": { description: "Seconds to wait (rate limits)", schema: { type: "integer", minimum: 1 } } },
+    ...apiError(
+      "A rate limit of the key is reached (`RATE_LIMITED`), or publishing the agents would pass the caller's daily marketplace limit (`DAILY_LIMIT_EXCEEDED`, with `reset_time`)",
+    ),
+    headers: {
+      "Retry-After": { description: "Seconds to wait (rate limits)", schema: { type: "integer", minimum: 1 } },
+    },
   },
-  503: apiError("The job queue is unavailable (`SERVICE_UNAVAILABLE`), or the price or content review an agent's publication needs is (`PRICE_UNAVAILABLE`, `CONTENT_SCORING_UNAVAILABLE`)"),
+  503: apiError(
+    "The job queue is unavailable (`SERVICE_UNAVAILABLE`), or the price or content review an agent's publication needs is (`PRICE_UNAVAILABLE`, `CONTENT_SCORING_UNAVAILABLE`)",
+  ),
 };
 
 export const EXAMPLE_TIMESTAMP = "2026-01-15T10:30:00.000Z";

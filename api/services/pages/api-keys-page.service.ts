@@ -18,7 +18,9 @@ export interface ListedKey {
 /** The user's keys, newest first. */
 export async function keysOf(ds: DataSource, userId: string): Promise<ListedKey[]> {
   const keys = await listApiKeys(ds, userId);
-  return keys.map(({ id, name, last4, tier, created_at, revoked_at }) => ({ id, name, last4, tier, created_at, revoked_at })).reverse();
+  return keys
+    .map(({ id, name, last4, tier, created_at, revoked_at }) => ({ id, name, last4, tier, created_at, revoked_at }))
+    .reverse();
 }
 
 /**

@@ -47,7 +47,11 @@ const FIND_PROMPT = `
    WHERE p.id = $1::uuid AND ${shownTo({ viewer: "$2" }, "p")}`;
 
 /** The prompt with this id as `viewerId` (null: anonymous) may see it; null when it is not theirs to see. */
-export async function findPromptForPage(ds: DataSource, id: string, viewerId: string | null): Promise<PromptPageRecord | null> {
+export async function findPromptForPage(
+  ds: DataSource,
+  id: string,
+  viewerId: string | null,
+): Promise<PromptPageRecord | null> {
   if (!isUuid(id)) return null;
   const rows = await sql<PromptPageRecord>(ds, FIND_PROMPT, [id, viewerId]);
   return rows[0] ?? null;

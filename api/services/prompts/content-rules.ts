@@ -9,9 +9,11 @@ const MIN_WORDS_FOR_RATIO = 8;
 const MIN_DISTINCT_RATIO = 0.3;
 
 function repetitionProblem(text: string): string | null {
-  if (new RegExp(`([\\p{L}\\p{N}])\\1{${RUN_LENGTH - 1},}`, "u").test(text)) return "it repeats one character over and over";
+  if (new RegExp(`([\\p{L}\\p{N}])\\1{${RUN_LENGTH - 1},}`, "u").test(text))
+    return "it repeats one character over and over";
   const words = text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
-  if (words.length >= MIN_WORDS_FOR_RATIO && new Set(words).size / words.length < MIN_DISTINCT_RATIO) return "it repeats the same words over and over";
+  if (words.length >= MIN_WORDS_FOR_RATIO && new Set(words).size / words.length < MIN_DISTINCT_RATIO)
+    return "it repeats the same words over and over";
   if ((text.match(/\p{L}/gu) ?? []).length < 3) return "it has almost no words";
   return null;
 }
@@ -33,11 +35,22 @@ function substance(content: PromptContent): { quality: number; notes: string[] }
  * model otherwise.
  */
 export function scoreByRules(content: PromptContent): ContentScore {
-  const text = [content.name, content.prompt, content.description, ...content.useCases.flatMap((u) => [u.title, u.description])].join("\n");
+  const text = [
+    content.name,
+    content.prompt,
+    content.description,
+    ...content.useCases.flatMap((u) => [u.title, u.description]),
+  ].join("\n");
   const unsafe = UNSAFE_PATTERNS.find((p) => p.pattern.test(text));
   if (unsafe) return { quality: 0, safety: 0, feedback: `The content looks like ${unsafe.reason}.`, scoredBy: "rules" };
   const repeated = repetitionProblem(content.prompt);
-  if (repeated) return { quality: 1, safety: 10, feedback: `The prompt is low quality: ${repeated}.`, scoredBy: "rules" };
+  if (repeated)
+    return { quality: 1, safety: 10, feedback: `The prompt is low quality: ${repeated}.`, scoredBy: "rules" };
   const { quality, notes } = substance(content);
-  return { quality, safety: 10, feedback: notes.length ? `Accepted; ${notes.join("; ")}.` : "Accepted.", scoredBy: "rules" };
+  return {
+    quality,
+    safety: 10,
+    feedback: notes.length ? `Accepted; ${notes.join("; ")}.` : "Accepted.",
+    scoredBy: "rules",
+  };
 }

@@ -45,7 +45,13 @@ const answerSchema = Joi.object({
 }).unknown(true);
 
 function unavailable(message: string): PlatformError {
-  return new PlatformError(503, "Content validation unavailable", `${message}; nothing was stored, try again shortly`, {}, "CONTENT_SCORING_UNAVAILABLE");
+  return new PlatformError(
+    503,
+    "Content validation unavailable",
+    `${message}; nothing was stored, try again shortly`,
+    {},
+    "CONTENT_SCORING_UNAVAILABLE",
+  );
 }
 
 /** The E5-shaped run that asks the reviewer agent for its score. */
@@ -59,7 +65,11 @@ function scoringRequest(settings: ScoringSettings, content: PromptContent): Agen
     max_tokens: 600,
     llm_args: { response_format: SCORE_FORMAT },
   });
-  const listing = JSON.stringify({ name: content.name, description: content.description, use_cases: content.useCases, prompt: content.prompt }, null, 2);
+  const listing = JSON.stringify(
+    { name: content.name, description: content.description, use_cases: content.useCases, prompt: content.prompt },
+    null,
+    2,
+  );
   return {
     agent_config,
     task: `Review this listing (JSON between the markers):\n<<<LISTING\n${listing}\nLISTING>>>`,
@@ -88,13 +98,22 @@ function readScore(output: AgentRunOutput | null): ContentScore {
  * run belongs to the user but to no API key: it is the service's review, not the user's usage.
  * A model that cannot be reached, a failed run or an unreadable answer is a 503.
  */
-export async function scoreWithModel(deps: ApiDeps, settings: ScoringSettings, userId: string, content: PromptContent): Promise<ContentScore> {
+export async function scoreWithModel(
+  deps: ApiDeps,
+  settings: ScoringSettings,
+  userId: string,
+  content: PromptContent,
+): Promise<ContentScore> {
   try {
     resolveModel(settings.model);
   } catch {
     throw unavailable(`The content scoring model '${settings.model}' is not configured`);
   }
-  const { run } = await runAndWait(deps, { kind: "agent", job: "agent-run", request: scoringRequest(settings, content), owner: { userId, apiKeyId: null } }, settings.timeoutMs);
+  const { run } = await runAndWait(
+    deps,
+    { kind: "agent", job: "agent-run", request: scoringRequest(settings, content), owner: { userId, apiKeyId: null } },
+    settings.timeoutMs,
+  );
   if (!run || run.status !== "succeeded") throw unavailable("The content review did not finish");
   return readScore(run.output as AgentRunOutput);
 }

@@ -1,7 +1,13 @@
 import type { PlatformCaller } from "../../middleware/platform-auth";
 import type { ApiDeps } from "../../deps";
 import { utcDay } from "../../../shared/limits/utc-day";
-import { assertDailyQuotaLeft, consumeDailyQuota, counterColumn, type DailyCounter, type DailyLimits } from "../daily-limits";
+import {
+  assertDailyQuotaLeft,
+  consumeDailyQuota,
+  counterColumn,
+  type DailyCounter,
+  type DailyLimits,
+} from "../daily-limits";
 import type { PlatformServices } from "../platform-services";
 import { contentHash } from "./content-hash";
 import { validateContent } from "./content-validation";
@@ -12,7 +18,14 @@ import { imageFieldOf, plannedPromptImageUrl, resolvePromptImage } from "./promp
 import { pricePrompt } from "./prompt-price";
 import type { PromptRow, PromptSource, PromptValues } from "./prompt-row";
 import { findDuplicateId, insertPrompt, isDuplicateViolation } from "./prompt-store";
-import { checkPromptToken, launchPromptToken, NOT_TOKENIZED, storePromptLaunch, type PromptToken, type PromptTokenOutcome } from "./prompt-tokenization";
+import {
+  checkPromptToken,
+  launchPromptToken,
+  NOT_TOKENIZED,
+  storePromptLaunch,
+  type PromptToken,
+  type PromptTokenOutcome,
+} from "./prompt-tokenization";
 import type { StoredLaunch } from "../token-launch/launch-job";
 import { promptValues } from "./prompt-values";
 import { reviewOnCreate } from "./review-status";
@@ -57,7 +70,10 @@ export async function preparePrompt(
   const price = await pricePrompt(services.prices, fields.is_free, fields.price_usd);
   const image = (await resolvePromptImage(services.storage, fields)) ?? { image_url: null, file_path: null };
   const review = reviewOnCreate(services.moderation, score);
-  return { counter, values: { ...promptValues(fields, price, image), ...review, source: options.source } as PromptValues };
+  return {
+    counter,
+    values: { ...promptValues(fields, price, image), ...review, source: options.source } as PromptValues,
+  };
 }
 
 /**
@@ -66,7 +82,13 @@ export async function preparePrompt(
  * counted, or none: a refused count (the 429) or insert gives every count back. A concurrent copy
  * of one of the texts makes the unique index refuse the insert (see `isDuplicateViolation`).
  */
-export async function insertPreparedPrompts(deps: ApiDeps, limits: DailyLimits, userId: string, prompts: PreparedPrompt[], now: Date): Promise<PromptRow[]> {
+export async function insertPreparedPrompts(
+  deps: ApiDeps,
+  limits: DailyLimits,
+  userId: string,
+  prompts: PreparedPrompt[],
+  now: Date,
+): Promise<PromptRow[]> {
   return deps.ds.transaction(async (tx) => {
     const rows: PromptRow[] = [];
     for (const { counter, values } of prompts) {
@@ -108,11 +130,14 @@ async function insertCounted(
     return await deps.ds.transaction(async (tx) => {
       await consumeDailyQuota(tx, caller.userId, counter, services.dailyLimits, now);
       const row = await insertPrompt(tx, caller.userId, values);
-      const launch = token ? await storePromptLaunch(tx, caller, row.id, token, { column: counterColumn(counter), day: utcDay(now) }) : null;
+      const launch = token
+        ? await storePromptLaunch(tx, caller, row.id, token, { column: counterColumn(counter), day: utcDay(now) })
+        : null;
       return { row, launch };
     });
   } catch (err) {
-    if (isDuplicateViolation(err)) throw duplicateError(await findDuplicateId(deps.ds, caller.userId, values.content_hash));
+    if (isDuplicateViolation(err))
+      throw duplicateError(await findDuplicateId(deps.ds, caller.userId, values.content_hash));
     throw err;
   }
 }
@@ -129,12 +154,19 @@ async function insertCounted(
  * can be sent again at once. The prompt counts once, as free content or a paid prompt; its token
  * does not also count as a paid agent.
  */
-export async function createPrompt(deps: ApiDeps, services: PlatformServices, caller: PlatformCaller, fields: PromptFields, now = new Date()): Promise<CreatePromptResult> {
+export async function createPrompt(
+  deps: ApiDeps,
+  services: PlatformServices,
+  caller: PlatformCaller,
+  fields: PromptFields,
+  now = new Date(),
+): Promise<CreatePromptResult> {
   const token = requestedToken(services, fields);
   const prepared = await preparePrompt(deps, services, caller.userId, fields, { source: "api", now, token });
   const launching = token && { ...token, imageUrl: prepared.values.image_url ?? null };
   const { row, launch } = await insertCounted(deps, services, caller, prepared, launching, now);
-  if (!launch || !launching) return { success: true, id: row.id, listing_url: promptListingUrl(row.id), ...NOT_TOKENIZED };
+  if (!launch || !launching)
+    return { success: true, id: row.id, listing_url: promptListingUrl(row.id), ...NOT_TOKENIZED };
   const outcome = await launchPromptToken(deps, services, row.id, launch, launching.creator, PENDING_AFTERWARDS);
   return { success: true, id: row.id, listing_url: promptListingUrl(row.id), ...outcome };
 }

@@ -21,7 +21,12 @@ export function duplicateOf(err: unknown): string | null {
 }
 
 /** Refuses a text the user already has (another prompt than `exceptId`). The unique index backs this up under concurrency. */
-export async function assertNotDuplicate(db: Queryable, userId: string, hash: string, exceptId: string | null = null): Promise<void> {
+export async function assertNotDuplicate(
+  db: Queryable,
+  userId: string,
+  hash: string,
+  exceptId: string | null = null,
+): Promise<void> {
   const existingId = await findDuplicateId(db, userId, hash, exceptId);
   if (existingId) throw duplicateError(existingId);
 }

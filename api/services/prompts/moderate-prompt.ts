@@ -31,18 +31,30 @@ export interface ModeratePromptResult {
  * prompt changed since the version the moderator reviewed is not decided on (409): otherwise an
  * owner could swap the text while it waits and have the new one approved unread.
  */
-export async function moderatePrompt(ds: DataSource, moderatorId: string, decision: ModerationDecision): Promise<ModeratePromptResult> {
+export async function moderatePrompt(
+  ds: DataSource,
+  moderatorId: string,
+  decision: ModerationDecision,
+): Promise<ModeratePromptResult> {
   const row = await ds.transaction(async (tx) => {
-    const [prompt]: Pick<PromptRow, "user_id" | "updated_at">[] = await tx.query(`SELECT user_id, updated_at FROM prompts WHERE id = $1 FOR UPDATE`, [
-      decision.prompt_id,
-    ]);
+    const [prompt]: Pick<PromptRow, "user_id" | "updated_at">[] = await tx.query(
+      `SELECT user_id, updated_at FROM prompts WHERE id = $1 FOR UPDATE`,
+      [decision.prompt_id],
+    );
     if (!prompt) throw new PlatformError(404, "Not found", "There is no prompt with this id", {}, "PROMPT_NOT_FOUND");
-    if (prompt.user_id === moderatorId) throw new PlatformError(403, "Forbidden", "Moderators do not review their own prompts", {}, "OWN_PROMPT");
+    if (prompt.user_id === moderatorId)
+      throw new PlatformError(403, "Forbidden", "Moderators do not review their own prompts", {}, "OWN_PROMPT");
     // Records show updated_at to the millisecond; the column keeps microseconds.
     const current = new Date(prompt.updated_at).getTime();
     if (current !== decision.updated_at.getTime()) {
       const now = new Date(current).toISOString();
-      throw new PlatformError(409, "Conflict", `The prompt changed after the version you reviewed; it is now at updated_at ${now}: review it again`, { updated_at: now }, "PROMPT_CHANGED");
+      throw new PlatformError(
+        409,
+        "Conflict",
+        `The prompt changed after the version you reviewed; it is now at updated_at ${now}: review it again`,
+        { updated_at: now },
+        "PROMPT_CHANGED",
+      );
     }
     return updatePrompt(tx, decision.prompt_id, {
       status: decision.status,
@@ -52,5 +64,11 @@ export async function moderatePrompt(ds: DataSource, moderatorId: string, decisi
       moderation_reason: decision.reason || null,
     });
   });
-  return { success: true, id: row.id, status: decision.status, listing_url: promptListingUrl(row.id), updated_data: toPromptRecord(row, moderatorId, true) };
+  return {
+    success: true,
+    id: row.id,
+    status: decision.status,
+    listing_url: promptListingUrl(row.id),
+    updated_data: toPromptRecord(row, moderatorId, true),
+  };
 }

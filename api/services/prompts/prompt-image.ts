@@ -9,7 +9,13 @@ export interface PromptImage {
 }
 
 function storageUnavailable(): PlatformError {
-  return new PlatformError(503, "Service unavailable", "The image storage is unavailable; nothing was stored, try again shortly", {}, "STORAGE_UNAVAILABLE");
+  return new PlatformError(
+    503,
+    "Service unavailable",
+    "The image storage is unavailable; nothing was stored, try again shortly",
+    {},
+    "STORAGE_UNAVAILABLE",
+  );
 }
 
 /** The image field that wins when several are given (see `resolvePromptImage`), or null for none. */
@@ -23,10 +29,14 @@ export function imageFieldOf(fields: Partial<PromptFields>): "image_base64" | "f
  * The URL `resolvePromptImage` will give the image, known before anything is stored (storage keys
  * are content hashes): what a token's metadata will point to. Undefined when no image field was given.
  */
-export function plannedPromptImageUrl(storage: ObjectStorage, fields: Partial<PromptFields>): string | null | undefined {
+export function plannedPromptImageUrl(
+  storage: ObjectStorage,
+  fields: Partial<PromptFields>,
+): string | null | undefined {
   if (fields.image_base64) return storage.urlOf(objectKey(fields.image_base64.data, fields.image_base64.contentType));
   if (fields.file_path) return storage.urlOf(fields.file_path);
-  if (fields.image_url !== undefined || fields.file_path !== undefined || fields.image_base64 !== undefined) return fields.image_url || null;
+  if (fields.image_url !== undefined || fields.file_path !== undefined || fields.image_base64 !== undefined)
+    return fields.image_url || null;
   return undefined;
 }
 
@@ -35,7 +45,10 @@ export function plannedPromptImageUrl(storage: ObjectStorage, fields: Partial<Pr
  * is stored in the object storage, `file_path` must name an object already stored there,
  * `image_url` is used as it is (an empty one clears the image). Undefined when none was given.
  */
-export async function resolvePromptImage(storage: ObjectStorage, fields: Partial<PromptFields>): Promise<PromptImage | undefined> {
+export async function resolvePromptImage(
+  storage: ObjectStorage,
+  fields: Partial<PromptFields>,
+): Promise<PromptImage | undefined> {
   if (fields.image_base64) {
     const { data, contentType } = fields.image_base64;
     try {
@@ -50,7 +63,10 @@ export async function resolvePromptImage(storage: ObjectStorage, fields: Partial
     const found = await storage.exists(fields.file_path).catch(() => {
       throw storageUnavailable();
     });
-    if (!found) throw platformValidationError([{ path: "file_path", message: "'file_path' names no image in this service's storage" }]);
+    if (!found)
+      throw platformValidationError([
+        { path: "file_path", message: "'file_path' names no image in this service's storage" },
+      ]);
     return { image_url: storage.urlOf(fields.file_path), file_path: fields.file_path };
   }
   if (fields.image_url !== undefined || fields.file_path !== undefined || fields.image_base64 !== undefined) {

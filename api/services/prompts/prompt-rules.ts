@@ -12,15 +12,24 @@ const absent = (value: unknown) => value === undefined || value === null || valu
 export function crossFieldProblems(record: Partial<PromptFields>): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (record.is_free === false && !(typeof record.price_usd === "number" && record.price_usd > 0)) {
-    problems.push({ path: "price_usd", message: "'price_usd' is required and must be greater than 0 when 'is_free' is false" });
+    problems.push({
+      path: "price_usd",
+      message: "'price_usd' is required and must be greater than 0 when 'is_free' is false",
+    });
   }
   if (record.tokenized_on === true) {
     for (const field of ["ticker", "creator_wallet", "private_key"] as const) {
-      if (absent(record[field])) problems.push({ path: field, message: `'${field}' is required when 'tokenized_on' is true` });
+      if (absent(record[field]))
+        problems.push({ path: field, message: `'${field}' is required when 'tokenized_on' is true` });
     }
     const key = record.private_key;
     // A wallet that is no public key has its own problem; the key is compared only with a real one.
-    if (key instanceof CreatorKey && typeof record.creator_wallet === "string" && isPublicKey(record.creator_wallet) && !keyMatchesWallet(key, record.creator_wallet)) {
+    if (
+      key instanceof CreatorKey &&
+      typeof record.creator_wallet === "string" &&
+      isPublicKey(record.creator_wallet) &&
+      !keyMatchesWallet(key, record.creator_wallet)
+    ) {
       problems.push({ path: "private_key", message: "'private_key' does not belong to 'creator_wallet'" });
     }
   }

@@ -32,19 +32,38 @@ export async function insertPrompt(db: Queryable, userId: string, values: Prompt
 export async function updatePrompt(db: Queryable, id: string, values: Partial<PromptValues>): Promise<PromptRow> {
   const columns = PROMPT_VALUE_COLUMNS.filter((c) => c in values);
   const sets = [...columns.map((c, i) => `${c} = ${placeholder(c, i + 2)}`), "updated_at = now()"];
-  const result = await db.query(`UPDATE prompts SET ${sets.join(", ")} WHERE id = $1 RETURNING *`, [id, ...columns.map((c) => param(c, values[c]))]);
+  const result = await db.query(`UPDATE prompts SET ${sets.join(", ")} WHERE id = $1 RETURNING *`, [
+    id,
+    ...columns.map((c) => param(c, values[c])),
+  ]);
   return rowsOf<PromptRow>(result)[0];
 }
 
 /** A user's prompt, locked for the rest of the transaction when `forUpdate`; null when it is not theirs or does not exist. */
-export async function findOwnPrompt(db: Queryable, id: string, userId: string, options: { forUpdate?: boolean } = {}): Promise<PromptRow | null> {
-  const rows = await db.query(`SELECT * FROM prompts WHERE id = $1 AND user_id = $2${options.forUpdate ? " FOR UPDATE" : ""}`, [id, userId]);
+export async function findOwnPrompt(
+  db: Queryable,
+  id: string,
+  userId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<PromptRow | null> {
+  const rows = await db.query(
+    `SELECT * FROM prompts WHERE id = $1 AND user_id = $2${options.forUpdate ? " FOR UPDATE" : ""}`,
+    [id, userId],
+  );
   return rowsOf<PromptRow>(rows)[0] ?? null;
 }
 
 /** The id of the user's prompt with this content hash (other than `exceptId`), if any. */
-export async function findDuplicateId(db: Queryable, userId: string, hash: string, exceptId: string | null = null): Promise<string | null> {
-  const rows = await db.query(`SELECT id FROM prompts WHERE user_id = $1 AND content_hash = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`, [userId, hash, exceptId]);
+export async function findDuplicateId(
+  db: Queryable,
+  userId: string,
+  hash: string,
+  exceptId: string | null = null,
+): Promise<string | null> {
+  const rows = await db.query(
+    `SELECT id FROM prompts WHERE user_id = $1 AND content_hash = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`,
+    [userId, hash, exceptId],
+  );
   return rowsOf<{ id: string }>(rows)[0]?.id ?? null;
 }
 

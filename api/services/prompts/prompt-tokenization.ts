@@ -43,7 +43,11 @@ export const NOT_TOKENIZED: PromptTokenOutcome = { tokenized: false, token_addre
  * wallet's balance (400 `Insufficient SOL balance` with `required_sol` and `current_balance_sol`).
  */
 export async function checkPromptToken(services: PlatformServices, token: PromptToken): Promise<void> {
-  assertMetadataFits(services.tokenLauncher, { name: token.name, symbol: token.ticker, uri: token.imageUrl ?? "" }, { name: "name", symbol: "ticker", uri: token.imageField });
+  assertMetadataFits(
+    services.tokenLauncher,
+    { name: token.name, symbol: token.ticker, uri: token.imageUrl ?? "" },
+    { name: "name", symbol: "ticker", uri: token.imageField },
+  );
   await assertFunded(services.chain, token.creator.keypair().publicKey);
 }
 
@@ -69,13 +73,26 @@ export async function storePromptLaunch(
       apiKeyId: caller.apiKeyId,
       promptId,
       token: { name: token.name, ticker: token.ticker, imageUrl: token.imageUrl },
-      launch: { network: config.solana.network, launcher: config.solana.launcher, creatorWallet, quoteMint: "SOL", feeSelection: "market" },
+      launch: {
+        network: config.solana.network,
+        launcher: config.solana.launcher,
+        creatorWallet,
+        quoteMint: "SOL",
+        feeSelection: "market",
+      },
       quota,
       request: { name: token.name, ticker: token.ticker, image_url: token.imageUrl, creator_wallet: creatorWallet },
     });
     return { runId, launchId };
   } catch (err) {
-    if (isLiveLaunchViolation(err)) throw new PlatformError(409, "Conflict", "This prompt's token is already launched or being launched", {}, "PROMPT_LAUNCH_EXISTS");
+    if (isLiveLaunchViolation(err))
+      throw new PlatformError(
+        409,
+        "Conflict",
+        "This prompt's token is already launched or being launched",
+        {},
+        "PROMPT_LAUNCH_EXISTS",
+      );
     throw err;
   }
 }

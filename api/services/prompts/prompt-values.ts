@@ -4,13 +4,18 @@ import type { PromptImage } from "./prompt-image";
 import type { PromptPrice } from "./prompt-price";
 import type { PromptValues } from "./prompt-row";
 
-const orNull = (value: string | null | undefined) => (value === undefined || value === null || value === "" ? null : value);
+const orNull = (value: string | null | undefined) =>
+  value === undefined || value === null || value === "" ? null : value;
 
 /**
  * The columns that the given fields set (all of them for E7, the edited ones for E8). Secrets
  * and request-only fields (`private_key`, `creator_wallet`, the image bytes) have no column.
  */
-export function promptValues(fields: Partial<PromptFields>, price?: PromptPrice, image?: PromptImage): Partial<PromptValues> {
+export function promptValues(
+  fields: Partial<PromptFields>,
+  price?: PromptPrice,
+  image?: PromptImage,
+): Partial<PromptValues> {
   const values: Partial<PromptValues> = {};
   if (fields.name !== undefined) values.name = fields.name;
   if (fields.prompt !== undefined) {

@@ -40,7 +40,11 @@ function containsPattern(text: string): string {
  * moderators (who see paid text too, see toPromptRecord); a prompt whose token is still being
  * launched to nobody.
  */
-export async function queryPrompts(ds: DataSource, query: PromptQuery, viewerId: string | null): Promise<PromptRecord[]> {
+export async function queryPrompts(
+  ds: DataSource,
+  query: PromptQuery,
+  viewerId: string | null,
+): Promise<PromptRecord[]> {
   const isFree = query.priceFilter === "free" ? true : query.priceFilter === "paid" ? false : null;
   const moderator = viewerId !== null && (await isModerator(ds, viewerId));
   const rows: PromptRow[] = await ds.query(
@@ -52,7 +56,16 @@ export async function queryPrompts(ds: DataSource, query: PromptQuery, viewerId:
         AND ($5::uuid IS NULL OR user_id = $5::uuid)
       ORDER BY ${ORDER_BY[query.sortBy]}
       LIMIT $6 OFFSET $7`,
-    [viewerId, query.search ? containsPattern(query.search) : null, query.category || null, isFree, query.userFilter || null, query.limit, query.offset, moderator],
+    [
+      viewerId,
+      query.search ? containsPattern(query.search) : null,
+      query.category || null,
+      isFree,
+      query.userFilter || null,
+      query.limit,
+      query.offset,
+      moderator,
+    ],
   );
   return rows.map((row) => toPromptRecord(row, viewerId, moderator));
 }

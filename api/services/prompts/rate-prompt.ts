@@ -26,12 +26,19 @@ export interface RatePromptResult {
  */
 export async function ratePrompt(ds: DataSource, userId: string, input: PromptRating): Promise<RatePromptResult> {
   return ds.transaction(async (tx) => {
-    const [prompt] = await tx.query(`SELECT user_id, status FROM prompts WHERE id = $1 AND ${shownTo({ viewer: "$2" })} FOR UPDATE`, [input.id, userId]);
+    const [prompt] = await tx.query(
+      `SELECT user_id, status FROM prompts WHERE id = $1 AND ${shownTo({ viewer: "$2" })} FOR UPDATE`,
+      [input.id, userId],
+    );
     if (!prompt) {
       throw new PlatformError(404, "Not found", "There is no prompt with this id", {}, "PROMPT_NOT_FOUND");
     }
-    if (prompt.user_id === userId) throw new PlatformError(403, "Forbidden", "You cannot rate your own prompt", {}, "OWN_PROMPT");
-    const [previous] = await tx.query(`SELECT rating FROM prompt_reviews WHERE prompt_id = $1 AND user_id = $2`, [input.id, userId]);
+    if (prompt.user_id === userId)
+      throw new PlatformError(403, "Forbidden", "You cannot rate your own prompt", {}, "OWN_PROMPT");
+    const [previous] = await tx.query(`SELECT rating FROM prompt_reviews WHERE prompt_id = $1 AND user_id = $2`, [
+      input.id,
+      userId,
+    ]);
     await tx.query(
       `INSERT INTO prompt_reviews (prompt_id, user_id, rating, comment) VALUES ($1, $2, $3, $4)
        ON CONFLICT (prompt_id, user_id) DO UPDATE SET rating = EXCLUDED.rating, comment = EXCLUDED.comment, created_at = now()`,
@@ -42,6 +49,12 @@ export async function ratePrompt(ds: DataSource, userId: string, input: PromptRa
       [input.id, previous ? 0 : 1, input.rating - (previous?.rating ?? 0)],
     );
     const average = Math.round((counters.rating_sum / counters.review_count) * 100) / 100;
-    return { success: true, id: input.id, rating: input.rating, review_count: counters.review_count, average_rating: average };
+    return {
+      success: true,
+      id: input.id,
+      rating: input.rating,
+      review_count: counters.review_count,
+      average_rating: average,
+    };
   });
 }

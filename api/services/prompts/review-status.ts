@@ -8,10 +8,20 @@ export interface ModerationSettings {
 }
 
 /** The review columns a create or an edit decides (an owner's `status` is only ever `requested_status`). */
-export type ReviewColumns = Pick<PromptValues, "status"> & Partial<Pick<PromptValues, "moderated_by" | "moderated_at" | "moderation_reason">>;
+export type ReviewColumns = Pick<PromptValues, "status"> &
+  Partial<Pick<PromptValues, "moderated_by" | "moderated_at" | "moderation_reason">>;
 
 /** Columns that are the review's own, or follow from others (`price` from `price_usd` and the market). */
-const NOT_REVIEWED = new Set<string>(["status", "requested_status", "moderated_by", "moderated_at", "moderation_reason", "price", "content_hash", "source"]);
+const NOT_REVIEWED = new Set<string>([
+  "status",
+  "requested_status",
+  "moderated_by",
+  "moderated_at",
+  "moderation_reason",
+  "price",
+  "content_hash",
+  "source",
+]);
 
 /** Everything a buyer sees of a listing: changing any of it needs a new review. */
 const REVIEWED_COLUMNS = PROMPT_VALUE_COLUMNS.filter((c) => !NOT_REVIEWED.has(c));
@@ -50,8 +60,20 @@ export function listingChanged(row: PromptRow, values: Partial<PromptValues>): b
  * cannot be swapped for unreviewed content (unless the new content's score approves it
  * automatically); anything else keeps its status. `score` is the edit's content score, if it was scored.
  */
-export function reviewOnEdit(settings: ModerationSettings, row: PromptRow, changed: boolean, score: ContentScore | null): ReviewColumns | null {
+export function reviewOnEdit(
+  settings: ModerationSettings,
+  row: PromptRow,
+  changed: boolean,
+  score: ContentScore | null,
+): ReviewColumns | null {
   if (row.status === "rejected" || !changed) return null;
   // Back in review: the earlier decision was about other content, so it no longer names anyone.
-  return autoApproval(settings, score) ?? { status: "pending", moderated_by: null, moderated_at: null, moderation_reason: null };
+  return (
+    autoApproval(settings, score) ?? {
+      status: "pending",
+      moderated_by: null,
+      moderated_at: null,
+      moderation_reason: null,
+    }
+  );
 }

@@ -45,7 +45,10 @@ const TRUST_QUERY = `
  * the two requirements before that.
  */
 export async function trustworthiness(db: Queryable, settings: TrustSettings, userId: string): Promise<Trust> {
-  const rows: { rated_items: number; distinct_raters: number }[] = await db.query(TRUST_QUERY, [userId, settings.minRaterAgeHours]);
+  const rows: { rated_items: number; distinct_raters: number }[] = await db.query(TRUST_QUERY, [
+    userId,
+    settings.minRaterAgeHours,
+  ]);
   const ratedItems = rows[0]?.rated_items ?? 0;
   const distinctRaters = rows[0]?.distinct_raters ?? 0;
   const share = Math.min(1, ratedItems / TRUSTED_ITEMS_REQUIRED, distinctRaters / settings.minDistinctRaters);

@@ -70,16 +70,35 @@ function contentChanged(current: PromptRow, edit: Partial<PromptFields>): boolea
 function tokenEditProblems(current: PromptRow, edit: Partial<PromptFields>): FieldProblem[] {
   if (!current.tokenized_on) return [];
   const problems: FieldProblem[] = [];
-  if (edit.tokenized_on === false) problems.push({ path: "tokenized_on", message: "'tokenized_on' cannot be turned off: the prompt's token is launched" });
-  if (edit.ticker && edit.ticker !== current.ticker) problems.push({ path: "ticker", message: "'ticker' cannot change: the prompt's token is launched with its ticker" });
+  if (edit.tokenized_on === false)
+    problems.push({
+      path: "tokenized_on",
+      message: "'tokenized_on' cannot be turned off: the prompt's token is launched",
+    });
+  if (edit.ticker && edit.ticker !== current.ticker)
+    problems.push({
+      path: "ticker",
+      message: "'ticker' cannot change: the prompt's token is launched with its ticker",
+    });
   return problems;
 }
 
 /** The token the edit launches (turning `tokenized_on` on for a prompt without one), or null. */
-function tokenToLaunch(services: PlatformServices, current: PromptRow, next: PromptFields, edit: Partial<PromptFields>): PromptToken | null {
+function tokenToLaunch(
+  services: PlatformServices,
+  current: PromptRow,
+  next: PromptFields,
+  edit: Partial<PromptFields>,
+): PromptToken | null {
   if (!next.tokenized_on || !next.ticker || !edit.private_key) return null;
   const planned = plannedPromptImageUrl(services.storage, edit);
-  return { name: next.name, ticker: next.ticker, imageUrl: planned === undefined ? current.image_url : planned, imageField: imageFieldOf(edit) ?? "image_url", creator: edit.private_key };
+  return {
+    name: next.name,
+    ticker: next.ticker,
+    imageUrl: planned === undefined ? current.image_url : planned,
+    imageField: imageFieldOf(edit) ?? "image_url",
+    creator: edit.private_key,
+  };
 }
 
 /**
@@ -108,25 +127,51 @@ async function checkEdit(
  * fails (or is still being confirmed when the wait ends) the prompt stays as it was and the error
  * is the answer; once it has launched, the worker has recorded the token on the prompt.
  */
-async function launchEditToken(deps: ApiDeps, services: PlatformServices, caller: PlatformCaller, current: PromptRow, token: PromptToken): Promise<void> {
+async function launchEditToken(
+  deps: ApiDeps,
+  services: PlatformServices,
+  caller: PlatformCaller,
+  current: PromptRow,
+  token: PromptToken,
+): Promise<void> {
   const launch = await deps.ds.transaction((tx) => storePromptLaunch(tx, caller, current.id, token, null));
-  await launchPromptToken(deps, services, current.id, launch, token.creator, "the token appears on the prompt once launched; the rest of the edit was not applied");
+  await launchPromptToken(
+    deps,
+    services,
+    current.id,
+    launch,
+    token.creator,
+    "the token appears on the prompt once launched; the rest of the edit was not applied",
+  );
 }
 
 /**
  * Writes the edit and the review it leads to, decided on the row as locked for the write (see
  * `reviewOnEdit`); a token launched by this edit changes the listing too.
  */
-async function write(deps: ApiDeps, services: PlatformServices, userId: string, id: string, values: Partial<PromptValues>, edit: { score: ContentScore | null; launchedToken: boolean }): Promise<PromptRow> {
+async function write(
+  deps: ApiDeps,
+  services: PlatformServices,
+  userId: string,
+  id: string,
+  values: Partial<PromptValues>,
+  edit: { score: ContentScore | null; launchedToken: boolean },
+): Promise<PromptRow> {
   try {
     return await deps.ds.transaction(async (tx) => {
       const locked = await findOwnPrompt(tx, id, userId, { forUpdate: true });
       if (!locked) throw notFound();
-      const review = reviewOnEdit(services.moderation, locked, edit.launchedToken || listingChanged(locked, values), edit.score);
+      const review = reviewOnEdit(
+        services.moderation,
+        locked,
+        edit.launchedToken || listingChanged(locked, values),
+        edit.score,
+      );
       return updatePrompt(tx, id, { ...values, ...review });
     });
   } catch (err) {
-    if (isDuplicateViolation(err)) throw duplicateError(await findDuplicateId(deps.ds, userId, values.content_hash ?? "", id));
+    if (isDuplicateViolation(err))
+      throw duplicateError(await findDuplicateId(deps.ds, userId, values.content_hash ?? "", id));
     throw err;
   }
 }
@@ -141,11 +186,23 @@ async function write(deps: ApiDeps, services: PlatformServices, userId: string, 
  * `status` is only a request to the moderators; an edit that changes an approved listing sends it
  * back to review, and a rejected prompt stays rejected (see review-status).
  */
-export async function editPrompt(deps: ApiDeps, services: PlatformServices, caller: PlatformCaller, edit: PromptEdit): Promise<UpdatePromptResult> {
+export async function editPrompt(
+  deps: ApiDeps,
+  services: PlatformServices,
+  caller: PlatformCaller,
+  edit: PromptEdit,
+): Promise<UpdatePromptResult> {
   const { id, ...fields } = edit;
   const current = await findOwnPrompt(deps.ds, id, caller.userId);
   if (!current) throw notFound();
-  if (isLaunching(current)) throw new PlatformError(409, "Conflict", "This prompt's token is still being launched; edit it once it has launched", {}, "PROMPT_LAUNCHING");
+  if (isLaunching(current))
+    throw new PlatformError(
+      409,
+      "Conflict",
+      "This prompt's token is still being launched; edit it once it has launched",
+      {},
+      "PROMPT_LAUNCHING",
+    );
   const next = merged(current, fields);
   const problems = [...tokenEditProblems(current, fields), ...crossFieldProblems(next)];
   if (problems.length > 0) throw platformValidationError(problems);
@@ -153,7 +210,14 @@ export async function editPrompt(deps: ApiDeps, services: PlatformServices, call
   if (token) await checkPromptToken(services, token);
   const { price, score } = await checkEdit(deps, services, caller.userId, current, fields, next);
   const image = await resolvePromptImage(services.storage, fields);
-  if (token) await launchEditToken(deps, services, caller, current, { ...token, imageUrl: image ? image.image_url : current.image_url });
-  const row = await write(deps, services, caller.userId, id, promptValues(fields, price, image), { score, launchedToken: token !== null });
+  if (token)
+    await launchEditToken(deps, services, caller, current, {
+      ...token,
+      imageUrl: image ? image.image_url : current.image_url,
+    });
+  const row = await write(deps, services, caller.userId, id, promptValues(fields, price, image), {
+    score,
+    launchedToken: token !== null,
+  });
   return { success: true, id, listing_url: promptListingUrl(id), updated_data: toPromptRecord(row, caller.userId) };
 }

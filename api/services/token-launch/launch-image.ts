@@ -24,7 +24,8 @@ export function checkLaunchImage(text: string | null | undefined, file: Buffer |
   if (file) return { image: decodeImage(file) };
   if (!text) return null;
   if (HTTP_URL.test(text)) {
-    if (!isHttpUrl(text)) throw platformValidationError([{ path: "image", message: "image is not a valid http(s) URL" }]);
+    if (!isHttpUrl(text))
+      throw platformValidationError([{ path: "image", message: "image is not a valid http(s) URL" }]);
     return { url: text };
   }
   return { image: decodeImage(text) };

@@ -20,7 +20,12 @@ export interface StoredLaunch {
  * could not be queued is marked failed — its listing failed, its prompt removed — and the queue's
  * error (503) is thrown.
  */
-export async function runLaunchJob(deps: ApiDeps, launch: StoredLaunch, keypair: Keypair, waitMs: number): Promise<Run | null> {
+export async function runLaunchJob(
+  deps: ApiDeps,
+  launch: StoredLaunch,
+  keypair: Keypair,
+  waitMs: number,
+): Promise<Run | null> {
   const job = { runId: launch.runId, launchId: launch.launchId };
   let queued = false;
   const enqueueJob = async () => {
@@ -37,7 +42,8 @@ export async function runLaunchJob(deps: ApiDeps, launch: StoredLaunch, keypair:
     return await enqueueAndAwait(deps, launch.runId, enqueueJob, waitMs);
   } catch (err) {
     // Only a launch that never reached the queue is settled here; a queued one is the worker's.
-    if (!queued) await markLaunchFailed(deps.ds, launch.launchId, "The launch could not be queued").catch(() => undefined);
+    if (!queued)
+      await markLaunchFailed(deps.ds, launch.launchId, "The launch could not be queued").catch(() => undefined);
     throw err;
   }
 }

@@ -38,20 +38,43 @@ export function listingUrl(id: string): string {
  */
 export function launchedToken(run: Run | null, subject: LaunchSubject): LaunchedToken {
   if (!run) {
-    throw new PlatformError(500, "Tokenization failed", `The launch is still being confirmed on the network; ${subject.afterwards}`, { id: subject.id, listing_url: subject.listing_url }, "LAUNCH_PENDING");
+    throw new PlatformError(
+      500,
+      "Tokenization failed",
+      `The launch is still being confirmed on the network; ${subject.afterwards}`,
+      { id: subject.id, listing_url: subject.listing_url },
+      "LAUNCH_PENDING",
+    );
   }
   if (run.status === "succeeded") {
     const output = run.output as LaunchedToken;
     return { token_address: output.token_address, pool_address: output.pool_address };
   }
   const error = (run.error ?? {}) as { message?: string; code?: string };
-  if (error.code === "TOKENIZATION_FAILED") throw new PlatformError(400, "Tokenization failed", error.message ?? "The token could not be created", {}, "TOKENIZATION_FAILED");
-  throw new PlatformError(500, "Tokenization failed", error.message ?? "The token launch could not be completed", {}, error.code ?? "TOKENIZATION_UNAVAILABLE");
+  if (error.code === "TOKENIZATION_FAILED")
+    throw new PlatformError(
+      400,
+      "Tokenization failed",
+      error.message ?? "The token could not be created",
+      {},
+      "TOKENIZATION_FAILED",
+    );
+  throw new PlatformError(
+    500,
+    "Tokenization failed",
+    error.message ?? "The token launch could not be completed",
+    {},
+    error.code ?? "TOKENIZATION_UNAVAILABLE",
+  );
 }
 
 /** E6's answer for its launch run. */
 export function launchResponse(listingId: string, run: Run | null): TokenLaunchResponse {
   const url = listingUrl(listingId);
-  const token = launchedToken(run, { id: listingId, listing_url: url, afterwards: "the listing appears once it has launched" });
+  const token = launchedToken(run, {
+    id: listingId,
+    listing_url: url,
+    afterwards: "the listing appears once it has launched",
+  });
   return { success: true, id: listingId, listing_url: url, tokenized: true, ...token };
 }

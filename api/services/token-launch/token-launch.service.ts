@@ -13,7 +13,8 @@ import { launchResponse, type TokenLaunchResponse } from "./launch-outcome";
 import { assertFunded } from "./wallet-balance";
 
 /** What a listing made by a token launch starts with, until its owner publishes the agent itself. */
-const PLACEHOLDER_CODE = "# This agent was listed together with its token launch; its code has not been published yet.\n";
+const PLACEHOLDER_CODE =
+  "# This agent was listed together with its token launch; its code has not been published yet.\n";
 const DEFAULT_METADATA = { source: "token_launch", language: "python", requirements: [], use_cases: [], tags: [] };
 
 /**
@@ -23,11 +24,21 @@ const DEFAULT_METADATA = { source: "token_launch", language: "python", requireme
  * launch the token, waiting for the outcome. The key travels to the worker only sealed inside the
  * job; it is never stored. A launch that fails leaves its listing `failed`, which is never shown.
  */
-export async function launchListingToken(deps: ApiDeps, services: PlatformServices, caller: PlatformCaller, body: TokenLaunchBody, file: Buffer | null): Promise<TokenLaunchResponse> {
+export async function launchListingToken(
+  deps: ApiDeps,
+  services: PlatformServices,
+  caller: PlatformCaller,
+  body: TokenLaunchBody,
+  file: Buffer | null,
+): Promise<TokenLaunchResponse> {
   const keypair = body.private_key.keypair();
   const image = checkLaunchImage(body.image, file);
   const plannedUri = plannedLaunchImageUrl(image, services.storage) ?? "";
-  assertMetadataFits(services.tokenLauncher, { name: body.name, symbol: body.ticker, uri: plannedUri }, { name: "name", symbol: "ticker", uri: "image" });
+  assertMetadataFits(
+    services.tokenLauncher,
+    { name: body.name, symbol: body.ticker, uri: plannedUri },
+    { name: "name", symbol: "ticker", uri: "image" },
+  );
   await assertFunded(services.chain, keypair.publicKey);
   const imageUrl = await storeLaunchImage(image, services.storage);
 
@@ -39,9 +50,29 @@ export async function launchListingToken(deps: ApiDeps, services: PlatformServic
       runId,
       userId: caller.userId,
       apiKeyId: caller.apiKeyId,
-      listing: { name: body.name, description: body.description, ticker: body.ticker, imageUrl, code: PLACEHOLDER_CODE, metadata: DEFAULT_METADATA },
-      launch: { network: config.solana.network, launcher: config.solana.launcher, creatorWallet, quoteMint: body.quote_mint, feeSelection: body.fee_selection },
-      request: { name: body.name, ticker: body.ticker, image_url: imageUrl, fee_selection: body.fee_selection, quote_mint: body.quote_mint, creator_wallet: creatorWallet },
+      listing: {
+        name: body.name,
+        description: body.description,
+        ticker: body.ticker,
+        imageUrl,
+        code: PLACEHOLDER_CODE,
+        metadata: DEFAULT_METADATA,
+      },
+      launch: {
+        network: config.solana.network,
+        launcher: config.solana.launcher,
+        creatorWallet,
+        quoteMint: body.quote_mint,
+        feeSelection: body.fee_selection,
+      },
+      request: {
+        name: body.name,
+        ticker: body.ticker,
+        image_url: imageUrl,
+        fee_selection: body.fee_selection,
+        quote_mint: body.quote_mint,
+        creator_wallet: creatorWallet,
+      },
     },
     async (manager) => {
       await consumeDailyQuota(manager, caller.userId, "paidAgents", services.dailyLimits);

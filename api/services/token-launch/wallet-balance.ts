@@ -13,7 +13,13 @@ export async function assertFunded(connection: Connection, wallet: PublicKey): P
   try {
     balance = await balanceSol(connection, wallet);
   } catch {
-    throw new PlatformError(500, "Internal server error", "The Solana network could not be reached to check the wallet's balance", {}, "CHAIN_UNAVAILABLE");
+    throw new PlatformError(
+      500,
+      "Internal server error",
+      "The Solana network could not be reached to check the wallet's balance",
+      {},
+      "CHAIN_UNAVAILABLE",
+    );
   }
   const required = config.solana.minBalanceSol;
   if (balance < required) {

@@ -20,6 +20,8 @@ export class TokenLaunchSignatures1763795700000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX token_launches_listing_idx`);
-    await q.query(`ALTER TABLE token_launches DROP COLUMN signatures, DROP COLUMN blockhashes, DROP COLUMN sent_at, DROP COLUMN confirmed_at`);
+    await q.query(
+      `ALTER TABLE token_launches DROP COLUMN signatures, DROP COLUMN blockhashes, DROP COLUMN sent_at, DROP COLUMN confirmed_at`,
+    );
   }
 }

@@ -15,7 +15,9 @@ export class PromptTokenLaunches1763802000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE token_launches DROP CONSTRAINT token_launches_prompt_id_fkey`);
-    await q.query(`ALTER TABLE token_launches ADD CONSTRAINT token_launches_prompt_id_fkey FOREIGN KEY (prompt_id) REFERENCES prompts(id) ON DELETE SET NULL`);
+    await q.query(
+      `ALTER TABLE token_launches ADD CONSTRAINT token_launches_prompt_id_fkey FOREIGN KEY (prompt_id) REFERENCES prompts(id) ON DELETE SET NULL`,
+    );
     await q.query(`ALTER TABLE token_launches DROP CONSTRAINT token_launches_check`);
     await q.query(`ALTER TABLE token_launches ADD CONSTRAINT token_launches_subject_check
       CHECK (NOT (listing_id IS NOT NULL AND prompt_id IS NOT NULL) AND (listing_id IS NOT NULL OR prompt_id IS NOT NULL OR status = 'failed'))`);
@@ -23,17 +25,27 @@ export class PromptTokenLaunches1763802000000 implements MigrationInterface {
       ADD COLUMN quota_counter text CHECK (quota_counter IN ('paid_prompts', 'paid_agents', 'free_content')),
       ADD COLUMN quota_day date,
       ADD CONSTRAINT token_launches_quota_check CHECK ((quota_counter IS NULL) = (quota_day IS NULL))`);
-    await q.query(`CREATE UNIQUE INDEX token_launches_prompt_live_key ON token_launches (prompt_id) WHERE status <> 'failed'`);
-    await q.query(`UPDATE prompts SET tokenized_on = false, updated_at = now() WHERE tokenized_on AND token_address IS NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX token_launches_prompt_live_key ON token_launches (prompt_id) WHERE status <> 'failed'`,
+    );
+    await q.query(
+      `UPDATE prompts SET tokenized_on = false, updated_at = now() WHERE tokenized_on AND token_address IS NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX token_launches_prompt_live_key`);
-    await q.query(`ALTER TABLE token_launches DROP CONSTRAINT token_launches_quota_check, DROP COLUMN quota_day, DROP COLUMN quota_counter`);
+    await q.query(
+      `ALTER TABLE token_launches DROP CONSTRAINT token_launches_quota_check, DROP COLUMN quota_day, DROP COLUMN quota_counter`,
+    );
     await q.query(`DELETE FROM token_launches WHERE listing_id IS NULL AND prompt_id IS NULL`);
     await q.query(`ALTER TABLE token_launches DROP CONSTRAINT token_launches_subject_check`);
-    await q.query(`ALTER TABLE token_launches ADD CONSTRAINT token_launches_check CHECK ((listing_id IS NULL) <> (prompt_id IS NULL))`);
+    await q.query(
+      `ALTER TABLE token_launches ADD CONSTRAINT token_launches_check CHECK ((listing_id IS NULL) <> (prompt_id IS NULL))`,
+    );
     await q.query(`ALTER TABLE token_launches DROP CONSTRAINT token_launches_prompt_id_fkey`);
-    await q.query(`ALTER TABLE token_launches ADD CONSTRAINT token_launches_prompt_id_fkey FOREIGN KEY (prompt_id) REFERENCES prompts(id) ON DELETE CASCADE`);
+    await q.query(
+      `ALTER TABLE token_launches ADD CONSTRAINT token_launches_prompt_id_fkey FOREIGN KEY (prompt_id) REFERENCES prompts(id) ON DELETE CASCADE`,
+    );
   }
 }

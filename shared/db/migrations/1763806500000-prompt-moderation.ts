@@ -11,7 +11,9 @@ export class PromptModeration1763806500000 implements MigrationInterface {
   name = "PromptModeration1763806500000";
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE users ADD COLUMN role text NOT NULL DEFAULT 'user' CHECK (role IN ('user','moderator'))`);
+    await q.query(
+      `ALTER TABLE users ADD COLUMN role text NOT NULL DEFAULT 'user' CHECK (role IN ('user','moderator'))`,
+    );
     await q.query(`ALTER TABLE prompts
       ADD COLUMN requested_status text CHECK (requested_status IN ('pending','approved','rejected')),
       ADD COLUMN moderated_by uuid REFERENCES users(id) ON DELETE SET NULL,
@@ -20,7 +22,9 @@ export class PromptModeration1763806500000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE prompts DROP COLUMN moderation_reason, DROP COLUMN moderated_at, DROP COLUMN moderated_by, DROP COLUMN requested_status`);
+    await q.query(
+      `ALTER TABLE prompts DROP COLUMN moderation_reason, DROP COLUMN moderated_at, DROP COLUMN moderated_by, DROP COLUMN requested_status`,
+    );
     await q.query(`ALTER TABLE users DROP COLUMN role`);
   }
 }

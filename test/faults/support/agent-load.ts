@@ -34,13 +34,28 @@ export function agentBody(spec: AgentRequestSpec): Record<string, unknown> {
 }
 
 /** Sends one synchronous E5 request; a transport failure is an outcome too, not an exception. */
-export async function sendAgentRequest(apiUrl: string, key: string, spec: AgentRequestSpec, timeoutMs = 120_000): Promise<LoadOutcome> {
+export async function sendAgentRequest(
+  apiUrl: string,
+  key: string,
+  spec: AgentRequestSpec,
+  timeoutMs = 120_000,
+): Promise<LoadOutcome> {
   const started = performance.now();
   try {
-    const answer = await jsonRequest("POST", `${apiUrl}/v1/agent/completions`, { apiKey: key, body: agentBody(spec), timeoutMs });
+    const answer = await jsonRequest("POST", `${apiUrl}/v1/agent/completions`, {
+      apiKey: key,
+      body: agentBody(spec),
+      timeoutMs,
+    });
     return { marker: spec.marker, status: answer.status, body: answer.json ?? answer.text, ms: answer.ms };
   } catch (err) {
-    return { marker: spec.marker, status: 0, body: null, ms: performance.now() - started, error: err instanceof Error ? `${err.message} ${String((err as any).cause ?? "")}` : String(err) };
+    return {
+      marker: spec.marker,
+      status: 0,
+      body: null,
+      ms: performance.now() - started,
+      error: err instanceof Error ? `${err.message} ${String((err as any).cause ?? "")}` : String(err),
+    };
   }
 }
 

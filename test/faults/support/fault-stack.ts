@@ -55,8 +55,14 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
   };
   try {
     const [pgPort, redisPort, api, platform, simulator] = await freePorts(5);
-    const [postgres, redis] = await Promise.all([startThrowawayPostgres(logDir, pgPort), startThrowawayRedis(logDir, redisPort)]);
-    steps.push(() => postgres.close(), () => redis.close());
+    const [postgres, redis] = await Promise.all([
+      startThrowawayPostgres(logDir, pgPort),
+      startThrowawayRedis(logDir, redisPort),
+    ]);
+    steps.push(
+      () => postgres.close(),
+      () => redis.close(),
+    );
     await postgres.createDatabase("apiary");
     const ds = createDataSource(postgres.url("apiary"));
     await ds.initialize();
@@ -75,8 +81,18 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
       SYNC_WAIT_MS: "60000",
       ...options.env,
     };
-    const services = await startServiceStack({ api, platform, simulator }, env, (name) => join(logDir, `${name}.log`), (step) => steps.push(step), options.workers);
-    await Promise.all(services.processes.filter((p) => p.name.startsWith("worker")).map((p) => p.waitForOutput(/workers started/, 60_000)));
+    const services = await startServiceStack(
+      { api, platform, simulator },
+      env,
+      (name) => join(logDir, `${name}.log`),
+      (step) => steps.push(step),
+      options.workers,
+    );
+    await Promise.all(
+      services.processes
+        .filter((p) => p.name.startsWith("worker"))
+        .map((p) => p.waitForOutput(/workers started/, 60_000)),
+    );
     return {
       apiUrl: services.apiUrl,
       key,
@@ -93,7 +109,9 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     };
   } catch (err) {
     await close(true);
-    throw new Error(`the fault stack did not start (logs in ${logDir}): ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(
+      `the fault stack did not start (logs in ${logDir}): ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 

@@ -19,7 +19,13 @@ async function expectQuick503s(apiUrl: string, key: string, what: string): Promi
   expect(health.json).to.deep.include({ code: "SERVICE_UNAVAILABLE", status_code: 503 });
 
   const posts = await Promise.all(
-    [0, 1, 2].map((i) => jsonRequest("POST", `${apiUrl}/v1/agent/completions`, { apiKey: key, body: agentBody({ marker: `during-outage-${what}-${i}` }), timeoutMs: 10_000 })),
+    [0, 1, 2].map((i) =>
+      jsonRequest("POST", `${apiUrl}/v1/agent/completions`, {
+        apiKey: key,
+        body: agentBody({ marker: `during-outage-${what}-${i}` }),
+        timeoutMs: 10_000,
+      }),
+    ),
   );
   for (const post of posts) {
     expect(post.status, `POST while ${what} is down: ${post.text}`).to.equal(503);
@@ -43,10 +49,14 @@ async function holdOutage(outageMs: number, apiUrl: string, key: string, what: s
 
 /** Waits until `/health` answers 200 again, with nothing restarted but the backing service. */
 async function expectRecovery(apiUrl: string, timeoutMs = 30_000): Promise<void> {
-  await eventually(async () => {
-    const health = await jsonRequest("GET", `${apiUrl}/health`, { timeoutMs: 5_000 }).catch(() => null);
-    return health?.status === 200 ? true : undefined;
-  }, timeoutMs, 100);
+  await eventually(
+    async () => {
+      const health = await jsonRequest("GET", `${apiUrl}/health`, { timeoutMs: 5_000 }).catch(() => null);
+      return health?.status === 200 ? true : undefined;
+    },
+    timeoutMs,
+    100,
+  );
 }
 
 /** A backing service the test takes away and brings back. */

@@ -27,21 +27,34 @@ export function acceptedJobIds(outcomes: LoadOutcome[]): string[] {
  * Polls `GET /v1/jobs/{id}` until every job is `success` or `failed`; returns id → status. Fails
  * naming the jobs still unfinished when `timeoutMs` passes: a lost run.
  */
-export async function finalJobStatuses(apiUrl: string, key: string, jobIds: string[], timeoutMs = 60_000): Promise<Map<string, string>> {
+export async function finalJobStatuses(
+  apiUrl: string,
+  key: string,
+  jobIds: string[],
+  timeoutMs = 60_000,
+): Promise<Map<string, string>> {
   const statuses = new Map<string, string>();
   try {
-    await eventually(async () => {
-      for (const id of jobIds) {
-        if (statuses.has(id)) continue;
-        const answer = await jsonRequest("GET", `${apiUrl}/v1/jobs/${id}`, { apiKey: key, timeoutMs: 5_000 }).catch(() => null);
-        const status = (answer?.json as { status?: string } | undefined)?.status;
-        if (answer?.status === 200 && (status === "success" || status === "failed")) statuses.set(id, status);
-      }
-      return statuses.size === jobIds.length ? true : undefined;
-    }, timeoutMs, 250);
+    await eventually(
+      async () => {
+        for (const id of jobIds) {
+          if (statuses.has(id)) continue;
+          const answer = await jsonRequest("GET", `${apiUrl}/v1/jobs/${id}`, { apiKey: key, timeoutMs: 5_000 }).catch(
+            () => null,
+          );
+          const status = (answer?.json as { status?: string } | undefined)?.status;
+          if (answer?.status === 200 && (status === "success" || status === "failed")) statuses.set(id, status);
+        }
+        return statuses.size === jobIds.length ? true : undefined;
+      },
+      timeoutMs,
+      250,
+    );
   } catch {
     const open = jobIds.filter((id) => !statuses.has(id));
-    throw new Error(`${open.length} of ${jobIds.length} accepted runs did not end within ${timeoutMs / 1000} s: ${open.slice(0, 5).join(", ")}`);
+    throw new Error(
+      `${open.length} of ${jobIds.length} accepted runs did not end within ${timeoutMs / 1000} s: ${open.slice(0, 5).join(", ")}`,
+    );
   }
   return statuses;
 }
@@ -54,13 +67,24 @@ function turnOf(entry: JournalEntry): number {
 
 /** Every run in the database with its steps and its LLM calls from `journal`. */
 export async function auditRuns(ds: DataSource, journal: JournalEntry[]): Promise<AuditedRun[]> {
-  const runs = await sql<{ id: string; task: string; status: string; attempts: number }>(ds, "SELECT id, request->>'task' AS task, status, attempts FROM runs WHERE kind = 'agent'");
-  const steps = await sql<{ run_id: string; step_key: string; seq: number; finished_at: Date }>(ds, "SELECT run_id, step_key, seq, finished_at FROM run_steps ORDER BY seq");
-  const texts = journal.map((entry) => ({ entry, text: JSON.stringify((entry.body as { messages?: unknown } | null)?.messages ?? "") }));
+  const runs = await sql<{ id: string; task: string; status: string; attempts: number }>(
+    ds,
+    "SELECT id, request->>'task' AS task, status, attempts FROM runs WHERE kind = 'agent'",
+  );
+  const steps = await sql<{ run_id: string; step_key: string; seq: number; finished_at: Date }>(
+    ds,
+    "SELECT run_id, step_key, seq, finished_at FROM run_steps ORDER BY seq",
+  );
+  const texts = journal.map((entry) => ({
+    entry,
+    text: JSON.stringify((entry.body as { messages?: unknown } | null)?.messages ?? ""),
+  }));
   return runs.map((run) => ({
     ...run,
     steps: steps.filter((s) => s.run_id === run.id),
-    calls: texts.filter((t) => t.text.includes(run.task)).map(({ entry }) => ({ turn: turnOf(entry), at: new Date(entry.at), status: entry.status })),
+    calls: texts
+      .filter((t) => t.text.includes(run.task))
+      .map(({ entry }) => ({ turn: turnOf(entry), at: new Date(entry.at), status: entry.status })),
   }));
 }
 
@@ -71,22 +95,35 @@ export async function auditRuns(ds: DataSource, journal: JournalEntry[]): Promis
  */
 export function expectRanOnce(run: AuditedRun): void {
   const label = `run ${run.id} (${run.task}, ${run.attempts} attempt(s))`;
-  expect(run.steps.map((s) => s.seq), `${label}: step numbers`).to.deep.equal(run.steps.map((_, i) => i));
+  expect(
+    run.steps.map((s) => s.seq),
+    `${label}: step numbers`,
+  ).to.deep.equal(run.steps.map((_, i) => i));
   for (const step of run.steps) {
     const turn = Number(step.step_key.split("#").pop()); // an agent's steps are `agent#<turn>`
     const late = run.calls.filter((c) => c.turn === turn && c.at > new Date(step.finished_at));
     expect(late, `${label}: LLM calls for turn ${turn} after its call had finished`).to.deep.equal([]);
-    expect(run.calls.some((c) => c.turn === turn), `${label}: no LLM call for stored turn ${turn}`).to.equal(true);
+    expect(
+      run.calls.some((c) => c.turn === turn),
+      `${label}: no LLM call for stored turn ${turn}`,
+    ).to.equal(true);
   }
-  expect(run.calls.length, `${label}: LLM calls vs stored steps`).to.be.within(run.steps.length, run.steps.length + Math.max(0, run.attempts - 1));
+  expect(run.calls.length, `${label}: LLM calls vs stored steps`).to.be.within(
+    run.steps.length,
+    run.steps.length + Math.max(0, run.attempts - 1),
+  );
 }
 
 /** Waits until at least `count` runs have stored a step: they are in flight, between LLM calls. */
 export async function untilRunsInFlight(ds: DataSource, count: number): Promise<void> {
-  await eventually(async () => {
-    const [{ n }] = await sql<{ n: number }>(ds, "SELECT count(DISTINCT run_id)::int AS n FROM run_steps");
-    return n >= count ? true : undefined;
-  }, 60_000, 50);
+  await eventually(
+    async () => {
+      const [{ n }] = await sql<{ n: number }>(ds, "SELECT count(DISTINCT run_id)::int AS n FROM run_steps");
+      return n >= count ? true : undefined;
+    },
+    60_000,
+    50,
+  );
 }
 
 /**
@@ -95,11 +132,15 @@ export async function untilRunsInFlight(ds: DataSource, count: number): Promise<
  * call once. Returns the audited runs for further checks.
  */
 export async function expectEveryRunSucceededOnce(stack: FaultStack, outcomes: LoadOutcome[]): Promise<AuditedRun[]> {
-  for (const o of outcomes) expect([200, 500, 504], `${o.marker}: ${JSON.stringify(o.body)} ${o.error ?? ""}`).to.include(o.status);
+  for (const o of outcomes)
+    expect([200, 500, 504], `${o.marker}: ${JSON.stringify(o.body)} ${o.error ?? ""}`).to.include(o.status);
   const accepted = acceptedJobIds(outcomes);
   expect(accepted).to.have.length(outcomes.length);
   const statuses = await finalJobStatuses(stack.apiUrl, stack.key, accepted);
-  expect([...statuses.values()].filter((s) => s !== "success"), "runs that did not succeed").to.deep.equal([]);
+  expect(
+    [...statuses.values()].filter((s) => s !== "success"),
+    "runs that did not succeed",
+  ).to.deep.equal([]);
 
   const markers = new Set(outcomes.map((o) => o.marker));
   const runs = (await auditRuns(stack.ds, await stack.journal())).filter((r) => markers.has(r.task));

@@ -3,7 +3,8 @@ import { accessSync, constants, readdirSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { RunAs } from "../../../scripts/bench/managed-process";
 
-const HOW_TO_INSTALL = "run `bash scripts/ensure-services.sh` (it installs PostgreSQL and Redis with apt-get when it may) or install them by hand";
+const HOW_TO_INSTALL =
+  "run `bash scripts/ensure-services.sh` (it installs PostgreSQL and Redis with apt-get when it may) or install them by hand";
 
 function executable(path: string): boolean {
   try {
@@ -42,14 +43,20 @@ export function postgresBinDir(): string {
   const onPathDir = onPath("initdb")?.replace(/\/initdb$/, "");
   const candidates = [...(onPathDir ? [onPathDir] : []), ...debianPostgresDirs()];
   const found = candidates.find((dir) => ["initdb", "pg_ctl", "postgres"].every((b) => executable(join(dir, b))));
-  if (!found) throw new Error(`The fault tests start their own PostgreSQL, but no initdb/pg_ctl/postgres was found on PATH or in /usr/lib/postgresql/*/bin: ${HOW_TO_INSTALL}.`);
+  if (!found)
+    throw new Error(
+      `The fault tests start their own PostgreSQL, but no initdb/pg_ctl/postgres was found on PATH or in /usr/lib/postgresql/*/bin: ${HOW_TO_INSTALL}.`,
+    );
   return found;
 }
 
 /** `redis-server`: on PATH, else where Debian puts it. */
 export function redisServerBinary(): string {
   const found = onPath("redis-server") ?? ["/usr/bin/redis-server", "/usr/sbin/redis-server"].find(executable);
-  if (!found) throw new Error(`The fault tests start their own Redis, but no redis-server was found on PATH, /usr/bin or /usr/sbin: ${HOW_TO_INSTALL}.`);
+  if (!found)
+    throw new Error(
+      `The fault tests start their own Redis, but no redis-server was found on PATH, /usr/bin or /usr/sbin: ${HOW_TO_INSTALL}.`,
+    );
   return found;
 }
 
@@ -64,6 +71,8 @@ export function postgresRunAs(): RunAs | undefined {
     const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
     return { uid, gid };
   } catch {
-    throw new Error("The fault tests run as root, and PostgreSQL refuses to run as root, but there is no `postgres` OS user to run it as (installing the server package creates one).");
+    throw new Error(
+      "The fault tests run as root, and PostgreSQL refuses to run as root, but there is no `postgres` OS user to run it as (installing the server package creates one).",
+    );
   }
 }

@@ -50,9 +50,22 @@ export async function startThrowawayPostgres(dir: string, port: number): Promise
     chownSync(data, runAs.uid, runAs.gid);
   }
   const log = (name: string) => join(dir, `${name}.log`);
-  await runToCompletion("initdb", [join(bin, "initdb"), "-D", data, "-U", "postgres", "-E", "UTF8", "--auth=trust", "--no-sync"], process.env, log("initdb"), 60_000, runAs);
+  await runToCompletion(
+    "initdb",
+    [join(bin, "initdb"), "-D", data, "-U", "postgres", "-E", "UTF8", "--auth=trust", "--no-sync"],
+    process.env,
+    log("initdb"),
+    60_000,
+    runAs,
+  );
 
-  const settings = ["listen_addresses=127.0.0.1", `unix_socket_directories=${dir}`, "fsync=off", "full_page_writes=off", "max_connections=300"];
+  const settings = [
+    "listen_addresses=127.0.0.1",
+    `unix_socket_directories=${dir}`,
+    "fsync=off",
+    "full_page_writes=off",
+    "max_connections=300",
+  ];
   const command = [join(bin, "postgres"), "-D", data, "-p", String(port), ...settings.flatMap((s) => ["-c", s])];
   const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   let server: ManagedProcess | null = null;
@@ -60,11 +73,15 @@ export async function startThrowawayPostgres(dir: string, port: number): Promise
   const start = async () => {
     const proc = startProcess("postgres", command, process.env, log("postgres"), runAs);
     server = proc;
-    await eventually(async () => {
-      const status = proc.exitStatus();
-      if (status) throw new Error(`postgres exited (${status.signal ?? `code ${status.code}`}):\n${proc.tail()}`);
-      return accepts(url("postgres"));
-    }, READY_TIMEOUT_MS, 100);
+    await eventually(
+      async () => {
+        const status = proc.exitStatus();
+        if (status) throw new Error(`postgres exited (${status.signal ?? `code ${status.code}`}):\n${proc.tail()}`);
+        return accepts(url("postgres"));
+      },
+      READY_TIMEOUT_MS,
+      100,
+    );
   };
   const stop = async () => {
     const proc = server;

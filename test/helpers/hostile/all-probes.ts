@@ -5,6 +5,9 @@ import { RequestProbes, unknownPathProbes, wrongMethodProbes } from "./request-p
 
 /** Every probe of every operation, then the undocumented methods of each path and paths no operation has. */
 export function allProbes(operations: DocumentedOperation[], settings: ProbeSettings): Probe[] {
-  const perOperation = operations.flatMap((op) => [...new BodyProbes(op, settings).build(), ...new RequestProbes(op, settings).build()]);
+  const perOperation = operations.flatMap((op) => [
+    ...new BodyProbes(op, settings).build(),
+    ...new RequestProbes(op, settings).build(),
+  ]);
   return [...perOperation, ...wrongMethodProbes(operations), ...unknownPathProbes(operations)];
 }

@@ -18,7 +18,10 @@ export async function makeRefusedCredentials(sessionSecret: string, revokedKey: 
   const now = Math.floor(Date.now() / 1000);
   const sub = randomUUID();
   const sign = (secret: string, claims: Record<string, unknown>) =>
-    new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setSubject(sub).sign(new TextEncoder().encode(secret));
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(sub)
+      .sign(new TextEncoder().encode(secret));
   return {
     revokedKey,
     unsignedJwt: `${b64url({ alg: "none", typ: "JWT" })}.${b64url({ sub, iat: now, exp: now + 3600 })}.`,
@@ -34,13 +37,19 @@ export const utf8Bytes = (text: string) => Buffer.from(text, "utf8").toString("l
  * Header sets that must not authenticate, each named. The token-shaped ones go in every slot the
  * operation documents (an `x-api-key` header, a bearer token), one probe per slot.
  */
-export function badCredentialHeaders(slots: CredentialSlot[], refused: RefusedCredentials): { name: string; headers: Record<string, string> }[] {
+export function badCredentialHeaders(
+  slots: CredentialSlot[],
+  refused: RefusedCredentials,
+): { name: string; headers: Record<string, string> }[] {
   const sets: { name: string; headers: Record<string, string> }[] = [
     { name: "no credentials", headers: {} },
     { name: "Authorization: Bearer (no token)", headers: { authorization: "Bearer" } },
     { name: "Authorization: Bearer and spaces", headers: { authorization: "Bearer    " } },
     { name: "Authorization: empty", headers: { authorization: "" } },
-    { name: "Authorization: Basic", headers: { authorization: `Basic ${Buffer.from("user:password").toString("base64")}` } },
+    {
+      name: "Authorization: Basic",
+      headers: { authorization: `Basic ${Buffer.from("user:password").toString("base64")}` },
+    },
     { name: "Authorization: two bearer tokens", headers: { authorization: "Bearer a Bearer b" } },
   ];
   const tokens: [string, string][] = [
@@ -54,9 +63,11 @@ export function badCredentialHeaders(slots: CredentialSlot[], refused: RefusedCr
   for (const slot of dedupe(slots)) {
     if (slot.in === "header") {
       sets.push({ name: `${slot.name}: empty`, headers: { [slot.name]: "" } });
-      for (const [label, token] of tokens) sets.push({ name: `${slot.name}: ${label}`, headers: { [slot.name]: token } });
+      for (const [label, token] of tokens)
+        sets.push({ name: `${slot.name}: ${label}`, headers: { [slot.name]: token } });
     } else {
-      for (const [label, token] of tokens) sets.push({ name: `Bearer ${label}`, headers: { authorization: `Bearer ${token}` } });
+      for (const [label, token] of tokens)
+        sets.push({ name: `Bearer ${label}`, headers: { authorization: `Bearer ${token}` } });
     }
   }
   return sets;

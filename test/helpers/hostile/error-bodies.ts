@@ -1,5 +1,9 @@
 import { joiToJsonSchema, type JsonSchema } from "../../../api/openapi/joi-json-schema";
-import { apiErrorBodySchema, platformErrorBodySchema, validationErrorBodySchema } from "../../../api/schemas/error-body.schema";
+import {
+  apiErrorBodySchema,
+  platformErrorBodySchema,
+  validationErrorBodySchema,
+} from "../../../api/schemas/error-body.schema";
 import type { DocumentedOperation } from "./operations";
 import type { RawResponse } from "./send";
 
@@ -24,7 +28,10 @@ function fallbackErrorSchema(target: DocumentedOperation, status: number): JsonS
 const LEAKS: [string, RegExp][] = [
   ["a stack frame", /\bat (?:async )?\S+ \(?[^\s()]+:\d+:\d+\)?/],
   ["a source path", new RegExp(`${process.cwd().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}|node_modules|\\.ts:\\d+`)],
-  ["a database error", /QueryFailedError|DatabaseError|SQLSTATE|duplicate key value|syntax error at or near|invalid input syntax|violates .* constraint/i],
+  [
+    "a database error",
+    /QueryFailedError|DatabaseError|SQLSTATE|duplicate key value|syntax error at or near|invalid input syntax|violates .* constraint/i,
+  ],
   ["an engine error", /\b(?:RangeError|TypeError|ReferenceError|SyntaxError)\b|Maximum call stack/],
 ];
 
@@ -39,21 +46,32 @@ function headerText(res: RawResponse, name: string): string {
  * one), a `status_code` other than the status, a 405 without `Allow`, or internals leaking out.
  * `outsideOperation`: the request left the operation's path (`../..`), so the app answers it.
  */
-export function errorBodyProblems(target: DocumentedOperation, res: RawResponse, options: { outsideOperation?: boolean } = {}): string[] {
+export function errorBodyProblems(
+  target: DocumentedOperation,
+  res: RawResponse,
+  options: { outsideOperation?: boolean } = {},
+): string[] {
   const problems: string[] = [];
   for (const [what, pattern] of LEAKS) if (pattern.test(res.text)) problems.push(`the body shows ${what}`);
   const mediaType = headerText(res, "content-type").split(";")[0].trim().toLowerCase();
-  const documented = options.outsideOperation ? undefined : (target.op.responses?.[String(res.status)]?.content as Record<string, { schema?: JsonSchema }> | undefined);
+  const documented = options.outsideOperation
+    ? undefined
+    : (target.op.responses?.[String(res.status)]?.content as Record<string, { schema?: JsonSchema }> | undefined);
   // A status the operation documents comes in its documented media type. Any other (no route, a
   // wrong method) is the app's JSON error body, or, from a page route, an HTML page.
-  const html = documented ? "text/html" in documented && !("application/json" in documented) : target.answersHtml && !options.outsideOperation && mediaType === "text/html";
+  const html = documented
+    ? "text/html" in documented && !("application/json" in documented)
+    : target.answersHtml && !options.outsideOperation && mediaType === "text/html";
   if (res.status === 405 && !headerText(res, "allow")) problems.push("a 405 without an Allow header");
   if (html) {
-    if (mediaType !== "text/html") problems.push(`an HTML error page was expected, got ${mediaType || "no content type"}`);
-    else if (!/<html[\s>]/i.test(res.text) || !/<\/html>/i.test(res.text) || !/<title>[^<]+<\/title>/i.test(res.text)) problems.push("not a complete HTML page");
+    if (mediaType !== "text/html")
+      problems.push(`an HTML error page was expected, got ${mediaType || "no content type"}`);
+    else if (!/<html[\s>]/i.test(res.text) || !/<\/html>/i.test(res.text) || !/<title>[^<]+<\/title>/i.test(res.text))
+      problems.push("not a complete HTML page");
     return problems;
   }
-  if (mediaType !== "application/json") return [...problems, `a JSON error body was expected, got ${mediaType || "no content type"}`];
+  if (mediaType !== "application/json")
+    return [...problems, `a JSON error body was expected, got ${mediaType || "no content type"}`];
   let body: any;
   try {
     body = JSON.parse(res.text);
@@ -62,6 +80,7 @@ export function errorBodyProblems(target: DocumentedOperation, res: RawResponse,
   }
   const schema = documented?.["application/json"]?.schema ?? fallbackErrorSchema(target, res.status);
   problems.push(...target.schemas.errors(schema, body).map((e) => `body ${e}`));
-  if (body?.status_code !== res.status) problems.push(`status_code ${JSON.stringify(body?.status_code)} is not the status ${res.status}`);
+  if (body?.status_code !== res.status)
+    problems.push(`status_code ${JSON.stringify(body?.status_code)} is not the status ${res.status}`);
   return problems;
 }

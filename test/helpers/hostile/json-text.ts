@@ -38,7 +38,9 @@ function withMembers(objectText: string, members: string): string {
 
 /** `[[[…]]]` or `{"a":{"a":…}}`, `levels` deep, as text (building it as an object would need the recursion it tests). */
 export function deepJson(kind: "array" | "object", levels: number): RawJson {
-  return kind === "array" ? new RawJson("[".repeat(levels) + "]".repeat(levels)) : new RawJson('{"a":'.repeat(levels) + "1" + "}".repeat(levels));
+  return kind === "array"
+    ? new RawJson("[".repeat(levels) + "]".repeat(levels))
+    : new RawJson('{"a":'.repeat(levels) + "1" + "}".repeat(levels));
 }
 
 export type JsonPath = (string | number)[];
@@ -47,7 +49,13 @@ export type JsonPath = (string | number)[];
 export function withValueAt(root: unknown, path: JsonPath, value: unknown): unknown {
   if (path.length === 0) return value;
   const [head, ...rest] = path;
-  const container: any = Array.isArray(root) ? [...root] : root && typeof root === "object" && !(root instanceof RawJson) ? { ...root } : typeof head === "number" ? [] : {};
+  const container: any = Array.isArray(root)
+    ? [...root]
+    : root && typeof root === "object" && !(root instanceof RawJson)
+      ? { ...root }
+      : typeof head === "number"
+        ? []
+        : {};
   container[head] = withValueAt(container[head], rest, value);
   return container;
 }

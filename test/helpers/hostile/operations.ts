@@ -53,22 +53,39 @@ export function documentedOperations(documents: ServedDocument[]): DocumentedOpe
     return Object.entries(doc.paths).flatMap(([template, item]) =>
       Object.entries<Record<string, any>>(item)
         .filter(([method]) => METHODS.includes(method))
-        .map(([method, op]) => describe({ app, baseUrl, doc }, schemas, walker, template, method, op, item.parameters ?? [])),
+        .map(([method, op]) =>
+          describe({ app, baseUrl, doc }, schemas, walker, template, method, op, item.parameters ?? []),
+        ),
     );
   });
 }
 
-function describe(served: ServedDocument, schemas: DocumentSchemas, walker: SchemaWalker, template: string, method: string, op: Record<string, any>, shared: any[]): DocumentedOperation {
+function describe(
+  served: ServedDocument,
+  schemas: DocumentSchemas,
+  walker: SchemaWalker,
+  template: string,
+  method: string,
+  op: Record<string, any>,
+  shared: any[],
+): DocumentedOperation {
   const { doc } = served;
   const parameters: Parameter[] = [...shared, ...(op.parameters ?? [])].map((p) => {
     const resolved = typeof p.$ref === "string" ? doc.components?.parameters?.[p.$ref.split("/").pop()!] : p;
-    return { name: resolved.name, in: resolved.in, required: Boolean(resolved.required), schema: resolved.schema ?? {} };
+    return {
+      name: resolved.name,
+      in: resolved.in,
+      required: Boolean(resolved.required),
+      schema: resolved.schema ?? {},
+    };
   });
   const requirements: Record<string, string[]>[] = op.security ?? doc.security ?? [];
   const credentials = requirements.flatMap((req) =>
     Object.keys(req).map((name): CredentialSlot => {
       const scheme = doc.components?.securitySchemes?.[name] ?? {};
-      return scheme.type === "apiKey" && scheme.in === "header" ? { in: "header", name: String(scheme.name).toLowerCase() } : { in: "bearer" };
+      return scheme.type === "apiKey" && scheme.in === "header"
+        ? { in: "header", name: String(scheme.name).toLowerCase() }
+        : { in: "bearer" };
     }),
   );
   const [mediaType, media] = Object.entries<any>(op.requestBody?.content ?? {})[0] ?? [];
@@ -87,7 +104,16 @@ function describe(served: ServedDocument, schemas: DocumentSchemas, walker: Sche
     parameters,
     credentials,
     authRequired: requirements.length > 0 && !requirements.some((req) => Object.keys(req).length === 0),
-    ...(mediaType ? { body: { mediaType, schema: media.schema ?? {}, example, itemsSeparately: op.requestBody["x-items-validated-one-by-one"] === true } } : {}),
+    ...(mediaType
+      ? {
+          body: {
+            mediaType,
+            schema: media.schema ?? {},
+            example,
+            itemsSeparately: op.requestBody["x-items-validated-one-by-one"] === true,
+          },
+        }
+      : {}),
     answersHtml: contentTypes.includes("text/html") && !contentTypes.includes("application/json"),
   };
 }

@@ -57,7 +57,10 @@ export interface ProbeSettings {
   sessionCookie: string;
 }
 
-export const refused = (...statuses: number[]): Expectation => ({ kind: "refused", ...(statuses.length ? { statuses } : {}) });
+export const refused = (...statuses: number[]): Expectation => ({
+  kind: "refused",
+  ...(statuses.length ? { statuses } : {}),
+});
 export const tolerated: Expectation = { kind: "tolerated" };
 
 /**
@@ -87,9 +90,19 @@ export abstract class OperationProbes {
     cls: MutationClass,
     name: string,
     expect: Expectation,
-    parts: { body?: Buffer; contentType?: string; headers?: Record<string, string>; path?: string; withCredentials?: boolean; outsideOperation?: boolean } = {},
+    parts: {
+      body?: Buffer;
+      contentType?: string;
+      headers?: Record<string, string>;
+      path?: string;
+      withCredentials?: boolean;
+      outsideOperation?: boolean;
+    } = {},
   ): void {
-    const headers: Record<string, string> = { ...(parts.contentType !== undefined ? { "content-type": parts.contentType } : {}), ...(parts.headers ?? {}) };
+    const headers: Record<string, string> = {
+      ...(parts.contentType !== undefined ? { "content-type": parts.contentType } : {}),
+      ...(parts.headers ?? {}),
+    };
     this.probes.push({
       target: this.target,
       cls,
@@ -105,9 +118,19 @@ export abstract class OperationProbes {
   }
 
   /** The documented body's media type around a value; refused or tolerated as the request schema judges the value. */
-  protected addBody(cls: MutationClass, name: string, value: unknown, expect?: Expectation, extra: { headers?: Record<string, string> } = {}): void {
+  protected addBody(
+    cls: MutationClass,
+    name: string,
+    value: unknown,
+    expect?: Expectation,
+    extra: { headers?: Record<string, string> } = {},
+  ): void {
     const { body, contentType } = encodeBody(this.target.body!.mediaType, value);
-    this.add(cls, name, expect ?? this.judge(value, cls, this.json ? body.toString() : undefined), { body, contentType, ...extra });
+    this.add(cls, name, expect ?? this.judge(value, cls, this.json ? body.toString() : undefined), {
+      body,
+      contentType,
+      ...extra,
+    });
   }
 
   /** The base body, encoded. */
@@ -150,14 +173,26 @@ export abstract class OperationProbes {
     const isObject = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
     if (isObject(this.base)) sites.push([]);
     else if (Array.isArray(this.base) && isObject(this.base[0])) sites.push([0]);
-    for (const f of this.fields()) if (isObject(valueAt(this.base, f.path)) || (this.target.walker.isFreeForm(f.schema) && this.target.walker.objectShape(f.schema))) sites.push(f.path);
+    for (const f of this.fields())
+      if (
+        isObject(valueAt(this.base, f.path)) ||
+        (this.target.walker.isFreeForm(f.schema) && this.target.walker.objectShape(f.schema))
+      )
+        sites.push(f.path);
     const seen = new Set<string>();
     return sites.filter((site) => !seen.has(JSON.stringify(site)) && Boolean(seen.add(JSON.stringify(site))));
   }
 
   protected withMembersAt(path: JsonPath, members: string): unknown {
     const here = valueAt(this.base, path);
-    return withValueAt(this.base, path, new RawMembers(here && typeof here === "object" && !Array.isArray(here) ? (here as Record<string, unknown>) : {}, members));
+    return withValueAt(
+      this.base,
+      path,
+      new RawMembers(
+        here && typeof here === "object" && !Array.isArray(here) ? (here as Record<string, unknown>) : {},
+        members,
+      ),
+    );
   }
 
   // ----- body classes -----

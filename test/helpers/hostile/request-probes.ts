@@ -41,7 +41,11 @@ export class RequestProbes extends OperationProbes {
     for (const parameter of this.target.parameters.filter((p) => p.in === "path")) {
       for (const [label, raw] of garbage) {
         const path = concretePath(this.target, { name: parameter.name, raw });
-        this.add("path-param", `{${parameter.name}} is ${label}`, refused(), { ...this.withBase(), path, outsideOperation: raw.includes("/") });
+        this.add("path-param", `{${parameter.name}} is ${label}`, refused(), {
+          ...this.withBase(),
+          path,
+          outsideOperation: raw.includes("/"),
+        });
       }
     }
   }
@@ -63,14 +67,29 @@ export class RequestProbes extends OperationProbes {
     ];
     for (const parameter of query) {
       for (const [label, raw] of values) {
-        this.add("query-param", `?${parameter.name}= ${label}`, this.judgeParameter(parameter, raw), { ...this.withBase(), path: `${path}?${parameter.name}=${raw}` });
+        this.add("query-param", `?${parameter.name}= ${label}`, this.judgeParameter(parameter, raw), {
+          ...this.withBase(),
+          path: `${path}?${parameter.name}=${raw}`,
+        });
       }
-      this.add("query-param", `?${parameter.name} given twice`, tolerated, { ...this.withBase(), path: `${path}?${parameter.name}=1&${parameter.name}=2` });
-      this.add("query-param", `?${parameter.name}[] as an array`, tolerated, { ...this.withBase(), path: `${path}?${parameter.name}[]=1&${parameter.name}[a]=2` });
+      this.add("query-param", `?${parameter.name} given twice`, tolerated, {
+        ...this.withBase(),
+        path: `${path}?${parameter.name}=1&${parameter.name}=2`,
+      });
+      this.add("query-param", `?${parameter.name}[] as an array`, tolerated, {
+        ...this.withBase(),
+        path: `${path}?${parameter.name}[]=1&${parameter.name}[a]=2`,
+      });
     }
     if (query.length || this.target.method === "GET") {
-      this.add("query-param", "an unknown parameter", tolerated, { ...this.withBase(), path: `${path}?hostile_param=1&__proto__[polluted]=yes` });
-      this.add("query-param", "a malformed query string", tolerated, { ...this.withBase(), path: `${path}?%&&=&==%zz&a=%00` });
+      this.add("query-param", "an unknown parameter", tolerated, {
+        ...this.withBase(),
+        path: `${path}?hostile_param=1&__proto__[polluted]=yes`,
+      });
+      this.add("query-param", "a malformed query string", tolerated, {
+        ...this.withBase(),
+        path: `${path}?%&&=&==%zz&a=%00`,
+      });
     }
   }
 
@@ -104,7 +123,10 @@ export class RequestProbes extends OperationProbes {
       for (const [label, value] of values) {
         // Header bytes arrive as latin1 text; the schema judges that text.
         const expect = this.target.schemas.errors(parameter.schema, value).length > 0 ? refused() : tolerated;
-        this.add("header-param", `${parameter.name}: ${label}`, expect, { ...this.withBase(), headers: { [parameter.name]: value } });
+        this.add("header-param", `${parameter.name}: ${label}`, expect, {
+          ...this.withBase(),
+          headers: { [parameter.name]: value },
+        });
       }
       // A valid header with a body the schema refuses: nothing of the header's work may stay behind.
       const required = this.fields().find((f) => f.required && f.path.length === (Array.isArray(this.base) ? 2 : 1));
@@ -112,7 +134,13 @@ export class RequestProbes extends OperationProbes {
       const header = `hostile-${randomUUID()}`;
       if (this.target.schemas.errors(parameter.schema, header).length > 0) continue;
       const invalid = withoutValueAt(this.base, required.path);
-      this.addBody("header-param", `a valid ${parameter.name} with ${pathLabel(required.path)} missing`, invalid, undefined, { headers: { [parameter.name]: header } });
+      this.addBody(
+        "header-param",
+        `a valid ${parameter.name} with ${pathLabel(required.path)} missing`,
+        invalid,
+        undefined,
+        { headers: { [parameter.name]: header } },
+      );
     }
   }
 
@@ -128,14 +156,16 @@ export class RequestProbes extends OperationProbes {
       ["a cookie with bytes that are not ASCII", utf8Bytes(`${name}=значение; имя=1`)],
       ["a session cookie with a bad escape", `${name}=%`],
     ];
-    for (const [label, cookie] of cookies) this.add("cookie", label, tolerated, { ...this.withBase(), headers: { cookie } });
+    for (const [label, cookie] of cookies)
+      this.add("cookie", label, tolerated, { ...this.withBase(), headers: { cookie } });
   }
 }
 
 /** Probes for methods a path does not document: each must be 405 with `Allow`. */
 export function wrongMethodProbes(operations: DocumentedOperation[]): Probe[] {
   const byPath = new Map<string, DocumentedOperation[]>();
-  for (const op of operations) byPath.set(`${op.app} ${op.template}`, [...(byPath.get(`${op.app} ${op.template}`) ?? []), op]);
+  for (const op of operations)
+    byPath.set(`${op.app} ${op.template}`, [...(byPath.get(`${op.app} ${op.template}`) ?? []), op]);
   return [...byPath.values()].flatMap((ops) => {
     const documented = new Set(ops.map((o) => o.method));
     const target = ops[0];
@@ -162,7 +192,24 @@ export function unknownPathProbes(operations: DocumentedOperation[]): Probe[] {
   for (const op of operations) if (!op.answersHtml && !byApp.has(op.app)) byApp.set(op.app, op);
   return [...byApp.values()].flatMap((any) => {
     const target: DocumentedOperation = { ...any, op: { responses: {} }, label: `${any.app} app (no operation)` };
-    const paths = [`/hostile-${randomUUID()}`, `${concretePath(any)}/hostile-extra`, "/%", "/%00", "//", `/${"p".repeat(10_000)}`, "/..%2F..%2Fetc%2Fpasswd"];
-    return paths.map((path): Probe => ({ target, cls: "unknown-path", name: path.slice(0, 80), method: "GET", path, headers: {}, withCredentials: false, expect: refused(400, 404) }));
+    const paths = [
+      `/hostile-${randomUUID()}`,
+      `${concretePath(any)}/hostile-extra`,
+      "/%",
+      "/%00",
+      "//",
+      `/${"p".repeat(10_000)}`,
+      "/..%2F..%2Fetc%2Fpasswd",
+    ];
+    return paths.map((path): Probe => ({
+      target,
+      cls: "unknown-path",
+      name: path.slice(0, 80),
+      method: "GET",
+      path,
+      headers: {},
+      withCredentials: false,
+      expect: refused(400, 404),
+    }));
   });
 }

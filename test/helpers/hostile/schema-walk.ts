@@ -69,7 +69,8 @@ export class SchemaWalker {
   /** Whether a schema leaves the content of its objects or arrays open (free-form JSON). */
   isFreeForm(schema: JsonSchema | undefined): boolean {
     const object = this.objectShape(schema);
-    if (object && object.additionalProperties !== false && Object.keys(object.properties ?? {}).length === 0) return true;
+    if (object && object.additionalProperties !== false && Object.keys(object.properties ?? {}).length === 0)
+      return true;
     const array = this.arrayShape(schema);
     if (array && (!array.items || this.isFreeForm(array.items))) return true;
     return this.types(schema).size === 7;
@@ -95,7 +96,11 @@ export class SchemaWalker {
         return depth < 8 ? Array.from({ length: s.minItems ?? 0 }, () => this.sample(s.items, depth + 1)) : [];
       case "integer":
       case "number":
-        return typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + 1 : 1;
+        return typeof s.minimum === "number"
+          ? s.minimum
+          : typeof s.exclusiveMinimum === "number"
+            ? s.exclusiveMinimum + 1
+            : 1;
       case "boolean":
         return false;
       case "null":
@@ -114,7 +119,10 @@ export class SchemaWalker {
     const found: Field[] = [];
     const object = this.objectShape(schema);
     const here = valueAt(value, path);
-    if (object?.properties && (here === undefined || (here !== null && typeof here === "object" && !Array.isArray(here)))) {
+    if (
+      object?.properties &&
+      (here === undefined || (here !== null && typeof here === "object" && !Array.isArray(here)))
+    ) {
       const required = new Set<string>(object.required ?? []);
       for (const [name, child] of Object.entries<JsonSchema>(object.properties)) {
         const childPath = [...path, name];

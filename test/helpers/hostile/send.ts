@@ -30,23 +30,48 @@ export function sendRaw(baseUrl: string, req: RawRequest, agent: Agent, timeoutM
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...(req.headers ?? {}) };
-    if (req.body && !Object.keys(headers).some((h) => h.toLowerCase() === "content-length")) headers["content-length"] = String(req.body.length);
-    const outgoing = httpRequest({ host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent, insecureHTTPParser: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("error", (err) => reject(new TransportFailure(`response failed: ${err.message}`)));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8"), ms: Date.now() - started }));
-    });
+    if (req.body && !Object.keys(headers).some((h) => h.toLowerCase() === "content-length"))
+      headers["content-length"] = String(req.body.length);
+    const outgoing = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: req.method,
+        path: req.path,
+        headers,
+        agent,
+        insecureHTTPParser: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("error", (err) => reject(new TransportFailure(`response failed: ${err.message}`)));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString("utf8"),
+            ms: Date.now() - started,
+          }),
+        );
+      },
+    );
     outgoing.setTimeout(timeoutMs, () => outgoing.destroy(new TransportFailure(`no answer within ${timeoutMs} ms`)));
     // The server may answer (413) and close while the body is still being written: that answer counts.
-    outgoing.on("error", (err) => reject(err instanceof TransportFailure ? err : new TransportFailure(`connection failed: ${err.message}`)));
+    outgoing.on("error", (err) =>
+      reject(err instanceof TransportFailure ? err : new TransportFailure(`connection failed: ${err.message}`)),
+    );
     if (req.body) outgoing.end(req.body);
     else outgoing.end();
   });
 }
 
 /** Runs `task` over `items` with at most `limit` in flight, keeping the results in order. */
-export async function mapBounded<T, R>(items: T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(
+  items: T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {

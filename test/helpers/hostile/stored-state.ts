@@ -17,7 +17,8 @@ async function tableNames(ds: DataSource): Promise<string[]> {
 export async function fingerprintTables(ds: DataSource): Promise<TableFingerprints> {
   const tables = await tableNames(ds);
   const parts = tables.map(
-    (t, i) => `SELECT $${i + 1}::text AS name, count(*)::int AS rows, md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS hash FROM ${quote(t)} r`,
+    (t, i) =>
+      `SELECT $${i + 1}::text AS name, count(*)::int AS rows, md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS hash FROM ${quote(t)} r`,
   );
   const rows: { name: string; rows: number; hash: string }[] = await ds.query(parts.join(" UNION ALL "), tables);
   return Object.fromEntries(rows.map((r) => [r.name, { rows: r.rows, hash: r.hash }]));
@@ -28,16 +29,23 @@ export function changedTables(before: TableFingerprints, after: TableFingerprint
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   return names
     .filter((n) => before[n]?.rows !== after[n]?.rows || before[n]?.hash !== after[n]?.hash)
-    .map((n) => `${n}: ${before[n]?.rows ?? "absent"} → ${after[n]?.rows ?? "absent"} rows${before[n]?.rows === after[n]?.rows ? " (content changed)" : ""}`);
+    .map(
+      (n) =>
+        `${n}: ${before[n]?.rows ?? "absent"} → ${after[n]?.rows ?? "absent"} rows${before[n]?.rows === after[n]?.rows ? " (content changed)" : ""}`,
+    );
 }
 
 /** Per queue: how many jobs it holds in each state (completed jobs are kept, so an added job shows). */
 export async function fingerprintQueues(queues: Queue[]): Promise<Record<string, Record<string, number>>> {
-  return Object.fromEntries(await Promise.all(queues.map(async (queue) => [queue.name, await queue.getJobCounts()] as const)));
+  return Object.fromEntries(
+    await Promise.all(queues.map(async (queue) => [queue.name, await queue.getJobCounts()] as const)),
+  );
 }
 
 /** Columns that point at a user or an API key (foreign keys), so rows can be traced to the caller that made them. */
-export async function ownerColumns(ds: DataSource): Promise<{ table: string; column: string; target: "users" | "api_keys" }[]> {
+export async function ownerColumns(
+  ds: DataSource,
+): Promise<{ table: string; column: string; target: "users" | "api_keys" }[]> {
   const rows: { table_name: string; column_name: string; target: "users" | "api_keys" }[] = await ds.query(`
     SELECT DISTINCT kcu.table_name, kcu.column_name, ccu.table_name AS target
     FROM information_schema.table_constraints tc
@@ -49,7 +57,10 @@ export async function ownerColumns(ds: DataSource): Promise<{ table: string; col
 }
 
 /** For each caller (user id and key id), the number of rows in each table that point at it: `table.column → count`. */
-export async function rowsOwnedBy(ds: DataSource, callers: { userId: string; keyId: string }[]): Promise<Map<string, Record<string, number>>> {
+export async function rowsOwnedBy(
+  ds: DataSource,
+  callers: { userId: string; keyId: string }[],
+): Promise<Map<string, Record<string, number>>> {
   const owned = new Map(callers.map((c) => [c.keyId, {} as Record<string, number>]));
   const byUser = new Map(callers.map((c) => [c.userId, c.keyId]));
   for (const { table, column, target } of await ownerColumns(ds)) {
@@ -68,8 +79,15 @@ export async function rowsOwnedBy(ds: DataSource, callers: { userId: string; key
 
 /** What a prototype-pollution attempt would change: the own keys of the built-in prototypes. */
 export function prototypeFingerprint(): string {
-  const protos = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype };
-  return JSON.stringify(Object.fromEntries(Object.entries(protos).map(([name, proto]) => [name, Object.getOwnPropertyNames(proto).sort()])));
+  const protos = {
+    Object: Object.prototype,
+    Array: Array.prototype,
+    Function: Function.prototype,
+    String: String.prototype,
+  };
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(protos).map(([name, proto]) => [name, Object.getOwnPropertyNames(proto).sort()])),
+  );
 }
 
 const JOB_STATES = ["active", "completed", "delayed", "failed", "prioritized", "waiting", "waiting-children"] as const;
@@ -78,7 +96,8 @@ const JOB_STATES = ["active", "completed", "delayed", "failed", "prioritized", "
 export async function queuedJobs(queues: Queue[]): Promise<Map<string, { queue: string; data: unknown }>> {
   const jobs = new Map<string, { queue: string; data: unknown }>();
   for (const queue of queues) {
-    for (const job of await queue.getJobs([...JOB_STATES], 0, -1)) if (job?.id) jobs.set(job.id, { queue: queue.name, data: job.data });
+    for (const job of await queue.getJobs([...JOB_STATES], 0, -1))
+      if (job?.id) jobs.set(job.id, { queue: queue.name, data: job.data });
   }
   return jobs;
 }

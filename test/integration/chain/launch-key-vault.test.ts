@@ -20,7 +20,9 @@ describe("a launch key waits in Redis only as long as its job", () => {
     const secret = `launch-secret-${randomUUID()}`;
     await depositLaunchKey(redis, runId, secret);
     const sealed = (await fetchLaunchKey(redis, runId))!;
-    expect(sealed).to.match(/^enc:v2:/).and.not.include(secret);
+    expect(sealed)
+      .to.match(/^enc:v2:/)
+      .and.not.include(secret);
     expect(openLaunchKey(sealed, runId)).to.equal(secret);
     // Bound to its run: useless for any other.
     expect(() => openLaunchKey(sealed, randomUUID())).to.throw(SealedValueError);

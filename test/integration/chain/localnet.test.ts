@@ -13,7 +13,11 @@ import { harness } from "../../helpers/harness";
 import type { Localnet } from "../../../scripts/solana-localnet/server";
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   return res.json();
 }
 
@@ -57,8 +61,18 @@ describe("Solana localnet (JSON-RPC + websocket over LiteSVM)", () => {
     const from = await funded(connection);
     expect(await connection.getBalance(from.publicKey)).to.equal(2 * LAMPORTS_PER_SOL);
     const to = Keypair.generate();
-    await sendAndConfirmTransaction(connection, new Transaction().add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports: LAMPORTS_PER_SOL })), [from]);
-    const [fromInfo, toInfo, none] = await connection.getMultipleAccountsInfo([from.publicKey, to.publicKey, Keypair.generate().publicKey]);
+    await sendAndConfirmTransaction(
+      connection,
+      new Transaction().add(
+        SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports: LAMPORTS_PER_SOL }),
+      ),
+      [from],
+    );
+    const [fromInfo, toInfo, none] = await connection.getMultipleAccountsInfo([
+      from.publicKey,
+      to.publicKey,
+      Keypair.generate().publicKey,
+    ]);
     expect(toInfo!.lamports).to.equal(LAMPORTS_PER_SOL);
     expect(fromInfo!.lamports).to.equal(LAMPORTS_PER_SOL - 5_000); // one signature's fee
     expect(toInfo!.owner.equals(SystemProgram.programId)).to.equal(true);
@@ -69,9 +83,14 @@ describe("Solana localnet (JSON-RPC + websocket over LiteSVM)", () => {
     const from = await funded(connection, 1);
     const { blockhash } = await connection.getLatestBlockhash();
     const tooMuch = transfer(from, Keypair.generate(), 5 * LAMPORTS_PER_SOL, blockhash);
-    const raw = await rpc(net.rpcUrl, "sendTransaction", [tooMuch.serialize().toString("base64"), { encoding: "base64" }]);
+    const raw = await rpc(net.rpcUrl, "sendTransaction", [
+      tooMuch.serialize().toString("base64"),
+      { encoding: "base64" },
+    ]);
     expect(raw.error.code).to.equal(-32002);
-    expect(raw.error.message).to.equal("Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1");
+    expect(raw.error.message).to.equal(
+      "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1",
+    );
     expect(raw.error.data.err).to.deep.equal({ InstructionError: [0, { Custom: 1 }] });
     expect(raw.error.data.logs.join("\n")).to.include("insufficient lamports");
     const refused = await connection.sendRawTransaction(tooMuch.serialize()).catch((e) => e);
@@ -80,7 +99,11 @@ describe("Solana localnet (JSON-RPC + websocket over LiteSVM)", () => {
     const signature = await connection.sendRawTransaction(tooMuch.serialize(), { skipPreflight: true });
     const status = (await connection.getSignatureStatuses([signature], { searchTransactionHistory: true })).value[0];
     expect(status!.err).to.deep.equal({ InstructionError: [0, { Custom: 1 }] });
-    const confirmation = await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight: (await connection.getLatestBlockhash()).lastValidBlockHeight });
+    const confirmation = await connection.confirmTransaction({
+      signature,
+      blockhash,
+      lastValidBlockHeight: (await connection.getLatestBlockhash()).lastValidBlockHeight,
+    });
     expect(confirmation.value.err).to.deep.equal({ InstructionError: [0, { Custom: 1 }] });
     expect(await connection.getBalance(from.publicKey)).to.equal(LAMPORTS_PER_SOL - 5_000); // the fee is paid
   });
@@ -93,7 +116,10 @@ describe("Solana localnet (JSON-RPC + websocket over LiteSVM)", () => {
     expect(viaBase58.result).to.equal(bs58.encode(tx.signature!));
     const again = await rpc(net.rpcUrl, "sendTransaction", [tx.serialize().toString("base64"), { encoding: "base64" }]);
     expect(again.error.data.err).to.equal("AlreadyProcessed");
-    await rpc(net.rpcUrl, "sendTransaction", [tx.serialize().toString("base64"), { encoding: "base64", skipPreflight: true }]);
+    await rpc(net.rpcUrl, "sendTransaction", [
+      tx.serialize().toString("base64"),
+      { encoding: "base64", skipPreflight: true },
+    ]);
     expect(await connection.getBalance(to.publicKey)).to.equal(1_000_000);
     expect(net.ledger.sendsOf(viaBase58.result)).to.have.length(3);
 
@@ -101,8 +127,14 @@ describe("Solana localnet (JSON-RPC + websocket over LiteSVM)", () => {
     expect((await connection.isBlockhashValid(blockhash)).value).to.equal(true);
     net.ledger.advance(151);
     expect((await connection.isBlockhashValid(blockhash)).value).to.equal(false);
-    const stale = await rpc(net.rpcUrl, "sendTransaction", [transfer(from, to, 1, blockhash).serialize().toString("base64"), { encoding: "base64" }]);
-    expect(stale.error).to.deep.include({ code: -32002, message: "Transaction simulation failed: Blockhash not found" });
+    const stale = await rpc(net.rpcUrl, "sendTransaction", [
+      transfer(from, to, 1, blockhash).serialize().toString("base64"),
+      { encoding: "base64" },
+    ]);
+    expect(stale.error).to.deep.include({
+      code: -32002,
+      message: "Transaction simulation failed: Blockhash not found",
+    });
     const bad = await rpc(net.rpcUrl, "sendTransaction", ["!!!", { encoding: "base64" }]);
     expect(bad.error.code).to.equal(-32602);
   });
@@ -111,7 +143,9 @@ describe("Solana localnet (JSON-RPC + websocket over LiteSVM)", () => {
     const from = await funded(connection, 1);
     const to = Keypair.generate();
     // A fresh connection: web3.js re-signs simulations with its cached blockhash, which the expiry test made stale.
-    const sim = await new Connection(net.rpcUrl, "confirmed").simulateTransaction(transfer(from, to, 1_000_000, (await connection.getLatestBlockhash()).blockhash));
+    const sim = await new Connection(net.rpcUrl, "confirmed").simulateTransaction(
+      transfer(from, to, 1_000_000, (await connection.getLatestBlockhash()).blockhash),
+    );
     expect(sim.value.err).to.equal(null);
     expect(sim.value.logs!.join("\n")).to.include("success");
     expect(await connection.getBalance(to.publicKey)).to.equal(0);
@@ -122,7 +156,9 @@ describe("Solana localnet (JSON-RPC + websocket over LiteSVM)", () => {
     const to = Keypair.generate();
     net.ledger.hold();
     try {
-      const signature = await connection.sendRawTransaction(transfer(from, to, 2_000_000, (await connection.getLatestBlockhash()).blockhash).serialize());
+      const signature = await connection.sendRawTransaction(
+        transfer(from, to, 2_000_000, (await connection.getLatestBlockhash()).blockhash).serialize(),
+      );
       expect((await connection.getSignatureStatuses([signature])).value[0]).to.equal(null);
       const confirmed = connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
       net.ledger.release();

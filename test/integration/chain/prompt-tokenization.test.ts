@@ -12,7 +12,13 @@ import { readLaunchedToken } from "../../helpers/token-launch";
 
 /** A body for a tokenized prompt launched with this wallet (its key as base58 unless given). */
 function tokenized(wallet: Keypair, overrides: Record<string, unknown> = {}) {
-  return promptBody({ tokenized_on: true, ticker: "prmt", creator_wallet: wallet.publicKey.toBase58(), private_key: keyEncodings(wallet).base58, ...overrides });
+  return promptBody({
+    tokenized_on: true,
+    ticker: "prmt",
+    creator_wallet: wallet.publicKey.toBase58(),
+    private_key: keyEncodings(wallet).base58,
+    ...overrides,
+  });
 }
 
 /** A URL too long for one launch transaction: the launch is refused when it is built. */
@@ -45,11 +51,16 @@ describe("E7 tokenized prompts on the localnet", function () {
   }
 
   /** The user's prompts E9 shows them (any review status): a prompt whose token is not launched yet is in no listing. */
-  const listed = async (key: string, userId: string) => (await post(platform.url, "/api/query-prompts", key, { userFilter: userId, limit: 100 })).body.map((p: { id: string }) => p.id);
+  const listed = async (key: string, userId: string) =>
+    (await post(platform.url, "/api/query-prompts", key, { userFilter: userId, limit: 100 })).body.map(
+      (p: { id: string }) => p.id,
+    );
   /** Whether anyone but the owner sees the prompt in E9 or on its page: only once a moderator approved it. */
   const seenByOthers = async (id: string) => {
     const [{ name }] = await h.deps.ds.query(`SELECT name FROM prompts WHERE id = $1`, [id]);
-    const found = (await post(platform.url, "/api/query-prompts", null, { search: name })).body.some((p: { id: string }) => p.id === id);
+    const found = (await post(platform.url, "/api/query-prompts", null, { search: name })).body.some(
+      (p: { id: string }) => p.id === id,
+    );
     return found || (await request(platform.url, "GET", `/prompt/${id}`)).status === 200;
   };
 
@@ -67,10 +78,22 @@ describe("E7 tokenized prompts on the localnet", function () {
     expect(metadata).to.include({ name: body.name, symbol: "PRMT", uri: row.image_url });
     expect(row.image_url).to.match(/\/uploads\/[0-9a-f]{64}\.png$/);
     expect(holding.amount).to.equal(BigInt(config.solana.supply) * 10n ** BigInt(config.solana.decimals));
-    expect(row).to.include({ tokenized_on: true, ticker: "PRMT", token_address: res.body.token_address, pool_address: null });
+    expect(row).to.include({
+      tokenized_on: true,
+      ticker: "PRMT",
+      token_address: res.body.token_address,
+      pool_address: null,
+    });
 
     const [launch] = await h.deps.ds.query(`SELECT * FROM token_launches WHERE prompt_id = $1`, [res.body.id]);
-    expect(launch).to.include({ status: "confirmed", listing_id: null, creator_wallet: wallet.publicKey.toBase58(), quote_mint: "SOL", fee_selection: "market", mint_address: res.body.token_address });
+    expect(launch).to.include({
+      status: "confirmed",
+      listing_id: null,
+      creator_wallet: wallet.publicKey.toBase58(),
+      quote_mint: "SOL",
+      fee_selection: "market",
+      mint_address: res.body.token_address,
+    });
     const [run] = await h.deps.ds.query(`SELECT kind, status, output FROM runs WHERE id = $1`, [launch.run_id]);
     expect(run).to.deep.include({ kind: "prompt_tokenize", status: "succeeded" });
     expect(run.output).to.include({ prompt_id: res.body.id, listing_id: null, token_address: res.body.token_address });
@@ -84,7 +107,12 @@ describe("E7 tokenized prompts on the localnet", function () {
 
   it("takes the key as a JSON array (text or array), base64 and base58", async () => {
     const { key } = await h.newKey();
-    const forms: ((k: Keypair) => unknown)[] = [(k) => keyEncodings(k).json, (k) => [...k.secretKey], (k) => keyEncodings(k).base64, (k) => bs58.encode(k.secretKey)];
+    const forms: ((k: Keypair) => unknown)[] = [
+      (k) => keyEncodings(k).json,
+      (k) => [...k.secretKey],
+      (k) => keyEncodings(k).base64,
+      (k) => bs58.encode(k.secretKey),
+    ];
     for (const form of forms) {
       const wallet = await fundedWallet(connection, 0.05);
       const res = await post(platform.url, "/api/add-prompt", key, tokenized(wallet, { private_key: form(wallet) }));
@@ -119,12 +147,28 @@ describe("E7 tokenized prompts on the localnet", function () {
       const res = await post(platform.url, "/api/add-prompt", key, tokenized(wallet, change));
       expect(res.status, JSON.stringify(change)).to.equal(400);
       expect(res.body.error).to.equal("Validation error");
-      expect(res.body.errors.map((e: { path: string }) => e.path).sort(), JSON.stringify(res.body)).to.deep.equal(paths);
+      expect(res.body.errors.map((e: { path: string }) => e.path).sort(), JSON.stringify(res.body)).to.deep.equal(
+        paths,
+      );
       const text = JSON.stringify(res.body);
-      for (const form of [...keyLeakForms(wallet), ...keyLeakForms(other), bs58.encode(mixed), mixed.toString("base64")]) expect(text).to.not.include(form);
+      for (const form of [
+        ...keyLeakForms(wallet),
+        ...keyLeakForms(other),
+        bs58.encode(mixed),
+        mixed.toString("base64"),
+      ])
+        expect(text).to.not.include(form);
     }
-    const mismatch = await post(platform.url, "/api/add-prompt", key, tokenized(wallet, { private_key: keyEncodings(other).base58 }));
-    expect(mismatch.body.errors).to.deep.include({ path: "private_key", message: "'private_key' does not belong to 'creator_wallet'" });
+    const mismatch = await post(
+      platform.url,
+      "/api/add-prompt",
+      key,
+      tokenized(wallet, { private_key: keyEncodings(other).base58 }),
+    );
+    expect(mismatch.body.errors).to.deep.include({
+      path: "private_key",
+      message: "'private_key' does not belong to 'creator_wallet'",
+    });
     expect(await storedFor(userId)).to.deep.equal({ prompts: 0, launches: 0, runs: 0, usage: null });
   });
 
@@ -133,14 +177,30 @@ describe("E7 tokenized prompts on the localnet", function () {
     const empty = newKeypair();
     const res = await post(platform.url, "/api/add-prompt", key, tokenized(empty));
     expect(res.status).to.equal(400);
-    expect(res.body).to.include({ error: "Insufficient SOL balance", code: "INSUFFICIENT_BALANCE", required_sol: 0.04, current_balance_sol: 0, status_code: 400 });
+    expect(res.body).to.include({
+      error: "Insufficient SOL balance",
+      code: "INSUFFICIENT_BALANCE",
+      required_sol: 0.04,
+      current_balance_sol: 0,
+      status_code: 400,
+    });
     expect(res.body.message).to.include(empty.publicKey.toBase58());
 
     const poor = await fundedWallet(connection, 0.0125);
-    const partial = await post(platform.url, "/api/add-prompt", key, tokenized(poor, { private_key: keyEncodings(poor).json }));
+    const partial = await post(
+      platform.url,
+      "/api/add-prompt",
+      key,
+      tokenized(poor, { private_key: keyEncodings(poor).json }),
+    );
     expect(partial.status).to.equal(400);
-    expect(partial.body).to.include({ error: "Insufficient SOL balance", required_sol: 0.04, current_balance_sol: 0.0125 });
-    for (const form of [...keyLeakForms(empty), ...keyLeakForms(poor)]) expect(JSON.stringify([res.body, partial.body])).to.not.include(form);
+    expect(partial.body).to.include({
+      error: "Insufficient SOL balance",
+      required_sol: 0.04,
+      current_balance_sol: 0.0125,
+    });
+    for (const form of [...keyLeakForms(empty), ...keyLeakForms(poor)])
+      expect(JSON.stringify([res.body, partial.body])).to.not.include(form);
     expect(await storedFor(userId)).to.deep.equal({ prompts: 0, launches: 0, runs: 0, usage: null });
   });
 
@@ -156,7 +216,10 @@ describe("E7 tokenized prompts on the localnet", function () {
     // No prompt, listed or not; the count it took is back; the launch is kept, failed, for the record.
     const after = await storedFor(userId);
     expect(after).to.deep.include({ prompts: 0, launches: 1, runs: 1, usage: { free: 0, paid: 0, agents: 0 } });
-    const [launch] = await h.deps.ds.query(`SELECT status, prompt_id, error, run_id FROM token_launches WHERE user_id = $1`, [userId]);
+    const [launch] = await h.deps.ds.query(
+      `SELECT status, prompt_id, error, run_id FROM token_launches WHERE user_id = $1`,
+      [userId],
+    );
     expect(launch).to.include({ status: "failed", prompt_id: null });
     expect(launch.error).to.match(/could not be built/);
     const [run] = await h.deps.ds.query(`SELECT kind, status, error FROM runs WHERE id = $1`, [launch.run_id]);
@@ -165,7 +228,10 @@ describe("E7 tokenized prompts on the localnet", function () {
     expect(await listed(key, userId)).to.deep.equal([]);
 
     // The same prompt again, with an image the launch can hold: no duplicate of a prompt that never was.
-    const again = await post(platform.url, "/api/add-prompt", key, { ...body, image_url: "https://images.example/prompt.png" });
+    const again = await post(platform.url, "/api/add-prompt", key, {
+      ...body,
+      image_url: "https://images.example/prompt.png",
+    });
     expect(again.status, JSON.stringify(again.body)).to.equal(200);
     expect(again.body.tokenized).to.equal(true);
     expect((await storedFor(userId)).usage).to.deep.equal({ free: 1, paid: 0, agents: 0 });
@@ -181,7 +247,11 @@ describe("E7 tokenized prompts on the localnet", function () {
       const wallet = await fundedWallet(connection, 0.05);
       const res = await post(impatient.url, "/api/add-prompt", key, tokenized(wallet, { status: "approved" }));
       expect(res.status, JSON.stringify(res.body)).to.equal(500);
-      expect(res.body).to.include({ error: "Tokenization failed", code: "LAUNCH_PENDING", listing_url: `${config.http.platformUrl}/prompt/${res.body.id}` });
+      expect(res.body).to.include({
+        error: "Tokenization failed",
+        code: "LAUNCH_PENDING",
+        listing_url: `${config.http.platformUrl}/prompt/${res.body.id}`,
+      });
       const id = res.body.id;
 
       expect(await listed(key, userId)).to.deep.equal([]);
@@ -203,7 +273,9 @@ describe("E7 tokenized prompts on the localnet", function () {
       await readLaunchedToken(connection, launched, wallet.publicKey);
       expect(await listed(key, userId)).to.deep.equal([id]);
       // Launching its token is no way around review: the owner's `status: "approved"` stayed a request.
-      expect((await h.deps.ds.query(`SELECT status, requested_status FROM prompts WHERE id = $1`, [id]))[0]).to.deep.equal({ status: "pending", requested_status: "approved" });
+      expect(
+        (await h.deps.ds.query(`SELECT status, requested_status FROM prompts WHERE id = $1`, [id]))[0],
+      ).to.deep.equal({ status: "pending", requested_status: "approved" });
       expect(await seenByOthers(id)).to.equal(false);
       await moderate(h, platform.url, id);
       expect(await seenByOthers(id)).to.equal(true);
@@ -234,12 +306,22 @@ describe("E7 tokenized prompts on the localnet", function () {
       const created = await post(platform.url, "/api/add-prompt", key, promptBody());
       const id = created.body.id;
       const wallet = await fundedWallet(connection, 0.05);
-      const res = await post(platform.url, "/api/edit-prompt", key, { id, name: "Tokenized notes", tokenized_on: true, ticker: "edit", creator_wallet: wallet.publicKey.toBase58(), private_key: [...wallet.secretKey] });
+      const res = await post(platform.url, "/api/edit-prompt", key, {
+        id,
+        name: "Tokenized notes",
+        tokenized_on: true,
+        ticker: "edit",
+        creator_wallet: wallet.publicKey.toBase58(),
+        private_key: [...wallet.secretKey],
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.updated_data).to.include({ tokenized_on: true, name: "Tokenized notes" });
       const [row] = await h.deps.ds.query(`SELECT ticker, token_address FROM prompts WHERE id = $1`, [id]);
       expect(row.ticker).to.equal("EDIT");
-      expect((await readLaunchedToken(connection, row.token_address, wallet.publicKey)).metadata).to.include({ name: "Tokenized notes", symbol: "EDIT" });
+      expect((await readLaunchedToken(connection, row.token_address, wallet.publicKey)).metadata).to.include({
+        name: "Tokenized notes",
+        symbol: "EDIT",
+      });
       // The prompt was counted when it was made; its token adds nothing.
       expect((await storedFor(userId)).usage).to.deep.equal({ free: 1, paid: 0, agents: 0 });
 
@@ -247,28 +329,52 @@ describe("E7 tokenized prompts on the localnet", function () {
       const undo = await post(platform.url, "/api/edit-prompt", key, { id, tokenized_on: false, ticker: "OTHER" });
       expect(undo.status).to.equal(400);
       expect(undo.body.errors.map((e: { path: string }) => e.path).sort()).to.deep.equal(["ticker", "tokenized_on"]);
-      const again = await post(platform.url, "/api/edit-prompt", key, { id, tokenized_on: true, creator_wallet: wallet.publicKey.toBase58(), private_key: [...wallet.secretKey] });
+      const again = await post(platform.url, "/api/edit-prompt", key, {
+        id,
+        tokenized_on: true,
+        creator_wallet: wallet.publicKey.toBase58(),
+        private_key: [...wallet.secretKey],
+      });
       expect(again.status).to.equal(200);
-      expect((await h.deps.ds.query(`SELECT count(*)::int AS n FROM token_launches WHERE prompt_id = $1`, [id]))[0].n).to.equal(1);
+      expect(
+        (await h.deps.ds.query(`SELECT count(*)::int AS n FROM token_launches WHERE prompt_id = $1`, [id]))[0].n,
+      ).to.equal(1);
     });
 
     it("leaves the prompt as it was when the launch fails or the wallet is short", async () => {
       const { key, userId } = await h.newKey();
       const created = await post(platform.url, "/api/add-prompt", key, promptBody());
       const id = created.body.id;
-      const [before] = await h.deps.ds.query(`SELECT name, image_url, tokenized_on, ticker, token_address, updated_at FROM prompts WHERE id = $1`, [id]);
+      const [before] = await h.deps.ds.query(
+        `SELECT name, image_url, tokenized_on, ticker, token_address, updated_at FROM prompts WHERE id = $1`,
+        [id],
+      );
 
       const wallet = await fundedWallet(connection, 0.05);
-      const edit = { id, name: "Never written", tokenized_on: true, ticker: "fail", creator_wallet: wallet.publicKey.toBase58(), private_key: keyEncodings(wallet).base64 };
+      const edit = {
+        id,
+        name: "Never written",
+        tokenized_on: true,
+        ticker: "fail",
+        creator_wallet: wallet.publicKey.toBase58(),
+        private_key: keyEncodings(wallet).base64,
+      };
       const failed = await post(platform.url, "/api/edit-prompt", key, { ...edit, image_url: UNLAUNCHABLE_IMAGE });
       expect(failed.status, JSON.stringify(failed.body)).to.equal(400);
       expect(failed.body.error).to.equal("Tokenization failed");
       const poor = newKeypair();
-      const short = await post(platform.url, "/api/edit-prompt", key, { ...edit, creator_wallet: poor.publicKey.toBase58(), private_key: keyEncodings(poor).base64 });
+      const short = await post(platform.url, "/api/edit-prompt", key, {
+        ...edit,
+        creator_wallet: poor.publicKey.toBase58(),
+        private_key: keyEncodings(poor).base64,
+      });
       expect(short.status).to.equal(400);
       expect(short.body).to.include({ error: "Insufficient SOL balance", current_balance_sol: 0 });
 
-      const [after] = await h.deps.ds.query(`SELECT name, image_url, tokenized_on, ticker, token_address, updated_at FROM prompts WHERE id = $1`, [id]);
+      const [after] = await h.deps.ds.query(
+        `SELECT name, image_url, tokenized_on, ticker, token_address, updated_at FROM prompts WHERE id = $1`,
+        [id],
+      );
       expect(after).to.deep.equal(before);
       expect(await listed(key, userId)).to.deep.equal([id]);
     });
@@ -286,21 +392,42 @@ describe("E7 tokenized prompts on the localnet", function () {
       const wallet = await fundedWallet(connection, 0.05);
       const longName = `Summaries of long meetings ${"é".repeat(3)}`; // 33 bytes in UTF-8
       const longUrl = `https://images.example/${"b".repeat(180)}.png`;
-      const prompt = await post(meteora.url, "/api/add-prompt", key, tokenized(wallet, { name: longName, image_url: longUrl }));
+      const prompt = await post(
+        meteora.url,
+        "/api/add-prompt",
+        key,
+        tokenized(wallet, { name: longName, image_url: longUrl }),
+      );
       expect(prompt.status).to.equal(400);
       expect(prompt.body.error).to.equal("Validation error");
       expect(prompt.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(["name", "image_url"]);
-      expect(prompt.body.errors[0].message).to.match(/is 33 bytes in UTF-8; a token launched by meteora-dbc allows at most 32$/);
+      expect(prompt.body.errors[0].message).to.match(
+        /is 33 bytes in UTF-8; a token launched by meteora-dbc allows at most 32$/,
+      );
 
-      const launch = await post(meteora.url, "/api/token/launch", key, { name: longName, description: "Too long a name.", ticker: "LONG", private_key: keyEncodings(wallet).base58, image: longUrl });
+      const launch = await post(meteora.url, "/api/token/launch", key, {
+        name: longName,
+        description: "Too long a name.",
+        ticker: "LONG",
+        private_key: keyEncodings(wallet).base58,
+        image: longUrl,
+      });
       expect(launch.status).to.equal(400);
       expect(launch.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(["name", "image"]);
       // A base64 image is measured by the URL it will be stored under.
-      const stored = await post(meteora.url, "/api/token/launch", key, { name: longName, description: "Too long a name.", ticker: "LONG", private_key: keyEncodings(wallet).base58, image: dataUrl(PNG_1PX) });
+      const stored = await post(meteora.url, "/api/token/launch", key, {
+        name: longName,
+        description: "Too long a name.",
+        ticker: "LONG",
+        private_key: keyEncodings(wallet).base58,
+        image: dataUrl(PNG_1PX),
+      });
       expect(stored.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(["name"]);
 
       expect(await storedFor(userId)).to.deep.equal({ prompts: 0, launches: 0, runs: 0, usage: null });
-      const [listings] = await h.deps.ds.query(`SELECT count(*)::int AS n FROM agent_listings WHERE user_id = $1`, [userId]);
+      const [listings] = await h.deps.ds.query(`SELECT count(*)::int AS n FROM agent_listings WHERE user_id = $1`, [
+        userId,
+      ]);
       expect(listings.n).to.equal(0);
     });
 
@@ -308,9 +435,23 @@ describe("E7 tokenized prompts on the localnet", function () {
       const { key } = await h.newKey();
       const empty = newKeypair();
       const exact = "Thirty-two bytes of prompt name!"; // 32 bytes
-      const prompt = await post(meteora.url, "/api/add-prompt", key, tokenized(empty, { name: exact, ticker: "ABCDEFGHIJ", image_url: `https://images.example/${"c".repeat(173)}.png` }));
+      const prompt = await post(
+        meteora.url,
+        "/api/add-prompt",
+        key,
+        tokenized(empty, {
+          name: exact,
+          ticker: "ABCDEFGHIJ",
+          image_url: `https://images.example/${"c".repeat(173)}.png`,
+        }),
+      );
       expect(prompt.body.error, JSON.stringify(prompt.body)).to.equal("Insufficient SOL balance");
-      const launch = await post(meteora.url, "/api/token/launch", key, { name: exact, description: "Fits.", ticker: "ABCDEFGHIJ", private_key: keyEncodings(empty).base58 });
+      const launch = await post(meteora.url, "/api/token/launch", key, {
+        name: exact,
+        description: "Fits.",
+        ticker: "ABCDEFGHIJ",
+        private_key: keyEncodings(empty).base58,
+      });
       expect(launch.body.error, JSON.stringify(launch.body)).to.equal("Insufficient SOL balance");
     });
   });

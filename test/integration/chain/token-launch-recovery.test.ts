@@ -16,9 +16,16 @@ import { postLaunch, readLaunchedToken } from "../../helpers/token-launch";
 const silentLogger = pino({ level: "silent" });
 
 /** The launch row of the user's newest listing, once it has reached `status`. */
-async function launchOf(h: Harness, userId: string, status: string): Promise<{ id: string; signature: string; signatures: string[]; run_id: string }> {
+async function launchOf(
+  h: Harness,
+  userId: string,
+  status: string,
+): Promise<{ id: string; signature: string; signatures: string[]; run_id: string }> {
   return eventually(async () => {
-    const [row] = await h.deps.ds.query(`SELECT * FROM token_launches WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [userId]);
+    const [row] = await h.deps.ds.query(
+      `SELECT * FROM token_launches WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`,
+      [userId],
+    );
     return row?.status === status ? row : undefined;
   }, 30_000);
 }
@@ -44,7 +51,12 @@ describe("token launches that meet trouble never send twice", () => {
     try {
       await eventually(async () => (child.output.join("").includes("workers started") ? true : undefined), 30_000);
       net.ledger.hold(); // the network takes the transaction but does not land it yet
-      const response = postLaunch(h.platformUrl, key, { name: "Crash Bee", description: "Survives.", ticker: "crash", private_key: keyEncodings(wallet).base58 });
+      const response = postLaunch(h.platformUrl, key, {
+        name: "Crash Bee",
+        description: "Survives.",
+        ticker: "crash",
+        private_key: keyEncodings(wallet).base58,
+      });
 
       const sent = await launchOf(h, userId, "sent");
       await eventually(async () => (net.ledger.sendsOf(sent.signature).length === 1 ? true : undefined), 30_000);
@@ -81,7 +93,12 @@ describe("token launches that meet trouble never send twice", () => {
     const { key, userId } = await h.newKey();
     const wallet = await fundedWallet(connection, 0.1);
     net.ledger.hold();
-    const response = postLaunch(h.platformUrl, key, { name: "Dropped Bee", description: "Tries again.", ticker: "drop", private_key: keyEncodings(wallet).json });
+    const response = postLaunch(h.platformUrl, key, {
+      name: "Dropped Bee",
+      description: "Tries again.",
+      ticker: "drop",
+      private_key: keyEncodings(wallet).json,
+    });
     const first = await launchOf(h, userId, "sent");
     await eventually(async () => (net.ledger.sendsOf(first.signature).length === 1 ? true : undefined), 30_000);
     net.ledger.release({ drop: true }); // lost on the way: it never lands
@@ -96,8 +113,12 @@ describe("token launches that meet trouble never send twice", () => {
     const rebuilt = net.ledger.sendsOf(launch.signature);
     expect(rebuilt).to.have.length(1);
     expect(rebuilt[0].at).to.be.at.least(expiredAt);
-    expect((await connection.getSignatureStatuses([first.signature], { searchTransactionHistory: true })).value[0]).to.equal(null);
-    expect((await readLaunchedToken(connection, res.body.token_address, wallet.publicKey)).metadata!.symbol).to.equal("DROP");
+    expect(
+      (await connection.getSignatureStatuses([first.signature], { searchTransactionHistory: true })).value[0],
+    ).to.equal(null);
+    expect((await readLaunchedToken(connection, res.body.token_address, wallet.publicKey)).metadata!.symbol).to.equal(
+      "DROP",
+    );
   });
 });
 
@@ -114,8 +135,21 @@ describe("a launch job delivered to two workers at once", () => {
       runId,
       userId,
       apiKeyId: keyId,
-      listing: { name: "Twin Bee", description: "Twice delivered.", ticker: "TWIN", imageUrl: null, code: "#", metadata: {} },
-      launch: { network: "localnet", launcher: "token-2022", creatorWallet: wallet.publicKey.toBase58(), quoteMint: "SOL", feeSelection: "market" },
+      listing: {
+        name: "Twin Bee",
+        description: "Twice delivered.",
+        ticker: "TWIN",
+        imageUrl: null,
+        code: "#",
+        metadata: {},
+      },
+      launch: {
+        network: "localnet",
+        launcher: "token-2022",
+        creatorWallet: wallet.publicKey.toBase58(),
+        quoteMint: "SOL",
+        feeSelection: "market",
+      },
       request: {},
     });
     // Both deliveries build their transactions before either stores its signatures: the race.
@@ -133,7 +167,10 @@ describe("a launch job delivered to two workers at once", () => {
     };
     const deps = { ds: h.deps.ds, connection, launcher, logger: silentLogger, pollMs: 100 };
     const sendsBefore = net.ledger.sends.length;
-    const [a, b] = await Promise.all([launchToken(deps, launchId, () => wallet), launchToken(deps, launchId, () => wallet)]);
+    const [a, b] = await Promise.all([
+      launchToken(deps, launchId, () => wallet),
+      launchToken(deps, launchId, () => wallet),
+    ]);
     expect(arrived).to.equal(2); // the losing delivery built once, then confirmed the winner's launch
     expect(a).to.deep.equal(b);
     expect(net.ledger.sends.length - sendsBefore).to.equal(1);

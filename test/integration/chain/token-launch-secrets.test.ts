@@ -28,10 +28,20 @@ describe("private keys never reach logs, Redis or Postgres", () => {
     const [port, platformPort] = await freePorts(2);
     const inProcess = h.workers.workers.find((w) => w.name === "chain")!;
     await inProcess.pause(); // the logging child worker takes every launch
-    const web = spawnEntry("api/main.ts", [], { LOG_LEVEL: "trace", PORT: String(port), PLATFORM_PORT: String(platformPort) });
+    const web = spawnEntry("api/main.ts", [], {
+      LOG_LEVEL: "trace",
+      PORT: String(port),
+      PLATFORM_PORT: String(platformPort),
+    });
     const worker = spawnEntry("workers/main.ts", ["--queues", "chain"], { LOG_LEVEL: "trace" });
     try {
-      await eventually(async () => (web.output.join("").includes("web listening") && worker.output.join("").includes("workers started") ? true : undefined), 60_000);
+      await eventually(
+        async () =>
+          web.output.join("").includes("web listening") && worker.output.join("").includes("workers started")
+            ? true
+            : undefined,
+        60_000,
+      );
       const platform = `http://127.0.0.1:${platformPort}`;
       const base = { name: "Secret Bee", description: "Keeps secrets.", ticker: "shh" };
 
@@ -44,32 +54,60 @@ describe("private keys never reach logs, Redis or Postgres", () => {
       }
       const withFile = await fundedWallet(connection, 0.05);
       const form = new FormData();
-      for (const [name, value] of Object.entries({ ...base, private_key: keyEncodings(withFile).json })) form.append(name, value);
+      for (const [name, value] of Object.entries({ ...base, private_key: keyEncodings(withFile).json }))
+        form.append(name, value);
       form.append("image", new Blob([PNG_1PX]), "bee.png");
       expect((await postLaunch(platform, key, form)).status).to.equal(200);
 
       const refused = newKeypair();
       const mixed = Buffer.concat([refused.secretKey.subarray(0, 32), Keypair.generate().publicKey.toBytes()]);
-      for (const privateKey of [bs58.encode(mixed), JSON.stringify([...refused.secretKey].slice(0, 63)), `${keyEncodings(refused).base64}x`]) {
+      for (const privateKey of [
+        bs58.encode(mixed),
+        JSON.stringify([...refused.secretKey].slice(0, 63)),
+        `${keyEncodings(refused).base64}x`,
+      ]) {
         expect((await postLaunch(platform, key, { ...base, private_key: privateKey })).status).to.equal(400);
       }
-      expect((await postLaunch(platform, key, { ...base, private_key: keyEncodings(newKeypair()).base64 })).body.error).to.equal("Insufficient SOL balance");
+      expect(
+        (await postLaunch(platform, key, { ...base, private_key: keyEncodings(newKeypair()).base64 })).body.error,
+      ).to.equal("Insufficient SOL balance");
       const failing = await fundedWallet(connection, 0.05);
-      expect((await postLaunch(platform, key, { ...base, name: "N".repeat(1_500), private_key: keyEncodings(failing).base58 })).body.error).to.equal("Tokenization failed");
+      expect(
+        (
+          await postLaunch(platform, key, {
+            ...base,
+            name: "N".repeat(1_500),
+            private_key: keyEncodings(failing).base58,
+          })
+        ).body.error,
+      ).to.equal("Tokenization failed");
 
       // E7: a tokenized prompt launched, one with another wallet's key, one unfunded, one whose launch fails.
       const tokenized = (wallet: Keypair, privateKey: unknown, extra: Record<string, unknown> = {}) =>
-        promptBody({ tokenized_on: true, ticker: "shh", creator_wallet: wallet.publicKey.toBase58(), private_key: privateKey, ...extra });
+        promptBody({
+          tokenized_on: true,
+          ticker: "shh",
+          creator_wallet: wallet.publicKey.toBase58(),
+          private_key: privateKey,
+          ...extra,
+        });
       const promptWallet = await fundedWallet(connection, 0.05);
       const prompt = await post(platform, "/api/add-prompt", key, tokenized(promptWallet, [...promptWallet.secretKey]));
       expect(prompt.status, JSON.stringify(prompt.body)).to.equal(200);
       expect(prompt.body.tokenized).to.equal(true);
       launched.push(prompt.body.id);
-      expect((await post(platform, "/api/add-prompt", key, tokenized(promptWallet, keyEncodings(newKeypair()).base64))).status).to.equal(400);
+      expect(
+        (await post(platform, "/api/add-prompt", key, tokenized(promptWallet, keyEncodings(newKeypair()).base64)))
+          .status,
+      ).to.equal(400);
       const unfunded = newKeypair();
-      expect((await post(platform, "/api/add-prompt", key, tokenized(unfunded, keyEncodings(unfunded).json))).body.error).to.equal("Insufficient SOL balance");
+      expect(
+        (await post(platform, "/api/add-prompt", key, tokenized(unfunded, keyEncodings(unfunded).json))).body.error,
+      ).to.equal("Insufficient SOL balance");
       const failingPrompt = await fundedWallet(connection, 0.05);
-      const unlaunchable = tokenized(failingPrompt, keyEncodings(failingPrompt).base58, { image_url: `https://images.example/${"a".repeat(1_500)}.png` });
+      const unlaunchable = tokenized(failingPrompt, keyEncodings(failingPrompt).base58, {
+        image_url: `https://images.example/${"a".repeat(1_500)}.png`,
+      });
       expect((await post(platform, "/api/add-prompt", key, unlaunchable)).body.error).to.equal("Tokenization failed");
 
       // Every launch job has ended (its key is destroyed as it ends, just after its run is answered):
@@ -93,7 +131,10 @@ describe("private keys never reach logs, Redis or Postgres", () => {
 
       expect(usedKeys.length).to.be.at.least(11);
       for (const keypair of usedKeys) {
-        for (const leak of [...keyLeakForms(keypair), ...(keypair === refused ? [bs58.encode(mixed), mixed.toString("base64")] : [])]) {
+        for (const leak of [
+          ...keyLeakForms(keypair),
+          ...(keypair === refused ? [bs58.encode(mixed), mixed.toString("base64")] : []),
+        ]) {
           expect(redis.includes(leak), "a private key is in Redis").to.equal(false);
           expect(disk.includes(leak), "a private key is in Redis's append-only file").to.equal(false);
           expect(postgres.includes(leak), "a private key is in Postgres").to.equal(false);
@@ -101,7 +142,8 @@ describe("private keys never reach logs, Redis or Postgres", () => {
         }
       }
     } finally {
-      for (const child of [web, worker]) if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      for (const child of [web, worker])
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await Promise.all([exited(web), exited(worker)]);
       inProcess.resume();
     }

@@ -34,7 +34,11 @@ describe("E6 token launch on the localnet", () => {
     this.timeout(60_000);
     const wallet = await fundedWallet(connection, 1);
     const image = "https://images.example/honey.png";
-    const res = await postLaunch(h.platformUrl, key, body({ private_key: keyEncodings(wallet).base58, image, fee_selection: "frenzy", quote_mint: "usdc" }));
+    const res = await postLaunch(
+      h.platformUrl,
+      key,
+      body({ private_key: keyEncodings(wallet).base58, image, fee_selection: "frenzy", quote_mint: "usdc" }),
+    );
     expect(res.status, res.text).to.equal(200);
     expect(res.body).to.include({ success: true, tokenized: true, pool_address: null });
     expect(res.body.listing_url).to.equal(`${config.http.platformUrl}/agent/${res.body.id}`);
@@ -51,11 +55,25 @@ describe("E6 token launch on the localnet", () => {
     expect(spent / LAMPORTS_PER_SOL).to.be.within(0.001, 0.01);
 
     const [listing] = await h.deps.ds.query(`SELECT * FROM agent_listings WHERE id = $1`, [res.body.id]);
-    expect(listing).to.include({ status: "launched", ticker: "HNY", token_address: res.body.token_address, image_url: image, user_id: userId });
+    expect(listing).to.include({
+      status: "launched",
+      ticker: "HNY",
+      token_address: res.body.token_address,
+      image_url: image,
+      user_id: userId,
+    });
     expect(listing.code).to.be.a("string").and.not.equal("");
     const [launch] = await h.deps.ds.query(`SELECT * FROM token_launches WHERE listing_id = $1`, [res.body.id]);
-    expect(launch).to.include({ status: "confirmed", quote_mint: "USDC", fee_selection: "frenzy", creator_wallet: wallet.publicKey.toBase58(), launcher: "token-2022" });
-    expect((await connection.getSignatureStatuses([launch.signature], { searchTransactionHistory: true })).value[0]!.err).to.equal(null);
+    expect(launch).to.include({
+      status: "confirmed",
+      quote_mint: "USDC",
+      fee_selection: "frenzy",
+      creator_wallet: wallet.publicKey.toBase58(),
+      launcher: "token-2022",
+    });
+    expect(
+      (await connection.getSignatureStatuses([launch.signature], { searchTransactionHistory: true })).value[0]!.err,
+    ).to.equal(null);
     const [run] = await h.deps.ds.query(`SELECT * FROM runs WHERE id = $1`, [launch.run_id]);
     expect(run).to.include({ kind: "token_launch", status: "succeeded" });
     expect(run.output).to.include({ token_address: res.body.token_address, signature: launch.signature });
@@ -102,8 +120,10 @@ describe("E6 token launch on the localnet", () => {
       expect(res.status, String(privateKey)).to.equal(400);
       expect(res.body).to.include({ error: "Validation error", status_code: 400 });
       expect(res.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(["private_key"]);
-      for (const form of [...keyLeakForms(wallet), bs58.encode(mixed), mixed.toString("base64")]) expect(res.text).to.not.include(form);
-      if (typeof privateKey === "string" && privateKey.length > 8) expect(res.text).to.not.include(privateKey.slice(0, 40));
+      for (const form of [...keyLeakForms(wallet), bs58.encode(mixed), mixed.toString("base64")])
+        expect(res.text).to.not.include(form);
+      if (typeof privateKey === "string" && privateKey.length > 8)
+        expect(res.text).to.not.include(privateKey.slice(0, 40));
     }
     const missing = await postLaunch(h.platformUrl, key, body());
     expect(missing.status).to.equal(400);
@@ -112,11 +132,29 @@ describe("E6 token launch on the localnet", () => {
   });
 
   it("lists every field problem at once", async () => {
-    const res = await postLaunch(h.platformUrl, key, { name: "H", description: " ", ticker: "bad-ticker!", private_key: "[1,2]", fee_selection: "fast", quote_mint: "EUR" });
+    const res = await postLaunch(h.platformUrl, key, {
+      name: "H",
+      description: " ",
+      ticker: "bad-ticker!",
+      private_key: "[1,2]",
+      fee_selection: "fast",
+      quote_mint: "EUR",
+    });
     expect(res.status).to.equal(400);
     expect(res.body.error).to.equal("Validation error");
-    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).to.deep.equal(["description", "fee_selection", "name", "private_key", "quote_mint", "ticker"]);
-    const long = await postLaunch(h.platformUrl, key, body({ ticker: "ABCDEFGHIJK", private_key: keyEncodings(newKeypair()).base58 }));
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).to.deep.equal([
+      "description",
+      "fee_selection",
+      "name",
+      "private_key",
+      "quote_mint",
+      "ticker",
+    ]);
+    const long = await postLaunch(
+      h.platformUrl,
+      key,
+      body({ ticker: "ABCDEFGHIJK", private_key: keyEncodings(newKeypair()).base58 }),
+    );
     expect(long.body.errors).to.deep.equal([{ path: "ticker", message: "ticker must be 1-10 letters or digits" }]);
   });
 
@@ -125,13 +163,22 @@ describe("E6 token launch on the localnet", () => {
     const empty = newKeypair();
     const res = await postLaunch(h.platformUrl, key, body({ private_key: keyEncodings(empty).base58 }));
     expect(res.status).to.equal(400);
-    expect(res.body).to.include({ error: "Insufficient SOL balance", required_sol: 0.04, current_balance_sol: 0, status_code: 400 });
+    expect(res.body).to.include({
+      error: "Insufficient SOL balance",
+      required_sol: 0.04,
+      current_balance_sol: 0,
+      status_code: 400,
+    });
     expect(res.body.message).to.be.a("string").and.include(empty.publicKey.toBase58());
 
     const poor = await fundedWallet(connection, 0.0125);
     const partial = await postLaunch(h.platformUrl, key, body({ private_key: keyEncodings(poor).json }));
     expect(partial.status).to.equal(400);
-    expect(partial.body).to.include({ error: "Insufficient SOL balance", required_sol: 0.04, current_balance_sol: 0.0125 });
+    expect(partial.body).to.include({
+      error: "Insufficient SOL balance",
+      required_sol: 0.04,
+      current_balance_sol: 0.0125,
+    });
     for (const form of keyLeakForms(poor)) expect(partial.text).to.not.include(form);
   });
 
@@ -139,7 +186,8 @@ describe("E6 token launch on the localnet", () => {
     this.timeout(60_000);
     const wallet = await fundedWallet(connection, 0.05);
     const form = new FormData();
-    for (const [name, value] of Object.entries(body({ ticker: "pic", private_key: keyEncodings(wallet).base64 }))) form.append(name, String(value));
+    for (const [name, value] of Object.entries(body({ ticker: "pic", private_key: keyEncodings(wallet).base64 })))
+      form.append(name, String(value));
     form.append("image", new Blob([PNG_1PX], { type: "application/octet-stream" }), "honey.bin");
     const res = await postLaunch(h.platformUrl, key, form);
     expect(res.status, res.text).to.equal(200);
@@ -154,25 +202,37 @@ describe("E6 token launch on the localnet", () => {
   it("stores a base64 image from JSON, and refuses files that are not images or are too large", async function () {
     this.timeout(60_000);
     const wallet = await fundedWallet(connection, 0.05);
-    const res = await postLaunch(h.platformUrl, key, body({ private_key: keyEncodings(wallet).base58, image: `data:image/jpeg;base64,${PNG_1PX.toString("base64")}` }));
+    const res = await postLaunch(
+      h.platformUrl,
+      key,
+      body({ private_key: keyEncodings(wallet).base58, image: `data:image/jpeg;base64,${PNG_1PX.toString("base64")}` }),
+    );
     expect(res.status, res.text).to.equal(200);
-    expect((await readLaunchedToken(connection, res.body.token_address, wallet.publicKey)).metadata!.uri).to.match(/\.png$/);
+    expect((await readLaunchedToken(connection, res.body.token_address, wallet.publicKey)).metadata!.uri).to.match(
+      /\.png$/,
+    );
 
     const pdf = new FormData();
-    for (const [name, value] of Object.entries(body({ private_key: keyEncodings(wallet).base58 }))) pdf.append(name, String(value));
+    for (const [name, value] of Object.entries(body({ private_key: keyEncodings(wallet).base58 })))
+      pdf.append(name, String(value));
     pdf.append("image", new Blob([PDF_BYTES]), "honey.png");
     const notImage = await postLaunch(h.platformUrl, key, pdf);
     expect(notImage.status).to.equal(400);
     expect(notImage.body.code).to.equal("IMAGE_UNSUPPORTED_TYPE");
 
     const big = new FormData();
-    for (const [name, value] of Object.entries(body({ private_key: keyEncodings(wallet).base58 }))) big.append(name, String(value));
+    for (const [name, value] of Object.entries(body({ private_key: keyEncodings(wallet).base58 })))
+      big.append(name, String(value));
     big.append("image", new Blob([PNG_1PX, Buffer.alloc(config.platform.imageMaxBytes)]), "big.png");
     const tooLarge = await postLaunch(h.platformUrl, key, big);
     expect(tooLarge.status).to.equal(400);
     expect(tooLarge.body.code).to.equal("IMAGE_TOO_LARGE");
 
-    const badUrl = await postLaunch(h.platformUrl, key, body({ private_key: keyEncodings(wallet).base58, image: "ftp://images.example/x.png" }));
+    const badUrl = await postLaunch(
+      h.platformUrl,
+      key,
+      body({ private_key: keyEncodings(wallet).base58, image: "ftp://images.example/x.png" }),
+    );
     expect(badUrl.status).to.equal(400);
   });
 
@@ -180,25 +240,41 @@ describe("E6 token launch on the localnet", () => {
     this.timeout(60_000);
     const wallet = await fundedWallet(connection, 0.05);
     // Metadata this large cannot fit in one transaction: the launch cannot be built.
-    const res = await postLaunch(h.platformUrl, key, body({ name: "N".repeat(1_500), private_key: keyEncodings(wallet).base58 }));
+    const res = await postLaunch(
+      h.platformUrl,
+      key,
+      body({ name: "N".repeat(1_500), private_key: keyEncodings(wallet).base58 }),
+    );
     expect(res.status, res.text).to.equal(400);
     expect(res.body).to.include({ error: "Tokenization failed", status_code: 400 });
-    const [listing] = await h.deps.ds.query(`SELECT status, token_address FROM agent_listings WHERE user_id = $1 AND length(name) = 1500`, [userId]);
+    const [listing] = await h.deps.ds.query(
+      `SELECT status, token_address FROM agent_listings WHERE user_id = $1 AND length(name) = 1500`,
+      [userId],
+    );
     expect(listing).to.deep.equal({ status: "failed", token_address: null });
     for (const form of keyLeakForms(wallet)) expect(res.text).to.not.include(form);
   });
 
   it("counts a launch as a paid agent: over the daily limit it is a 429 with the counters", async () => {
     const { key: limitedKey, userId: limitedUser } = await h.newKey();
-    await h.deps.ds.query(`INSERT INTO daily_usage (user_id, day, paid_agents, paid_prompts) VALUES ($1, (now() AT TIME ZONE 'UTC')::date, $2, 3)`, [limitedUser, config.platform.dailyLimits.paidAgents]);
+    await h.deps.ds.query(
+      `INSERT INTO daily_usage (user_id, day, paid_agents, paid_prompts) VALUES ($1, (now() AT TIME ZONE 'UTC')::date, $2, 3)`,
+      [limitedUser, config.platform.dailyLimits.paidAgents],
+    );
     const wallet = await fundedWallet(connection, 0.05);
     const res = await postLaunch(h.platformUrl, limitedKey, body({ private_key: keyEncodings(wallet).base58 }));
     expect(res.status).to.equal(429);
     expect(res.body).to.include({ error: "Daily limit exceeded", status_code: 429 });
-    expect(res.body.currentUsage).to.include({ paidAgents: config.platform.dailyLimits.paidAgents, paidPrompts: 3, freeContent: 0 });
+    expect(res.body.currentUsage).to.include({
+      paidAgents: config.platform.dailyLimits.paidAgents,
+      paidPrompts: 3,
+      freeContent: 0,
+    });
     expect(res.body.limits).to.deep.equal(config.platform.dailyLimits);
     expect(new Date(res.body.resetTime).getUTCHours()).to.equal(0);
-    const [rows] = await h.deps.ds.query(`SELECT count(*)::int AS n FROM agent_listings WHERE user_id = $1`, [limitedUser]);
+    const [rows] = await h.deps.ds.query(`SELECT count(*)::int AS n FROM agent_listings WHERE user_id = $1`, [
+      limitedUser,
+    ]);
     expect(rows.n).to.equal(0);
   });
 
@@ -206,11 +282,17 @@ describe("E6 token launch on the localnet", () => {
     for (const auth of [null, "sk-not-a-real-key", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln"]) {
       const res = await postLaunch(h.platformUrl, auth, body({ private_key: "x" }));
       expect(res.status).to.equal(401);
-      expect(res.body).to.include({ error: "Authentication failed", message: "Invalid or missing API key. Please check your API key and try again." });
+      expect(res.body).to.include({
+        error: "Authentication failed",
+        message: "Invalid or missing API key. Please check your API key and try again.",
+      });
       expect(res.body.how_to_get_key).to.match(/\/platform\/api-keys$/);
     }
     for (const method of ["GET", "PUT", "DELETE"]) {
-      const res = await fetch(`${h.platformUrl}/api/token/launch`, { method, headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`${h.platformUrl}/api/token/launch`, {
+        method,
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(res.status).to.equal(405);
       expect(res.headers.get("allow")).to.equal("POST");
       expect(await res.json()).to.include({ status_code: 405 });

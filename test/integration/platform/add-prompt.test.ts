@@ -9,7 +9,14 @@ import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
 import { dataUrl, GIF_1PX, PDF_BYTES, PNG_1PX } from "../../helpers/images";
 import { startPriceServer, type PriceServer } from "../../helpers/price-server";
-import { makeTrusted, post, promptBody, promptsPlatform, sessionToken, type PromptsPlatform } from "../../helpers/prompts";
+import {
+  makeTrusted,
+  post,
+  promptBody,
+  promptsPlatform,
+  sessionToken,
+  type PromptsPlatform,
+} from "../../helpers/prompts";
 
 const AUTH_MESSAGE = "Invalid or missing API key. Please check your API key and try again.";
 
@@ -32,18 +39,41 @@ describe("E7 POST /api/add-prompt", function () {
   after(() => platform?.close());
 
   const stored = async (id: string) => (await h.deps.ds.query(`SELECT * FROM prompts WHERE id = $1`, [id]))[0];
-  const countOf = async (user: string) => (await h.deps.ds.query(`SELECT count(*)::int AS n FROM prompts WHERE user_id = $1`, [user]))[0].n;
+  const countOf = async (user: string) =>
+    (await h.deps.ds.query(`SELECT count(*)::int AS n FROM prompts WHERE user_id = $1`, [user]))[0].n;
 
   describe("success", () => {
     it("stores a free prompt and answers the spec's body", async () => {
-      const body = promptBody({ links: ["https://example.com/docs", { name: "Demo", url: "https://example.com/demo" }], image_url: "" });
+      const body = promptBody({
+        links: ["https://example.com/docs", { name: "Demo", url: "https://example.com/demo" }],
+        image_url: "",
+      });
       const res = await post(platform.url, "/api/add-prompt", key, body);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(Object.keys(res.body).sort()).to.deep.equal(["id", "listing_url", "pool_address", "success", "token_address", "tokenized"]);
+      expect(Object.keys(res.body).sort()).to.deep.equal([
+        "id",
+        "listing_url",
+        "pool_address",
+        "success",
+        "token_address",
+        "tokenized",
+      ]);
       expect(res.body).to.include({ success: true, tokenized: false, token_address: null, pool_address: null });
       expect(res.body.listing_url).to.equal(`${config.http.platformUrl}/prompt/${res.body.id}`);
       const row = await stored(res.body.id);
-      expect(row).to.include({ user_id: userId, name: body.name, prompt: body.prompt, is_free: true, price_usd: 0, price: 0, status: "pending", tokenized_on: false, category: "content", tags: body.tags, image_url: null });
+      expect(row).to.include({
+        user_id: userId,
+        name: body.name,
+        prompt: body.prompt,
+        is_free: true,
+        price_usd: 0,
+        price: 0,
+        status: "pending",
+        tokenized_on: false,
+        category: "content",
+        tags: body.tags,
+        image_url: null,
+      });
       expect(row.use_cases).to.deep.equal(body.useCases);
       expect(row.links).to.deep.equal(body.links);
     });
@@ -52,7 +82,11 @@ describe("E7 POST /api/add-prompt", function () {
       const token = await sessionToken(userId);
       const res = await post(platform.url, "/api/add-prompt", token, promptBody({ status: "approved" }));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(await stored(res.body.id)).to.include({ status: "pending", requested_status: "approved", user_id: userId });
+      expect(await stored(res.body.id)).to.include({
+        status: "pending",
+        requested_status: "approved",
+        user_id: userId,
+      });
     });
   });
 
@@ -70,7 +104,20 @@ describe("E7 POST /api/add-prompt", function () {
       expect(res.status).to.equal(400);
       expect(res.body).to.include({ error: "Validation error", code: "VALIDATION_ERROR", status_code: 400 });
       expect(paths(res.body)).to.deep.equal(
-        ["image_url", "links.0", "links.1.url", "links.2.url", "links.3", "name", "prompt", "status", "tags", "useCases.0.description", "useCases.0.title", "useCases.1"].sort(),
+        [
+          "image_url",
+          "links.0",
+          "links.1.url",
+          "links.2.url",
+          "links.3",
+          "name",
+          "prompt",
+          "status",
+          "tags",
+          "useCases.0.description",
+          "useCases.0.title",
+          "useCases.1",
+        ].sort(),
       );
       for (const e of res.body.errors) expect(e.message).to.be.a("string").and.not.equal("");
     });
@@ -85,7 +132,10 @@ describe("E7 POST /api/add-prompt", function () {
     });
 
     it("answers a body that is not JSON with 400", async () => {
-      const res = await request(platform.url, "POST", "/api/add-prompt", { raw: "{not json", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
+      const res = await request(platform.url, "POST", "/api/add-prompt", {
+        raw: "{not json",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      });
       expect(res.status).to.equal(400);
       expect(res.body.status_code).to.equal(400);
     });
@@ -115,9 +165,26 @@ describe("E7 POST /api/add-prompt", function () {
     it("refuses malformed tickers, wallets and keys, and a key of another wallet, never echoing the key", async () => {
       const secret = JSON.stringify(Array.from(other.secretKey));
       const cases: [Record<string, unknown>, string[]][] = [
-        [{ ticker: "TOOLONGTICKER", creator_wallet: wallet.publicKey.toBase58(), private_key: Array.from(wallet.secretKey) }, ["ticker"]],
-        [{ ticker: "AB-1", creator_wallet: "not-a-wallet", private_key: "[1,2,3]" }, ["creator_wallet", "private_key", "ticker"]],
-        [{ ticker: "ABC", creator_wallet: wallet.publicKey.toBase58(), private_key: [...Array.from(wallet.secretKey).slice(0, 63), 256] }, ["private_key"]],
+        [
+          {
+            ticker: "TOOLONGTICKER",
+            creator_wallet: wallet.publicKey.toBase58(),
+            private_key: Array.from(wallet.secretKey),
+          },
+          ["ticker"],
+        ],
+        [
+          { ticker: "AB-1", creator_wallet: "not-a-wallet", private_key: "[1,2,3]" },
+          ["creator_wallet", "private_key", "ticker"],
+        ],
+        [
+          {
+            ticker: "ABC",
+            creator_wallet: wallet.publicKey.toBase58(),
+            private_key: [...Array.from(wallet.secretKey).slice(0, 63), 256],
+          },
+          ["private_key"],
+        ],
         [{ ticker: "ABC", creator_wallet: wallet.publicKey.toBase58(), private_key: secret }, ["private_key"]],
       ];
       for (const [extra, expected] of cases) {
@@ -133,7 +200,12 @@ describe("E7 POST /api/add-prompt", function () {
 
   describe("images", () => {
     it("stores image_base64 in the object storage and links it", async () => {
-      const res = await post(platform.url, "/api/add-prompt", key, promptBody({ image_base64: dataUrl(GIF_1PX, "image/png") }));
+      const res = await post(
+        platform.url,
+        "/api/add-prompt",
+        key,
+        promptBody({ image_base64: dataUrl(GIF_1PX, "image/png") }),
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const row = await stored(res.body.id);
       expect(row.file_path).to.match(/^[0-9a-f]{64}\.gif$/);
@@ -146,12 +218,22 @@ describe("E7 POST /api/add-prompt", function () {
       const ok = await post(platform.url, "/api/add-prompt", key, promptBody({ file_path: `/uploads/${stored1}` }));
       expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
       expect((await stored(ok.body.id)).file_path).to.equal(stored1);
-      const unknown = await post(platform.url, "/api/add-prompt", key, promptBody({ file_path: `${"a".repeat(64)}.png` }));
+      const unknown = await post(
+        platform.url,
+        "/api/add-prompt",
+        key,
+        promptBody({ file_path: `${"a".repeat(64)}.png` }),
+      );
       expect(unknown.status).to.equal(400);
       expect(paths(unknown.body)).to.deep.equal(["file_path"]);
       const badPath = await post(platform.url, "/api/add-prompt", key, promptBody({ file_path: "../../etc/passwd" }));
       expect(paths(badPath.body)).to.deep.equal(["file_path"]);
-      const pdf = await post(platform.url, "/api/add-prompt", key, promptBody({ image_base64: PDF_BYTES.toString("base64") }));
+      const pdf = await post(
+        platform.url,
+        "/api/add-prompt",
+        key,
+        promptBody({ image_base64: PDF_BYTES.toString("base64") }),
+      );
       expect(pdf.status).to.equal(400);
       expect(paths(pdf.body)).to.deep.equal(["image_base64"]);
       expect(pdf.body.errors[0].message).to.match(/PNG, JPEG, WebP or GIF/);
@@ -165,7 +247,15 @@ describe("E7 POST /api/add-prompt", function () {
 
     before(async () => {
       prices = await startPriceServer({ usd: 200 });
-      paid = await promptsPlatform(h, { prices: new HttpPriceSource({ sourceUrl: prices.url, currencyId: "solana", cacheMs: 1, maxAgeMs: 600_000, timeoutMs: 1_000 }) });
+      paid = await promptsPlatform(h, {
+        prices: new HttpPriceSource({
+          sourceUrl: prices.url,
+          currencyId: "solana",
+          cacheMs: 1,
+          maxAgeMs: 600_000,
+          timeoutMs: 1_000,
+        }),
+      });
       seller = await h.newKey();
       await makeTrusted(h, paid.url, seller.key);
     });
@@ -183,9 +273,22 @@ describe("E7 POST /api/add-prompt", function () {
     it("answers 503 Price unavailable and stores nothing when no recent price exists", async () => {
       prices.set({ status: 500 });
       const before = await countOf(seller.userId);
-      const failing = await promptsPlatform(h, { prices: new HttpPriceSource({ sourceUrl: prices.url, currencyId: "solana", cacheMs: 1, maxAgeMs: 600_000, timeoutMs: 1_000 }) });
+      const failing = await promptsPlatform(h, {
+        prices: new HttpPriceSource({
+          sourceUrl: prices.url,
+          currencyId: "solana",
+          cacheMs: 1,
+          maxAgeMs: 600_000,
+          timeoutMs: 1_000,
+        }),
+      });
       try {
-        const res = await post(failing.url, "/api/add-prompt", seller.key, promptBody({ is_free: false, price_usd: 5 }));
+        const res = await post(
+          failing.url,
+          "/api/add-prompt",
+          seller.key,
+          promptBody({ is_free: false, price_usd: 5 }),
+        );
         expect(res.status).to.equal(503);
         expect(res.body).to.include({ error: "Price unavailable", code: "PRICE_UNAVAILABLE", status_code: 503 });
         expect(await countOf(seller.userId)).to.equal(before);
@@ -199,7 +302,12 @@ describe("E7 POST /api/add-prompt", function () {
 
   describe("authentication and methods", () => {
     it("answers a missing or invalid credential with the fixed 401", async () => {
-      for (const token of [null, "sk-" + "0".repeat(64), "not-a-token", await sessionToken(userId, "another-secret-entirely")]) {
+      for (const token of [
+        null,
+        "sk-" + "0".repeat(64),
+        "not-a-token",
+        await sessionToken(userId, "another-secret-entirely"),
+      ]) {
         const res = await post(platform.url, "/api/add-prompt", token, promptBody());
         expect(res.status).to.equal(401);
         expect(res.body).to.deep.equal({

@@ -56,7 +56,12 @@ describe("object storage: local directory served by the platform", () => {
   before(async () => {
     const h = await harness();
     dir = await mkdtemp(join(tmpdir(), "apiary-uploads-"));
-    platform = await servePlatform(h, createPlatformServices(platformSettings({ storage: { dir, publicUrl: "https://cdn.example.test/uploads", s3: null } })));
+    platform = await servePlatform(
+      h,
+      createPlatformServices(
+        platformSettings({ storage: { dir, publicUrl: "https://cdn.example.test/uploads", s3: null } }),
+      ),
+    );
   });
   after(async () => {
     await platform.close();
@@ -66,7 +71,10 @@ describe("object storage: local directory served by the platform", () => {
   it("stores under the content hash and the sniffed extension, once", async () => {
     const storage = createObjectStorage({ dir, publicUrl: "https://cdn.example.test/uploads/", s3: null });
     const first = await storage.put(PNG_1PX, "image/png");
-    expect(first).to.deep.equal({ key: `${sha(PNG_1PX)}.png`, url: `https://cdn.example.test/uploads/${sha(PNG_1PX)}.png` });
+    expect(first).to.deep.equal({
+      key: `${sha(PNG_1PX)}.png`,
+      url: `https://cdn.example.test/uploads/${sha(PNG_1PX)}.png`,
+    });
     expect((await readFile(join(dir, first.key))).equals(PNG_1PX)).to.equal(true);
     expect(await storage.put(PNG_1PX, "image/png")).to.deep.equal(first);
     expect(await storage.exists(first.key)).to.equal(true);
@@ -94,7 +102,13 @@ describe("object storage: local directory served by the platform", () => {
 
   it("answers 404 for unknown keys and any path outside the directory", async () => {
     await writeFile(join(dir, "secret.txt"), "not for the web");
-    for (const path of [`/uploads/${sha(WEBP_1PX)}.webp`, "/uploads/secret.txt", "/uploads/..%2F..%2Fetc%2Fpasswd", "/uploads/%2e%2e%2fsecret.txt", "/uploads/../secret.txt"]) {
+    for (const path of [
+      `/uploads/${sha(WEBP_1PX)}.webp`,
+      "/uploads/secret.txt",
+      "/uploads/..%2F..%2Fetc%2Fpasswd",
+      "/uploads/%2e%2e%2fsecret.txt",
+      "/uploads/../secret.txt",
+    ]) {
       const res = await request(platform.url, "GET", path);
       expect(res.status, path).to.equal(404);
       expect(res.body).to.include({ error: "Not found", status_code: 404 });
@@ -116,7 +130,10 @@ describe("object storage: S3-compatible bucket", function () {
     const storage = createObjectStorage({ dir: "/nonexistent", publicUrl: "http://unused.test", s3: s3.settings });
     expect(storage).to.be.instanceOf(S3ObjectStorage);
     const stored = await storage.put(WEBP_1PX, "image/webp");
-    expect(stored).to.deep.equal({ key: `${sha(WEBP_1PX)}.webp`, url: `${s3.settings.publicUrl}/${sha(WEBP_1PX)}.webp` });
+    expect(stored).to.deep.equal({
+      key: `${sha(WEBP_1PX)}.webp`,
+      url: `${s3.settings.publicUrl}/${sha(WEBP_1PX)}.webp`,
+    });
     const res = await fetch(stored.url);
     expect(res.status).to.equal(200);
     expect(res.headers.get("content-type")).to.equal("image/webp");
@@ -132,6 +149,10 @@ describe("object storage: S3-compatible bucket", function () {
     await storage.put(PNG_1PX, "image/png").catch((err) => (caught = err));
     expect(caught?.$metadata?.httpStatusCode).to.equal(403);
     expect(caught?.name).to.equal("InvalidAccessKeyId");
-    expect(await createObjectStorage({ dir: "/nonexistent", publicUrl: "http://unused.test", s3: s3.settings }).exists(`${sha(PNG_1PX)}.png`)).to.equal(false);
+    expect(
+      await createObjectStorage({ dir: "/nonexistent", publicUrl: "http://unused.test", s3: s3.settings }).exists(
+        `${sha(PNG_1PX)}.png`,
+      ),
+    ).to.equal(false);
   });
 });

@@ -30,11 +30,18 @@ describe("platform pages in a browser", function () {
         name: "Meeting summariser",
         description: "Turns long meeting notes into decisions and action items.",
         prompt: "You are a meticulous meeting assistant. List decisions, then owners and dates.",
-        use_cases: [{ title: "Stand-ups", description: "Daily notes in one paragraph" }, { title: "Board meetings", description: "Decisions only" }],
+        use_cases: [
+          { title: "Stand-ups", description: "Daily notes in one paragraph" },
+          { title: "Board meetings", description: "Decisions only" },
+        ],
         tags: "productivity, meetings , writing",
         category: "Business",
         image_url: "https://images.example.com/summariser.png",
-        links: ["https://example.com/docs", { name: "Guide", url: "https://example.com/guide" }, { name: "Sneaky", url: "javascript:alert(1)" }],
+        links: [
+          "https://example.com/docs",
+          { name: "Guide", url: "https://example.com/guide" },
+          { name: "Sneaky", url: "javascript:alert(1)" },
+        ],
         tokenized_on: true,
         ticker: "MEET",
         token_address: "MeetMint1111111111111111111111111111111111",
@@ -56,18 +63,36 @@ describe("platform pages in a browser", function () {
       expect(await text(page, "category")).to.equal("Business");
       expect(await text(page, "rating")).to.equal("4.5 / 5 (2 ratings)");
       expect(await text(page, "created")).to.equal("2025-03-04 05:06 UTC");
-      expect(await page.locator('[data-field="created"]').getAttribute("datetime")).to.equal("2025-03-04T05:06:07.000Z");
+      expect(await page.locator('[data-field="created"]').getAttribute("datetime")).to.equal(
+        "2025-03-04T05:06:07.000Z",
+      );
       expect(await text(page, "token-address")).to.equal("MeetMint1111111111111111111111111111111111");
       expect(await text(page, "pool-address")).to.equal("MeetPool1111111111111111111111111111111111");
-      expect(await page.locator('[data-field="tags"] li').allInnerTexts()).to.deep.equal(["productivity", "meetings", "writing"]);
-      expect(await page.locator('[data-field="use-cases"] li').allInnerTexts()).to.deep.equal(["Stand-ups: Daily notes in one paragraph", "Board meetings: Decisions only"]);
+      expect(await page.locator('[data-field="tags"] li').allInnerTexts()).to.deep.equal([
+        "productivity",
+        "meetings",
+        "writing",
+      ]);
+      expect(await page.locator('[data-field="use-cases"] li').allInnerTexts()).to.deep.equal([
+        "Stand-ups: Daily notes in one paragraph",
+        "Board meetings: Decisions only",
+      ]);
       expect(await page.locator("img.cover").getAttribute("src")).to.equal("https://images.example.com/summariser.png");
       // A free prompt's text is for everyone.
-      expect(await text(page, "prompt")).to.equal("You are a meticulous meeting assistant. List decisions, then owners and dates.");
+      expect(await text(page, "prompt")).to.equal(
+        "You are a meticulous meeting assistant. List decisions, then owners and dates.",
+      );
       // Links: http(s) only become anchors; a javascript: URL stays inert text.
       const anchors = page.locator('[data-field="links"] a');
-      expect(await anchors.evaluateAll((as) => as.map((a) => a.getAttribute("href")))).to.deep.equal(["https://example.com/docs", "https://example.com/guide"]);
-      expect(await page.locator('[data-field="links"] li').allInnerTexts()).to.deep.equal(["https://example.com/docs", "Guide", "Sneaky"]);
+      expect(await anchors.evaluateAll((as) => as.map((a) => a.getAttribute("href")))).to.deep.equal([
+        "https://example.com/docs",
+        "https://example.com/guide",
+      ]);
+      expect(await page.locator('[data-field="links"] li').allInnerTexts()).to.deep.equal([
+        "https://example.com/docs",
+        "Guide",
+        "Sneaky",
+      ]);
       // No script may run on these pages, whatever a listing contains.
       expect(res!.headers()["content-security-policy"]).to.include("default-src 'none'");
     });
@@ -76,7 +101,12 @@ describe("platform pages in a browser", function () {
       const owner = await sessionUser(h.deps.ds, "seller");
       const name = `<script>document.title="owned"</script><b>bold</b>`;
       const description = `"><img src=x onerror="document.title='owned'">`;
-      const id = await insertPrompt(h.deps.ds, owner.id, { name, description, tags: "<i>tag</i>", image_url: "javascript:alert(1)" });
+      const id = await insertPrompt(h.deps.ds, owner.id, {
+        name,
+        description,
+        tags: "<i>tag</i>",
+        image_url: "javascript:alert(1)",
+      });
       const page = await newPage();
       const res = await page.goto(`/prompt/${id}`);
       expect(res!.status()).to.equal(200);
@@ -91,7 +121,13 @@ describe("platform pages in a browser", function () {
       const owner = await sessionUser(h.deps.ds, "seller");
       const stranger = await sessionUser(h.deps.ds, "buyer");
       const secret = `Paid secret recipe ${randomUUID()}`;
-      const id = await insertPrompt(h.deps.ds, owner.id, { name: "Premium recipe", prompt: secret, is_free: false, price_usd: 12.5, price: 0.0833333 });
+      const id = await insertPrompt(h.deps.ds, owner.id, {
+        name: "Premium recipe",
+        prompt: secret,
+        is_free: false,
+        price_usd: 12.5,
+        price: 0.0833333,
+      });
 
       for (const token of [undefined, stranger.token]) {
         const page = await newPage({ sessionToken: token });
@@ -129,13 +165,21 @@ describe("platform pages in a browser", function () {
 
     it("has no page for a tokenized prompt until its token has launched, even for the owner", async () => {
       const owner = await sessionUser(h.deps.ds, "seller");
-      const launching = await insertPrompt(h.deps.ds, owner.id, { name: "Token on its way", tokenized_on: true, ticker: "WAY", token_address: null });
+      const launching = await insertPrompt(h.deps.ds, owner.id, {
+        name: "Token on its way",
+        tokenized_on: true,
+        ticker: "WAY",
+        token_address: null,
+      });
       const page = await newPage({ sessionToken: owner.token });
       const hidden = await page.goto(`/prompt/${launching}`);
       expect(hidden!.status()).to.equal(404);
       expect(await page.locator("h1").innerText()).to.equal("Not found");
 
-      await h.deps.ds.query(`UPDATE prompts SET token_address = $2 WHERE id = $1`, [launching, "WayMint11111111111111111111111111111111111"]);
+      await h.deps.ds.query(`UPDATE prompts SET token_address = $2 WHERE id = $1`, [
+        launching,
+        "WayMint11111111111111111111111111111111111",
+      ]);
       const shown = await page.goto(`/prompt/${launching}`);
       expect(shown!.status()).to.equal(200);
       expect(await text(page, "token-address")).to.equal("WayMint11111111111111111111111111111111111");
@@ -143,7 +187,11 @@ describe("platform pages in a browser", function () {
 
     it("answers unknown and malformed ids with a 404 page", async () => {
       const page = await newPage();
-      for (const path of [`/prompt/${randomUUID()}`, "/prompt/not-a-uuid", `/prompt/${encodeURIComponent("1' OR '1'='1")}`]) {
+      for (const path of [
+        `/prompt/${randomUUID()}`,
+        "/prompt/not-a-uuid",
+        `/prompt/${encodeURIComponent("1' OR '1'='1")}`,
+      ]) {
         const res = await page.goto(path);
         expect(res!.status(), path).to.equal(404);
         expect(res!.headers()["content-type"]).to.match(/^text\/html/);
@@ -179,8 +227,16 @@ describe("platform pages in a browser", function () {
 
     it("has no page for launches still under way or failed, nor for unknown ids, even for the owner", async () => {
       const owner = await sessionUser(h.deps.ds, "launcher");
-      const failed = await insertListing(h.deps.ds, owner.id, { name: "Never launched", status: "failed", token_address: null });
-      const launching = await insertListing(h.deps.ds, owner.id, { name: "Still launching", status: "launching", token_address: null });
+      const failed = await insertListing(h.deps.ds, owner.id, {
+        name: "Never launched",
+        status: "failed",
+        token_address: null,
+      });
+      const launching = await insertListing(h.deps.ds, owner.id, {
+        name: "Still launching",
+        status: "launching",
+        token_address: null,
+      });
       const page = await newPage({ sessionToken: owner.token });
       for (const path of [`/agent/${failed}`, `/agent/${launching}`, `/agent/${randomUUID()}`, "/agent/xyz"]) {
         const res = await page.goto(path);
@@ -193,7 +249,10 @@ describe("platform pages in a browser", function () {
   describe("API keys page", () => {
     /** Submits the form holding `button` and returns the response to the POST itself. */
     async function submit(page: Page, button: string) {
-      const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.click(button)]);
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST"),
+        page.click(button),
+      ]);
       await page.waitForLoadState();
       return response;
     }
@@ -225,7 +284,14 @@ describe("platform pages in a browser", function () {
       expect(signIn!.headers()["referrer-policy"]).to.equal("no-referrer");
       await page.waitForURL("**/platform/api-keys");
       const [cookie] = await page.context().cookies();
-      expect(cookie).to.include({ name: "apiary_session", value: user.token, httpOnly: true, sameSite: "Strict", secure: false, path: "/" });
+      expect(cookie).to.include({
+        name: "apiary_session",
+        value: user.token,
+        httpOnly: true,
+        sameSite: "Strict",
+        secure: false,
+        path: "/",
+      });
       expect(await text(page, "no-keys")).to.equal("You have no API keys yet.");
 
       // Create: the full key is on the page after the form, once.
@@ -237,7 +303,10 @@ describe("platform pages in a browser", function () {
       expect(await text(page, "new-key-notice")).to.include("laptop <script>");
       const row = page.locator("table[data-field=keys] tbody tr");
       expect(await row.count()).to.equal(1);
-      expect(await row.innerText()).to.include(`sk-…${key.slice(-4)}`).and.include("free").and.include("active");
+      expect(await row.innerText())
+        .to.include(`sk-…${key.slice(-4)}`)
+        .and.include("free")
+        .and.include("active");
 
       await page.reload();
       expect(await page.locator('[data-field="new-key"]').count()).to.equal(0);
@@ -291,7 +360,9 @@ describe("platform pages in a browser", function () {
       expect((await request(h.baseUrl, "GET", "/v1/rate/limits", { key: victim.key })).status).to.equal(200);
 
       // An API key is not a session: it cannot manage keys.
-      const withKey = await request(h.platformUrl, "GET", "/platform/api-keys", { headers: { authorization: `Bearer ${victim.key}` } });
+      const withKey = await request(h.platformUrl, "GET", "/platform/api-keys", {
+        headers: { authorization: `Bearer ${victim.key}` },
+      });
       expect(withKey.status).to.equal(401);
     });
 
@@ -313,10 +384,14 @@ describe("platform pages in a browser", function () {
       // A token made for another session does not fit this one.
       const otherPage = await newPage({ sessionToken: other.token });
       await otherPage.goto("/platform/api-keys");
-      const otherToken = await otherPage.locator('form[action="/platform/api-keys"] input[name="_csrf"]').getAttribute("value");
+      const otherToken = await otherPage
+        .locator('form[action="/platform/api-keys"] input[name="_csrf"]')
+        .getAttribute("value");
       await page.unroute("**/platform/api-keys");
       await page.route("**/platform/api-keys", (route) =>
-        route.request().method() === "POST" ? route.continue({ postData: `_csrf=${encodeURIComponent(otherToken!)}&name=wrong-token` }) : route.continue(),
+        route.request().method() === "POST"
+          ? route.continue({ postData: `_csrf=${encodeURIComponent(otherToken!)}&name=wrong-token` })
+          : route.continue(),
       );
       await page.goto("/platform/api-keys");
       await page.fill('input[name="name"]', "wrong-token");
@@ -332,7 +407,9 @@ describe("platform pages in a browser", function () {
       // "localhost" and "127.0.0.1" are different sites to the browser.
       const attacker: Server = createServer((_req, res) => {
         res.setHeader("content-type", "text/html");
-        res.end(`<form method="post" action="${h.platformUrl}/platform/api-keys"><input name="name" value="evil"><button>Win a prize</button></form>`);
+        res.end(
+          `<form method="post" action="${h.platformUrl}/platform/api-keys"><input name="name" value="evil"><button>Win a prize</button></form>`,
+        );
       });
       await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
       const attackerUrl = `http://localhost:${(attacker.address() as AddressInfo).port}`;

@@ -1,9 +1,18 @@
 import { expect } from "chai";
-import { createPriceSource, HttpPriceSource, PriceUnavailableError, usdToCurrency, type HttpPriceSettings } from "../../../shared/prices";
+import {
+  createPriceSource,
+  HttpPriceSource,
+  PriceUnavailableError,
+  usdToCurrency,
+  type HttpPriceSettings,
+} from "../../../shared/prices";
 import { startPriceServer, type PriceServer } from "../../helpers/price-server";
 
 async function unavailable(promise: Promise<unknown>): Promise<PriceUnavailableError> {
-  const caught = await promise.then(() => null, (err) => err);
+  const caught = await promise.then(
+    () => null,
+    (err) => err,
+  );
   expect(caught).to.be.instanceOf(PriceUnavailableError);
   expect(caught.status).to.equal(503);
   return caught;

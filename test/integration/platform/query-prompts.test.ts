@@ -2,8 +2,16 @@ import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
-import { makeTrusted, moderate, post, PROMPT_RECORD_FIELDS, promptBody, promptsPlatform, sessionToken, type PromptsPlatform } from "../../helpers/prompts";
-
+import {
+  makeTrusted,
+  moderate,
+  post,
+  PROMPT_RECORD_FIELDS,
+  promptBody,
+  promptsPlatform,
+  sessionToken,
+  type PromptsPlatform,
+} from "../../helpers/prompts";
 
 describe("E9 POST /api/query-prompts", function () {
   this.timeout(90_000);
@@ -16,7 +24,12 @@ describe("E9 POST /api/query-prompts", function () {
   const ids: Record<string, string> = {};
 
   async function create(owner: { key: string }, label: string, overrides: Record<string, unknown> = {}): Promise<void> {
-    const res = await post(platform.url, "/api/add-prompt", owner.key, promptBody({ name: `${marker} ${label}`, ...overrides }));
+    const res = await post(
+      platform.url,
+      "/api/add-prompt",
+      owner.key,
+      promptBody({ name: `${marker} ${label}`, ...overrides }),
+    );
     if (res.status !== 200) throw new Error(`${label}: ${JSON.stringify(res.body)}`);
     ids[label] = res.body.id;
     // Others see a prompt once a moderator has decided on it (approved), or never (rejected).
@@ -31,7 +44,8 @@ describe("E9 POST /api/query-prompts", function () {
     }
   }
 
-  const query = (body: Record<string, unknown>, token: string | null = null) => post(platform.url, "/api/query-prompts", token, { search: marker, ...body });
+  const query = (body: Record<string, unknown>, token: string | null = null) =>
+    post(platform.url, "/api/query-prompts", token, { search: marker, ...body });
   const labels = (res: { body: any[] }) => res.body.map((p) => Object.entries(ids).find(([, id]) => id === p.id)?.[0]);
 
   before(async () => {
@@ -66,14 +80,41 @@ describe("E9 POST /api/query-prompts", function () {
   });
 
   it("sorts oldest, popular (reviews, then average) and rating (average, nulls last; ties newest first)", async () => {
-    expect(labels(await query({ sortBy: "oldest", limit: 100 }))).to.deep.equal(["alpha", "bravo", "charlie", "delta", "foxtrot", "golf"]);
-    expect(labels(await query({ sortBy: "popular", limit: 100 }))).to.deep.equal(["delta", "alpha", "bravo", "golf", "foxtrot", "charlie"]);
-    expect(labels(await query({ sortBy: "rating", limit: 100 }))).to.deep.equal(["bravo", "delta", "alpha", "golf", "foxtrot", "charlie"]);
+    expect(labels(await query({ sortBy: "oldest", limit: 100 }))).to.deep.equal([
+      "alpha",
+      "bravo",
+      "charlie",
+      "delta",
+      "foxtrot",
+      "golf",
+    ]);
+    expect(labels(await query({ sortBy: "popular", limit: 100 }))).to.deep.equal([
+      "delta",
+      "alpha",
+      "bravo",
+      "golf",
+      "foxtrot",
+      "charlie",
+    ]);
+    expect(labels(await query({ sortBy: "rating", limit: 100 }))).to.deep.equal([
+      "bravo",
+      "delta",
+      "alpha",
+      "golf",
+      "foxtrot",
+      "charlie",
+    ]);
   });
 
   it("filters by price, category (case-insensitive), user and text in name or description", async () => {
     expect(labels(await query({ priceFilter: "paid", limit: 100 }))).to.deep.equal(["bravo"]);
-    expect(labels(await query({ priceFilter: "free", limit: 100 }))).to.deep.equal(["golf", "foxtrot", "delta", "charlie", "alpha"]);
+    expect(labels(await query({ priceFilter: "free", limit: 100 }))).to.deep.equal([
+      "golf",
+      "foxtrot",
+      "delta",
+      "charlie",
+      "alpha",
+    ]);
     expect(labels(await query({ category: "CONTENT", limit: 100 }))).to.deep.equal(["charlie", "alpha"]);
     expect(labels(await query({ userFilter: other.userId, limit: 100 }))).to.deep.equal(["foxtrot", "charlie"]);
     expect(labels(await query({ search: `${marker.toUpperCase()} DEL` }))).to.deep.equal(["delta"]);
@@ -96,9 +137,15 @@ describe("E9 POST /api/query-prompts", function () {
   });
 
   it("shows prompts waiting for review only to their owner, whatever status the owner asked for", async () => {
-    const res = await post(platform.url, "/api/add-prompt", other.key, promptBody({ name: `${marker} hotel`, status: "approved" }));
+    const res = await post(
+      platform.url,
+      "/api/add-prompt",
+      other.key,
+      promptBody({ name: `${marker} hotel`, status: "approved" }),
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const found = async (token: string | null) => (await query({ limit: 100 }, token)).body.some((p: any) => p.id === res.body.id);
+    const found = async (token: string | null) =>
+      (await query({ limit: 100 }, token)).body.some((p: any) => p.id === res.body.id);
     expect(await found(null)).to.equal(false);
     expect(await found(seller.key)).to.equal(false);
     expect(await found(other.key)).to.equal(true);
@@ -124,7 +171,15 @@ describe("E9 POST /api/query-prompts", function () {
     });
     expect(res.status).to.equal(400);
     expect(res.body.error).to.equal("Validation error");
-    expect(res.body.errors.map((e: any) => e.path).sort()).to.deep.equal(["category", "limit", "offset", "priceFilter", "search", "sortBy", "userFilter"]);
+    expect(res.body.errors.map((e: any) => e.path).sort()).to.deep.equal([
+      "category",
+      "limit",
+      "offset",
+      "priceFilter",
+      "search",
+      "sortBy",
+      "userFilter",
+    ]);
     for (const limit of [0, 2.5, "many"]) expect((await query({ limit })).status, String(limit)).to.equal(400);
   });
 
@@ -134,7 +189,10 @@ describe("E9 POST /api/query-prompts", function () {
     expect(empty.body).to.be.an("array");
     const wrong = await query({}, "sk-" + "f".repeat(64));
     expect(wrong.status).to.equal(401);
-    expect(wrong.body).to.include({ error: "Authentication failed", message: "Invalid or missing API key. Please check your API key and try again." });
+    expect(wrong.body).to.include({
+      error: "Authentication failed",
+      message: "Invalid or missing API key. Please check your API key and try again.",
+    });
   });
 });
 
@@ -154,17 +212,24 @@ describe("POST /api/rate-prompt", function () {
   });
   after(() => platform?.close());
 
-  const counters = async (id: string) => (await h.deps.ds.query(`SELECT review_count, rating_sum FROM prompts WHERE id = $1`, [id]))[0];
+  const counters = async (id: string) =>
+    (await h.deps.ds.query(`SELECT review_count, rating_sum FROM prompts WHERE id = $1`, [id]))[0];
 
   it("records a rating, and a second rating by the same user replaces it", async () => {
     const { key, userId } = await h.newKey();
     const first = await post(platform.url, "/api/rate-prompt", key, { id: promptId, rating: 2, comment: "Too terse" });
     expect(first.status, JSON.stringify(first.body)).to.equal(200);
     expect(first.body).to.deep.equal({ success: true, id: promptId, rating: 2, review_count: 1, average_rating: 2 });
-    const second = await post(platform.url, "/api/rate-prompt", await sessionToken(userId), { id: promptId, rating: 5 });
+    const second = await post(platform.url, "/api/rate-prompt", await sessionToken(userId), {
+      id: promptId,
+      rating: 5,
+    });
     expect(second.body).to.include({ review_count: 1, average_rating: 5 });
     expect(await counters(promptId)).to.deep.equal({ review_count: 1, rating_sum: 5 });
-    const [review] = await h.deps.ds.query(`SELECT rating, comment FROM prompt_reviews WHERE prompt_id = $1 AND user_id = $2`, [promptId, userId]);
+    const [review] = await h.deps.ds.query(
+      `SELECT rating, comment FROM prompt_reviews WHERE prompt_id = $1 AND user_id = $2`,
+      [promptId, userId],
+    );
     expect(review).to.deep.equal({ rating: 5, comment: null });
   });
 
@@ -172,7 +237,9 @@ describe("POST /api/rate-prompt", function () {
     const id = (await post(platform.url, "/api/add-prompt", owner.key, promptBody())).body.id;
     await moderate(h, platform.url, id);
     const raters = await Promise.all(Array.from({ length: 20 }, () => h.newKey()));
-    const results = await Promise.all(raters.map((r, i) => post(platform.url, "/api/rate-prompt", r.key, { id, rating: (i % 5) + 1 })));
+    const results = await Promise.all(
+      raters.map((r, i) => post(platform.url, "/api/rate-prompt", r.key, { id, rating: (i % 5) + 1 })),
+    );
     expect(results.every((r) => r.status === 200)).to.equal(true);
     expect(await counters(id)).to.deep.equal({ review_count: 20, rating_sum: 60 });
   });
@@ -183,7 +250,8 @@ describe("POST /api/rate-prompt", function () {
     expect(own.body).to.include({ error: "Forbidden", status_code: 403 });
     const { key } = await h.newKey();
     expect((await post(platform.url, "/api/rate-prompt", key, { id: randomUUID(), rating: 4 })).status).to.equal(404);
-    const pending = (await post(platform.url, "/api/add-prompt", owner.key, promptBody({ status: "approved" }))).body.id;
+    const pending = (await post(platform.url, "/api/add-prompt", owner.key, promptBody({ status: "approved" }))).body
+      .id;
     expect((await post(platform.url, "/api/rate-prompt", key, { id: pending, rating: 4 })).status).to.equal(404);
     const rejected = (await post(platform.url, "/api/add-prompt", owner.key, promptBody())).body.id;
     await moderate(h, platform.url, rejected, "rejected");

@@ -36,20 +36,31 @@ describe("trustworthiness for paid content", function () {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     }
   }
-  const sellPaid = (sellerKey: string) => post(platform.url, "/api/add-prompt", sellerKey, promptBody({ is_free: false, price_usd: 4 }));
+  const sellPaid = (sellerKey: string) =>
+    post(platform.url, "/api/add-prompt", sellerKey, promptBody({ is_free: false, price_usd: 4 }));
 
   it("needs two approved items rated 4+ by enough distinct accounts: one second account rating both is not enough", async () => {
     const seller = await h.newKey();
     const untrusted = await sellPaid(seller.key);
     expect(untrusted.status).to.equal(403);
-    expect(untrusted.body).to.include({ error: "Content validation failed", code: "INSUFFICIENT_TRUST", trustworthiness: 0 });
+    expect(untrusted.body).to.include({
+      error: "Content validation failed",
+      code: "INSUFFICIENT_TRUST",
+      trustworthiness: 0,
+    });
     const ids = await approvedItems(seller.key);
 
     await rateAll((await agedKey(h, 48)).key, ids);
     const oneRater = await sellPaid(seller.key);
     expect(oneRater.status).to.equal(403);
     expect(oneRater.body.trustworthiness).to.equal(5);
-    expect(oneRater.body.details).to.deep.equal({ rated_items: 2, required_items: 2, distinct_raters: 1, required_raters: 2, min_rater_age_hours: 24 });
+    expect(oneRater.body.details).to.deep.equal({
+      rated_items: 2,
+      required_items: 2,
+      distinct_raters: 1,
+      required_raters: 2,
+      min_rater_age_hours: 24,
+    });
 
     const second = await agedKey(h, 48);
     await post(platform.url, "/api/rate-prompt", second.key, { id: ids[0], rating: 5 });
@@ -79,8 +90,14 @@ describe("trustworthiness for paid content", function () {
     const ids = await approvedItems(seller.key);
     // The API refuses rating one's own prompt (403); a self-rating stored anyway must still not count.
     for (const id of ids) {
-      await h.deps.ds.query(`INSERT INTO prompt_reviews (prompt_id, user_id, rating, created_at) VALUES ($1, $2, 5, now())`, [id, seller.userId]);
-      await h.deps.ds.query(`UPDATE prompts SET review_count = review_count + 1, rating_sum = rating_sum + 5 WHERE id = $1`, [id]);
+      await h.deps.ds.query(
+        `INSERT INTO prompt_reviews (prompt_id, user_id, rating, created_at) VALUES ($1, $2, 5, now())`,
+        [id, seller.userId],
+      );
+      await h.deps.ds.query(
+        `UPDATE prompts SET review_count = review_count + 1, rating_sum = rating_sum + 5 WHERE id = $1`,
+        [id],
+      );
     }
     await rateAll((await agedKey(h, 48)).key, ids);
     const refused = await sellPaid(seller.key);

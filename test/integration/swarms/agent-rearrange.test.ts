@@ -31,7 +31,12 @@ describe("AgentRearrange (E1)", () => {
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({ status: "success", swarm_type: "AgentRearrange", swarm_name: "Build team", number_of_agents: 3 });
+    expect(res.body).to.include({
+      status: "success",
+      swarm_type: "AgentRearrange",
+      swarm_name: "Build team",
+      number_of_agents: 3,
+    });
 
     const roles = ["Planner", "Coder", "Tester", "Planner"];
     const output: { role: string; content: string }[] = res.body.output;
@@ -53,7 +58,8 @@ describe("AgentRearrange (E1)", () => {
     expect([...callers.slice(5, 7)].sort()).to.deep.equal(["Coder", "Tester"]);
     expect(callers[7]).to.equal("Planner");
 
-    const transcript = (upTo: number) => [marker, ...output.slice(0, upTo).map((t) => `${t.role}: ${t.content}`)].join("\n\n");
+    const transcript = (upTo: number) =>
+      [marker, ...output.slice(0, upTo).map((t) => `${t.role}: ${t.content}`)].join("\n\n");
     // Step 1 of loop 1: the task alone.
     expect(inputOf(calls[0])).to.equal(marker);
     for (const [first, upTo] of [
@@ -102,7 +108,9 @@ describe("AgentRearrange (E1)", () => {
 
     it("has an empty step", async () => {
       const detail = await refused({ rearrange_flow: "Alpha -> -> Beta" });
-      expect(detail).to.match(/step 2/i).and.match(/empty/i);
+      expect(detail)
+        .to.match(/step 2/i)
+        .and.match(/empty/i);
     });
 
     it("has an empty agent name inside a step", async () => {

@@ -4,7 +4,14 @@ import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { swarmRuleProblems } from "../../../shared/swarms/swarm-catalog";
 import { swarmTypes } from "../../../workers/swarms/registry";
 import { DecisionError } from "../../../workers/swarms/structured-decision";
-import { autoSwarmBuilder, buildableTypes, generatedAgentSpec, readSpec, renderSpec, type SwarmSpec } from "../../../workers/swarms/types/auto-swarm-builder";
+import {
+  autoSwarmBuilder,
+  buildableTypes,
+  generatedAgentSpec,
+  readSpec,
+  renderSpec,
+  type SwarmSpec,
+} from "../../../workers/swarms/types/auto-swarm-builder";
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
@@ -32,14 +39,21 @@ describe("AutoSwarmBuilder (E1)", () => {
     for (let attempt = 0; attempt < 6 && !success; attempt++) {
       const marker = uniqueMarker("asb");
       const journalFrom = h.sim.journal.length;
-      const res = await postSwarm(h, key, { swarm_type: "AutoSwarmBuilder", agents: [agent(`Hint-${marker}`, { model_name: "gpt-4o-mini" })], task: `${marker} task` });
+      const res = await postSwarm(h, key, {
+        swarm_type: "AutoSwarmBuilder",
+        agents: [agent(`Hint-${marker}`, { model_name: "gpt-4o-mini" })],
+        task: `${marker} task`,
+      });
       const builderCalls = callsMentioning(h, marker).filter((c) => callerOf(c) === "Builder");
       const first = builderCalls[0];
       expect(first.model, "the builder uses the first agent's model").to.equal("gpt-4o-mini");
       expect(first.tool_choice).to.deep.equal({ type: "function", function: { name: "build_swarm" } });
       const params = first.tools[0].function.parameters;
       expect(params.properties.swarm_type.enum).to.deep.equal(buildableTypes({ task: "x" } as SwarmRequest));
-      expect(params.properties.swarm_type.enum).to.not.include("auto").and.not.include("AutoSwarmBuilder").and.not.include("BatchedGridWorkflow");
+      expect(params.properties.swarm_type.enum)
+        .to.not.include("auto")
+        .and.not.include("AutoSwarmBuilder")
+        .and.not.include("BatchedGridWorkflow");
       expect(params.properties.agents).to.include({ minProperties: 2, maxProperties: 8 });
       // Builder input: the task, with the request's agents as hints.
       expect(inputOf(first)).to.include(`${marker} task`).and.include(`- Hint-${marker}: Hint-${marker} does its part`);
@@ -76,19 +90,32 @@ describe("AutoSwarmBuilder (E1)", () => {
   it("runs a valid spec as that swarm: generated agents with API defaults, a same-named request agent keeping its settings", async () => {
     const marker = uniqueMarker("asb-run");
     const [drafter, editor] = [`Drafter-${marker}`, `Editor-${marker}`];
-    const spec = { name: "Pair", swarm_type: "SequentialWorkflow", agents: { [drafter]: builtAgent("drafter"), [editor]: builtAgent("editor") } };
-    const run = inProcess([agent(`Lead-${marker}`, { model_name: "gpt-4.1" }), agent(editor, { model_name: "gpt-4o-mini", max_tokens: 77 })], marker, (lane) =>
-      lane === "builder" ? cannedCall("build_swarm", spec) : undefined,
+    const spec = {
+      name: "Pair",
+      swarm_type: "SequentialWorkflow",
+      agents: { [drafter]: builtAgent("drafter"), [editor]: builtAgent("editor") },
+    };
+    const run = inProcess(
+      [
+        agent(`Lead-${marker}`, { model_name: "gpt-4.1" }),
+        agent(editor, { model_name: "gpt-4o-mini", max_tokens: 77 }),
+      ],
+      marker,
+      (lane) => (lane === "builder" ? cannedCall("build_swarm", spec) : undefined),
     );
     const output = (await autoSwarmBuilder.run(run.swarm)) as { role: string; content: string }[];
     expect(output.map((t) => t.role)).to.deep.equal(["Builder", drafter, editor]);
-    expect(output[0].content).to.equal(`Swarm 'Pair' (SequentialWorkflow) with 2 agents:\n- ${drafter}: drafter part\n  System prompt: You are the drafter.\n- ${editor}: editor part\n  System prompt: You are the editor.`);
+    expect(output[0].content).to.equal(
+      `Swarm 'Pair' (SequentialWorkflow) with 2 agents:\n- ${drafter}: drafter part\n  System prompt: You are the drafter.\n- ${editor}: editor part\n  System prompt: You are the editor.`,
+    );
     const calls = callsMentioning(h, marker);
     expect(calls.map(callerOf)).to.deep.equal([drafter, editor]);
     expect(calls[0].model, "builder's model").to.equal("gpt-4.1");
     expect(calls[1].model, "the hint's model").to.equal("gpt-4o-mini");
     expect(calls[1].max_tokens ?? calls[1].max_completion_tokens).to.equal(77);
-    expect(calls[0].messages[0].content).to.include("You are the drafter.").and.include("of the SequentialWorkflow swarm 'Pair'");
+    expect(calls[0].messages[0].content)
+      .to.include("You are the drafter.")
+      .and.include("of the SequentialWorkflow swarm 'Pair'");
     expect(calls[1].messages[0].content).to.include("You are the editor.");
     expect(inputOf(calls[1])).to.equal(`${marker}\n\n${drafter}: ${output[1].content}`);
     expect(run.steps.map((s) => s.lane)).to.deep.equal(["builder", "swarm/l0/a0", "swarm/l0/a1"]);
@@ -97,8 +124,15 @@ describe("AutoSwarmBuilder (E1)", () => {
 
   it("an invalid spec is repaired once with the request-rule problems shown; a second invalid one fails naming the Builder", async () => {
     const marker = uniqueMarker("asb-repair");
-    const bad = { name: "Flow", swarm_type: "AgentRearrange", rearrange_flow: "X -> Ghost", agents: { X: builtAgent("x"), Y: builtAgent("y") } };
-    const first = inProcess([agent(`Lead-${marker}`)], marker, (lane, attempt) => (lane === "builder" && attempt === 0 ? cannedCall("build_swarm", bad) : undefined));
+    const bad = {
+      name: "Flow",
+      swarm_type: "AgentRearrange",
+      rearrange_flow: "X -> Ghost",
+      agents: { X: builtAgent("x"), Y: builtAgent("y") },
+    };
+    const first = inProcess([agent(`Lead-${marker}`)], marker, (lane, attempt) =>
+      lane === "builder" && attempt === 0 ? cannedCall("build_swarm", bad) : undefined,
+    );
     await autoSwarmBuilder.run(first.swarm).catch(() => null); // the repaired spec may itself be invalid; the repair call is what is checked
     const repair = callsMentioning(h, marker).find((c) => callerOf(c) === "Builder")!;
     expect(repair.messages.map((m: any) => m.role)).to.deep.equal(["system", "user", "assistant", "tool"]);
@@ -106,8 +140,13 @@ describe("AutoSwarmBuilder (E1)", () => {
 
     const marker2 = uniqueMarker("asb-fail");
     const debate = { name: "D", swarm_type: "DebateWithJudge", agents: { P: builtAgent("p"), C: builtAgent("c") } };
-    const second = inProcess([agent(`Lead-${marker2}`)], marker2, (lane) => (lane === "builder" ? cannedCall("build_swarm", debate) : undefined));
-    const err = await autoSwarmBuilder.run(second.swarm).then(() => null, (e: unknown) => e);
+    const second = inProcess([agent(`Lead-${marker2}`)], marker2, (lane) =>
+      lane === "builder" ? cannedCall("build_swarm", debate) : undefined,
+    );
+    const err = await autoSwarmBuilder.run(second.swarm).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(DecisionError);
     expect(err).to.include({ code: "DECISION_INVALID", agent: "Builder" });
     expect((err as Error).message).to.include("DebateWithJudge needs exactly 3 agents");
@@ -117,7 +156,14 @@ describe("AutoSwarmBuilder (E1)", () => {
 
   it("runs without request agents (the service's default model builds); the catalog does not refuse it", async () => {
     expect(swarmTypes.AutoSwarmBuilder).to.equal(autoSwarmBuilder);
-    expect(swarmRuleProblems({ max_loops: 1, swarm_type: "AutoSwarmBuilder", task: "x", agents: [] } as unknown as SwarmRequest)).to.deep.equal([]);
+    expect(
+      swarmRuleProblems({
+        max_loops: 1,
+        swarm_type: "AutoSwarmBuilder",
+        task: "x",
+        agents: [],
+      } as unknown as SwarmRequest),
+    ).to.deep.equal([]);
     const marker = uniqueMarker("asb-none");
     const res = await postSwarm(h, key, { swarm_type: "AutoSwarmBuilder", task: marker });
     expect(res.status, "not refused: 200 or a failed decision after repair").to.be.oneOf([200, 500]);
@@ -136,12 +182,35 @@ describe("AutoSwarmBuilder specs (unit)", () => {
 
   it("reads keyed agents in order, drops a flow for other types, and rejects bad shapes", () => {
     const types = buildableTypes({ task: "x" } as SwarmRequest);
-    const { spec } = readSpec(types, { name: " N ", swarm_type: "ConcurrentWorkflow", rearrange_flow: "A -> B", agents: { B: builtAgent("b"), A: builtAgent("a") } });
-    expect(spec).to.deep.equal({ name: "N", swarm_type: "ConcurrentWorkflow", rearrange_flow: null, agents: [{ agent_name: "B", description: "b part", system_prompt: "You are the b." }, { agent_name: "A", description: "a part", system_prompt: "You are the a." }] });
-    expect(readSpec(types, { name: "N", swarm_type: "auto", agents: { A: builtAgent("a"), B: builtAgent("b") } }).problem).to.include("'swarm_type' must be one of");
-    expect(readSpec(types, { name: "N", swarm_type: "GroupChat", agents: { A: builtAgent("a") } }).problem).to.include("2 to 8 agents (got 1)");
-    expect(readSpec(types, { name: "N", swarm_type: "GroupChat", agents: { A: builtAgent("a"), "A ": builtAgent("b") } }).problem).to.include("agent names must be unique: A");
-    expect(readSpec(types, { name: "N", swarm_type: "GroupChat", agents: { A: builtAgent("a"), B: { description: "d" } } }).problem).to.include("agent 'B' needs a description and a non-empty system_prompt");
+    const { spec } = readSpec(types, {
+      name: " N ",
+      swarm_type: "ConcurrentWorkflow",
+      rearrange_flow: "A -> B",
+      agents: { B: builtAgent("b"), A: builtAgent("a") },
+    });
+    expect(spec).to.deep.equal({
+      name: "N",
+      swarm_type: "ConcurrentWorkflow",
+      rearrange_flow: null,
+      agents: [
+        { agent_name: "B", description: "b part", system_prompt: "You are the b." },
+        { agent_name: "A", description: "a part", system_prompt: "You are the a." },
+      ],
+    });
+    expect(
+      readSpec(types, { name: "N", swarm_type: "auto", agents: { A: builtAgent("a"), B: builtAgent("b") } }).problem,
+    ).to.include("'swarm_type' must be one of");
+    expect(readSpec(types, { name: "N", swarm_type: "GroupChat", agents: { A: builtAgent("a") } }).problem).to.include(
+      "2 to 8 agents (got 1)",
+    );
+    expect(
+      readSpec(types, { name: "N", swarm_type: "GroupChat", agents: { A: builtAgent("a"), "A ": builtAgent("b") } })
+        .problem,
+    ).to.include("agent names must be unique: A");
+    expect(
+      readSpec(types, { name: "N", swarm_type: "GroupChat", agents: { A: builtAgent("a"), B: { description: "d" } } })
+        .problem,
+    ).to.include("agent 'B' needs a description and a non-empty system_prompt");
     expect(buildableTypes({ task: "x", tasks: ["a"] } as SwarmRequest)).to.include("BatchedGridWorkflow");
   });
 });

@@ -2,7 +2,6 @@ import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
-
 describe("BatchedGridWorkflow (E1)", () => {
   let h: Harness;
   let key: string;
@@ -45,7 +44,9 @@ describe("BatchedGridWorkflow (E1)", () => {
       if (k >= 6) {
         // Round 2 refines the pair's own round-1 answer and nothing else.
         const input = inputOf(call);
-        expect(input).to.include(output[k - 6].content).and.include("improve");
+        expect(input)
+          .to.include(output[k - 6].content)
+          .and.include("improve");
         output.slice(0, 6).forEach((other, j) => j !== k - 6 && expect(input).to.not.include(other.content));
         tasks.forEach((other) => other !== task && expect(input).to.not.include(other));
       }
@@ -62,7 +63,10 @@ describe("BatchedGridWorkflow (E1)", () => {
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const calls = callsMentioning(h, marker);
-    expect(calls.map(inputOf).sort()).to.deep.equal([`user: context ${marker}\n\nfirst cell`, `user: context ${marker}\n\nsecond cell`]);
+    expect(calls.map(inputOf).sort()).to.deep.equal([
+      `user: context ${marker}\n\nfirst cell`,
+      `user: context ${marker}\n\nsecond cell`,
+    ]);
     expect(res.body.output.map((t: any) => t.task_index)).to.deep.equal([0, 1]);
   });
 

@@ -2,7 +2,6 @@ import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
-
 describe("ConcurrentWorkflow (E1)", () => {
   let h: Harness;
   let key: string;
@@ -25,7 +24,12 @@ describe("ConcurrentWorkflow (E1)", () => {
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({ status: "success", swarm_type: "ConcurrentWorkflow", swarm_name: "Parallel panel", number_of_agents: 3 });
+    expect(res.body).to.include({
+      status: "success",
+      swarm_type: "ConcurrentWorkflow",
+      swarm_name: "Parallel panel",
+      number_of_agents: 3,
+    });
     expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(3);
 
     const output: { role: string; content: string }[] = res.body.output;
@@ -50,7 +54,9 @@ describe("ConcurrentWorkflow (E1)", () => {
     for (const call of round2) {
       const input = inputOf(call);
       expect(input.startsWith(marker), "round-2 input starts with the task").to.equal(true);
-      names.forEach((name, i) => expect(input, `round-2 input of ${callerOf(call)}`).to.include(`${name}: ${output[i].content}`));
+      names.forEach((name, i) =>
+        expect(input, `round-2 input of ${callerOf(call)}`).to.include(`${name}: ${output[i].content}`),
+      );
       // Every agent sees the same round-2 input.
       expect(input).to.equal(inputOf(round2[0]));
     }
@@ -67,7 +73,10 @@ describe("ConcurrentWorkflow (E1)", () => {
     const marker = `concurrent-one-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     const res = await postSwarm(h, key, {
       swarm_type: "ConcurrentWorkflow",
-      agents: [agent("First", { llm_args: { sim_latency_ms: 300, sim_reply: `first-${marker}` } }), agent("Second", { llm_args: { sim_reply: `second-${marker}` } })],
+      agents: [
+        agent("First", { llm_args: { sim_latency_ms: 300, sim_reply: `first-${marker}` } }),
+        agent("Second", { llm_args: { sim_reply: `second-${marker}` } }),
+      ],
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);

@@ -18,14 +18,23 @@ describe("CouncilAsAJudge (E1)", () => {
   it("runs the request's agents as judges in parallel, each on the material and its own dimension, then an internal Chair on every report", async () => {
     const marker = uniqueMarker("caj");
     const judges = [
-      agent("Factuality", { description: "checks every claim against known facts", model_name: "gpt-4o-mini", llm_args: { sim_latency_ms: 300 } }),
+      agent("Factuality", {
+        description: "checks every claim against known facts",
+        model_name: "gpt-4o-mini",
+        llm_args: { sim_latency_ms: 300 },
+      }),
       agent("Clarity", { description: "judges how clearly the text reads" }),
       agent("Tone", { description: "judges whether the tone suits a formal audience" }),
     ];
     const names = ["Factuality", "Clarity", "Tone"];
     const res = await postSwarm(h, key, { name: "Jury", swarm_type: "CouncilAsAJudge", agents: judges, task: marker });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({ status: "success", swarm_type: "CouncilAsAJudge", swarm_name: "Jury", number_of_agents: 4 });
+    expect(res.body).to.include({
+      status: "success",
+      swarm_type: "CouncilAsAJudge",
+      swarm_name: "Jury",
+      number_of_agents: 4,
+    });
     expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(4);
 
     const output = res.body.output as { role: string; content: string }[];
@@ -52,7 +61,9 @@ describe("CouncilAsAJudge (E1)", () => {
 
     // The Chair sees every report, attributed to its judge; its turn is its own reply.
     const chairInput = inputOf(calls[3]);
-    names.forEach((name, i) => expect(chairInput).to.include(`${name} (dimension: ${name} — ${judges[i].description}):\n${output[i].content}`));
+    names.forEach((name, i) =>
+      expect(chairInput).to.include(`${name} (dimension: ${name} — ${judges[i].description}):\n${output[i].content}`),
+    );
     expect(output[3].content).to.include(conversationOf(calls[3]));
   });
 
@@ -64,7 +75,14 @@ describe("CouncilAsAJudge (E1)", () => {
     expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(7);
 
     const judgeNames = BUILT_IN_JUDGES.map((j) => j.name);
-    expect(judgeNames).to.deep.equal(["Accuracy Judge", "Helpfulness Judge", "Harmlessness Judge", "Coherence Judge", "Conciseness Judge", "Instruction Adherence Judge"]);
+    expect(judgeNames).to.deep.equal([
+      "Accuracy Judge",
+      "Helpfulness Judge",
+      "Harmlessness Judge",
+      "Coherence Judge",
+      "Conciseness Judge",
+      "Instruction Adherence Judge",
+    ]);
     const output = res.body.output as { role: string; content: string }[];
     expect(output.map((t) => t.role)).to.deep.equal([...judgeNames, "Chair"]);
 
@@ -86,12 +104,19 @@ describe("CouncilAsAJudge (E1)", () => {
   it("accepts a request without agents but still requires task, tasks or messages", async () => {
     const res = await postSwarm(h, key, { swarm_type: "CouncilAsAJudge" });
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
-    expect(res.body.detail).to.be.a("string").and.match(/task, tasks or messages/).and.not.match(/needs at least/);
+    expect(res.body.detail)
+      .to.be.a("string")
+      .and.match(/task, tasks or messages/)
+      .and.not.match(/needs at least/);
   });
 
   it("a retried run replays every step without calling the LLM again", async () => {
     const marker = uniqueMarker("caj-replay");
-    const res = await postSwarm(h, key, { swarm_type: "CouncilAsAJudge", agents: [agent("Logic"), agent("Style")], task: marker });
+    const res = await postSwarm(h, key, {
+      swarm_type: "CouncilAsAJudge",
+      agents: [agent("Logic"), agent("Style")],
+      task: marker,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(callsMentioning(h, marker)).to.have.length(3);
 

@@ -2,7 +2,6 @@ import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
-
 describe("DebateWithJudge (E1)", () => {
   let h: Harness;
   let key: string;
@@ -70,7 +69,11 @@ describe("DebateWithJudge (E1)", () => {
 
   it("answers 400 when the debate does not have exactly 3 agents, before any LLM call", async () => {
     const marker = `debate-two-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    const res = await postSwarm(h, key, { swarm_type: "DebateWithJudge", agents: [agent("Pro"), agent("Con")], task: marker });
+    const res = await postSwarm(h, key, {
+      swarm_type: "DebateWithJudge",
+      agents: [agent("Pro"), agent("Con")],
+      task: marker,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
     expect(res.body.detail).to.be.a("string").and.include("exactly 3");
     expect(callsMentioning(h, marker)).to.have.length(0);

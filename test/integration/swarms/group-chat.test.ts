@@ -76,7 +76,11 @@ describe("GroupChat (E1)", () => {
 
   it("with only self and unknown mentions, the order stays request order", async () => {
     const marker = `gc-noop-${Date.now()}`;
-    const { order } = await chat(marker, [agent("One", { llm_args: { sim_reply: "@One @Zero @three" } }), agent("Two"), agent("Three")]);
+    const { order } = await chat(marker, [
+      agent("One", { llm_args: { sim_reply: "@One @Zero @three" } }),
+      agent("Two"),
+      agent("Three"),
+    ]);
     expect(order).to.deep.equal(["One", "Two", "Three"]);
   });
 

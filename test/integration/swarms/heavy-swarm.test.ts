@@ -1,7 +1,12 @@
 import { expect } from "chai";
 import { config } from "../../../shared/config";
 import { REVIEW_PROMPT } from "../../../workers/agents/messages";
-import { heavySwarm, questionProblem, workerInput, type QuestionDecision } from "../../../workers/swarms/types/heavy-swarm";
+import {
+  heavySwarm,
+  questionProblem,
+  workerInput,
+  type QuestionDecision,
+} from "../../../workers/swarms/types/heavy-swarm";
 import { harness, type Harness } from "../../helpers/harness";
 import { replayStoredRun } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
@@ -10,7 +15,10 @@ const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random(
 
 /** The question generator's decision as the model made it (its stored tool call). */
 async function storedQuestions(h: Harness, runId: string): Promise<QuestionDecision> {
-  const steps = await h.deps.ds.query("SELECT step_key, agent_name, model, output FROM run_steps WHERE run_id = $1 AND step_key LIKE 'questions#%' ORDER BY step_key", [runId]);
+  const steps = await h.deps.ds.query(
+    "SELECT step_key, agent_name, model, output FROM run_steps WHERE run_id = $1 AND step_key LIKE 'questions#%' ORDER BY step_key",
+    [runId],
+  );
   expect(steps.map((s: any) => s.step_key)).to.deep.equal(["questions#0"]);
   expect(steps[0].agent_name).to.equal("Question Generator");
   return JSON.parse(steps[0].output.tool_calls[0].function.arguments);
@@ -36,7 +44,12 @@ describe("HeavySwarm (E1)", () => {
       heavy_swarm_worker_model_name: "gpt-4.1-nano",
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({ status: "success", swarm_type: "HeavySwarm", swarm_name: "Deep", number_of_agents: 6 });
+    expect(res.body).to.include({
+      status: "success",
+      swarm_type: "HeavySwarm",
+      swarm_name: "Deep",
+      number_of_agents: 6,
+    });
     expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(6);
 
     const output = res.body.output as { role: string; content: any }[];
@@ -76,7 +89,9 @@ describe("HeavySwarm (E1)", () => {
       const firstAnswer = second.messages.find((m: any) => m.role === "assistant");
       expect(firstAnswer.content).to.include(conversationOf(first));
       // The output is the final answer only, not the first one.
-      expect(output[1 + i].content).to.include(conversationOf(second)).and.not.include(conversationOf(first));
+      expect(output[1 + i].content)
+        .to.include(conversationOf(second))
+        .and.not.include(conversationOf(first));
     });
 
     const synthesis = calls[9];
@@ -84,7 +99,11 @@ describe("HeavySwarm (E1)", () => {
     expect(synthesis.model).to.equal("gpt-4.1-nano");
     const synthesisInput = inputOf(synthesis);
     expect(synthesisInput.startsWith(`Task:\n${marker}`)).to.equal(true);
-    workers.forEach((name, i) => expect(synthesisInput).to.include(`${name}\nQuestion: ${decision.questions[name].trim()}\nAnswer: ${output[1 + i].content}`));
+    workers.forEach((name, i) =>
+      expect(synthesisInput).to.include(
+        `${name}\nQuestion: ${decision.questions[name].trim()}\nAnswer: ${output[1 + i].content}`,
+      ),
+    );
     expect(output[5].content).to.include(conversationOf(synthesis));
   });
 
@@ -93,7 +112,10 @@ describe("HeavySwarm (E1)", () => {
     const names = ["Scout", "Critic"];
     const res = await postSwarm(h, key, {
       swarm_type: "HeavySwarm",
-      agents: [agent("Scout", { model_name: "gpt-4o", llm_args: { sim_latency_ms: 300 } }), agent("Critic", { model_name: "gpt-5-mini" })],
+      agents: [
+        agent("Scout", { model_name: "gpt-4o", llm_args: { sim_latency_ms: 300 } }),
+        agent("Critic", { model_name: "gpt-5-mini" }),
+      ],
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -125,7 +147,10 @@ describe("HeavySwarm (E1)", () => {
   it("accepts a request without agents but still requires task, tasks or messages", async () => {
     const res = await postSwarm(h, key, { swarm_type: "HeavySwarm" });
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
-    expect(res.body.detail).to.be.a("string").and.match(/task, tasks or messages/).and.not.match(/needs at least/);
+    expect(res.body.detail)
+      .to.be.a("string")
+      .and.match(/task, tasks or messages/)
+      .and.not.match(/needs at least/);
   });
 
   it("rejects question decisions that miss a worker or name an unknown one (unit)", () => {
@@ -139,12 +164,24 @@ describe("HeavySwarm (E1)", () => {
 
   it("a retried run replays every step without calling the LLM again", async () => {
     const marker = uniqueMarker("heavy-replay");
-    const res = await postSwarm(h, key, { swarm_type: "HeavySwarm", agents: [agent("One"), agent("Two")], task: marker, heavy_swarm_loops_per_agent: 2 });
+    const res = await postSwarm(h, key, {
+      swarm_type: "HeavySwarm",
+      agents: [agent("One"), agent("Two")],
+      task: marker,
+      heavy_swarm_loops_per_agent: 2,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(callsMentioning(h, marker)).to.have.length(6);
 
     const { steps, recorder, ctx, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, heavySwarm);
-    expect(steps.map((s: any) => s.step_key).sort()).to.deep.equal(["questions#0", "synthesis#0", "w0#0", "w0#1", "w1#0", "w1#1"]);
+    expect(steps.map((s: any) => s.step_key).sort()).to.deep.equal([
+      "questions#0",
+      "synthesis#0",
+      "w0#0",
+      "w0#1",
+      "w1#0",
+      "w1#1",
+    ]);
     expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
     expect(recorder.replayed).to.equal(6);
     expect(callsMentioning(h, marker)).to.have.length(6);

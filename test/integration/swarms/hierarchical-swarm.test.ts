@@ -1,6 +1,13 @@
 import { expect } from "chai";
 import { decide, DecisionError } from "../../../workers/swarms/structured-decision";
-import { hierarchicalSwarm, ordersProblem, ordersTool, renderOrders, runOrders, type DirectorDecision } from "../../../workers/swarms/types/hierarchical-swarm";
+import {
+  hierarchicalSwarm,
+  ordersProblem,
+  ordersTool,
+  renderOrders,
+  runOrders,
+  type DirectorDecision,
+} from "../../../workers/swarms/types/hierarchical-swarm";
 import { harness, type Harness } from "../../helpers/harness";
 import { inProcessSwarm, replayStoredRun } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
@@ -21,7 +28,10 @@ describe("HierarchicalSwarm (E1)", () => {
 
   /** The director's recorded decisions of a run, by loop. */
   async function decisions(runId: string, director = "Director"): Promise<DirectorDecision[]> {
-    const steps = await h.deps.ds.query("SELECT step_key, output FROM run_steps WHERE run_id = $1 AND agent_name = $2 AND step_key LIKE 'l%/director#%' ORDER BY step_key", [runId, director]);
+    const steps = await h.deps.ds.query(
+      "SELECT step_key, output FROM run_steps WHERE run_id = $1 AND agent_name = $2 AND step_key LIKE 'l%/director#%' ORDER BY step_key",
+      [runId, director],
+    );
     return steps.map((s: any) => JSON.parse(s.output.tool_calls[0].function.arguments));
   }
 
@@ -72,7 +82,11 @@ describe("HierarchicalSwarm (E1)", () => {
     expect(callerOf(synthesisCall)).to.equal("Director");
     expect(synthesisCall.tools).to.equal(undefined);
     expect(output.at(-1)!.content).to.include(conversationOf(synthesisCall));
-    ordered.forEach((name, i) => expect(inputOf(synthesisCall)).to.include(`${name} (order: ${decision.orders[i].task}):\n${output[1 + i].content}`));
+    ordered.forEach((name, i) =>
+      expect(inputOf(synthesisCall)).to.include(
+        `${name} (order: ${decision.orders[i].task}):\n${output[1 + i].content}`,
+      ),
+    );
   });
 
   it("max_loops 2: the Director reviews the results with a done flag, then orders again or ends, and always synthesises", async () => {
@@ -81,7 +95,12 @@ describe("HierarchicalSwarm (E1)", () => {
     // both branches show up within a few runs (each run's assertions hold for its own branch).
     for (let attempt = 0; attempt < 20 && seen.size < 2; attempt++) {
       const marker = unique(`loops${attempt}`);
-      const res = await postSwarm(h, key, { swarm_type: "HierarchicalSwarm", max_loops: 2, agents: [agent("North"), agent("South")], task: marker });
+      const res = await postSwarm(h, key, {
+        swarm_type: "HierarchicalSwarm",
+        max_loops: 2,
+        agents: [agent("North"), agent("South")],
+        task: marker,
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const [first, review] = await decisions(res.body.job_id);
       expect(review, "a review decision in loop 2").to.be.an("object");
@@ -97,9 +116,18 @@ describe("HierarchicalSwarm (E1)", () => {
       expect(schema.required).to.deep.equal(["plan", "orders", "done"]);
       expect(schema.properties.done.type).to.equal("boolean");
       const output = res.body.output as { role: string; content: string }[];
-      expect(output.map((t) => t.role)).to.deep.equal(["Director", ...firstOrdered, "Director", ...secondOrdered, "Director"]);
+      expect(output.map((t) => t.role)).to.deep.equal([
+        "Director",
+        ...firstOrdered,
+        "Director",
+        ...secondOrdered,
+        "Director",
+      ]);
       // The review sees the task, the team and loop 1's results.
-      expect(inputOf(reviewCall)).to.include(marker).and.include("- North: North does its part").and.include(`[loop 1] ${firstOrdered[0]} (order: ${first.orders[0].task}):\n${output[1].content}`);
+      expect(inputOf(reviewCall))
+        .to.include(marker)
+        .and.include("- North: North does its part")
+        .and.include(`[loop 1] ${firstOrdered[0]} (order: ${first.orders[0].task}):\n${output[1].content}`);
       const reviewTurn = output[1 + firstOrdered.length].content;
       if (review.done) {
         expect(reviewTurn).to.include("Done:").and.not.include("Orders:");
@@ -118,7 +146,11 @@ describe("HierarchicalSwarm (E1)", () => {
     const marker = unique("role");
     const res = await postSwarm(h, key, {
       swarm_type: "HierarchicalSwarm",
-      agents: [agent("Alpha"), agent("Boss", { role: "director", model_name: "gpt-4o-mini", system_prompt: `Boss prompt ${marker}` }), agent("Beta")],
+      agents: [
+        agent("Alpha"),
+        agent("Boss", { role: "director", model_name: "gpt-4o-mini", system_prompt: `Boss prompt ${marker}` }),
+        agent("Beta"),
+      ],
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -131,12 +163,18 @@ describe("HierarchicalSwarm (E1)", () => {
     const bossCalls = calls.filter((c) => callerOf(c) === "Boss");
     expect(bossCalls).to.have.length(2);
     expect(bossCalls.map((c) => c.model)).to.deep.equal(["gpt-4o-mini", "gpt-4o-mini"]);
-    expect(calls[0].tools[0].function.parameters.properties.orders.items.properties.agent.enum).to.deep.equal(["Alpha", "Beta"]);
+    expect(calls[0].tools[0].function.parameters.properties.orders.items.properties.agent.enum).to.deep.equal([
+      "Alpha",
+      "Beta",
+    ]);
     expect(calls[0].messages[0].content).to.include(`Boss prompt ${marker}`).and.include("You direct a team");
     expect(res.body.output.map((t: any) => t.role)).to.deep.equal(["Director", ...ordered, "Director"]);
     // Boss is the director, so no separate internal Director made calls.
     expect(res.body.number_of_agents).to.equal(1 + new Set(ordered).size);
-    const internal = await h.deps.ds.query("SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1 AND agent_name = 'Director'", [res.body.job_id]);
+    const internal = await h.deps.ds.query(
+      "SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1 AND agent_name = 'Director'",
+      [res.body.job_id],
+    );
     expect(internal[0].n).to.equal(0);
   });
 
@@ -144,10 +182,20 @@ describe("HierarchicalSwarm (E1)", () => {
     const marker = unique("parallel");
     const latency = 500;
     const { swarm, steps } = localSwarm(
-      [agent("Slow", { llm_args: { sim_latency_ms: latency } }), agent("Fast", { llm_args: { sim_latency_ms: 50 } }), agent("Idle")],
+      [
+        agent("Slow", { llm_args: { sim_latency_ms: latency } }),
+        agent("Fast", { llm_args: { sim_latency_ms: 50 } }),
+        agent("Idle"),
+      ],
       marker,
     );
-    const decision: DirectorDecision = { plan: `plan ${marker}`, orders: [{ agent: "Fast", task: "fast order" }, { agent: "Slow", task: "slow order" }] };
+    const decision: DirectorDecision = {
+      plan: `plan ${marker}`,
+      orders: [
+        { agent: "Fast", task: "fast order" },
+        { agent: "Slow", task: "slow order" },
+      ],
+    };
     const contents = await runOrders(swarm, swarm.agents, decision, 0);
     const entries = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker));
     expect(entries.map((e: any) => callerOf(e.body))).to.have.members(["Fast", "Slow"]);
@@ -165,7 +213,14 @@ describe("HierarchicalSwarm (E1)", () => {
     const tool = ordersTool(["Alpha", "Beta"], false);
     // First answer judged against a team without its worker: invalid, so the repair is asked for.
     let attempt = 0;
-    const repaired = await decide<DirectorDecision>(swarm, who, `Task: ${marker}`, tool, (v) => ordersProblem(attempt++ === 0 ? ["Nobody"] : ["Alpha", "Beta"], false, v), "l0/director");
+    const repaired = await decide<DirectorDecision>(
+      swarm,
+      who,
+      `Task: ${marker}`,
+      tool,
+      (v) => ordersProblem(attempt++ === 0 ? ["Nobody"] : ["Alpha", "Beta"], false, v),
+      "l0/director",
+    );
     expect(attempt).to.equal(2);
     expect(["Alpha", "Beta"]).to.include(repaired.orders[0].agent);
     const calls = callsMentioning(h, marker);
@@ -173,7 +228,14 @@ describe("HierarchicalSwarm (E1)", () => {
     expect(calls[1].messages.at(-1).content).to.include("'agent' must be one of Nobody");
 
     const marker2 = unique("fail");
-    const failed: any = await decide(localSwarm([agent("Alpha")], marker2).swarm, who, `Task: ${marker2}`, ordersTool(["Alpha"], false), (v) => ordersProblem(["Nobody"], false, v), "l0/director").catch((e) => e);
+    const failed: any = await decide(
+      localSwarm([agent("Alpha")], marker2).swarm,
+      who,
+      `Task: ${marker2}`,
+      ordersTool(["Alpha"], false),
+      (v) => ordersProblem(["Nobody"], false, v),
+      "l0/director",
+    ).catch((e) => e);
     expect(failed).to.be.instanceOf(DecisionError);
     expect(failed).to.include({ code: "DECISION_INVALID", agent: "Director" });
     expect(failed.message).to.include("give_orders").and.include("'agent' must be one of Nobody");
@@ -182,7 +244,12 @@ describe("HierarchicalSwarm (E1)", () => {
 
   it("a retried run replays every step without calling the LLM again", async () => {
     const marker = unique("replay");
-    const res = await postSwarm(h, key, { swarm_type: "HierarchicalSwarm", max_loops: 2, agents: [agent("One"), agent("Two")], task: marker });
+    const res = await postSwarm(h, key, {
+      swarm_type: "HierarchicalSwarm",
+      max_loops: 2,
+      agents: [agent("One"), agent("Two")],
+      task: marker,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const before = callsMentioning(h, marker).length;
     const { steps, recorder, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, hierarchicalSwarm);
@@ -194,9 +261,15 @@ describe("HierarchicalSwarm (E1)", () => {
 
   it("answers 400 before any LLM call when the only agent is the director (no workers to order)", async () => {
     const marker = unique("noworkers");
-    const res = await postSwarm(h, key, { swarm_type: "HierarchicalSwarm", agents: [agent("Boss", { role: "director" })], task: marker });
+    const res = await postSwarm(h, key, {
+      swarm_type: "HierarchicalSwarm",
+      agents: [agent("Boss", { role: "director" })],
+      task: marker,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
-    expect(res.body.detail).to.include("HierarchicalSwarm needs at least one worker besides the agent with role 'director'");
+    expect(res.body.detail).to.include(
+      "HierarchicalSwarm needs at least one worker besides the agent with role 'director'",
+    );
     expect(callsMentioning(h, marker)).to.have.length(0);
   });
 
@@ -212,21 +285,53 @@ describe("HierarchicalSwarm (E1)", () => {
 describe("HierarchicalSwarm orders (unit)", () => {
   const workers = ["Alpha", "Beta"];
   it("accepts valid orders and a done review, and rejects unknown workers, duplicate orders, empty tasks and missing fields", () => {
-    expect(ordersProblem(workers, false, { plan: "p", orders: [{ agent: "Alpha", task: "t" }, { agent: "Beta", task: "u" }] })).to.equal(null);
+    expect(
+      ordersProblem(workers, false, {
+        plan: "p",
+        orders: [
+          { agent: "Alpha", task: "t" },
+          { agent: "Beta", task: "u" },
+        ],
+      }),
+    ).to.equal(null);
     expect(ordersProblem(workers, true, { plan: "p", orders: [], done: true })).to.equal(null);
-    expect(ordersProblem(workers, true, { plan: "p", orders: [], done: false })).to.equal("give at least one order, or set done to true");
+    expect(ordersProblem(workers, true, { plan: "p", orders: [], done: false })).to.equal(
+      "give at least one order, or set done to true",
+    );
     expect(ordersProblem(workers, false, { plan: "p", orders: [] })).to.equal("give at least one order");
-    expect(ordersProblem(workers, false, { plan: "p", orders: [{ agent: "Zed", task: "t" }] })).to.equal("order 1: 'agent' must be one of Alpha, Beta");
-    expect(ordersProblem(workers, false, { plan: "p", orders: [{ agent: "Alpha", task: "t" }, { agent: "Alpha", task: "u" }] })).to.include("Alpha has more than one order");
-    expect(ordersProblem(workers, false, { plan: " ", orders: [{ agent: "Alpha", task: "" }] })).to.equal("'plan' must be a non-empty string; order 1 needs a non-empty 'task'");
-    expect(ordersProblem(workers, true, { plan: "p", orders: [{ agent: "Alpha", task: "t" }] })).to.equal("'done' must be true or false");
+    expect(ordersProblem(workers, false, { plan: "p", orders: [{ agent: "Zed", task: "t" }] })).to.equal(
+      "order 1: 'agent' must be one of Alpha, Beta",
+    );
+    expect(
+      ordersProblem(workers, false, {
+        plan: "p",
+        orders: [
+          { agent: "Alpha", task: "t" },
+          { agent: "Alpha", task: "u" },
+        ],
+      }),
+    ).to.include("Alpha has more than one order");
+    expect(ordersProblem(workers, false, { plan: " ", orders: [{ agent: "Alpha", task: "" }] })).to.equal(
+      "'plan' must be a non-empty string; order 1 needs a non-empty 'task'",
+    );
+    expect(ordersProblem(workers, true, { plan: "p", orders: [{ agent: "Alpha", task: "t" }] })).to.equal(
+      "'done' must be true or false",
+    );
     expect(ordersProblem(workers, false, [])).to.include("must be an object");
   });
 
   it("renders plan and orders, or the end of the work", () => {
-    expect(renderOrders({ plan: "Split it", orders: [{ agent: "Alpha", task: "half one" }, { agent: "Beta", task: "half two" }] })).to.equal(
-      "Plan:\nSplit it\n\nOrders:\n- Alpha: half one\n- Beta: half two",
+    expect(
+      renderOrders({
+        plan: "Split it",
+        orders: [
+          { agent: "Alpha", task: "half one" },
+          { agent: "Beta", task: "half two" },
+        ],
+      }),
+    ).to.equal("Plan:\nSplit it\n\nOrders:\n- Alpha: half one\n- Beta: half two");
+    expect(renderOrders({ plan: "All done", orders: [], done: true })).to.equal(
+      "Plan:\nAll done\n\nDone: the results accomplish the task; no further orders.",
     );
-    expect(renderOrders({ plan: "All done", orders: [], done: true })).to.equal("Plan:\nAll done\n\nDone: the results accomplish the task; no further orders.");
   });
 });

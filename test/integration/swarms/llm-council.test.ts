@@ -37,11 +37,20 @@ describe("LLMCouncil (E1)", () => {
     const res = await postSwarm(h, key, {
       name: "Council",
       swarm_type: "LLMCouncil",
-      agents: [agent("Alpha", { model_name: "gpt-4o-mini", llm_args: { sim_latency_ms: 300 } }), agent("Beta"), agent("Gamma")],
+      agents: [
+        agent("Alpha", { model_name: "gpt-4o-mini", llm_args: { sim_latency_ms: 300 } }),
+        agent("Beta"),
+        agent("Gamma"),
+      ],
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({ status: "success", swarm_type: "LLMCouncil", swarm_name: "Council", number_of_agents: 4 });
+    expect(res.body).to.include({
+      status: "success",
+      swarm_type: "LLMCouncil",
+      swarm_name: "Council",
+      number_of_agents: 4,
+    });
     expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(4);
 
     const output = res.body.output as { role: string; content: string; tally?: CouncilTally; ranking?: string[] }[];
@@ -81,7 +90,10 @@ describe("LLMCouncil (E1)", () => {
     expect(Object.values(shown).sort()).to.deep.equal(names);
     const order = councilOrder(marker, names);
     expect(letters.map((l) => shown[l])).to.deep.equal(order.map((i) => names[i]));
-    expect(letters.map((l) => shown[l]), "the answers are shuffled").not.to.deep.equal(names);
+    expect(
+      letters.map((l) => shown[l]),
+      "the answers are shuffled",
+    ).not.to.deep.equal(names);
     for (const call of evaluators) {
       const input = inputOf(call);
       expect(input, "every evaluator sees the same anonymised input").to.equal(firstInput);
@@ -98,9 +110,18 @@ describe("LLMCouncil (E1)", () => {
     }
 
     // The rankings as the models made them (stored decision steps), counted independently here.
-    const steps = await h.deps.ds.query("SELECT step_key, agent_name, output FROM run_steps WHERE run_id = $1 AND step_key LIKE 'e%' ORDER BY step_key", [res.body.job_id]);
-    expect(steps.map((s: any) => [s.step_key, s.agent_name])).to.deep.equal([["e0#0", "Alpha"], ["e1#0", "Beta"], ["e2#0", "Gamma"]]);
-    const decisions: RankingDecision[] = steps.map((s: any) => JSON.parse(s.output.tool_calls[0].function.arguments) as RankingDecision);
+    const steps = await h.deps.ds.query(
+      "SELECT step_key, agent_name, output FROM run_steps WHERE run_id = $1 AND step_key LIKE 'e%' ORDER BY step_key",
+      [res.body.job_id],
+    );
+    expect(steps.map((s: any) => [s.step_key, s.agent_name])).to.deep.equal([
+      ["e0#0", "Alpha"],
+      ["e1#0", "Beta"],
+      ["e2#0", "Gamma"],
+    ]);
+    const decisions: RankingDecision[] = steps.map(
+      (s: any) => JSON.parse(s.output.tool_calls[0].function.arguments) as RankingDecision,
+    );
     const expected: Record<string, number> = { Alpha: 0, Beta: 0, Gamma: 0 };
     for (const decision of decisions) {
       expect([...decision.ranking].sort()).to.deep.equal(letters);
@@ -114,13 +135,19 @@ describe("LLMCouncil (E1)", () => {
     const expectedOrder = [...names].sort((a, b) => expected[b] - expected[a] || names.indexOf(a) - names.indexOf(b));
     expect(tally.order).to.deep.equal(expectedOrder);
     expect(turn.content).to.equal(renderCouncilTally(tally));
-    expectedOrder.forEach((member, i) => expect(turn.content).to.include(`${i + 1}. ${member} (answer `).and.include(`${member} (answer ${letters.find((l) => shown[l] === member)}): ${expected[member]} point`));
+    expectedOrder.forEach((member, i) =>
+      expect(turn.content)
+        .to.include(`${i + 1}. ${member} (answer `)
+        .and.include(`${member} (answer ${letters.find((l) => shown[l] === member)}): ${expected[member]} point`),
+    );
 
     // Evaluation turns: under the member, readable, with the ranking de-anonymised.
     decisions.forEach((decision: RankingDecision, i: number) => {
       const evaluation = output[3 + i];
       expect(evaluation.content).to.match(/^Ranking \(best first\): 1\. [ABC] \(/);
-      decision.ranking.forEach((letter, place) => expect(evaluation.content).to.include(`${place + 1}. ${letter} (${shown[letter]})`));
+      decision.ranking.forEach((letter, place) =>
+        expect(evaluation.content).to.include(`${place + 1}. ${letter} (${shown[letter]})`),
+      );
       expect(evaluation.content).to.include(decision.evaluation);
       expect(evaluation.ranking).to.deep.equal(decision.ranking.map((l) => shown[l]));
     });
@@ -150,7 +177,8 @@ describe("LLMCouncil (E1)", () => {
     expect(callerOf(calls[4])).to.equal("Boss");
     expect(calls[4].model).to.equal("gpt-4.1-mini");
     expect(calls[4].messages[0].content).to.include("You are Boss.");
-    for (const call of calls.slice(2, 4)) expect(call.tools[0].function.parameters.properties.ranking.items.enum).to.deep.equal(["A", "B"]);
+    for (const call of calls.slice(2, 4))
+      expect(call.tools[0].function.parameters.properties.ranking.items.enum).to.deep.equal(["A", "B"]);
     expect(res.body.output[4].tally.points.Ann + res.body.output[4].tally.points.Bob).to.equal(2);
   });
 
@@ -159,14 +187,20 @@ describe("LLMCouncil (E1)", () => {
       const marker = uniqueMarker("council-few");
       const res = await postSwarm(h, key, { swarm_type: "LLMCouncil", agents, task: marker });
       expect(res.status, JSON.stringify(res.body)).to.equal(400);
-      expect(res.body.detail).to.be.a("string").and.match(/LLMCouncil needs at least 2/);
+      expect(res.body.detail)
+        .to.be.a("string")
+        .and.match(/LLMCouncil needs at least 2/);
       expect(callsMentioning(h, marker)).to.have.length(0);
     }
   });
 
   it("a retried run replays every step without calling the LLM again", async () => {
     const marker = uniqueMarker("council-replay");
-    const res = await postSwarm(h, key, { swarm_type: "LLMCouncil", agents: [agent("One"), agent("Two")], task: marker });
+    const res = await postSwarm(h, key, {
+      swarm_type: "LLMCouncil",
+      agents: [agent("One"), agent("Two")],
+      task: marker,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(callsMentioning(h, marker)).to.have.length(5);
 
@@ -191,17 +225,24 @@ describe("LLMCouncil tally and shuffle (unit)", () => {
     ]);
     expect(tally.points).to.deep.equal({ P: 6, Q: 4, R: 5, S: 3 });
     expect(tally.order).to.deep.equal(["P", "R", "Q", "S"]);
-    const tie = bordaTally(["P", "Q"], { A: "Q", B: "P" }, [["A", "B"], ["B", "A"]]);
+    const tie = bordaTally(["P", "Q"], { A: "Q", B: "P" }, [
+      ["A", "B"],
+      ["B", "A"],
+    ]);
     expect(tie.points).to.deep.equal({ P: 1, Q: 1 });
     expect(tie.order).to.deep.equal(["P", "Q"]);
-    expect(renderCouncilTally(tie)).to.equal("Borda count of the rankings (first place 1 point … last place 0):\n1. P (answer B): 1 point\n2. Q (answer A): 1 point");
+    expect(renderCouncilTally(tie)).to.equal(
+      "Borda count of the rankings (first place 1 point … last place 0):\n1. P (answer B): 1 point\n2. Q (answer A): 1 point",
+    );
   });
 
   it("accepts only rankings that list every letter exactly once", () => {
     const l = ["A", "B", "C"];
     expect(rankingProblem(l, { evaluation: "ok", ranking: ["C", "A", "B"] })).to.equal(null);
     expect(rankingProblem(l, { evaluation: "ok", ranking: ["C", "A"] })).to.equal("'ranking' leaves out B");
-    expect(rankingProblem(l, { evaluation: "ok", ranking: ["C", "A", "A"] })).to.include("'ranking' repeats A").and.include("leaves out B");
+    expect(rankingProblem(l, { evaluation: "ok", ranking: ["C", "A", "A"] }))
+      .to.include("'ranking' repeats A")
+      .and.include("leaves out B");
     expect(rankingProblem(l, { evaluation: "ok", ranking: ["C", "A", "B", "D"] })).to.include("unknown letters D");
     expect(rankingProblem(l, { ranking: ["C", "A", "B"] })).to.equal("'evaluation' must be a string");
     expect(rankingProblem(l, "x")).to.include("must be an object");

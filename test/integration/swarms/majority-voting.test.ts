@@ -1,9 +1,15 @@
 import { expect } from "chai";
-import { majorityVoting, renderTally, tallyVotes, voteProblem, type Tally, type VoteDecision } from "../../../workers/swarms/types/majority-voting";
+import {
+  majorityVoting,
+  renderTally,
+  tallyVotes,
+  voteProblem,
+  type Tally,
+  type VoteDecision,
+} from "../../../workers/swarms/types/majority-voting";
 import { harness, type Harness } from "../../helpers/harness";
 import { replayStoredRun } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
-
 
 /** The groups `same_as` links make (connected components), computed independently of the service. */
 function components(names: string[], votes: VoteDecision["votes"]): string[][] {
@@ -41,11 +47,20 @@ describe("MajorityVoting (E1)", () => {
       name: "Voters",
       swarm_type: "MajorityVoting",
       max_loops: 2,
-      agents: [agent("Alpha", { model_name: "gpt-4o-mini", llm_args: { sim_latency_ms: 300 } }), agent("Beta"), agent("Gamma")],
+      agents: [
+        agent("Alpha", { model_name: "gpt-4o-mini", llm_args: { sim_latency_ms: 300 } }),
+        agent("Beta"),
+        agent("Gamma"),
+      ],
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({ status: "success", swarm_type: "MajorityVoting", swarm_name: "Voters", number_of_agents: 4 });
+    expect(res.body).to.include({
+      status: "success",
+      swarm_type: "MajorityVoting",
+      swarm_name: "Voters",
+      number_of_agents: 4,
+    });
     expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(4);
 
     const output = res.body.output as { role: string; content: string; tally?: Tally }[];
@@ -67,10 +82,14 @@ describe("MajorityVoting (E1)", () => {
       expect(votes.additionalProperties).to.equal(false);
       for (const name of names) expect(votes.properties[name].properties.same_as.enum).to.deep.equal(names);
     }
-    for (const call of [...calls.slice(0, 3), ...calls.slice(4, 7)]) expect(call.tools, `${callerOf(call)} gets no tools`).to.equal(undefined);
+    for (const call of [...calls.slice(0, 3), ...calls.slice(4, 7)])
+      expect(call.tools, `${callerOf(call)} gets no tools`).to.equal(undefined);
 
     // Agent turns are each agent's own reply; round 1 is the task alone.
-    for (const [round, offset] of [[0, 0], [1, 4]]) {
+    for (const [round, offset] of [
+      [0, 0],
+      [1, 4],
+    ]) {
       for (const [i, name] of names.entries()) {
         const call = calls.slice(offset, offset + 3).find((c) => callerOf(c) === name)!;
         expect(output[round * 4 + i].content, `round ${round + 1} turn of ${name}`).to.include(conversationOf(call));
@@ -91,7 +110,10 @@ describe("MajorityVoting (E1)", () => {
     }
 
     // The tally is the groups the model's links make, counted by the service.
-    const steps = await h.deps.ds.query("SELECT step_key, output FROM run_steps WHERE run_id = $1 AND agent_name = 'Consensus' ORDER BY step_key", [res.body.job_id]);
+    const steps = await h.deps.ds.query(
+      "SELECT step_key, output FROM run_steps WHERE run_id = $1 AND agent_name = 'Consensus' ORDER BY step_key",
+      [res.body.job_id],
+    );
     expect(steps.map((s: any) => s.step_key)).to.deep.equal(["l0/consensus#0", "l1/consensus#0"]);
     steps.forEach((step: any, round: number) => {
       const decision = JSON.parse(step.output.tool_calls[0].function.arguments) as VoteDecision;
@@ -114,7 +136,12 @@ describe("MajorityVoting (E1)", () => {
 
   it("a retried run replays every step (agent turns and decisions) without calling the LLM again", async () => {
     const marker = `mv-replay-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    const res = await postSwarm(h, key, { swarm_type: "MajorityVoting", max_loops: 2, agents: [agent("One"), agent("Two")], task: marker });
+    const res = await postSwarm(h, key, {
+      swarm_type: "MajorityVoting",
+      max_loops: 2,
+      agents: [agent("One"), agent("Two")],
+      task: marker,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const callsBefore = callsMentioning(h, marker).length;
     expect(callsBefore).to.equal(6);
@@ -144,7 +171,9 @@ describe("MajorityVoting tally (unit)", () => {
       majority: "blue",
       rationale: "shades of blue",
     });
-    expect(renderTally(tally)).to.equal("Majority (3 of 4 votes): blue\nVotes:\n- blue (3): A, C, D\n- red (1): B\nRationale: shades of blue");
+    expect(renderTally(tally)).to.equal(
+      "Majority (3 of 4 votes): blue\nVotes:\n- blue (3): A, C, D\n- red (1): B\nRationale: shades of blue",
+    );
   });
 
   it("breaks a tie by agent order and says so", () => {
@@ -152,19 +181,51 @@ describe("MajorityVoting tally (unit)", () => {
       votes: { A: ballot("yes", "A"), B: ballot("no", "B"), C: ballot("no", "B"), D: ballot("yes", "A") },
       rationale: "split",
     });
-    expect(tally.votes.map((g) => g.agents)).to.deep.equal([["A", "D"], ["B", "C"]]);
+    expect(tally.votes.map((g) => g.agents)).to.deep.equal([
+      ["A", "D"],
+      ["B", "C"],
+    ]);
     expect(tally.majority).to.equal("yes");
-    expect(renderTally(tally).split("\n")[0]).to.equal("Tie (2 of 4 votes each for 2 answers; the first in agent order is taken): yes");
+    expect(renderTally(tally).split("\n")[0]).to.equal(
+      "Tie (2 of 4 votes each for 2 answers; the first in agent order is taken): yes",
+    );
   });
 
   it("rejects ballots that miss an agent, name an unknown one, or link outside the team", () => {
-    expect(voteProblem(names, { votes: { A: ballot("x", "A"), B: ballot("x", "A"), C: ballot("x", "A"), D: ballot("x", "A") }, rationale: "" })).to.equal(null);
-    expect(voteProblem(names, { votes: { A: ballot("x", "A"), B: ballot("x", "A"), C: ballot("x", "A") }, rationale: "r" })).to.equal("no ballot for D");
-    expect(voteProblem(names, { votes: { A: ballot("x", "A"), B: ballot("x", "A"), C: ballot("x", "A"), D: ballot("x", "A"), E: ballot("x", "A") }, rationale: "r" })).to.include("unknown agents E");
-    expect(voteProblem(names, { votes: { A: ballot("x", "Z"), B: ballot("", "A"), C: ballot("x", "A"), D: ballot("x", "A") }, rationale: "r" }))
+    expect(
+      voteProblem(names, {
+        votes: { A: ballot("x", "A"), B: ballot("x", "A"), C: ballot("x", "A"), D: ballot("x", "A") },
+        rationale: "",
+      }),
+    ).to.equal(null);
+    expect(
+      voteProblem(names, { votes: { A: ballot("x", "A"), B: ballot("x", "A"), C: ballot("x", "A") }, rationale: "r" }),
+    ).to.equal("no ballot for D");
+    expect(
+      voteProblem(names, {
+        votes: {
+          A: ballot("x", "A"),
+          B: ballot("x", "A"),
+          C: ballot("x", "A"),
+          D: ballot("x", "A"),
+          E: ballot("x", "A"),
+        },
+        rationale: "r",
+      }),
+    ).to.include("unknown agents E");
+    expect(
+      voteProblem(names, {
+        votes: { A: ballot("x", "Z"), B: ballot("", "A"), C: ballot("x", "A"), D: ballot("x", "A") },
+        rationale: "r",
+      }),
+    )
       .to.include("A's 'same_as' must be one of A, B, C, D")
       .and.include("B's ballot needs a non-empty 'answer'");
     expect(voteProblem(names, [])).to.include("'votes' must be an object");
-    expect(voteProblem(names, { votes: { A: ballot("x", "A"), B: ballot("x", "A"), C: ballot("x", "A"), D: ballot("x", "A") } })).to.equal("'rationale' must be a string");
+    expect(
+      voteProblem(names, {
+        votes: { A: ballot("x", "A"), B: ballot("x", "A"), C: ballot("x", "A"), D: ballot("x", "A") },
+      }),
+    ).to.equal("'rationale' must be a string");
   });
 });

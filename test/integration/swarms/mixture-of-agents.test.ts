@@ -40,7 +40,9 @@ describe("MixtureOfAgents (E1)", () => {
     expect(inputOf(calls[2])).to.equal(`${marker}\n\nAnswers of the experts:\n\nAlpha: alpha view\n\nBeta: beta view`);
 
     // The experts really ran at the same time: Beta was asked while Alpha's 600 ms answer was pending.
-    const arrivals = h.sim.journal.filter((e: any) => JSON.stringify(e.body?.messages ?? "").includes(marker)).map((e: any) => Date.parse(e.at));
+    const arrivals = h.sim.journal
+      .filter((e: any) => JSON.stringify(e.body?.messages ?? "").includes(marker))
+      .map((e: any) => Date.parse(e.at));
     expect(Math.abs(arrivals[1] - arrivals[0])).to.be.below(400);
 
     expect(res.body.output.map((t: any) => t.role)).to.deep.equal(["Alpha", "Beta", "Aggregator"]);
@@ -60,7 +62,15 @@ describe("MixtureOfAgents (E1)", () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.include({ swarm_type: "MixtureOfAgents", number_of_agents: 4 });
     const output = res.body.output as { role: string; content: string }[];
-    expect(output.map((t) => t.role)).to.deep.equal(["Historian", "Economist", "Engineer", "Historian", "Economist", "Engineer", "Editor"]);
+    expect(output.map((t) => t.role)).to.deep.equal([
+      "Historian",
+      "Economist",
+      "Engineer",
+      "Historian",
+      "Economist",
+      "Engineer",
+      "Editor",
+    ]);
     const [layer1, layer2] = [output.slice(0, 3), output.slice(3, 6)];
     // Each layer's answers differ from the previous one's, so the checks below tell the layers apart.
     layer2.forEach((t, i) => expect(t.content).to.not.equal(layer1[i].content));

@@ -2,14 +2,22 @@ import { expect } from "chai";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { swarmTypes } from "../../../workers/swarms/registry";
 import { DecisionError } from "../../../workers/swarms/structured-decision";
-import { multiAgentRouter, renderRoutes, routeProblem, type RouteDecision } from "../../../workers/swarms/types/multi-agent-router";
+import {
+  multiAgentRouter,
+  renderRoutes,
+  routeProblem,
+  type RouteDecision,
+} from "../../../workers/swarms/types/multi-agent-router";
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
-function inProcess(request: Omit<Partial<SwarmRequest>, "agents"> & { agents: Record<string, unknown>[] }, canned?: CannedDecisions) {
+function inProcess(
+  request: Omit<Partial<SwarmRequest>, "agents"> & { agents: Record<string, unknown>[] },
+  canned?: CannedDecisions,
+) {
   return inProcessSwarm("MultiAgentRouter", request, canned);
 }
 
@@ -31,7 +39,11 @@ describe("MultiAgentRouter (E1)", () => {
     const res = await postSwarm(h, key, {
       name: "Routed",
       swarm_type: "MultiAgentRouter",
-      agents: [agent(names[0], { model_name: "gpt-4o-mini" }), agent(names[1]), agent(names[2], { description: `Gamma knows ${marker}-lore` })],
+      agents: [
+        agent(names[0], { model_name: "gpt-4o-mini" }),
+        agent(names[1]),
+        agent(names[2], { description: `Gamma knows ${marker}-lore` }),
+      ],
       task: `${marker} task`,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -48,9 +60,13 @@ describe("MultiAgentRouter (E1)", () => {
     // The router sees the task and every agent's name and description.
     const routerInput = inputOf(routerCall);
     expect(routerInput).to.include(`${marker} task`);
-    expect(routerInput).to.include(`- ${names[0]}: ${names[0]} does its part`).and.include(`- ${names[2]}: Gamma knows ${marker}-lore`);
+    expect(routerInput)
+      .to.include(`- ${names[0]}: ${names[0]} does its part`)
+      .and.include(`- ${names[2]}: Gamma knows ${marker}-lore`);
 
-    const [step] = await h.deps.ds.query("SELECT output FROM run_steps WHERE run_id = $1 AND step_key = 'router#0'", [res.body.job_id]);
+    const [step] = await h.deps.ds.query("SELECT output FROM run_steps WHERE run_id = $1 AND step_key = 'router#0'", [
+      res.body.job_id,
+    ]);
     const decision = JSON.parse(step.output.tool_calls[0].function.arguments) as RouteDecision;
     const chosen = decision.routes.map((r) => r.agent);
     expect(chosen.length).to.be.at.least(1);
@@ -74,7 +90,11 @@ describe("MultiAgentRouter (E1)", () => {
     const marker = uniqueMarker("mar-role");
     const res = await postSwarm(h, key, {
       swarm_type: "MultiAgentRouter",
-      agents: [agent(`Worker-${marker}`), agent(`Dispatch-${marker}`, { role: "router", model_name: "gpt-4o-mini" }), agent(`Other-${marker}`)],
+      agents: [
+        agent(`Worker-${marker}`),
+        agent(`Dispatch-${marker}`, { role: "router", model_name: "gpt-4o-mini" }),
+        agent(`Other-${marker}`),
+      ],
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -82,7 +102,10 @@ describe("MultiAgentRouter (E1)", () => {
     expect(callerOf(calls[0])).to.equal(`Dispatch-${marker}`);
     expect(calls[0].model).to.equal("gpt-4o-mini");
     expect(calls[0].messages[0].content).to.include(`You are Dispatch-${marker}.`);
-    expect(calls[0].tools[0].function.parameters.properties.routes.items.properties.agent.enum).to.deep.equal([`Worker-${marker}`, `Other-${marker}`]);
+    expect(calls[0].tools[0].function.parameters.properties.routes.items.properties.agent.enum).to.deep.equal([
+      `Worker-${marker}`,
+      `Other-${marker}`,
+    ]);
     expect(inputOf(calls[0])).to.not.include(`- Dispatch-${marker}:`);
     expect(res.body.output[0].role).to.equal("Router");
     expect(calls.slice(1).map(callerOf)).to.not.include(`Dispatch-${marker}`);
@@ -91,7 +114,11 @@ describe("MultiAgentRouter (E1)", () => {
 
   it("400 before any call when the only agent is the router", async () => {
     const marker = uniqueMarker("mar-alone");
-    const res = await postSwarm(h, key, { swarm_type: "MultiAgentRouter", agents: [agent("Solo", { role: "router" })], task: marker });
+    const res = await postSwarm(h, key, {
+      swarm_type: "MultiAgentRouter",
+      agents: [agent("Solo", { role: "router" })],
+      task: marker,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
     expect(res.body.detail).to.include("besides the agent with role 'router'");
     expect(callsMentioning(h, marker)).to.have.length(0);
@@ -100,8 +127,16 @@ describe("MultiAgentRouter (E1)", () => {
   it("an invalid decision is repaired once with the problem shown; a second invalid one fails with DECISION_INVALID naming the Router", async () => {
     const marker = uniqueMarker("mar-repair");
     const agents = [agent(`One-${marker}`), agent(`Two-${marker}`)];
-    const dup = { routes: [{ agent: `One-${marker}`, task: "a" }, { agent: `One-${marker}`, task: "b" }], reason: "r" };
-    const first = inProcess({ agents, task: marker }, (lane, attempt) => (lane === "router" && attempt === 0 ? cannedCall("route_task", dup) : undefined));
+    const dup = {
+      routes: [
+        { agent: `One-${marker}`, task: "a" },
+        { agent: `One-${marker}`, task: "b" },
+      ],
+      reason: "r",
+    };
+    const first = inProcess({ agents, task: marker }, (lane, attempt) =>
+      lane === "router" && attempt === 0 ? cannedCall("route_task", dup) : undefined,
+    );
     const output = (await multiAgentRouter.run(first.swarm)) as { role: string }[];
     const repair = callsMentioning(h, marker).find((c) => callerOf(c) === "Router")!;
     expect(repair.messages.map((m: any) => m.role)).to.deep.equal(["system", "user", "assistant", "tool"]);
@@ -112,8 +147,13 @@ describe("MultiAgentRouter (E1)", () => {
 
     const marker2 = uniqueMarker("mar-fail");
     const unknown = { routes: [{ agent: "Nobody", task: "a" }], reason: "r" };
-    const second = inProcess({ agents: [agent(`One-${marker2}`), agent(`Two-${marker2}`)], task: marker2 }, (lane) => (lane === "router" ? cannedCall("route_task", unknown) : undefined));
-    const err = await multiAgentRouter.run(second.swarm).then(() => null, (e: unknown) => e);
+    const second = inProcess({ agents: [agent(`One-${marker2}`), agent(`Two-${marker2}`)], task: marker2 }, (lane) =>
+      lane === "router" ? cannedCall("route_task", unknown) : undefined,
+    );
+    const err = await multiAgentRouter.run(second.swarm).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(DecisionError);
     expect(err).to.include({ code: "DECISION_INVALID", agent: "Router" });
     expect((err as Error).message).to.include("route 1: 'agent' must be one of");
@@ -125,11 +165,31 @@ describe("MultiAgentRouter (E1)", () => {
 describe("MultiAgentRouter decisions (unit)", () => {
   const workers = ["A", "B"];
   it("accepts distinct known agents with sub-tasks and rejects empty, unknown, duplicate and task-less routes", () => {
-    expect(routeProblem(workers, { routes: [{ agent: "B", task: "x" }, { agent: "A", task: "y" }], reason: "" })).to.equal(null);
+    expect(
+      routeProblem(workers, {
+        routes: [
+          { agent: "B", task: "x" },
+          { agent: "A", task: "y" },
+        ],
+        reason: "",
+      }),
+    ).to.equal(null);
     expect(routeProblem(workers, { routes: [], reason: "" })).to.include("at least one agent");
-    expect(routeProblem(workers, { routes: [{ agent: "C", task: "x" }], reason: "" })).to.include("'agent' must be one of A, B");
-    expect(routeProblem(workers, { routes: [{ agent: "A", task: "x" }, { agent: "A", task: "y" }], reason: "" })).to.include("A is named more than once");
-    expect(routeProblem(workers, { routes: [{ agent: "A", task: " " }], reason: "" })).to.include("'task' must be a non-empty sub-task");
+    expect(routeProblem(workers, { routes: [{ agent: "C", task: "x" }], reason: "" })).to.include(
+      "'agent' must be one of A, B",
+    );
+    expect(
+      routeProblem(workers, {
+        routes: [
+          { agent: "A", task: "x" },
+          { agent: "A", task: "y" },
+        ],
+        reason: "",
+      }),
+    ).to.include("A is named more than once");
+    expect(routeProblem(workers, { routes: [{ agent: "A", task: " " }], reason: "" })).to.include(
+      "'task' must be a non-empty sub-task",
+    );
     expect(routeProblem(workers, { reason: "" })).to.include("'routes' must be a list");
   });
 });

@@ -26,7 +26,13 @@ function localSwarm(agents: ReturnType<typeof agent>[], opening: string, paralle
   return inProcessSwarm("PlannerWorkerSwarm", { agents }, undefined, { opening, parallel });
 }
 
-const task = (id: string, agentName: string, depends_on: string[] | null = null, priority = 1): PlannedTask => ({ id, task: `do ${id}`, agent: agentName, priority, depends_on });
+const task = (id: string, agentName: string, depends_on: string[] | null = null, priority = 1): PlannedTask => ({
+  id,
+  task: `do ${id}`,
+  agent: agentName,
+  priority,
+  depends_on,
+});
 
 describe("PlannerWorkerSwarm (E1)", () => {
   let h: Harness;
@@ -38,14 +44,21 @@ describe("PlannerWorkerSwarm (E1)", () => {
 
   /** The recorded decisions of a run (`planner` or `judge` lanes), by cycle. */
   async function recorded<T>(runId: string, job: "planner" | "judge"): Promise<T[]> {
-    const steps = await h.deps.ds.query("SELECT step_key, output FROM run_steps WHERE run_id = $1 AND step_key LIKE $2 ORDER BY step_key", [runId, `c%/${job}#%`]);
+    const steps = await h.deps.ds.query(
+      "SELECT step_key, output FROM run_steps WHERE run_id = $1 AND step_key LIKE $2 ORDER BY step_key",
+      [runId, `c%/${job}#%`],
+    );
     return steps.map((s: any) => JSON.parse(s.output.tool_calls[0].function.arguments));
   }
 
   it("a Planner plans through a forced decision, workers do the tasks, a Judge decides; output Planner, tasks with ids, Judge", async () => {
     const marker = unique("one");
     const names = ["Alpha", "Beta"];
-    const res = await postSwarm(h, key, { swarm_type: "PlannerWorkerSwarm", agents: [agent("Alpha", { model_name: "gpt-4o-mini" }), agent("Beta")], task: marker });
+    const res = await postSwarm(h, key, {
+      swarm_type: "PlannerWorkerSwarm",
+      agents: [agent("Alpha", { model_name: "gpt-4o-mini" }), agent("Beta")],
+      task: marker,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.swarm_type).to.equal("PlannerWorkerSwarm");
     const [plan] = await recorded<Plan>(res.body.job_id, "planner");
@@ -60,18 +73,29 @@ describe("PlannerWorkerSwarm (E1)", () => {
     const judgeCall = rest.pop()!;
     expect(callerOf(planCall)).to.equal("Planner");
     expect(callerOf(judgeCall)).to.equal("Judge");
-    expect([planCall.model, judgeCall.model], "internal agents use the first agent's model").to.deep.equal(["gpt-4o-mini", "gpt-4o-mini"]);
+    expect([planCall.model, judgeCall.model], "internal agents use the first agent's model").to.deep.equal([
+      "gpt-4o-mini",
+      "gpt-4o-mini",
+    ]);
     expect(planCall.tool_choice).to.deep.equal({ type: "function", function: { name: "plan_tasks" } });
     const item = planCall.tools[0].function.parameters.properties.tasks.items;
     expect(item.properties.agent.enum).to.deep.equal(names);
     expect(item.required).to.deep.equal(["id", "task", "agent", "priority", "depends_on"]);
     expect(judgeCall.tool_choice).to.deep.equal({ type: "function", function: { name: "judge_goal" } });
     expect(judgeCall.tools[0].function.parameters.required).to.deep.equal(["goal_met", "missing"]);
-    expect(inputOf(planCall)).to.include(marker).and.include("- Alpha: Alpha does its part").and.include("- Beta: Beta does its part");
+    expect(inputOf(planCall))
+      .to.include(marker)
+      .and.include("- Alpha: Alpha does its part")
+      .and.include("- Beta: Beta does its part");
 
     const output = res.body.output as { role: string; content: string; task_id?: string; goal_met?: boolean }[];
     expect(output.map((t) => t.role)).to.deep.equal(["Planner", ...tasks.map((t) => t.agent), "Judge"]);
-    expect(output[0].content).to.equal(renderPlan(tasks.map((t) => ({ ...t, depends_on: t.depends_on?.length ? t.depends_on : null })), 0));
+    expect(output[0].content).to.equal(
+      renderPlan(
+        tasks.map((t) => ({ ...t, depends_on: t.depends_on?.length ? t.depends_on : null })),
+        0,
+      ),
+    );
     tasks.forEach((t, i) => {
       const turn = output[1 + i];
       expect(turn.task_id).to.equal(t.id);
@@ -92,7 +116,12 @@ describe("PlannerWorkerSwarm (E1)", () => {
     // so both branches show up within a few runs (each run's assertions hold for its own branch).
     for (let attempt = 0; attempt < 20 && seen.size < 2; attempt++) {
       const marker = unique(`loops${attempt}`);
-      const res = await postSwarm(h, key, { swarm_type: "PlannerWorkerSwarm", max_loops: 2, agents: [agent("North"), agent("South")], task: marker });
+      const res = await postSwarm(h, key, {
+        swarm_type: "PlannerWorkerSwarm",
+        max_loops: 2,
+        agents: [agent("North"), agent("South")],
+        task: marker,
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const plans = await recorded<Plan>(res.body.job_id, "planner");
       const verdicts = await recorded<Verdict>(res.body.job_id, "judge");
@@ -114,9 +143,15 @@ describe("PlannerWorkerSwarm (E1)", () => {
         const secondPlan = calls[plans[0].tasks.length + 2];
         expect(callerOf(secondPlan)).to.equal("Planner");
         const input = inputOf(secondPlan);
-        expect(input).to.include(`[c1:${plans[0].tasks[0].id}]`).and.include(output[1].content).and.include(`Missing:\n${first.missing}`).and.include("Plan only what is missing");
+        expect(input)
+          .to.include(`[c1:${plans[0].tasks[0].id}]`)
+          .and.include(output[1].content)
+          .and.include(`Missing:\n${first.missing}`)
+          .and.include("Plan only what is missing");
         // The second Judge sees every task so far.
-        expect(inputOf(calls.at(-1))).to.include(`[c1:${plans[0].tasks[0].id}]`).and.include(`[c2:${plans[1].tasks[0].id}]`);
+        expect(inputOf(calls.at(-1)))
+          .to.include(`[c1:${plans[0].tasks[0].id}]`)
+          .and.include(`[c2:${plans[1].tasks[0].id}]`);
         expect(output[2].goal_met).to.equal(false);
       }
     }
@@ -142,13 +177,23 @@ describe("PlannerWorkerSwarm (E1)", () => {
     expect(callerOf(calls[0])).to.equal("Plotter");
     expect(calls[0].model).to.equal("gpt-4o-mini");
     expect(calls[0].messages[0].content).to.include(`Plotter prompt ${marker}`).and.include("You plan work");
-    expect(calls[0].tools[0].function.parameters.properties.tasks.items.properties.agent.enum).to.deep.equal(["Alpha", "Beta"]);
+    expect(calls[0].tools[0].function.parameters.properties.tasks.items.properties.agent.enum).to.deep.equal([
+      "Alpha",
+      "Beta",
+    ]);
     expect(callerOf(calls.at(-1))).to.equal("Arbiter");
     expect(calls.at(-1).model).to.equal("gpt-4o");
-    expect(res.body.output.map((t: any) => t.role)).to.deep.equal(["Planner", ...plan.tasks.map((t) => t.agent), "Judge"]);
+    expect(res.body.output.map((t: any) => t.role)).to.deep.equal([
+      "Planner",
+      ...plan.tasks.map((t) => t.agent),
+      "Judge",
+    ]);
     expect(plan.tasks.map((t) => t.agent)).to.not.include.members(["Plotter", "Arbiter"]);
     expect(res.body.number_of_agents).to.equal(2 + new Set(plan.tasks.map((t) => t.agent)).size);
-    const internal = await h.deps.ds.query("SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1 AND agent_name IN ('Planner', 'Judge')", [res.body.job_id]);
+    const internal = await h.deps.ds.query(
+      "SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1 AND agent_name IN ('Planner', 'Judge')",
+      [res.body.job_id],
+    );
     expect(internal[0].n).to.equal(0);
   });
 
@@ -156,12 +201,24 @@ describe("PlannerWorkerSwarm (E1)", () => {
     const marker = unique("deps");
     const latency = 500;
     const { swarm, steps } = localSwarm(
-      [agent("Slow", { llm_args: { sim_latency_ms: latency } }), agent("Quick", { llm_args: { sim_latency_ms: 100 } }), agent("Writer"), agent("Idle")],
+      [
+        agent("Slow", { llm_args: { sim_latency_ms: latency } }),
+        agent("Quick", { llm_args: { sim_latency_ms: 100 } }),
+        agent("Writer"),
+        agent("Idle"),
+      ],
       marker,
     );
-    const earlier = new Map<string, TaskResult>([["c1:old", { ref: "c1:old", id: "old", agent: "Idle", task: "old work", content: `old result ${marker}` }]]);
+    const earlier = new Map<string, TaskResult>([
+      ["c1:old", { ref: "c1:old", id: "old", agent: "Idle", task: "old work", content: `old result ${marker}` }],
+    ]);
     // Plan order differs from start and completion order: the dependent task is listed first.
-    const tasks = [task("merge", "Writer", ["slow", "quick", "c1:old"]), task("slow", "Slow"), task("quick", "Quick"), task("solo", "Writer", ["c1:old"])];
+    const tasks = [
+      task("merge", "Writer", ["slow", "quick", "c1:old"]),
+      task("slow", "Slow"),
+      task("quick", "Quick"),
+      task("solo", "Writer", ["c1:old"]),
+    ];
     const results = await runPlan(swarm, swarm.agents, tasks, 1, earlier);
 
     const entries = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker));
@@ -169,8 +226,13 @@ describe("PlannerWorkerSwarm (E1)", () => {
     const bodyOf = (id: string) => entries.find((e: any) => inputOf(e.body).includes(`Your task (${id})`))!.body;
     expect(entries).to.have.length(4);
     expect(Math.abs(at("slow") - at("quick")), "independent ready tasks start together").to.be.below(latency - 100);
-    expect(Math.abs(at("solo") - at("slow")), "a task whose dependency is from an earlier cycle is ready at once").to.be.below(latency - 100);
-    expect(at("merge") - at("slow"), "the dependent task waits for its slowest dependency").to.be.at.least(latency - 20);
+    expect(
+      Math.abs(at("solo") - at("slow")),
+      "a task whose dependency is from an earlier cycle is ready at once",
+    ).to.be.below(latency - 100);
+    expect(at("merge") - at("slow"), "the dependent task waits for its slowest dependency").to.be.at.least(
+      latency - 20,
+    );
 
     expect(results.map((r) => r.id)).to.deep.equal(["merge", "slow", "quick", "solo"]);
     expect(results.map((r) => r.ref)).to.deep.equal(["c2:merge", "c2:slow", "c2:quick", "c2:solo"]);
@@ -188,7 +250,12 @@ describe("PlannerWorkerSwarm (E1)", () => {
   it("with one call at a time, starts ready tasks by priority, then plan order", async () => {
     const marker = unique("priority");
     const { swarm } = localSwarm([agent("One"), agent("Two")], marker, 1);
-    const tasks = [task("later", "One", null, 3), task("after", "Two", ["first"], 1), task("first", "Two", null, 1), task("tie", "One", null, 3)];
+    const tasks = [
+      task("later", "One", null, 3),
+      task("after", "Two", ["first"], 1),
+      task("first", "Two", null, 1),
+      task("tie", "One", null, 3),
+    ];
     await runPlan(swarm, swarm.agents, tasks, 0, new Map());
     const order = callsMentioning(h, marker).map((b) => /Your task \(([^)]+)\)/.exec(inputOf(b))![1]);
     expect(order).to.deep.equal(["first", "later", "tie", "after"]);
@@ -202,7 +269,14 @@ describe("PlannerWorkerSwarm (E1)", () => {
     // The first answer is judged with two extra tasks waiting for each other: a cycle.
     const withCycle = (v: any) => ({ tasks: [...v.tasks, task("x", "Alpha", ["y"]), task("y", "Beta", ["x"])] });
     let attempt = 0;
-    const plan = await decide<Plan>(swarm, who, `Goal: ${marker}`, planTool(names), (v) => planProblem(names, [], attempt++ === 0 ? withCycle(v) : v), "c0/planner");
+    const plan = await decide<Plan>(
+      swarm,
+      who,
+      `Goal: ${marker}`,
+      planTool(names),
+      (v) => planProblem(names, [], attempt++ === 0 ? withCycle(v) : v),
+      "c0/planner",
+    );
     expect(attempt).to.equal(2);
     expect(planProblem(names, [], plan)).to.equal(null);
     const calls = callsMentioning(h, marker);
@@ -210,7 +284,14 @@ describe("PlannerWorkerSwarm (E1)", () => {
     expect(calls[1].messages.at(-1).content).to.include("the dependencies form a cycle (x -> y -> x)");
 
     const marker2 = unique("fail");
-    const failed: any = await decide(localSwarm([agent("Alpha"), agent("Beta")], marker2).swarm, who, `Goal: ${marker2}`, planTool(names), (v) => planProblem(names, [], withCycle(v)), "c0/planner").catch((e) => e);
+    const failed: any = await decide(
+      localSwarm([agent("Alpha"), agent("Beta")], marker2).swarm,
+      who,
+      `Goal: ${marker2}`,
+      planTool(names),
+      (v) => planProblem(names, [], withCycle(v)),
+      "c0/planner",
+    ).catch((e) => e);
     expect(failed).to.be.instanceOf(DecisionError);
     expect(failed).to.include({ code: "DECISION_INVALID", agent: "Planner" });
     expect(failed.message).to.include("plan_tasks").and.include("the dependencies form a cycle (x -> y -> x)");
@@ -225,15 +306,26 @@ describe("PlannerWorkerSwarm (E1)", () => {
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
-    expect(res.body.detail).to.include("PlannerWorkerSwarm needs at least one worker besides the agents with role 'planner' or 'judge'");
+    expect(res.body.detail).to.include(
+      "PlannerWorkerSwarm needs at least one worker besides the agents with role 'planner' or 'judge'",
+    );
     expect(callsMentioning(h, marker)).to.have.length(0);
-    const one = await postSwarm(h, key, { swarm_type: "PlannerWorkerSwarm", agents: [agent("Plotter", { role: "planner" }), agent("Doer")], task: unique("oneworker") });
+    const one = await postSwarm(h, key, {
+      swarm_type: "PlannerWorkerSwarm",
+      agents: [agent("Plotter", { role: "planner" }), agent("Doer")],
+      task: unique("oneworker"),
+    });
     expect(one.status, JSON.stringify(one.body)).to.equal(200);
   });
 
   it("a retried run replays every step without calling the LLM again", async () => {
     const marker = unique("replay");
-    const res = await postSwarm(h, key, { swarm_type: "PlannerWorkerSwarm", max_loops: 2, agents: [agent("One"), agent("Two")], task: marker });
+    const res = await postSwarm(h, key, {
+      swarm_type: "PlannerWorkerSwarm",
+      max_loops: 2,
+      agents: [agent("One"), agent("Two")],
+      task: marker,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const before = callsMentioning(h, marker).length;
     const { steps, recorder, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, plannerWorkerSwarm);
@@ -249,32 +341,62 @@ describe("PlannerWorkerSwarm plans (unit)", () => {
   const plan = (...tasks: PlannedTask[]) => ({ tasks });
 
   it("accepts a valid plan, null or empty dependencies, and references to finished tasks of earlier cycles", () => {
-    expect(planProblem(workers, [], plan(task("a", "Alpha"), task("b", "Beta", ["a"]), { ...task("c", "Beta"), depends_on: [] }))).to.equal(null);
+    expect(
+      planProblem(
+        workers,
+        [],
+        plan(task("a", "Alpha"), task("b", "Beta", ["a"]), { ...task("c", "Beta"), depends_on: [] }),
+      ),
+    ).to.equal(null);
     expect(planProblem(workers, ["c1:a"], plan(task("a", "Alpha", ["c1:a"])))).to.equal(null);
   });
 
   it("rejects duplicate ids, unknown dependencies, self-dependencies and cycles", () => {
-    expect(planProblem(workers, [], plan(task("a", "Alpha"), task("a", "Beta")))).to.equal("the id 'a' is used by more than one task (ids must be unique)");
-    expect(planProblem(workers, ["c1:x"], plan(task("a", "Alpha", ["ghost"])))).to.equal("task 'a' depends on 'ghost', which is neither a task of this plan (a) nor a finished task (c1:x)");
+    expect(planProblem(workers, [], plan(task("a", "Alpha"), task("a", "Beta")))).to.equal(
+      "the id 'a' is used by more than one task (ids must be unique)",
+    );
+    expect(planProblem(workers, ["c1:x"], plan(task("a", "Alpha", ["ghost"])))).to.equal(
+      "task 'a' depends on 'ghost', which is neither a task of this plan (a) nor a finished task (c1:x)",
+    );
     expect(planProblem(workers, [], plan(task("a", "Alpha", ["a"])))).to.equal("task 'a' depends on itself");
-    expect(planProblem(workers, [], plan(task("a", "Alpha", ["c"]), task("b", "Beta", ["a"]), task("c", "Beta", ["b"]), task("d", "Alpha"))))
-      .to.equal("the dependencies form a cycle (a -> c -> b -> a); a task can only wait for tasks that do not wait for it");
+    expect(
+      planProblem(
+        workers,
+        [],
+        plan(task("a", "Alpha", ["c"]), task("b", "Beta", ["a"]), task("c", "Beta", ["b"]), task("d", "Alpha")),
+      ),
+    ).to.equal(
+      "the dependencies form a cycle (a -> c -> b -> a); a task can only wait for tasks that do not wait for it",
+    );
   });
 
   it("rejects unknown workers, bad priorities, empty plans, qualified ids and malformed fields", () => {
     expect(planProblem(workers, [], plan(task("a", "Zed")))).to.equal("task 1: 'agent' must be one of Alpha, Beta");
-    expect(planProblem(workers, [], plan(task("a", "Alpha", null, 0)))).to.equal("task 1: 'priority' must be an integer from 1 to 5");
+    expect(planProblem(workers, [], plan(task("a", "Alpha", null, 0)))).to.equal(
+      "task 1: 'priority' must be an integer from 1 to 5",
+    );
     expect(planProblem(workers, [], plan())).to.equal("plan at least one task");
-    expect(planProblem(workers, [], plan(task("c1:a", "Alpha")))).to.include("looks like a reference to an earlier cycle's task");
-    expect(planProblem(workers, [], { tasks: [{ id: "", task: "", agent: "Alpha", priority: 1, depends_on: "a" }] }))
-      .to.equal("task 1 needs a non-empty 'id'; task 1 needs a non-empty 'task'; task 1: 'depends_on' must be null or a list of task ids");
+    expect(planProblem(workers, [], plan(task("c1:a", "Alpha")))).to.include(
+      "looks like a reference to an earlier cycle's task",
+    );
+    expect(
+      planProblem(workers, [], { tasks: [{ id: "", task: "", agent: "Alpha", priority: 1, depends_on: "a" }] }),
+    ).to.equal(
+      "task 1 needs a non-empty 'id'; task 1 needs a non-empty 'task'; task 1: 'depends_on' must be null or a list of task ids",
+    );
     expect(planProblem(workers, [], { plan: [] })).to.equal("'tasks' must be a list of tasks");
   });
 
   it("finds cycles, the longest dependency chain, and the start order", () => {
     expect(findCycle([task("a", "A", ["b"]), task("b", "A")])).to.equal(null);
     expect(findCycle([task("a", "A", ["b"]), task("b", "A", ["a"])])).to.deep.equal(["a", "b", "a"]);
-    const tasks = [task("d", "A", ["b", "c"]), task("b", "A", ["a"]), task("c", "A", null, 2), task("a", "A", null, 3), task("e", "A", ["c1:z"])];
+    const tasks = [
+      task("d", "A", ["b", "c"]),
+      task("b", "A", ["a"]),
+      task("c", "A", null, 2),
+      task("a", "A", null, 3),
+      task("e", "A", ["c1:z"]),
+    ];
     expect(longestChain(tasks)).to.equal(3);
     expect(longestChain([task("a", "A"), task("b", "A")])).to.equal(1);
     // Level 0 (c priority 2 before a priority 3 and e), level 1 (b), level 2 (d).
@@ -284,9 +406,13 @@ describe("PlannerWorkerSwarm plans (unit)", () => {
   it("checks and renders verdicts and plans", () => {
     expect(verdictProblem({ goal_met: true, missing: "" })).to.equal(null);
     expect(verdictProblem({ goal_met: false, missing: " " })).to.equal("say what is missing when the goal is not met");
-    expect(verdictProblem({ goal_met: "yes", missing: 3 })).to.equal("'goal_met' must be true or false; 'missing' must be a string");
+    expect(verdictProblem({ goal_met: "yes", missing: 3 })).to.equal(
+      "'goal_met' must be true or false; 'missing' must be a string",
+    );
     expect(renderVerdict({ goal_met: false, missing: "tests" })).to.equal("Goal not met.\nMissing: tests");
     expect(renderVerdict({ goal_met: true, missing: "" })).to.equal("Goal met.");
-    expect(renderPlan([task("a", "Alpha"), task("b", "Beta", ["a"], 2)], 1)).to.equal("Plan (cycle 2):\n- [a] Alpha, priority 1: do a\n- [b] Beta, priority 2, after a: do b");
+    expect(renderPlan([task("a", "Alpha"), task("b", "Beta", ["a"], 2)], 1)).to.equal(
+      "Plan (cycle 2):\n- [a] Alpha, priority 1: do a\n- [b] Beta, priority 2, after a: do b",
+    );
   });
 });

@@ -41,20 +41,30 @@ describe("RoundRobin (E1)", () => {
       "Round 2 of 2. Before you: Bo. After you: nobody, you close the discussion.",
     ];
     // Each input is the turn header, then the task and every earlier turn, attributed.
-    calls.forEach((call, k) => expect(inputOf(call), `turn ${k}`).to.equal(`${headers[k]}\n\n${transcript(marker, output, k)}`));
+    calls.forEach((call, k) =>
+      expect(inputOf(call), `turn ${k}`).to.equal(`${headers[k]}\n\n${transcript(marker, output, k)}`),
+    );
     // The simulator quotes what it answers: each turn is the reply to its own header.
     output.forEach((t, k) => expect(t.content, `turn ${k}`).to.include(`You said "${headers[k]}`));
   });
 
   it("with max_loops 1 and two agents makes N calls, one round", async () => {
     const marker = `rr1-${Date.now()}`;
-    const res = await postSwarm(h, key, { swarm_type: "RoundRobin", agents: [agent("Left"), agent("Right", { llm_args: { sim_reply: "done" } })], task: marker });
+    const res = await postSwarm(h, key, {
+      swarm_type: "RoundRobin",
+      agents: [agent("Left"), agent("Right", { llm_args: { sim_reply: "done" } })],
+      task: marker,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.include({ swarm_type: "RoundRobin", number_of_agents: 2 });
     const calls = callsMentioning(h, marker);
     expect(calls.map(callerOf)).to.deep.equal(["Left", "Right"]);
-    expect(inputOf(calls[0])).to.equal(`Round 1 of 1. Before you: nobody, you open the discussion. After you: Right.\n\n${marker}`);
-    expect(inputOf(calls[1])).to.equal(`Round 1 of 1. Before you: Left. After you: nobody, you close the discussion.\n\n${marker}\n\nLeft: ${res.body.output[0].content}`);
+    expect(inputOf(calls[0])).to.equal(
+      `Round 1 of 1. Before you: nobody, you open the discussion. After you: Right.\n\n${marker}`,
+    );
+    expect(inputOf(calls[1])).to.equal(
+      `Round 1 of 1. Before you: Left. After you: nobody, you close the discussion.\n\n${marker}\n\nLeft: ${res.body.output[0].content}`,
+    );
     expect(res.body.output).to.deep.equal([
       { role: "Left", content: res.body.output[0].content },
       { role: "Right", content: "done" },

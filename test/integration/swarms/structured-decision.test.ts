@@ -11,7 +11,6 @@ import { harness, type Harness } from "../../helpers/harness";
 import { agent, callsMentioning, postSwarm } from "../../helpers/swarm";
 import { memoryRecorder } from "../../helpers/swarm-fixture";
 
-
 function pickTool(names: string[]): DecisionTool {
   return {
     name: "pick_agent",
@@ -25,9 +24,18 @@ function pickTool(names: string[]): DecisionTool {
   };
 }
 
-function swarmFor(agents: ReturnType<typeof agent>[], options: { maxTokens?: number; signal?: AbortSignal; request?: Partial<SwarmRequest> } = {}) {
+function swarmFor(
+  agents: ReturnType<typeof agent>[],
+  options: { maxTokens?: number; signal?: AbortSignal; request?: Partial<SwarmRequest> } = {},
+) {
   const { recorder, steps } = memoryRecorder();
-  const specs = agents.map((a) => ({ model_name: "gpt-4.1", role: "worker", max_tokens: 1024, max_loops: 1, ...a })) as unknown as NonNullable<SwarmRequest["agents"]>;
+  const specs = agents.map((a) => ({
+    model_name: "gpt-4.1",
+    role: "worker",
+    max_tokens: 1024,
+    max_loops: 1,
+    ...a,
+  })) as unknown as NonNullable<SwarmRequest["agents"]>;
   const request = { max_loops: 1, swarm_type: "MultiAgentRouter", agents: specs, ...options.request } as SwarmRequest;
   const ctx = {
     recorder,
@@ -94,10 +102,17 @@ describe("Structured decisions", () => {
     const marker = `decide-fail-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     const { swarm } = swarmFor([agent("Solo")]);
     let seen = 0;
-    const failure = await decide(swarm, { name: "Director", model: "gpt-4.1", systemPrompt: "You direct." }, `Task: ${marker}`, pickTool(["Solo"]), () => {
-      seen++;
-      return `no good ${marker}`;
-    }, "director").then(
+    const failure = await decide(
+      swarm,
+      { name: "Director", model: "gpt-4.1", systemPrompt: "You direct." },
+      `Task: ${marker}`,
+      pickTool(["Solo"]),
+      () => {
+        seen++;
+        return `no good ${marker}`;
+      },
+      "director",
+    ).then(
       () => null,
       (err: unknown) => err,
     );
@@ -113,13 +128,22 @@ describe("Structured decisions", () => {
     const marker = `decide-limits-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     const broke = swarmFor([agent("Solo")], { maxTokens: 0 });
     const who = { name: "Router", model: "gpt-4.1", systemPrompt: "You route." };
-    const overBudget = await decide(broke.swarm, who, `Task: ${marker}`, pickTool(["Solo"]), () => null, "router").catch((err) => err);
+    const overBudget = await decide(
+      broke.swarm,
+      who,
+      `Task: ${marker}`,
+      pickTool(["Solo"]),
+      () => null,
+      "router",
+    ).catch((err) => err);
     expect(overBudget).to.be.instanceOf(BudgetExceededError);
 
     const cancelled = new AbortController();
     cancelled.abort();
     const aborted = swarmFor([agent("Solo")], { signal: cancelled.signal });
-    const stopped = await decide(aborted.swarm, who, `Task: ${marker}`, pickTool(["Solo"]), () => null, "router").catch((err) => err);
+    const stopped = await decide(aborted.swarm, who, `Task: ${marker}`, pickTool(["Solo"]), () => null, "router").catch(
+      (err) => err,
+    );
     expect(stopped).to.be.instanceOf(RunAbortedError);
     expect(callsMentioning(h, marker)).to.have.length(0);
   });
@@ -131,11 +155,22 @@ describe("Structured decisions", () => {
     swarmTypes.MajorityVoting = {
       name: "MajorityVoting",
       run: (swarm) =>
-        decide(swarm, { name: "Consensus", model: swarm.agents[0].model_name, systemPrompt: "You count votes." }, swarm.opening, pickTool(swarm.names), () => `rejected ${marker}`, "consensus"),
+        decide(
+          swarm,
+          { name: "Consensus", model: swarm.agents[0].model_name, systemPrompt: "You count votes." },
+          swarm.opening,
+          pickTool(swarm.names),
+          () => `rejected ${marker}`,
+          "consensus",
+        ),
     };
     let res;
     try {
-      res = await postSwarm(h, key, { swarm_type: "MajorityVoting", agents: [agent("One"), agent("Two")], task: marker });
+      res = await postSwarm(h, key, {
+        swarm_type: "MajorityVoting",
+        agents: [agent("One"), agent("Two")],
+        task: marker,
+      });
     } finally {
       swarmTypes.MajorityVoting = original;
     }
@@ -156,11 +191,21 @@ describe("Internal agent models", () => {
       { agent_name: "A", model_name: "model-a", role: "worker" },
       { agent_name: "J", model_name: "model-j", role: "Judge" },
     ];
-    expect(internalAgentModel(base(agents, { heavy_swarm_question_agent_model_name: "model-q" } as Partial<SwarmRequest>), "question generator", "heavy_swarm_question_agent_model_name")).to.equal("model-q");
+    expect(
+      internalAgentModel(
+        base(agents, { heavy_swarm_question_agent_model_name: "model-q" } as Partial<SwarmRequest>),
+        "question generator",
+        "heavy_swarm_question_agent_model_name",
+      ),
+    ).to.equal("model-q");
     expect(internalAgentModel(base(agents), "judge")).to.equal("model-j");
     expect(internalAgentModel(base(agents), "director")).to.equal("model-a");
     // Consensus is no role a request agent can take: always the first agent's model.
-    expect(internalAgentModel(base([{ agent_name: "C", model_name: "model-c", role: "consensus" }, ...agents]), "consensus")).to.equal("model-c");
-    expect(internalAgentModel(base([...agents, { agent_name: "C", model_name: "model-c", role: "consensus" }]), "consensus")).to.equal("model-a");
+    expect(
+      internalAgentModel(base([{ agent_name: "C", model_name: "model-c", role: "consensus" }, ...agents]), "consensus"),
+    ).to.equal("model-c");
+    expect(
+      internalAgentModel(base([...agents, { agent_name: "C", model_name: "model-c", role: "consensus" }]), "consensus"),
+    ).to.equal("model-a");
   });
 });

@@ -35,10 +35,30 @@ describe("E2 batch swarm completions", () => {
   /** A mix: two valid items, one failing at run time, one failing the whole-request rules, one failing the schema. */
   function mixedBatch(marker: string) {
     return [
-      { name: "seq-ok", swarm_type: "SequentialWorkflow", agents: [agent("Drafter"), agent("Reviewer")], task: `seq-${marker}` },
-      { name: "fails-at-run", swarm_type: "SequentialWorkflow", agents: [agent("Fine"), agent("Crasher", { llm_args: { sim_error: 400 } })], task: `crash-${marker}` },
-      { name: "bad-debate", swarm_type: "DebateWithJudge", agents: [agent("Pro"), agent("Con")], task: `debate-${marker}` },
-      { name: "conc-ok", swarm_type: "ConcurrentWorkflow", agents: [agent("Left"), agent("Right")], task: `conc-${marker}` },
+      {
+        name: "seq-ok",
+        swarm_type: "SequentialWorkflow",
+        agents: [agent("Drafter"), agent("Reviewer")],
+        task: `seq-${marker}`,
+      },
+      {
+        name: "fails-at-run",
+        swarm_type: "SequentialWorkflow",
+        agents: [agent("Fine"), agent("Crasher", { llm_args: { sim_error: 400 } })],
+        task: `crash-${marker}`,
+      },
+      {
+        name: "bad-debate",
+        swarm_type: "DebateWithJudge",
+        agents: [agent("Pro"), agent("Con")],
+        task: `debate-${marker}`,
+      },
+      {
+        name: "conc-ok",
+        swarm_type: "ConcurrentWorkflow",
+        agents: [agent("Left"), agent("Right")],
+        task: `conc-${marker}`,
+      },
       { name: "bad-schema", max_loops: 0, agents: [agent("Nobody")], task: `schema-${marker}` },
     ];
   }
@@ -71,7 +91,11 @@ describe("E2 batch swarm completions", () => {
 
   it("refuses a batch of more than 100 items with 400, running none", async () => {
     const marker = uniqueMarker("too-many");
-    const items = Array.from({ length: 101 }, (_, i) => ({ swarm_type: "SequentialWorkflow", agents: [agent("A")], task: `${marker}-${i}` }));
+    const items = Array.from({ length: 101 }, (_, i) => ({
+      swarm_type: "SequentialWorkflow",
+      agents: [agent("A")],
+      task: `${marker}-${i}`,
+    }));
     const res = await request(h.baseUrl, "POST", E2, { key, body: items });
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
     expect(res.body.detail).to.be.a("string").and.include("101");
@@ -82,7 +106,12 @@ describe("E2 batch swarm completions", () => {
   it("accepts exactly 100 items", async function () {
     this.timeout(60_000);
     const marker = uniqueMarker("hundred");
-    const items = Array.from({ length: 100 }, (_, i) => ({ name: `item-${i}`, swarm_type: "SequentialWorkflow", agents: [agent("A")], task: `${marker}-${i}` }));
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      name: `item-${i}`,
+      swarm_type: "SequentialWorkflow",
+      agents: [agent("A")],
+      task: `${marker}-${i}`,
+    }));
     // Every item counts against the rate limits: 100 items are a free key's whole minute, so a key of their own.
     const { key: fresh } = await h.newKey();
     const res = await request(h.baseUrl, "POST", E2, { key: fresh, body: items });
@@ -94,7 +123,11 @@ describe("E2 batch swarm completions", () => {
   it("with Prefer: respond-async answers 202 at once, and GET /v1/jobs/{id} later holds every item in request order", async function () {
     this.timeout(30_000);
     const marker = uniqueMarker("batch-async");
-    const accepted = await request(h.baseUrl, "POST", E2, { key, headers: { prefer: "respond-async" }, body: mixedBatch(marker) });
+    const accepted = await request(h.baseUrl, "POST", E2, {
+      key,
+      headers: { prefer: "respond-async" },
+      body: mixedBatch(marker),
+    });
     expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
     expect(accepted.body.job_id).to.be.a("string");
     expect(accepted.headers.get("location")).to.equal(`/v1/jobs/${accepted.body.job_id}`);
@@ -118,7 +151,12 @@ describe("E2 batch swarm completions", () => {
     this.timeout(30_000);
     const marker = uniqueMarker("batch-async-valid");
     const body = [
-      { name: "slow-first", swarm_type: "SequentialWorkflow", agents: [agent("Slow", { llm_args: { sim_latency_ms: 400 } })], task: `a-${marker}` },
+      {
+        name: "slow-first",
+        swarm_type: "SequentialWorkflow",
+        agents: [agent("Slow", { llm_args: { sim_latency_ms: 400 } })],
+        task: `a-${marker}`,
+      },
       { name: "fast-second", swarm_type: "SequentialWorkflow", agents: [agent("Fast")], task: `b-${marker}` },
     ];
     const accepted = await request(h.baseUrl, "POST", E2, { key, headers: { prefer: "respond-async" }, body });

@@ -25,20 +25,32 @@ describe("a swarm worker killed in the middle of a SequentialWorkflow", () => {
       const accepted = await postSwarm(
         h,
         key,
-        { name: "Crashable", swarm_type: "SequentialWorkflow", agents: names.map((n) => agent(n, { llm_args: { sim_latency_ms: 400 } })), task: marker },
+        {
+          name: "Crashable",
+          swarm_type: "SequentialWorkflow",
+          agents: names.map((n) => agent(n, { llm_args: { sim_latency_ms: 400 } })),
+          task: marker,
+        },
         { prefer: "respond-async" },
       );
       expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
       const runId = accepted.body.job_id;
 
       // Kill the worker once two agents' steps are stored (the third agent's call is then in flight).
-      await eventually(async () => {
-        const rows = await h.deps.ds.query("SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1", [runId]);
-        return rows[0].n >= 2 ? true : undefined;
-      }, 20_000, 20);
+      await eventually(
+        async () => {
+          const rows = await h.deps.ds.query("SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1", [runId]);
+          return rows[0].n >= 2 ? true : undefined;
+        },
+        20_000,
+        20,
+      );
       child.kill("SIGKILL");
       expect(await exited(child)).to.equal("SIGKILL");
-      const stepsAtKill: { agent_name: string }[] = await h.deps.ds.query("SELECT agent_name FROM run_steps WHERE run_id = $1 ORDER BY seq", [runId]);
+      const stepsAtKill: { agent_name: string }[] = await h.deps.ds.query(
+        "SELECT agent_name FROM run_steps WHERE run_id = $1 ORDER BY seq",
+        [runId],
+      );
       expect(stepsAtKill.length, "the child died before the run ended").to.be.below(names.length);
       const finishedBeforeKill = stepsAtKill.map((s) => s.agent_name);
       expect(finishedBeforeKill).to.deep.equal(names.slice(0, finishedBeforeKill.length));
@@ -55,7 +67,10 @@ describe("a swarm worker killed in the middle of a SequentialWorkflow", () => {
       expect(run.attempts).to.equal(2);
 
       // One stored step per agent, in order: nothing was recorded twice.
-      const steps: { agent_name: string; seq: number }[] = await h.deps.ds.query("SELECT agent_name, seq FROM run_steps WHERE run_id = $1 ORDER BY seq", [runId]);
+      const steps: { agent_name: string; seq: number }[] = await h.deps.ds.query(
+        "SELECT agent_name, seq FROM run_steps WHERE run_id = $1 ORDER BY seq",
+        [runId],
+      );
       expect(steps.map((s) => s.agent_name)).to.deep.equal(names);
 
       // The journal: agents whose step was stored before the kill were never asked again; agents not
@@ -64,21 +79,33 @@ describe("a swarm worker killed in the middle of a SequentialWorkflow", () => {
       for (const name of names) {
         const count = calls.filter((c) => c === name).length;
         const interrupted = calledBeforeKill.includes(name) && !finishedBeforeKill.includes(name);
-        expect(count, `LLM calls of ${name} (stored before kill: ${finishedBeforeKill.includes(name)}, in flight at kill: ${interrupted})`).to.equal(interrupted ? 2 : 1);
+        expect(
+          count,
+          `LLM calls of ${name} (stored before kill: ${finishedBeforeKill.includes(name)}, in flight at kill: ${interrupted})`,
+        ).to.equal(interrupted ? 2 : 1);
       }
       const interrupted = calledBeforeKill.filter((n) => !finishedBeforeKill.includes(n));
       expect(interrupted.length, "at most one call (the current agent's) was in flight at the kill").to.be.at.most(1);
       const answered = [...calls];
       for (const n of interrupted) answered.splice(answered.indexOf(n), 1);
-      expect(answered, "apart from the interrupted call, each agent was called exactly once, in order").to.deep.equal(names);
+      expect(answered, "apart from the interrupted call, each agent was called exactly once, in order").to.deep.equal(
+        names,
+      );
 
       const job = await request(h.baseUrl, "GET", `/v1/jobs/${runId}`, { key });
-      expect(job.body).to.include({ status: "success", swarm_type: "SequentialWorkflow", swarm_name: "Crashable", number_of_agents: 5 });
+      expect(job.body).to.include({
+        status: "success",
+        swarm_type: "SequentialWorkflow",
+        swarm_name: "Crashable",
+        number_of_agents: 5,
+      });
       expect(job.body.output.map((t: any) => t.role)).to.deep.equal(names);
       // Each turn builds on the replayed ones: the last agent saw all four earlier turns, attributed.
       const last = callsMentioning(h, marker).at(-1);
       expect(callerOf(last)).to.equal("Reviewer");
-      expect(inputOf(last)).to.equal([marker, ...job.body.output.slice(0, 4).map((t: any) => `${t.role}: ${t.content}`)].join("\n\n"));
+      expect(inputOf(last)).to.equal(
+        [marker, ...job.body.output.slice(0, 4).map((t: any) => `${t.role}: ${t.content}`)].join("\n\n"),
+      );
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       inProcess.resume();

@@ -21,7 +21,9 @@ describe("E1 request handling", () => {
       for (const body of [{}, { task: "" }, { tasks: [] }, { messages: [] }]) {
         const res = await postSwarm(h, key, { swarm_type: "SequentialWorkflow", agents: [agent("Lonely")], ...body });
         expect(res.status, JSON.stringify(body)).to.equal(400);
-        expect(res.body.detail).to.be.a("string").and.match(/task, tasks or messages/);
+        expect(res.body.detail)
+          .to.be.a("string")
+          .and.match(/task, tasks or messages/);
         expect(res.body.status_code).to.equal(400);
       }
     });
@@ -130,7 +132,10 @@ describe("E1 request handling", () => {
       const latency = 500;
       const res = await postSwarm(h, key, {
         swarm_type: "SequentialWorkflow",
-        agents: [agent("Drafter", { llm_args: { sim_latency_ms: latency } }), agent("Checker", { llm_args: { sim_latency_ms: latency } })],
+        agents: [
+          agent("Drafter", { llm_args: { sim_latency_ms: latency } }),
+          agent("Checker", { llm_args: { sim_latency_ms: latency } }),
+        ],
         tasks,
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -145,7 +150,9 @@ describe("E1 request handling", () => {
         expect(calls.map(callerOf)).to.deep.equal(["Drafter", "Checker"]);
         expect(inputOf(calls[0])).to.equal(task);
         expect(inputOf(calls[1])).to.equal(`${task}\n\nDrafter: ${entry.output[0].content}`);
-        tasks.filter((other) => other !== task).forEach((other) => calls.forEach((c) => expect(JSON.stringify(c.messages)).to.not.include(other)));
+        tasks
+          .filter((other) => other !== task)
+          .forEach((other) => calls.forEach((c) => expect(JSON.stringify(c.messages)).to.not.include(other)));
       });
       expect(res.body.number_of_agents).to.equal(2);
       // In parallel: 3 tasks × 2 sequential calls would take 3 s one task after another.
@@ -176,7 +183,10 @@ describe("E1 request handling", () => {
       expect(billing.cost_breakdown.img_cost).to.equal(config.pricing.perImage);
       expect(billing.cost_breakdown.img_cost).to.equal(0.25);
       const b = billing.cost_breakdown;
-      expect(billing.total_cost).to.be.closeTo(b.agent_cost + b.input_token_cost + b.output_token_cost + b.img_cost + (b.mcp_cost ?? 0), 2e-6);
+      expect(billing.total_cost).to.be.closeTo(
+        b.agent_cost + b.input_token_cost + b.output_token_cost + b.img_cost + (b.mcp_cost ?? 0),
+        2e-6,
+      );
     });
 
     it("puts rules and description in every agent's system prompt", async () => {
@@ -192,7 +202,9 @@ describe("E1 request handling", () => {
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.description).to.equal(description);
-      const calls = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(`haiku only ${marker}`)).map((e: any) => e.body);
+      const calls = h.sim.journal
+        .filter((e: any) => JSON.stringify(e.body.messages).includes(`haiku only ${marker}`))
+        .map((e: any) => e.body);
       expect(calls.map(callerOf).sort()).to.deep.equal(["Editor", "Poet", "Publisher"]);
       for (const call of calls) {
         expect(call.messages[0].role).to.equal("system");
@@ -215,7 +227,10 @@ describe("E1 request handling", () => {
       const res = await request(h.baseUrl, "GET", "/v1/swarms/available", { key });
       const runnable = Object.keys(swarmTypes);
       const listedButNotRunnable = (res.body.swarm_types as string[]).filter((t) => !runnable.includes(t));
-      expect(listedButNotRunnable, "listed as available, but the worker has no implementation (a request would pass validation, then fail as a 500)").to.deep.equal([]);
+      expect(
+        listedButNotRunnable,
+        "listed as available, but the worker has no implementation (a request would pass validation, then fail as a 500)",
+      ).to.deep.equal([]);
       // And every implemented type is offered.
       expect(runnable.filter((t) => !res.body.swarm_types.includes(t))).to.deep.equal([]);
     });
@@ -228,7 +243,10 @@ describe("E1 request handling", () => {
       const body = {
         name: "Tiered",
         swarm_type: "SequentialWorkflow",
-        agents: [agent("Costed", { llm_args: { sim_reply: `A reply long enough to cost something ${"word ".repeat(200)}` } }), agent("Second")],
+        agents: [
+          agent("Costed", { llm_args: { sim_reply: `A reply long enough to cost something ${"word ".repeat(200)}` } }),
+          agent("Second"),
+        ],
         task: `${marker} ${"context ".repeat(300)}`,
       };
       const standard = await postSwarm(h, key, body);

@@ -27,7 +27,8 @@ describe("E1 streaming (stream: true)", () => {
   /** Per agent, the text of its chunks in arrival order. */
   function chunkText(frames: SseFrame[]): Map<string, string> {
     const text = new Map<string, string>();
-    for (const f of frames.filter((f) => f.event === "chunk")) text.set(f.data.agent, (text.get(f.data.agent) ?? "") + f.data.content);
+    for (const f of frames.filter((f) => f.event === "chunk"))
+      text.set(f.data.agent, (text.get(f.data.agent) ?? "") + f.data.content);
     return text;
   }
 
@@ -41,7 +42,12 @@ describe("E1 streaming (stream: true)", () => {
   it("SequentialWorkflow: metadata, start, then agent_start / chunk… / agent_end per agent in order, then usage and end", async function () {
     this.timeout(30_000);
     const marker = uniqueMarker("swarm-stream");
-    const res = await stream({ name: "Streamers", swarm_type: "SequentialWorkflow", agents: [agent("Opener"), agent("Closer")], task: marker });
+    const res = await stream({
+      name: "Streamers",
+      swarm_type: "SequentialWorkflow",
+      agents: [agent("Opener"), agent("Closer")],
+      task: marker,
+    });
     expect(res.status).to.equal(200);
     expect(res.type).to.match(/^text\/event-stream/);
 
@@ -51,10 +57,31 @@ describe("E1 streaming (stream: true)", () => {
     expect(meta.data.job_id).to.be.a("string");
 
     // The exact frame sequence, chunks collapsed.
-    const names = res.frames.slice(1).map((f) => (f.event === "chunk" ? `chunk:${f.data.agent}` : f.event === "agent_start" || f.event === "agent_end" ? `${f.event}:${f.data.agent}` : f.event));
+    const names = res.frames
+      .slice(1)
+      .map((f) =>
+        f.event === "chunk"
+          ? `chunk:${f.data.agent}`
+          : f.event === "agent_start" || f.event === "agent_end"
+            ? `${f.event}:${f.data.agent}`
+            : f.event,
+      );
     const collapsed = names.filter((n, i) => !(n.startsWith("chunk:") && names[i - 1] === n));
-    expect(collapsed).to.deep.equal(["start", "agent_start:Opener", "chunk:Opener", "agent_end:Opener", "agent_start:Closer", "chunk:Closer", "agent_end:Closer", "usage", "end"]);
-    expect(res.frames.filter((f) => f.event === "chunk" && f.data.agent === "Opener").length, "real token streaming: several chunks").to.be.greaterThan(1);
+    expect(collapsed).to.deep.equal([
+      "start",
+      "agent_start:Opener",
+      "chunk:Opener",
+      "agent_end:Opener",
+      "agent_start:Closer",
+      "chunk:Closer",
+      "agent_end:Closer",
+      "usage",
+      "end",
+    ]);
+    expect(
+      res.frames.filter((f) => f.event === "chunk" && f.data.agent === "Opener").length,
+      "real token streaming: several chunks",
+    ).to.be.greaterThan(1);
     for (const f of res.frames.filter((f) => f.event === "chunk")) expect(f.data.content).to.be.a("string");
 
     const job = await storedJob(meta.data.job_id);
@@ -119,7 +146,11 @@ describe("E1 streaming (stream: true)", () => {
   it("ends with exactly one error frame naming the agent when an agent fails", async function () {
     this.timeout(30_000);
     const marker = uniqueMarker("stream-fail");
-    const res = await stream({ swarm_type: "SequentialWorkflow", agents: [agent("Fine"), agent("Faulty", { llm_args: { sim_error: 400 } })], task: marker });
+    const res = await stream({
+      swarm_type: "SequentialWorkflow",
+      agents: [agent("Fine"), agent("Faulty", { llm_args: { sim_error: 400 } })],
+      task: marker,
+    });
     expect(res.status).to.equal(200);
     const names = res.frames.map((f) => f.event);
     expect(names.filter((n) => n === "error")).to.have.length(1);

@@ -29,7 +29,10 @@ const CLIENT_INFO = { name: "apiary", version: "0.1.0" };
 
 /** The config's timeout in ms (seconds in the spec). */
 export function configTimeoutMs(config: McpConfig): number {
-  const seconds = typeof config.timeout === "number" && Number.isFinite(config.timeout) && config.timeout > 0 ? config.timeout : DEFAULT_MCP_TIMEOUT_SECONDS;
+  const seconds =
+    typeof config.timeout === "number" && Number.isFinite(config.timeout) && config.timeout > 0
+      ? config.timeout
+      : DEFAULT_MCP_TIMEOUT_SECONDS;
   return seconds * 1000;
 }
 
@@ -67,7 +70,10 @@ export async function connectMcpServer(config: McpConfig, signal?: AbortSignal):
     throw new McpUnavailableError(label, "the URL is not valid");
   }
   const client = new Client(CLIENT_INFO, { capabilities: {} });
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: mcpRequestHeaders(config) }, fetch: egressFetch });
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: mcpRequestHeaders(config) },
+    fetch: egressFetch,
+  });
   try {
     await client.connect(transport, { timeout, signal });
     const tools = await listAllTools(client, { timeout, signal });
@@ -75,6 +81,10 @@ export async function connectMcpServer(config: McpConfig, signal?: AbortSignal):
   } catch (error) {
     await client.close().catch(() => undefined);
     if (signal?.aborted) throw signal.reason ?? error;
-    throw new McpUnavailableError(label, describeMcpError(error, timeout, secrets), egressRefusalIn(error) ? "EGRESS_REFUSED" : "MCP_UNAVAILABLE");
+    throw new McpUnavailableError(
+      label,
+      describeMcpError(error, timeout, secrets),
+      egressRefusalIn(error) ? "EGRESS_REFUSED" : "MCP_UNAVAILABLE",
+    );
   }
 }

@@ -54,7 +54,8 @@ function networkCode(error: unknown): string | null {
 function category(error: unknown, timeoutMs: number): string {
   const refusal = egressRefusalIn(error);
   if (refusal) return refusal.message;
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return `timed out after ${timeoutMs / 1000} s`;
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+    return `timed out after ${timeoutMs / 1000} s`;
   if (error instanceof UnauthorizedError) return "the server requires authorization (HTTP 401)";
   if (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)) {
     return `the server refused the authorization (HTTP ${error.code})`;
@@ -62,13 +63,15 @@ function category(error: unknown, timeoutMs: number): string {
   if (error instanceof StreamableHTTPError && typeof error.code === "number" && error.code >= 300 && error.code < 400) {
     return `the server answered HTTP ${error.code}; a redirect to another origin is not followed`;
   }
-  if (error instanceof StreamableHTTPError && typeof error.code === "number" && error.code > 0) return `the server answered HTTP ${error.code}`;
+  if (error instanceof StreamableHTTPError && typeof error.code === "number" && error.code > 0)
+    return `the server answered HTTP ${error.code}`;
   if (error instanceof StreamableHTTPError) return "the server answered with a content type MCP does not use";
   // The JSON-RPC error's message is the server's text; its code is all that is passed on.
   if (error instanceof McpError) return `the server answered with MCP error ${error.code}`;
   if (error instanceof Error && error.name === "AbortError") return "the request was aborted";
   const code = networkCode(error);
   if (code) return `the server could not be reached (${code})`;
-  if (error instanceof SyntaxError || (error instanceof Error && error.name === "ZodError")) return "the server's answer is not valid MCP";
+  if (error instanceof SyntaxError || (error instanceof Error && error.name === "ZodError"))
+    return "the server's answer is not valid MCP";
   return "the request to the server failed";
 }

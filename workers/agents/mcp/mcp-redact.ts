@@ -1,7 +1,8 @@
 /** Replaces each secret in `text` with `[redacted]`, longest first so a token inside a header value goes too. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let result = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret) result = result.split(secret).join("[redacted]");
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length))
+    if (secret) result = result.split(secret).join("[redacted]");
   return result;
 }
 

@@ -6,8 +6,17 @@ export const DEFAULT_MCP_TIMEOUT_SECONDS = 10;
 
 /** A config with the spec's defaults filled in, so later code never re-derives them. */
 function withDefaults(config: McpConfig): McpConfig {
-  const timeout = typeof config.timeout === "number" && Number.isFinite(config.timeout) && config.timeout > 0 ? config.timeout : DEFAULT_MCP_TIMEOUT_SECONDS;
-  return { ...config, type: config.type ?? "mcp", url: config.url.trim(), transport: config.transport ?? "streamable_http", timeout };
+  const timeout =
+    typeof config.timeout === "number" && Number.isFinite(config.timeout) && config.timeout > 0
+      ? config.timeout
+      : DEFAULT_MCP_TIMEOUT_SECONDS;
+  return {
+    ...config,
+    type: config.type ?? "mcp",
+    url: config.url.trim(),
+    transport: config.transport ?? "streamable_http",
+    timeout,
+  };
 }
 
 /**

@@ -7,7 +7,8 @@ export type JsonSchemaObject = Record<string, unknown>;
  * because function parameters must be an object (the model then calls the tool without arguments).
  */
 export function toolParameters(inputSchema: unknown): JsonSchemaObject {
-  if (!inputSchema || typeof inputSchema !== "object" || Array.isArray(inputSchema)) return { type: "object", properties: {} };
+  if (!inputSchema || typeof inputSchema !== "object" || Array.isArray(inputSchema))
+    return { type: "object", properties: {} };
   const { $schema: _dropped, ...schema } = inputSchema as JsonSchemaObject;
   if (schema.type !== "object") return { type: "object", properties: {} };
   // Some providers refuse an object schema without `properties`, which MCP allows.

@@ -29,7 +29,9 @@ interface McpRoute {
 }
 
 /** Calls arrive from the model; anything but a JSON object (or nothing) is a mistake it can fix. */
-function parseArguments(argumentsJson: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+function parseArguments(
+  argumentsJson: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   if (argumentsJson.trim() === "") return { ok: true, value: {} }; // models send "" for tools without parameters
   let value: unknown;
   try {
@@ -61,7 +63,8 @@ export class McpToolbox {
         const settings = mcpToolSettings(connection.config, tool.name);
         if (!settings.enabled) continue;
         const name = uniqueToolName(tool.name, taken);
-        const timeoutMs = settings.timeoutSeconds !== null ? settings.timeoutSeconds * 1000 : configTimeoutMs(connection.config);
+        const timeoutMs =
+          settings.timeoutSeconds !== null ? settings.timeoutSeconds * 1000 : configTimeoutMs(connection.config);
         this.routes.set(name, { connection, toolName: tool.name, timeoutMs });
         const description = tool.description ?? tool.title ?? tool.annotations?.title ?? "";
         tools.push({ type: "function", function: { name, description, parameters: toolParameters(tool.inputSchema) } });
@@ -113,7 +116,10 @@ export class McpToolbox {
     const { connection, toolName, timeoutMs } = route;
     this.calls++;
     try {
-      const result = await connection.client.callTool({ name: toolName, arguments: args.value }, undefined, { timeout: timeoutMs, signal });
+      const result = await connection.client.callTool({ name: toolName, arguments: args.value }, undefined, {
+        timeout: timeoutMs,
+        signal,
+      });
       // Only the token: header values are often short ordinary words, and blanking them would
       // corrupt real answers; a tool echoing the token, though, would hand it to the model.
       const text = redactSecrets(toolResultText(result), connection.token ? [connection.token] : []);

@@ -114,5 +114,6 @@ export class MeteoraDbcLauncher implements TokenLauncher {
 /** The API refuses such input with a 400 already; this guards launches queued before a limit applied. */
 function checkMetadata(name: string, symbol: string, uri: string): void {
   const [over] = metadataOverflows("meteora-dbc", { name, symbol, uri });
-  if (over) throw new RangeError(`Token ${over.field} is ${over.bytes} bytes; a Meteora pool allows at most ${over.max}`);
+  if (over)
+    throw new RangeError(`Token ${over.field} is ${over.bytes} bytes; a Meteora pool allows at most ${over.max}`);
 }

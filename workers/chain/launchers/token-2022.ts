@@ -33,7 +33,9 @@ export interface Token2022Options {
 export class Token2022Launcher implements TokenLauncher {
   readonly name = "token-2022" as const;
 
-  constructor(private readonly options: Token2022Options = { supply: config.solana.supply, decimals: config.solana.decimals }) {}
+  constructor(
+    private readonly options: Token2022Options = { supply: config.solana.supply, decimals: config.solana.decimals },
+  ) {}
 
   async prepare(connection: Connection, request: LaunchRequest): Promise<PreparedLaunch> {
     const creator = request.creator.publicKey;
@@ -58,7 +60,13 @@ export class Token2022Launcher implements TokenLauncher {
     const amount = BigInt(this.options.supply) * 10n ** BigInt(this.options.decimals);
 
     const tx = new Transaction({ feePayer: creator, blockhash, lastValidBlockHeight }).add(
-      SystemProgram.createAccount({ fromPubkey: creator, newAccountPubkey: mint.publicKey, space: mintSpace, lamports: rent, programId: TOKEN_2022_PROGRAM_ID }),
+      SystemProgram.createAccount({
+        fromPubkey: creator,
+        newAccountPubkey: mint.publicKey,
+        space: mintSpace,
+        lamports: rent,
+        programId: TOKEN_2022_PROGRAM_ID,
+      }),
       createInitializeMetadataPointerInstruction(mint.publicKey, creator, mint.publicKey, TOKEN_2022_PROGRAM_ID),
       createInitializeMintInstruction(mint.publicKey, this.options.decimals, creator, null, TOKEN_2022_PROGRAM_ID),
       createInitializeInstruction({
@@ -71,7 +79,13 @@ export class Token2022Launcher implements TokenLauncher {
         symbol: metadata.symbol,
         uri: metadata.uri,
       }),
-      createAssociatedTokenAccountIdempotentInstruction(creator, account, creator, mint.publicKey, TOKEN_2022_PROGRAM_ID),
+      createAssociatedTokenAccountIdempotentInstruction(
+        creator,
+        account,
+        creator,
+        mint.publicKey,
+        TOKEN_2022_PROGRAM_ID,
+      ),
       createMintToInstruction(mint.publicKey, account, creator, amount, [], TOKEN_2022_PROGRAM_ID),
       createSetAuthorityInstruction(mint.publicKey, creator, AuthorityType.MintTokens, null, [], TOKEN_2022_PROGRAM_ID),
     );

@@ -13,7 +13,9 @@ export const agentRearrange: SwarmType = {
     for (let loop = 0; loop < swarm.loops; loop++) {
       for (const [s, step] of flow.entries()) {
         const input = swarm.conversation.transcript();
-        const answers = await swarm.parallel(step, (name, slot) => swarm.turn(byName.get(name)!, input, { lane: `l${loop}/s${s}/${slot}` }));
+        const answers = await swarm.parallel(step, (name, slot) =>
+          swarm.turn(byName.get(name)!, input, { lane: `l${loop}/s${s}/${slot}` }),
+        );
         answers.forEach((content, slot) => swarm.conversation.add({ role: step[slot], content }));
       }
     }

@@ -66,7 +66,8 @@ export function buildTool(types: SwarmTypeName[]): DecisionTool {
         swarm_type: { type: "string", enum: types, description: "How the agents work together" },
         rearrange_flow: {
           type: "string",
-          description: "Only for AgentRearrange (required then): the order of the agents by their exact names, '->' between steps and ',' between agents of one step, e.g. 'Researcher -> Writer, Critic -> Editor'",
+          description:
+            "Only for AgentRearrange (required then): the order of the agents by their exact names, '->' between steps and ',' between agents of one step, e.g. 'Researcher -> Writer, Critic -> Editor'",
         },
         agents: {
           type: "object",
@@ -98,19 +99,30 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function readSpec(types: SwarmTypeName[], value: unknown): { spec?: SwarmSpec; problem?: string } {
   if (!isObject(value)) return { problem: "the arguments must be an object {name, swarm_type, agents}" };
   const problems: string[] = [];
-  if (typeof value.swarm_type !== "string" || !types.includes(value.swarm_type as SwarmTypeName)) problems.push(`'swarm_type' must be one of ${types.join(", ")}`);
+  if (typeof value.swarm_type !== "string" || !types.includes(value.swarm_type as SwarmTypeName))
+    problems.push(`'swarm_type' must be one of ${types.join(", ")}`);
   if (value.name !== undefined && typeof value.name !== "string") problems.push("'name' must be a string");
-  if (value.rearrange_flow !== undefined && value.rearrange_flow !== null && typeof value.rearrange_flow !== "string") problems.push("'rearrange_flow' must be a string");
+  if (value.rearrange_flow !== undefined && value.rearrange_flow !== null && typeof value.rearrange_flow !== "string")
+    problems.push("'rearrange_flow' must be a string");
   const agents = isObject(value.agents) ? Object.entries(value.agents) : null;
-  if (!agents) problems.push(`'agents' must be an object of ${MIN_BUILT_AGENTS} to ${MAX_BUILT_AGENTS} agents keyed by agent_name`);
+  if (!agents)
+    problems.push(
+      `'agents' must be an object of ${MIN_BUILT_AGENTS} to ${MAX_BUILT_AGENTS} agents keyed by agent_name`,
+    );
   else {
-    if (agents.length < MIN_BUILT_AGENTS || agents.length > MAX_BUILT_AGENTS) problems.push(`the swarm needs ${MIN_BUILT_AGENTS} to ${MAX_BUILT_AGENTS} agents (got ${agents.length})`);
+    if (agents.length < MIN_BUILT_AGENTS || agents.length > MAX_BUILT_AGENTS)
+      problems.push(`the swarm needs ${MIN_BUILT_AGENTS} to ${MAX_BUILT_AGENTS} agents (got ${agents.length})`);
     const names = agents.map(([name]) => name.trim());
     if (names.some((name) => !name)) problems.push("every agent needs a non-empty name");
     const twice = names.filter((name, i) => name && names.indexOf(name) !== i);
     if (twice.length) problems.push(`agent names must be unique: ${[...new Set(twice)].join(", ")}`);
     for (const [name, agent] of agents) {
-      if (!isObject(agent) || typeof agent.description !== "string" || typeof agent.system_prompt !== "string" || !agent.system_prompt.trim()) {
+      if (
+        !isObject(agent) ||
+        typeof agent.description !== "string" ||
+        typeof agent.system_prompt !== "string" ||
+        !agent.system_prompt.trim()
+      ) {
         problems.push(`agent '${name}' needs a description and a non-empty system_prompt`);
       }
     }
@@ -137,8 +149,20 @@ export function readSpec(types: SwarmTypeName[], value: unknown): { spec?: Swarm
  * agents (api/schemas/agent-spec.schema.ts). A request agent of the same name is a hint: its
  * settings (model, limits, tools) are kept and the builder's description and prompt replace its own.
  */
-export function generatedAgentSpec(built: SwarmSpec["agents"][number], model: string, hint?: AgentSpec, llmArgs?: Record<string, unknown> | null): AgentSpec {
-  if (hint) return { ...hint, agent_name: built.agent_name, description: built.description, system_prompt: built.system_prompt, marketplace_prompt_id: null };
+export function generatedAgentSpec(
+  built: SwarmSpec["agents"][number],
+  model: string,
+  hint?: AgentSpec,
+  llmArgs?: Record<string, unknown> | null,
+): AgentSpec {
+  if (hint)
+    return {
+      ...hint,
+      agent_name: built.agent_name,
+      description: built.description,
+      system_prompt: built.system_prompt,
+      marketplace_prompt_id: null,
+    };
   return {
     // The client's provider options reach the agents generated for it, as they reach internal agents.
     ...(llmArgs ? { llm_args: llmArgs } : {}),
@@ -162,13 +186,20 @@ export function generatedAgentSpec(built: SwarmSpec["agents"][number], model: st
 
 /** The request the generated swarm runs as: the original with the spec's name, type, agents and flow. */
 export function builtRequest(request: SwarmRequest, spec: SwarmSpec, agents: AgentSpec[]): SwarmRequest {
-  return { ...request, name: spec.name || request.name, swarm_type: spec.swarm_type, agents, rearrange_flow: spec.rearrange_flow };
+  return {
+    ...request,
+    name: spec.name || request.name,
+    swarm_type: spec.swarm_type,
+    agents,
+    rearrange_flow: spec.rearrange_flow,
+  };
 }
 
 /** The Builder turn's readable text. */
 export function renderSpec(spec: SwarmSpec): string {
   const lines = [`Swarm '${spec.name}' (${spec.swarm_type}) with ${spec.agents.length} agents:`];
-  for (const agent of spec.agents) lines.push(`- ${agent.agent_name}: ${agent.description}`, `  System prompt: ${agent.system_prompt}`);
+  for (const agent of spec.agents)
+    lines.push(`- ${agent.agent_name}: ${agent.description}`, `  System prompt: ${agent.system_prompt}`);
   if (spec.rearrange_flow) lines.push(`Flow: ${spec.rearrange_flow}`);
   return lines.join("\n");
 }
@@ -200,24 +231,40 @@ export const autoSwarmBuilder: SwarmType = {
     const parts = [`Task:\n${swarm.opening}`];
     if (swarm.agents.length) {
       const listed = swarm.agents.map((agent, i) => `- ${swarm.names[i]}: ${agentBrief(agent) ?? "(no description)"}`);
-      parts.push(`Agents suggested by the request (hints: use, adapt or replace them; an agent you keep under the same name keeps its model and settings):\n${listed.join("\n")}`);
+      parts.push(
+        `Agents suggested by the request (hints: use, adapt or replace them; an agent you keep under the same name keeps its model and settings):\n${listed.join("\n")}`,
+      );
     }
-    parts.push(`Swarm types you can choose:\n${types.map((type) => `- ${type}: ${TYPE_SUMMARIES[type] ?? ""}`).join("\n")}`);
+    parts.push(
+      `Swarm types you can choose:\n${types.map((type) => `- ${type}: ${TYPE_SUMMARIES[type] ?? ""}`).join("\n")}`,
+    );
     parts.push(`Write the swarm with ${TOOL_NAME}.`);
 
-    const agentsOf = (spec: SwarmSpec) => spec.agents.map((built) => generatedAgentSpec(built, model, hints.get(built.agent_name), swarm.internalLlmArgs));
+    const agentsOf = (spec: SwarmSpec) =>
+      spec.agents.map((built) => generatedAgentSpec(built, model, hints.get(built.agent_name), swarm.internalLlmArgs));
     const validate = (value: unknown): string | null => {
       const { spec, problem } = readSpec(types, value);
       if (!spec) return problem!;
       const problems = swarmRuleProblems(builtRequest(swarm.request, spec, agentsOf(spec)));
       return problems.length ? problems.join("; ") : null;
     };
-    const decision = await decide<BuildDecision>(swarm, builder, parts.join("\n\n"), buildTool(types), validate, "builder");
+    const decision = await decide<BuildDecision>(
+      swarm,
+      builder,
+      parts.join("\n\n"),
+      buildTool(types),
+      validate,
+      "builder",
+    );
     const spec = readSpec(types, decision).spec!;
     const agents = agentsOf(spec);
     swarm.conversation.add({ role: BUILDER, content: renderSpec(spec), spec });
 
-    const built = swarm.derive("swarm", { swarmType: spec.swarm_type, agents, request: builtRequest(swarm.request, spec, agents) });
+    const built = swarm.derive("swarm", {
+      swarmType: spec.swarm_type,
+      agents,
+      request: builtRequest(swarm.request, spec, agents),
+    });
     const output = await registeredTypes()[spec.swarm_type]!.run(built);
     return [...swarm.conversation.turns, ...(Array.isArray(output) ? output : [output])];
   },

@@ -32,7 +32,8 @@ export const TYPE_SUMMARIES: Partial<Record<SwarmTypeName, string>> = {
   LLMCouncil: "members answer, rank each other's anonymised answers, and a chairman writes the final answer",
   DebateWithJudge: "three agents: Pro argues for, Con against, a Judge evaluates and decides",
   RoundRobin: "agents speak in turn over rounds, each told who spoke before and who speaks next",
-  PlannerWorkerSwarm: "a planner splits the goal into tasks with dependencies, workers do them, a judge checks the goal",
+  PlannerWorkerSwarm:
+    "a planner splits the goal into tasks with dependencies, workers do them, a judge checks the goal",
 };
 
 /** The registered swarm types, read when a run starts. */
@@ -88,9 +89,11 @@ export function chooseTool(types: SwarmTypeName[]): DecisionTool {
 /** What is wrong with a choice among `types`, or null (the `decide` validator). */
 export function choiceProblem(types: string[], value: unknown): string | null {
   const choice = value as Partial<TypeChoice> | null;
-  if (typeof choice !== "object" || choice === null || Array.isArray(choice)) return "the arguments must be an object {swarm_type, reason}";
+  if (typeof choice !== "object" || choice === null || Array.isArray(choice))
+    return "the arguments must be an object {swarm_type, reason}";
   const problems: string[] = [];
-  if (typeof choice.swarm_type !== "string" || !types.includes(choice.swarm_type)) problems.push(`'swarm_type' must be one of ${types.join(", ")}`);
+  if (typeof choice.swarm_type !== "string" || !types.includes(choice.swarm_type))
+    problems.push(`'swarm_type' must be one of ${types.join(", ")}`);
   if (typeof choice.reason !== "string") problems.push("'reason' must be a string");
   return problems.length ? problems.join("; ") : null;
 }
@@ -122,14 +125,28 @@ export const auto: SwarmType = {
         `choosing the swarm type for ${swarm.names.join(", ")}`,
       ),
     };
-    const team = swarm.agents.map((agent, i) => `- ${swarm.names[i]}: ${agent.description?.trim() || "(no description)"}`);
+    const team = swarm.agents.map(
+      (agent, i) => `- ${swarm.names[i]}: ${agent.description?.trim() || "(no description)"}`,
+    );
     const options = types.map((type) => `- ${type}: ${TYPE_SUMMARIES[type] ?? ""}`);
-    const input = [`Task:\n${swarm.opening}`, `Agents (name: description):\n${team.join("\n")}`, `Swarm types you can choose:\n${options.join("\n")}`, `Choose with ${TOOL_NAME}.`].join("\n\n");
+    const input = [
+      `Task:\n${swarm.opening}`,
+      `Agents (name: description):\n${team.join("\n")}`,
+      `Swarm types you can choose:\n${options.join("\n")}`,
+      `Choose with ${TOOL_NAME}.`,
+    ].join("\n\n");
 
     let chosen: SwarmTypeName;
     let text: string;
     try {
-      const choice = await decide<TypeChoice>(swarm, selector, input, chooseTool(types), (value) => choiceProblem(types, value), "selector");
+      const choice = await decide<TypeChoice>(
+        swarm,
+        selector,
+        input,
+        chooseTool(types),
+        (value) => choiceProblem(types, value),
+        "selector",
+      );
       chosen = choice.swarm_type as SwarmTypeName;
       text = `Chose ${chosen}: ${choice.reason.trim()}`;
     } catch (err) {
@@ -139,7 +156,9 @@ export const auto: SwarmType = {
     }
     swarm.conversation.add({ role: SELECTOR, content: text, swarm_type: chosen });
     swarm.ranType = chosen;
-    const output = await registeredTypes()[chosen]!.run(swarm.derive(chosen, { swarmType: chosen, request: { swarm_type: chosen } }));
+    const output = await registeredTypes()[chosen]!.run(
+      swarm.derive(chosen, { swarmType: chosen, request: { swarm_type: chosen } }),
+    );
     return [...swarm.conversation.turns, ...(Array.isArray(output) ? output : [output])];
   },
 };

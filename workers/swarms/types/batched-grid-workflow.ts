@@ -13,7 +13,8 @@ export const batchedGridWorkflow: SwarmType = {
   async run(swarm) {
     const tasks = swarm.request.tasks ?? [];
     // The API answers 400 before queueing; this guards runs created some other way.
-    if (!tasks.length) throw new AppError(400, "BAD_REQUEST", "BatchedGridWorkflow needs tasks: the grid is every agent on every task");
+    if (!tasks.length)
+      throw new AppError(400, "BAD_REQUEST", "BatchedGridWorkflow needs tasks: the grid is every agent on every task");
     const pairs = tasks.flatMap((task, t) => swarm.agents.map((agent, a) => ({ task, t, agent, a })));
     // A pair's input is its task after the run's opening (`messages`, and `task` if also given),
     // so context the client sent reaches every cell instead of being dropped.
@@ -27,7 +28,12 @@ export const batchedGridWorkflow: SwarmType = {
           loop === 0
             ? cellTask(task)
             : `${cellTask(task)}\n\nYour previous answer:\n${contentText(rounds[loop - 1])}\n\nReview your previous answer and improve it: fix what is wrong, add what is missing. Reply with the improved answer only.`;
-        rounds.push(await swarm.turn(agent, input, { lane: `l${loop}/t${t}/a${a}`, place: `working on task ${t + 1} of ${tasks.length} (every agent of the swarm takes every task)` }));
+        rounds.push(
+          await swarm.turn(agent, input, {
+            lane: `l${loop}/t${t}/a${a}`,
+            place: `working on task ${t + 1} of ${tasks.length} (every agent of the swarm takes every task)`,
+          }),
+        );
       }
       return rounds;
     });

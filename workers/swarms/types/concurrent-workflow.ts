@@ -13,7 +13,11 @@ export const concurrentWorkflow: SwarmType = {
       const input =
         loop === 0
           ? swarm.opening
-          : [swarm.opening, "Answers of the previous round:", ...previous.map((c, i) => `${swarm.names[i]}: ${contentText(c)}`)].join("\n\n");
+          : [
+              swarm.opening,
+              "Answers of the previous round:",
+              ...previous.map((c, i) => `${swarm.names[i]}: ${contentText(c)}`),
+            ].join("\n\n");
       previous = await swarm.parallel(swarm.agents, (agent, i) => swarm.turn(agent, input, { lane: `l${loop}/a${i}` }));
       previous.forEach((content, i) => swarm.conversation.add({ role: swarm.names[i], content }));
     }

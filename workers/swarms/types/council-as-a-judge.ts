@@ -11,12 +11,24 @@ export const CHAIR = "Chair";
 
 /** The built-in judges used when the request has no agents: name and the dimension it judges. */
 export const BUILT_IN_JUDGES: readonly { name: string; dimension: string }[] = [
-  { name: "Accuracy Judge", dimension: "accuracy: factual correctness, precision of claims, absence of errors and unsupported statements" },
-  { name: "Helpfulness Judge", dimension: "helpfulness: how well it serves the reader's real need, practical value, completeness" },
+  {
+    name: "Accuracy Judge",
+    dimension: "accuracy: factual correctness, precision of claims, absence of errors and unsupported statements",
+  },
+  {
+    name: "Helpfulness Judge",
+    dimension: "helpfulness: how well it serves the reader's real need, practical value, completeness",
+  },
   { name: "Harmlessness Judge", dimension: "harmlessness: safety, ethics, bias, and content that could cause harm" },
   { name: "Coherence Judge", dimension: "coherence: logical structure, flow, consistency between its parts" },
-  { name: "Conciseness Judge", dimension: "conciseness: economy of words, no redundancy or padding, right level of detail" },
-  { name: "Instruction Adherence Judge", dimension: "instruction adherence: how closely it follows the instructions, constraints and format it was given" },
+  {
+    name: "Conciseness Judge",
+    dimension: "conciseness: economy of words, no redundancy or padding, right level of detail",
+  },
+  {
+    name: "Instruction Adherence Judge",
+    dimension: "instruction adherence: how closely it follows the instructions, constraints and format it was given",
+  },
 ];
 
 /** One judge: the agent that runs, what its turn is recorded under, its dimension, and how it is prompted. */
@@ -49,7 +61,12 @@ function judgesOf(swarm: SwarmRun): Judge[] {
   return BUILT_IN_JUDGES.map(({ name, dimension }) => {
     const prompt = `You are an expert evaluator. You judge material along one dimension only: ${dimension}. Be specific: quote or point to the parts that matter, and end with a clear verdict on this dimension.`;
     const place = `one of the council's judges (${all.join(", ")}) judging in parallel; ${CHAIR} merges your reports`;
-    return { spec: internalAgentSpec(name, model, prompt), name, dimension, systemPrompt: internalSystemPrompt(swarm, name, prompt, place) };
+    return {
+      spec: internalAgentSpec(name, model, prompt),
+      name,
+      dimension,
+      systemPrompt: internalSystemPrompt(swarm, name, prompt, place),
+    };
   });
 }
 
@@ -76,7 +93,11 @@ export const councilAsAJudge: SwarmType = {
     const judgeNames = judges.map((j) => j.name);
     const place = `one of the council's judges (${judgeNames.join(", ")}) judging in parallel along your own dimension; ${CHAIR} merges your reports`;
     const reports = await swarm.parallel(judges, (judge, i) =>
-      swarm.turn(judge.spec, judgeInput(swarm.opening, judge.dimension), { lane: `j${i}`, place, systemPrompt: judge.systemPrompt }),
+      swarm.turn(judge.spec, judgeInput(swarm.opening, judge.dimension), {
+        lane: `j${i}`,
+        place,
+        systemPrompt: judge.systemPrompt,
+      }),
     );
     reports.forEach((content, i) => swarm.conversation.add({ role: judgeNames[i], content }));
 

@@ -13,7 +13,11 @@ export const debateWithJudge: SwarmType = {
   async run(swarm) {
     // The API answers 400 before queueing; this guards runs created some other way.
     if (swarm.agents.length !== 3) {
-      throw new AppError(400, "BAD_REQUEST", `DebateWithJudge needs exactly 3 agents, in order Pro, Con, Judge (got ${swarm.agents.length})`);
+      throw new AppError(
+        400,
+        "BAD_REQUEST",
+        `DebateWithJudge needs exactly 3 agents, in order Pro, Con, Judge (got ${swarm.agents.length})`,
+      );
     }
     const [pro, con, judge] = swarm.agents;
     const [proName, conName, judgeName] = swarm.names;
@@ -25,11 +29,21 @@ export const debateWithJudge: SwarmType = {
         synthesis === null
           ? `${topic}\n\nArgue for it: make the strongest case you can.`
           : `${topic}\n\n${judgeName}'s synthesis of the previous round:\n${synthesis}\n\nArgue for the topic again, building on this synthesis and answering the objections it raises.`;
-      const proArgument = contentText(await swarm.turn(pro, proInput, { lane: `l${loop}/pro`, place: `arguing for the topic against ${conName}, judged by ${judgeName}` }));
+      const proArgument = contentText(
+        await swarm.turn(pro, proInput, {
+          lane: `l${loop}/pro`,
+          place: `arguing for the topic against ${conName}, judged by ${judgeName}`,
+        }),
+      );
       swarm.conversation.add({ role: proName, content: proArgument });
 
       const conInput = `${topic}\n\n${proName} argued for it:\n${proArgument}\n\nArgue against: rebut ${proName}'s argument and make the case against the topic.`;
-      const conArgument = contentText(await swarm.turn(con, conInput, { lane: `l${loop}/con`, place: `arguing against the topic and against ${proName}, judged by ${judgeName}` }));
+      const conArgument = contentText(
+        await swarm.turn(con, conInput, {
+          lane: `l${loop}/con`,
+          place: `arguing against the topic and against ${proName}, judged by ${judgeName}`,
+        }),
+      );
       swarm.conversation.add({ role: conName, content: conArgument });
 
       // Only the last round asks for the verdict; earlier ones feed the next round a synthesis.
@@ -37,7 +51,12 @@ export const debateWithJudge: SwarmType = {
         ? "This is the final round: evaluate both arguments and give your verdict on the topic, with the reasons that decide it."
         : "Evaluate both arguments and synthesise the strongest points of each into a position for the next round to debate.";
       const judgeInput = `${topic}\n\n${proName} (for):\n${proArgument}\n\n${conName} (against):\n${conArgument}\n\n${ask}`;
-      synthesis = contentText(await swarm.turn(judge, judgeInput, { lane: `l${loop}/judge`, place: `judging the debate between ${proName} (for) and ${conName} (against)` }));
+      synthesis = contentText(
+        await swarm.turn(judge, judgeInput, {
+          lane: `l${loop}/judge`,
+          place: `judging the debate between ${proName} (for) and ${conName} (against)`,
+        }),
+      );
       swarm.conversation.add({ role: judgeName, content: synthesis });
     }
     return swarm.conversation.turns;

@@ -12,7 +12,9 @@ export function mentionedAgents(text: string, names: readonly string[]): number[
   const byLength = names.map((name, index) => ({ name, index })).sort((a, b) => b.name.length - a.name.length);
   const found: number[] = [];
   for (let at = text.indexOf("@"); at !== -1; at = text.indexOf("@", at + 1)) {
-    const hit = byLength.find(({ name }) => name && text.startsWith(name, at + 1) && !NAME_CHAR.test(text.charAt(at + 1 + name.length)));
+    const hit = byLength.find(
+      ({ name }) => name && text.startsWith(name, at + 1) && !NAME_CHAR.test(text.charAt(at + 1 + name.length)),
+    );
     if (hit && !found.includes(hit.index)) found.push(hit.index);
   }
   return found;
@@ -36,7 +38,10 @@ export const groupChat: SwarmType = {
       while (spoken.size < n) {
         const i = called.shift() ?? [...swarm.agents.keys()].find((k) => !spoken.has(k))!;
         // Each agent speaks once per round, so the agent index keys the turn deterministically.
-        const content = await swarm.turn(swarm.agents[i], swarm.conversation.transcript(), { lane: `l${round}/a${i}`, place });
+        const content = await swarm.turn(swarm.agents[i], swarm.conversation.transcript(), {
+          lane: `l${round}/a${i}`,
+          place,
+        });
         swarm.conversation.add({ role: swarm.names[i], content });
         spoken.add(i);
         // Tool-call lists are data, not speech: only text can hand over the floor.

@@ -14,10 +14,26 @@ const TOOL_NAME = "assign_questions";
 
 /** The built-in workers used when the request has no agents. */
 export const BUILT_IN_WORKERS: readonly { name: string; prompt: string }[] = [
-  { name: "Research", prompt: "You are a research specialist. Gather the facts, evidence, data and sources that bear on your question, and say how reliable each is." },
-  { name: "Analysis", prompt: "You are an analysis specialist. Break your question down, find the patterns, causes and trade-offs, and draw reasoned conclusions." },
-  { name: "Alternatives", prompt: "You are an alternatives specialist. Explore other approaches and options for your question, and compare them with their pros and cons." },
-  { name: "Verification", prompt: "You are a verification specialist. Check the claims, assumptions and feasibility your question raises, and point out risks and errors." },
+  {
+    name: "Research",
+    prompt:
+      "You are a research specialist. Gather the facts, evidence, data and sources that bear on your question, and say how reliable each is.",
+  },
+  {
+    name: "Analysis",
+    prompt:
+      "You are an analysis specialist. Break your question down, find the patterns, causes and trade-offs, and draw reasoned conclusions.",
+  },
+  {
+    name: "Alternatives",
+    prompt:
+      "You are an alternatives specialist. Explore other approaches and options for your question, and compare them with their pros and cons.",
+  },
+  {
+    name: "Verification",
+    prompt:
+      "You are a verification specialist. Check the claims, assumptions and feasibility your question raises, and point out risks and errors.",
+  },
 ];
 
 /** The question generator's decision: one question per worker, keyed by the worker's name. */
@@ -29,14 +45,17 @@ export interface QuestionDecision {
 export function questionTool(workers: string[]): DecisionTool {
   return {
     name: TOOL_NAME,
-    description: "Give each worker one focused question that, answered well, covers its part of the task. Every worker gets exactly one question.",
+    description:
+      "Give each worker one focused question that, answered well, covers its part of the task. Every worker gets exactly one question.",
     parameters: {
       type: "object",
       properties: {
         questions: {
           type: "object",
           description: "One focused question per worker, keyed by the worker's exact name",
-          properties: Object.fromEntries(workers.map((name) => [name, { type: "string", description: `The question ${name} answers` }])),
+          properties: Object.fromEntries(
+            workers.map((name) => [name, { type: "string", description: `The question ${name} answers` }]),
+          ),
           required: workers,
           additionalProperties: false,
         },
@@ -53,13 +72,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** What is wrong with a question decision for these workers, or null (the `decide` validator). */
 export function questionProblem(workers: string[], value: unknown): string | null {
-  if (!isObject(value) || !isObject(value.questions)) return "'questions' must be an object with one question per worker";
+  if (!isObject(value) || !isObject(value.questions))
+    return "'questions' must be an object with one question per worker";
   const questions = value.questions;
   const problems: string[] = [];
   const missing = workers.filter((name) => typeof questions[name] !== "string" || !(questions[name] as string).trim());
   if (missing.length) problems.push(`no question for ${missing.join(", ")}`);
   const unknown = Object.keys(questions).filter((key) => !workers.includes(key));
-  if (unknown.length) problems.push(`questions for unknown workers ${unknown.join(", ")} (the workers are ${workers.join(", ")})`);
+  if (unknown.length)
+    problems.push(`questions for unknown workers ${unknown.join(", ")} (the workers are ${workers.join(", ")})`);
   return problems.length ? problems.join("; ") : null;
 }
 
@@ -72,7 +93,10 @@ export function workerInput(task: string, question: string): string {
 function workersOf(swarm: SwarmRun, loops: number): { spec: AgentSpec; name: string; systemPrompt?: string }[] {
   if (swarm.agents.length) {
     // An agent's own max_loops is kept when it asks for more loops than the swarm does.
-    return swarm.agents.map((agent) => ({ spec: { ...agent, max_loops: Math.max(loops, agent.max_loops ?? 1) }, name: agentName(agent) }));
+    return swarm.agents.map((agent) => ({
+      spec: { ...agent, max_loops: Math.max(loops, agent.max_loops ?? 1) },
+      name: agentName(agent),
+    }));
   }
   const model = swarm.request.heavy_swarm_worker_model_name?.trim() || config.llm.defaultWorkerModel;
   const names = BUILT_IN_WORKERS.map((w) => w.name);
@@ -92,7 +116,10 @@ function questionModel(swarm: SwarmRun): string {
 
 /** Synthesis runs on the worker model field (as the reference framework's synthesis agent does). */
 function synthesisModel(swarm: SwarmRun): string {
-  return swarm.request.heavy_swarm_worker_model_name?.trim() || (swarm.agents.length ? internalAgentModel(swarm, "synthesis") : config.llm.defaultWorkerModel);
+  return (
+    swarm.request.heavy_swarm_worker_model_name?.trim() ||
+    (swarm.agents.length ? internalAgentModel(swarm, "synthesis") : config.llm.defaultWorkerModel)
+  );
 }
 
 function workerPlace(names: string[]): string {
@@ -121,21 +148,45 @@ export const heavySwarm: SwarmType = {
     const generator = {
       name: QUESTION_GENERATOR,
       model: questionModel(swarm),
-      systemPrompt: internalSystemPrompt(swarm, QUESTION_GENERATOR, generatorPrompt, `writing one question for each worker (${names.join(", ")})`),
+      systemPrompt: internalSystemPrompt(
+        swarm,
+        QUESTION_GENERATOR,
+        generatorPrompt,
+        `writing one question for each worker (${names.join(", ")})`,
+      ),
     };
     const tool = questionTool(names);
     const team = swarm.agents.length
-      ? swarm.agents.map((agent) => `- ${agentName(agent)}${agent.description?.trim() ? `: ${agent.description.trim()}` : ""}`)
+      ? swarm.agents.map(
+          (agent) => `- ${agentName(agent)}${agent.description?.trim() ? `: ${agent.description.trim()}` : ""}`,
+        )
       : BUILT_IN_WORKERS.map((w) => `- ${w.name}: ${w.prompt}`);
-    const generatorInput = [`Task:\n${swarm.opening}`, `Workers:\n${team.join("\n")}`, `Give every worker one focused question with ${tool.name}.`].join("\n\n");
-    const decision = await decide<QuestionDecision>(swarm, generator, generatorInput, tool, (value) => questionProblem(names, value), "questions");
+    const generatorInput = [
+      `Task:\n${swarm.opening}`,
+      `Workers:\n${team.join("\n")}`,
+      `Give every worker one focused question with ${tool.name}.`,
+    ].join("\n\n");
+    const decision = await decide<QuestionDecision>(
+      swarm,
+      generator,
+      generatorInput,
+      tool,
+      (value) => questionProblem(names, value),
+      "questions",
+    );
     // Rebuilt in worker order, so the turn's object does not depend on the model's key order.
-    const questions: Record<string, string> = Object.fromEntries(names.map((name) => [name, decision.questions[name].trim()]));
+    const questions: Record<string, string> = Object.fromEntries(
+      names.map((name) => [name, decision.questions[name].trim()]),
+    );
     swarm.conversation.add({ role: QUESTION_GENERATOR, content: questions });
 
     const place = workerPlace(names);
     const answers = await swarm.parallel(workers, (worker, i) =>
-      swarm.turn(worker.spec, workerInput(swarm.opening, questions[worker.name]), { lane: `w${i}`, place, systemPrompt: worker.systemPrompt }),
+      swarm.turn(worker.spec, workerInput(swarm.opening, questions[worker.name]), {
+        lane: `w${i}`,
+        place,
+        systemPrompt: worker.systemPrompt,
+      }),
     );
     answers.forEach((content, i) => swarm.conversation.add({ role: names[i], content }));
 
@@ -150,7 +201,12 @@ export const heavySwarm: SwarmType = {
     ].join("\n\n");
     const report = await swarm.turn(synthesis, synthesisInput, {
       lane: "synthesis",
-      systemPrompt: internalSystemPrompt(swarm, SYNTHESIS, synthesisPrompt, `writing the final report from the answers of ${names.join(", ")}`),
+      systemPrompt: internalSystemPrompt(
+        swarm,
+        SYNTHESIS,
+        synthesisPrompt,
+        `writing the final report from the answers of ${names.join(", ")}`,
+      ),
     });
     swarm.conversation.add({ role: SYNTHESIS, content: report });
     return swarm.conversation.turns;

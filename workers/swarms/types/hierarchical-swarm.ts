@@ -47,7 +47,9 @@ export function ordersTool(workers: string[], review: boolean): DecisionTool {
     orders: {
       type: "array",
       minItems: review ? 0 : 1,
-      description: review ? "The next orders, at most one per worker (ignored when done is true)" : "The orders, at most one per worker",
+      description: review
+        ? "The next orders, at most one per worker (ignored when done is true)"
+        : "The orders, at most one per worker",
       items: {
         type: "object",
         properties: {
@@ -61,7 +63,10 @@ export function ordersTool(workers: string[], review: boolean): DecisionTool {
   };
   const required = ["plan", "orders"];
   if (review) {
-    properties.done = { type: "boolean", description: "true when the results already accomplish the task and no further orders are needed" };
+    properties.done = {
+      type: "boolean",
+      description: "true when the results already accomplish the task and no further orders are needed",
+    };
     required.push("done");
   }
   return {
@@ -86,14 +91,18 @@ export function ordersProblem(workers: string[], review: boolean, value: unknown
   const done = review && value.done === true;
   if (!Array.isArray(value.orders)) problems.push("'orders' must be a list");
   else if (!done) {
-    if (!value.orders.length) problems.push(review ? "give at least one order, or set done to true" : "give at least one order");
+    if (!value.orders.length)
+      problems.push(review ? "give at least one order, or set done to true" : "give at least one order");
     const seen = new Set<string>();
     value.orders.forEach((order, i) => {
       if (!isObject(order)) return void problems.push(`order ${i + 1} must be an object with 'agent' and 'task'`);
-      if (typeof order.agent !== "string" || !workers.includes(order.agent)) problems.push(`order ${i + 1}: 'agent' must be one of ${workers.join(", ")}`);
-      else if (seen.has(order.agent)) problems.push(`${order.agent} has more than one order (give each worker at most one, combining its tasks)`);
+      if (typeof order.agent !== "string" || !workers.includes(order.agent))
+        problems.push(`order ${i + 1}: 'agent' must be one of ${workers.join(", ")}`);
+      else if (seen.has(order.agent))
+        problems.push(`${order.agent} has more than one order (give each worker at most one, combining its tasks)`);
       else seen.add(order.agent);
-      if (typeof order.task !== "string" || !order.task.trim()) problems.push(`order ${i + 1} needs a non-empty 'task'`);
+      if (typeof order.task !== "string" || !order.task.trim())
+        problems.push(`order ${i + 1} needs a non-empty 'task'`);
     });
   }
   return problems.length ? problems.join("; ") : null;
@@ -107,11 +116,23 @@ export function renderOrders(decision: DirectorDecision): string {
 }
 
 /** Runs the orders in parallel; results in order-list order, whatever order they finish in. */
-export async function runOrders(swarm: SwarmRun, workers: AgentSpec[], decision: DirectorDecision, loop: number): Promise<unknown[]> {
+export async function runOrders(
+  swarm: SwarmRun,
+  workers: AgentSpec[],
+  decision: DirectorDecision,
+  loop: number,
+): Promise<unknown[]> {
   const byName = new Map(workers.map((w) => [agentName(w), w]));
   return swarm.parallel(decision.orders, (order, i) => {
-    const input = [`Task:\n${swarm.opening}`, `The ${DIRECTOR}'s plan:\n${decision.plan.trim()}`, `Your order:\n${order.task.trim()}`].join("\n\n");
-    return swarm.turn(byName.get(order.agent)!, input, { lane: `l${loop}/o${i}`, place: `a worker of the ${DIRECTOR}'s team, carrying out its order` });
+    const input = [
+      `Task:\n${swarm.opening}`,
+      `The ${DIRECTOR}'s plan:\n${decision.plan.trim()}`,
+      `Your order:\n${order.task.trim()}`,
+    ].join("\n\n");
+    return swarm.turn(byName.get(order.agent)!, input, {
+      lane: `l${loop}/o${i}`,
+      place: `a worker of the ${DIRECTOR}'s team, carrying out its order`,
+    });
   });
 }
 
@@ -120,7 +141,9 @@ function teamList(workers: AgentSpec[]): string {
 }
 
 function resultList(results: OrderResult[]): string {
-  return results.map((r) => `[loop ${r.loop + 1}] ${r.agent} (order: ${r.task.trim()}):\n${contentText(r.content)}`).join("\n\n");
+  return results
+    .map((r) => `[loop ${r.loop + 1}] ${r.agent} (order: ${r.task.trim()}):\n${contentText(r.content)}`)
+    .join("\n\n");
 }
 
 /**
@@ -136,16 +159,29 @@ export const hierarchicalSwarm: SwarmType = {
     const acting = roleAgent(swarm, "director");
     const workers = swarm.agents.filter((a) => a !== acting);
     if (!workers.length) {
-      throw new AppError(400, "BAD_REQUEST", "HierarchicalSwarm needs at least one worker besides the agent with role 'director'");
+      throw new AppError(
+        400,
+        "BAD_REQUEST",
+        "HierarchicalSwarm needs at least one worker besides the agent with role 'director'",
+      );
     }
     const workerNames = workers.map(agentName);
     const place = `directing ${workerNames.join(", ")}`;
     const model = internalAgentModel(swarm, "director");
     // The agent that directs: a request agent keeps its name, prompt and settings; the job is added.
     const directorSpec: AgentSpec = acting
-      ? { ...acting, system_prompt: [acting.system_prompt?.trim() || [`You are ${agentName(acting)}.`, acting.description].filter(Boolean).join(" "), DIRECTOR_JOB].join("\n\n") }
+      ? {
+          ...acting,
+          system_prompt: [
+            acting.system_prompt?.trim() ||
+              [`You are ${agentName(acting)}.`, acting.description].filter(Boolean).join(" "),
+            DIRECTOR_JOB,
+          ].join("\n\n"),
+        }
       : internalAgentSpec(DIRECTOR, model, DIRECTOR_JOB);
-    const systemPrompt = acting ? swarmSystemPrompt(directorSpec, swarm.request, swarm.swarmType, swarm.names, place) : internalSystemPrompt(swarm, DIRECTOR, DIRECTOR_JOB, place);
+    const systemPrompt = acting
+      ? swarmSystemPrompt(directorSpec, swarm.request, swarm.swarmType, swarm.names, place)
+      : internalSystemPrompt(swarm, DIRECTOR, DIRECTOR_JOB, place);
     const who: DecisionMaker = { name: agentName(directorSpec), model, systemPrompt };
     const team = `Team:\n${teamList(workers)}`;
 
@@ -154,9 +190,21 @@ export const hierarchicalSwarm: SwarmType = {
       const review = loop > 0;
       const tool = ordersTool(workerNames, review);
       const input = review
-        ? [`Task:\n${swarm.opening}`, team, `Results so far:\n${resultList(results)}`, `Review the results and call ${TOOL_NAME}: give the next orders, or set done to true if the task is accomplished.`]
+        ? [
+            `Task:\n${swarm.opening}`,
+            team,
+            `Results so far:\n${resultList(results)}`,
+            `Review the results and call ${TOOL_NAME}: give the next orders, or set done to true if the task is accomplished.`,
+          ]
         : [`Task:\n${swarm.opening}`, team, `Write a plan and give the workers their orders with ${TOOL_NAME}.`];
-      const decision = await decide<DirectorDecision>(swarm, who, input.join("\n\n"), tool, (value) => ordersProblem(workerNames, review, value), `l${loop}/director`);
+      const decision = await decide<DirectorDecision>(
+        swarm,
+        who,
+        input.join("\n\n"),
+        tool,
+        (value) => ordersProblem(workerNames, review, value),
+        `l${loop}/director`,
+      );
       const done = review && decision.done === true;
       const shown: DirectorDecision = done ? { plan: decision.plan, orders: [], done: true } : decision;
       swarm.conversation.add({ role: DIRECTOR, content: renderOrders(shown) });
@@ -175,7 +223,11 @@ export const hierarchicalSwarm: SwarmType = {
       `Results:\n${resultList(results)}`,
       "Write the final answer to the task, synthesising the workers' results.",
     ].join("\n\n");
-    const synthesis = await swarm.turn(directorSpec, synthesisInput, { lane: "synthesis", systemPrompt, label: DIRECTOR });
+    const synthesis = await swarm.turn(directorSpec, synthesisInput, {
+      lane: "synthesis",
+      systemPrompt,
+      label: DIRECTOR,
+    });
     swarm.conversation.add({ role: DIRECTOR, content: synthesis });
     return swarm.conversation.turns;
   },

@@ -41,7 +41,9 @@ export function answerLetters(n: number): string[] {
  * same when a crashed run is replayed and differs from task to task.
  */
 export function councilOrder(opening: string, members: string[]): number[] {
-  const digest = createHash("sha256").update(JSON.stringify([opening, members])).digest();
+  const digest = createHash("sha256")
+    .update(JSON.stringify([opening, members]))
+    .digest();
   let state = digest.readUInt32BE(0);
   // mulberry32
   const random = () => {
@@ -63,7 +65,8 @@ export function councilOrder(opening: string, members: string[]): number[] {
 export function rankingTool(letters: string[]): DecisionTool {
   return {
     name: TOOL_NAME,
-    description: "Evaluate the anonymised answers and rank all of them from best to worst. Every letter appears exactly once.",
+    description:
+      "Evaluate the anonymised answers and rank all of them from best to worst. Every letter appears exactly once.",
     parameters: {
       type: "object",
       properties: {
@@ -85,13 +88,17 @@ export function rankingTool(letters: string[]): DecisionTool {
 
 /** What is wrong with a ranking for these letters, or null (the `decide` validator). */
 export function rankingProblem(letters: string[], value: unknown): string | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return "the arguments must be an object with 'evaluation' and 'ranking'";
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return "the arguments must be an object with 'evaluation' and 'ranking'";
   const { evaluation, ranking } = value as Record<string, unknown>;
   const problems: string[] = [];
   if (!Array.isArray(ranking)) problems.push(`'ranking' must list the letters ${letters.join(", ")}, best first`);
   else {
     const unknown = ranking.filter((l) => typeof l !== "string" || !letters.includes(l));
-    if (unknown.length) problems.push(`'ranking' has unknown letters ${unknown.map(String).join(", ")} (the answers are ${letters.join(", ")})`);
+    if (unknown.length)
+      problems.push(
+        `'ranking' has unknown letters ${unknown.map(String).join(", ")} (the answers are ${letters.join(", ")})`,
+      );
     const repeated = letters.filter((l) => ranking.filter((r) => r === l).length > 1);
     if (repeated.length) problems.push(`'ranking' repeats ${repeated.join(", ")}`);
     const missing = letters.filter((l) => !ranking.includes(l));
@@ -117,8 +124,14 @@ export function bordaTally(members: string[], letters: Record<string, string>, r
 export function renderCouncilTally(tally: CouncilTally): string {
   const byMember = Object.fromEntries(Object.entries(tally.letters).map(([letter, member]) => [member, letter]));
   const k = tally.order.length;
-  const lines = tally.order.map((member, i) => `${i + 1}. ${member} (answer ${byMember[member]}): ${tally.points[member]} point${tally.points[member] === 1 ? "" : "s"}`);
-  return [`Borda count of the rankings (first place ${k - 1} point${k - 1 === 1 ? "" : "s"} … last place 0):`, ...lines].join("\n");
+  const lines = tally.order.map(
+    (member, i) =>
+      `${i + 1}. ${member} (answer ${byMember[member]}): ${tally.points[member]} point${tally.points[member] === 1 ? "" : "s"}`,
+  );
+  return [
+    `Borda count of the rankings (first place ${k - 1} point${k - 1 === 1 ? "" : "s"} … last place 0):`,
+    ...lines,
+  ].join("\n");
 }
 
 /** An evaluation turn's readable text: the ranking with whose answer each letter was, and the critique. */
@@ -144,13 +157,18 @@ export const llmCouncil: SwarmType = {
     const chairName = chairAgent ? agentName(chairAgent) : CHAIRMAN;
 
     const answers = await swarm.parallel(members, (agent, i) =>
-      swarm.turn(agent, swarm.opening, { lane: `m${i}`, place: `a member of the council (${names.join(", ")}) answering in parallel; ${chairName} writes the final answer` }),
+      swarm.turn(agent, swarm.opening, {
+        lane: `m${i}`,
+        place: `a member of the council (${names.join(", ")}) answering in parallel; ${chairName} writes the final answer`,
+      }),
     );
     answers.forEach((content, i) => swarm.conversation.add({ role: names[i], content }));
 
     const order = councilOrder(swarm.opening, names);
     const letterList = answerLetters(members.length);
-    const letters: Record<string, string> = Object.fromEntries(letterList.map((letter, k) => [letter, names[order[k]]]));
+    const letters: Record<string, string> = Object.fromEntries(
+      letterList.map((letter, k) => [letter, names[order[k]]]),
+    );
     const tool = rankingTool(letterList);
     // Names never reach the evaluators: the answers by letter, and a team note that names no one.
     const evaluationInput = [
@@ -165,7 +183,13 @@ export const llmCouncil: SwarmType = {
         {
           name: names[i],
           model: agent.model_name,
-          systemPrompt: swarmSystemPrompt(agent, swarm.request, swarm.swarmType, [names[i]], "evaluating and ranking the council's anonymised answers"),
+          systemPrompt: swarmSystemPrompt(
+            agent,
+            swarm.request,
+            swarm.swarmType,
+            [names[i]],
+            "evaluating and ranking the council's anonymised answers",
+          ),
           llmArgs: agent.llm_args, // a member ranks with its own provider options
         },
         evaluationInput,
@@ -175,9 +199,19 @@ export const llmCouncil: SwarmType = {
       ),
     );
     const evaluations = decisions.map((decision) => renderRanking(decision, letters));
-    decisions.forEach((decision, i) => swarm.conversation.add({ role: names[i], content: evaluations[i], ranking: decision.ranking.map((letter) => letters[letter]) }));
+    decisions.forEach((decision, i) =>
+      swarm.conversation.add({
+        role: names[i],
+        content: evaluations[i],
+        ranking: decision.ranking.map((letter) => letters[letter]),
+      }),
+    );
 
-    const tally = bordaTally(names, letters, decisions.map((d) => d.ranking));
+    const tally = bordaTally(
+      names,
+      letters,
+      decisions.map((d) => d.ranking),
+    );
     const tallyText = renderCouncilTally(tally);
     swarm.conversation.add({ role: TALLY, content: tallyText, tally });
 

@@ -87,11 +87,14 @@ export function voteProblem(names: string[], value: unknown): string | null {
   const missing = names.filter((name) => !Object.hasOwn(votes, name));
   if (missing.length) problems.push(`no ballot for ${missing.join(", ")}`);
   const unknown = Object.keys(votes).filter((key) => !names.includes(key));
-  if (unknown.length) problems.push(`ballots for unknown agents ${unknown.join(", ")} (the agents are ${names.join(", ")})`);
+  if (unknown.length)
+    problems.push(`ballots for unknown agents ${unknown.join(", ")} (the agents are ${names.join(", ")})`);
   for (const name of names.filter((n) => Object.hasOwn(votes, n))) {
     const ballot = votes[name];
-    if (!isObject(ballot) || typeof ballot.answer !== "string" || !ballot.answer.trim()) problems.push(`${name}'s ballot needs a non-empty 'answer'`);
-    else if (typeof ballot.same_as !== "string" || !names.includes(ballot.same_as)) problems.push(`${name}'s 'same_as' must be one of ${names.join(", ")}`);
+    if (!isObject(ballot) || typeof ballot.answer !== "string" || !ballot.answer.trim())
+      problems.push(`${name}'s ballot needs a non-empty 'answer'`);
+    else if (typeof ballot.same_as !== "string" || !names.includes(ballot.same_as))
+      problems.push(`${name}'s 'same_as' must be one of ${names.join(", ")}`);
   }
   if (typeof value.rationale !== "string") problems.push("'rationale' must be a string");
   return problems.length ? problems.join("; ") : null;
@@ -155,20 +158,39 @@ export const majorityVoting: SwarmType = {
     const tool = voteTool(names);
     let previous: string | null = null;
     for (let loop = 0; loop < swarm.loops; loop++) {
-      const input: string = previous === null ? swarm.opening : `${previous}\n\nConsidering these, answer the task again.`;
-      const answers = await swarm.parallel(swarm.agents, (agent, i) => swarm.turn(agent, input, { lane: `l${loop}/a${i}` }));
+      const input: string =
+        previous === null ? swarm.opening : `${previous}\n\nConsidering these, answer the task again.`;
+      const answers = await swarm.parallel(swarm.agents, (agent, i) =>
+        swarm.turn(agent, input, { lane: `l${loop}/a${i}` }),
+      );
       answers.forEach((content, i) => swarm.conversation.add({ role: names[i], content }));
 
       const byAgent: string[] = answers.map((content, i) => `${names[i]}: ${contentText(content)}`);
-      const ballotInput = [`Task:\n${swarm.opening}`, "Answers by agent:", ...byAgent, `Report every agent's vote with ${tool.name}.`].join("\n\n");
-      const decision = await decide<VoteDecision>(swarm, consensus, ballotInput, tool, (value) => voteProblem(names, value), `l${loop}/consensus`);
+      const ballotInput = [
+        `Task:\n${swarm.opening}`,
+        "Answers by agent:",
+        ...byAgent,
+        `Report every agent's vote with ${tool.name}.`,
+      ].join("\n\n");
+      const decision = await decide<VoteDecision>(
+        swarm,
+        consensus,
+        ballotInput,
+        tool,
+        (value) => voteProblem(names, value),
+        `l${loop}/consensus`,
+      );
       const tally = tallyVotes(names, decision);
       const text = renderTally(tally);
       swarm.conversation.add({ role: CONSENSUS, content: text, tally });
       // The next round starts from the task, this round's answers and the tally.
-      previous = [swarm.opening, "Answers of the previous round:", ...byAgent, `Tally of the previous round:\n${text}`].join("\n\n");
+      previous = [
+        swarm.opening,
+        "Answers of the previous round:",
+        ...byAgent,
+        `Tally of the previous round:\n${text}`,
+      ].join("\n\n");
     }
     return swarm.conversation.turns;
   },
 };
-

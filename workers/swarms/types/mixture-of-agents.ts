@@ -4,7 +4,9 @@ import type { SwarmType } from "../swarm-type";
 
 /** The task followed by one layer's answers, each attributed to the expert that gave it. */
 function withAnswers(swarm: SwarmRun, heading: string, experts: string[], answers: unknown[]): string {
-  return [swarm.opening, heading, ...answers.map((content, i) => `${experts[i]}: ${contentText(content)}`)].join("\n\n");
+  return [swarm.opening, heading, ...answers.map((content, i) => `${experts[i]}: ${contentText(content)}`)].join(
+    "\n\n",
+  );
 }
 
 /**
@@ -25,9 +27,12 @@ export const mixtureOfAgents: SwarmType = {
 
     let previous: unknown[] = [];
     for (let layer = 0; layer < swarm.loops; layer++) {
-      const input = layer === 0 ? swarm.opening : withAnswers(swarm, "Answers of the previous layer:", expertNames, previous);
+      const input =
+        layer === 0 ? swarm.opening : withAnswers(swarm, "Answers of the previous layer:", expertNames, previous);
       // `parallel` returns results in expert order, so answers stay attributed whatever order they finish in.
-      previous = await swarm.parallel(experts, (agent, i) => swarm.turn(agent, input, { lane: `l${layer}/e${i}`, place: expertPlace }));
+      previous = await swarm.parallel(experts, (agent, i) =>
+        swarm.turn(agent, input, { lane: `l${layer}/e${i}`, place: expertPlace }),
+      );
       previous.forEach((content, i) => swarm.conversation.add({ role: expertNames[i], content }));
     }
 

@@ -31,7 +31,8 @@ export interface RouteDecision {
 export function routeTool(workers: string[]): DecisionTool {
   return {
     name: TOOL_NAME,
-    description: "Send the task to the agents who should work on it, each with the sub-task written for it. Name each agent at most once.",
+    description:
+      "Send the task to the agents who should work on it, each with the sub-task written for it. Name each agent at most once.",
     parameters: {
       type: "object",
       properties: {
@@ -44,7 +45,10 @@ export function routeTool(workers: string[]): DecisionTool {
             type: "object",
             properties: {
               agent: { type: "string", enum: workers, description: "The agent's exact name" },
-              task: { type: "string", description: "The sub-task for this agent, self-contained: the agent sees only this text" },
+              task: {
+                type: "string",
+                description: "The sub-task for this agent, self-contained: the agent sees only this text",
+              },
             },
             required: ["agent", "task"],
             additionalProperties: false,
@@ -70,10 +74,13 @@ export function routeProblem(workers: string[], value: unknown): string | null {
   const seen = new Set<string>();
   value.routes.forEach((route: unknown, i: number) => {
     if (!isObject(route)) return void problems.push(`route ${i + 1} must be an object {agent, task}`);
-    if (typeof route.agent !== "string" || !workers.includes(route.agent)) problems.push(`route ${i + 1}: 'agent' must be one of ${workers.join(", ")}`);
-    else if (seen.has(route.agent)) problems.push(`${route.agent} is named more than once (give each agent one sub-task)`);
+    if (typeof route.agent !== "string" || !workers.includes(route.agent))
+      problems.push(`route ${i + 1}: 'agent' must be one of ${workers.join(", ")}`);
+    else if (seen.has(route.agent))
+      problems.push(`${route.agent} is named more than once (give each agent one sub-task)`);
     else seen.add(route.agent);
-    if (typeof route.task !== "string" || !route.task.trim()) problems.push(`route ${i + 1}: 'task' must be a non-empty sub-task`);
+    if (typeof route.task !== "string" || !route.task.trim())
+      problems.push(`route ${i + 1}: 'task' must be a non-empty sub-task`);
   });
   if (typeof value.reason !== "string") problems.push("'reason' must be a string");
   return problems.length ? problems.join("; ") : null;
@@ -82,17 +89,31 @@ export function routeProblem(workers: string[], value: unknown): string | null {
 /** The Router turn's readable text. */
 export function renderRoutes(decision: RouteDecision): string {
   const lines = decision.routes.map((route) => `- ${route.agent}: ${route.task.trim()}`);
-  return [`Routed to ${decision.routes.map((r) => r.agent).join(", ")}:`, ...lines, `Reason: ${decision.reason.trim()}`].join("\n");
+  return [
+    `Routed to ${decision.routes.map((r) => r.agent).join(", ")}:`,
+    ...lines,
+    `Reason: ${decision.reason.trim()}`,
+  ].join("\n");
 }
 
 /** Who routes: the request agent with role `router` (then not a worker), else the internal Router. */
 function routerOf(swarm: SwarmRun, workers: string[]): DecisionMaker {
   const place = `routing the task to ${workers.join(", ")}`;
   const acting = roleAgent(swarm, "router");
-  if (!acting) return { name: ROUTER, model: internalAgentModel(swarm, "router"), systemPrompt: internalSystemPrompt(swarm, ROUTER, ROUTER_JOB, place) };
-  const own = acting.system_prompt?.trim() || [`You are ${agentName(acting)}.`, acting.description].filter(Boolean).join(" ");
+  if (!acting)
+    return {
+      name: ROUTER,
+      model: internalAgentModel(swarm, "router"),
+      systemPrompt: internalSystemPrompt(swarm, ROUTER, ROUTER_JOB, place),
+    };
+  const own =
+    acting.system_prompt?.trim() || [`You are ${agentName(acting)}.`, acting.description].filter(Boolean).join(" ");
   const spec = { ...acting, system_prompt: `${own}\n\n${ROUTER_JOB}` };
-  return { name: agentName(acting), model: acting.model_name, systemPrompt: swarmSystemPrompt(spec, swarm.request, swarm.swarmType, swarm.names, place) };
+  return {
+    name: agentName(acting),
+    model: acting.model_name,
+    systemPrompt: swarmSystemPrompt(spec, swarm.request, swarm.swarmType, swarm.names, place),
+  };
 }
 
 /**
@@ -109,12 +130,24 @@ export const multiAgentRouter: SwarmType = {
       .map((agent, index) => ({ agent, index, name: swarm.names[index] }))
       .filter(({ agent }) => agent !== acting);
     // The API answers 400 before queueing; this guards runs created some other way.
-    if (!workers.length) throw new AppError(400, "BAD_REQUEST", "MultiAgentRouter needs at least one agent besides the router");
+    if (!workers.length)
+      throw new AppError(400, "BAD_REQUEST", "MultiAgentRouter needs at least one agent besides the router");
     const names = workers.map((w) => w.name);
     const team = workers.map(({ agent, name }) => `- ${name}: ${agent.description?.trim() || "(no description)"}`);
-    const input = [`Task:\n${swarm.opening}`, `Agents (name: description):\n${team.join("\n")}`, `Route the task with ${TOOL_NAME}.`].join("\n\n");
+    const input = [
+      `Task:\n${swarm.opening}`,
+      `Agents (name: description):\n${team.join("\n")}`,
+      `Route the task with ${TOOL_NAME}.`,
+    ].join("\n\n");
     const tool = routeTool(names);
-    const decision = await decide<RouteDecision>(swarm, routerOf(swarm, names), input, tool, (value) => routeProblem(names, value), "router");
+    const decision = await decide<RouteDecision>(
+      swarm,
+      routerOf(swarm, names),
+      input,
+      tool,
+      (value) => routeProblem(names, value),
+      "router",
+    );
     swarm.conversation.add({ role: ROUTER, content: renderRoutes(decision) });
 
     const byName = new Map(workers.map((w) => [w.name, w]));

@@ -17,7 +17,8 @@ const JUDGE_TOOL = "judge_goal";
 const PLANNER_JOB =
   "You plan work for a team of agents. Split the goal into concrete tasks, give each a short unique id, a priority " +
   "and the ids of the tasks whose results it needs, and assign each to the worker best suited to it.";
-const JUDGE_JOB = "You judge whether a team's results meet the goal it was given, and say precisely what is still missing when they do not.";
+const JUDGE_JOB =
+  "You judge whether a team's results meet the goal it was given, and say precisely what is still missing when they do not.";
 
 /** One planned task as the planner gives it (`depends_on` null or empty when it needs nothing). */
 export interface PlannedTask {
@@ -74,13 +75,16 @@ export function planTool(workers: string[]): DecisionTool {
               id: { type: "string", description: "A short id, unique in this plan (e.g. 'research')" },
               task: { type: "string", description: "What the worker must do, self-contained" },
               agent: { type: "string", enum: workers, description: "The worker's exact name" },
-              priority: { type: "integer", minimum: 1, maximum: 5, description: "1 is the most urgent; among ready tasks, more urgent ones start first" },
+              priority: {
+                type: "integer",
+                minimum: 1,
+                maximum: 5,
+                description: "1 is the most urgent; among ready tasks, more urgent ones start first",
+              },
               depends_on: {
-                anyOf: [
-                  { type: "null" },
-                  { type: "array", items: { type: "string" }, minItems: 1 },
-                ],
-                description: "Ids of the tasks whose results this task needs: ids of this plan, or references like 'c1:research' to finished tasks of earlier cycles; null when it needs none",
+                anyOf: [{ type: "null" }, { type: "array", items: { type: "string" }, minItems: 1 }],
+                description:
+                  "Ids of the tasks whose results this task needs: ids of this plan, or references like 'c1:research' to finished tasks of earlier cycles; null when it needs none",
               },
             },
             required: ["id", "task", "agent", "priority", "depends_on"],
@@ -144,13 +148,20 @@ export function planProblem(workers: string[], earlier: string[], value: unknown
     const at = `task ${i + 1}`;
     if (!isObject(task)) return void problems.push(`${at} must be an object`);
     if (typeof task.id !== "string" || !task.id.trim()) problems.push(`${at} needs a non-empty 'id'`);
-    else if (QUALIFIED.test(task.id)) problems.push(`${at}: the id '${task.id}' looks like a reference to an earlier cycle's task; choose another`);
+    else if (QUALIFIED.test(task.id))
+      problems.push(`${at}: the id '${task.id}' looks like a reference to an earlier cycle's task; choose another`);
     else if (ids.has(task.id)) problems.push(`the id '${task.id}' is used by more than one task (ids must be unique)`);
     else ids.add(task.id);
     if (typeof task.task !== "string" || !task.task.trim()) problems.push(`${at} needs a non-empty 'task'`);
-    if (typeof task.agent !== "string" || !workers.includes(task.agent)) problems.push(`${at}: 'agent' must be one of ${workers.join(", ")}`);
-    if (typeof task.priority !== "number" || !Number.isInteger(task.priority) || task.priority < 1 || task.priority > 5) problems.push(`${at}: 'priority' must be an integer from 1 to 5`);
-    if (task.depends_on !== null && task.depends_on !== undefined && (!Array.isArray(task.depends_on) || task.depends_on.some((d) => typeof d !== "string"))) {
+    if (typeof task.agent !== "string" || !workers.includes(task.agent))
+      problems.push(`${at}: 'agent' must be one of ${workers.join(", ")}`);
+    if (typeof task.priority !== "number" || !Number.isInteger(task.priority) || task.priority < 1 || task.priority > 5)
+      problems.push(`${at}: 'priority' must be an integer from 1 to 5`);
+    if (
+      task.depends_on !== null &&
+      task.depends_on !== undefined &&
+      (!Array.isArray(task.depends_on) || task.depends_on.some((d) => typeof d !== "string"))
+    ) {
       problems.push(`${at}: 'depends_on' must be null or a list of task ids`);
     }
   });
@@ -161,13 +172,16 @@ export function planProblem(workers: string[], earlier: string[], value: unknown
     for (const dep of dependencies(task)) {
       if (dep === task.id) problems.push(`task '${task.id}' depends on itself`);
       else if (!ids.has(dep) && !earlier.includes(dep)) {
-        problems.push(`task '${task.id}' depends on '${dep}', which is neither a task of this plan (${[...ids].join(", ")})${earlier.length ? ` nor a finished task (${earlier.join(", ")})` : ""}`);
+        problems.push(
+          `task '${task.id}' depends on '${dep}', which is neither a task of this plan (${[...ids].join(", ")})${earlier.length ? ` nor a finished task (${earlier.join(", ")})` : ""}`,
+        );
       }
     }
   }
   if (problems.length) return problems.join("; ");
   const cycle = findCycle(planned);
-  if (cycle) return `the dependencies form a cycle (${cycle.join(" -> ")}); a task can only wait for tasks that do not wait for it`;
+  if (cycle)
+    return `the dependencies form a cycle (${cycle.join(" -> ")}); a task can only wait for tasks that do not wait for it`;
   return null;
 }
 
@@ -180,8 +194,15 @@ export function startOrder(tasks: PlannedTask[]): number[] {
   const index = new Map(tasks.map((t, i) => [t.id, i]));
   const level = new Array<number>(tasks.length);
   const levelOf = (i: number): number =>
-    (level[i] ??= Math.max(0, ...dependencies(tasks[i]).filter((d) => index.has(d)).map((d) => levelOf(index.get(d)!) + 1)));
-  return tasks.map((_, i) => i).sort((a, b) => levelOf(a) - levelOf(b) || tasks[a].priority - tasks[b].priority || a - b);
+    (level[i] ??= Math.max(
+      0,
+      ...dependencies(tasks[i])
+        .filter((d) => index.has(d))
+        .map((d) => levelOf(index.get(d)!) + 1),
+    ));
+  return tasks
+    .map((_, i) => i)
+    .sort((a, b) => levelOf(a) - levelOf(b) || tasks[a].priority - tasks[b].priority || a - b);
 }
 
 /** The longest chain of dependent tasks in a plan (its depth in calls). */
@@ -189,7 +210,17 @@ export function longestChain(tasks: PlannedTask[]): number {
   const index = new Map(tasks.map((t, i) => [t.id, i]));
   const memo = new Map<number, number>();
   const chain = (i: number): number => {
-    if (!memo.has(i)) memo.set(i, 1 + Math.max(0, ...dependencies(tasks[i]).filter((d) => index.has(d)).map((d) => chain(index.get(d)!))));
+    if (!memo.has(i))
+      memo.set(
+        i,
+        1 +
+          Math.max(
+            0,
+            ...dependencies(tasks[i])
+              .filter((d) => index.has(d))
+              .map((d) => chain(index.get(d)!)),
+          ),
+      );
     return memo.get(i)!;
   };
   return Math.max(0, ...tasks.map((_, i) => chain(i)));
@@ -205,7 +236,13 @@ function resultBlock(result: TaskResult): string {
  * its dependencies (`earlier` holds finished tasks of earlier cycles by reference). Results come
  * back in plan order, whatever order the tasks finish in.
  */
-export async function runPlan(swarm: SwarmRun, workers: AgentSpec[], tasks: PlannedTask[], cycle: number, earlier: Map<string, TaskResult>): Promise<TaskResult[]> {
+export async function runPlan(
+  swarm: SwarmRun,
+  workers: AgentSpec[],
+  tasks: PlannedTask[],
+  cycle: number,
+  earlier: Map<string, TaskResult>,
+): Promise<TaskResult[]> {
   const byName = new Map(workers.map((w) => [agentName(w), w]));
   const index = new Map(tasks.map((t, i) => [t.id, i]));
   const settle: ((result: TaskResult | Error) => void)[] = [];
@@ -221,14 +258,27 @@ export async function runPlan(swarm: SwarmRun, workers: AgentSpec[], tasks: Plan
   const results = await swarm.parallel(startOrder(tasks), async (i) => {
     const task = tasks[i];
     try {
-      const needed = await Promise.all(dependencies(task).map((dep) => (index.has(dep) ? finished[index.get(dep)!] : Promise.resolve(earlier.get(dep)!))));
+      const needed = await Promise.all(
+        dependencies(task).map((dep) =>
+          index.has(dep) ? finished[index.get(dep)!] : Promise.resolve(earlier.get(dep)!),
+        ),
+      );
       const input = [
         `Goal:\n${swarm.opening}`,
         `Your task (${task.id}):\n${task.task.trim()}`,
         ...(needed.length ? [`Results of the tasks it depends on:\n${needed.map(resultBlock).join("\n\n")}`] : []),
       ].join("\n\n");
-      const content = await swarm.turn(byName.get(task.agent)!, input, { lane: `c${cycle}/t${i}`, place: `a worker of the ${PLANNER}'s plan, doing task ${task.id}` });
-      const result: TaskResult = { ref: taskRef(cycle, task.id), id: task.id, agent: task.agent, task: task.task, content };
+      const content = await swarm.turn(byName.get(task.agent)!, input, {
+        lane: `c${cycle}/t${i}`,
+        place: `a worker of the ${PLANNER}'s plan, doing task ${task.id}`,
+      });
+      const result: TaskResult = {
+        ref: taskRef(cycle, task.id),
+        id: task.id,
+        agent: task.agent,
+        task: task.task,
+        content,
+      };
       settle[i](result);
       return { i, result };
     } catch (err) {
@@ -277,16 +327,35 @@ export function verdictProblem(value: unknown): string | null {
   const problems: string[] = [];
   if (typeof value.goal_met !== "boolean") problems.push("'goal_met' must be true or false");
   if (typeof value.missing !== "string") problems.push("'missing' must be a string");
-  else if (value.goal_met === false && !value.missing.trim()) problems.push("say what is missing when the goal is not met");
+  else if (value.goal_met === false && !value.missing.trim())
+    problems.push("say what is missing when the goal is not met");
   return problems.length ? problems.join("; ") : null;
 }
 
 /** Who takes an internal job: the request agent whose role names it (its own prompt plus the job), else an internal agent. */
-function decisionMaker(swarm: SwarmRun, job: InternalJob, label: string, prompt: string, place: string, acting: AgentSpec | undefined): DecisionMaker {
+function decisionMaker(
+  swarm: SwarmRun,
+  job: InternalJob,
+  label: string,
+  prompt: string,
+  place: string,
+  acting: AgentSpec | undefined,
+): DecisionMaker {
   const model = internalAgentModel(swarm, job);
   if (!acting) return { name: label, model, systemPrompt: internalSystemPrompt(swarm, label, prompt, place) };
-  const own = acting.system_prompt?.trim() || [`You are ${agentName(acting)}.`, acting.description].filter(Boolean).join(" ");
-  return { name: agentName(acting), model, systemPrompt: swarmSystemPrompt({ ...acting, system_prompt: `${own}\n\n${prompt}` }, swarm.request, swarm.swarmType, swarm.names, place) };
+  const own =
+    acting.system_prompt?.trim() || [`You are ${agentName(acting)}.`, acting.description].filter(Boolean).join(" ");
+  return {
+    name: agentName(acting),
+    model,
+    systemPrompt: swarmSystemPrompt(
+      { ...acting, system_prompt: `${own}\n\n${prompt}` },
+      swarm.request,
+      swarm.swarmType,
+      swarm.names,
+      place,
+    ),
+  };
 }
 
 /**
@@ -305,11 +374,29 @@ export const plannerWorkerSwarm: SwarmType = {
     const judgingAgent = roleAgent(swarm, "judge");
     const workers = swarm.agents.filter((a) => a !== planningAgent && a !== judgingAgent);
     if (!workers.length) {
-      throw new AppError(400, "BAD_REQUEST", "PlannerWorkerSwarm needs at least one worker besides the agents with role 'planner' or 'judge'");
+      throw new AppError(
+        400,
+        "BAD_REQUEST",
+        "PlannerWorkerSwarm needs at least one worker besides the agents with role 'planner' or 'judge'",
+      );
     }
     const workerNames = workers.map(agentName);
-    const planner = decisionMaker(swarm, "planner", PLANNER, PLANNER_JOB, `planning the work of ${workerNames.join(", ")}`, planningAgent);
-    const judge = decisionMaker(swarm, "judge", JUDGE, JUDGE_JOB, `judging the work of ${workerNames.join(", ")}`, judgingAgent);
+    const planner = decisionMaker(
+      swarm,
+      "planner",
+      PLANNER,
+      PLANNER_JOB,
+      `planning the work of ${workerNames.join(", ")}`,
+      planningAgent,
+    );
+    const judge = decisionMaker(
+      swarm,
+      "judge",
+      JUDGE,
+      JUDGE_JOB,
+      `judging the work of ${workerNames.join(", ")}`,
+      judgingAgent,
+    );
     const team = `Workers:\n${workers.map((w) => `- ${agentName(w)}${w.description?.trim() ? `: ${w.description.trim()}` : ""}`).join("\n")}`;
     const tool = planTool(workerNames);
 
@@ -329,7 +416,14 @@ export const plannerWorkerSwarm: SwarmType = {
             ]),
       ].join("\n\n");
       const refs = [...finished.keys()];
-      const plan = await decide<Plan>(swarm, planner, planInput, tool, (value) => planProblem(workerNames, refs, value), `c${cycle}/planner`);
+      const plan = await decide<Plan>(
+        swarm,
+        planner,
+        planInput,
+        tool,
+        (value) => planProblem(workerNames, refs, value),
+        `c${cycle}/planner`,
+      );
       const tasks = plan.tasks.map((t) => ({ ...t, depends_on: t.depends_on?.length ? t.depends_on : null }));
       swarm.conversation.add({ role: PLANNER, content: renderPlan(tasks, cycle) });
 

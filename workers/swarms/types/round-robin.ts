@@ -18,7 +18,10 @@ export const roundRobin: SwarmType = {
         const before = first ? "nobody, you open the discussion" : swarm.names[(i - 1 + n) % n];
         const after = last ? "nobody, you close the discussion" : swarm.names[(i + 1) % n];
         const header = `Round ${round + 1} of ${swarm.loops}. Before you: ${before}. After you: ${after}.`;
-        const content = await swarm.turn(agent, `${header}\n\n${swarm.conversation.transcript()}`, { lane: `l${round}/a${i}`, place });
+        const content = await swarm.turn(agent, `${header}\n\n${swarm.conversation.transcript()}`, {
+          lane: `l${round}/a${i}`,
+          place,
+        });
         swarm.conversation.add({ role: swarm.names[i], content });
       }
     }

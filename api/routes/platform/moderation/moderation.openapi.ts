@@ -19,9 +19,13 @@ export const moderationOperations: Operation[] = [
     request: { body: moderatePromptSchema },
     responses: {
       200: { description: "Decided; `updated_data` is the prompt as stored", body: moderatePromptResponseSchema },
-      403: platformError("The caller is not a moderator (`NOT_MODERATOR`), or the prompt is the moderator's own (`OWN_PROMPT`)"),
+      403: platformError(
+        "The caller is not a moderator (`NOT_MODERATOR`), or the prompt is the moderator's own (`OWN_PROMPT`)",
+      ),
       404: platformError("No prompt with that id"),
-      409: platformError("The prompt changed after the version reviewed (`PROMPT_CHANGED`, with its current `updated_at`): review it again"),
+      409: platformError(
+        "The prompt changed after the version reviewed (`PROMPT_CHANGED`, with its current `updated_at`): review it again",
+      ),
     },
   },
 ];

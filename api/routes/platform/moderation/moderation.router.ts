@@ -16,8 +16,15 @@ import { moderationOperations } from "./moderation.openapi";
  */
 export function moderationRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.post("/api/moderate-prompt", platformAuth(deps, { sessions: true }), moderatorOnly(deps.ds), jsonBody(config.http.bodyLimit), validatePlatformBody(moderatePromptSchema), async (ctx) => {
-    ctx.body = await moderatePrompt(deps.ds, ctx.state.auth.userId, ctx.state.body);
-  });
+  router.post(
+    "/api/moderate-prompt",
+    platformAuth(deps, { sessions: true }),
+    moderatorOnly(deps.ds),
+    jsonBody(config.http.bodyLimit),
+    validatePlatformBody(moderatePromptSchema),
+    async (ctx) => {
+      ctx.body = await moderatePrompt(deps.ds, ctx.state.auth.userId, ctx.state.body);
+    },
+  );
   return documentRoutes(router, ...moderationOperations);
 }

@@ -29,13 +29,27 @@ interface PageState {
   error?: string | null;
 }
 
-async function renderKeys(ctx: Context, deps: Pick<ApiDeps, "ds">, viewer: PageViewer, status: number, state: PageState = {}, listed?: ListedKey[]): Promise<void> {
+async function renderKeys(
+  ctx: Context,
+  deps: Pick<ApiDeps, "ds">,
+  viewer: PageViewer,
+  status: number,
+  state: PageState = {},
+  listed?: ListedKey[],
+): Promise<void> {
   const keys = (listed ?? (await keysOf(deps.ds, viewer.userId))).map((k) => ({
     ...k,
     created: pageDate(k.created_at),
     revoked: k.revoked_at ? pageDate(k.revoked_at) : null,
   }));
-  renderPage(ctx, status, "api-keys", { keys, newKey: null, notice: null, error: null, ...state, maxNameLength: MAX_NAME_LENGTH });
+  renderPage(ctx, status, "api-keys", {
+    keys,
+    newKey: null,
+    notice: null,
+    error: null,
+    ...state,
+    maxNameLength: MAX_NAME_LENGTH,
+  });
 }
 
 /** 303: the browser follows with a GET, so reloading the result never re-submits the form. */
@@ -71,12 +85,16 @@ export function apiKeysPageRouter(deps: Pick<ApiDeps, "ds" | "redis" | "sessions
   router.post(API_KEYS_PATH, signedInForm(API_KEYS_PATH), async (ctx) => {
     const viewer = viewerOf(ctx)!;
     const name = keyName(formField(ctx, "name"));
-    if (!name) return renderKeys(ctx, deps, viewer, 400, { error: `Give the key a name of 1 to ${MAX_NAME_LENGTH} characters.` });
+    if (!name)
+      return renderKeys(ctx, deps, viewer, 400, {
+        error: `Give the key a name of 1 to ${MAX_NAME_LENGTH} characters.`,
+      });
     const created = await createKeyFor(deps.ds, viewer.userId, name).catch((err: unknown) => {
       if (err instanceof ApiKeyLimitError) return err;
       throw err;
     });
-    if (created instanceof ApiKeyLimitError) return renderKeys(ctx, deps, viewer, created.status, { error: created.message });
+    if (created instanceof ApiKeyLimitError)
+      return renderKeys(ctx, deps, viewer, created.status, { error: created.message });
     const { id, key } = created;
     if (viewer.via === "header") return renderKeys(ctx, deps, viewer, 201, { newKey: { name, key } });
     setNewKeyCookie(ctx, sealNewKey(viewer.userId, id, key));

@@ -17,7 +17,14 @@ function secure(ctx: Context): boolean {
 
 /** HttpOnly + SameSite=Strict: other sites can neither read the cookie nor make the browser send it. */
 function strict(ctx: Context, path: string, expires?: Date) {
-  return { httpOnly: true, sameSite: "strict" as const, secure: secure(ctx), path, overwrite: true, ...(expires ? { expires } : {}) };
+  return {
+    httpOnly: true,
+    sameSite: "strict" as const,
+    secure: secure(ctx),
+    path,
+    overwrite: true,
+    ...(expires ? { expires } : {}),
+  };
 }
 
 export function setSessionCookie(ctx: Context, token: string, expiresAt: Date | null): void {

@@ -14,7 +14,12 @@ export function pageErrors(): Middleware {
       const refused = typeof err?.status === "number" && err.status >= 400 && err.status < 500 && err.expose !== false;
       if (refused) return renderMessage(ctx, err.status, "Request refused", String(err.message));
       ctx.state.logger?.error({ err }, "page failed");
-      renderMessage(ctx, 500, "Something went wrong", "Something went wrong on our side. Please try again in a moment.");
+      renderMessage(
+        ctx,
+        500,
+        "Something went wrong",
+        "Something went wrong on our side. Please try again in a moment.",
+      );
     }
   };
 }

@@ -8,7 +8,14 @@ import { renderMessage } from "./render";
 import { renderSignIn } from "./sign-in-page";
 
 /** Forms are small: a name, a session token, a form token. */
-const formBody = koaBody({ urlencoded: true, formLimit: "32kb", json: false, text: false, multipart: false, onError: rethrowBodyParseError });
+const formBody = koaBody({
+  urlencoded: true,
+  formLimit: "32kb",
+  json: false,
+  text: false,
+  multipart: false,
+  onError: rethrowBodyParseError,
+});
 
 export function formField(ctx: Context, name: string): string {
   const value = (ctx.request.body as Record<string, unknown> | undefined)?.[name];
@@ -33,7 +40,12 @@ export function signedInForm(returnTo: string): Middleware {
     async (ctx, next) => {
       const viewer = viewerOf(ctx)!;
       if (viewer.via === "cookie" && !isValidCsrfToken(viewer.token, formField(ctx, "_csrf"))) {
-        return renderMessage(ctx, 403, "Form refused", "This form did not come from this site or has expired. Reload the page and try again.");
+        return renderMessage(
+          ctx,
+          403,
+          "Form refused",
+          "This form did not come from this site or has expired. Reload the page and try again.",
+        );
       }
       await next();
     },

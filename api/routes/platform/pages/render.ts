@@ -36,7 +36,9 @@ export function renderPage(ctx: Context, status: number, view: string, data: Rec
     ...data,
     apiKeysPath: API_KEYS_PATH,
     // Signing out is a form too; a cookie session needs a form token for it.
-    viewer: viewer ? { userId: viewer.userId, csrf: viewer.via === "cookie" ? createCsrfToken(viewer.token) : null } : null,
+    viewer: viewer
+      ? { userId: viewer.userId, csrf: viewer.via === "cookie" ? createCsrfToken(viewer.token) : null }
+      : null,
   });
 }
 
@@ -46,5 +48,10 @@ export function renderMessage(ctx: Context, status: number, title: string, messa
 }
 
 export function renderNotFound(ctx: Context, what: string): void {
-  renderMessage(ctx, 404, "Not found", `There is no ${what} at this address. It may never have existed, or it is not public.`);
+  renderMessage(
+    ctx,
+    404,
+    "Not found",
+    `There is no ${what} at this address. It may never have existed, or it is not public.`,
+  );
 }

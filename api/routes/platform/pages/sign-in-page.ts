@@ -7,7 +7,9 @@ export const SIGN_IN_PATH = "/platform/sign-in";
 
 /** Where to go after signing in: a path on this site only, never another site (no open redirect). */
 export function localPath(value: unknown): string {
-  return typeof value === "string" && value.length <= 512 && /^\/(?![/\\])[\x21-\x7e]*$/.test(value) ? value : API_KEYS_PATH;
+  return typeof value === "string" && value.length <= 512 && /^\/(?![/\\])[\x21-\x7e]*$/.test(value)
+    ? value
+    : API_KEYS_PATH;
 }
 
 /** The page that explains how to sign in (status 401 where signing in is required). */

@@ -21,7 +21,11 @@ export function signInRouter(deps: Pick<ApiDeps, "sessions">): Router {
 
   async function signIn(ctx: Context, token: string, next: string): Promise<void> {
     const verified = token ? await deps.sessions.verify(token.trim()) : null;
-    if (!verified) return renderSignIn(ctx, 401, { next, error: "That session token is not valid (it may have expired). Sign in again." });
+    if (!verified)
+      return renderSignIn(ctx, 401, {
+        next,
+        error: "That session token is not valid (it may have expired). Sign in again.",
+      });
     setSessionCookie(ctx, token.trim(), verified.expiresAt);
     ctx.state.viewer = { userId: verified.userId, token: token.trim(), via: "cookie" } satisfies PageViewer;
     // A page rather than a redirect: after a hop from the identity backend's site, a browser would
@@ -49,7 +53,12 @@ export function signInRouter(deps: Pick<ApiDeps, "sessions">): Router {
   router.post("/platform/sign-out", signedInForm(SIGN_IN_PATH), async (ctx) => {
     clearSessionCookie(ctx);
     ctx.state.viewer = null;
-    renderPage(ctx, 200, "message", { title: "Signed out", message: "You are signed out.", status: 200, link: { href: SIGN_IN_PATH, text: "Sign in again" } });
+    renderPage(ctx, 200, "message", {
+      title: "Signed out",
+      message: "You are signed out.",
+      status: 200,
+      link: { href: SIGN_IN_PATH, text: "Sign in again" },
+    });
   });
   return documentRoutes(router, ...signInOperations);
 }

@@ -3,7 +3,11 @@ import { isPublicKey, parseSecretKey } from "../../../../shared/chain/creator-ke
 import { decodeImage, ImageError, isObjectKey } from "../../../../shared/storage";
 import { PROMPT_STATUSES } from "../../../services/prompts/prompt-fields";
 
-const httpUrl = () => Joi.string().trim().uri({ scheme: ["http", "https"] }).max(2_000);
+const httpUrl = () =>
+  Joi.string()
+    .trim()
+    .uri({ scheme: ["http", "https"] })
+    .max(2_000);
 
 const useCase = Joi.object({
   title: Joi.string().trim().min(1).max(200).required(),
@@ -11,7 +15,10 @@ const useCase = Joi.object({
 });
 
 const link = Joi.alternatives().conditional(Joi.string(), {
-  then: httpUrl().messages({ "string.uri": "{{#label}} must be a valid http(s) URL", "string.uriCustomScheme": "{{#label}} must be a valid http(s) URL" }),
+  then: httpUrl().messages({
+    "string.uri": "{{#label}} must be a valid http(s) URL",
+    "string.uriCustomScheme": "{{#label}} must be a valid http(s) URL",
+  }),
   otherwise: Joi.object({ name: Joi.string().trim().min(1).max(200).required(), url: httpUrl().required() }).messages({
     "object.base": "{{#label}} must be a URL string or an object with a name and a url",
   }),
@@ -34,7 +41,8 @@ const privateKey = Joi.alternatives()
   .try(Joi.string().max(2_000), Joi.array().max(64))
   .custom((value, helpers) => parseSecretKey(value) ?? helpers.error("any.invalid"))
   .messages({
-    "any.invalid": "{{#label}} is not a valid Solana secret key (a JSON array of 64 integers 0-255, or base58 or base64 of 64 bytes)",
+    "any.invalid":
+      "{{#label}} is not a valid Solana secret key (a JSON array of 64 integers 0-255, or base58 or base64 of 64 bytes)",
     "alternatives.types": "{{#label}} must be a string or an array",
   });
 
@@ -55,7 +63,11 @@ export const promptFields = {
   useCases: Joi.array().items(useCase).min(1).max(20),
   tags: Joi.string().trim().min(2).max(500),
   is_free: Joi.boolean(),
-  price_usd: Joi.number().min(0.01).max(1_000_000).allow(null).messages({ "number.min": "{{#label}} must be greater than 0 (minimum 0.01)" }),
+  price_usd: Joi.number()
+    .min(0.01)
+    .max(1_000_000)
+    .allow(null)
+    .messages({ "number.min": "{{#label}} must be greater than 0 (minimum 0.01)" }),
   category: Joi.string().trim().allow("", null).max(50),
   status: Joi.string()
     .valid(...PROMPT_STATUSES)
@@ -74,17 +86,30 @@ export const promptFields = {
     .pattern(/^[A-Z0-9]{1,10}$/)
     .allow(null)
     .messages({ "string.pattern.base": "{{#label}} must be 1-10 letters and digits" })
-    .description("The token's symbol: 1-10 letters and digits, uppercased. Required with `tokenized_on`; fixed once the token has launched."),
-  image_url: httpUrl().allow("", null).messages({ "string.uri": "{{#label}} must be a valid http(s) URL or an empty string", "string.uriCustomScheme": "{{#label}} must be a valid http(s) URL or an empty string" }),
+    .description(
+      "The token's symbol: 1-10 letters and digits, uppercased. Required with `tokenized_on`; fixed once the token has launched.",
+    ),
+  image_url: httpUrl()
+    .allow("", null)
+    .messages({
+      "string.uri": "{{#label}} must be a valid http(s) URL or an empty string",
+      "string.uriCustomScheme": "{{#label}} must be a valid http(s) URL or an empty string",
+    }),
   file_path: Joi.string()
     .trim()
     .allow("", null)
-    .custom((value: string, helpers) => (isObjectKey(value.replace(/^.*\//, "")) ? value.replace(/^.*\//, "") : helpers.error("any.invalid")))
-    .messages({ "any.invalid": "{{#label}} must name an image in this service's storage (<sha-256>.<png|jpg|webp|gif>)" }),
+    .custom((value: string, helpers) =>
+      isObjectKey(value.replace(/^.*\//, "")) ? value.replace(/^.*\//, "") : helpers.error("any.invalid"),
+    )
+    .messages({
+      "any.invalid": "{{#label}} must name an image in this service's storage (<sha-256>.<png|jpg|webp|gif>)",
+    }),
   image_base64: imageBase64.allow("", null),
   links: Joi.array().items(link).max(50),
   seller_wallet_address: Joi.string().trim().allow("", null).max(100),
-  creator_wallet: wallet.allow(null).description("The wallet that pays for and owns the launch (base58 public key). Required with `tokenized_on`."),
+  creator_wallet: wallet
+    .allow(null)
+    .description("The wallet that pays for and owns the launch (base58 public key). Required with `tokenized_on`."),
   private_key: privateKey
     .allow(null)
     .description(

@@ -1,15 +1,24 @@
 import Joi from "joi";
 import type { Operation } from "../../../openapi/operation";
 import { platformError } from "../../../openapi/shared-parts";
-import { addPromptResponseSchema, editPromptResponseSchema, queryPromptsResponseSchema, ratePromptResponseSchema } from "../../../schemas/prompt-response.schema";
+import {
+  addPromptResponseSchema,
+  editPromptResponseSchema,
+  queryPromptsResponseSchema,
+  ratePromptResponseSchema,
+} from "../../../schemas/prompt-response.schema";
 import { addPromptSchema } from "./add-prompt.schema";
 import { editPromptSchema } from "./edit-prompt.schema";
 import { QUERY_PROMPTS_BODY_KB, queryPromptsSchema } from "./query-prompts.schema";
 import { ratePromptSchema } from "./rate-prompt.schema";
 
 const dailyLimit = platformError("`Daily limit exceeded`, with `currentUsage`, `limits` and `resetTime`");
-const priceDown = platformError("`Price unavailable` (no price younger than `PRICE_MAX_AGE_MS`), or content scoring unavailable; nothing stored");
-const contentRefused = platformError("`Content validation failed`: unsafe content, or paid content of a seller without enough trust (`trustworthiness`)");
+const priceDown = platformError(
+  "`Price unavailable` (no price younger than `PRICE_MAX_AGE_MS`), or content scoring unavailable; nothing stored",
+);
+const contentRefused = platformError(
+  "`Content validation failed`: unsafe content, or paid content of a seller without enough trust (`trustworthiness`)",
+);
 const launchTrouble = platformError(
   "`Tokenization failed`: the token's launch could not be carried out (`TOKENIZATION_UNAVAILABLE`) or was still being confirmed when the wait ended " +
     "(`LAUNCH_PENDING`, with `id` and `listing_url`); or the cluster could not be asked for the wallet's balance (`CHAIN_UNAVAILABLE`)",
@@ -28,7 +37,12 @@ export const promptOperations: Operation[] = [
       examples: {
         free: {
           summary: "A free prompt",
-          value: { name: "Release notes", prompt: "Write release notes from this list of merged changes, grouped by area.", useCases: [{ title: "Weekly", description: "Summarise the week" }], tags: "writing,release" },
+          value: {
+            name: "Release notes",
+            prompt: "Write release notes from this list of merged changes, grouped by area.",
+            useCases: [{ title: "Weekly", description: "Summarise the week" }],
+            tags: "writing,release",
+          },
         },
       },
     },
@@ -60,7 +74,9 @@ export const promptOperations: Operation[] = [
       ),
       403: contentRefused,
       404: platformError("No prompt of the caller with that id"),
-      409: platformError("The prompt's token is still being launched (`PROMPT_LAUNCHING`), or already launched or being launched (`PROMPT_LAUNCH_EXISTS`)"),
+      409: platformError(
+        "The prompt's token is still being launched (`PROMPT_LAUNCHING`), or already launched or being launched (`PROMPT_LAUNCH_EXISTS`)",
+      ),
       500: launchTrouble,
       503: priceDown,
     },
@@ -72,7 +88,12 @@ export const promptOperations: Operation[] = [
     description: `Approved prompts to anyone; with credentials, also the caller's own prompts in any status (\`pending\` while they wait for review, \`rejected\`); a moderator sees every prompt, and paid prompts' text. The body is at most ${QUERY_PROMPTS_BODY_KB} KB (413 above it).`,
     tags: ["Prompts"],
     access: "platformOptional",
-    request: { body: queryPromptsSchema, examples: { popular: { summary: "Popular free prompts", value: { priceFilter: "free", sortBy: "popular", limit: 6 } } } },
+    request: {
+      body: queryPromptsSchema,
+      examples: {
+        popular: { summary: "Popular free prompts", value: { priceFilter: "free", sortBy: "popular", limit: 6 } },
+      },
+    },
     responses: { 200: { description: "Prompt records", body: queryPromptsResponseSchema } },
   },
   {
@@ -100,7 +121,15 @@ export const uploadOperations: Operation[] = [
     access: "public",
     pathParams: Joi.object({ key: Joi.string().description("Content hash and extension, as the storage gave it") }),
     responses: {
-      200: { description: "The image", content: { "image/png": { schema: { type: "string", contentMediaType: "image/png" } }, "image/jpeg": {}, "image/webp": {}, "image/gif": {} } },
+      200: {
+        description: "The image",
+        content: {
+          "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
+          "image/jpeg": {},
+          "image/webp": {},
+          "image/gif": {},
+        },
+      },
       404: platformError("No such image"),
     },
   },

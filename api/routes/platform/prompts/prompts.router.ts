@@ -32,16 +32,28 @@ export function promptsRouter(deps: ApiDeps, services: PlatformServices): Router
   // E9 reads the body of anyone, signed in or not: a few filters, so a small limit (413 above it).
   const openBody = jsonBody(`${QUERY_PROMPTS_BODY_KB}kb`);
 
-  router.post("/api/add-prompt", signedIn, body, validatePlatformBody(addPromptSchema, crossFieldProblems), async (ctx) => {
-    ctx.body = await createPrompt(deps, services, ctx.state.auth, ctx.state.body);
-  });
+  router.post(
+    "/api/add-prompt",
+    signedIn,
+    body,
+    validatePlatformBody(addPromptSchema, crossFieldProblems),
+    async (ctx) => {
+      ctx.body = await createPrompt(deps, services, ctx.state.auth, ctx.state.body);
+    },
+  );
   // E8's joined rules need the stored prompt, so the service checks them.
   router.post("/api/edit-prompt", signedIn, body, validatePlatformBody(editPromptSchema), async (ctx) => {
     ctx.body = await editPrompt(deps, services, ctx.state.auth, ctx.state.body);
   });
-  router.post("/api/query-prompts", platformViewer(deps), openBody, validatePlatformBody(queryPromptsSchema), async (ctx) => {
-    ctx.body = await queryPrompts(deps.ds, ctx.state.body, ctx.state.auth?.userId ?? null);
-  });
+  router.post(
+    "/api/query-prompts",
+    platformViewer(deps),
+    openBody,
+    validatePlatformBody(queryPromptsSchema),
+    async (ctx) => {
+      ctx.body = await queryPrompts(deps.ds, ctx.state.body, ctx.state.auth?.userId ?? null);
+    },
+  );
   router.post("/api/rate-prompt", signedIn, body, validatePlatformBody(ratePromptSchema), async (ctx) => {
     ctx.body = await ratePrompt(deps.ds, ctx.state.auth.userId, ctx.state.body);
   });

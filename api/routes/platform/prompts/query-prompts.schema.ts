@@ -11,9 +11,17 @@ export const QUERY_PROMPTS_BODY_KB = 128;
 export const queryPromptsSchema = Joi.object({
   search: Joi.string().trim().allow("", null).max(100),
   category: Joi.string().trim().allow("", null).max(50),
-  priceFilter: Joi.string().valid(...PRICE_FILTERS).default("all"),
-  userFilter: Joi.string().trim().guid().allow("", null).messages({ "string.guid": "{{#label}} must be a user id (UUID)" }),
-  sortBy: Joi.string().valid(...SORTS).default("newest"),
+  priceFilter: Joi.string()
+    .valid(...PRICE_FILTERS)
+    .default("all"),
+  userFilter: Joi.string()
+    .trim()
+    .guid()
+    .allow("", null)
+    .messages({ "string.guid": "{{#label}} must be a user id (UUID)" }),
+  sortBy: Joi.string()
+    .valid(...SORTS)
+    .default("newest"),
   limit: Joi.number().integer().min(1).max(100).default(6),
   offset: Joi.number().integer().min(0).max(1_000_000).default(0),
 });

@@ -17,7 +17,10 @@ const badRequests = {
         { path: "ticker", message: "ticker must be 1-10 letters or digits" },
         { path: "private_key", message: "private_key must decode to exactly 64 bytes" },
       ],
-      details: { ticker: "ticker must be 1-10 letters or digits", private_key: "private_key must decode to exactly 64 bytes" },
+      details: {
+        ticker: "ticker must be 1-10 letters or digits",
+        private_key: "private_key must decode to exactly 64 bytes",
+      },
       status_code: 400,
     },
   },
@@ -36,21 +39,32 @@ const badRequests = {
     summary: "The network refused or failed the launch (the listing is kept as failed and never shown)",
     value: {
       error: "Tokenization failed",
-      message: "The network refused the launch: Transaction simulation failed: Attempt to debit an account but found no record of a prior credit.",
+      message:
+        "The network refused the launch: Transaction simulation failed: Attempt to debit an account but found no record of a prior credit.",
       code: "TOKENIZATION_FAILED",
       status_code: 400,
     },
   },
   image: {
     summary: "The image is not a PNG, JPEG, WebP or GIF, or is over IMAGE_MAX_BYTES",
-    value: { error: "Bad request", message: "The image must be a PNG, JPEG, WebP or GIF file", code: "IMAGE_UNSUPPORTED_TYPE", status_code: 400 },
+    value: {
+      error: "Bad request",
+      message: "The image must be a PNG, JPEG, WebP or GIF file",
+      code: "IMAGE_UNSUPPORTED_TYPE",
+      status_code: 400,
+    },
   },
 };
 
 const serverErrors = {
   unavailable: {
     summary: "The launch could not be carried out (the network or the database stayed unreachable)",
-    value: { error: "Tokenization failed", message: "The launch could not be completed: the network or the database stayed unreachable", code: "TOKENIZATION_UNAVAILABLE", status_code: 500 },
+    value: {
+      error: "Tokenization failed",
+      message: "The launch could not be completed: the network or the database stayed unreachable",
+      code: "TOKENIZATION_UNAVAILABLE",
+      status_code: 500,
+    },
   },
   pending: {
     summary: "Still being confirmed when LAUNCH_WAIT_MS ran out; the listing appears once launched",
@@ -65,7 +79,12 @@ const serverErrors = {
   },
   chainUnavailable: {
     summary: "The cluster could not be asked for the wallet's balance",
-    value: { error: "Internal server error", message: "The Solana network could not be reached to check the wallet's balance", code: "CHAIN_UNAVAILABLE", status_code: 500 },
+    value: {
+      error: "Internal server error",
+      message: "The Solana network could not be reached to check the wallet's balance",
+      code: "CHAIN_UNAVAILABLE",
+      status_code: 500,
+    },
   },
 };
 
@@ -88,8 +107,16 @@ export const tokenLaunchOperations: Operation[] = [
       multipart: {
         files: {
           image: {
-            description: "An image file (PNG, JPEG, WebP or GIF, up to IMAGE_MAX_BYTES; typed by its bytes), or the same text forms as in JSON",
-            contentTypes: ["image/png", "image/jpeg", "image/webp", "image/gif", "application/octet-stream", "text/plain"],
+            description:
+              "An image file (PNG, JPEG, WebP or GIF, up to IMAGE_MAX_BYTES; typed by its bytes), or the same text forms as in JSON",
+            contentTypes: [
+              "image/png",
+              "image/jpeg",
+              "image/webp",
+              "image/gif",
+              "application/octet-stream",
+              "text/plain",
+            ],
           },
         },
       },
@@ -97,7 +124,15 @@ export const tokenLaunchOperations: Operation[] = [
         launch: {
           summary: "A launch with an image URL",
           "x-placeholder": true,
-          value: { name: "Honey Scout", description: "Finds honey.", ticker: "HNY", private_key: "<base58 of the wallet's 64-byte secret key>", image: "https://images.example/honey.png", fee_selection: "market", quote_mint: "SOL" },
+          value: {
+            name: "Honey Scout",
+            description: "Finds honey.",
+            ticker: "HNY",
+            private_key: "<base58 of the wallet's 64-byte secret key>",
+            image: "https://images.example/honey.png",
+            fee_selection: "market",
+            quote_mint: "SOL",
+          },
         },
       },
     },
@@ -110,12 +145,16 @@ export const tokenLaunchOperations: Operation[] = [
         ),
         examples: badRequests,
       },
-      401: platformError("`Authentication failed`: a missing or invalid API key (session tokens are not accepted here), with `how_to_get_key`"),
+      401: platformError(
+        "`Authentication failed`: a missing or invalid API key (session tokens are not accepted here), with `how_to_get_key`",
+      ),
       405: {
         ...platformError("Any method but POST (before authentication)"),
         headers: { Allow: { description: "`POST`", schema: { type: "string" } } },
       },
-      429: platformError("`Daily limit exceeded`: today's `paidAgents` are used up, with `currentUsage`, `limits` and `resetTime`"),
+      429: platformError(
+        "`Daily limit exceeded`: today's `paidAgents` are used up, with `currentUsage`, `limits` and `resetTime`",
+      ),
       500: {
         ...platformError(
           "`Tokenization failed`: the launch could not be carried out (`TOKENIZATION_UNAVAILABLE`) or is still being confirmed (`LAUNCH_PENDING`, with `id` and `listing_url`); or the cluster could not be reached (`CHAIN_UNAVAILABLE`)",

@@ -15,8 +15,14 @@ import { tokenLaunchSchema } from "./token-launch.schema";
  */
 export function tokenLaunchRouter(deps: ApiDeps, services: PlatformServices): Router {
   const router = new Router();
-  router.post("/api/token/launch", platformAuth(deps, { sessions: false }), platformBody({ fileField: "image" }), validatePlatformBody(tokenLaunchSchema), async (ctx) => {
-    ctx.body = await launchListingToken(deps, services, ctx.state.auth, ctx.state.body, ctx.state.upload ?? null);
-  });
+  router.post(
+    "/api/token/launch",
+    platformAuth(deps, { sessions: false }),
+    platformBody({ fileField: "image" }),
+    validatePlatformBody(tokenLaunchSchema),
+    async (ctx) => {
+      ctx.body = await launchListingToken(deps, services, ctx.state.auth, ctx.state.body, ctx.state.upload ?? null);
+    },
+  );
   return documentRoutes(router, ...tokenLaunchOperations);
 }

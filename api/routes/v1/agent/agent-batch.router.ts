@@ -19,7 +19,16 @@ export function agentBatchRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.post(AGENT_BATCH_PATH, rejectOversizedBatch, validateBody(agentBatchSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
-    reply(ctx, await completeAgentBatch(deps, ctx.state.body as AgentCompletionRequest[], ctx.state.auth, prefer, announcePublished(ctx)));
+    reply(
+      ctx,
+      await completeAgentBatch(
+        deps,
+        ctx.state.body as AgentCompletionRequest[],
+        ctx.state.auth,
+        prefer,
+        announcePublished(ctx),
+      ),
+    );
   });
   return documentRoutes(router, agentBatchOperation);
 }

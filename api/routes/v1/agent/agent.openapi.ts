@@ -1,12 +1,35 @@
 import type { Operation } from "../../../openapi/operation";
 import { apiError } from "../../../openapi/shared-parts";
 import { agentBatchResponseSchema, agentCompletionResponseSchema } from "../../../schemas/agent-response.schema";
-import { EGRESS_400, EXAMPLE_TIMESTAMP, MARKETPLACE_400, RUN_HEADERS, acceptedResponse, eventStream, publishingResponses, runErrorResponses } from "../run.openapi";
+import {
+  EGRESS_400,
+  EXAMPLE_TIMESTAMP,
+  MARKETPLACE_400,
+  RUN_HEADERS,
+  acceptedResponse,
+  eventStream,
+  publishingResponses,
+  runErrorResponses,
+} from "../run.openapi";
 import { agentBatchSchema, agentCompletionSchema } from "./agent.schema";
 
-const researcher = { agent_name: "Researcher", description: "Finds facts", system_prompt: "You are concise.", model_name: "gpt-4.1", max_tokens: 300, temperature: 0.3 };
+const researcher = {
+  agent_name: "Researcher",
+  description: "Finds facts",
+  system_prompt: "You are concise.",
+  model_name: "gpt-4.1",
+  max_tokens: 300,
+  temperature: 0.3,
+};
 const JOB_ID = "3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a";
-const usage = { input_tokens: 42, output_tokens: 61, total_tokens: 103, img_cost: 0, mcp_cost: 0, total_cost: 0.011402 };
+const usage = {
+  input_tokens: 42,
+  output_tokens: 61,
+  total_tokens: 103,
+  img_cost: 0,
+  mcp_cost: 0,
+  total_cost: 0.011402,
+};
 const completion = {
   job_id: JOB_ID,
   success: true,
@@ -33,7 +56,8 @@ export const agentCompletionOperation: Operation = {
   method: "post",
   path: "/v1/agent/completions",
   summary: "Run one agent (E5)",
-  description: "Runs `agent_config` on `task` (with optional history and images) and answers with its output once the run ends (up to the wait; see `Prefer`).",
+  description:
+    "Runs `agent_config` on `task` (with optional history and images) and answers with its output once the run ends (up to the wait; see `Prefer`).",
   tags: ["Agents"],
   access: "apiKey",
   headers: RUN_HEADERS,
@@ -41,7 +65,10 @@ export const agentCompletionOperation: Operation = {
     body: agentCompletionSchema,
     examples: {
       simple: { summary: "One question", value: { agent_config: researcher, task: "Name three uses of beeswax." } },
-      streaming: { summary: "The same, streamed", value: { agent_config: { ...researcher, streaming_on: true }, task: "Name three uses of beeswax." } },
+      streaming: {
+        summary: "The same, streamed",
+        value: { agent_config: { ...researcher, streaming_on: true }, task: "Name three uses of beeswax." },
+      },
     },
   },
   responses: {
@@ -50,12 +77,14 @@ export const agentCompletionOperation: Operation = {
       body: agentCompletionResponseSchema,
       examples: { simple: { value: completion } },
       content: eventStream(
-        "With `agent_config.streaming_on: true` (or `stream: true`). Frames: a first `data:` frame `{job_id, success, name, description, temperature, timestamp, stream: true, type: \"metadata\"}`; `event: start`; `event: chunk {content, timestamp}`…; `event: usage` (the usage object); `event: end {job_id, usage, timestamp, complete: true}`; `event: done`. A failure is one `event: error {error, timestamp}`.",
+        'With `agent_config.streaming_on: true` (or `stream: true`). Frames: a first `data:` frame `{job_id, success, name, description, temperature, timestamp, stream: true, type: "metadata"}`; `event: start`; `event: chunk {content, timestamp}`…; `event: usage` (the usage object); `event: end {job_id, usage, timestamp, complete: true}`; `event: done`. A failure is one `event: error {error, timestamp}`.',
         streamFrames,
       ),
     },
     202: acceptedResponse,
-    400: apiError(`A rule of the request is broken (a model that cannot be served, handoffs' included; image refused by the model; ${MARKETPLACE_400}; ${EGRESS_400})`),
+    400: apiError(
+      `A rule of the request is broken (a model that cannot be served, handoffs' included; image refused by the model; ${MARKETPLACE_400}; ${EGRESS_400})`,
+    ),
     ...runErrorResponses,
     ...publishingResponses,
   },
@@ -92,7 +121,16 @@ export const agentBatchOperation: Operation = {
           value: {
             batch_id: "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b",
             total_requests: 2,
-            results: [completion, { success: false, error: "The model refused the request", code: "RUN_FAILED", index: 1, job_id: "7c6b5a4f-3e2d-4c1b-9a0f-8e7d6c5b4a3f" }],
+            results: [
+              completion,
+              {
+                success: false,
+                error: "The model refused the request",
+                code: "RUN_FAILED",
+                index: 1,
+                job_id: "7c6b5a4f-3e2d-4c1b-9a0f-8e7d6c5b4a3f",
+              },
+            ],
             execution_time: 2.17,
             timestamp: EXAMPLE_TIMESTAMP,
           },

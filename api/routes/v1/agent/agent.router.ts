@@ -24,7 +24,8 @@ export function agentRouter(deps: ApiDeps): Router {
       onPublished: announcePublished(ctx),
       admission: ctx.state.admission,
     });
-    if ("stream" in outcome) await streamRun(deps, ctx, outcome.stream.runId, agentStreamFormat(outcome.stream.runId, outcome.stream.request));
+    if ("stream" in outcome)
+      await streamRun(deps, ctx, outcome.stream.runId, agentStreamFormat(outcome.stream.runId, outcome.stream.request));
     else reply(ctx, outcome);
   });
   return documentRoutes(router, agentCompletionOperation);

@@ -10,10 +10,16 @@ const task = nonBlankString().max(1_000_000);
 
 /** What one agent run takes besides its spec: E5's body, and each E3 item. */
 const agentRunFields = {
-  history: historySchema.allow(null).description("Earlier messages (`[{role, content}]`) or an object of earlier tasks and answers"),
+  history: historySchema
+    .allow(null)
+    .description("Earlier messages (`[{role, content}]`) or an object of earlier tasks and answers"),
   img: imageSchema.allow(null, "").description("An image for the task: http(s) URL, data URL or base64"),
   imgs: Joi.array().items(imageSchema).max(20).allow(null).description("Several images, as `img`"),
-  tools_enabled: Joi.array().items(Joi.string().max(200)).max(128).allow(null).description("Names of the tools the agent may use"),
+  tools_enabled: Joi.array()
+    .items(Joi.string().max(200))
+    .max(128)
+    .allow(null)
+    .description("Names of the tools the agent may use"),
   budget: budgetSchema,
 };
 
@@ -33,7 +39,9 @@ export const agentCompletionSchema = Joi.object({
  */
 export const batchAgentItemSchema = Joi.object({
   agent_config: agentSpecSchema.required(),
-  task: task.required().description("Required here: the spec marks it optional, but an agent run without a task can only fail"),
+  task: task
+    .required()
+    .description("Required here: the spec marks it optional, but an agent run without a task can only fail"),
   ...agentRunFields,
 })
   .unknown(true)

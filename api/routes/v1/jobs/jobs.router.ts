@@ -12,7 +12,9 @@ import { KINDS_WITH_CHILDREN, presentJob } from "../../../presenters/job.present
 import { cancelledJobSchema, jobResponseSchema } from "../../../schemas/job-response.schema";
 import { isUuid } from "../../../services/uuid";
 
-const jobParams = Joi.object({ job_id: Joi.string().description("The `job_id` (or a batch's `batch_id`) a run was answered with") });
+const jobParams = Joi.object({
+  job_id: Joi.string().description("The `job_id` (or a batch's `batch_id`) a run was answered with"),
+});
 const noJob = apiError("No such job for this API key's account (`NOT_FOUND`)");
 
 const jobsOperations: Operation[] = [
@@ -20,7 +22,8 @@ const jobsOperations: Operation[] = [
     method: "get",
     path: "/v1/jobs/{job_id}",
     summary: "Read a run",
-    description: "A succeeded run's stored response (as its endpoint answered it, with `status: success`); otherwise its state: `queued`, `running`, `failed` (with `detail` and `code`) or `cancelled`.",
+    description:
+      "A succeeded run's stored response (as its endpoint answered it, with `status: success`); otherwise its state: `queued`, `running`, `failed` (with `detail` and `code`) or `cancelled`.",
     tags: ["Jobs"],
     access: "apiKey",
     pathParams: jobParams,
@@ -49,19 +52,29 @@ export function jobsRouter(deps: ApiDeps): Router {
 
   router.get("/v1/jobs/:job_id", async (ctx) => {
     // Job ids are UUIDs; anything else names no job (and could hold text Postgres refuses, like NUL).
-    const run = isUuid(ctx.params.job_id) ? await findRunForUser(deps.ds, ctx.params.job_id, ctx.state.auth.userId) : null;
+    const run = isUuid(ctx.params.job_id)
+      ? await findRunForUser(deps.ds, ctx.params.job_id, ctx.state.auth.userId)
+      : null;
     if (!run) throw notFound(ctx.params.job_id);
-    const children = KINDS_WITH_CHILDREN.has(run.kind) && run.status === "succeeded" ? await loadChildren(deps.ds, run.id) : [];
+    const children =
+      KINDS_WITH_CHILDREN.has(run.kind) && run.status === "succeeded" ? await loadChildren(deps.ds, run.id) : [];
     ctx.body = presentJob(run, children);
   });
 
   router.delete("/v1/jobs/:job_id", async (ctx) => {
-    const result = isUuid(ctx.params.job_id) ? await cancelRun(deps.ds, ctx.params.job_id, ctx.state.auth.userId) : null;
+    const result = isUuid(ctx.params.job_id)
+      ? await cancelRun(deps.ds, ctx.params.job_id, ctx.state.auth.userId)
+      : null;
     if (!result) throw notFound(ctx.params.job_id);
     if (!result.changed) {
-      throw new AppError(409, "JOB_FINISHED", `The job has already ended (${result.status === "succeeded" ? "success" : result.status})`, {
-        job_id: ctx.params.job_id,
-      });
+      throw new AppError(
+        409,
+        "JOB_FINISHED",
+        `The job has already ended (${result.status === "succeeded" ? "success" : result.status})`,
+        {
+          job_id: ctx.params.job_id,
+        },
+      );
     }
     // The row says cancelled already; the broadcast makes the worker holding it stop now.
     await publishCancel(deps.redis, result.id).catch(() => undefined);

@@ -26,7 +26,8 @@ export function logsRouter(deps: Pick<ApiDeps, "ds">): Router {
     method: "get",
     path: "/v1/swarm/logs",
     summary: "Your key's runs, newest first",
-    description: "Every run made with the calling API key (never another key's, even of the same account), with its request, output, usage and error.",
+    description:
+      "Every run made with the calling API key (never another key's, even of the same account), with its request, output, usage and error.",
     tags: ["Account"],
     access: "apiKey",
     query: logsQuerySchema,

@@ -19,7 +19,15 @@ export function marketplaceRouter(deps: Pick<ApiDeps, "ds">): Router {
     summary: "The newest approved marketplace prompts (E4)",
     tags: ["Marketplace"],
     access: "apiKey",
-    request: { body: marketplaceAgentsSchema, examples: { default: { summary: "Ten newest", value: { number_of_items: 10 } } } },
-    responses: { 200: { description: "Approved prompts, newest first, and how many there are in all", body: marketplaceAgentsResponseSchema } },
+    request: {
+      body: marketplaceAgentsSchema,
+      examples: { default: { summary: "Ten newest", value: { number_of_items: 10 } } },
+    },
+    responses: {
+      200: {
+        description: "Approved prompts, newest first, and how many there are in all",
+        body: marketplaceAgentsResponseSchema,
+      },
+    },
   });
 }

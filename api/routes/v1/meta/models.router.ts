@@ -42,6 +42,11 @@ export function modelsRouter(cfg: Config = config): Router {
     summary: "The models this deployment can call",
     tags: ["Catalogue"],
     access: "apiKey",
-    responses: { 200: { description: "Usable model ids, and the whole catalogue with each model's availability", body: modelsResponseSchema } },
+    responses: {
+      200: {
+        description: "Usable model ids, and the whole catalogue with each model's availability",
+        body: modelsResponseSchema,
+      },
+    },
   });
 }

@@ -17,7 +17,12 @@ export interface RateLimitsResponse {
   success: true;
   tier: string;
   timestamp: string;
-  limits: { maximum_requests_per_minute: number; maximum_requests_per_hour: number; maximum_requests_per_day: number; tokens_per_agent: number };
+  limits: {
+    maximum_requests_per_minute: number;
+    maximum_requests_per_hour: number;
+    maximum_requests_per_day: number;
+    tokens_per_agent: number;
+  };
   rate_limits: Record<RateWindow, WindowReport>;
 }
 
@@ -26,7 +31,13 @@ export function presentRateLimits(state: RateLimitState, now: Date): RateLimitsR
   const rateLimits = {} as Record<RateWindow, WindowReport>;
   for (const window of WINDOWS) {
     const w = state.windows[window];
-    rateLimits[window] = { count: w.count, limit: w.limit, remaining: w.remaining, exceeded: w.exceeded, reset_time: new Date(now.getTime() + w.resetMs).toISOString() };
+    rateLimits[window] = {
+      count: w.count,
+      limit: w.limit,
+      remaining: w.remaining,
+      exceeded: w.exceeded,
+      reset_time: new Date(now.getTime() + w.resetMs).toISOString(),
+    };
   }
   return {
     success: true,
@@ -62,6 +73,8 @@ export function rateLimitsRouter(limiter: RateLimiter): Router {
       "This request counts too, like any other; a batch counts one per item. Every key of an account also counts against the account's windows: each window reports whichever of the two has less room.",
     tags: ["Account"],
     access: "apiKey",
-    responses: { 200: { description: "The tier's limits and the counts of each window", body: rateLimitsResponseSchema } },
+    responses: {
+      200: { description: "The tier's limits and the counts of each window", body: rateLimitsResponseSchema },
+    },
   });
 }

@@ -4,10 +4,31 @@ import { apiError } from "../../../openapi/shared-parts";
 import { swarmTypesResponseSchema } from "../../../schemas/meta-response.schema";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 import { swarmBatchResponseSchema, swarmResponseSchema } from "../../../schemas/swarm-response.schema";
-import { EGRESS_400, EXAMPLE_TIMESTAMP, MARKETPLACE_400, RUN_HEADERS, acceptedResponse, eventStream, publishingResponses, runErrorResponses } from "../run.openapi";
+import {
+  EGRESS_400,
+  EXAMPLE_TIMESTAMP,
+  MARKETPLACE_400,
+  RUN_HEADERS,
+  acceptedResponse,
+  eventStream,
+  publishingResponses,
+  runErrorResponses,
+} from "../run.openapi";
 
-const researcher = { agent_name: "Researcher", system_prompt: "You find the key facts and list them.", model_name: "gpt-4.1", max_tokens: 512, temperature: 0.3 };
-const writer = { agent_name: "Writer", system_prompt: "You write a short brief from the facts you are given.", model_name: "gpt-4.1", max_tokens: 512, temperature: 0.5 };
+const researcher = {
+  agent_name: "Researcher",
+  system_prompt: "You find the key facts and list them.",
+  model_name: "gpt-4.1",
+  max_tokens: 512,
+  temperature: 0.3,
+};
+const writer = {
+  agent_name: "Writer",
+  system_prompt: "You write a short brief from the facts you are given.",
+  model_name: "gpt-4.1",
+  max_tokens: 512,
+  temperature: 0.5,
+};
 const briefRequest = {
   name: "Market brief",
   description: "Research, then write",
@@ -107,12 +128,14 @@ export const swarmCompletionOperation: Operation = {
         },
       },
       content: eventStream(
-        "With `stream: true`. Frames: a first `data:` frame `{job_id, swarm_name, swarm_type, number_of_agents, type: \"metadata\"}`; `event: start`; per agent turn `agent_start {agent}`, `chunk {agent, content}`…, `agent_end {agent}`; then `usage` (the usage object) and `end {job_id, execution_time, status}`. A failure is one `event: error {error, timestamp}`.",
+        'With `stream: true`. Frames: a first `data:` frame `{job_id, swarm_name, swarm_type, number_of_agents, type: "metadata"}`; `event: start`; per agent turn `agent_start {agent}`, `chunk {agent, content}`…, `agent_end {agent}`; then `usage` (the usage object) and `end {job_id, execution_time, status}`. A failure is one `event: error {error, timestamp}`.',
         streamFrames,
       ),
     },
     202: acceptedResponse,
-    400: apiError(`A rule of the whole request is broken (\`INVALID_SWARM\`, unknown model, image refused by the model, ${MARKETPLACE_400}, ${EGRESS_400})`),
+    400: apiError(
+      `A rule of the whole request is broken (\`INVALID_SWARM\`, unknown model, image refused by the model, ${MARKETPLACE_400}, ${EGRESS_400})`,
+    ),
     ...runErrorResponses,
     ...publishingResponses,
   },
@@ -137,7 +160,14 @@ export const swarmBatchOperation: Operation = {
     examples: {
       two: {
         summary: "Two swarms",
-        value: [briefRequest, { name: "Haiku", agents: [{ agent_name: "Poet", model_name: "gpt-4.1", max_tokens: 200 }], task: "A haiku about bees." }],
+        value: [
+          briefRequest,
+          {
+            name: "Haiku",
+            agents: [{ agent_name: "Poet", model_name: "gpt-4.1", max_tokens: 200 }],
+            task: "A haiku about bees.",
+          },
+        ],
       },
     },
   },
@@ -148,7 +178,15 @@ export const swarmBatchOperation: Operation = {
       examples: {
         mixed: {
           value: [
-            { status: "success", job_id: JOB_ID, swarm_name: "Market brief", swarm_type: "SequentialWorkflow", result: [{ role: "Writer", content: "- …" }], usage, execution_time: 3.42 },
+            {
+              status: "success",
+              job_id: JOB_ID,
+              swarm_name: "Market brief",
+              swarm_type: "SequentialWorkflow",
+              result: [{ role: "Writer", content: "- …" }],
+              usage,
+              execution_time: 3.42,
+            },
             { status: "error", swarm_name: "Haiku", detail: "'agents' must be an array" },
           ],
         },

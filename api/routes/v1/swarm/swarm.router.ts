@@ -26,16 +26,32 @@ export const SWARM_BATCH_PATH = "/v1/swarm/batch/completions";
 export function swarmRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.post(SWARM_COMPLETIONS_PATH, validateBody(swarmRequestSchema), async (ctx) => {
-    const outcome = await completeSwarm(deps, ctx.state.body as SwarmRequest, ctx.state.auth, parsePrefer(ctx.get("prefer")), {
-      onPublished: announcePublished(ctx),
-      admission: ctx.state.admission,
-    });
-    if ("stream" in outcome) await streamRun(deps, ctx, outcome.stream.runId, swarmStreamFormat(outcome.stream.runId, outcome.stream.request));
+    const outcome = await completeSwarm(
+      deps,
+      ctx.state.body as SwarmRequest,
+      ctx.state.auth,
+      parsePrefer(ctx.get("prefer")),
+      {
+        onPublished: announcePublished(ctx),
+        admission: ctx.state.admission,
+      },
+    );
+    if ("stream" in outcome)
+      await streamRun(deps, ctx, outcome.stream.runId, swarmStreamFormat(outcome.stream.runId, outcome.stream.request));
     else reply(ctx, outcome);
   });
   // Items are validated one by one by the service, so a bad item takes its slot instead of failing the batch.
   router.post(SWARM_BATCH_PATH, rejectOversizedBatch, validateBody(Joi.array().required()), async (ctx) => {
-    reply(ctx, await completeSwarmBatch(deps, ctx.state.body as unknown[], ctx.state.auth, parsePrefer(ctx.get("prefer")), announcePublished(ctx)));
+    reply(
+      ctx,
+      await completeSwarmBatch(
+        deps,
+        ctx.state.body as unknown[],
+        ctx.state.auth,
+        parsePrefer(ctx.get("prefer")),
+        announcePublished(ctx),
+      ),
+    );
   });
   router.get("/v1/swarms/available", (ctx) => {
     ctx.body = { success: true, swarm_types: SWARM_TYPES.filter((t) => AVAILABLE_SWARM_TYPES.has(t)) };
