@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "pg";
 import { createApiApp, createPlatformApp } from "../../api/app";
-import { createPlatformServices, platformSettings } from "../../api/services/platform-services";
+import { createPlatformServices, platformSettings } from "../../api/marketplace/platform-services";
 import { startPriceServer, type PriceServer } from "./price-server";
 import { config } from "../../shared/config";
 import { createApiDeps, type ApiDeps } from "../../api/deps";

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type { DataSource } from "typeorm";
 import { ensureUser } from "../../shared/auth/api-keys";
-import { contentHash } from "../../api/services/prompts/content-hash";
-import type { AgentPageRecord } from "../../api/services/pages/agent-page.service";
-import type { PromptPageRecord } from "../../api/services/pages/prompt-page.service";
+import { contentHash } from "../../api/marketplace/prompts/content-hash";
+import type { AgentPageRecord } from "../../api/pages/agent-page";
+import type { PromptPageRecord } from "../../api/pages/prompt-page";
 import { config } from "../../shared/config";
 
 /** A session token of the identity backend for a user (HS256 with the test `SESSION_JWT_SECRET`). */

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { Agent } from "node:http";
-import { SESSION_COOKIE } from "../../api/routes/platform/pages/cookies";
+import { SESSION_COOKIE } from "../../api/pages/cookies";
 import { createApiKey, ensureUser, revokeApiKey } from "../../shared/auth/api-keys";
 import { setUserRole } from "../../shared/auth/user-roles";
 import { config } from "../../shared/config";

@@ -3,7 +3,7 @@ import { createServer as createTcpServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { createApiApp } from "../../api/app";
-import { createRateLimiter, type RateLimiter, type TierLimits } from "../../api/services/rate-limiter";
+import { createRateLimiter, type RateLimiter, type TierLimits } from "../../api/limits/rate-limiter";
 import { createApiKey, ensureUser } from "../../shared/auth/api-keys";
 import { createRedis, type RedisClient } from "../../shared/queues/redis";
 import { harness, type Harness } from "../helpers/harness";

@@ -1,12 +1,12 @@
 import Router from "@koa/router";
 import { config } from "../../../../shared/config";
 import type { ApiDeps } from "../../../deps";
-import { jsonBody } from "../../../middleware/json-body";
-import { moderatorOnly } from "../../../middleware/moderator-only";
-import { platformAuth } from "../../../middleware/platform-auth";
-import { validatePlatformBody } from "../../../middleware/platform-validate";
+import { jsonBody } from "../../../http/json-body";
+import { moderatorOnly } from "../../../http/moderator-only";
+import { platformAuth } from "../../../http/platform-auth";
+import { validatePlatformBody } from "../../../http/platform-validate";
 import { documentRoutes } from "../../../openapi/operation";
-import { moderatePrompt } from "../../../services/prompts/moderate-prompt";
+import { moderatePrompt } from "../../../marketplace/prompts/moderate-prompt";
 import { moderatePromptSchema } from "./moderate-prompt.schema";
 import { moderationOperations } from "./moderation.openapi";
 

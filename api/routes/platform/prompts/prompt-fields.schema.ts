@@ -1,7 +1,7 @@
 import Joi from "joi";
 import { isPublicKey, parseSecretKey } from "../../../../shared/chain/creator-key";
 import { decodeImage, ImageError, isObjectKey } from "../../../../shared/storage";
-import { PROMPT_STATUSES } from "../../../services/prompts/prompt-fields";
+import { PROMPT_STATUSES } from "../../../marketplace/prompts/prompt-fields";
 
 const httpUrl = () =>
   Joi.string()
@@ -89,12 +89,10 @@ export const promptFields = {
     .description(
       "The token's symbol: 1-10 letters and digits, uppercased. Required with `tokenized_on`; fixed once the token has launched.",
     ),
-  image_url: httpUrl()
-    .allow("", null)
-    .messages({
-      "string.uri": "{{#label}} must be a valid http(s) URL or an empty string",
-      "string.uriCustomScheme": "{{#label}} must be a valid http(s) URL or an empty string",
-    }),
+  image_url: httpUrl().allow("", null).messages({
+    "string.uri": "{{#label}} must be a valid http(s) URL or an empty string",
+    "string.uriCustomScheme": "{{#label}} must be a valid http(s) URL or an empty string",
+  }),
   file_path: Joi.string()
     .trim()
     .allow("", null)

@@ -1,11 +1,11 @@
 import Router from "@koa/router";
 import type { ApiDeps } from "../../../deps";
 import { documentRoutes } from "../../../openapi/operation";
-import { platformAuth } from "../../../middleware/platform-auth";
-import { platformBody } from "../../../middleware/platform-body";
-import { validatePlatformBody } from "../../../middleware/platform-validate";
-import type { PlatformServices } from "../../../services/platform-services";
-import { launchListingToken } from "../../../services/token-launch/token-launch.service";
+import { platformAuth } from "../../../http/platform-auth";
+import { platformBody } from "../../../http/platform-body";
+import { validatePlatformBody } from "../../../http/platform-validate";
+import type { PlatformServices } from "../../../marketplace/platform-services";
+import { launchListingToken } from "../../../token-launch/request-launch";
 import { tokenLaunchOperations } from "./token-launch.openapi";
 import { tokenLaunchSchema } from "./token-launch.schema";
 

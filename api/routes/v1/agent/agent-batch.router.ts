@@ -1,13 +1,13 @@
 import Router from "@koa/router";
 import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-spec";
 import type { ApiDeps } from "../../../deps";
-import { rejectOversizedBatch } from "../../../middleware/batch-size";
-import { validateBody } from "../../../middleware/validate";
+import { rejectOversizedBatch } from "../../../http/batch-size";
+import { validateBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
-import { completeAgentBatch } from "../../../services/agent-batch.service";
-import { parsePrefer } from "../../../services/prefer-header";
-import { announcePublished } from "../../published-prompts";
-import { reply } from "../../reply";
+import { completeAgentBatch } from "../../../runs/agent-batch";
+import { parsePrefer } from "../../../http/prefer-header";
+import { announcePublished } from "../../../http/published-prompts";
+import { reply } from "../../../http/write-reply";
 import { agentBatchOperation } from "./agent.openapi";
 import { agentBatchSchema } from "./agent.schema";
 

@@ -1,14 +1,14 @@
 import Router from "@koa/router";
 import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-spec";
 import type { ApiDeps } from "../../../deps";
-import { validateBody } from "../../../middleware/validate";
+import { validateBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
-import { completeAgent } from "../../../services/agent-completion.service";
-import { agentStreamFormat } from "../../../services/agent-stream.service";
-import { streamRun } from "../../../services/run-stream.service";
-import { parsePrefer } from "../../../services/prefer-header";
-import { announcePublished } from "../../published-prompts";
-import { reply } from "../../reply";
+import { completeAgent } from "../../../runs/agent-completion";
+import { agentStreamFormat } from "../../../runs/agent-stream";
+import { streamRun } from "../../../runs/run-stream";
+import { parsePrefer } from "../../../http/prefer-header";
+import { announcePublished } from "../../../http/published-prompts";
+import { reply } from "../../../http/write-reply";
 import { agentCompletionOperation } from "./agent.openapi";
 import { agentCompletionSchema } from "./agent.schema";
 

@@ -8,9 +8,9 @@ import { publishCancel } from "../../../../shared/queues/cancellation";
 import type { ApiDeps } from "../../../deps";
 import { documentRoutes, type Operation } from "../../../openapi/operation";
 import { apiError } from "../../../openapi/shared-parts";
-import { KINDS_WITH_CHILDREN, presentJob } from "../../../presenters/job.presenter";
+import { KINDS_WITH_CHILDREN, presentJob } from "../../../runs/presenters/job.presenter";
 import { cancelledJobSchema, jobResponseSchema } from "../../../schemas/job-response.schema";
-import { isUuid } from "../../../services/uuid";
+import { isUuid } from "../../../../shared/db/uuid";
 
 const jobParams = Joi.object({
   job_id: Joi.string().description("The `job_id` (or a batch's `batch_id`) a run was answered with"),

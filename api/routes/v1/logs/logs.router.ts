@@ -2,10 +2,10 @@ import Router from "@koa/router";
 import Joi from "joi";
 import { ValidationError } from "../../../../shared/errors";
 import type { ApiDeps } from "../../../deps";
-import { toIssues } from "../../../middleware/validate";
+import { toIssues } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
 import { runLogsResponseSchema } from "../../../schemas/meta-response.schema";
-import { listRunLogs } from "../../../services/swarm-logs.service";
+import { listRunLogs } from "../../../runs/swarm-logs";
 
 /** `?limit=` (1–1000, default 100) and `?offset=` (≥ 0, default 0); other parameters are ignored. */
 const logsQuerySchema = Joi.object({

@@ -1,9 +1,9 @@
 import Router from "@koa/router";
 import type { ApiDeps } from "../../../deps";
 import { documentRoutes } from "../../../openapi/operation";
-import { validateBody } from "../../../middleware/validate";
+import { validateBody } from "../../../http/validate";
 import { marketplaceAgentsResponseSchema } from "../../../schemas/marketplace-response.schema";
-import { listMarketplacePrompts } from "../../../services/marketplace-listing.service";
+import { listMarketplacePrompts } from "../../../marketplace/agent-listings";
 import { marketplaceAgentsSchema, type MarketplaceAgentsRequest } from "./marketplace.schema";
 
 /** E4 `POST /v1/marketplace/agents`: the newest approved marketplace prompts. */

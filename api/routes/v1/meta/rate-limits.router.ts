@@ -2,7 +2,7 @@ import Router from "@koa/router";
 import type { KeyOwner } from "../../../../shared/auth/api-keys";
 import { documentRoutes } from "../../../openapi/operation";
 import { rateLimitsResponseSchema } from "../../../schemas/meta-response.schema";
-import { WINDOWS, type RateLimiter, type RateLimitState, type RateWindow } from "../../../services/rate-limiter";
+import { WINDOWS, type RateLimiter, type RateLimitState, type RateWindow } from "../../../limits/rate-limiter";
 
 interface WindowReport {
   count: number;

@@ -1,0 +1,119 @@
+import type { QuotaColumn } from "../../shared/db/token-launch-store";
+import { nextUtcMidnight, utcDay } from "../../shared/limits/utc-day";
+import { PlatformError } from "../platform-error";
+
+// The day a launch counts against is recorded with it (see `create-prompt.ts`).
+
+/** The per-user, per-UTC-day counters (spec: `currentUsage` / `limits` of the 429). */
+export type DailyCounter = "paidPrompts" | "paidAgents" | "freeContent";
+
+export type DailyLimits = Record<DailyCounter, number>;
+
+export interface DailyUsage extends DailyLimits {
+  /** The UTC day counted, `YYYY-MM-DD`. */
+  date: string;
+}
+
+/** Runs SQL with parameters: a DataSource, or the EntityManager of an open transaction. */
+export interface Queryable {
+  query(text: string, params?: unknown[]): Promise<any>;
+}
+
+// Fixed names only: these are interpolated into SQL, never anything from a request.
+const COLUMNS: Record<DailyCounter, QuotaColumn> = {
+  paidPrompts: "paid_prompts",
+  paidAgents: "paid_agents",
+  freeContent: "free_content",
+};
+
+/** The `daily_usage` column of a counter (recorded with a launch whose failure gives its count back). */
+export function counterColumn(counter: DailyCounter): QuotaColumn {
+  return COLUMNS[counter];
+}
+
+interface UsageRow {
+  paid_prompts: number;
+  paid_agents: number;
+  free_content: number;
+}
+
+function usageOf(row: UsageRow | undefined, date: string): DailyUsage {
+  return {
+    paidPrompts: row?.paid_prompts ?? 0,
+    paidAgents: row?.paid_agents ?? 0,
+    freeContent: row?.free_content ?? 0,
+    date,
+  };
+}
+
+/** A user's counters for the UTC day of `now` (zeros when nothing was created yet). */
+export async function readDailyUsage(db: Queryable, userId: string, now = new Date()): Promise<DailyUsage> {
+  const date = utcDay(now);
+  const rows: UsageRow[] = await db.query(
+    `SELECT paid_prompts, paid_agents, free_content FROM daily_usage WHERE user_id = $1 AND day = $2::date`,
+    [userId, date],
+  );
+  return usageOf(rows[0], date);
+}
+
+/** The spec's 429: `{error: "Daily limit exceeded", message, currentUsage, limits, resetTime, status_code}`. */
+export function dailyLimitExceeded(
+  counter: DailyCounter,
+  usage: DailyUsage,
+  limits: DailyLimits,
+  now = new Date(),
+): PlatformError {
+  const resetTime = nextUtcMidnight(now).toISOString();
+  return new PlatformError(
+    429,
+    "Daily limit exceeded",
+    `You have reached today's limit of ${limits[counter]} for ${counter}; it resets at ${resetTime}`,
+    {
+      currentUsage: usage,
+      limits: { paidPrompts: limits.paidPrompts, paidAgents: limits.paidAgents, freeContent: limits.freeContent },
+      resetTime,
+    },
+    "",
+  );
+}
+
+/**
+ * A cheap early refusal (before any expensive work) when the counter is already at its limit.
+ * It decides nothing: `consumeDailyQuota` is the check that holds under concurrency.
+ */
+export async function assertDailyQuotaLeft(
+  db: Queryable,
+  userId: string,
+  counter: DailyCounter,
+  limits: DailyLimits,
+  now = new Date(),
+): Promise<void> {
+  const usage = await readDailyUsage(db, userId, now);
+  if (usage[counter] >= limits[counter]) throw dailyLimitExceeded(counter, usage, limits, now);
+}
+
+/**
+ * Counts one creation against the user's limit for today, or throws the 429. Call it inside the
+ * transaction that inserts what is created, so a failed insert gives the count back. The increment
+ * is conditional (`... ON CONFLICT DO UPDATE ... WHERE counter < limit RETURNING`): concurrent
+ * callers queue on the row, and exactly `limit` of them get through.
+ */
+export async function consumeDailyQuota(
+  db: Queryable,
+  userId: string,
+  counter: DailyCounter,
+  limits: DailyLimits,
+  now = new Date(),
+): Promise<DailyUsage> {
+  const column = COLUMNS[counter];
+  const date = utcDay(now);
+  const rows: UsageRow[] = await db.query(
+    `INSERT INTO daily_usage AS u (user_id, day, ${column})
+     SELECT $1, $2::date, 1 WHERE $3::int > 0
+     ON CONFLICT (user_id, day) DO UPDATE SET ${column} = u.${column} + 1 WHERE u.${column} < $3::int
+     RETURNING paid_prompts, paid_agents, free_content`,
+    [userId, date, limits[counter]],
+  );
+  if (rows.length === 0) throw dailyLimitExceeded(counter, await readDailyUsage(db, userId, now), limits, now);
+  return usageOf(rows[0], date);
+}
