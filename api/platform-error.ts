@@ -48,6 +48,7 @@ export const DEFAULT_CATEGORIES: Record<number, string> = {
   422: "Validation error",
   429: "Too many requests",
   500: "Internal server error",
+  501: "Not implemented",
   503: "Service unavailable",
 };
 
@@ -55,6 +56,11 @@ export const DEFAULT_CATEGORIES: Record<number, string> = {
 export interface FieldProblem {
   path: string;
   message: string;
+}
+
+/** A problem's field path as the platform names it (`agents.0.name`): its location without the root `body`. */
+export function fieldPath(loc: (string | number)[]): string {
+  return (loc[0] === "body" ? loc.slice(1) : loc).join(".");
 }
 
 /** 400 `Validation error` listing every field problem at once. */

@@ -1,6 +1,7 @@
 import { timingSafeEqual, createHash } from "node:crypto";
 import auth from "basic-auth";
 import type { Middleware } from "koa";
+import { v1ErrorBody } from "./error-bodies";
 
 function sameSecret(a: string, b: string): boolean {
   // Compare digests so the comparison takes the same time whatever the lengths.
@@ -17,7 +18,7 @@ export function basicAuth(prefix: string, user: string, password: string): Middl
     if (!userOk || !passwordOk) {
       ctx.status = 401;
       ctx.set("WWW-Authenticate", 'Basic realm="apiary-admin", charset="UTF-8"');
-      ctx.body = { detail: "Admin credentials required", code: "AUTHENTICATION_FAILED", status_code: 401 };
+      ctx.body = v1ErrorBody(401, "Admin credentials required", "AUTHENTICATION_FAILED");
       return;
     }
     return next();

@@ -1,8 +1,9 @@
 import type { Middleware } from "koa";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { AppError } from "../../shared/errors";
-import { describeUsedUp, rateLimitHeaders } from "../limits/rate-limit-reply";
+import { describeUsedUp, rateLimitHeaders } from "./rate-limit-reply";
 import type { RateLimitState } from "../limits/rate-limiter";
+import type { V1State } from "./state";
 
 /** A key one of whose windows is used up: until when, why, and its standing when that was seen. */
 interface Exhausted {
@@ -64,9 +65,9 @@ export class ExhaustedKeys {
 }
 
 /** Answers 429 before the body is read to a key `ExhaustedKeys` knows is over its limit (runs after authentication). */
-export function refuseExhaustedKeys(exhausted: ExhaustedKeys): Middleware {
+export function refuseExhaustedKeys(exhausted: ExhaustedKeys): Middleware<V1State> {
   return async (ctx, next) => {
-    const entry = exhausted.check(ctx.state.auth as KeyOwner);
+    const entry = exhausted.check(ctx.state.auth);
     if (!entry) return next();
     const now = Date.now();
     const retryAfterS = Math.max(1, Math.ceil((entry.untilMs - now) / 1_000));

@@ -1,6 +1,5 @@
 import type { Context, Middleware, Next } from "koa";
 import type { DataSource } from "typeorm";
-import type { KeyOwner } from "../../shared/auth/api-keys";
 import { AppError, BadRequestError } from "../../shared/errors";
 import {
   IDEMPOTENCY_TTL_MS,
@@ -12,7 +11,9 @@ import {
   type IdempotencyRecord,
   type StoredResponse,
 } from "../../shared/db/idempotency-store";
+import { v1ErrorBody } from "./error-bodies";
 import { parsePrefer } from "./prefer-header";
+import type { V1State } from "./state";
 
 /** 1–255 printable ASCII characters (Node has already trimmed surrounding whitespace). */
 const KEY_FORMAT = /^[\x20-\x7E]{1,255}$/;
@@ -53,7 +54,7 @@ export interface IdempotencyOptions {
  * A streamed answer cannot be replayed: a later duplicate gets 409 `IDEMPOTENCY_REPLAY_UNAVAILABLE`
  * rather than a second run.
  */
-export function idempotency(ds: DataSource, options: IdempotencyOptions): Middleware {
+export function idempotency(ds: DataSource, options: IdempotencyOptions): Middleware<V1State> {
   const ttlMs = options.ttlMs ?? IDEMPOTENCY_TTL_MS;
   const staleMs = options.staleMs ?? options.syncWaitMs + 60_000;
 
@@ -68,8 +69,7 @@ export function idempotency(ds: DataSource, options: IdempotencyOptions): Middle
         "INVALID_IDEMPOTENCY_KEY",
       );
     }
-    const owner = ctx.state.auth as KeyOwner;
-    const claim = { apiKeyId: owner.apiKeyId, key, hash: requestHash(ctx.method, ctx.path, ctx.request.body) };
+    const claim = { apiKeyId: ctx.state.auth.apiKeyId, key, hash: requestHash(ctx.method, ctx.path, ctx.request.body) };
     const prefer = parsePrefer(ctx.get("prefer"));
     const deadline = Date.now() + Math.min(prefer.waitMs ?? options.syncWaitMs, options.syncWaitMs) + WAIT_GRACE_MS;
 
@@ -118,10 +118,10 @@ async function runAsOwner(ctx: Context, next: Next, ds: DataSource, id: string):
     }
   } catch (err) {
     if (err instanceof AppError && typeof err.extra.job_id === "string") {
-      // The body the error middleware (v1-errors) renders for an AppError.
+      // The body the error middleware renders for it on `/v1`.
       response = {
         status: err.status,
-        body: { detail: err.message, code: err.code, status_code: err.status, ...err.extra },
+        body: v1ErrorBody(err.status, err.message, err.code, err.extra),
         headers: routeHeaders(ctx, headersBefore),
       };
       runId = err.extra.job_id;
@@ -168,7 +168,7 @@ function replayable(body: unknown): boolean {
 
 function streamedAnswer(): StoredResponse {
   const detail = "The first request with this Idempotency-Key was answered with a stream, which cannot be replayed";
-  return { status: 409, body: { detail, code: "IDEMPOTENCY_REPLAY_UNAVAILABLE", status_code: 409 }, headers: {} };
+  return { status: 409, body: v1ErrorBody(409, detail, "IDEMPOTENCY_REPLAY_UNAVAILABLE"), headers: {} };
 }
 
 /** The run an answer names: `job_id`, or a batch's `batch_id` (its parent run). */

@@ -1,9 +1,9 @@
 import type { Context, Middleware } from "koa";
-import type { KeyOwner } from "../../shared/auth/api-keys";
 import { AppError } from "../../shared/errors";
 import type { Admission, RateLimiter } from "../limits/rate-limiter";
 import type { ExhaustedKeys } from "./exhausted-keys";
-import { describeRefusal, rateLimitHeaders, staticRateLimitHeaders } from "../limits/rate-limit-reply";
+import type { V1State } from "./state";
+import { describeRefusal, rateLimitHeaders, staticRateLimitHeaders } from "./rate-limit-reply";
 
 export interface RateLimitOptions {
   /**
@@ -28,9 +28,9 @@ export interface RateLimitOptions {
  * A refusal outranks every other answer, as if it had been given first: a deferred request that
  * fails validation while over its limit still gets the 429.
  */
-export function rateLimit(limiter: RateLimiter, options: RateLimitOptions = {}): Middleware {
+export function rateLimit(limiter: RateLimiter, options: RateLimitOptions = {}): Middleware<V1State> {
   return async (ctx, next) => {
-    const owner = ctx.state.auth as KeyOwner;
+    const owner = ctx.state.auth;
     const { tier, limits } = limiter.limitsFor(owner.tier);
     ctx.set(staticRateLimitHeaders(tier, limits));
     const verdict = limiter.consume(owner, options.admission?.(ctx)).then((outcome) => {

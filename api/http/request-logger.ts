@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Middleware } from "koa";
 import type { Logger } from "../../shared/logger";
+import type { RequestState } from "./state";
 
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
@@ -8,7 +9,7 @@ const INCOMING_ID = /^[A-Za-z0-9._:-]{1,100}$/;
  * Gives each request an id (the caller's `X-Request-Id` when sane), a child logger carrying it,
  * and one log line when it ends. Headers are not logged, so keys cannot leak through here.
  */
-export function requestLogger(root: Logger): Middleware {
+export function requestLogger(root: Logger): Middleware<RequestState> {
   return async (ctx, next) => {
     const incoming = ctx.get("x-request-id");
     const requestId = INCOMING_ID.test(incoming) ? incoming : randomUUID();

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from "koa";
 import compose from "koa-compose";
 import { koaBody } from "koa-body";
-import { rethrowBodyParseError } from "../http/body-parse-errors";
+import { rethrowBodyParseError } from "../http/body";
 import { isValidCsrfToken } from "./csrf-tokens";
 import { viewerOf } from "./page-session";
 import { renderMessage } from "./render";

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from "koa";
-import { bearerToken } from "../http/platform-auth";
+import { bearerToken } from "../http/auth";
 import type { SessionTokens } from "../auth/session-tokens";
 import { clearSessionCookie, SESSION_COOKIE } from "./cookies";
 

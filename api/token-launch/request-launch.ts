@@ -2,7 +2,7 @@ import { newRunId } from "../../shared/db/run-id";
 import { config } from "../../shared/config";
 import { insertListingLaunch } from "../../shared/db/token-launch-store";
 import type { ApiDeps } from "../deps";
-import type { PlatformCaller } from "../http/platform-auth";
+import type { PlatformCaller } from "../auth/platform-caller";
 import type { TokenLaunchBody } from "../routes/platform/token-launch/token-launch.schema";
 import { consumeDailyQuota } from "../limits/daily-limits";
 import type { PlatformServices } from "../marketplace/platform-services";

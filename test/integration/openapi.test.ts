@@ -103,7 +103,7 @@ describe("OpenAPI documents and docs pages", function () {
       const checked: string[] = [];
       for (const router of [...api.routers, ...platform.routers]) {
         for (const layer of router.stack) {
-          const validator = layer.stack.find((fn): fn is BodyValidator => "bodySchema" in fn);
+          const validator = layer.stack.find((fn): fn is BodyValidator<unknown> => "bodySchema" in fn);
           if (!validator) continue;
           const path = openApiPath(String(layer.path));
           const op = operationsOf(router).find(

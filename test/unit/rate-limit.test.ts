@@ -10,7 +10,7 @@ import {
   type TierLimits,
   type WindowState,
 } from "../../api/limits/rate-limiter";
-import { describeRefusal, rateLimitHeaders } from "../../api/limits/rate-limit-reply";
+import { describeRefusal, rateLimitHeaders } from "../../api/http/rate-limit-reply";
 import { accountSpendKey } from "../../shared/limits/shared-spend";
 import { utcDay } from "../../shared/limits/utc-day";
 import { loadConfig } from "../../shared/config";

@@ -1,4 +1,4 @@
-import type { PlatformCaller } from "../../http/platform-auth";
+import type { PlatformCaller } from "../../auth/platform-caller";
 import type { ApiDeps } from "../../deps";
 import { utcDay } from "../../../shared/limits/utc-day";
 import {

@@ -3,7 +3,7 @@ import { config } from "../../../shared/config";
 import { insertPromptLaunch, isLiveLaunchViolation, type QuotaColumn } from "../../../shared/db/token-launch-store";
 import type { CreatorKey } from "../../../shared/chain/creator-key";
 import type { ApiDeps } from "../../deps";
-import type { PlatformCaller } from "../../http/platform-auth";
+import type { PlatformCaller } from "../../auth/platform-caller";
 import { PlatformError } from "../../platform-error";
 import type { Queryable } from "../../limits/daily-limits";
 import type { PlatformServices } from "../platform-services";

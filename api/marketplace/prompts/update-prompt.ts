@@ -1,4 +1,4 @@
-import type { PlatformCaller } from "../../http/platform-auth";
+import type { PlatformCaller } from "../../auth/platform-caller";
 import type { ApiDeps } from "../../deps";
 import { PlatformError, platformValidationError, type FieldProblem } from "../../platform-error";
 import type { PlatformServices } from "../platform-services";

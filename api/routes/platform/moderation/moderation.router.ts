@@ -1,12 +1,13 @@
 import Router from "@koa/router";
 import { config } from "../../../../shared/config";
 import type { ApiDeps } from "../../../deps";
-import { jsonBody } from "../../../http/json-body";
-import { moderatorOnly } from "../../../http/moderator-only";
-import { platformAuth } from "../../../http/platform-auth";
-import { validatePlatformBody } from "../../../http/platform-validate";
+import { callerIdentifier } from "../../../auth/platform-caller";
+import { moderatorOnly, platformAuth } from "../../../http/auth";
+import { jsonBody } from "../../../http/body";
+import type { PlatformState } from "../../../http/state";
+import { validatePlatformBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
-import { moderatePrompt } from "../../../marketplace/prompts/moderate-prompt";
+import { moderatePrompt, type ModerationDecision } from "../../../marketplace/prompts/moderate-prompt";
 import { moderatePromptSchema } from "./moderate-prompt.schema";
 import { moderationOperations } from "./moderation.openapi";
 
@@ -15,13 +16,13 @@ import { moderationOperations } from "./moderation.openapi";
  * (API key or session token); anyone who is not a moderator gets 403 before the body is read.
  */
 export function moderationRouter(deps: ApiDeps): Router {
-  const router = new Router();
+  const router = new Router<PlatformState>();
   router.post(
     "/api/moderate-prompt",
-    platformAuth(deps, { sessions: true }),
+    platformAuth(callerIdentifier(deps, { sessions: true })),
     moderatorOnly(deps.ds),
     jsonBody(config.http.bodyLimit),
-    validatePlatformBody(moderatePromptSchema),
+    validatePlatformBody<ModerationDecision>(moderatePromptSchema),
     async (ctx) => {
       ctx.body = await moderatePrompt(deps.ds, ctx.state.auth.userId, ctx.state.body);
     },

@@ -1,7 +1,8 @@
 import Router from "@koa/router";
 import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-spec";
 import type { ApiDeps } from "../../../deps";
-import { rejectOversizedBatch } from "../../../http/batch-size";
+import { rejectOversizedBatch } from "../batch-size";
+import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
 import { completeAgentBatch } from "../../../runs/agent-batch";
@@ -16,19 +17,15 @@ export const AGENT_BATCH_PATH = "/v1/agent/batch/completions";
 
 /** E3 `POST /v1/agent/batch/completions`. */
 export function agentBatchRouter(deps: ApiDeps): Router {
-  const router = new Router();
-  router.post(AGENT_BATCH_PATH, rejectOversizedBatch, validateBody(agentBatchSchema), async (ctx) => {
-    const prefer = parsePrefer(ctx.get("prefer"));
-    reply(
-      ctx,
-      await completeAgentBatch(
-        deps,
-        ctx.state.body as AgentCompletionRequest[],
-        ctx.state.auth,
-        prefer,
-        announcePublished(ctx),
-      ),
-    );
-  });
+  const router = new Router<V1State>();
+  router.post(
+    AGENT_BATCH_PATH,
+    rejectOversizedBatch,
+    validateBody<AgentCompletionRequest[]>(agentBatchSchema),
+    async (ctx) => {
+      const prefer = parsePrefer(ctx.get("prefer"));
+      reply(ctx, await completeAgentBatch(deps, ctx.state.body, ctx.state.auth, prefer, announcePublished(ctx)));
+    },
+  );
   return documentRoutes(router, agentBatchOperation);
 }

@@ -1,6 +1,7 @@
 import Router from "@koa/router";
 import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-spec";
 import type { ApiDeps } from "../../../deps";
+import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
 import { completeAgent } from "../../../runs/agent-completion";
@@ -17,10 +18,10 @@ export const AGENT_COMPLETIONS_PATH = "/v1/agent/completions";
 
 /** E5 `POST /v1/agent/completions`. */
 export function agentRouter(deps: ApiDeps): Router {
-  const router = new Router();
-  router.post(AGENT_COMPLETIONS_PATH, validateBody(agentCompletionSchema), async (ctx) => {
+  const router = new Router<V1State>();
+  router.post(AGENT_COMPLETIONS_PATH, validateBody<AgentCompletionRequest>(agentCompletionSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
-    const outcome = await completeAgent(deps, ctx.state.body as AgentCompletionRequest, ctx.state.auth, prefer, {
+    const outcome = await completeAgent(deps, ctx.state.body, ctx.state.auth, prefer, {
       onPublished: announcePublished(ctx),
       admission: ctx.state.admission,
     });

@@ -6,6 +6,7 @@ import { findRunForUser } from "../../../../shared/db/run-store";
 import { AppError, NotFoundError } from "../../../../shared/errors";
 import { publishCancel } from "../../../../shared/queues/cancellation";
 import type { ApiDeps } from "../../../deps";
+import type { V1State } from "../../../http/state";
 import { documentRoutes, type Operation } from "../../../openapi/operation";
 import { apiError } from "../../../openapi/shared-parts";
 import { KINDS_WITH_CHILDREN, presentJob } from "../../../runs/presenters/job.presenter";
@@ -47,7 +48,7 @@ const jobsOperations: Operation[] = [
 
 /** `GET /v1/jobs/{job_id}` reads any run of the caller's account; `DELETE` cancels one still going. */
 export function jobsRouter(deps: ApiDeps): Router {
-  const router = new Router();
+  const router = new Router<V1State>();
   const notFound = (jobId: string) => new NotFoundError(`No job '${jobId}' for this API key's account`);
 
   router.get("/v1/jobs/:job_id", async (ctx) => {

@@ -2,6 +2,7 @@ import Router from "@koa/router";
 import Joi from "joi";
 import { ValidationError } from "../../../../shared/errors";
 import type { ApiDeps } from "../../../deps";
+import type { V1State } from "../../../http/state";
 import { toIssues } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
 import { runLogsResponseSchema } from "../../../schemas/meta-response.schema";
@@ -15,7 +16,7 @@ const logsQuerySchema = Joi.object({
 
 /** `GET /v1/swarm/logs`: the caller's API key's runs, newest first. */
 export function logsRouter(deps: Pick<ApiDeps, "ds">): Router {
-  const router = new Router();
+  const router = new Router<V1State>();
   router.get("/v1/swarm/logs", async (ctx) => {
     const { value, error } = logsQuerySchema.validate(ctx.query, { abortEarly: false, convert: true });
     if (error) throw new ValidationError(toIssues(error, "query"));

@@ -1,5 +1,5 @@
 import Router from "@koa/router";
-import type { KeyOwner } from "../../../../shared/auth/api-keys";
+import type { V1State } from "../../../http/state";
 import { documentRoutes } from "../../../openapi/operation";
 import { rateLimitsResponseSchema } from "../../../schemas/meta-response.schema";
 import { WINDOWS, type RateLimiter, type RateLimitState, type RateWindow } from "../../../limits/rate-limiter";
@@ -59,10 +59,9 @@ export function presentRateLimits(state: RateLimitState, now: Date): RateLimitsR
  * without that middleware in front it peeks at the counters instead.
  */
 export function rateLimitsRouter(limiter: RateLimiter): Router {
-  const router = new Router();
+  const router = new Router<V1State>();
   router.get("/v1/rate/limits", async (ctx) => {
-    const owner = ctx.state.auth as KeyOwner;
-    const state: RateLimitState = ctx.state.rateLimit ?? (await limiter.peek(owner));
+    const state: RateLimitState = ctx.state.rateLimit ?? (await limiter.peek(ctx.state.auth));
     ctx.body = presentRateLimits(state, new Date());
   });
   return documentRoutes(router, {

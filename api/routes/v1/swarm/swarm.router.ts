@@ -3,7 +3,8 @@ import Joi from "joi";
 import type { SwarmRequest } from "../../../../shared/contracts/swarm-request";
 import { AVAILABLE_SWARM_TYPES, SWARM_TYPES } from "../../../../shared/swarms/swarm-catalog";
 import type { ApiDeps } from "../../../deps";
-import { rejectOversizedBatch } from "../../../http/batch-size";
+import { rejectOversizedBatch } from "../batch-size";
+import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
 import { parsePrefer } from "../../../http/prefer-header";
@@ -24,29 +25,23 @@ export const SWARM_BATCH_PATH = "/v1/swarm/batch/completions";
 
 /** E1 `POST /v1/swarm/completions`, E2 `POST /v1/swarm/batch/completions`, `GET /v1/swarms/available`. */
 export function swarmRouter(deps: ApiDeps): Router {
-  const router = new Router();
-  router.post(SWARM_COMPLETIONS_PATH, validateBody(swarmRequestSchema), async (ctx) => {
-    const outcome = await completeSwarm(
-      deps,
-      ctx.state.body as SwarmRequest,
-      ctx.state.auth,
-      parsePrefer(ctx.get("prefer")),
-      {
-        onPublished: announcePublished(ctx),
-        admission: ctx.state.admission,
-      },
-    );
+  const router = new Router<V1State>();
+  router.post(SWARM_COMPLETIONS_PATH, validateBody<SwarmRequest>(swarmRequestSchema), async (ctx) => {
+    const outcome = await completeSwarm(deps, ctx.state.body, ctx.state.auth, parsePrefer(ctx.get("prefer")), {
+      onPublished: announcePublished(ctx),
+      admission: ctx.state.admission,
+    });
     if ("stream" in outcome)
       await streamRun(deps, ctx, outcome.stream.runId, swarmStreamFormat(outcome.stream.runId, outcome.stream.request));
     else reply(ctx, outcome);
   });
   // Items are validated one by one by the service, so a bad item takes its slot instead of failing the batch.
-  router.post(SWARM_BATCH_PATH, rejectOversizedBatch, validateBody(Joi.array().required()), async (ctx) => {
+  router.post(SWARM_BATCH_PATH, rejectOversizedBatch, validateBody<unknown[]>(Joi.array().required()), async (ctx) => {
     reply(
       ctx,
       await completeSwarmBatch(
         deps,
-        ctx.state.body as unknown[],
+        ctx.state.body,
         ctx.state.auth,
         parsePrefer(ctx.get("prefer")),
         announcePublished(ctx),

@@ -1,4 +1,11 @@
-import type { RateLimitOutcome, RateLimitState, RateWindow, Refusal, TierLimits, WindowState } from "./rate-limiter";
+import type {
+  RateLimitOutcome,
+  RateLimitState,
+  RateWindow,
+  Refusal,
+  TierLimits,
+  WindowState,
+} from "../limits/rate-limiter";
 
 /** The `X-RateLimit-*` headers of a response. `X-RateLimit-Reset` is seconds until the minute window resets. */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
