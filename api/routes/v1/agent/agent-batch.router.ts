@@ -7,7 +7,7 @@ import { documentRoutes } from "../../../openapi/operation";
 import { completeAgentBatch } from "../../../runs/agent-batch";
 import { parsePrefer } from "../../../http/prefer-header";
 import { announcePublished } from "../../../http/published-prompts";
-import { reply } from "../../../http/write-reply";
+import { writeReply } from "../../../http/write-reply";
 import { agentBatchOperation } from "./agent.openapi";
 import { agentBatchSchema } from "./agent.schema";
 
@@ -19,7 +19,7 @@ export function agentBatchRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.post(AGENT_BATCH_PATH, rejectOversizedBatch, validateBody(agentBatchSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
-    reply(
+    await writeReply(
       ctx,
       await completeAgentBatch(
         deps,
