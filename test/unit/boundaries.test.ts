@@ -6,7 +6,8 @@ const ROOT = join(__dirname, "..", "..");
 
 /**
  * The folder rules of ARCHITECTURE.md, checked on the real import graph: shared/ imports neither
- * api/ nor workers/, api/ and workers/ never import each other, and there are no import cycles.
+ * api/ nor workers/, api/ and workers/ never import each other, api/runs/ imports no HTTP plumbing
+ * or routes, and there are no import cycles.
  */
 describe("folder boundaries", function () {
   this.timeout(60_000);
@@ -29,6 +30,9 @@ describe("folder boundaries", function () {
     ["shared/", "workers/"],
     ["api/", "workers/"],
     ["workers/", "api/"],
+    // Run use cases know nothing of Koa: routes read the request, api/http/ writes the reply.
+    ["api/runs/", "api/http/"],
+    ["api/runs/", "api/routes/"],
   ];
   for (const [from, to] of rules) {
     it(`${from} never imports ${to}`, () => {
