@@ -1,7 +1,8 @@
 import type { Context } from "koa";
+import type { FrameStream } from "../reply";
 
 /** An open Server-Sent Events response. */
-export interface SseStream {
+interface SseStream {
   /** An `event: <name>` frame with JSON data; without a name, a bare `data:` frame. */
   send(data: unknown, event?: string): void;
   readonly closed: boolean;
@@ -15,7 +16,7 @@ const KEEP_ALIVE_MS = 15_000;
  * library because clients of the hosted API match the frames byte for byte (`event: x` and
  * `data: {...}` with a space after the colon, JSON on one line); libraries write `data:{...}`.
  */
-export function openSse(ctx: Context): SseStream {
+function openSse(ctx: Context): SseStream {
   ctx.respond = false; // this stream writes the response itself
   const res = ctx.res;
   res.writeHead(200, {
@@ -48,4 +49,22 @@ export function openSse(ctx: Context): SseStream {
       res.end();
     },
   };
+}
+
+/**
+ * Streams a use case's frames as Server-Sent Events until they end. A client that goes away
+ * aborts the frames' signal, which stops them (not the work behind them).
+ */
+export async function writeSse(ctx: Context, frames: FrameStream): Promise<void> {
+  const sse = openSse(ctx);
+  const stop = new AbortController();
+  ctx.res.once("close", () => stop.abort());
+  try {
+    for await (const frame of frames(stop.signal)) {
+      if (sse.closed) break;
+      sse.send(frame.data, frame.event);
+    }
+  } finally {
+    sse.close();
+  }
 }

@@ -1,31 +1,11 @@
 import type { AgentCompletionRequest, AgentRunOutput } from "../../shared/contracts/agent-spec";
 import type { RunEvent } from "../../shared/queues/run-events";
-import { now, type StreamFormat } from "./run-stream";
-import type { SseStream } from "../http/sse";
+import type { Frame } from "../reply";
+import { errorFrame, now, type StreamFormat } from "./run-stream";
 
 /** E5's frames (CONTRACT.md): metadata, start, chunk…, usage, end, done; or one error. */
 export function agentStreamFormat(jobId: string, request: AgentCompletionRequest): StreamFormat {
   const spec = request.agent_config;
-  const relay = (sse: SseStream, event: RunEvent): boolean => {
-    switch (event.type) {
-      case "start":
-        sse.send({ timestamp: now() }, "start");
-        return false;
-      case "chunk":
-        sse.send({ content: event.content, timestamp: now() }, "chunk");
-        return false;
-      case "finish":
-        sse.send(event.usage, "usage");
-        sse.send({ job_id: jobId, usage: event.usage, timestamp: now(), complete: true }, "end");
-        sse.send({ timestamp: now() }, "done");
-        return true;
-      case "error":
-        sse.send({ error: event.error, timestamp: now() }, "error");
-        return true;
-      default:
-        return false;
-    }
-  };
   return {
     metadata: {
       job_id: jobId,
@@ -37,18 +17,30 @@ export function agentStreamFormat(jobId: string, request: AgentCompletionRequest
       stream: true,
       type: "metadata",
     },
-    relay,
-    finishFromRow(sse, run) {
-      if (run.status !== "succeeded") {
-        relay(sse, {
-          type: "error",
-          error: (run.error as { message?: string } | null)?.message ?? `The run ended as ${run.status}`,
-        });
-        return;
+    framesFor(event: RunEvent): Frame[] {
+      switch (event.type) {
+        case "start":
+          return [{ event: "start", data: { timestamp: now() } }];
+        case "chunk":
+          return [{ event: "chunk", data: { content: event.content, timestamp: now() } }];
+        case "finish":
+          return [
+            { event: "usage", data: event.usage },
+            { event: "end", data: { job_id: jobId, usage: event.usage, timestamp: now(), complete: true } },
+            { event: "done", data: { timestamp: now() } },
+          ];
+        case "error":
+          return [errorFrame(event.error)];
+        default:
+          return [];
       }
+    },
+    endingOf(run) {
       const content = (run.output as AgentRunOutput).outputs.at(-1)?.content;
-      relay(sse, { type: "chunk", content: typeof content === "string" ? content : JSON.stringify(content) });
-      relay(sse, { type: "finish", usage: run.usage });
+      return [
+        { type: "chunk", content: typeof content === "string" ? content : JSON.stringify(content) },
+        { type: "finish", usage: run.usage },
+      ];
     },
   };
 }

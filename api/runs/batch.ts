@@ -8,17 +8,25 @@ import { enqueueBatch } from "../../shared/queues/queues";
 import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
-import { assertSucceeded, enqueueAndAwait } from "./submit-run";
+import { acceptedReply, type Reply } from "../reply";
+import { assertSucceeded, enqueueAndAwait, syncWaitMs, type Prefer } from "./submit-run";
 
-export interface BatchSpec {
+/** The runs of one kind of batch (E3's agents, E2's swarms): the parent's and its items'. */
+export interface BatchKind {
   parentKind: RunKind;
   childKind: RunKind;
   parentJob: JobName;
   childJob: JobName;
+}
+
+export interface BatchSpec {
+  kind: BatchKind;
   owner: KeyOwner;
   parentRequest: unknown;
   /** The items to run, in request order: each request to store, and the secrets withheld from it. */
   items: SplitRequest<unknown>[];
+  /** The answer's body, from the succeeded parent and its children in item order. */
+  present(parent: Run, children: Run[]): unknown;
 }
 
 /** Refuses an empty batch or one over `MAX_BATCH_SIZE` (400, as CONTRACT.md says). */
@@ -36,41 +44,33 @@ export function assertBatchSize(count: number): void {
 /**
  * Stores a parent run and one child run per item, enqueues them as a BullMQ flow (items run in
  * parallel across workers; the parent runs when the last item has ended) and, unless the caller
- * does not wait, waits for the parent. Returns the parent id, and the finished parent with its
- * children in item order (null when nobody waited).
+ * does not wait, waits for the parent: 200 with the presented batch, or 202 when nobody waits.
  */
-export async function runBatch(
-  deps: ApiDeps,
-  spec: BatchSpec,
-  waitMs: number | null,
-): Promise<{ parentId: string; done: { parent: Run; children: Run[] } | null }> {
+export async function runBatch(deps: ApiDeps, spec: BatchSpec, prefer: Prefer): Promise<Reply> {
+  const { kind, owner } = spec;
   const parentId = newRunId();
   const children = spec.items.map(({ request, secrets }) => {
     const id = newRunId();
-    return { id, request, sealedSecrets: sealRunSecrets(secrets, { runId: id, userId: spec.owner.userId }) };
+    return { id, request, sealedSecrets: sealRunSecrets(secrets, { runId: id, userId: owner.userId }) };
   });
   await insertBatch(deps.ds, {
     parentId,
-    parentKind: spec.parentKind,
-    childKind: spec.childKind,
-    apiKeyId: spec.owner.apiKeyId,
-    userId: spec.owner.userId,
+    parentKind: kind.parentKind,
+    childKind: kind.childKind,
+    apiKeyId: owner.apiKeyId,
+    userId: owner.userId,
     parentRequest: spec.parentRequest,
     children,
   });
   const enqueueJobs = () =>
     enqueueBatch(
       deps.flows,
-      { name: spec.parentJob, runId: parentId },
-      children.map((c) => ({ name: spec.childJob, runId: c.id })),
+      { name: kind.parentJob, runId: parentId },
+      children.map((c) => ({ name: kind.childJob, runId: c.id })),
     );
+  const waitMs = syncWaitMs(prefer);
   const parent = await enqueueAndAwait(deps, parentId, enqueueJobs, waitMs);
-  if (waitMs === null) return { parentId, done: null };
+  if (waitMs === null) return acceptedReply(parentId);
   assertSucceeded(parent, parentId);
-  return { parentId, done: { parent, children: await loadChildren(deps.ds, parentId) } };
-}
-
-/** How long a synchronous request waits: the client's `Prefer: wait`, never above `SYNC_WAIT_MS`. */
-export function syncWaitMs(prefer: { respondAsync: boolean; waitMs: number | null }): number | null {
-  return prefer.respondAsync ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
+  return { status: 200, body: spec.present(parent, await loadChildren(deps.ds, parentId)) };
 }

@@ -1,8 +1,9 @@
-import { config } from "../../shared/config";
+import { config, type Config } from "../../shared/config";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { everyAgent } from "../../shared/contracts/agent-tree";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { AppError } from "../../shared/errors";
+import { MODEL_CATALOG } from "../../shared/llm/model-catalog";
 import { resolveModel } from "../../shared/llm/providers";
 import { DEFAULT_MODEL_WITHOUT_AGENTS, type SwarmTypeName } from "../../shared/swarms/swarm-catalog";
 
@@ -57,4 +58,39 @@ export function assertSwarmModelsServable(request: SwarmRequest): void {
     });
   }
   assertServable(models);
+}
+
+/** One catalogue model and whether the current configuration can serve it. */
+export interface ModelAvailability {
+  id: string;
+  provider: string;
+  available: boolean;
+}
+
+/** The catalogue, each model marked available when the provider registry resolves it (a key or gateway is set). */
+export function modelAvailability(cfg: Config = config): ModelAvailability[] {
+  return MODEL_CATALOG.map(({ id, provider }) => {
+    let available = true;
+    try {
+      resolveModel(id, cfg);
+    } catch {
+      available = false;
+    }
+    return { id, provider, available };
+  });
+}
+
+/**
+ * `GET /v1/models/available`: `models` holds the ids usable now, as plain strings (what hosted-API
+ * clients expect); `details` lists the whole catalogue with each model's provider and availability.
+ */
+export function availableModels(cfg: Config = config): {
+  success: true;
+  models: string[];
+  count: number;
+  details: ModelAvailability[];
+} {
+  const details = modelAvailability(cfg);
+  const models = details.filter((m) => m.available).map((m) => m.id);
+  return { success: true, models, count: models.length, details };
 }

@@ -10,12 +10,24 @@ import {
   isTerminal,
   type NewRun,
 } from "../../shared/db/run-store";
+import { config } from "../../shared/config";
 import { AppError, ServiceUnavailableError } from "../../shared/errors";
 import { enqueue } from "../../shared/queues/queues";
 import { isDatabaseUnavailable } from "../../shared/unavailable";
 import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type WithheldSecret } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
+
+/** What the client's `Prefer` header asks of a run request (see `parsePrefer`). */
+export interface Prefer {
+  respondAsync: boolean;
+  waitMs: number | null;
+}
+
+/** How long a synchronous request waits: the client's `Prefer: wait`, never above `SYNC_WAIT_MS`; null when it does not. */
+export function syncWaitMs(prefer: Prefer): number | null {
+  return prefer.respondAsync ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
+}
 
 /** BullMQ priority of flex runs: any standard job is taken first. */
 const FLEX_PRIORITY = 10;

@@ -1,7 +1,7 @@
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import type { RunEvent } from "../../shared/queues/run-events";
-import { now, type StreamFormat } from "./run-stream";
-import type { SseStream } from "../http/sse";
+import type { Frame } from "../reply";
+import { errorFrame, now, type StreamFormat } from "./run-stream";
 
 /**
  * E1's frames (CONTRACT.md): metadata, start, then per agent `agent_start`, `chunk` (tagged with
@@ -9,30 +9,6 @@ import type { SseStream } from "../http/sse";
  */
 export function swarmStreamFormat(jobId: string, request: SwarmRequest): StreamFormat {
   const started = Date.now();
-  const relay = (sse: SseStream, event: RunEvent): boolean => {
-    switch (event.type) {
-      case "start":
-        sse.send({ timestamp: now() }, "start");
-        return false;
-      case "agent_start":
-      case "agent_end":
-        sse.send({ agent: event.agent, timestamp: now() }, event.type);
-        return false;
-      case "chunk":
-        sse.send({ agent: event.agent, content: event.content, timestamp: now() }, "chunk");
-        return false;
-      case "finish":
-        sse.send(event.usage, "usage");
-        sse.send(
-          { job_id: jobId, execution_time: (Date.now() - started) / 1_000, status: "success", timestamp: now() },
-          "end",
-        );
-        return true;
-      case "error":
-        sse.send({ error: event.error, timestamp: now() }, "error");
-        return true;
-    }
-  };
   return {
     metadata: {
       job_id: jobId,
@@ -41,14 +17,26 @@ export function swarmStreamFormat(jobId: string, request: SwarmRequest): StreamF
       number_of_agents: request.agents?.length ?? 0,
       type: "metadata",
     },
-    relay,
-    finishFromRow(sse, run) {
-      if (run.status === "succeeded") relay(sse, { type: "finish", usage: run.usage });
-      else
-        relay(sse, {
-          type: "error",
-          error: (run.error as { message?: string } | null)?.message ?? `The run ended as ${run.status}`,
-        });
+    framesFor(event: RunEvent): Frame[] {
+      switch (event.type) {
+        case "start":
+          return [{ event: "start", data: { timestamp: now() } }];
+        case "agent_start":
+        case "agent_end":
+          return [{ event: event.type, data: { agent: event.agent, timestamp: now() } }];
+        case "chunk":
+          return [{ event: "chunk", data: { agent: event.agent, content: event.content, timestamp: now() } }];
+        case "finish": {
+          const end = { job_id: jobId, execution_time: (Date.now() - started) / 1_000, status: "success" };
+          return [
+            { event: "usage", data: event.usage },
+            { event: "end", data: { ...end, timestamp: now() } },
+          ];
+        }
+        case "error":
+          return [errorFrame(event.error)];
+      }
     },
+    endingOf: (run) => [{ type: "finish", usage: run.usage }],
   };
 }

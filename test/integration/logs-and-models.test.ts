@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { modelAvailability } from "../../api/routes/v1/meta/models.router";
+import { modelAvailability } from "../../api/runs/run-models";
 import { createApiKey } from "../../shared/auth/api-keys";
 import { loadConfig } from "../../shared/config";
 import { MODEL_CATALOG } from "../../shared/llm/model-catalog";

@@ -16,7 +16,7 @@ export type SwarmBatchItem =
   | { status: "error"; swarm_name: string | null; detail: string; job_id?: string };
 
 /** An item that ran, as its slot shows it. */
-export function presentSwarmItem(child: Run): SwarmBatchItem {
+function presentSwarmItem(child: Run): SwarmBatchItem {
   const request = child.request as SwarmRequest;
   if (child.status !== "succeeded") {
     const error = (child.error ?? {}) as { message?: string };

@@ -1,11 +1,24 @@
 import type { SwarmRequest, SwarmRunOutput } from "../../../shared/contracts/swarm-request";
 import type { Run } from "../../../shared/db/entities/run.entity";
 
+/** A swarm run's stored cost breakdown (jsonb: any field may be missing from an older row). */
+type CostBreakdown = Partial<{
+  agent_cost: number;
+  input_token_cost: number;
+  output_token_cost: number;
+  token_counts: Partial<{ total_input_tokens: number; total_output_tokens: number; total_tokens: number }>;
+  num_agents: number;
+  service_tier: string;
+  night_time_discount_applied: boolean;
+  img_cost: number;
+  mcp_cost: number;
+}>;
+
 type SwarmUsage = {
   input_tokens: number;
   output_tokens: number;
   total_tokens: number;
-  billing_info: { cost_breakdown: Record<string, any>; total_cost: number; discount_active: boolean };
+  billing_info: { cost_breakdown: CostBreakdown; total_cost: number; discount_active: boolean };
 };
 
 /** The usage object in the contract's field order (jsonb storage does not keep key order). */

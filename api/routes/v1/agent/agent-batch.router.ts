@@ -8,7 +8,7 @@ import { documentRoutes } from "../../../openapi/operation";
 import { completeAgentBatch } from "../../../runs/agent-batch";
 import { parsePrefer } from "../../../http/prefer-header";
 import { announcePublished } from "../../../http/published-prompts";
-import { reply } from "../../../http/write-reply";
+import { writeReply } from "../../../http/write-reply";
 import { agentBatchOperation } from "./agent.openapi";
 import { agentBatchSchema } from "./agent.schema";
 
@@ -24,7 +24,10 @@ export function agentBatchRouter(deps: ApiDeps): Router {
     validateBody<AgentCompletionRequest[]>(agentBatchSchema),
     async (ctx) => {
       const prefer = parsePrefer(ctx.get("prefer"));
-      reply(ctx, await completeAgentBatch(deps, ctx.state.body, ctx.state.auth, prefer, announcePublished(ctx)));
+      await writeReply(
+        ctx,
+        await completeAgentBatch(deps, ctx.state.body, ctx.state.auth, prefer, announcePublished(ctx)),
+      );
     },
   );
   return documentRoutes(router, agentBatchOperation);

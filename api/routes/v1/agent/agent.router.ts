@@ -5,11 +5,9 @@ import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
 import { completeAgent } from "../../../runs/agent-completion";
-import { agentStreamFormat } from "../../../runs/agent-stream";
-import { streamRun } from "../../../runs/run-stream";
 import { parsePrefer } from "../../../http/prefer-header";
 import { announcePublished } from "../../../http/published-prompts";
-import { reply } from "../../../http/write-reply";
+import { writeReply } from "../../../http/write-reply";
 import { agentCompletionOperation } from "./agent.openapi";
 import { agentCompletionSchema } from "./agent.schema";
 
@@ -25,9 +23,7 @@ export function agentRouter(deps: ApiDeps): Router {
       onPublished: announcePublished(ctx),
       admission: ctx.state.admission,
     });
-    if ("stream" in outcome)
-      await streamRun(deps, ctx, outcome.stream.runId, agentStreamFormat(outcome.stream.runId, outcome.stream.request));
-    else reply(ctx, outcome);
+    await writeReply(ctx, outcome);
   });
   return documentRoutes(router, agentCompletionOperation);
 }

@@ -8,12 +8,10 @@ import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
 import { parsePrefer } from "../../../http/prefer-header";
-import { streamRun } from "../../../runs/run-stream";
 import { completeSwarmBatch } from "../../../runs/swarm-batch";
 import { completeSwarm } from "../../../runs/swarm-completion";
-import { swarmStreamFormat } from "../../../runs/swarm-stream";
 import { announcePublished } from "../../../http/published-prompts";
-import { reply } from "../../../http/write-reply";
+import { writeReply } from "../../../http/write-reply";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 import { swarmBatchOperation, swarmCompletionOperation, swarmTypesOperation } from "./swarm.openapi";
 
@@ -31,13 +29,11 @@ export function swarmRouter(deps: ApiDeps): Router {
       onPublished: announcePublished(ctx),
       admission: ctx.state.admission,
     });
-    if ("stream" in outcome)
-      await streamRun(deps, ctx, outcome.stream.runId, swarmStreamFormat(outcome.stream.runId, outcome.stream.request));
-    else reply(ctx, outcome);
+    await writeReply(ctx, outcome);
   });
   // Items are validated one by one by the service, so a bad item takes its slot instead of failing the batch.
   router.post(SWARM_BATCH_PATH, rejectOversizedBatch, validateBody<unknown[]>(Joi.array().required()), async (ctx) => {
-    reply(
+    await writeReply(
       ctx,
       await completeSwarmBatch(
         deps,
