@@ -1,6 +1,6 @@
 import type { Middleware } from "koa";
 import type { DataSource } from "typeorm";
-import { isModerator } from "../../shared/auth/user-roles";
+import { isModerator } from "../../shared/db/user-store";
 import { PlatformError } from "../platform-error";
 
 /**

@@ -2,7 +2,8 @@ import type { Middleware } from "koa";
 import type { DataSource } from "typeorm";
 import { AuthenticationError } from "../../shared/errors";
 import type { KeyOwnerCache } from "../auth/key-owner-cache";
-import { ensureSessionUser, type SessionTokens } from "../auth/session-tokens";
+import type { SessionTokens } from "../auth/session-tokens";
+import { ensureSessionUser } from "../../shared/db/user-store";
 
 /** Who is calling the platform API: the user, and the key when it came with one. */
 export interface PlatformCaller {

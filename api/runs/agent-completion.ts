@@ -50,6 +50,6 @@ export async function completeAgent(
   );
   if (streaming) return { stream: { runId, request } };
   if (waitMs === null) return acceptedReply(runId);
-  assertSucceeded(run, runId);
+  assertSucceeded(run, runId, "agent");
   return { status: 200, body: presentAgentCompletion(run) };
 }

@@ -1,4 +1,4 @@
-import type { AgentCompletionRequest, AgentRunOutput } from "../../shared/contracts/agent-spec";
+import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import type { RunEvent } from "../../shared/queues/run-events";
 import { now, type StreamFormat } from "./run-stream";
 import type { SseStream } from "../http/sse";
@@ -42,11 +42,11 @@ export function agentStreamFormat(jobId: string, request: AgentCompletionRequest
       if (run.status !== "succeeded") {
         relay(sse, {
           type: "error",
-          error: (run.error as { message?: string } | null)?.message ?? `The run ended as ${run.status}`,
+          error: run.error?.message ?? `The run ended as ${run.status}`,
         });
         return;
       }
-      const content = (run.output as AgentRunOutput).outputs.at(-1)?.content;
+      const content = run.kind === "agent" ? run.output?.outputs.at(-1)?.content : undefined;
       relay(sse, { type: "chunk", content: typeof content === "string" ? content : JSON.stringify(content) });
       relay(sse, { type: "finish", usage: run.usage });
     },

@@ -1,7 +1,7 @@
 import { newRunId } from "../../shared/db/run-id";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { config } from "../../shared/config";
-import type { Run, RunKind } from "../../shared/db/entities/run.entity";
+import { isRunOfKind, type RunKind, type RunOfKind } from "../../shared/db/entities/run.entity";
 import { insertBatch, loadChildren } from "../../shared/db/run-batch-store";
 import { BadRequestError } from "../../shared/errors";
 import { enqueueBatch } from "../../shared/queues/queues";
@@ -10,13 +10,13 @@ import { sealRunSecrets, type SplitRequest } from "../../shared/secrets/run-secr
 import type { ApiDeps } from "../deps";
 import { assertSucceeded, enqueueAndAwait } from "./submit-run";
 
-export interface BatchSpec {
-  parentKind: RunKind;
-  childKind: RunKind;
+export interface BatchSpec<P extends RunKind, C extends RunKind> {
+  parentKind: P;
+  childKind: C;
   parentJob: JobName;
   childJob: JobName;
   owner: KeyOwner;
-  parentRequest: unknown;
+  parentRequest: RunOfKind<P>["request"];
   /** The items to run, in request order: each request to store, and the secrets withheld from it. */
   items: SplitRequest<unknown>[];
 }
@@ -39,11 +39,11 @@ export function assertBatchSize(count: number): void {
  * does not wait, waits for the parent. Returns the parent id, and the finished parent with its
  * children in item order (null when nobody waited).
  */
-export async function runBatch(
+export async function runBatch<P extends RunKind, C extends RunKind>(
   deps: ApiDeps,
-  spec: BatchSpec,
+  spec: BatchSpec<P, C>,
   waitMs: number | null,
-): Promise<{ parentId: string; done: { parent: Run; children: Run[] } | null }> {
+): Promise<{ parentId: string; done: { parent: RunOfKind<P>; children: RunOfKind<C>[] } | null }> {
   const parentId = newRunId();
   const children = spec.items.map(({ request, secrets }) => {
     const id = newRunId();
@@ -66,8 +66,9 @@ export async function runBatch(
     );
   const parent = await enqueueAndAwait(deps, parentId, enqueueJobs, waitMs);
   if (waitMs === null) return { parentId, done: null };
-  assertSucceeded(parent, parentId);
-  return { parentId, done: { parent, children: await loadChildren(deps.ds, parentId) } };
+  assertSucceeded(parent, parentId, spec.parentKind);
+  const items = (await loadChildren(deps.ds, parentId)).filter(isRunOfKind(spec.childKind));
+  return { parentId, done: { parent, children: items } };
 }
 
 /** How long a synchronous request waits: the client's `Prefer: wait`, never above `SYNC_WAIT_MS`. */

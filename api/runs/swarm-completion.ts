@@ -49,6 +49,6 @@ export async function completeSwarm(
   );
   if (streaming) return { stream: { runId, request } };
   if (waitMs === null) return acceptedReply(runId);
-  assertSucceeded(run, runId);
+  assertSucceeded(run, runId, "swarm");
   return { status: 200, body: presentSwarmCompletion(run) };
 }

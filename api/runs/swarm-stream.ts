@@ -47,7 +47,7 @@ export function swarmStreamFormat(jobId: string, request: SwarmRequest): StreamF
       else
         relay(sse, {
           type: "error",
-          error: (run.error as { message?: string } | null)?.message ?? `The run ended as ${run.status}`,
+          error: run.error?.message ?? `The run ended as ${run.status}`,
         });
     },
   };

@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import type { Run, RunKind } from "./entities/run.entity";
+import type { Run, RunError, RunKind } from "./entities/run.entity";
 import type { RunStep } from "./entities/run-step.entity";
 import type { StoredSecret } from "../secrets/run-secrets";
 import { sql } from "./sql";
@@ -126,7 +126,12 @@ export async function releaseRunLease(ds: DataSource, id: string, owner: string)
  * Records success and returns the final row; only a running run can succeed (a cancelled one
  * stays cancelled, and then null comes back).
  */
-export async function completeRun(ds: DataSource, id: string, output: unknown, usage: unknown): Promise<Run | null> {
+export async function completeRun(
+  ds: DataSource,
+  id: string,
+  output: NonNullable<Run["output"]>,
+  usage: Run["usage"],
+): Promise<Run | null> {
   const rows = await sql<Run>(
     ds,
     `UPDATE runs SET status = 'succeeded', output = $2, usage = $3, finished_at = now(),
@@ -138,12 +143,7 @@ export async function completeRun(ds: DataSource, id: string, output: unknown, u
 }
 
 /** Records failure with a client-safe error object; returns the final row (null if it had ended). */
-export async function failRun(
-  ds: DataSource,
-  id: string,
-  error: { message: string; code: string; [k: string]: unknown },
-  usage?: unknown,
-): Promise<Run | null> {
+export async function failRun(ds: DataSource, id: string, error: RunError, usage?: Run["usage"]): Promise<Run | null> {
   const rows = await sql<Run>(
     ds,
     `UPDATE runs SET status = 'failed', error = $2, usage = COALESCE($3, usage), finished_at = now(),
@@ -164,6 +164,41 @@ export async function findRunForUser(ds: DataSource, jobId: string, userId: stri
 export async function findRun(ds: DataSource, id: string): Promise<Run | null> {
   const rows = await sql<Run>(ds, `SELECT * FROM runs WHERE id = $1`, [id]);
   return rows[0] ?? null;
+}
+
+/** What a run log shows of a run. */
+export type RunLogRow = Pick<
+  Run,
+  | "job_id"
+  | "kind"
+  | "status"
+  | "request"
+  | "output"
+  | "usage"
+  | "error"
+  | "execution_time"
+  | "queued_at"
+  | "finished_at"
+>;
+
+/**
+ * The runs made with one API key (never another key's, even of the same user), newest first.
+ * The user id narrows the scan to the `(user_id, queued_at DESC)` index; the key decides.
+ */
+export async function listRunsOfKey(
+  ds: DataSource,
+  owner: { apiKeyId: string; userId: string },
+  page: { limit: number; offset: number },
+): Promise<RunLogRow[]> {
+  return sql<RunLogRow>(
+    ds,
+    `SELECT job_id, kind, status, request, output, usage, error, execution_time, queued_at, finished_at
+       FROM runs
+      WHERE user_id = $1 AND api_key_id = $2
+      ORDER BY queued_at DESC, job_id DESC
+      LIMIT $3 OFFSET $4`,
+    [owner.userId, owner.apiKeyId, page.limit, page.offset],
+  );
 }
 
 /** The finished steps of a run, in order, for replay after a crash. */

@@ -6,7 +6,8 @@ import { createPlatformServices, platformSettings } from "../../api/marketplace/
 import { startPriceServer, type PriceServer } from "./price-server";
 import { config } from "../../shared/config";
 import { createApiDeps, type ApiDeps } from "../../api/deps";
-import { createApiKey, ensureUser } from "../../shared/auth/api-keys";
+import { createApiKey } from "../../shared/auth/api-keys";
+import { ensureUser } from "../../shared/db/user-store";
 import { closeDataSource, getDataSource } from "../../shared/db/data-source";
 import { createRedis } from "../../shared/queues/redis";
 import { createSimulator, type Simulator } from "../../scripts/llm-simulator/server";

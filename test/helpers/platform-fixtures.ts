@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type { DataSource } from "typeorm";
-import { ensureUser } from "../../shared/auth/api-keys";
+import { ensureUser } from "../../shared/db/user-store";
 import { contentHash } from "../../api/marketplace/prompts/content-hash";
 import type { AgentPageRecord } from "../../api/pages/agent-page";
 import type { PromptPageRecord } from "../../api/pages/prompt-page";

@@ -1,8 +1,10 @@
 import { expect } from "chai";
 import { Agent } from "node:http";
 import { SESSION_COOKIE } from "../../api/pages/cookies";
-import { createApiKey, ensureUser, revokeApiKey } from "../../shared/auth/api-keys";
-import { setUserRole } from "../../shared/auth/user-roles";
+import { createApiKey } from "../../shared/auth/api-keys";
+import { ensureUser } from "../../shared/db/user-store";
+import { revokeApiKey } from "../../shared/db/api-key-store";
+import { setUserRole } from "../../shared/db/user-store";
 import { config } from "../../shared/config";
 import { announceKeyRevoked } from "../../shared/queues/run-notices";
 import { harness, type Harness } from "../helpers/harness";
