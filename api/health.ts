@@ -1,3 +1,4 @@
+import { pingDatabase } from "../shared/db/data-source";
 import type { ApiDeps } from "./deps";
 
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -13,7 +14,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** Whether Postgres and Redis each answer within a second. */
 export async function checkHealth(deps: Pick<ApiDeps, "ds" | "redis">): Promise<{ postgres: boolean; redis: boolean }> {
   const [postgres, redis] = await Promise.allSettled([
-    within(deps.ds.query("SELECT 1"), 1_000),
+    within(pingDatabase(deps.ds), 1_000),
     within(deps.redis.ping(), 1_000),
   ]);
   return { postgres: postgres.status === "fulfilled", redis: redis.status === "fulfilled" };

@@ -1,7 +1,8 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { DataSource } from "typeorm";
-import { createApiKey, ensureUser, findKeyOwner } from "../shared/auth/api-keys";
+import { createApiKey, findKeyOwner } from "../shared/auth/api-keys";
+import { ensureUser } from "../shared/db/user-store";
 
 /**
  * The development API key, created once and kept in a git-ignored file so `npm start` can print

@@ -1,6 +1,7 @@
 import type { DataSource } from "typeorm";
 import type { KeyOwnerCache } from "./key-owner-cache";
-import { ensureSessionUser, type SessionTokens } from "./session-tokens";
+import { ensureSessionUser } from "../../shared/db/user-store";
+import type { SessionTokens } from "./session-tokens";
 
 /** Who is calling the platform API: the user, and the key when it came with one. */
 export interface PlatformCaller {

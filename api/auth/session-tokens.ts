@@ -1,5 +1,4 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type JWTVerifyOptions } from "jose";
-import type { DataSource } from "typeorm";
 import { config } from "../../shared/config";
 import { isUuid } from "../../shared/db/uuid";
 
@@ -65,12 +64,4 @@ export class SessionTokens {
       return null;
     }
   }
-}
-
-/** Makes sure a user signed in through the identity backend exists here (first sight creates it). */
-export async function ensureSessionUser(ds: DataSource, userId: string): Promise<void> {
-  await ds.query(`INSERT INTO users (id, handle) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
-    userId,
-    `session-${userId}`,
-  ]);
 }

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from "koa";
 import type { DataSource } from "typeorm";
 import type { KeyOwner } from "../../shared/auth/api-keys";
-import { isModerator } from "../../shared/auth/user-roles";
+import { isModerator } from "../../shared/db/user-store";
 import { AuthenticationError } from "../../shared/errors";
 import type { KeyOwnerCache } from "../auth/key-owner-cache";
 import type { IdentifyCaller, PlatformCaller } from "../auth/platform-caller";

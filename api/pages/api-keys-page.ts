@@ -1,8 +1,9 @@
 import type { RedisClient } from "../../shared/queues/redis";
 import type { DataSource } from "typeorm";
-import { createApiKey, listApiKeys } from "../../shared/auth/api-keys";
+import { createApiKey } from "../../shared/auth/api-keys";
+import { listApiKeys } from "../../shared/db/api-key-store";
 import { revokeAndAnnounce } from "../../shared/auth/key-revocation";
-import { ensureSessionUser } from "../auth/session-tokens";
+import { ensureSessionUser } from "../../shared/db/user-store";
 import { isUuid } from "../../shared/db/uuid";
 
 /** A key as the API-keys page lists it: never its hash, never the key itself. */

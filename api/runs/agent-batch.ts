@@ -12,7 +12,7 @@ import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
 import type { Prefer } from "./submit-run";
 
-const AGENT_BATCH: BatchKind = {
+const AGENT_BATCH: BatchKind<"agent_batch", "agent"> = {
   parentKind: "agent_batch",
   childKind: "agent",
   parentJob: "agent-batch",

@@ -1,4 +1,4 @@
-import type { AgentCompletionRequest, AgentRunOutput } from "../../shared/contracts/agent-spec";
+import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import type { RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
 import { errorFrame, now, type StreamFormat } from "./run-stream";
@@ -36,7 +36,7 @@ export function agentStreamFormat(jobId: string, request: AgentCompletionRequest
       }
     },
     endingOf(run) {
-      const content = (run.output as AgentRunOutput).outputs.at(-1)?.content;
+      const content = run.kind === "agent" ? run.output?.outputs.at(-1)?.content : undefined;
       return [
         { type: "chunk", content: typeof content === "string" ? content : JSON.stringify(content) },
         { type: "finish", usage: run.usage },

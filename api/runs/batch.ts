@@ -1,7 +1,7 @@
 import { newRunId } from "../../shared/db/run-id";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { config } from "../../shared/config";
-import type { Run, RunKind } from "../../shared/db/entities/run.entity";
+import { isRunOfKind, type RunKind, type RunOfKind } from "../../shared/db/entities/run.entity";
 import { insertBatch, loadChildren } from "../../shared/db/run-batch-store";
 import { BadRequestError } from "../../shared/errors";
 import { enqueueBatch } from "../../shared/queues/queues";
@@ -12,21 +12,21 @@ import { acceptedReply, type Reply } from "../reply";
 import { assertSucceeded, enqueueAndAwait, syncWaitMs, type Prefer } from "./submit-run";
 
 /** The runs of one kind of batch (E3's agents, E2's swarms): the parent's and its items'. */
-export interface BatchKind {
-  parentKind: RunKind;
-  childKind: RunKind;
+export interface BatchKind<P extends RunKind, C extends RunKind> {
+  parentKind: P;
+  childKind: C;
   parentJob: JobName;
   childJob: JobName;
 }
 
-export interface BatchSpec {
-  kind: BatchKind;
+export interface BatchSpec<P extends RunKind, C extends RunKind> {
+  kind: BatchKind<P, C>;
   owner: KeyOwner;
-  parentRequest: unknown;
+  parentRequest: RunOfKind<P>["request"];
   /** The items to run, in request order: each request to store, and the secrets withheld from it. */
   items: SplitRequest<unknown>[];
   /** The answer's body, from the succeeded parent and its children in item order. */
-  present(parent: Run, children: Run[]): unknown;
+  present(parent: RunOfKind<P>, children: RunOfKind<C>[]): unknown;
 }
 
 /** Refuses an empty batch or one over `MAX_BATCH_SIZE` (400, as CONTRACT.md says). */
@@ -46,7 +46,11 @@ export function assertBatchSize(count: number): void {
  * parallel across workers; the parent runs when the last item has ended) and, unless the caller
  * does not wait, waits for the parent: 200 with the presented batch, or 202 when nobody waits.
  */
-export async function runBatch(deps: ApiDeps, spec: BatchSpec, prefer: Prefer): Promise<Reply> {
+export async function runBatch<P extends RunKind, C extends RunKind>(
+  deps: ApiDeps,
+  spec: BatchSpec<P, C>,
+  prefer: Prefer,
+): Promise<Reply> {
   const { kind, owner } = spec;
   const parentId = newRunId();
   const children = spec.items.map(({ request, secrets }) => {
@@ -71,6 +75,7 @@ export async function runBatch(deps: ApiDeps, spec: BatchSpec, prefer: Prefer): 
   const waitMs = syncWaitMs(prefer);
   const parent = await enqueueAndAwait(deps, parentId, enqueueJobs, waitMs);
   if (waitMs === null) return acceptedReply(parentId);
-  assertSucceeded(parent, parentId);
-  return { status: 200, body: spec.present(parent, await loadChildren(deps.ds, parentId)) };
+  assertSucceeded(parent, parentId, kind.parentKind);
+  const items = (await loadChildren(deps.ds, parentId)).filter(isRunOfKind(kind.childKind));
+  return { status: 200, body: spec.present(parent, items) };
 }

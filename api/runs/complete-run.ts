@@ -1,6 +1,6 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
-import type { Run } from "../../shared/db/entities/run.entity";
+import type { RunOfKind } from "../../shared/db/entities/run.entity";
 import type { JobName } from "../../shared/queues/registry";
 import type { SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
@@ -15,8 +15,8 @@ interface RunRequest {
 }
 
 /** What sets one kind of single run (E5's agent, E1's swarm) apart in the completion steps. */
-export interface CompletionKind<R extends RunRequest> {
-  kind: "agent" | "swarm";
+export interface CompletionKind<R extends RunRequest, K extends "agent" | "swarm" = "agent" | "swarm"> {
+  kind: K;
   job: JobName;
   /** The request checked (400 before anything is stored) and made ready: defaults and budget filled in. */
   prepare(body: R, owner: KeyOwner): R;
@@ -31,7 +31,7 @@ export interface CompletionKind<R extends RunRequest> {
   /** The frames of a streamed run. */
   streamFormat(runId: string, request: R): StreamFormat;
   /** The answer's body, from the succeeded run. */
-  present(run: Run): unknown;
+  present(run: RunOfKind<K>): unknown;
 }
 
 /**
@@ -39,9 +39,9 @@ export interface CompletionKind<R extends RunRequest> {
  * stores and queues the run, and answers when it ends: 200 with its result, 202 when the caller
  * does not wait, or its frames when it streams.
  */
-export async function completeRun<R extends RunRequest>(
+export async function completeRun<R extends RunRequest, K extends "agent" | "swarm">(
   deps: ApiDeps,
-  kind: CompletionKind<R>,
+  kind: CompletionKind<R, K>,
   body: R,
   owner: KeyOwner,
   prefer: Prefer,
@@ -67,6 +67,6 @@ export async function completeRun<R extends RunRequest>(
   );
   if (streaming) return { stream: runFrames(deps, runId, kind.streamFormat(runId, request)) };
   if (waitMs === null) return acceptedReply(runId);
-  assertSucceeded(run, runId);
+  assertSucceeded(run, runId, kind.kind);
   return { status: 200, body: kind.present(run) };
 }

@@ -1,6 +1,6 @@
 import { newRunId } from "../../shared/db/run-id";
 import type { KeyOwner } from "../../shared/auth/api-keys";
-import type { Run, RunKind } from "../../shared/db/entities/run.entity";
+import type { Run, RunKind, RunOfKind } from "../../shared/db/entities/run.entity";
 import {
   confirmRunStored,
   deleteQueuedRun,
@@ -153,8 +153,12 @@ async function insertAdmitted(
   if (inserted.status === "rejected") throw inserted.reason;
 }
 
-/** Throws the contract's error for a run that did not succeed (or is still going). */
-export function assertSucceeded(run: Run | null, runId: string): asserts run is Run {
+/** Throws the contract's error for a run that did not succeed (or is still going); `kind` is the kind it was submitted as. */
+export function assertSucceeded<K extends RunKind>(
+  run: Run | null,
+  runId: string,
+  kind: K,
+): asserts run is RunOfKind<K> {
   if (!run) {
     throw new AppError(
       504,
@@ -168,10 +172,11 @@ export function assertSucceeded(run: Run | null, runId: string): asserts run is 
   if (run.status === "cancelled")
     throw new AppError(409, "RUN_CANCELLED", "The run was cancelled", { job_id: run.job_id });
   if (run.status !== "succeeded") {
-    const error = (run.error ?? {}) as { message?: string; agent?: string };
-    throw new AppError(500, "RUN_FAILED", error.message ?? "The run failed", {
+    const agent = run.error?.agent;
+    throw new AppError(500, "RUN_FAILED", run.error?.message ?? "The run failed", {
       job_id: run.job_id,
-      ...(error.agent ? { agent: error.agent } : {}),
+      ...(agent ? { agent } : {}),
     });
   }
+  if (run.kind !== kind) throw new Error(`Run ${runId} is a ${run.kind} run, not ${kind}`);
 }

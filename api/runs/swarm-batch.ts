@@ -9,12 +9,13 @@ import type { Reply } from "../reply";
 import { swarmRequestSchema } from "../schemas/swarm-request.schema";
 import { validateRequest } from "../schemas/validate-request";
 import { assertBatchSize, runBatch, type BatchKind } from "./batch";
-import { batchSlots, type SwarmBatchItem, type SwarmBatchParent } from "./presenters/swarm-batch.presenter";
+import type { SwarmBatchItem, SwarmBatchParent } from "../../shared/contracts/batch";
+import { batchSlots } from "./presenters/swarm-batch.presenter";
 import { assertRequestEgress, imageUrls } from "./request-egress";
 import type { Prefer } from "./submit-run";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 
-const SWARM_BATCH: BatchKind = {
+const SWARM_BATCH: BatchKind<"swarm_batch", "swarm"> = {
   parentKind: "swarm_batch",
   childKind: "swarm",
   parentJob: "swarm-batch",

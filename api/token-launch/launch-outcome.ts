@@ -1,4 +1,4 @@
-import type { Run } from "../../shared/db/entities/run.entity";
+import type { Run, RunError } from "../../shared/db/entities/run.entity";
 import { config } from "../../shared/config";
 import { PlatformError } from "../platform-error";
 
@@ -46,11 +46,11 @@ export function launchedToken(run: Run | null, subject: LaunchSubject): Launched
       "LAUNCH_PENDING",
     );
   }
-  if (run.status === "succeeded") {
-    const output = run.output as LaunchedToken;
+  const output = run.kind === "token_launch" || run.kind === "prompt_tokenize" ? run.output : null;
+  if (run.status === "succeeded" && output) {
     return { token_address: output.token_address, pool_address: output.pool_address };
   }
-  const error = (run.error ?? {}) as { message?: string; code?: string };
+  const error: Partial<RunError> = run.error ?? {};
   if (error.code === "TOKENIZATION_FAILED")
     throw new PlatformError(
       400,

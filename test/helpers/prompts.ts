@@ -13,7 +13,7 @@ import {
 import { SessionTokens } from "../../api/auth/session-tokens";
 import type { DailyLimits } from "../../api/limits/daily-limits";
 import type { TrustSettings } from "../../api/marketplace/prompts/trust";
-import { setUserRole } from "../../shared/auth/user-roles";
+import { setUserRole } from "../../shared/db/user-store";
 import { config } from "../../shared/config";
 import type { TokenLauncherName } from "../../shared/chain/metadata-limits";
 import { FixedPriceSource, type PriceSource } from "../../shared/prices";

@@ -28,7 +28,12 @@ describe("run stream formats", () => {
     });
 
     it("tells a succeeded run's lost ending from its row: the last output as one chunk, then finish", () => {
-      const run = { status: "succeeded", output: { outputs: [{ content: "x" }, { content: "final" }] }, usage };
+      const run = {
+        kind: "agent",
+        status: "succeeded",
+        output: { outputs: [{ content: "x" }, { content: "final" }] },
+        usage,
+      };
       expect(format.endingOf(run as unknown as Run)).to.deep.equal([
         { type: "chunk", content: "final" },
         { type: "finish", usage },

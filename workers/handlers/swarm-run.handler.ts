@@ -1,5 +1,6 @@
 import { config } from "../../shared/config";
 import type { SwarmRequest, SwarmRunOutput } from "../../shared/contracts/swarm-request";
+import type { SwarmRun as SwarmRunRecord } from "../../shared/db/entities/run.entity";
 import { AppError } from "../../shared/errors";
 import { revealRunSecrets } from "../../shared/secrets/run-secrets";
 import { openingText } from "../../shared/swarms/opening";
@@ -16,9 +17,10 @@ function runsPerTask(request: SwarmRequest): boolean {
 
 /** E1 (and each E2 item): runs a swarm for a stored run and writes its output and usage to the row. */
 export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
-  executeRun(runId, ctx, {
+  executeRun<SwarmRunRecord>(runId, ctx, {
+    kind: "swarm",
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = revealRunSecrets<SwarmRequest>({
+      const request = revealRunSecrets({
         runId: run.id,
         userId: run.user_id,
         request: run.request,
@@ -60,6 +62,6 @@ export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
         log: { type: type.name, agents: usage.agents.size },
       };
     },
-    usageSoFar: ({ run, usage }) => swarmUsage(usage, (run.request as SwarmRequest).service_tier, new Date()),
+    usageSoFar: ({ run, usage }) => swarmUsage(usage, run.request.service_tier, new Date()),
     failedAgent: (err) => (err as { agent?: string }).agent,
   });

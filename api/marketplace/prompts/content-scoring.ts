@@ -115,5 +115,5 @@ export async function scoreWithModel(
     settings.timeoutMs,
   );
   if (!run || run.status !== "succeeded") throw unavailable("The content review did not finish");
-  return readScore(run.output as AgentRunOutput);
+  return readScore(run.kind === "agent" ? run.output : null);
 }

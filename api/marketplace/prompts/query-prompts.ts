@@ -1,7 +1,7 @@
 import type { DataSource } from "typeorm";
 import { toPromptRecord, type PromptRecord } from "./prompt-record";
 import type { PromptRow } from "./prompt-row";
-import { isModerator } from "../../../shared/auth/user-roles";
+import { isModerator } from "../../../shared/db/user-store";
 import { shownTo } from "./prompt-visibility";
 
 export const SORTS = ["newest", "oldest", "popular", "rating"] as const;

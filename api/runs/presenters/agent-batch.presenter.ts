@@ -1,21 +1,21 @@
-import type { Run } from "../../../shared/db/entities/run.entity";
+import type { AgentBatchRun, AgentRun } from "../../../shared/db/entities/run.entity";
 import { presentAgentCompletion } from "./agent-completion.presenter";
 
 /** One E3 slot: the item's E5 response, or `{success: false, error, index}` in its place. */
-function presentItem(child: Run, index: number) {
+function presentItem(child: AgentRun, index: number) {
   if (child.status === "succeeded") return presentAgentCompletion(child);
-  const error = (child.error ?? {}) as { message?: string; code?: string };
+  const error = child.error;
   return {
     success: false,
-    error: error.message ?? `The item ended as ${child.status}`,
-    code: error.code ?? (child.status === "cancelled" ? "CANCELLED" : "RUN_FAILED"),
+    error: error?.message ?? `The item ended as ${child.status}`,
+    code: error?.code ?? (child.status === "cancelled" ? "CANCELLED" : "RUN_FAILED"),
     index,
     job_id: child.job_id,
   };
 }
 
 /** CONTRACT.md's E3 response: results in request order; a failed item never fails the batch. */
-export function presentAgentBatch(parent: Run, children: Run[]) {
+export function presentAgentBatch(parent: AgentBatchRun, children: AgentRun[]) {
   return {
     batch_id: parent.job_id,
     total_requests: children.length,

@@ -1,33 +1,18 @@
-import type { SwarmRequest, SwarmRunOutput } from "../../../shared/contracts/swarm-request";
-import type { Run } from "../../../shared/db/entities/run.entity";
+import type { SwarmBatchItem, SwarmBatchParent } from "../../../shared/contracts/batch";
+import type { SwarmRun } from "../../../shared/db/entities/run.entity";
 import { orderedSwarmUsage } from "./swarm-completion.presenter";
 
-/** One E2 slot (CONTRACT.md): the item's result, or its error in its place. */
-export type SwarmBatchItem =
-  | {
-      status: "success";
-      job_id: string;
-      swarm_name: string | null;
-      swarm_type: string;
-      result: unknown;
-      usage: unknown;
-      execution_time: number | null;
-    }
-  | { status: "error"; swarm_name: string | null; detail: string; job_id?: string };
-
 /** An item that ran, as its slot shows it. */
-function presentSwarmItem(child: Run): SwarmBatchItem {
-  const request = child.request as SwarmRequest;
-  if (child.status !== "succeeded") {
-    const error = (child.error ?? {}) as { message?: string };
+function presentSwarmItem(child: SwarmRun): SwarmBatchItem {
+  const { request, output: stored } = child;
+  if (child.status !== "succeeded" || !stored) {
     return {
       status: "error",
       swarm_name: request.name ?? null,
-      detail: error.message ?? `The item ended as ${child.status}`,
+      detail: child.error?.message ?? `The item ended as ${child.status}`,
       job_id: child.job_id,
     };
   }
-  const stored = child.output as SwarmRunOutput;
   return {
     status: "success",
     job_id: child.job_id,
@@ -39,14 +24,8 @@ function presentSwarmItem(child: Run): SwarmBatchItem {
   };
 }
 
-/** What an E2 parent run stores: the item count and the items refused before running, by position. */
-export interface SwarmBatchParent {
-  total_requests: number;
-  rejected: { index: number; item: SwarmBatchItem }[];
-}
-
 /** Every E2 slot in request order: refused items where they stood, the others from their runs. */
-export function batchSlots(parent: SwarmBatchParent, children: Run[]): SwarmBatchItem[] {
+export function batchSlots(parent: SwarmBatchParent, children: SwarmRun[]): SwarmBatchItem[] {
   const refused = new Map((parent.rejected ?? []).map((r) => [r.index, r.item]));
   const ran = children.map(presentSwarmItem);
   let next = 0;

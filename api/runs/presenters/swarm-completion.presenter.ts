@@ -1,25 +1,5 @@
-import type { SwarmRequest, SwarmRunOutput } from "../../../shared/contracts/swarm-request";
-import type { Run } from "../../../shared/db/entities/run.entity";
-
-/** A swarm run's stored cost breakdown (jsonb: any field may be missing from an older row). */
-type CostBreakdown = Partial<{
-  agent_cost: number;
-  input_token_cost: number;
-  output_token_cost: number;
-  token_counts: Partial<{ total_input_tokens: number; total_output_tokens: number; total_tokens: number }>;
-  num_agents: number;
-  service_tier: string;
-  night_time_discount_applied: boolean;
-  img_cost: number;
-  mcp_cost: number;
-}>;
-
-type SwarmUsage = {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-  billing_info: { cost_breakdown: CostBreakdown; total_cost: number; discount_active: boolean };
-};
+import type { SwarmUsage } from "../../../shared/contracts/swarm-request";
+import type { SwarmRun } from "../../../shared/db/entities/run.entity";
 
 /** The usage object in the contract's field order (jsonb storage does not keep key order). */
 export function orderedSwarmUsage(u: SwarmUsage | null): SwarmUsage | null {
@@ -52,19 +32,18 @@ export function orderedSwarmUsage(u: SwarmUsage | null): SwarmUsage | null {
 }
 
 /** The spec's SwarmResponse (plus `service_tier`), built from a succeeded run. */
-export function presentSwarmCompletion(run: Run) {
-  const request = run.request as SwarmRequest;
-  const stored = run.output as SwarmRunOutput;
+export function presentSwarmCompletion(run: SwarmRun) {
+  const { request, output: stored } = run;
   return {
     job_id: run.job_id,
     status: "success",
     swarm_name: request.name ?? null,
     description: request.description ?? null,
-    swarm_type: stored.swarm_type,
-    output: stored.output,
-    number_of_agents: stored.number_of_agents,
+    swarm_type: stored?.swarm_type,
+    output: stored?.output,
+    number_of_agents: stored?.number_of_agents,
     service_tier: run.service_tier,
     execution_time: run.execution_time,
-    usage: orderedSwarmUsage(run.usage as SwarmUsage | null),
+    usage: orderedSwarmUsage(run.usage),
   };
 }
