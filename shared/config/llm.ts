@@ -16,7 +16,7 @@ const localServer = (server: string, fallback: string) =>
 
 /** Default models, how LLM calls time out and retry, and the providers (or one gateway) they go to. */
 export const llm = defineDomain(
-  "LLM providers",
+  "LLM calls and providers",
   {
     DEFAULT_MODEL: str(Joi.string().default("gpt-4.1"), "model of an agent that names none"),
     DEFAULT_WORKER_MODEL: str(Joi.string().default("claude-sonnet-4-20250514"), "HeavySwarm's default worker model"),
@@ -31,7 +31,7 @@ export const llm = defineDomain(
       url,
       "one OpenAI-compatible gateway for every model (LiteLLM, a company proxy, the simulator); `npm start` points it at the simulator when no provider key is set",
     ),
-    LLM_API_KEY: optionalStr(optionalString, "the gateway's key (`none` when unset)"),
+    LLM_API_KEY: optionalStr(optionalString, "the gateway's key"),
     OPENAI_API_KEY: apiKey("OpenAI"),
     OPENAI_BASE_URL: baseUrl("OpenAI", "https://api.openai.com/v1"),
     ANTHROPIC_API_KEY: apiKey("Anthropic"),

@@ -1,10 +1,7 @@
 import { count, defineDomain, money, ms, num, optionalNum } from "./setting";
 
 const accountWindow = (window: string, tier: string) =>
-  optionalNum(
-    count,
-    `requests per ${window} for all keys of one \`${tier}\` account together (unset: the key limit of that tier)`,
-  );
+  optionalNum(count, `requests per ${window} for all keys of one \`${tier}\` account together`);
 
 /** Requests per API key and per account, and the daily token and dollar budgets of an account. */
 export const rateLimits = defineDomain(

@@ -15,14 +15,14 @@ export const secrets = defineDomain(
     ADMIN_USER: str(Joi.string().default("admin"), "Bull Board user"),
     ADMIN_PASSWORD: str(
       requiredInProduction(Joi.string().min(8), Joi.string().min(8).default("apiary-dev-admin")),
-      "Bull Board password (required in production)",
+      "Bull Board password",
     ),
     SECRETS_KEY: str(
       requiredInProduction(
         Joi.string().min(32),
         Joi.string().min(16).default("apiary-development-secrets-key-not-for-production"),
       ),
-      "the root of every sealing key (one per purpose, derived with HKDF): run secrets, launch keys, the new-key cookie; required in production (32 characters or more)",
+      "the root of every sealing key (one per purpose, derived with HKDF): run secrets, launch keys, the new-key cookie; 32 characters or more in production",
     ),
   },
   (env) => ({

@@ -44,14 +44,8 @@ export const sessions = defineDomain(
       "HS256 secret (at least 32 bytes) verifying the identity backend's session tokens; with neither it nor `SESSION_JWKS_URL`, the platform accepts API keys only",
     ),
     SESSION_JWKS_URL: optionalStr(Joi.string().uri(), "JWKS URL verifying the identity backend's session tokens"),
-    SESSION_JWT_ISSUER: optionalStr(
-      sessionClaim,
-      "required `iss` of session tokens (required in production when session tokens are accepted)",
-    ),
-    SESSION_JWT_AUDIENCE: optionalStr(
-      sessionClaim,
-      "required `aud` of session tokens (required in production when session tokens are accepted)",
-    ),
+    SESSION_JWT_ISSUER: optionalStr(sessionClaim, "required `iss` of session tokens"),
+    SESSION_JWT_AUDIENCE: optionalStr(sessionClaim, "required `aud` of session tokens"),
     SESSION_MAX_AGE_SECONDS: num(
       Joi.number().integer().min(60).default(86_400),
       "oldest `iat`, and longest `exp` after it, a session token may have",

@@ -13,7 +13,7 @@ export const solana = defineDomain(
     ),
     SOLANA_WS_URL: optionalStr(
       Joi.string().uri({ scheme: ["ws", "wss"] }),
-      "Solana websocket (signature subscriptions); unset: the RPC port + 1",
+      "Solana websocket (signature subscriptions)",
     ),
     SOLANA_NETWORK: str(Joi.string().default("localnet"), "network name stored with each launch"),
     TOKEN_LAUNCHER: oneOf(
