@@ -1,11 +1,11 @@
-import { run as batch } from "./batch/batch";
 import { run as all } from "./all/all";
+import { run as batch } from "./batch/batch";
 import { run as concurrency } from "./concurrency/concurrency";
 import { run as e5 } from "./e5/e5";
 import { run as overhead } from "./overhead/overhead";
+import { UsageError, type ScenarioRun } from "./scenario";
 import { run as swarms } from "./swarms/swarms";
 import { run as throughput } from "./throughput/throughput";
-import { UsageError, type ScenarioRun } from "./scenario";
 
 /**
  * `npm run bench -- [scenario] [flags]`: dispatches to one scenario module; without a scenario

@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
 import { measure as concurrency } from "../concurrency/concurrency";
-import { renderHeadlineTable, type ScenarioPart } from "./headline-table";
-import { machineInfo } from "../probes/machine-info";
 import { measure as overhead } from "../overhead/overhead";
+import { machineInfo } from "../probes/machine-info";
 import { runStamp, writeJsonResult } from "../report/results-file";
 import { UsageError, type ScenarioMeasure, type ScenarioRun } from "../scenario";
 import { measure as swarms } from "../swarms/swarms";
 import { measure as throughput } from "../throughput/throughput";
+import { renderHeadlineTable, type ScenarioPart } from "./headline-table";
 
 /** The scenarios of the combined run, in the order they run. */
 const PARTS: [string, ScenarioMeasure][] = [

@@ -1,6 +1,6 @@
 import type { MachineInfo } from "../probes/machine-info";
-import type { HeadlineRow } from "../scenario";
 import { textTable } from "../report/text-table";
+import type { HeadlineRow } from "../scenario";
 
 /** One scenario's part of the combined run. */
 export interface ScenarioPart {

@@ -1,5 +1,5 @@
-import { startCpuWindow, withCpuWindow, type CpuUsage } from "../probes/cpu-usage";
 import { jsonRequest } from "../client/json-request";
+import { startCpuWindow, withCpuWindow, type CpuUsage } from "../probes/cpu-usage";
 import type { QueueWatcher } from "../probes/queue-watcher";
 
 /** The batch target: 100 items, 500 ms simulated LLM latency each, done in under 3 s. */
@@ -43,7 +43,7 @@ export interface BatchContext {
 }
 
 /** E3 body: `BATCH_ITEMS` agents named `Item <i>`, each asking the simulator to wait `SIM_LATENCY_MS`. */
-export function batchBody(tag: string): unknown[] {
+function batchBody(tag: string): unknown[] {
   return Array.from({ length: BATCH_ITEMS }, (_, i) => ({
     agent_config: { agent_name: `Item ${i}`, llm_args: { sim_latency_ms: SIM_LATENCY_MS } },
     task: `Give one sentence about honey, item ${i} (${tag}).`,

@@ -1,8 +1,9 @@
-import { BATCH_ITEMS, LIMIT_MS, SIM_LATENCY_MS, type BatchPhase } from "./batch-measure";
-import { busyCell, cpuHeaderLine, stealCell, type CpuUsage } from "../probes/cpu-usage";
+import type { CpuUsage } from "../probes/cpu-usage";
 import type { MachineInfo } from "../probes/machine-info";
+import { busyCell, cpuHeaderLine, stealCell } from "../report/cpu-cells";
 import { median } from "../report/stats";
 import { textTable } from "../report/text-table";
+import { BATCH_ITEMS, LIMIT_MS, SIM_LATENCY_MS, type BatchPhase } from "./batch-measure";
 
 /** The figures of one phase (one worker count). */
 export interface BatchPhaseSummary {
@@ -20,7 +21,7 @@ export interface BatchPhaseSummary {
 }
 
 /** The number of workers the requirement names. */
-export const JUDGED_WORKERS = 2;
+const JUDGED_WORKERS = 2;
 
 /**
  * Medians and maxima per phase. The requirement is judged on the max, not the median: "finishes

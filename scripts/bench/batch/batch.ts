@@ -1,6 +1,4 @@
 import { loadavg } from "node:os";
-import { measurePhase, sendBatch, type BatchContext, type BatchPhase } from "./batch-measure";
-import { batchProblems, renderBatchRepsTable, renderBatchTable, summarizePhase } from "./batch-report";
 import { startCpuWindow } from "../probes/cpu-usage";
 import { machineInfo } from "../probes/machine-info";
 import { watchQueue } from "../probes/queue-watcher";
@@ -10,6 +8,8 @@ import type { ScenarioRun } from "../scenario";
 import type { WorkerSpec } from "../stack/service-stack";
 import { setUpStack } from "../stack/stack-setup";
 import { withTeardown } from "../stack/teardown";
+import { measurePhase, sendBatch, type BatchContext, type BatchPhase } from "./batch-measure";
+import { batchProblems, renderBatchRepsTable, renderBatchTable, summarizePhase } from "./batch-report";
 
 const WORKERS: WorkerSpec[] = [
   { name: "worker-agent-1", queues: ["agent"] },

@@ -1,7 +1,7 @@
 import { Agent } from "node:http";
+import { summarizeLatencies, type LatencySummary } from "../report/stats";
 import { answerProblem, timedRequest } from "./closed-loop";
 import type { HttpTarget } from "./http-target";
-import { summarizeLatencies, type LatencySummary } from "../report/stats";
 
 /** Outcome of `count` requests sent at the same moment. */
 export interface BurstResult {

@@ -1,6 +1,6 @@
 import { Agent, request } from "node:http";
-import type { HttpTarget } from "./http-target";
 import { summarizeLatencies, type LatencySummary } from "../report/stats";
+import type { HttpTarget } from "./http-target";
 
 /** Outcome of a closed-loop run (sequential when its concurrency is 1). */
 export interface SequentialResult {

@@ -1,6 +1,6 @@
-import type { HttpTarget } from "./http-target";
-import { measureSequential } from "./closed-loop";
 import type { ServiceStack } from "../stack/service-stack";
+import { measureSequential } from "./closed-loop";
+import type { HttpTarget } from "./http-target";
 
 /**
  * Sends `target` once and throws a readable error unless it answers 2xx with a body that passes

@@ -1,7 +1,6 @@
 import { sendBurst, type BurstResult } from "../client/burst";
-import { startCpuWindow, type CpuUsage } from "../probes/cpu-usage";
 import type { HttpTarget } from "../client/http-target";
-import type { ManagedProcess } from "../stack/managed-process";
+import { startCpuWindow, type CpuUsage } from "../probes/cpu-usage";
 import { watchProcesses, type ProcessUsage } from "../probes/process-watch";
 import type { QueueWatcher } from "../probes/queue-watcher";
 import {
@@ -12,9 +11,10 @@ import {
   type SimArrivals,
   type SimCalls,
 } from "../probes/sim-journal";
-import { swarmBody } from "../targets/swarm-body";
-import { CONCURRENT_SWARM } from "../targets/concurrent-swarm-targets";
 import { startTcpCounters, type TcpCounters } from "../probes/tcp-counters";
+import type { ManagedProcess } from "../stack/managed-process";
+import { CONCURRENT_SWARM } from "../targets/concurrent-swarm-targets";
+import { swarmBody } from "../targets/swarm-body";
 
 /** One burst of simultaneous swarm requests and what every process used meanwhile. */
 export interface ConcurrencyBurst {

@@ -1,9 +1,9 @@
-import { busyCell, cpuHeaderLine, stealCell } from "../probes/cpu-usage";
-import type { ConcurrencyBurst } from "./concurrency-measure";
 import type { MachineInfo } from "../probes/machine-info";
+import { busyCell, cpuHeaderLine, stealCell } from "../report/cpu-cells";
+import { textTable } from "../report/text-table";
 import type { HeadlineRow } from "../scenario";
 import { CONCURRENT_SWARM } from "../targets/concurrent-swarm-targets";
-import { textTable } from "../report/text-table";
+import type { ConcurrencyBurst } from "./concurrency-measure";
 
 /** The burst's figures against the ideal. */
 export interface ConcurrencySummary {

@@ -1,16 +1,16 @@
 import { loadavg } from "node:os";
-import { measureBurst, type ConcurrencyContext } from "./concurrency-measure";
-import { parseConcurrencyOptions } from "./concurrency-options";
-import { concurrencyHeadline, renderConcurrencyTable, summarizeConcurrency } from "./concurrency-report";
-import { machineInfo } from "../probes/machine-info";
 import { preflight } from "../client/preflight";
+import { machineInfo } from "../probes/machine-info";
 import { watchQueue } from "../probes/queue-watcher";
 import { runStamp, writeJsonResult } from "../report/results-file";
 import { standAlone, type ScenarioMeasure } from "../scenario";
 import type { WorkerSpec } from "../stack/service-stack";
 import { setUpStack } from "../stack/stack-setup";
-import { swarmServiceTarget } from "../targets/concurrent-swarm-targets";
 import { withTeardown } from "../stack/teardown";
+import { swarmServiceTarget } from "../targets/concurrent-swarm-targets";
+import { measureBurst, type ConcurrencyContext } from "./concurrency-measure";
+import { parseConcurrencyOptions } from "./concurrency-options";
+import { concurrencyHeadline, renderConcurrencyTable, summarizeConcurrency } from "./concurrency-report";
 
 // Enough requests to get every code path of web and workers compiled before the burst.
 const WARMUP_REQUESTS = 50;

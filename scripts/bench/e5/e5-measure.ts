@@ -1,19 +1,11 @@
 import type { BenchOptions } from "../bench-options";
-import { startCpuWindow, type CpuUsage } from "../probes/cpu-usage";
-import type { HttpTarget } from "../client/http-target";
-import { runLoad, type LoadResult } from "../client/load-run";
-import type { QueueWatcher } from "../probes/queue-watcher";
 import { measureSequential, type SequentialResult } from "../client/closed-loop";
+import { pair, type DirectVsService, type PerTarget } from "../client/direct-vs-service";
+import { runLoad, type LoadResult } from "../client/load-run";
+import { startCpuWindow, type CpuUsage } from "../probes/cpu-usage";
 
 /** Concurrency of the throughput runs. */
 export const HIGH_CONCURRENCY = 50;
-const WARMUP_CONCURRENCY = 10;
-// Enough sequential requests to get the client-side code paths compiled before the timed loop.
-const WARMUP_SEQUENTIAL_REQUESTS = 200;
-const QUEUE_IDLE_TIMEOUT_MS = 60_000;
-
-/** Results per target name ("direct" / "service"). */
-export type PerTarget<T> = Record<string, T>;
 
 /** One round: every measurement once for each target. */
 export interface E5Round {
@@ -31,75 +23,16 @@ export interface E5Round {
   cpuByRun: Record<string, CpuUsage | null>;
 }
 
-/** Discarded warm-up runs, kept only to report errors there. */
-export interface E5Warmup {
-  load: PerTarget<LoadResult>;
-  sequential: PerTarget<SequentialResult>;
-}
-
-/** What the measurement phase needs from the set-up. */
-export interface E5Context {
-  direct: HttpTarget;
-  service: HttpTarget;
-  queue: QueueWatcher;
-  /** Throws if a child process died; checked after every run so a crash is not misread as a result. */
-  assertAlive(): void;
-}
-
-function e5Say(line: string): void {
-  process.stderr.write(`[e5] ${line}\n`);
-}
-
-/**
- * Runs `measure` for each target in `order`, then lets the service's queue drain: autocannon cuts
- * its connections at the deadline, but the worker still finishes the jobs those requests queued,
- * and that work must not land in the next measurement. Each run's CPU steal goes into
- * `cpu.byRun`, so a bad run can be told apart from a bad neighbour.
- */
-export async function pair<T>(
-  ctx: E5Context,
-  order: HttpTarget[],
-  drains: number[],
-  cpu: { kind: string; byRun: Record<string, CpuUsage | null> },
-  measure: (t: HttpTarget) => Promise<T>,
-): Promise<PerTarget<T>> {
-  const out: PerTarget<T> = {};
-  for (const target of order) {
-    const endCpu = startCpuWindow();
-    out[target.name] = await measure(target);
-    cpu.byRun[`${cpu.kind} ${target.name}`] = endCpu();
-    ctx.assertAlive();
-    if (target === ctx.service) drains.push(Math.round(await ctx.queue.waitUntilIdle(QUEUE_IDLE_TIMEOUT_MS)));
-  }
-  return out;
-}
-
-/** Warms up both targets: JIT, connection pools and caches in every process get going. */
-export async function warmUp(
-  ctx: E5Context,
-  opts: BenchOptions,
-  say: (line: string) => void = e5Say,
-): Promise<E5Warmup> {
-  const warmup: E5Warmup = { load: {}, sequential: {} };
-  for (const target of [ctx.direct, ctx.service]) {
-    say(
-      `warming up ${target.name} (${opts.warmupS} s at c=${WARMUP_CONCURRENCY}, then ${WARMUP_SEQUENTIAL_REQUESTS} sequential)`,
-    );
-    warmup.load[target.name] = await runLoad(target, WARMUP_CONCURRENCY, opts.warmupS);
-    if (target === ctx.service) await ctx.queue.waitUntilIdle(QUEUE_IDLE_TIMEOUT_MS);
-    warmup.sequential[target.name] = await measureSequential(target, opts.warmupS, WARMUP_SEQUENTIAL_REQUESTS);
-    ctx.assertAlive();
-  }
-  return warmup;
-}
-
 /**
  * Measures both targets `opts.rounds` times. Direct and service runs alternate, and the one going
  * first flips each round, so drifting machine noise (thermal, other tenants, Postgres autovacuum)
  * hits both sides alike instead of skewing one.
  */
-export async function measureRounds(ctx: E5Context, opts: BenchOptions): Promise<E5Round[]> {
-  const say = e5Say;
+export async function measureRounds(
+  ctx: DirectVsService,
+  opts: BenchOptions,
+  say: (line: string) => void,
+): Promise<E5Round[]> {
   const rounds: E5Round[] = [];
   const d = opts.durationS;
   for (let i = 0; i < opts.rounds; i++) {

@@ -1,9 +1,10 @@
 import type { BenchOptions } from "../bench-options";
-import { busyCell, cpuHeaderLine, stealCell, type CpuUsage } from "../probes/cpu-usage";
-import { HIGH_CONCURRENCY, type E5Round, type E5Warmup } from "./e5-measure";
+import type { CpuUsage } from "../probes/cpu-usage";
 import type { MachineInfo } from "../probes/machine-info";
+import { busyCell, cpuHeaderLine, stealCell } from "../report/cpu-cells";
 import { median } from "../report/stats";
 import { textTable } from "../report/text-table";
+import { HIGH_CONCURRENCY, type E5Round } from "./e5-measure";
 
 /** Medians over rounds for one target, plus error totals over every measured run. */
 export interface E5Side {
@@ -163,19 +164,6 @@ export function renderRoundsTable(rounds: E5Round[]): string {
     ]);
   }
   return textTable(rows, 2);
-}
-
-/** Warnings about the discarded warm-up (errors there usually mean the run below is suspect too). */
-export function warmupWarnings(w: E5Warmup): string[] {
-  const out: string[] = [];
-  for (const [name, r] of Object.entries(w.load)) {
-    if (r.errors || r.non2xx)
-      out.push(`warm-up ${name}: ${r.errors} errors, ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)})`);
-  }
-  for (const [name, r] of Object.entries(w.sequential)) {
-    if (r.errors || r.non2xx || r.badBodies) out.push(`warm-up ${name} sequential: ${r.problems.join("; ")}`);
-  }
-  return out;
 }
 
 /** What went wrong in the measured runs, for the lines under the table. */

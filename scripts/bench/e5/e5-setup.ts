@@ -1,10 +1,10 @@
-import type { BenchPorts } from "../stack/bench-env";
-import { directTarget, serviceTarget } from "../targets/agent-completion-targets";
 import type { HttpTarget } from "../client/http-target";
 import { preflight } from "../client/preflight";
+import type { BenchPorts } from "../stack/bench-env";
 import type { ServiceStack } from "../stack/service-stack";
 import { setUpStack } from "../stack/stack-setup";
 import type { TeardownStep } from "../stack/teardown";
+import { directTarget, serviceTarget } from "../targets/agent-completion-targets";
 
 /** Everything E5 measures against, ready and checked. */
 export interface E5Setup {
@@ -17,6 +17,8 @@ export interface E5Setup {
   logs: Record<string, string>;
   /** How long each step took, in ms (a slow start is worth knowing about). */
   stepsMs: Record<string, number>;
+  /** Writes a progress line to stderr, prefixed with `[e5]`. */
+  say(line: string): void;
 }
 
 /**
@@ -32,5 +34,5 @@ export async function setUpE5(stamp: string, onTeardown: (step: TeardownStep) =>
   await preflight(direct, stack);
   await preflight(service, stack);
   stepsMs.preflight = Math.round(performance.now() - started);
-  return { env, ports, stack, direct, service, logs, stepsMs };
+  return { env, ports, stack, direct, service, logs, stepsMs, say };
 }

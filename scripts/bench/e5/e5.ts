@@ -1,14 +1,15 @@
 import { loadavg } from "node:os";
 import { parseBenchOptions } from "../bench-options";
+import { warmUp, warmupWarnings } from "../client/direct-vs-service";
 import { startCpuWindow } from "../probes/cpu-usage";
-import { measureRounds, warmUp } from "./e5-measure";
-import { failureDetails, hasFailures, renderE5Table, renderRoundsTable, summarize, warmupWarnings } from "./e5-report";
-import { setUpE5 } from "./e5-setup";
 import { machineInfo } from "../probes/machine-info";
 import { watchQueue } from "../probes/queue-watcher";
 import { runStamp, writeJsonResult } from "../report/results-file";
 import type { ScenarioRun } from "../scenario";
 import { withTeardown } from "../stack/teardown";
+import { measureRounds } from "./e5-measure";
+import { failureDetails, hasFailures, renderE5Table, renderRoundsTable, summarize } from "./e5-report";
+import { setUpE5 } from "./e5-setup";
 
 /**
  * E5 (`POST /v1/agent/completions`): the same LLM call measured in one run directly against the
@@ -27,10 +28,10 @@ export const run: ScenarioRun = async (argv) => {
     onTeardown(() => queue.close());
     const ctx = { direct: setup.direct, service: setup.service, queue, assertAlive: () => setup.stack.assertAlive() };
 
-    const warmup = await warmUp(ctx, opts);
+    const warmup = await warmUp(ctx, opts, setup.say);
     // Warm-up is left out: the CPU figures describe the windows the table's numbers come from.
     const endCpu = startCpuWindow();
-    const rounds = await measureRounds(ctx, opts);
+    const rounds = await measureRounds(ctx, opts, setup.say);
     const cpu = endCpu();
     const loadAfter = loadavg()[0];
     const summary = summarize(rounds);

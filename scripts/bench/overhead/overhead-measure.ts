@@ -1,7 +1,7 @@
 import type { BenchOptions } from "../bench-options";
 import { measureClosedLoop, type SequentialResult } from "../client/closed-loop";
+import { pair, type DirectVsService, type PerTarget } from "../client/direct-vs-service";
 import { startCpuWindow, type CpuUsage } from "../probes/cpu-usage";
-import { pair, type E5Context, type PerTarget } from "../e5/e5-measure";
 
 /** The concurrencies the requirement names. */
 export const OVERHEAD_CONCURRENCIES = [1, 50, 200];
@@ -11,7 +11,7 @@ export interface Workload {
   /** Row label, e.g. `E5 agent`. */
   name: string;
   /** Its direct and service targets, its queue and the liveness check. */
-  ctx: E5Context;
+  ctx: DirectVsService;
 }
 
 /** One round: every workload at every concurrency, direct and through the service. */

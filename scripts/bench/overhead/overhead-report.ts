@@ -1,11 +1,12 @@
 import type { BenchOptions } from "../bench-options";
 import type { SequentialResult } from "../client/closed-loop";
-import { cpuHeaderLine, type CpuUsage } from "../probes/cpu-usage";
+import type { CpuUsage } from "../probes/cpu-usage";
 import type { MachineInfo } from "../probes/machine-info";
-import { OVERHEAD_CONCURRENCIES, type OverheadRound } from "./overhead-measure";
-import type { HeadlineRow } from "../scenario";
+import { cpuHeaderLine } from "../report/cpu-cells";
 import { median } from "../report/stats";
 import { textTable } from "../report/text-table";
+import type { HeadlineRow } from "../scenario";
+import { OVERHEAD_CONCURRENCIES, type OverheadRound } from "./overhead-measure";
 
 /** Medians over rounds of one side (direct or service) at one concurrency. */
 export interface OverheadSide {

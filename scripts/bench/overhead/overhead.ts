@@ -1,10 +1,17 @@
 import { loadavg } from "node:os";
 import { parseBenchOptions } from "../bench-options";
+import { warmUp, warmupWarnings } from "../client/direct-vs-service";
+import { preflight } from "../client/preflight";
 import { startCpuWindow } from "../probes/cpu-usage";
-import { warmUp } from "../e5/e5-measure";
-import { warmupWarnings } from "../e5/e5-report";
-import { directTarget, serviceTarget } from "../targets/agent-completion-targets";
 import { machineInfo } from "../probes/machine-info";
+import { watchQueue } from "../probes/queue-watcher";
+import { runStamp, writeJsonResult } from "../report/results-file";
+import { standAlone, type ScenarioMeasure } from "../scenario";
+import type { WorkerSpec } from "../stack/service-stack";
+import { setUpStack } from "../stack/stack-setup";
+import { withTeardown } from "../stack/teardown";
+import { directTarget, serviceTarget } from "../targets/agent-completion-targets";
+import { CONCURRENT_SWARM, swarmDirectTarget, swarmServiceTarget } from "../targets/concurrent-swarm-targets";
 import { measureOverhead, type Workload } from "./overhead-measure";
 import {
   hasOverheadFailures,
@@ -13,14 +20,6 @@ import {
   renderOverheadTable,
   summarizeOverhead,
 } from "./overhead-report";
-import { preflight } from "../client/preflight";
-import { watchQueue } from "../probes/queue-watcher";
-import { runStamp, writeJsonResult } from "../report/results-file";
-import { standAlone, type ScenarioMeasure } from "../scenario";
-import type { WorkerSpec } from "../stack/service-stack";
-import { setUpStack } from "../stack/stack-setup";
-import { CONCURRENT_SWARM, swarmDirectTarget, swarmServiceTarget } from "../targets/concurrent-swarm-targets";
-import { withTeardown } from "../stack/teardown";
 
 // The Procfile's two run workers: E5 runs in the agent worker, swarm turns in the swarm worker.
 const WORKERS: WorkerSpec[] = [

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ROOT } from "../stack/managed-process";
 
 /** `.bench/` at the repository root (git-ignored): raw results and child-process logs. */
-export const BENCH_DIR = join(ROOT, ".bench");
+const BENCH_DIR = join(ROOT, ".bench");
 
 /** A file-name-safe timestamp, e.g. `2025-01-31T12-00-00-000Z`, shared by one run's files. */
 export function runStamp(date = new Date()): string {

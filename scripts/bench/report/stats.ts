@@ -1,5 +1,5 @@
 /** Percentile by nearest rank on an ascending array (`p` in 0–100); NaN when empty. */
-export function percentile(sortedAsc: ArrayLike<number>, p: number): number {
+function percentile(sortedAsc: ArrayLike<number>, p: number): number {
   const n = sortedAsc.length;
   if (n === 0) return NaN;
   const rank = Math.ceil((p / 100) * n);

@@ -35,7 +35,7 @@ export interface WebPorts {
 }
 
 /** What production's Procfile runs for the agent endpoints: one worker for the `agent` queue. */
-export const ONE_AGENT_WORKER: WorkerSpec[] = [{ name: "worker", queues: ["agent"] }];
+const ONE_AGENT_WORKER: WorkerSpec[] = [{ name: "worker", queues: ["agent"] }];
 
 const START_TIMEOUT_MS = 60_000;
 

@@ -1,10 +1,7 @@
-import { BENCH_DATABASE, benchEnv, type BenchPorts } from "./bench-env";
-import { ensureServices } from "./ensure-services";
-import { flushRedisDb } from "./flush-redis";
-import { recreateDatabase } from "./fresh-database";
-import { freePorts } from "./free-port";
-import { createApiKey, migrateDatabase } from "./prepare-database";
 import { benchPath } from "../report/results-file";
+import { BENCH_DATABASE, benchEnv, type BenchPorts } from "./bench-env";
+import { createApiKey, ensureServices, flushRedisDb, migrateDatabase, recreateDatabase } from "./data-stores";
+import { freePorts } from "./free-port";
 import { startServiceStack, type ServiceStack, type WebPorts, type WorkerSpec } from "./service-stack";
 import type { TeardownStep } from "./teardown";
 

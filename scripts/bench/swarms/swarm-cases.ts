@@ -1,22 +1,4 @@
-/** What a case sends: the knobs the depth formulas read. */
-export interface SwarmShape {
-  /** Request agents (N), named from `AGENT_NAMES` in order; every one waits `SWARM_SIM_LATENCY_MS`. */
-  agents: number;
-  /** Swarm `max_loops` (L). */
-  loops: number;
-  /** AgentRearrange's `rearrange_flow`, over `AGENT_NAMES`. */
-  flow?: string;
-  /** BatchedGridWorkflow's `tasks` count (T). */
-  tasks?: number;
-  /** HeavySwarm's `heavy_swarm_loops_per_agent`. */
-  heavyLoops?: number;
-  /**
-   * `role` per agent index, where SWARM-TYPES.md lets a request agent act as an internal one
-   * (director, router, chairman): that agent carries `sim_latency_ms`, so the internal call waits
-   * like every other call instead of depending on what the service passes to internal agents.
-   */
-  roles?: Record<number, string>;
-}
+import type { SwarmShape } from "../targets/swarm-body";
 
 /**
  * The depth a case expects, or why it is not checked. `of` is the static formula; a case whose
@@ -40,9 +22,6 @@ export interface SwarmCase {
 
 /** Every call of every case asks the simulator for this latency. */
 export const SWARM_SIM_LATENCY_MS = 300;
-
-/** Agent names, short and distinct, so flows read well. */
-export const AGENT_NAMES = ["Ada", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"];
 
 const steps = (flow = "") => flow.split("->").length;
 

@@ -1,9 +1,10 @@
-import { startCpuWindow, withCpuWindow, type CpuUsage } from "../probes/cpu-usage";
 import { jsonRequest } from "../client/json-request";
+import { startCpuWindow, withCpuWindow, type CpuUsage } from "../probes/cpu-usage";
 import type { QueueWatcher } from "../probes/queue-watcher";
 import { clearSimJournal, readSimCalls, type SimCalls } from "../probes/sim-journal";
 import { swarmBody } from "../targets/swarm-body";
-import { SWARM_CASES, type ResponseDepth, type SwarmShape } from "./swarm-cases";
+import type { SwarmShape } from "../targets/swarm-body";
+import { SWARM_CASES, SWARM_SIM_LATENCY_MS, type ResponseDepth } from "./swarm-cases";
 
 /** One E1 request of one swarm type. */
 export interface SwarmRunResult {
@@ -47,14 +48,9 @@ function errorOf(status: number, json: unknown, text: string): string | null {
 }
 
 /** Sends one E1 request of `type` and reads back its `execution_time` and the LLM calls it made. */
-export async function runSwarm(
-  ctx: SwarmsContext,
-  type: string,
-  shape: SwarmShape,
-  rep: number,
-): Promise<SwarmRunResult> {
+async function runSwarm(ctx: SwarmsContext, type: string, shape: SwarmShape, rep: number): Promise<SwarmRunResult> {
   await clearSimJournal(ctx.simulatorUrl);
-  const body = swarmBody(type, shape, `${type} rep ${rep}`);
+  const body = swarmBody(type, shape, `${type} rep ${rep}`, SWARM_SIM_LATENCY_MS);
   const { value: answer, cpu } = await withCpuWindow(() =>
     jsonRequest("POST", `${ctx.apiUrl}/v1/swarm/completions`, { apiKey: ctx.apiKey, body }),
   );

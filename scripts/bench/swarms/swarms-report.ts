@@ -1,10 +1,12 @@
-import { busyCell, cpuHeaderLine, stealCell, type CpuUsage } from "../probes/cpu-usage";
+import type { CpuUsage } from "../probes/cpu-usage";
 import type { MachineInfo } from "../probes/machine-info";
-import type { HeadlineRow } from "../scenario";
+import { busyCell, cpuHeaderLine, stealCell } from "../report/cpu-cells";
 import { median } from "../report/stats";
-import { AGENT_NAMES, SWARM_SIM_LATENCY_MS, type SwarmCase, type SwarmShape } from "./swarm-cases";
-import type { SwarmRunResult } from "./swarms-measure";
 import { textTable } from "../report/text-table";
+import type { HeadlineRow } from "../scenario";
+import { AGENT_NAMES, type SwarmShape } from "../targets/swarm-body";
+import { SWARM_SIM_LATENCY_MS, type SwarmCase } from "./swarm-cases";
+import type { SwarmRunResult } from "./swarms-measure";
 
 /** The check: `execution_time` within 15% + 100 ms of depth × latency, either way. */
 const RELATIVE_TOLERANCE = 0.15;
@@ -41,13 +43,13 @@ export type SwarmOutcome =
     };
 
 /** Expected wall time for a depth, and how far off the check allows. */
-export function expectation(depth: number): { expectedMs: number; toleranceMs: number } {
+function expectation(depth: number): { expectedMs: number; toleranceMs: number } {
   const expectedMs = depth * SWARM_SIM_LATENCY_MS;
   return { expectedMs, toleranceMs: RELATIVE_TOLERANCE * expectedMs + ABSOLUTE_TOLERANCE_MS };
 }
 
 /** A run's depth: from its response for types with `depthFromResponse`, else the static formula; null when not checkable. */
-export function runDepth(swarmCase: SwarmCase, run: SwarmRunResult): number | null {
+function runDepth(swarmCase: SwarmCase, run: SwarmRunResult): number | null {
   if (swarmCase.depthFromResponse)
     return run.responseDepth && "depth" in run.responseDepth ? run.responseDepth.depth : null;
   return "skip" in swarmCase.depth || !swarmCase.depth.of ? null : swarmCase.depth.of(swarmCase.shape);

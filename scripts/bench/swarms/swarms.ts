@@ -7,7 +7,9 @@ import { runStamp, writeJsonResult } from "../report/results-file";
 import { standAlone, UsageError, type ScenarioMeasure } from "../scenario";
 import type { WorkerSpec } from "../stack/service-stack";
 import { setUpStack } from "../stack/stack-setup";
-import { SWARM_CASES, type SwarmShape } from "./swarm-cases";
+import { withTeardown } from "../stack/teardown";
+import type { SwarmShape } from "../targets/swarm-body";
+import { SWARM_CASES } from "./swarm-cases";
 import { measureSwarms, type SwarmsContext } from "./swarms-measure";
 import {
   hasFailures,
@@ -17,7 +19,6 @@ import {
   swarmsHeadline,
   type SwarmOutcome,
 } from "./swarms-report";
-import { withTeardown } from "../stack/teardown";
 
 // Swarm turns run inside the swarm worker; the agent worker is there because production runs one.
 const WORKERS: WorkerSpec[] = [

@@ -1,7 +1,6 @@
-import { directTarget } from "./agent-completion-targets";
 import { parseJsonObject, type HttpTarget } from "../client/http-target";
-import { swarmBody } from "./swarm-body";
-import type { SwarmShape } from "../swarms/swarm-cases";
+import { directTarget } from "./agent-completion-targets";
+import { swarmBody, type SwarmShape } from "./swarm-body";
 
 /** The swarm the overhead and concurrency scenarios send: three agents in parallel, one round (depth 1). */
 export const CONCURRENT_SWARM = {

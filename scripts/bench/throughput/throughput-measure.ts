@@ -1,10 +1,10 @@
 import type { BenchOptions } from "../bench-options";
 import { measureClosedLoop, type SequentialResult } from "../client/closed-loop";
-import { startCpuWindow, type CpuUsage } from "../probes/cpu-usage";
 import type { HttpTarget } from "../client/http-target";
-import type { ManagedProcess } from "../stack/managed-process";
+import { startCpuWindow, type CpuUsage } from "../probes/cpu-usage";
 import { watchProcesses, type ProcessUsage } from "../probes/process-watch";
 import type { QueueWatcher } from "../probes/queue-watcher";
+import type { ManagedProcess } from "../stack/managed-process";
 
 /**
  * Requests kept in flight: well above what one worker runs at once (WORKER_CONCURRENCY_AGENT,

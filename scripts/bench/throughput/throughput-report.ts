@@ -1,10 +1,11 @@
 import type { BenchOptions } from "../bench-options";
-import { busyCell, cpuHeaderLine, stealCell, type CpuUsage } from "../probes/cpu-usage";
+import type { CpuUsage } from "../probes/cpu-usage";
 import type { MachineInfo } from "../probes/machine-info";
 import type { ProcessUsage } from "../probes/process-watch";
-import type { HeadlineRow } from "../scenario";
+import { busyCell, cpuHeaderLine, stealCell } from "../report/cpu-cells";
 import { median } from "../report/stats";
 import { textTable } from "../report/text-table";
+import type { HeadlineRow } from "../scenario";
 import { THROUGHPUT_CONCURRENCY, type ThroughputPhase } from "./throughput-measure";
 
 /** The figures of one phase. */
@@ -37,7 +38,7 @@ export function summarizeThroughput(phases: ThroughputPhase[]): ThroughputSummar
 }
 
 /** CPU per process kind as % of one core, e.g. `web 98 · workers 2x31 · sim 4 · client 20`. */
-export function cpuByKind(processes: ProcessUsage[]): string {
+function cpuByKind(processes: ProcessUsage[]): string {
   const kinds: [string, RegExp][] = [
     ["web", /^web/],
     ["workers", /^worker/],

@@ -1,16 +1,16 @@
 import { loadavg } from "node:os";
 import { parseBenchOptions } from "../bench-options";
 import { measureClosedLoop } from "../client/closed-loop";
-import { startCpuWindow } from "../probes/cpu-usage";
-import { serviceTarget } from "../targets/agent-completion-targets";
-import { machineInfo } from "../probes/machine-info";
 import { preflight } from "../client/preflight";
+import { startCpuWindow } from "../probes/cpu-usage";
+import { machineInfo } from "../probes/machine-info";
 import { watchQueue } from "../probes/queue-watcher";
 import { runStamp, writeJsonResult } from "../report/results-file";
 import { standAlone, type ScenarioMeasure } from "../scenario";
 import type { WorkerSpec } from "../stack/service-stack";
 import { setUpStack } from "../stack/stack-setup";
 import { withTeardown } from "../stack/teardown";
+import { serviceTarget } from "../targets/agent-completion-targets";
 import {
   measureThroughputPhase,
   THROUGHPUT_CONCURRENCY,
