@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { DataSource } from "typeorm";
-import { createApiKey, ensureUser, findKeyOwner } from "../shared/auth/api-keys";
+import { createApiKey, ensureUser, findKeyOwner } from "../../shared/auth/api-keys";
 
 /**
  * The development API key, created once and kept in a git-ignored file so `npm start` can print

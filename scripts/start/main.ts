@@ -1,14 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { config } from "../shared/config";
-import { closeDataSource, getDataSource } from "../shared/db/data-source";
+import { config } from "../../shared/config";
+import { closeDataSource, getDataSource } from "../../shared/db/data-source";
+import { hasConfiguredProvider } from "../../shared/llm/providers";
+import { migrate } from "../migrate";
 import { ensureDevApiKey } from "./dev-api-key";
-import { hasConfiguredProvider } from "../shared/llm/providers";
-import { migrate } from "./migrate";
 import { ProcessGroup } from "./process-group";
 import { readProcfile } from "./procfile";
 
-const ROOT = join(__dirname, "..");
+const ROOT = join(__dirname, "..", "..");
 const SIMULATOR_PORT = 8090;
 /** The default `SOLANA_RPC_URL`: when it is left as is, `npm start` runs the local network there. */
 const LOCALNET_RPC_URL = "http://127.0.0.1:8899";
