@@ -25,7 +25,7 @@ export interface HeadlineRow {
 }
 
 /** What a scenario that takes part in the combined run hands back besides printing its own tables. */
-export interface ScenarioResult {
+interface ScenarioResult {
   code: number;
   headline: HeadlineRow[];
   /** Where its raw JSON went. */

@@ -7,7 +7,7 @@ import { textTable } from "../report/text-table";
 import { HIGH_CONCURRENCY, type E5Round } from "./e5-measure";
 
 /** Medians over rounds for one target, plus error totals over every measured run. */
-export interface E5Side {
+interface E5Side {
   c1P50Ms: number;
   c1P99Ms: number;
   c1RequestsPerSec: number;

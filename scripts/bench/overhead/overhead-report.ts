@@ -9,7 +9,7 @@ import type { HeadlineRow } from "../scenario";
 import { OVERHEAD_CONCURRENCIES, type OverheadRound } from "./overhead-measure";
 
 /** Medians over rounds of one side (direct or service) at one concurrency. */
-export interface OverheadSide {
+interface OverheadSide {
   p50Ms: number;
   p99Ms: number;
   /** Successful operations per second. */

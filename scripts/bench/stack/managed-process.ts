@@ -6,7 +6,7 @@ import { join } from "node:path";
 export const ROOT = join(__dirname, "..", "..", "..");
 
 /** How a process ended. */
-export interface ExitStatus {
+interface ExitStatus {
   code: number | null;
   signal: NodeJS.Signals | null;
 }

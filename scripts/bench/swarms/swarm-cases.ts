@@ -4,7 +4,7 @@ import type { SwarmShape } from "../targets/swarm-body";
  * The depth a case expects, or why it is not checked. `of` is the static formula; a case whose
  * depth follows from LLM decisions leaves it out and gives `depthFromResponse` instead.
  */
-export type DepthRule = { formula: string; of?: (s: SwarmShape) => number } | { skip: string };
+type DepthRule = { formula: string; of?: (s: SwarmShape) => number } | { skip: string };
 
 /** One run's depth read from its response body, or why that run cannot be checked. */
 export type ResponseDepth = { depth: number; note: string } | { uncheckable: string };
