@@ -32,6 +32,7 @@ interface ScenarioResult {
   rawFile: string;
 }
 
+/** A scenario that also takes part in the combined run: `run`'s job, plus the figures `all` tabulates. */
 export type ScenarioMeasure = (argv: string[]) => Promise<ScenarioResult>;
 
 /** The stand-alone form of a scenario that can also run in the combined run. */

@@ -26,6 +26,7 @@ export interface ConcurrencySummary {
   peakRssMiB: Record<string, number>;
 }
 
+/** The burst's figures against the ideal (depth x latency) and the expected LLM calls. */
 export function summarizeConcurrency(b: ConcurrencyBurst, latencyMs: number): ConcurrencySummary {
   const idealMs = CONCURRENT_SWARM.depth * latencyMs;
   const { burst } = b;
@@ -49,6 +50,7 @@ export function summarizeConcurrency(b: ConcurrencyBurst, latencyMs: number): Co
 
 const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1_000).toFixed(2)} s` : "n/a");
 
+/** The scenario's tables: the burst's outcome, then memory and CPU per process. */
 export function renderConcurrencyTable(
   sum: ConcurrencySummary,
   b: ConcurrencyBurst,
@@ -124,6 +126,7 @@ export function renderConcurrencyTable(
   ].join("\n");
 }
 
+/** Its lines in the combined table: time to finish against the ideal, and peak RSS per process kind. */
 export function concurrencyHeadline(sum: ConcurrencySummary, b: ConcurrencyBurst): HeadlineRow[] {
   const steal = stealCell(b.cpu);
   const rss = (pattern: RegExp) =>

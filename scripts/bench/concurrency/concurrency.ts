@@ -90,4 +90,5 @@ export const measure: ScenarioMeasure = async (argv) => {
   });
 };
 
+/** `npm run bench -- concurrency`. */
 export const run = standAlone(measure);

@@ -71,6 +71,7 @@ const steal = (s: number | null) => (s === null ? "n/a" : `${s.toFixed(1)}%`);
 const worstSteal = (c: OverheadCell) =>
   c.direct.stealPct === null || c.service.stealPct === null ? null : Math.max(c.direct.stealPct, c.service.stealPct);
 
+/** True when any measured request of either side failed: the figures are then not a result. */
 export function hasOverheadFailures(cells: OverheadCell[]): boolean {
   return cells.some((c) => c.direct.failures + c.service.failures > 0);
 }

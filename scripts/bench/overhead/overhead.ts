@@ -115,4 +115,5 @@ export const measure: ScenarioMeasure = async (argv) => {
   });
 };
 
+/** `npm run bench -- overhead`. */
 export const run = standAlone(measure);

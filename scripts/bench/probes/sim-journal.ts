@@ -65,6 +65,7 @@ export interface SimArrivals {
   peakInFlight: number;
 }
 
+/** Reads the calls' arrival times from the journal: how long they spread and how many overlapped. */
 export function simArrivals(entries: SimJournalEntry[], latencyMs: number): SimArrivals {
   const times = entries
     .map((e) => Date.parse(e.at ?? ""))

@@ -123,4 +123,5 @@ export const measure: ScenarioMeasure = async (argv) => {
   });
 };
 
+/** `npm run bench -- swarms`. */
 export const run = standAlone(measure);

@@ -58,6 +58,7 @@ function cpuByKind(processes: ProcessUsage[]): string {
 const rate = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 
+/** The scenario's table: one row per process count, with the CPU each kind of process used. */
 export function renderThroughputTable(
   summaries: ThroughputSummary[],
   phases: ThroughputPhase[],
@@ -113,6 +114,7 @@ export function renderThroughputTable(
   ].join("\n");
 }
 
+/** Its lines in the combined table: every phase against the 1-web, 1-worker baseline. */
 export function throughputHeadline(summaries: ThroughputSummary[], phases: ThroughputPhase[]): HeadlineRow[] {
   const base = summaries.find((s) => s.webs === 1 && s.workers === 1);
   return summaries
@@ -127,6 +129,7 @@ export function throughputHeadline(summaries: ThroughputSummary[], phases: Throu
     }));
 }
 
+/** What went wrong in the measured runs, for the lines under the table. */
 export function throughputProblems(phases: ThroughputPhase[]): string[] {
   return phases.flatMap((p) =>
     p.runs

@@ -115,4 +115,5 @@ export const measure: ScenarioMeasure = async (argv) => {
   });
 };
 
+/** `npm run bench -- throughput`. */
 export const run = standAlone(measure);
