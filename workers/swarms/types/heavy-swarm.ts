@@ -1,19 +1,20 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { config } from "../../../shared/config";
 import { agentName } from "../../agents/handoffs";
-import { contentText } from "../conversation";
+import { contentText } from "../../../shared/swarms/opening";
 import { internalAgentModel, internalAgentSpec, internalSystemPrompt } from "../internal-agent";
-import { decide, type DecisionTool } from "../structured-decision";
+import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { SwarmRun } from "../swarm-run";
-import type { SwarmType } from "../swarm-type";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
+import { teamList } from "../turn-inputs";
 
 /** The internal agents' names: their turns appear under these roles (SWARM-TYPES.md "Output shapes"). */
-export const QUESTION_GENERATOR = "Question Generator";
-export const SYNTHESIS = "Synthesis";
+const QUESTION_GENERATOR = "Question Generator";
+const SYNTHESIS = "Synthesis";
 const TOOL_NAME = "assign_questions";
 
 /** The built-in workers used when the request has no agents. */
-export const BUILT_IN_WORKERS: readonly { name: string; prompt: string }[] = [
+const BUILT_IN_WORKERS: readonly { name: string; prompt: string }[] = [
   {
     name: "Research",
     prompt:
@@ -42,7 +43,7 @@ export interface QuestionDecision {
 }
 
 /** The question tool: `questions` has exactly one required string per worker name, nothing else. */
-export function questionTool(workers: string[]): DecisionTool {
+function questionTool(workers: string[]): DecisionTool {
   return {
     name: TOOL_NAME,
     description:
@@ -66,13 +67,9 @@ export function questionTool(workers: string[]): DecisionTool {
   };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** What is wrong with a question decision for these workers, or null (the `decide` validator). */
 export function questionProblem(workers: string[], value: unknown): string | null {
-  if (!isObject(value) || !isObject(value.questions))
+  if (!isJsonObject(value) || !isJsonObject(value.questions))
     return "'questions' must be an object with one question per worker";
   const questions = value.questions;
   const problems: string[] = [];
@@ -136,7 +133,7 @@ function workerPlace(names: string[]): string {
  * Output: the `Question Generator` turn (content: the questions keyed by worker), the workers'
  * final answers in worker order, the `Synthesis` turn.
  */
-export const heavySwarm: SwarmType = {
+export const heavySwarm: SwarmTypeRunner<"HeavySwarm"> = {
   name: "HeavySwarm",
   async run(swarm) {
     const loops = Math.max(1, swarm.request.heavy_swarm_loops_per_agent ?? 1);
@@ -157,13 +154,11 @@ export const heavySwarm: SwarmType = {
     };
     const tool = questionTool(names);
     const team = swarm.agents.length
-      ? swarm.agents.map(
-          (agent) => `- ${agentName(agent)}${agent.description?.trim() ? `: ${agent.description.trim()}` : ""}`,
-        )
-      : BUILT_IN_WORKERS.map((w) => `- ${w.name}: ${w.prompt}`);
+      ? teamList(swarm.agents)
+      : BUILT_IN_WORKERS.map((w) => `- ${w.name}: ${w.prompt}`).join("\n");
     const generatorInput = [
       `Task:\n${swarm.opening}`,
-      `Workers:\n${team.join("\n")}`,
+      `Workers:\n${team}`,
       `Give every worker one focused question with ${tool.name}.`,
     ].join("\n\n");
     const decision = await decide<QuestionDecision>(
