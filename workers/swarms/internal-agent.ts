@@ -85,21 +85,29 @@ export function internalAgentSpec(name: string, model: string, systemPrompt: str
   };
 }
 
-/**
- * An internal agent's system prompt: its job, the swarm's rules, and the same one-line team note
- * every agent gets (so logs and tests can tell who made a call).
- */
-export function internalSystemPrompt(swarm: SwarmRun, name: string, prompt: string, place: string): string {
-  return swarmSystemPrompt(internalAgentSpec(name, "", prompt), swarm.request, swarm.swarmType, swarm.names, place);
-}
-
-/** Who does an internal job: the agent that runs it, and its name, model and system prompt as a decision maker. */
-export interface JobHolder {
+/** An agent ready for a turn or a decision: its name, model, complete system prompt, and the spec its turns run on. */
+export interface PromptedAgent {
   name: string;
   model: string;
   systemPrompt: string;
-  /** The spec its turns run on. */
   spec: AgentSpec;
+}
+
+/**
+ * The internal agent `name` on `model`, doing the job `prompt` describes. Its system prompt holds
+ * the job, the swarm's rules and the one-line team note every agent gets (`place`), so logs and
+ * tests can tell who made a call.
+ */
+export function internalAgent(
+  swarm: SwarmRun,
+  name: string,
+  model: string,
+  prompt: string,
+  place: string,
+): PromptedAgent {
+  const spec = internalAgentSpec(name, model, prompt);
+  const systemPrompt = swarmSystemPrompt(spec, swarm.request, swarm.swarmType, swarm.names, place);
+  return { name, model, systemPrompt, spec };
 }
 
 /**
@@ -113,13 +121,10 @@ export function jobHolder(
   label: string,
   jobPrompt: string,
   place: string,
-): JobHolder {
+): PromptedAgent {
   const model = internalAgentModel(swarm, job);
   const acting = roleAgent(swarm, job);
-  if (!acting) {
-    const systemPrompt = internalSystemPrompt(swarm, label, jobPrompt, place);
-    return { name: label, model, systemPrompt, spec: internalAgentSpec(label, model, jobPrompt) };
-  }
+  if (!acting) return internalAgent(swarm, label, model, jobPrompt, place);
   const spec = { ...acting, system_prompt: `${ownPrompt(acting)}\n\n${jobPrompt}` };
   const systemPrompt = swarmSystemPrompt(spec, swarm.request, swarm.swarmType, swarm.names, place);
   return { name: agentName(acting), model, systemPrompt, spec };

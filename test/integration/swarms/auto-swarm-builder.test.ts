@@ -11,12 +11,11 @@ import {
   type SwarmSpec,
 } from "../../../workers/swarms/types/auto-swarm-builder";
 import { concreteTypes } from "../../../workers/swarms/types/chosen-type";
-
-const autoSwarmBuilder = swarmRunners.AutoSwarmBuilder;
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
 
+const autoSwarmBuilder = swarmRunners.AutoSwarmBuilder;
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 function inProcess(agents: any[], task: string, canned: CannedDecisions) {

@@ -4,7 +4,7 @@ import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import type { SwarmTypeName } from "../../../shared/swarms/swarm-catalog";
 import { swarmRuleProblems } from "../../../shared/swarms/swarm-rules";
 import { agentName } from "../../agents/handoffs";
-import { internalAgentModel, internalSystemPrompt } from "../internal-agent";
+import { internalAgent, internalAgentModel } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { RunnerOf, SwarmTypeRunner } from "../swarm-type-runner";
 import { concreteTypes, runChosenType, typeOptions } from "./chosen-type";
@@ -203,16 +203,13 @@ export function autoSwarmBuilderRunner(runnerOf: RunnerOf): SwarmTypeRunner<"Aut
       const model = internalAgentModel(swarm, "builder");
       const types = concreteTypes(swarm.request);
       const hints = new Map(swarm.agents.map((agent) => [agentName(agent), agent]));
-      const builder = {
-        name: BUILDER,
+      const builder = internalAgent(
+        swarm,
+        BUILDER,
         model,
-        systemPrompt: internalSystemPrompt(
-          swarm,
-          BUILDER,
-          "You design swarms of AI agents: given a task, you choose how agents should work together and write each agent's role and system prompt.",
-          "designing the swarm that will do the task",
-        ),
-      };
+        "You design swarms of AI agents: given a task, you choose how agents should work together and write each agent's role and system prompt.",
+        "designing the swarm that will do the task",
+      );
       const parts = [`Task:\n${swarm.opening}`];
       if (swarm.agents.length) {
         const listed = swarm.agents.map(

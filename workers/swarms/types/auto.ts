@@ -3,7 +3,7 @@ import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import type { SwarmTypeName } from "../../../shared/swarms/swarm-catalog";
 import { swarmRuleProblems } from "../../../shared/swarms/swarm-rules";
 import { BudgetExceededError } from "../../agents/run-budget";
-import { internalAgentModel, internalSystemPrompt } from "../internal-agent";
+import { internalAgent, internalAgentModel } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { RunnerOf, SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
@@ -77,16 +77,13 @@ export function autoRunner(runnerOf: RunnerOf): SwarmTypeRunner<"auto"> {
     name: "auto",
     async run(swarm) {
       const types = possibleTypes(swarm.request);
-      const selector = {
-        name: SELECTOR,
-        model: internalAgentModel(swarm, "selector"),
-        systemPrompt: internalSystemPrompt(
-          swarm,
-          SELECTOR,
-          "You choose how a team of agents works together on a task: pick the swarm type that fits the task and the team best.",
-          `choosing the swarm type for ${swarm.names.join(", ")}`,
-        ),
-      };
+      const selector = internalAgent(
+        swarm,
+        SELECTOR,
+        internalAgentModel(swarm, "selector"),
+        "You choose how a team of agents works together on a task: pick the swarm type that fits the task and the team best.",
+        `choosing the swarm type for ${swarm.names.join(", ")}`,
+      );
       const input = [
         `Task:\n${swarm.opening}`,
         `Agents (name: description):\n${teamList(swarm.agents, "(no description)")}`,

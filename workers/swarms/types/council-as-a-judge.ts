@@ -1,7 +1,7 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { agentName } from "../../agents/handoffs";
 import { contentText } from "../../../shared/swarms/opening";
-import { internalAgentModel, internalAgentSpec, internalSystemPrompt } from "../internal-agent";
+import { internalAgent, internalAgentModel } from "../internal-agent";
 import type { SwarmRun } from "../swarm-run";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 
@@ -55,12 +55,8 @@ function judgesOf(swarm: SwarmRun): Judge[] {
   return BUILT_IN_JUDGES.map(({ name, dimension }) => {
     const prompt = `You are an expert evaluator. You judge material along one dimension only: ${dimension}. Be specific: quote or point to the parts that matter, and end with a clear verdict on this dimension.`;
     const place = `one of the council's judges (${all.join(", ")}) judging in parallel; ${CHAIR} merges your reports`;
-    return {
-      spec: internalAgentSpec(name, model, prompt),
-      name,
-      dimension,
-      systemPrompt: internalSystemPrompt(swarm, name, prompt, place),
-    };
+    const { spec, systemPrompt } = internalAgent(swarm, name, model, prompt, place);
+    return { spec, name, dimension, systemPrompt };
   });
 }
 
@@ -97,17 +93,15 @@ export const councilAsAJudge: SwarmTypeRunner<"CouncilAsAJudge"> = {
 
     const chairPrompt =
       "You chair a council of judges. Merge their reports into one judgement: the overall verdict, the main strengths and weaknesses by dimension, where the judges agree or disagree, and concrete recommendations for improvement.";
-    const chair = internalAgentSpec(CHAIR, internalAgentModel(swarm, "chair"), chairPrompt);
+    const chairPlace = `chairing the council of ${judgeNames.join(", ")}`;
+    const chair = internalAgent(swarm, CHAIR, internalAgentModel(swarm, "chair"), chairPrompt, chairPlace);
     const chairInput = [
       `Material judged:\n${swarm.opening}`,
       "Reports of the judges:",
       ...reports.map((content, i) => `${judgeNames[i]} (dimension: ${judges[i].dimension}):\n${contentText(content)}`),
       "Merge these reports into one judgement.",
     ].join("\n\n");
-    const verdict = await swarm.turn(chair, chairInput, {
-      lane: "chair",
-      systemPrompt: internalSystemPrompt(swarm, CHAIR, chairPrompt, `chairing the council of ${judgeNames.join(", ")}`),
-    });
+    const verdict = await swarm.turn(chair.spec, chairInput, { lane: "chair", systemPrompt: chair.systemPrompt });
     swarm.conversation.add({ role: CHAIR, content: verdict });
     return swarm.conversation.turns;
   },

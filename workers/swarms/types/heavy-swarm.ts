@@ -2,7 +2,7 @@ import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { config } from "../../../shared/config";
 import { agentName } from "../../agents/handoffs";
 import { contentText } from "../../../shared/swarms/opening";
-import { internalAgentModel, internalAgentSpec, internalSystemPrompt } from "../internal-agent";
+import { internalAgent, internalAgentModel } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { SwarmRun } from "../swarm-run";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
@@ -97,11 +97,10 @@ function workersOf(swarm: SwarmRun, loops: number): { spec: AgentSpec; name: str
   }
   const model = swarm.request.heavy_swarm_worker_model_name?.trim() || config.llm.defaultWorkerModel;
   const names = BUILT_IN_WORKERS.map((w) => w.name);
-  return BUILT_IN_WORKERS.map(({ name, prompt }) => ({
-    spec: { ...internalAgentSpec(name, model, prompt), max_loops: loops },
-    name,
-    systemPrompt: internalSystemPrompt(swarm, name, prompt, workerPlace(names)),
-  }));
+  return BUILT_IN_WORKERS.map(({ name, prompt }) => {
+    const { spec, systemPrompt } = internalAgent(swarm, name, model, prompt, workerPlace(names));
+    return { spec: { ...spec, max_loops: loops }, name, systemPrompt };
+  });
 }
 
 /** The question generator's model: `heavy_swarm_question_agent_model_name` (the API always fills it in). */
@@ -142,16 +141,13 @@ export const heavySwarm: SwarmTypeRunner<"HeavySwarm"> = {
 
     const generatorPrompt =
       "You plan deep research. Split the task into focused questions, one per worker, so that together the answers cover the task completely without overlapping; fit each question to the worker's speciality.";
-    const generator = {
-      name: QUESTION_GENERATOR,
-      model: questionModel(swarm),
-      systemPrompt: internalSystemPrompt(
-        swarm,
-        QUESTION_GENERATOR,
-        generatorPrompt,
-        `writing one question for each worker (${names.join(", ")})`,
-      ),
-    };
+    const generator = internalAgent(
+      swarm,
+      QUESTION_GENERATOR,
+      questionModel(swarm),
+      generatorPrompt,
+      `writing one question for each worker (${names.join(", ")})`,
+    );
     const tool = questionTool(names);
     const team = swarm.agents.length
       ? teamList(swarm.agents)
@@ -187,21 +183,22 @@ export const heavySwarm: SwarmTypeRunner<"HeavySwarm"> = {
 
     const synthesisPrompt =
       "You write the final report of a research team. Combine the workers' answers into one complete, well-structured report that answers the task: reconcile disagreements, keep what is verified, and note what remains uncertain.";
-    const synthesis = internalAgentSpec(SYNTHESIS, synthesisModel(swarm), synthesisPrompt);
+    const synthesis = internalAgent(
+      swarm,
+      SYNTHESIS,
+      synthesisModel(swarm),
+      synthesisPrompt,
+      `writing the final report from the answers of ${names.join(", ")}`,
+    );
     const synthesisInput = [
       `Task:\n${swarm.opening}`,
       "Questions and answers of the workers:",
       ...names.map((name, i) => `${name}\nQuestion: ${questions[name]}\nAnswer: ${contentText(answers[i])}`),
       "Write the final report.",
     ].join("\n\n");
-    const report = await swarm.turn(synthesis, synthesisInput, {
+    const report = await swarm.turn(synthesis.spec, synthesisInput, {
       lane: "synthesis",
-      systemPrompt: internalSystemPrompt(
-        swarm,
-        SYNTHESIS,
-        synthesisPrompt,
-        `writing the final report from the answers of ${names.join(", ")}`,
-      ),
+      systemPrompt: synthesis.systemPrompt,
     });
     swarm.conversation.add({ role: SYNTHESIS, content: report });
     return swarm.conversation.turns;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { agentName } from "../../agents/handoffs";
 import { contentText } from "../../../shared/swarms/opening";
-import { internalAgentModel, internalAgentSpec, internalSystemPrompt, roleAgent } from "../internal-agent";
+import { internalAgent, internalAgentModel, roleAgent } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import { swarmSystemPrompt } from "../swarm-prompt";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
@@ -227,12 +227,12 @@ export const llmCouncil: SwarmTypeRunner<"LLMCouncil"> = {
       "Write the final answer.",
     ].join("\n\n");
     const place = `the chairman of the council (${names.join(", ")}), writing the final answer`;
-    const final = chairAgent
-      ? await swarm.turn(chairAgent, chairInput, { lane: "chairman", place })
-      : await swarm.turn(internalAgentSpec(CHAIRMAN, internalAgentModel(swarm, "chairman"), chairPrompt), chairInput, {
-          lane: "chairman",
-          systemPrompt: internalSystemPrompt(swarm, CHAIRMAN, chairPrompt, place),
-        });
+    let final: unknown;
+    if (chairAgent) final = await swarm.turn(chairAgent, chairInput, { lane: "chairman", place });
+    else {
+      const chair = internalAgent(swarm, CHAIRMAN, internalAgentModel(swarm, "chairman"), chairPrompt, place);
+      final = await swarm.turn(chair.spec, chairInput, { lane: "chairman", systemPrompt: chair.systemPrompt });
+    }
     swarm.conversation.add({ role: chairName, content: final });
     return swarm.conversation.turns;
   },

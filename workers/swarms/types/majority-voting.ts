@@ -1,4 +1,4 @@
-import { internalAgentModel, internalSystemPrompt } from "../internal-agent";
+import { internalAgent, internalAgentModel } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { answersByAgent } from "../turn-inputs";
@@ -141,16 +141,13 @@ export const majorityVoting: SwarmTypeRunner<"MajorityVoting"> = {
   name: "MajorityVoting",
   async run(swarm) {
     const names = swarm.names;
-    const consensus = {
-      name: CONSENSUS,
-      model: internalAgentModel(swarm, "consensus"),
-      systemPrompt: internalSystemPrompt(
-        swarm,
-        CONSENSUS,
-        "You count the votes of agents who answered the same task independently. Judge which answers reach the same conclusion, however they are worded, and report every agent's vote.",
-        `counting the votes of ${names.join(", ")}`,
-      ),
-    };
+    const consensus = internalAgent(
+      swarm,
+      CONSENSUS,
+      internalAgentModel(swarm, "consensus"),
+      "You count the votes of agents who answered the same task independently. Judge which answers reach the same conclusion, however they are worded, and report every agent's vote.",
+      `counting the votes of ${names.join(", ")}`,
+    );
     const tool = voteTool(names);
     let previous: string | null = null;
     for (let loop = 0; loop < swarm.loops; loop++) {
