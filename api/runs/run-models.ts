@@ -5,7 +5,7 @@ import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { AppError } from "../../shared/errors";
 import { MODEL_CATALOG } from "../../shared/llm/model-catalog";
 import { resolveModel } from "../../shared/llm/providers";
-import { DEFAULT_MODEL_WITHOUT_AGENTS, type SwarmTypeName } from "../../shared/swarms/swarm-catalog";
+import { swarmTypeRecord } from "../../shared/swarms/swarm-catalog";
 
 /** A model a run may call, and where the request names it. */
 interface NamedModel {
@@ -42,16 +42,15 @@ export function assertAgentModelsServable(specs: AgentSpec[], where: (i: number)
 
 /**
  * E1 and E2: every model a swarm run may call can be served: its agents' (handoffs included),
- * HeavySwarm's model fields, and the default model built-in agents use when there are no agents.
+ * its type's model fields (HeavySwarm's), and the default model built-in agents use when there are no agents.
  */
 export function assertSwarmModelsServable(request: SwarmRequest): void {
   const models = agentModels(request.agents ?? []);
-  if (request.swarm_type === "HeavySwarm") {
-    for (const field of ["heavy_swarm_question_agent_model_name", "heavy_swarm_worker_model_name"] as const) {
-      if (request[field]) models.push({ model: request[field], where: field });
-    }
+  const record = swarmTypeRecord(request.swarm_type);
+  for (const field of record?.modelFields ?? []) {
+    if (request[field]) models.push({ model: request[field], where: field });
   }
-  if (!request.agents?.length && DEFAULT_MODEL_WITHOUT_AGENTS.has(request.swarm_type as SwarmTypeName)) {
+  if (!request.agents?.length && record?.defaultModelWithoutAgents) {
     models.push({
       model: config.llm.defaultModel,
       where: `${request.swarm_type} without agents (its built-in agents use DEFAULT_MODEL)`,

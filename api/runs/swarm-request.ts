@@ -1,7 +1,8 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
-import { BadRequestError } from "../../shared/errors";
-import { SWARM_TYPE_ALIASES, swarmRuleProblems } from "../../shared/swarms/swarm-catalog";
+import { swarmAgentNames } from "../../shared/swarms/request-checks";
+import { SWARM_TYPE_ALIASES } from "../../shared/swarms/swarm-catalog";
+import { assertSwarmRules } from "../../shared/swarms/swarm-rules";
 import { effectiveBudget } from "./run-budget";
 import { assertSwarmModelsServable } from "./run-models";
 
@@ -12,16 +13,13 @@ import { assertSwarmModelsServable } from "./run-models";
  */
 export function normaliseSwarmRequest(body: SwarmRequest, owner: KeyOwner): SwarmRequest {
   const type = body.swarm_type ? (SWARM_TYPE_ALIASES[body.swarm_type] ?? body.swarm_type) : "SequentialWorkflow";
-  const agents = (body.agents ?? []).map((agent, i) => ({
-    ...agent,
-    agent_name: agent.agent_name?.trim() || `Agent ${i + 1}`,
-  }));
+  const names = swarmAgentNames(body);
+  const agents = (body.agents ?? []).map((agent, i) => ({ ...agent, agent_name: names[i] }));
   return { ...body, swarm_type: type, agents, budget: effectiveBudget(body.budget, owner.tier) };
 }
 
-/** The rules that need the whole request, and every model servable: 400 before any LLM call. */
+/** The rules that need the whole request (its type's catalog record), and every model servable: 400 before any LLM call. */
 export function assertSwarmRunnable(request: SwarmRequest): void {
-  const problems = swarmRuleProblems(request);
-  if (problems.length) throw new BadRequestError(problems.join("; "), {}, "INVALID_SWARM");
+  assertSwarmRules(request);
   assertSwarmModelsServable(request);
 }

@@ -66,7 +66,7 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "the run was cancelled or timed out",
   },
   {
-    file: "workers/swarms/types/planner-worker-swarm.ts",
+    file: "workers/swarms/types/planner-worker-tasks.ts",
     throwText: "throw err;",
     why: "rethrows a task's own failure",
   },
@@ -112,7 +112,7 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "another delivery of the job took the run over",
   },
   {
-    file: "workers/swarms/types/planner-worker-swarm.ts",
+    file: "workers/swarms/types/planner-worker-tasks.ts",
     throwText: "new Error(String(err))",
     why: "passes a task's own failure to the tasks waiting on it",
   },

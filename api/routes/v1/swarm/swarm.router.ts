@@ -1,7 +1,7 @@
 import Router from "@koa/router";
 import Joi from "joi";
 import type { SwarmRequest } from "../../../../shared/contracts/swarm-request";
-import { AVAILABLE_SWARM_TYPES, SWARM_TYPES } from "../../../../shared/swarms/swarm-catalog";
+import { AVAILABLE_SWARM_TYPES } from "../../../../shared/swarms/swarm-catalog";
 import type { ApiDeps } from "../../../deps";
 import { rejectOversizedBatch } from "../batch-size";
 import type { V1State } from "../../../http/state";
@@ -45,7 +45,7 @@ export function swarmRouter(deps: ApiDeps): Router {
     );
   });
   router.get("/v1/swarms/available", (ctx) => {
-    ctx.body = { success: true, swarm_types: SWARM_TYPES.filter((t) => AVAILABLE_SWARM_TYPES.has(t)) };
+    ctx.body = { success: true, swarm_types: AVAILABLE_SWARM_TYPES };
   });
   return documentRoutes(router, swarmCompletionOperation, swarmBatchOperation, swarmTypesOperation);
 }
