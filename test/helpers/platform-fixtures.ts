@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type { DataSource } from "typeorm";
 import { ensureUser } from "../../shared/auth/api-keys";
-import { contentHash } from "../../api/marketplace/prompts/content-hash";
-import type { AgentPageRecord } from "../../api/pages/agent-page";
-import type { PromptPageRecord } from "../../api/pages/prompt-page";
+import { contentHash } from "../../api/marketplace/prompts/duplicates";
+import type { AgentPageRecord } from "../../shared/db/agent-listing-store";
+import type { PromptPageRecord } from "../../shared/db/prompt-listing-store";
 import { config } from "../../shared/config";
 
 /** A session token of the identity backend for a user (HS256 with the test `SESSION_JWT_SECRET`). */

@@ -6,7 +6,7 @@ import { moderatorOnly } from "../../../http/moderator-only";
 import { platformAuth } from "../../../http/platform-auth";
 import { validatePlatformBody } from "../../../http/platform-validate";
 import { documentRoutes } from "../../../openapi/operation";
-import { moderatePrompt } from "../../../marketplace/prompts/moderate-prompt";
+import { moderatePrompt } from "../../../marketplace/prompts/review";
 import { moderatePromptSchema } from "./moderate-prompt.schema";
 import { moderationOperations } from "./moderation.openapi";
 

@@ -7,7 +7,7 @@ import { validatePlatformBody } from "../../../http/platform-validate";
 import { platformViewer } from "../../../http/platform-viewer";
 import type { PlatformServices } from "../../../marketplace/platform-services";
 import { createPrompt } from "../../../marketplace/prompts/create-prompt";
-import { crossFieldProblems } from "../../../marketplace/prompts/prompt-rules";
+import { crossFieldProblems } from "../../../marketplace/prompts/prompt-record";
 import { queryPrompts } from "../../../marketplace/prompts/query-prompts";
 import { ratePrompt } from "../../../marketplace/prompts/rate-prompt";
 import { editPrompt } from "../../../marketplace/prompts/update-prompt";
