@@ -43,7 +43,7 @@ export async function readDailyUsage(db: Queryable, userId: string, now = new Da
 }
 
 /** The spec's 429: `{error: "Daily limit exceeded", message, currentUsage, limits, resetTime, status_code}`. */
-export function dailyLimitExceeded(
+function dailyLimitExceeded(
   counter: DailyCounter,
   usage: DailyUsage,
   limits: DailyLimits,

@@ -60,6 +60,7 @@ export function platformSettings(overrides: Partial<PlatformSettings> = {}): Pla
   };
 }
 
+/** Builds the marketplace's outside services (storage, prices, the chain) from the settings, once per process. */
 export function createPlatformServices(settings: PlatformSettings = platformSettings()): PlatformServices {
   return {
     storage: createObjectStorage(settings.storage),

@@ -11,7 +11,7 @@ export interface ContentScore {
 }
 
 /** Pass marks (CONTRACT.md): free content needs 4, paid content 6, in quality and in safety. */
-export const PASS_MARK = { free: 4, paid: 6 } as const;
+const PASS_MARK = { free: 4, paid: 6 } as const;
 
 /** Throws the content-validation error when a score is under the pass mark: 403 when unsafe, 400 when poor. */
 export function assertPasses(score: ContentScore, paid: boolean): void {

@@ -45,7 +45,7 @@ export interface PreparedPrompt {
 }
 
 /** Free prompts count as free content, paid ones as paid prompts. */
-export function promptCounter(isFree: boolean): DailyCounter {
+function promptCounter(isFree: boolean): DailyCounter {
   return isFree ? "freeContent" : "paidPrompts";
 }
 

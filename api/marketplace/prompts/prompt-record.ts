@@ -42,6 +42,7 @@ export interface PromptContent {
   useCases: UseCase[];
 }
 
+/** The text content of a prompt's fields (an absent description is empty). */
 export function contentOf(fields: Pick<PromptFields, "name" | "prompt" | "description" | "useCases">): PromptContent {
   return { name: fields.name, prompt: fields.prompt, description: fields.description ?? "", useCases: fields.useCases };
 }

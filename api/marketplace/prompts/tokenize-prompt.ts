@@ -9,9 +9,8 @@ import type { PlatformCaller } from "../../http/platform-auth";
 import { PlatformError } from "../../platform-error";
 import type { PlatformServices } from "../platform-services";
 import { runLaunchJob, type StoredLaunch } from "../../token-launch/launch-job";
-import { assertMetadataFits } from "../../token-launch/launch-metadata";
+import { assertFunded, assertMetadataFits } from "../../token-launch/launch-checks";
 import { launchedToken } from "../../token-launch/launch-outcome";
-import { assertFunded } from "../../token-launch/wallet-balance";
 import { promptListingUrl } from "./prompt-record";
 
 /**

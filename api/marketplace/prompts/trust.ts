@@ -3,7 +3,7 @@ import { countTrustedRatings } from "../../../shared/db/prompt-review-store";
 import type { Queryable } from "../../../shared/db/queryable";
 
 /** Items a seller needs rated 4 or more (on average, by counted raters) before selling. */
-export const TRUSTED_ITEMS_REQUIRED = 2;
+const TRUSTED_ITEMS_REQUIRED = 2;
 
 /** `TRUST_MIN_RATER_AGE_HOURS` and `TRUST_MIN_DISTINCT_RATERS`: which ratings build a seller's trust. */
 export interface TrustSettings {
