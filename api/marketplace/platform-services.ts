@@ -5,7 +5,7 @@ import { config } from "../../shared/config";
 import { createPriceSource, type PriceSettings, type PriceSource } from "../../shared/prices";
 import { createObjectStorage, type ObjectStorage, type StorageSettings } from "../../shared/storage";
 import type { DailyLimits } from "../limits/daily-limits";
-import type { ScoringSettings } from "./prompts/content-validation";
+import type { ScoringSettings } from "./prompts/content-rules";
 import type { ModerationSettings } from "./prompts/review";
 import type { TrustSettings } from "./prompts/trust";
 

@@ -1,6 +1,14 @@
 import { PlatformError } from "../../platform-error";
 import type { PromptContent } from "./prompt-record";
 
+/** `CONTENT_SCORING_MODEL` and its wait; the model `none` means the rules alone decide. */
+export interface ScoringSettings {
+  model: string;
+  timeoutMs: number;
+}
+
+export const RULES_ONLY = "none";
+
 /** A listing's scores (0–10 each) and the reviewer's words. */
 export interface ContentScore {
   quality: number;

@@ -5,17 +5,9 @@ import { resolveModel } from "../../../shared/llm/providers";
 import type { ApiDeps } from "../../deps";
 import { PlatformError } from "../../platform-error";
 import { runAndWait } from "../../runs/submit-run";
-import { assertPasses, scoreByRules, type ContentScore } from "./content-rules";
+import { assertPasses, RULES_ONLY, scoreByRules, type ContentScore, type ScoringSettings } from "./content-rules";
 import type { PromptContent } from "./prompt-record";
 import { assertTrustedSeller, type TrustSettings } from "./trust";
-
-/** `CONTENT_SCORING_MODEL` and its wait; the model `none` means the rules alone decide. */
-export interface ScoringSettings {
-  model: string;
-  timeoutMs: number;
-}
-
-const RULES_ONLY = "none";
 
 export const REVIEWER_NAME = "Marketplace Content Reviewer";
 

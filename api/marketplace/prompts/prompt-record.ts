@@ -6,7 +6,6 @@ import { PriceUnavailableError, usdToCurrency, type PriceSource } from "../../..
 import type { DecodedImage } from "../../../shared/storage";
 import { PlatformError, type FieldProblem } from "../../platform-error";
 import { contentHash } from "./duplicates";
-import type { PromptImage } from "./prompt-image";
 
 /** E7's body after validation (E8 gives any subset of it). The image is decoded, the key parsed. */
 export interface PromptFields {
@@ -121,7 +120,7 @@ const orNull = (value: string | null | undefined) =>
 export function promptValues(
   fields: Partial<PromptFields>,
   price?: PromptPrice,
-  image?: PromptImage,
+  image?: Pick<PromptValues, "image_url" | "file_path">,
 ): Partial<PromptValues> {
   const values: Partial<PromptValues> = {};
   if (fields.name !== undefined) values.name = fields.name;
