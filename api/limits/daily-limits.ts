@@ -1,4 +1,6 @@
-import type { QuotaColumn } from "../../shared/db/token-launch-store";
+import { findUsage, incrementBelowLimit, type UsageCounts } from "../../shared/db/daily-usage-store";
+import type { QuotaColumn } from "../../shared/db/entities/daily-usage.entity";
+import type { Queryable } from "../../shared/db/queryable";
 import { nextUtcMidnight, utcDay } from "../../shared/limits/utc-day";
 import { PlatformError } from "../platform-error";
 
@@ -14,12 +16,6 @@ export interface DailyUsage extends DailyLimits {
   date: string;
 }
 
-/** Runs SQL with parameters: a DataSource, or the EntityManager of an open transaction. */
-export interface Queryable {
-  query(text: string, params?: unknown[]): Promise<any>;
-}
-
-// Fixed names only: these are interpolated into SQL, never anything from a request.
 const COLUMNS: Record<DailyCounter, QuotaColumn> = {
   paidPrompts: "paid_prompts",
   paidAgents: "paid_agents",
@@ -31,13 +27,7 @@ export function counterColumn(counter: DailyCounter): QuotaColumn {
   return COLUMNS[counter];
 }
 
-interface UsageRow {
-  paid_prompts: number;
-  paid_agents: number;
-  free_content: number;
-}
-
-function usageOf(row: UsageRow | undefined, date: string): DailyUsage {
+function usageOf(row: UsageCounts | null, date: string): DailyUsage {
   return {
     paidPrompts: row?.paid_prompts ?? 0,
     paidAgents: row?.paid_agents ?? 0,
@@ -49,15 +39,11 @@ function usageOf(row: UsageRow | undefined, date: string): DailyUsage {
 /** A user's counters for the UTC day of `now` (zeros when nothing was created yet). */
 export async function readDailyUsage(db: Queryable, userId: string, now = new Date()): Promise<DailyUsage> {
   const date = utcDay(now);
-  const rows: UsageRow[] = await db.query(
-    `SELECT paid_prompts, paid_agents, free_content FROM daily_usage WHERE user_id = $1 AND day = $2::date`,
-    [userId, date],
-  );
-  return usageOf(rows[0], date);
+  return usageOf(await findUsage(db, userId, date), date);
 }
 
 /** The spec's 429: `{error: "Daily limit exceeded", message, currentUsage, limits, resetTime, status_code}`. */
-export function dailyLimitExceeded(
+function dailyLimitExceeded(
   counter: DailyCounter,
   usage: DailyUsage,
   limits: DailyLimits,
@@ -94,9 +80,8 @@ export async function assertDailyQuotaLeft(
 
 /**
  * Counts one creation against the user's limit for today, or throws the 429. Call it inside the
- * transaction that inserts what is created, so a failed insert gives the count back. The increment
- * is conditional (`... ON CONFLICT DO UPDATE ... WHERE counter < limit RETURNING`): concurrent
- * callers queue on the row, and exactly `limit` of them get through.
+ * transaction that inserts what is created, so a failed insert gives the count back; the
+ * conditional increment (see `incrementBelowLimit`) lets exactly `limit` concurrent callers through.
  */
 export async function consumeDailyQuota(
   db: Queryable,
@@ -105,15 +90,8 @@ export async function consumeDailyQuota(
   limits: DailyLimits,
   now = new Date(),
 ): Promise<DailyUsage> {
-  const column = COLUMNS[counter];
   const date = utcDay(now);
-  const rows: UsageRow[] = await db.query(
-    `INSERT INTO daily_usage AS u (user_id, day, ${column})
-     SELECT $1, $2::date, 1 WHERE $3::int > 0
-     ON CONFLICT (user_id, day) DO UPDATE SET ${column} = u.${column} + 1 WHERE u.${column} < $3::int
-     RETURNING paid_prompts, paid_agents, free_content`,
-    [userId, date, limits[counter]],
-  );
-  if (rows.length === 0) throw dailyLimitExceeded(counter, await readDailyUsage(db, userId, now), limits, now);
-  return usageOf(rows[0], date);
+  const row = await incrementBelowLimit(db, userId, date, COLUMNS[counter], limits[counter]);
+  if (!row) throw dailyLimitExceeded(counter, await readDailyUsage(db, userId, now), limits, now);
+  return usageOf(row, date);
 }

@@ -1,10 +1,7 @@
 import type { DataSource } from "typeorm";
-import { sql } from "../../shared/db/sql";
-import { presentMarketplacePrompt, type MarketplacePrompt, type MarketplacePromptRow } from "./prompt.presenter";
+import { listApprovedPrompts } from "../../shared/db/prompt-listing-store";
+import { presentMarketplacePrompt, type MarketplacePrompt } from "./prompt.presenter";
 import { isoWithoutZone } from "../runs/presenters/timestamp";
-import { listedPrompt } from "./prompts/prompt-visibility";
-
-const LISTED_APPROVED = `status = 'approved' AND ${listedPrompt()}`;
 
 /** E4's answer. */
 export interface MarketplaceListing {
@@ -14,30 +11,16 @@ export interface MarketplaceListing {
   timestamp: string;
 }
 
-/**
- * E4: the `limit` newest approved prompts (ties broken by id, so pages are stable) and how many
- * approved prompts there are in all. Both statements use the `(status, created_at DESC)` index.
- */
+/** E4: the `limit` newest approved prompts and how many approved prompts there are in all. */
 export async function listMarketplacePrompts(
   ds: DataSource,
   viewer: { userId: string },
   limit: number,
 ): Promise<MarketplaceListing> {
-  const [rows, [{ count }]] = await Promise.all([
-    sql<MarketplacePromptRow>(
-      ds,
-      `SELECT id, created_at, user_id, name, description, prompt, use_cases, status, tags, category, links, is_free
-         FROM prompts
-        WHERE ${LISTED_APPROVED}
-        ORDER BY created_at DESC, id DESC
-        LIMIT $1`,
-      [limit],
-    ),
-    sql<{ count: number }>(ds, `SELECT count(*)::int AS count FROM prompts WHERE ${LISTED_APPROVED}`),
-  ]);
+  const { rows, total } = await listApprovedPrompts(ds, limit);
   return {
     prompts: rows.map((row) => presentMarketplacePrompt(row, viewer.userId)),
-    total_count: count,
+    total_count: total,
     status: "success",
     timestamp: isoWithoutZone(),
   };

@@ -5,8 +5,8 @@ import { config } from "../../shared/config";
 import { createPriceSource, type PriceSettings, type PriceSource } from "../../shared/prices";
 import { createObjectStorage, type ObjectStorage, type StorageSettings } from "../../shared/storage";
 import type { DailyLimits } from "../limits/daily-limits";
-import type { ModerationSettings } from "./prompts/review-status";
-import type { ScoringSettings } from "./prompts/scoring-settings";
+import type { ScoringSettings } from "./prompts/content-rules";
+import type { ModerationSettings } from "./prompts/review";
 import type { TrustSettings } from "./prompts/trust";
 
 /**
@@ -60,6 +60,7 @@ export function platformSettings(overrides: Partial<PlatformSettings> = {}): Pla
   };
 }
 
+/** Builds the marketplace's outside services (storage, prices, the chain) from the settings, once per process. */
 export function createPlatformServices(settings: PlatformSettings = platformSettings()): PlatformServices {
   return {
     storage: createObjectStorage(settings.storage),

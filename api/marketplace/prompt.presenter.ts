@@ -1,18 +1,4 @@
-/** A `prompts` row as E4 reads it. */
-export interface MarketplacePromptRow {
-  id: string;
-  created_at: Date;
-  user_id: string;
-  name: string;
-  description: string | null;
-  prompt: string;
-  use_cases: unknown;
-  status: string;
-  tags: string | null;
-  category: string | null;
-  links: unknown[];
-  is_free: boolean;
-}
+import type { MarketplacePromptRow } from "../../shared/db/prompt-listing-store";
 
 /** Spec: MarketplacePrompt, field for field. */
 export interface MarketplacePrompt {

@@ -1,22 +1,12 @@
 import type { DataSource } from "typeorm";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { everyAgent, mapAgentTree } from "../../shared/contracts/agent-tree";
-import { sql } from "../../shared/db/sql";
+import { findListedPrompts, type RunnablePrompt } from "../../shared/db/prompt-listing-store";
+import { isUuid } from "../../shared/db/uuid";
 import { BadRequestError } from "../../shared/errors";
-import { listedPrompt } from "./prompts/prompt-visibility";
-
-/** What `marketplace_prompt_id` needs of a stored prompt. */
-interface StoredPrompt {
-  id: string;
-  user_id: string;
-  prompt: string;
-  status: "pending" | "approved" | "rejected";
-}
 
 /** The prompts one request names, by id (lower case). */
-export type MarketplacePromptLookup = ReadonlyMap<string, StoredPrompt>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export type MarketplacePromptLookup = ReadonlyMap<string, RunnablePrompt>;
 
 /** The spec's `marketplace_prompt_id`, trimmed; an empty one means none. */
 function promptIdOf(spec: AgentSpec): string | null {
@@ -30,13 +20,9 @@ export function marketplacePromptIds(specs: AgentSpec[]): string[] {
 
 /** Loads every prompt the agents name, in one query (ids that are not UUIDs cannot name one). */
 export async function lookupMarketplacePrompts(ds: DataSource, specs: AgentSpec[]): Promise<MarketplacePromptLookup> {
-  const ids = marketplacePromptIds(specs).filter((id) => UUID.test(id));
+  const ids = marketplacePromptIds(specs).filter(isUuid);
   if (ids.length === 0) return new Map();
-  const rows = await sql<StoredPrompt>(
-    ds,
-    `SELECT id, user_id, prompt, status FROM prompts WHERE id = ANY($1::uuid[]) AND ${listedPrompt()}`,
-    [ids],
-  );
+  const rows = await findListedPrompts(ds, ids);
   return new Map(rows.map((row) => [row.id.toLowerCase(), row]));
 }
 
@@ -46,7 +32,7 @@ export async function lookupMarketplacePrompts(ds: DataSource, specs: AgentSpec[
  * rejected prompt nobody's. Another user's prompt that is not approved reads as unknown, so ids of
  * unpublished prompts cannot be probed.
  */
-function problemWith(id: string, prompt: StoredPrompt | undefined, userId: string): string | null {
+function problemWith(id: string, prompt: RunnablePrompt | undefined, userId: string): string | null {
   if (prompt?.status === "approved") return null;
   if (prompt && prompt.user_id === userId) {
     if (prompt.status === "pending") return null;

@@ -1,4 +1,4 @@
-import type { AgentPageRecord } from "./agent-page";
+import type { AgentPageRecord } from "../../shared/db/agent-listing-store";
 import { pageDate, safeHttpUrl, type PageDate } from "./page-format";
 
 /** What the agent listing page template prints. */

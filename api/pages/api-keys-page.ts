@@ -35,7 +35,7 @@ export async function createKeyFor(ds: DataSource, userId: string, name: string)
 }
 
 /** Whether the user has an active key with this id. */
-export async function ownsActiveKey(ds: DataSource, userId: string, keyId: string): Promise<boolean> {
+async function ownsActiveKey(ds: DataSource, userId: string, keyId: string): Promise<boolean> {
   if (!isUuid(keyId)) return false;
   return (await listApiKeys(ds, userId)).some((k) => k.id === keyId && !k.revoked_at);
 }

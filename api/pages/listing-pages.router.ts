@@ -4,8 +4,8 @@ import Router from "@koa/router";
 import type { ApiDeps } from "../deps";
 import { presentAgentPage } from "./agent-page.presenter";
 import { presentPromptPage } from "./prompt-page.presenter";
-import { findAgentListingForPage } from "./agent-page";
-import { findPromptForPage } from "./prompt-page";
+import { findLaunchedListing } from "../../shared/db/agent-listing-store";
+import { findPromptPage } from "../../shared/db/prompt-listing-store";
 import { pageErrors } from "./page-errors";
 import { pageSession, viewerOf } from "./page-session";
 import { renderNotFound, renderPage } from "./render";
@@ -21,13 +21,13 @@ export function listingPagesRouter(deps: Pick<ApiDeps, "ds" | "sessions">): Rout
 
   router.get("/prompt/:id", async (ctx) => {
     const viewerId = viewerOf(ctx)?.userId ?? null;
-    const prompt = await findPromptForPage(deps.ds, ctx.params.id, viewerId);
+    const prompt = await findPromptPage(deps.ds, ctx.params.id, viewerId);
     if (!prompt) return renderNotFound(ctx, "prompt");
     renderPage(ctx, 200, "prompt", { prompt: presentPromptPage(prompt, viewerId) });
   });
 
   router.get("/agent/:id", async (ctx) => {
-    const listing = await findAgentListingForPage(deps.ds, ctx.params.id);
+    const listing = await findLaunchedListing(deps.ds, ctx.params.id);
     if (!listing) return renderNotFound(ctx, "agent listing");
     renderPage(ctx, 200, "agent", { agent: presentAgentPage(listing) });
   });

@@ -1,4 +1,4 @@
-import type { PromptPageRecord } from "./prompt-page";
+import type { PromptPageRecord } from "../../shared/db/prompt-listing-store";
 import { formatAmount, formatUsd, pageDate, safeHttpUrl, type PageDate } from "./page-format";
 
 /** The symbol of the network currency prompt prices are converted to. */

@@ -1,7 +1,7 @@
 import bs58 from "bs58";
 import type { Keypair } from "@solana/web3.js";
 import type { Run } from "../../shared/db/entities/run.entity";
-import { markLaunchFailed } from "../../shared/db/token-launch-store";
+import { markLaunchFailed } from "../../shared/db/token-launch-outcome-store";
 import { enqueue } from "../../shared/queues/queues";
 import { depositLaunchKey, destroyLaunchKey } from "../../shared/secrets/launch-keys";
 import type { ApiDeps } from "../deps";

@@ -26,7 +26,7 @@ export interface LaunchSubject {
   afterwards: string;
 }
 
-export function listingUrl(id: string): string {
+function listingUrl(id: string): string {
   return `${config.http.platformUrl}/agent/${id}`;
 }
 

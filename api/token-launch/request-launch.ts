@@ -8,9 +8,8 @@ import { consumeDailyQuota } from "../limits/daily-limits";
 import type { PlatformServices } from "../marketplace/platform-services";
 import { checkLaunchImage, plannedLaunchImageUrl, storeLaunchImage } from "./launch-image";
 import { runLaunchJob } from "./launch-job";
-import { assertMetadataFits } from "./launch-metadata";
+import { assertFunded, assertMetadataFits } from "./launch-checks";
 import { launchResponse, type TokenLaunchResponse } from "./launch-outcome";
-import { assertFunded } from "./wallet-balance";
 
 /** What a listing made by a token launch starts with, until its owner publishes the agent itself. */
 const PLACEHOLDER_CODE =

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type { DataSource } from "typeorm";
 import { ensureUser } from "../../shared/db/user-store";
-import type { AgentPageRecord } from "../../api/pages/agent-page";
+import type { AgentPageRecord } from "../../shared/db/agent-listing-store";
 import { config } from "../../shared/config";
 
 /** A session token of the identity backend for a user (HS256 with the test `SESSION_JWT_SECRET`). */

@@ -4,7 +4,7 @@ import { presentPromptPage } from "../../api/pages/prompt-page.presenter";
 import { localPath } from "../../api/pages/sign-in-page";
 import { createCsrfToken, isValidCsrfToken } from "../../api/pages/csrf-tokens";
 import { openNewKey, sealNewKey } from "../../api/pages/new-key-flash";
-import type { PromptPageRecord } from "../../api/pages/prompt-page";
+import type { PromptPageRecord } from "../../shared/db/prompt-listing-store";
 
 describe("page parts", () => {
   it("lets only absolute http(s) URLs become links and images", () => {

@@ -9,15 +9,17 @@ import {
   type DailyLimits,
 } from "../../limits/daily-limits";
 import type { PlatformServices } from "../platform-services";
-import { contentHash } from "./content-hash";
+import type { PromptRow, PromptSource } from "../../../shared/db/entities/prompt.entity";
+import {
+  findDuplicateId,
+  insertPrompt,
+  isDuplicateViolation,
+  type PromptValues,
+} from "../../../shared/db/prompt-store";
 import { validateContent } from "./content-validation";
-import { assertNotDuplicate, duplicateError } from "./duplicates";
-import { promptListingUrl } from "./listing-url";
-import { contentOf, type PromptFields } from "./prompt-fields";
+import { assertNotDuplicate, contentHash, duplicateError } from "./duplicates";
 import { imageFieldOf, plannedPromptImageUrl, resolvePromptImage } from "./prompt-image";
-import { pricePrompt } from "./prompt-price";
-import type { PromptRow, PromptSource, PromptValues } from "./prompt-row";
-import { findDuplicateId, insertPrompt, isDuplicateViolation } from "./prompt-store";
+import { contentOf, pricePrompt, promptListingUrl, promptValues, type PromptFields } from "./prompt-record";
 import {
   checkPromptToken,
   launchPromptToken,
@@ -25,10 +27,9 @@ import {
   storePromptLaunch,
   type PromptToken,
   type PromptTokenOutcome,
-} from "./prompt-tokenization";
+} from "./tokenize-prompt";
 import type { StoredLaunch } from "../../token-launch/launch-job";
-import { promptValues } from "./prompt-values";
-import { reviewOnCreate } from "./review-status";
+import { reviewOnCreate } from "./review";
 
 /** E7's success body. */
 export interface CreatePromptResult extends PromptTokenOutcome {
@@ -44,7 +45,7 @@ export interface PreparedPrompt {
 }
 
 /** Free prompts count as free content, paid ones as paid prompts. */
-export function promptCounter(isFree: boolean): DailyCounter {
+function promptCounter(isFree: boolean): DailyCounter {
   return isFree ? "freeContent" : "paidPrompts";
 }
 
@@ -52,7 +53,7 @@ export function promptCounter(isFree: boolean): DailyCounter {
  * E7 up to the insert, stopping at the first refusal: the cheap ones first (a duplicate of the
  * user's, today's limit already reached), then content validation, the price and the image.
  * Nothing is stored. The prompt waits for review whatever status was asked for (see
- * review-status). `source` records where the prompt came from (E7, or a published agent).
+ * review.ts). `source` records where the prompt came from (E7, or a published agent).
  */
 export async function preparePrompt(
   deps: ApiDeps,

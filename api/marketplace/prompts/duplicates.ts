@@ -1,6 +1,17 @@
+import { createHash } from "node:crypto";
+import { findDuplicateId } from "../../../shared/db/prompt-store";
+import type { Queryable } from "../../../shared/db/queryable";
 import { PlatformError } from "../../platform-error";
-import type { Queryable } from "../../limits/daily-limits";
-import { findDuplicateId } from "./prompt-store";
+
+/** The form two texts are compared in: trimmed, whitespace collapsed, case-folded. */
+function normaliseText(text: string): string {
+  return text.normalize("NFC").trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/** sha-256 (hex) of a prompt's normalised text: equal hashes are duplicates (E7 rule 4). */
+export function contentHash(text: string): string {
+  return createHash("sha256").update(normaliseText(text), "utf8").digest("hex");
+}
 
 /** E7 rule 4: the same text from the same user again. */
 export function duplicateError(existingId: string | null): PlatformError {

@@ -1,6 +1,6 @@
 import { ImageError, objectKey, type ObjectStorage } from "../../../shared/storage";
 import { PlatformError, platformValidationError } from "../../platform-error";
-import type { PromptFields } from "./prompt-fields";
+import type { PromptFields } from "./prompt-record";
 
 export interface PromptImage {
   image_url: string | null;

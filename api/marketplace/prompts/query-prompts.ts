@@ -1,10 +1,9 @@
 import type { DataSource } from "typeorm";
-import { toPromptRecord, type PromptRecord } from "./prompt-record";
-import type { PromptRow } from "./prompt-row";
 import { isModerator } from "../../../shared/db/user-store";
-import { shownTo } from "./prompt-visibility";
+import { searchPrompts, type PromptSort } from "../../../shared/db/prompt-listing-store";
+import { toPromptRecord, type PromptRecord } from "./prompt-record";
 
-export const SORTS = ["newest", "oldest", "popular", "rating"] as const;
+export const SORTS = ["newest", "oldest", "popular", "rating"] as const satisfies readonly PromptSort[];
 export const PRICE_FILTERS = ["all", "free", "paid"] as const;
 
 /** E9's body after validation. */
@@ -16,21 +15,6 @@ export interface PromptQuery {
   sortBy: (typeof SORTS)[number];
   limit: number;
   offset: number;
-}
-
-const AVERAGE = "CASE WHEN review_count > 0 THEN rating_sum::float / review_count END";
-
-// Fixed texts chosen by a validated enum, never built from the request. Ties: newest first.
-const ORDER_BY: Record<PromptQuery["sortBy"], string> = {
-  newest: "created_at DESC, id DESC",
-  oldest: "created_at ASC, id ASC",
-  popular: `review_count DESC, ${AVERAGE} DESC NULLS LAST, created_at DESC, id DESC`,
-  rating: `${AVERAGE} DESC NULLS LAST, created_at DESC, id DESC`,
-};
-
-/** A LIKE pattern matching the text anywhere, with LIKE's own characters taken literally. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**
@@ -47,25 +31,18 @@ export async function queryPrompts(
 ): Promise<PromptRecord[]> {
   const isFree = query.priceFilter === "free" ? true : query.priceFilter === "paid" ? false : null;
   const moderator = viewerId !== null && (await isModerator(ds, viewerId));
-  const rows: PromptRow[] = await ds.query(
-    `SELECT * FROM prompts
-      WHERE ${shownTo({ viewer: "$1", moderator: "$8" })}
-        AND ($2::text IS NULL OR name ILIKE $2 OR description ILIKE $2)
-        AND ($3::text IS NULL OR lower(category) = lower($3))
-        AND ($4::boolean IS NULL OR is_free = $4)
-        AND ($5::uuid IS NULL OR user_id = $5::uuid)
-      ORDER BY ${ORDER_BY[query.sortBy]}
-      LIMIT $6 OFFSET $7`,
-    [
-      viewerId,
-      query.search ? containsPattern(query.search) : null,
-      query.category || null,
+  const rows = await searchPrompts(
+    ds,
+    {
+      search: query.search || null,
+      category: query.category || null,
       isFree,
-      query.userFilter || null,
-      query.limit,
-      query.offset,
-      moderator,
-    ],
+      userId: query.userFilter || null,
+      sortBy: query.sortBy,
+      limit: query.limit,
+      offset: query.offset,
+    },
+    { userId: viewerId, moderator },
   );
   return rows.map((row) => toPromptRecord(row, viewerId, moderator));
 }

@@ -1,6 +1,7 @@
 import type { DataSource } from "typeorm";
 import { PlatformError } from "../../platform-error";
-import { shownTo } from "./prompt-visibility";
+import { addToRatingCounters, lockVisiblePrompt } from "../../../shared/db/prompt-store";
+import { upsertRating } from "../../../shared/db/prompt-review-store";
 
 export interface PromptRating {
   id: string;
@@ -26,28 +27,22 @@ export interface RatePromptResult {
  */
 export async function ratePrompt(ds: DataSource, userId: string, input: PromptRating): Promise<RatePromptResult> {
   return ds.transaction(async (tx) => {
-    const [prompt] = await tx.query(
-      `SELECT user_id, status FROM prompts WHERE id = $1 AND ${shownTo({ viewer: "$2" })} FOR UPDATE`,
-      [input.id, userId],
-    );
+    const prompt = await lockVisiblePrompt(tx, input.id, userId);
     if (!prompt) {
       throw new PlatformError(404, "Not found", "There is no prompt with this id", {}, "PROMPT_NOT_FOUND");
     }
     if (prompt.user_id === userId)
       throw new PlatformError(403, "Forbidden", "You cannot rate your own prompt", {}, "OWN_PROMPT");
-    const [previous] = await tx.query(`SELECT rating FROM prompt_reviews WHERE prompt_id = $1 AND user_id = $2`, [
-      input.id,
+    const previous = await upsertRating(tx, {
+      promptId: input.id,
       userId,
-    ]);
-    await tx.query(
-      `INSERT INTO prompt_reviews (prompt_id, user_id, rating, comment) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (prompt_id, user_id) DO UPDATE SET rating = EXCLUDED.rating, comment = EXCLUDED.comment, created_at = now()`,
-      [input.id, userId, input.rating, input.comment ?? null],
-    );
-    const [[counters]] = await tx.query(
-      `UPDATE prompts SET review_count = review_count + $2, rating_sum = rating_sum + $3 WHERE id = $1 RETURNING review_count, rating_sum`,
-      [input.id, previous ? 0 : 1, input.rating - (previous?.rating ?? 0)],
-    );
+      rating: input.rating,
+      comment: input.comment ?? null,
+    });
+    const counters = await addToRatingCounters(tx, input.id, {
+      reviews: previous === null ? 1 : 0,
+      ratingSum: input.rating - (previous ?? 0),
+    });
     const average = Math.round((counters.rating_sum / counters.review_count) * 100) / 100;
     return {
       success: true,

@@ -1,8 +1,9 @@
 import { PlatformError } from "../../platform-error";
-import type { Queryable } from "../../limits/daily-limits";
+import { countTrustedRatings } from "../../../shared/db/prompt-review-store";
+import type { Queryable } from "../../../shared/db/queryable";
 
 /** Items a seller needs rated 4 or more (on average, by counted raters) before selling. */
-export const TRUSTED_ITEMS_REQUIRED = 2;
+const TRUSTED_ITEMS_REQUIRED = 2;
 
 /** `TRUST_MIN_RATER_AGE_HOURS` and `TRUST_MIN_DISTINCT_RATERS`: which ratings build a seller's trust. */
 export interface TrustSettings {
@@ -20,37 +21,13 @@ export interface Trust {
 }
 
 /**
- * Ratings that count: of the seller's approved prompts, by another account (never the seller's
- * own) that was at least the minimum age when it rated. Measured at rating time, so accounts
- * made for the purpose cannot simply wait until they are old enough. An item counts when its
- * counted ratings average 4 or more; raters are counted over those items.
- */
-const TRUST_QUERY = `
-  WITH counted AS (
-    SELECT r.prompt_id, r.user_id AS rater_id, r.rating
-      FROM prompt_reviews r
-      JOIN prompts p ON p.id = r.prompt_id
-      JOIN users u ON u.id = r.user_id
-     WHERE p.user_id = $1 AND p.status = 'approved' AND r.user_id <> p.user_id
-       AND r.created_at - u.created_at >= make_interval(secs => $2::double precision * 3600)
-  ), items AS (
-    SELECT prompt_id FROM counted GROUP BY prompt_id HAVING avg(rating) >= 4
-  )
-  SELECT (SELECT count(*)::int FROM items) AS rated_items,
-         (SELECT count(DISTINCT rater_id)::int FROM counted WHERE prompt_id IN (SELECT prompt_id FROM items)) AS distinct_raters`;
-
-/**
  * A seller's trustworthiness: 10 once `TRUSTED_ITEMS_REQUIRED` approved items are rated 4 or more
  * by at least `minDistinctRaters` accounts old enough to count, and the share of the weaker of
  * the two requirements before that.
  */
 export async function trustworthiness(db: Queryable, settings: TrustSettings, userId: string): Promise<Trust> {
-  const rows: { rated_items: number; distinct_raters: number }[] = await db.query(TRUST_QUERY, [
-    userId,
-    settings.minRaterAgeHours,
-  ]);
-  const ratedItems = rows[0]?.rated_items ?? 0;
-  const distinctRaters = rows[0]?.distinct_raters ?? 0;
+  // Which ratings count (another account, old enough when it rated, of approved items): see `countTrustedRatings`.
+  const { ratedItems, distinctRaters } = await countTrustedRatings(db, userId, settings.minRaterAgeHours);
   const share = Math.min(1, ratedItems / TRUSTED_ITEMS_REQUIRED, distinctRaters / settings.minDistinctRaters);
   return { score: Math.round(share * 100) / 10, ratedItems, distinctRaters };
 }

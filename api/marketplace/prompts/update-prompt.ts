@@ -2,21 +2,31 @@ import type { PlatformCaller } from "../../auth/platform-caller";
 import type { ApiDeps } from "../../deps";
 import { PlatformError, platformValidationError, type FieldProblem } from "../../platform-error";
 import type { PlatformServices } from "../platform-services";
-import { contentHash } from "./content-hash";
-import type { ContentScore } from "./content-score";
+import type { PromptRow } from "../../../shared/db/entities/prompt.entity";
+import {
+  findDuplicateId,
+  findOwnPrompt,
+  isDuplicateViolation,
+  updatePrompt,
+  type PromptValues,
+} from "../../../shared/db/prompt-store";
+import type { ContentScore } from "./content-rules";
 import { validateContent } from "./content-validation";
-import { assertNotDuplicate, duplicateError } from "./duplicates";
-import { promptListingUrl } from "./listing-url";
-import { contentOf, type PromptFields } from "./prompt-fields";
+import { assertNotDuplicate, contentHash, duplicateError } from "./duplicates";
 import { imageFieldOf, plannedPromptImageUrl, resolvePromptImage } from "./prompt-image";
-import { pricePrompt, type PromptPrice } from "./prompt-price";
-import { toPromptRecord, type PromptRecord } from "./prompt-record";
-import type { PromptRow, PromptValues } from "./prompt-row";
-import { crossFieldProblems } from "./prompt-rules";
-import { findDuplicateId, findOwnPrompt, isDuplicateViolation, updatePrompt } from "./prompt-store";
-import { checkPromptToken, launchPromptToken, storePromptLaunch, type PromptToken } from "./prompt-tokenization";
-import { promptValues } from "./prompt-values";
-import { listingChanged, reviewOnEdit } from "./review-status";
+import {
+  contentOf,
+  crossFieldProblems,
+  pricePrompt,
+  promptListingUrl,
+  promptValues,
+  toPromptRecord,
+  type PromptFields,
+  type PromptPrice,
+  type PromptRecord,
+} from "./prompt-record";
+import { checkPromptToken, launchPromptToken, storePromptLaunch, type PromptToken } from "./tokenize-prompt";
+import { listingChanged, reviewOnEdit } from "./review";
 
 export type PromptEdit = Partial<PromptFields> & { id: string };
 
@@ -184,7 +194,7 @@ async function write(
  * same checks as E7: the launcher's limits, the wallet's balance), and the edit is written only
  * once it has launched; such a launch counts against no daily limit (the prompt was counted).
  * `status` is only a request to the moderators; an edit that changes an approved listing sends it
- * back to review, and a rejected prompt stays rejected (see review-status).
+ * back to review, and a rejected prompt stays rejected (see review.ts).
  */
 export async function editPrompt(
   deps: ApiDeps,

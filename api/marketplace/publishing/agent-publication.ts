@@ -1,7 +1,6 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { addPromptSchema } from "../../routes/platform/prompts/add-prompt.schema";
-import type { PromptFields } from "../prompts/prompt-fields";
-import { crossFieldProblems } from "../prompts/prompt-rules";
+import { crossFieldProblems, type PromptFields } from "../prompts/prompt-record";
 
 /** An agent to publish, checked: E7's fields for its prompt, and how messages name it. */
 export interface AgentPublication {
@@ -30,7 +29,7 @@ function tagsOf(spec: AgentSpec): string | undefined {
 /**
  * The E7 body an agent publishes: `agent_name` as the name, `system_prompt` as the prompt, its
  * description, use cases, tags, category and price, and no status: it waits for review like any
- * prompt (see review-status). A free agent's `price_usd` is no price at all (E7 would refuse a 0 there).
+ * prompt (see review.ts). A free agent's `price_usd` is no price at all (E7 would refuse a 0 there).
  */
 function promptBodyOf(spec: AgentSpec): Record<string, unknown> {
   return {

@@ -4,10 +4,9 @@ import { AppError, BadRequestError } from "../../../shared/errors";
 import type { ApiDeps } from "../../deps";
 import { PlatformError } from "../../platform-error";
 import { checkPublication, type AgentPublication } from "./agent-publication";
-import { contentHash } from "../prompts/content-hash";
 import { insertPreparedPrompts, preparePrompt, type PreparedPrompt } from "../prompts/create-prompt";
-import { duplicateOf } from "../prompts/duplicates";
-import { findDuplicateId, isDuplicateViolation } from "../prompts/prompt-store";
+import { contentHash, duplicateOf } from "../prompts/duplicates";
+import { findDuplicateId, isDuplicateViolation } from "../../../shared/db/prompt-store";
 
 /** Called with the ids of the prompts a request published (or found already published), in agent order. */
 export type OnPublished = (promptIds: string[]) => void;

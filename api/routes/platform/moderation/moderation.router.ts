@@ -7,7 +7,7 @@ import { jsonBody } from "../../../http/body";
 import type { PlatformState } from "../../../http/state";
 import { validatePlatformBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
-import { moderatePrompt, type ModerationDecision } from "../../../marketplace/prompts/moderate-prompt";
+import { moderatePrompt, type ModerationDecision } from "../../../marketplace/prompts/review";
 import { moderatePromptSchema } from "./moderate-prompt.schema";
 import { moderationOperations } from "./moderation.openapi";
 

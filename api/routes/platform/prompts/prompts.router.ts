@@ -8,8 +8,7 @@ import type { BodyState, PlatformState, ViewerState } from "../../../http/state"
 import { validatePlatformBody } from "../../../http/validate";
 import type { PlatformServices } from "../../../marketplace/platform-services";
 import { createPrompt } from "../../../marketplace/prompts/create-prompt";
-import type { PromptFields } from "../../../marketplace/prompts/prompt-fields";
-import { crossFieldProblems } from "../../../marketplace/prompts/prompt-rules";
+import { crossFieldProblems, type PromptFields } from "../../../marketplace/prompts/prompt-record";
 import { queryPrompts, type PromptQuery } from "../../../marketplace/prompts/query-prompts";
 import { ratePrompt, type PromptRating } from "../../../marketplace/prompts/rate-prompt";
 import { editPrompt, type PromptEdit } from "../../../marketplace/prompts/update-prompt";

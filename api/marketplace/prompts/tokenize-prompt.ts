@@ -1,17 +1,17 @@
 import { newRunId } from "../../../shared/db/run-id";
 import { config } from "../../../shared/config";
-import { insertPromptLaunch, isLiveLaunchViolation, type QuotaColumn } from "../../../shared/db/token-launch-store";
+import type { QuotaColumn } from "../../../shared/db/entities/daily-usage.entity";
+import type { Queryable } from "../../../shared/db/queryable";
+import { insertPromptLaunch, isLiveLaunchViolation } from "../../../shared/db/token-launch-store";
 import type { CreatorKey } from "../../../shared/chain/creator-key";
 import type { ApiDeps } from "../../deps";
 import type { PlatformCaller } from "../../auth/platform-caller";
 import { PlatformError } from "../../platform-error";
-import type { Queryable } from "../../limits/daily-limits";
 import type { PlatformServices } from "../platform-services";
 import { runLaunchJob, type StoredLaunch } from "../../token-launch/launch-job";
-import { assertMetadataFits } from "../../token-launch/launch-metadata";
+import { assertFunded, assertMetadataFits } from "../../token-launch/launch-checks";
 import { launchedToken } from "../../token-launch/launch-outcome";
-import { assertFunded } from "../../token-launch/wallet-balance";
-import { promptListingUrl } from "./listing-url";
+import { promptListingUrl } from "./prompt-record";
 
 /**
  * A prompt's token (E7 with `tokenized_on`, or E8 turning it on). Launched by the same chain
