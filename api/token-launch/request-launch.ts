@@ -3,7 +3,7 @@ import { config } from "../../shared/config";
 import { insertListingLaunch } from "../../shared/db/token-launch-store";
 import type { ApiDeps } from "../deps";
 import type { PlatformCaller } from "../auth/platform-caller";
-import type { TokenLaunchBody } from "../routes/platform/token-launch/token-launch.schema";
+import type { TokenLaunchBody } from "../schemas/token-launch-request.schema";
 import { consumeDailyQuota } from "../limits/daily-limits";
 import type { PlatformServices } from "../marketplace/platform-services";
 import { checkLaunchImage, plannedLaunchImageUrl, storeLaunchImage } from "./launch-image";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
-import { agentCompletionSchema } from "../../api/routes/v1/agent/agent.schema";
+import { agentCompletionSchema } from "../../api/schemas/agent-request.schema";
 import { swarmRequestSchema } from "../../api/schemas/swarm-request.schema";
 import { contentHash } from "../../api/marketplace/prompts/duplicates";
 import type { PromptPageRecord } from "../../shared/db/prompt-listing-store";

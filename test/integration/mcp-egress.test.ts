@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { agentCompletionSchema } from "../../api/routes/v1/agent/agent.schema";
+import { agentCompletionSchema } from "../../api/schemas/agent-request.schema";
 import { validateRequest } from "../../api/schemas/validate-request";
 import { prepareAgentRequest } from "../../api/runs/agent-completion";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";

@@ -1,5 +1,5 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
-import { addPromptSchema } from "../../routes/platform/prompts/add-prompt.schema";
+import { addPromptSchema } from "../../schemas/add-prompt.schema";
 import { crossFieldProblems, type PromptFields } from "../prompts/prompt-record";
 
 /** An agent to publish, checked: E7's fields for its prompt, and how messages name it. */

@@ -8,7 +8,7 @@ import type { PlatformState } from "../../../http/state";
 import { validatePlatformBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
 import { moderatePrompt, type ModerationDecision } from "../../../marketplace/prompts/review";
-import { moderatePromptSchema } from "./moderate-prompt.schema";
+import { moderatePromptSchema } from "../../../schemas/moderate-prompt.schema";
 import { moderationOperations } from "./moderation.openapi";
 
 /**

@@ -12,10 +12,10 @@ import { crossFieldProblems, type PromptFields } from "../../../marketplace/prom
 import { queryPrompts, type PromptQuery } from "../../../marketplace/prompts/query-prompts";
 import { ratePrompt, type PromptRating } from "../../../marketplace/prompts/rate-prompt";
 import { editPrompt, type PromptEdit } from "../../../marketplace/prompts/update-prompt";
-import { addPromptSchema } from "./add-prompt.schema";
-import { editPromptSchema } from "./edit-prompt.schema";
-import { QUERY_PROMPTS_BODY_KB, queryPromptsSchema } from "./query-prompts.schema";
-import { ratePromptSchema } from "./rate-prompt.schema";
+import { addPromptSchema } from "../../../schemas/add-prompt.schema";
+import { editPromptSchema } from "../../../schemas/edit-prompt.schema";
+import { QUERY_PROMPTS_BODY_KB, queryPromptsSchema } from "../../../schemas/query-prompts.schema";
+import { ratePromptSchema } from "../../../schemas/rate-prompt.schema";
 import { documentRoutes } from "../../../openapi/operation";
 import { promptOperations } from "./prompts.openapi";
 

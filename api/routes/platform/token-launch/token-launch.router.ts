@@ -9,7 +9,7 @@ import { validatePlatformBody } from "../../../http/validate";
 import type { PlatformServices } from "../../../marketplace/platform-services";
 import { launchListingToken } from "../../../token-launch/request-launch";
 import { tokenLaunchOperations } from "./token-launch.openapi";
-import { tokenLaunchSchema, type TokenLaunchBody } from "./token-launch.schema";
+import { tokenLaunchSchema, type TokenLaunchBody } from "../../../schemas/token-launch-request.schema";
 
 /**
  * E6 `POST /api/token/launch` (JSON or multipart, API key only). Any other method is a 405 with

@@ -10,7 +10,7 @@ import { parsePrefer } from "../../../http/prefer-header";
 import { announcePublished } from "../../../http/published-prompts";
 import { writeReply } from "../../../http/write-reply";
 import { agentBatchOperation } from "./agent.openapi";
-import { agentBatchSchema } from "./agent.schema";
+import { agentBatchSchema } from "../../../schemas/agent-request.schema";
 
 /** E3's path; every item counts as one request against the rate limits (see `admissionOf`). */
 export const AGENT_BATCH_PATH = "/v1/agent/batch/completions";

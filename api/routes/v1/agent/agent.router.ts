@@ -9,7 +9,7 @@ import { parsePrefer } from "../../../http/prefer-header";
 import { announcePublished } from "../../../http/published-prompts";
 import { writeReply } from "../../../http/write-reply";
 import { agentCompletionOperation } from "./agent.openapi";
-import { agentCompletionSchema } from "./agent.schema";
+import { agentCompletionSchema } from "../../../schemas/agent-request.schema";
 
 /** E5's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
 export const AGENT_COMPLETIONS_PATH = "/v1/agent/completions";

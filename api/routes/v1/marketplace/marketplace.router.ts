@@ -5,7 +5,7 @@ import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
 import { marketplaceAgentsResponseSchema } from "../../../schemas/marketplace-response.schema";
 import { listMarketplacePrompts } from "../../../marketplace/agent-listings";
-import { marketplaceAgentsSchema, type MarketplaceAgentsRequest } from "./marketplace.schema";
+import { marketplaceAgentsSchema, type MarketplaceAgentsRequest } from "../../../schemas/marketplace-request.schema";
 
 /** E4 `POST /v1/marketplace/agents`: the newest approved marketplace prompts. */
 export function marketplaceRouter(deps: Pick<ApiDeps, "ds">): Router {

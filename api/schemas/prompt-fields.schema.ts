@@ -1,7 +1,7 @@
 import Joi from "joi";
-import { isPublicKey, parseSecretKey } from "../../../../shared/chain/creator-key";
-import { decodeImage, ImageError, isObjectKey } from "../../../../shared/storage";
-import { PROMPT_STATUSES } from "../../../../shared/db/entities/prompt.entity";
+import { isPublicKey, parseSecretKey } from "../../shared/chain/creator-key";
+import { decodeImage, ImageError, isObjectKey } from "../../shared/storage";
+import { PROMPT_STATUSES } from "../../shared/db/entities/prompt.entity";
 
 const httpUrl = () =>
   Joi.string()

@@ -1,6 +1,6 @@
 import Joi from "joi";
-import { InvalidKeyError, parsePrivateKey } from "../../../../shared/chain/private-key";
-import { CreatorKey } from "../../../../shared/chain/creator-key";
+import { InvalidKeyError, parsePrivateKey } from "../../shared/chain/private-key";
+import { CreatorKey } from "../../shared/chain/creator-key";
 
 /** E6's fields after validation (same names in JSON and multipart), the key parsed. */
 export interface TokenLaunchBody {

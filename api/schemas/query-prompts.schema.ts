@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { PRICE_FILTERS, SORTS } from "../../../marketplace/prompts/query-prompts";
+import { PRICE_FILTERS, SORTS } from "../marketplace/prompts/query-prompts";
 
 /**
  * E9's largest body: its filters take a few hundred bytes at their longest; this is far more, yet

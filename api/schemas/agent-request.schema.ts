@@ -1,9 +1,9 @@
 import Joi from "joi";
-import { agentSpecSchema } from "../../../schemas/agent-spec.schema";
-import { budgetSchema } from "../../../schemas/budget.schema";
-import { historySchema } from "../../../schemas/conversation.schema";
-import { imageSchema } from "../../../schemas/image.schema";
-import { nonBlankString } from "../../../schemas/text.schema";
+import { agentSpecSchema } from "./agent-spec.schema";
+import { budgetSchema } from "./budget.schema";
+import { historySchema } from "./conversation.schema";
+import { imageSchema } from "./image.schema";
+import { nonBlankString } from "./text.schema";
 
 /** What an agent run works on: text that is not blank (the worker has nothing to run without one). */
 const task = nonBlankString().max(1_000_000);
