@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import { config } from "../shared/config";
 import { closeDataSource } from "../shared/db/data-source";
 import { logger } from "../shared/logger";
@@ -13,7 +13,7 @@ import { createApiDeps } from "./deps";
  */
 const LISTEN_BACKLOG = 4_096;
 
-function listen(app: { callback(): any }, port: number, host: string): Promise<Server> {
+function listen(app: { callback(): RequestListener }, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer(app.callback());
     // Above typical load-balancer idle timeouts, so the balancer closes idle connections first.

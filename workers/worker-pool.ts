@@ -12,7 +12,7 @@ import { discardJobSecrets, isFinalAttempt } from "../shared/queues/job-secrets"
 import { createRedis } from "../shared/queues/redis";
 import { announceRunDone } from "../shared/queues/run-notices";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
-import type { Handler } from "./handlers/handler";
+import type { Handler, HandlerTable } from "./handlers/handler";
 import { RunLeasedError } from "./handlers/run-lease";
 
 export interface WorkerPool {
@@ -28,7 +28,7 @@ export interface WorkerPool {
 }
 
 /** Throws unless every job name of every given queue has a handler. */
-export function assertHandlersFor(queues: QueueName[], handlers: Partial<Record<JobName, Handler<any>>>): void {
+export function assertHandlersFor(queues: QueueName[], handlers: HandlerTable): void {
   const missing = queues.flatMap(jobNamesOf).filter((name) => typeof handlers[name] !== "function");
   if (missing.length) throw new Error(`No handler for job name(s): ${missing.join(", ")}`);
 }
@@ -45,11 +45,7 @@ export function workerName(): string {
  * One BullMQ worker per queue. Handlers fail runs for their own reasons; a job only fails (and is
  * retried) for infrastructure trouble or a crash, and a job out of attempts marks its run failed.
  */
-export async function startWorkers(
-  queues: QueueName[],
-  handlers: Partial<Record<JobName, Handler<any>>>,
-  ds: DataSource,
-): Promise<WorkerPool> {
+export async function startWorkers(queues: QueueName[], handlers: HandlerTable, ds: DataSource): Promise<WorkerPool> {
   assertHandlersFor(queues, handlers);
   const cancels = new CancelListener(createRedis("blocking"));
   await cancels.start();
@@ -62,7 +58,8 @@ export async function startWorkers(
     const worker = new Worker<unknown, RunJobResult, string>(
       queue,
       async (job: Job, token?: string) => {
-        const handler = handlers[job.name as JobName];
+        // The job's name picks its handler; its producer wrote the payload for that name.
+        const handler = handlers[job.name as JobName] as Handler<JobName> | undefined;
         if (!handler) throw new Error(`No handler for job '${job.name}'`);
         const log = logger.child({ queue, jobId: job.id, job: job.name, attempt: job.attemptsMade + 1 });
         let announced = false;

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { version as SWAGGER_UI_VERSION } from "swagger-ui-dist/package.json";
 import { DOCS_INIT_SCRIPT } from "./docs-page";
 
 /** The package holding Swagger UI's browser bundle (no `exports` map, so its package.json resolves). */
 const SWAGGER_UI_DIR = dirname(require.resolve("swagger-ui-dist/package.json"));
-const SWAGGER_UI_VERSION: string = require("swagger-ui-dist/package.json").version;
 
 /** The only files the docs page loads; nothing else is served from the package folder. */
 const FILES: Record<string, { type: string; load: () => Promise<Buffer | string> }> = {

@@ -1,7 +1,6 @@
 import { config } from "../../shared/config";
+import { version } from "../../package.json";
 import type { DocumentInfo } from "./document";
-
-const { version } = require("../../package.json") as { version: string };
 
 /** Relative first, so the page's "try it out" calls the server that served it; then the configured address. */
 const serversAt = (publicUrl: string) => [

@@ -1,7 +1,7 @@
 import type Router from "@koa/router";
 import type Joi from "joi";
 import { joiToJsonSchema, type JsonSchema } from "./joi-json-schema";
-import { operationsOf, type Operation, type RequestSpec, type ResponseSpec } from "./operation";
+import { operationsOf, type OpenApiObject, type Operation, type RequestSpec, type ResponseSpec } from "./operation";
 import {
   RATE_LIMIT_HEADERS,
   SECURITY_BY_ACCESS,
@@ -20,14 +20,33 @@ export interface DocumentInfo {
   tags: { name: string; description: string }[];
 }
 
-export type OpenApiDocument = Record<string, any> & { paths: Record<string, Record<string, any>> };
+/** One operation of the document, with the fields read back (the docs page's index, the used security schemes). */
+interface OpenApiOperation extends OpenApiObject {
+  summary?: string;
+  tags: string[];
+  security?: Record<string, string[]>[];
+  responses: Record<string, OpenApiObject>;
+}
+
+/** Operations by path, then by method. */
+type OpenApiPaths = Record<string, Record<string, OpenApiOperation>>;
+
+export interface OpenApiDocument {
+  openapi: string;
+  jsonSchemaDialect: string;
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
+  servers: DocumentInfo["servers"];
+  tags: { name: string; description?: string }[];
+  paths: OpenApiPaths;
+  components: Record<string, Record<string, OpenApiObject>>;
+}
 
 /** A joi object's keys as OpenAPI parameters of one location. */
 function parameters(
   schema: Joi.ObjectSchema | undefined,
   location: "path" | "query",
   components: Record<string, JsonSchema>,
-): JsonSchema[] {
+): OpenApiObject[] {
   if (!schema) return [];
   const keys = Object.keys(schema.describe().keys ?? {});
   return keys.map((name) => {
@@ -69,8 +88,8 @@ function renderResponse(
   status: number,
   spec: ResponseSpec,
   components: Record<string, JsonSchema>,
-): JsonSchema {
-  const content: Record<string, JsonSchema> = {};
+): OpenApiObject {
+  const content: Record<string, OpenApiObject> = {};
   if (spec.body)
     content["application/json"] = {
       schema: joiToJsonSchema(spec.body, components),
@@ -82,7 +101,7 @@ function renderResponse(
       ...(other.example !== undefined ? { example: other.example } : {}),
     };
   }
-  const headers: Record<string, JsonSchema> = { ...(spec.headers ?? {}) };
+  const headers: Record<string, OpenApiObject> = { ...(spec.headers ?? {}) };
   // Every /v1 answer past authentication carries the key's rate-limit counters.
   if (op.access === "apiKey" && ((status >= 200 && status < 300) || status === 429)) {
     for (const name of Object.keys(RATE_LIMIT_HEADERS)) headers[name] = { $ref: `#/components/headers/${name}` };
@@ -102,9 +121,9 @@ function renderResponse(
  * A request body's media types: JSON, and for routes that also take a form, `multipart/form-data`
  * with the same fields plus the file fields (which also take the JSON field's text forms).
  */
-function requestContent(request: RequestSpec, components: Record<string, JsonSchema>): JsonSchema {
+function requestContent(request: RequestSpec, components: Record<string, JsonSchema>): Record<string, OpenApiObject> {
   const json = joiToJsonSchema(request.body, components);
-  const content: JsonSchema = {
+  const content: Record<string, OpenApiObject> = {
     "application/json": { schema: json, ...(request.examples ? { examples: request.examples } : {}) },
   };
   if (request.multipart) {
@@ -124,8 +143,8 @@ function requestContent(request: RequestSpec, components: Record<string, JsonSch
   return content;
 }
 
-function renderOperation(op: Operation, components: Record<string, JsonSchema>): JsonSchema {
-  const responses: Record<string, JsonSchema> = {};
+function renderOperation(op: Operation, components: Record<string, JsonSchema>): OpenApiOperation {
+  const responses: Record<string, OpenApiObject> = {};
   const byStatus = responsesOf(op);
   for (const status of Object.keys(byStatus)
     .map(Number)
@@ -160,14 +179,15 @@ function renderOperation(op: Operation, components: Record<string, JsonSchema>):
 }
 
 /** Only the shared parts some operation refers to, so each document stays self-contained and small. */
-function usedComponents(paths: JsonSchema, schemas: Record<string, JsonSchema>): JsonSchema {
+function usedComponents(
+  paths: OpenApiPaths,
+  schemas: Record<string, JsonSchema>,
+): Record<string, Record<string, OpenApiObject>> {
   const text = JSON.stringify(paths);
-  const pick = (all: Record<string, JsonSchema>, prefix: string) =>
+  const pick = (all: Record<string, OpenApiObject>, prefix: string) =>
     Object.fromEntries(Object.entries(all).filter(([name]) => text.includes(`"#/components/${prefix}/${name}"`)));
   const securityNames = new Set(
-    Object.values(paths).flatMap((item) =>
-      Object.values(item as JsonSchema).flatMap((o: any) => (o.security ?? []).flatMap(Object.keys)),
-    ),
+    Object.values(paths).flatMap((item) => Object.values(item).flatMap((o) => (o.security ?? []).flatMap(Object.keys))),
   );
   const components = {
     schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
@@ -187,14 +207,14 @@ function usedComponents(paths: JsonSchema, schemas: Record<string, JsonSchema>):
  */
 export function buildOpenApiDocument(info: DocumentInfo, routers: Router[]): OpenApiDocument {
   const schemas: Record<string, JsonSchema> = {};
-  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const paths: OpenApiPaths = {};
   const tags = new Map(info.tags.map((t) => [t.name, t]));
   for (const op of routers.flatMap(operationsOf)) {
     if (paths[op.path]?.[op.method]) throw new Error(`${op.method.toUpperCase()} ${op.path} is described twice`);
     (paths[op.path] ??= {})[op.method] = renderOperation(op, schemas);
     for (const tag of op.tags) if (!tags.has(tag)) tags.set(tag, { name: tag, description: "" });
   }
-  const used = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((o) => o.tags as string[])));
+  const used = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((o) => o.tags)));
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",

@@ -1,8 +1,46 @@
 import type Joi from "joi";
 import OpenApi31Parser from "joi-to-json/lib/parsers/open-api-3.1";
 
-/** A JSON Schema 2020-12 object, as OpenAPI 3.1 embeds it. */
-export type JsonSchema = Record<string, any>;
+/**
+ * A JSON Schema 2020-12 object, as OpenAPI 3.1 embeds it (also used for the other OpenAPI objects
+ * built from schemas): the keywords this code reads or writes are typed, any other passes through.
+ */
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: JsonSchema | boolean;
+  propertyNames?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  if?: JsonSchema;
+  then?: JsonSchema;
+  else?: JsonSchema;
+  not?: JsonSchema;
+  description?: string;
+  [keyword: string]: unknown;
+}
+
+/** The parts of joi's `describe()` output the fixes below read (the parser reads the rest). */
+interface JoiDescription {
+  type?: string;
+  flags?: { id?: string; presence?: string };
+  allow?: unknown[];
+  keys?: Record<string, JoiDescription>;
+  patterns?: { regex?: string; schema?: JoiDescription; rule?: JoiDescription }[];
+  whens?: JoiWhen[];
+  [field: string]: unknown;
+}
+
+/** One `.when()` of a described joi schema. */
+interface JoiWhen {
+  ref?: { type?: string; ancestor?: number; path?: string[] };
+  is?: JoiDescription;
+  then?: JoiDescription;
+  otherwise?: JoiDescription;
+}
 
 /** Keywords that describe a schema rather than constrain it: kept beside a nullable wrapper. */
 const ANNOTATIONS = ["title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly"];
@@ -24,7 +62,7 @@ const ANNOTATIONS = ["title", "description", "default", "examples", "deprecated"
  *   becomes required (or forbidden) with its sibling's value says so.
  */
 class ApiSchemaParser extends OpenApi31Parser {
-  override parse(joiSpec: Record<string, any>, definitions: Record<string, JsonSchema> = {}, level = 0): JsonSchema {
+  override parse(joiSpec: JoiDescription, definitions: Record<string, JsonSchema> = {}, level = 0): JsonSchema {
     // A named schema made nullable where it is used: the component stays non-null, the use site says null.
     if (joiSpec.flags?.id && Array.isArray(joiSpec.allow) && joiSpec.allow.includes(null)) {
       const allow = joiSpec.allow.filter((value: unknown) => value !== null);
@@ -40,7 +78,7 @@ class ApiSchemaParser extends OpenApi31Parser {
 
   protected override _setObjectProperties(
     schema: JsonSchema,
-    joiSpec: Record<string, any>,
+    joiSpec: JoiDescription,
     definitions: Record<string, JsonSchema>,
     level: number,
   ): void {
@@ -56,12 +94,12 @@ class ApiSchemaParser extends OpenApi31Parser {
       }
     }
     const conditions: JsonSchema[] = [];
-    for (const [key, field] of Object.entries<Record<string, any>>(joiSpec.keys ?? {})) {
-      const whens: Record<string, any>[] = field.whens ?? [];
+    for (const [key, field] of Object.entries(joiSpec.keys ?? {})) {
+      const whens = field.whens ?? [];
       const translated = whens.map((when) => this.siblingCondition(key, when, definitions, level));
       if (whens.length === 0 || translated.includes(null)) continue;
       // The key's own schema is its base shape; what the sibling adds lives in the conditions.
-      schema.properties[key] = this.parse({ ...field, whens: undefined }, definitions, level + 1);
+      (schema.properties ??= {})[key] = this.parse({ ...field, whens: undefined }, definitions, level + 1);
       conditions.push(...(translated as JsonSchema[]));
     }
     if (conditions.length) schema.allOf = [...(schema.allOf ?? []), ...conditions];
@@ -70,16 +108,17 @@ class ApiSchemaParser extends OpenApi31Parser {
   /** `key: X.when("sibling", {is, then, otherwise})` as an object-level if/then/else (null when not a sibling reference). */
   private siblingCondition(
     key: string,
-    when: Record<string, any>,
+    when: JoiWhen,
     definitions: Record<string, JsonSchema>,
     level: number,
   ): JsonSchema | null {
     const ref = when.ref;
     if (!ref || ref.type !== undefined || (ref.ancestor ?? 1) !== 1 || ref.path?.length !== 1 || !when.is) return null;
-    const sibling = ref.path[0] as string;
-    const condition: JsonSchema = { if: { properties: { [sibling]: this.parse(when.is, definitions, level + 1) } } };
-    if (when.is.flags?.presence === "required") condition.if.required = [sibling];
-    const branch = (rule: Record<string, any> | undefined): JsonSchema | undefined => {
+    const sibling = ref.path[0];
+    const ifSibling: JsonSchema = { properties: { [sibling]: this.parse(when.is, definitions, level + 1) } };
+    if (when.is.flags?.presence === "required") ifSibling.required = [sibling];
+    const condition: JsonSchema = { if: ifSibling };
+    const branch = (rule: JoiDescription | undefined): JsonSchema | undefined => {
       if (!rule) return undefined;
       const presence = rule.flags?.presence;
       if (presence === "forbidden") return { not: { required: [key] } };
@@ -100,7 +139,7 @@ class ApiSchemaParser extends OpenApi31Parser {
     if (schema.type === "any") delete schema.type;
   }
 
-  protected override _addNullTypeIfNullable(schema: JsonSchema, joiSpec: Record<string, any>): void {
+  protected override _addNullTypeIfNullable(schema: JsonSchema, joiSpec: JoiDescription): void {
     const nullable = Array.isArray(joiSpec.allow) && joiSpec.allow.includes(null);
     if (!nullable || schema.type !== undefined || schema.const === null)
       return super._addNullTypeIfNullable(schema, joiSpec);

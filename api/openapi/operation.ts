@@ -2,6 +2,12 @@ import type Router from "@koa/router";
 import type Joi from "joi";
 import type { JsonSchema } from "./joi-json-schema";
 
+/**
+ * An OpenAPI object other than a schema (a parameter, header, response or security scheme): written
+ * here as literals and only serialised, so its fields stay open.
+ */
+export type OpenApiObject = Record<string, unknown>;
+
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
 /**

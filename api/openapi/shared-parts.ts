@@ -1,9 +1,8 @@
 import { apiErrorBodySchema, platformErrorBodySchema, validationErrorBodySchema } from "../schemas/error-body.schema";
-import type { JsonSchema } from "./joi-json-schema";
-import type { Access, Operation, ResponseSpec, SharedHeader } from "./operation";
+import type { Access, OpenApiObject, Operation, ResponseSpec, SharedHeader } from "./operation";
 
 /** Security schemes by access; each entry of the list is one way to authenticate. */
-export const SECURITY_SCHEMES: Record<string, JsonSchema> = {
+export const SECURITY_SCHEMES: Record<string, OpenApiObject> = {
   ApiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key", description: "Your API key" },
   ApiKeyBearer: { type: "http", scheme: "bearer", description: "Your API key as `Authorization: Bearer <key>`" },
   PlatformBearer: {
@@ -22,7 +21,7 @@ export const SECURITY_BY_ACCESS: Record<Access, Record<string, string[]>[] | und
 };
 
 /** Request headers described once, by the name operations use. */
-export const SHARED_HEADERS: Record<SharedHeader, { component: string; parameter: JsonSchema }> = {
+export const SHARED_HEADERS: Record<SharedHeader, { component: string; parameter: OpenApiObject }> = {
   Prefer: {
     component: "Prefer",
     parameter: {
@@ -50,7 +49,7 @@ export const SHARED_HEADERS: Record<SharedHeader, { component: string; parameter
 
 const count = { type: "integer", minimum: 0 };
 /** The rate-limit headers of every `/v1` answer past authentication. */
-export const RATE_LIMIT_HEADERS: Record<string, JsonSchema> = {
+export const RATE_LIMIT_HEADERS: Record<string, OpenApiObject> = {
   "X-RateLimit-Limit-Minute": { description: "Requests allowed per minute", schema: count },
   "X-RateLimit-Remaining-Minute": { description: "Requests left this minute", schema: count },
   "X-RateLimit-Limit-Hour": { description: "Requests allowed per hour", schema: count },

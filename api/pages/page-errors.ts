@@ -10,9 +10,10 @@ export function pageErrors(): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-    } catch (err: any) {
-      const refused = typeof err?.status === "number" && err.status >= 400 && err.status < 500 && err.expose !== false;
-      if (refused) return renderMessage(ctx, err.status, "Request refused", String(err.message));
+    } catch (err) {
+      const { status, expose, message } = (err ?? {}) as { status?: unknown; expose?: unknown; message?: unknown };
+      const refused = typeof status === "number" && status >= 400 && status < 500 && expose !== false;
+      if (refused) return renderMessage(ctx, status, "Request refused", String(message));
       ctx.state.logger?.error({ err }, "page failed");
       renderMessage(
         ctx,

@@ -17,5 +17,5 @@ export class LlmCallError extends Error {
 export function scrubSecrets(text: string): string {
   return text
     .replace(/\b(sk|pk|rk|gsk|xai|or)-[A-Za-z0-9_\-*]{6,}/g, "[redacted]")
-    .replace(/Bearer\s+[A-Za-z0-9._\-]+/gi, "Bearer [redacted]");
+    .replace(/Bearer\s+[A-Za-z0-9._-]+/gi, "Bearer [redacted]");
 }

@@ -50,8 +50,9 @@ export class S3ObjectStorage implements ObjectStorage {
     try {
       await this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: key }));
       return true;
-    } catch (err: any) {
-      if (err?.$metadata?.httpStatusCode === 404 || err?.name === "NotFound") return false;
+    } catch (err) {
+      const { name, $metadata } = (err ?? {}) as { name?: unknown; $metadata?: { httpStatusCode?: number } };
+      if ($metadata?.httpStatusCode === 404 || name === "NotFound") return false;
       throw err;
     }
   }

@@ -52,7 +52,7 @@ describe("joi → JSON Schema 2020-12 for the OpenAPI documents", () => {
         { loops: 1.5 },
       ],
     );
-    expect(json.properties.tier).to.deep.include({ default: "standard", enum: ["standard", "flex", null] });
+    expect(json.properties?.tier).to.deep.include({ default: "standard", enum: ["standard", "flex", null] });
   });
 
   it("closes objects unless they allow unknown keys", () => {
@@ -129,8 +129,8 @@ describe("joi → JSON Schema 2020-12 for the OpenAPI documents", () => {
     const components: Record<string, JsonSchema> = {};
     const required = joiToJsonSchema(Joi.object({ usage: usage.required() }), components);
     const optional = joiToJsonSchema(Joi.object({ usage: usage.allow(null) }), components);
-    expect(required.properties.usage).to.deep.equal({ $ref: "#/components/schemas/UnitUsage" });
-    expect(optional.properties.usage).to.deep.equal({
+    expect(required.properties?.usage).to.deep.equal({ $ref: "#/components/schemas/UnitUsage" });
+    expect(optional.properties?.usage).to.deep.equal({
       anyOf: [{ $ref: "#/components/schemas/UnitUsage" }, { type: "null" }],
     });
     expect(components.UnitUsage.type).to.equal("object");
@@ -151,8 +151,8 @@ describe("joi → JSON Schema 2020-12 for the OpenAPI documents", () => {
     ]);
     expect(json).to.deep.equal({ $ref: "#/components/schemas/AgentSpec" });
     const { components } = convert(agentSpecSchema);
-    expect(components.AgentSpec.properties.handoffs.anyOf ?? components.AgentSpec.properties.handoffs.items).to.exist;
-    expect(components.AgentSpec.properties.max_tokens.default).to.equal(8192);
+    expect(components.AgentSpec.properties?.handoffs.anyOf ?? components.AgentSpec.properties?.handoffs.items).to.exist;
+    expect(components.AgentSpec.properties?.max_tokens.default).to.equal(8192);
   });
 
   it("refuses two different schemas under one id", () => {

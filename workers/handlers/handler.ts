@@ -26,3 +26,6 @@ export interface HandlerContext {
 }
 
 export type Handler<N extends JobName> = (payload: JobPayloads[N], ctx: HandlerContext) => Promise<RunJobResult>;
+
+/** Handlers by job name; a process serving only some queues has only their handlers. */
+export type HandlerTable = Partial<{ [N in JobName]: Handler<N> }>;
