@@ -22,7 +22,7 @@ import { admissionOf, defersRateLimitVerdict, v1Routers } from "./routes/v1";
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter";
 
 /** Where people get API keys; every 401 points there. */
-export const howToGetKey = () => `${config.http.platformUrl}/platform/api-keys`;
+const howToGetKey = () => `${config.http.platformUrl}/platform/api-keys`;
 
 /** Routers' middleware, with their own 405 handling (`Allow` header) for known paths. */
 function routes(routers: Router[]): Koa.Middleware[] {

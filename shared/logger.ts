@@ -5,7 +5,7 @@ import { config } from "./config";
  * The root logger. Secrets are removed by configuration (redaction paths), not by remembering to
  * leave them out at each call site.
  */
-export const redactPaths = [
+const redactPaths = [
   "req.headers.authorization",
   'req.headers["x-api-key"]',
   "req.headers.cookie",

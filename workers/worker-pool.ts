@@ -37,7 +37,7 @@ export function assertHandlersFor(queues: QueueName[], handlers: HandlerTable): 
  * Host and process id: with several worker processes, operators (Bull Board's "processed by", the
  * `workers started` log line) can tell which one ran a job.
  */
-export function workerName(): string {
+function workerName(): string {
   return `${hostname()}:${process.pid}`;
 }
 

@@ -4,7 +4,7 @@ import { isUuid } from "../../shared/db/uuid";
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
-export function looksLikeJwt(token: string): boolean {
+function looksLikeJwt(token: string): boolean {
   return JWT_SHAPE.test(token);
 }
 

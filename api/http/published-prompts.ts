@@ -6,7 +6,7 @@ import type { Context } from "koa";
  * contract's and no client parsing it can trip over an extra field; it is on every answer of an
  * accepted request (success, 202, stream, run failure) and replays with an idempotent answer.
  */
-export const PUBLISHED_PROMPTS_HEADER = "X-Marketplace-Prompt-Ids";
+const PUBLISHED_PROMPTS_HEADER = "X-Marketplace-Prompt-Ids";
 
 /** A service's `onPublished` that puts the ids in the answer's header. */
 export function announcePublished(ctx: Context): (promptIds: string[]) => void {

@@ -10,7 +10,7 @@ export const WINDOWS = ["minute", "hour", "day"] as const;
 export type RateWindow = (typeof WINDOWS)[number];
 
 /** Whose counter a window is: the API key's own, or the account's (all of its keys together). */
-export type RateScope = "key" | "account";
+type RateScope = "key" | "account";
 
 const WINDOW_MS: Record<RateWindow, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
@@ -108,7 +108,7 @@ export interface RateLimiter {
 }
 
 /** The limiter's settings from the process configuration. */
-export function rateLimiterOptionsFromConfig(): RateLimiterOptions {
+function rateLimiterOptionsFromConfig(): RateLimiterOptions {
   return {
     tiers: config.rateLimits.tiers,
     accounts: config.accountLimits.tiers,

@@ -2,7 +2,7 @@ import escapeHtml from "escape-html";
 import type { OpenApiDocument } from "./document";
 
 /** Where the docs page loads its files from (served by the docs router, never from a CDN). */
-export const DOCS_ASSETS_PATH = "/docs/assets";
+const DOCS_ASSETS_PATH = "/docs/assets";
 
 /** A plain index of every operation, for readers without JavaScript (and for search). */
 function operationIndex(document: OpenApiDocument): string {

@@ -8,7 +8,7 @@ import type { JsonSchema } from "./joi-json-schema";
  */
 export type OpenApiObject = Record<string, unknown>;
 
-export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
 /**
  * Who may call an operation:
@@ -22,7 +22,7 @@ export type Access = "apiKey" | "platform" | "platformOptional" | "public";
 /** Request headers described once in the document (`components.parameters`). */
 export type SharedHeader = "Prefer" | "Idempotency-Key";
 
-export interface Example {
+interface Example {
   summary?: string;
   description?: string;
   value: unknown;

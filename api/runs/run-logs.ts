@@ -4,7 +4,7 @@ import { listRunsOfKey, type RunLogRow } from "../../shared/db/run-log-store";
 import { PUBLIC_STATUS } from "./presenters/run-status";
 
 /** One entry of `GET /v1/swarm/logs`. */
-export interface RunLog {
+interface RunLog {
   id: string;
   created_at: string;
   category: Run["kind"];

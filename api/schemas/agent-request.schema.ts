@@ -37,7 +37,7 @@ export const agentCompletionSchema = Joi.object({
  * E3 item (spec: BatchAgentItem): `agent_config` and `task` required. The spec leaves `task` optional,
  * but an item without one can only fail, so it is refused (422) before the batch is stored.
  */
-export const batchAgentItemSchema = Joi.object({
+const batchAgentItemSchema = Joi.object({
   agent_config: agentSpecSchema.required(),
   task: task
     .required()

@@ -2,7 +2,7 @@ import Joi from "joi";
 import { dollars, nullableString, runId, timestamp, tokenCount } from "./response-fields";
 
 /** E5 usage (CONTRACT.md). */
-export const agentUsageSchema = Joi.object({
+const agentUsageSchema = Joi.object({
   input_tokens: tokenCount.required(),
   output_tokens: tokenCount.required(),
   total_tokens: tokenCount.required(),
@@ -27,7 +27,7 @@ export const agentCompletionResponseSchema = Joi.object({
 }).id("AgentCompletionResponse");
 
 /** An E3 item that failed, in its slot. */
-export const agentBatchItemErrorSchema = Joi.object({
+const agentBatchItemErrorSchema = Joi.object({
   success: Joi.valid(false).required(),
   error: Joi.string().required(),
   code: Joi.string().required(),

@@ -8,7 +8,7 @@ import { llmArgsSchema } from "./llm-args.schema";
 import { nonBlankString } from "./text.schema";
 
 /** Spec: McpConfig. `timeout` is in seconds. */
-export const mcpConfigSchema = Joi.object({
+const mcpConfigSchema = Joi.object({
   type: Joi.string().default("mcp"),
   url: Joi.string()
     .uri({ scheme: ["http", "https"] })

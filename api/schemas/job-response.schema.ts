@@ -13,7 +13,7 @@ export const acceptedRunSchema = Joi.object({
 }).id("AcceptedRun");
 
 /** A run that has not succeeded (yet): its state and timings, and its error once it failed. */
-export const jobStateSchema = Joi.object({
+const jobStateSchema = Joi.object({
   job_id: runId.required(),
   status: Joi.valid(...Object.values(PUBLIC_STATUS)).required(),
   kind: Joi.valid(...RUN_KINDS).required(),

@@ -1,7 +1,7 @@
 import Joi from "joi";
 
 /** One MarketplacePrompt of E4 (the spec's fields, exactly). */
-export const marketplacePromptSchema = Joi.object({
+const marketplacePromptSchema = Joi.object({
   id: Joi.string().required(),
   created_at: Joi.string().required(),
   user_id: Joi.string().required(),

@@ -4,7 +4,7 @@ const text = Joi.string().allow("");
 const nullableText = text.allow(null);
 
 /** The spec's Prompt record (platform API). */
-export const promptRecordSchema = Joi.object({
+const promptRecordSchema = Joi.object({
   id: Joi.string().required(),
   user_id: Joi.string().required(),
   name: Joi.string().required(),

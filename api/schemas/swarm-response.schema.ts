@@ -2,7 +2,7 @@ import Joi from "joi";
 import { dollars, nullableString, runId, tokenCount } from "./response-fields";
 
 /** Spec: Usage of a swarm run, with CONTRACT.md's cost breakdown. */
-export const swarmUsageSchema = Joi.object({
+const swarmUsageSchema = Joi.object({
   input_tokens: tokenCount.required(),
   output_tokens: tokenCount.required(),
   total_tokens: tokenCount.required(),
@@ -46,7 +46,7 @@ export const swarmResponseSchema = Joi.object({
 }).id("SwarmResponse");
 
 /** One E2 slot of a swarm that ran and succeeded. */
-export const swarmBatchSuccessSchema = Joi.object({
+const swarmBatchSuccessSchema = Joi.object({
   status: Joi.valid("success").required(),
   job_id: runId.required(),
   swarm_name: nullableString.required(),
@@ -57,7 +57,7 @@ export const swarmBatchSuccessSchema = Joi.object({
 }).id("SwarmBatchSuccess");
 
 /** One E2 slot of an item refused (no `job_id`) or of a run that failed. */
-export const swarmBatchErrorSchema = Joi.object({
+const swarmBatchErrorSchema = Joi.object({
   status: Joi.valid("error").required(),
   swarm_name: nullableString.required(),
   detail: Joi.string().required(),

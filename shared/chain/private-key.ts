@@ -11,8 +11,7 @@ const SECRET_KEY_BYTES = 64;
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 
-export const PRIVATE_KEY_FORMATS =
-  "a JSON array of 64 integers (0–255), or the base64 or base58 encoding of a 64-byte key";
+const PRIVATE_KEY_FORMATS = "a JSON array of 64 integers (0–255), or the base64 or base58 encoding of a 64-byte key";
 
 /** A key that cannot be used; the message is safe to show (it never quotes the key). */
 export class InvalidKeyError extends Error {

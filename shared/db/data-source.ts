@@ -13,7 +13,7 @@ import { TokenLaunchEntity } from "./entities/token-launch.entity";
 import { migrations } from "./migrations";
 import { closeRelaxedPool } from "./sql";
 
-export const entities = [
+const entities = [
   UserEntity,
   ApiKeyEntity,
   RunEntity,

@@ -23,7 +23,7 @@ export type IdempotencyRecord = Pick<
 export type Claim = { owned: true; id: string } | { owned: false; record: IdempotencyRecord };
 
 /** JSON with object keys sorted at every level, so `{a, b}` and `{b, a}` hash the same. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.keys(value)

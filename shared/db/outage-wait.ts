@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from "../unavailable";
  * How long a worker keeps trying a write while Postgres is unreachable before giving the job up
  * to BullMQ's retry: long enough to ride out a restart or a failover.
  */
-export const DATABASE_OUTAGE_WAIT_MS = 120_000;
+const DATABASE_OUTAGE_WAIT_MS = 120_000;
 
 /**
  * Runs a worker's database call, trying it again (100 ms, doubling to 2 s) for as long as

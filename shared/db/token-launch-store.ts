@@ -16,7 +16,7 @@ export type TokenLaunch = Omit<
 };
 
 /** How a launch is made: where, by which launcher, for which wallet, with which curve settings. */
-export interface LaunchSettings {
+interface LaunchSettings {
   network: string;
   launcher: string;
   creatorWallet: string;

@@ -7,7 +7,7 @@ import { config } from "../config";
  */
 
 /** A ceiling on tokens (input and output) and US dollars. */
-export interface SpendCeiling {
+interface SpendCeiling {
   max_tokens: number;
   max_cost: number;
 }

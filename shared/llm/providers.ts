@@ -51,7 +51,7 @@ const PREFIX_ALIASES: Record<string, string> = {
 };
 
 /** Providers the service knows about (for `/v1/models/available` and docs). */
-export const providerNames = PROVIDERS.map((p) => p.provider);
+const providerNames = PROVIDERS.map((p) => p.provider);
 
 /**
  * Maps a model name to its provider: a `provider/` prefix first, then name patterns. With an LLM

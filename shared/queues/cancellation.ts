@@ -2,7 +2,7 @@ import type { RedisClient } from "./redis";
 import { config } from "../config";
 
 /** The pub/sub channel on which run cancellations are broadcast to every worker. */
-export const cancelChannel = () => `${config.queue.prefix}:cancel`;
+const cancelChannel = () => `${config.queue.prefix}:cancel`;
 
 /** Tells every worker to abort a run (only the one holding it has anything to abort). */
 export async function publishCancel(redis: RedisClient, runId: string): Promise<void> {

@@ -4,7 +4,7 @@ import { config } from "../config";
 import { JOBS, type JobName, type JobPayloads, type QueueName } from "./registry";
 
 /** Job options every job gets: crash retries with backoff, and finished jobs kept by age. */
-export function defaultJobOptions(): JobsOptions {
+function defaultJobOptions(): JobsOptions {
   return {
     attempts: config.queue.attempts,
     backoff: { type: "exponential", delay: 1_000 },

@@ -6,7 +6,7 @@ export const QUEUE_NAMES = ["swarm", "agent", "chain"] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** A job that executes one stored run. */
-export interface RunJobPayload {
+interface RunJobPayload {
   runId: string;
 }
 
@@ -14,7 +14,7 @@ export interface RunJobPayload {
  * E6: launches a stored token launch. The creator's private key is not in the payload: it waits
  * sealed in a Redis key of its own (`shared/secrets/launch-keys.ts`), destroyed when the job ends.
  */
-export interface TokenLaunchJobPayload extends RunJobPayload {
+interface TokenLaunchJobPayload extends RunJobPayload {
   launchId: string;
 }
 

@@ -11,7 +11,7 @@ export type RunEvent =
   | { type: "error"; error: string };
 
 /** The Redis stream holding one run's events (kept an hour after the last write). */
-export const runEventsKey = (runId: string) => `${config.queue.prefix}:run-events:${runId}`;
+const runEventsKey = (runId: string) => `${config.queue.prefix}:run-events:${runId}`;
 const TTL_SECONDS = 3_600;
 const MAX_EVENTS = 20_000;
 

@@ -11,7 +11,7 @@ import { seal, unseal, type SealPurpose } from "./sealed";
 export const REDACTED = "[redacted]";
 
 /** Where a value sits in a request: object keys and array indexes, from the top. */
-export type RequestPath = (string | number)[];
+type RequestPath = (string | number)[];
 
 /** A secret taken out of a request, still in clear (only in the API's memory, until it is sealed). */
 export interface WithheldSecret {

@@ -3,7 +3,7 @@ import type { SwarmRequest } from "../contracts/swarm-request";
 import { parseFlow } from "./flow";
 
 /** A request as a type-specific check reads it: the type it names and its agents' display names. */
-export interface CheckedRequest {
+interface CheckedRequest {
   type: string;
   request: SwarmRequest;
   /** Every agent's display name, in request order (`Agent <n>` for a nameless one). */

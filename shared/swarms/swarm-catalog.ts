@@ -11,7 +11,7 @@ import {
 export type AgentCountRule = { min: number } | { exactly: number; inOrder: readonly string[] };
 
 /** A request field naming a model some of a type's internal agents call. */
-export type ModelField = Extract<keyof SwarmRequest, `${string}_model_name`>;
+type ModelField = Extract<keyof SwarmRequest, `${string}_model_name`>;
 
 /**
  * What one swarm type is, as the API's validation, `GET /v1/swarms/available`, `auto`,

@@ -16,7 +16,7 @@ const MISSING = [
 ].join(" ");
 
 /** The browser to drive: `CHROMIUM_PATH`, a system Chromium/Chrome, or one Playwright downloaded. */
-export function findChromium(): string {
+function findChromium(): string {
   const chosen = process.env.CHROMIUM_PATH;
   if (chosen) {
     if (!existsSync(chosen)) throw new Error(`CHROMIUM_PATH=${chosen} does not exist. ${MISSING}`);
@@ -28,7 +28,7 @@ export function findChromium(): string {
 }
 
 /** A headless Chromium; fails (never skips) when none is installed. */
-export function launchChromium(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: findChromium(),
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],

@@ -47,7 +47,7 @@ export function agentRequest(
 }
 
 /** A swarm request as the API stores it: the E1 body with the schema's defaults applied. */
-export function swarmRequest(body: Record<string, unknown> = {}): SwarmRequest {
+function swarmRequest(body: Record<string, unknown> = {}): SwarmRequest {
   const { value, error } = swarmRequestSchema.validate({
     swarm_type: "SequentialWorkflow",
     task: "Say something",

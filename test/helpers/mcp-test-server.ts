@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 
 /** One HTTP request the test server received. */
-export interface RecordedMcpRequest {
+interface RecordedMcpRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The HTTP method (POST for messages, GET for the event stream, DELETE to end a session). */
   httpMethod: string;

@@ -22,7 +22,7 @@ export function documentedRoutes(doc: Doc): string[] {
 }
 
 /** The document's path template a concrete path falls under (`/v1/jobs/abc` → `/v1/jobs/{job_id}`). */
-export function templateOf(doc: Doc, path: string): string | undefined {
+function templateOf(doc: Doc, path: string): string | undefined {
   return Object.keys(doc.paths).find((template) =>
     new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path),
   );

@@ -44,7 +44,7 @@ export const PROMPT_RECORD_FIELDS = [
   "updated_at",
 ].sort();
 
-export const SESSION_SECRET = "prompt-tests-session-secret-of-32-bytes-or-more";
+const SESSION_SECRET = "prompt-tests-session-secret-of-32-bytes-or-more";
 
 /** A platform app for prompt tests: its own storage directory, price source, limits and scoring. */
 export interface PromptsPlatform {

@@ -11,7 +11,7 @@ export interface LocalS3 {
 }
 
 /** s3rver's built-in account; requests signed with any other secret are refused. */
-export const LOCAL_S3_KEY = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+const LOCAL_S3_KEY = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 
 export async function startLocalS3(bucket = "apiary-images"): Promise<LocalS3> {
   const directory = await mkdtemp(join(tmpdir(), "apiary-s3-"));

@@ -11,9 +11,9 @@
  */
 
 /** Schema refusal: 422 with an entry at `at` (the path after `body`, in E5 or E1 terms). */
-export type Refused422 = { status: 422; at: (string | number)[] };
+type Refused422 = { status: 422; at: (string | number)[] };
 /** Whole-request rule: 400 with this code and a detail matching `detail`. */
-export type Refused400 = { status: 400; code: string; detail: RegExp };
+type Refused400 = { status: 400; code: string; detail: RegExp };
 export type Refusal = Refused422 | Refused400;
 
 /** A request (built around `marker`, which lands in an agent's system prompt) and its refusal. */

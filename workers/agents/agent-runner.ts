@@ -38,7 +38,7 @@ type AnyToolCall = OpenAI.Chat.Completions.ChatCompletionMessageToolCall;
 type ToolCall = OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
 
 /** Tool rounds per answer before the model is made to answer without tools. */
-export const MAX_TOOL_ROUNDS = 10;
+const MAX_TOOL_ROUNDS = 10;
 
 const SUMMARY_PROMPT =
   "Using the tool results above, give your final answer to the task: summarise what the tools returned that matters for it. Reply with the answer only.";

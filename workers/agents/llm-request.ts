@@ -17,7 +17,7 @@ const TEMPERATURE_STEPS = [0, 0.1, -0.1, 0.2, -0.2];
  * The temperature of a loop: the agent's own, varied deterministically within ±0.2 on later loops
  * when `dynamic_temperature_enabled` (never random, never dropping the user's value).
  */
-export function loopTemperature(spec: AgentSpec, loop: number): number | undefined {
+function loopTemperature(spec: AgentSpec, loop: number): number | undefined {
   if (spec.temperature == null) return undefined;
   if (!spec.dynamic_temperature_enabled) return spec.temperature;
   const varied = spec.temperature + TEMPERATURE_STEPS[loop % TEMPERATURE_STEPS.length];

@@ -19,7 +19,7 @@ import { runSignal } from "./run-signal";
 export type ExecutedRun = AgentRun | SwarmRun;
 
 /** What a run's execution gets: its row, and the run-wide recorder, budget, usage, signal and events. */
-export interface RunEnv<R extends ExecutedRun> {
+interface RunEnv<R extends ExecutedRun> {
   run: R;
   recorder: StepRecorder;
   budget: RunBudget;

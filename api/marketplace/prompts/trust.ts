@@ -14,7 +14,7 @@ export interface TrustSettings {
 }
 
 /** A seller's standing: the 0–10 score and what it is made of. */
-export interface Trust {
+interface Trust {
   score: number;
   ratedItems: number;
   distinctRaters: number;
@@ -25,7 +25,7 @@ export interface Trust {
  * by at least `minDistinctRaters` accounts old enough to count, and the share of the weaker of
  * the two requirements before that.
  */
-export async function trustworthiness(db: Queryable, settings: TrustSettings, userId: string): Promise<Trust> {
+async function trustworthiness(db: Queryable, settings: TrustSettings, userId: string): Promise<Trust> {
   // Which ratings count (another account, old enough when it rated, of approved items): see `countTrustedRatings`.
   const { ratedItems, distinctRaters } = await countTrustedRatings(db, userId, settings.minRaterAgeHours);
   const share = Math.min(1, ratedItems / TRUSTED_ITEMS_REQUIRED, distinctRaters / settings.minDistinctRaters);

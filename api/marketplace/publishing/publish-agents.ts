@@ -11,13 +11,6 @@ import { findDuplicateId, isDuplicateViolation } from "../../../shared/db/prompt
 /** Called with the ids of the prompts a request published (or found already published), in agent order. */
 export type OnPublished = (promptIds: string[]) => void;
 
-/** What the HTTP layer hands a run-spine service (E1, E5) besides the request itself. */
-export interface SpineHooks {
-  onPublished?: OnPublished;
-  /** The rate-limit verdict, when it is still on its way: awaited before anything is written. */
-  admission?: Promise<void>;
-}
-
 /**
  * A marketplace refusal in the `/v1` error shape (`detail` a string, a `/v1` code, no platform
  * fields): a daily limit stays 429, an unavailable price or content review stays 503, and the

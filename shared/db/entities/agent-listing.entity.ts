@@ -1,6 +1,6 @@
 import { EntitySchema } from "typeorm";
 
-export type AgentListingStatus = "launching" | "launched" | "failed";
+type AgentListingStatus = "launching" | "launched" | "failed";
 
 /** A row of `agent_listings`: an agent listed together with its token launch (E6). */
 export interface AgentListingRow {

@@ -7,8 +7,7 @@ import type { StoredSecret } from "../../secrets/run-secrets";
 
 export const RUN_KINDS = ["swarm", "agent", "swarm_batch", "agent_batch", "token_launch", "prompt_tokenize"] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
-export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
 /** Why a run failed, safe to show its client; some failures add details (e.g. the agent at fault). */
 export interface RunError {
@@ -58,11 +57,11 @@ export type SwarmRun = RunRecord<"swarm", Stored<SwarmRequest>, SwarmRunOutput, 
 /** E3's parent: finishes once its agent items have ended. */
 export type AgentBatchRun = RunRecord<"agent_batch", AgentBatchParent, BatchOutput, BatchTotals>;
 /** E2's parent: finishes once its swarm items have ended. */
-export type SwarmBatchRun = RunRecord<"swarm_batch", SwarmBatchParent, BatchOutput, BatchTotals>;
+type SwarmBatchRun = RunRecord<"swarm_batch", SwarmBatchParent, BatchOutput, BatchTotals>;
 /** E6: a listing's token launch (launches are not billed as usage). */
-export type TokenLaunchRun = RunRecord<"token_launch", TokenLaunchRunRequest, TokenLaunchOutput, never>;
+type TokenLaunchRun = RunRecord<"token_launch", TokenLaunchRunRequest, TokenLaunchOutput, never>;
 /** E7/E8: a marketplace prompt's token launch. */
-export type PromptTokenizeRun = RunRecord<"prompt_tokenize", PromptTokenizeRunRequest, TokenLaunchOutput, never>;
+type PromptTokenizeRun = RunRecord<"prompt_tokenize", PromptTokenizeRunRequest, TokenLaunchOutput, never>;
 
 /** A run row, typed by its `kind`: narrow on `kind` to reach its request, output and usage. */
 export type Run = AgentRun | SwarmRun | AgentBatchRun | SwarmBatchRun | TokenLaunchRun | PromptTokenizeRun;

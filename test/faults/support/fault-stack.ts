@@ -44,7 +44,7 @@ export interface FaultStackOptions {
  * simulator, the web process and the workers as child processes pointed at them. The shared
  * PostgreSQL and Redis other test runs use are never touched.
  */
-export async function startFaultStack(options: FaultStackOptions = {}): Promise<FaultStack> {
+async function startFaultStack(options: FaultStackOptions = {}): Promise<FaultStack> {
   const logDir = mkdtempSync(join(tmpdir(), "apiary-faults-"));
   const steps: TeardownStep[] = [];
   const close = async (keepLogs = false) => {

@@ -19,7 +19,7 @@ export interface AuditedRun {
 }
 
 /** Answers that carry a job id: the request was accepted and created a run. */
-export function acceptedJobIds(outcomes: LoadOutcome[]): string[] {
+function acceptedJobIds(outcomes: LoadOutcome[]): string[] {
   return outcomes.filter((o) => typeof o.body?.job_id === "string").map((o) => o.body.job_id as string);
 }
 
@@ -66,7 +66,7 @@ function turnOf(entry: JournalEntry): number {
 }
 
 /** Every run in the database with its steps and its LLM calls from `journal`. */
-export async function auditRuns(ds: DataSource, journal: JournalEntry[]): Promise<AuditedRun[]> {
+async function auditRuns(ds: DataSource, journal: JournalEntry[]): Promise<AuditedRun[]> {
   const runs = await sql<{ id: string; task: string; status: string; attempts: number }>(
     ds,
     "SELECT id, request->>'task' AS task, status, attempts FROM runs WHERE kind = 'agent'",
@@ -93,7 +93,7 @@ export async function auditRuns(ds: DataSource, journal: JournalEntry[]): Promis
  * that turn's call had finished (a stored step is replayed, never asked again), and the only
  * extra calls are at most one per extra attempt (the call a crash cut short).
  */
-export function expectRanOnce(run: AuditedRun): void {
+function expectRanOnce(run: AuditedRun): void {
   const label = `run ${run.id} (${run.task}, ${run.attempts} attempt(s))`;
   expect(
     run.steps.map((s) => s.seq),

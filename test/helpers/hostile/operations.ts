@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { DocumentSchemas, type Doc } from "../openapi";
 import { SchemaWalker, type JsonSchema } from "./schema-walk";
 
-export type AppName = "api" | "platform";
+type AppName = "api" | "platform";
 
 /** One way to present a credential, from the document's security schemes. */
 export type CredentialSlot = { in: "header"; name: string } | { in: "bearer" };
@@ -119,7 +119,7 @@ function describe(
 }
 
 /** A value for a path parameter that names nothing: the first allowed value, else a fresh UUID. */
-export function plainPathValue(parameter: Parameter): string {
+function plainPathValue(parameter: Parameter): string {
   const values = parameter.schema.enum;
   return Array.isArray(values) && values.length ? String(values[0]) : randomUUID();
 }

@@ -14,7 +14,7 @@ export interface ProbeOutcome {
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /** What is wrong with the answer to one probe. */
-export function answerProblems(probe: Probe, res: RawResponse): string[] {
+function answerProblems(probe: Probe, res: RawResponse): string[] {
   const problems: string[] = [];
   const { expect } = probe;
   if (res.status >= 500) problems.push(`a server error (${res.status})`);

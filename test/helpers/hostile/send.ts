@@ -18,7 +18,7 @@ export interface RawResponse {
 }
 
 /** What came back instead of a response: the server hung up, or did not answer in time. */
-export class TransportFailure extends Error {}
+class TransportFailure extends Error {}
 
 /**
  * Sends one request with `node:http` rather than fetch, which would normalise the path, refuse

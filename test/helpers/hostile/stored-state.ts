@@ -43,7 +43,7 @@ export async function fingerprintQueues(queues: Queue[]): Promise<Record<string,
 }
 
 /** Columns that point at a user or an API key (foreign keys), so rows can be traced to the caller that made them. */
-export async function ownerColumns(
+async function ownerColumns(
   ds: DataSource,
 ): Promise<{ table: string; column: string; target: "users" | "api_keys" }[]> {
   const rows: { table_name: string; column_name: string; target: "users" | "api_keys" }[] = await ds.query(`

@@ -33,7 +33,7 @@ export function quoteSide(quote: LaunchRequest["quoteMint"], usdcMint: string): 
 }
 
 /** `market` is the standard 1% trading fee; `frenzy` doubles it. */
-export const TRADING_FEE_BPS: Record<LaunchRequest["feeSelection"], number> = { market: 100, frenzy: 200 };
+const TRADING_FEE_BPS: Record<LaunchRequest["feeSelection"], number> = { market: 100, frenzy: 200 };
 
 /** The graduated DAMM v2 pool keeps the same fee as the curve. */
 const MIGRATED_POOL_FEE: Record<LaunchRequest["feeSelection"], MigrationFeeOption> = {

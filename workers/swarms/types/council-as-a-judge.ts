@@ -61,7 +61,7 @@ function judgesOf(swarm: SwarmRun): Judge[] {
 }
 
 /** A judge's input: the material to judge and the dimension to judge it along. */
-export function judgeInput(material: string, dimension: string): string {
+function judgeInput(material: string, dimension: string): string {
   return [
     `Material to judge:\n${material}`,
     `Your dimension: ${dimension}`,

@@ -16,7 +16,7 @@ const DIRECTOR_JOB =
   "review what they deliver, and finally write the answer to the task from their results.";
 
 /** One order: a worker (by exact name) and what it must do. */
-export interface Order {
+interface Order {
   agent: string;
   task: string;
 }

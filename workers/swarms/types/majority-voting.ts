@@ -20,7 +20,7 @@ export interface VoteDecision {
 }
 
 /** Agents whose answers are equivalent, with the answer and how many votes it got. */
-export interface VoteGroup {
+interface VoteGroup {
   answer: string;
   agents: string[];
   votes: number;

@@ -13,7 +13,7 @@ const ROUTER_JOB =
   "(only those whose skills it needs, at least one), and write each chosen agent a self-contained sub-task: it sees only what you write.";
 
 /** One routing order: which agent, and the sub-task written for it. */
-export interface Route {
+interface Route {
   agent: string;
   task: string;
 }
