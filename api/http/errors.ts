@@ -14,13 +14,14 @@ export interface ErrorRenderer {
 }
 
 /** An error from `http-errors` (koa-body, the router) that is the client's fault and safe to show. */
-interface ClientHttpError {
+export interface ClientHttpError {
   status: number;
   message: string;
   headers?: Record<string, string>;
 }
 
-function isClientHttpError(err: unknown): err is ClientHttpError {
+/** Whether `err` is such an error: a 4xx status not marked unsafe to show (`expose: false`). */
+export function isClientHttpError(err: unknown): err is ClientHttpError {
   if (typeof err !== "object" || err === null) return false;
   const { status, expose } = err as { status?: unknown; expose?: unknown };
   return typeof status === "number" && status >= 400 && status < 500 && expose !== false;

@@ -1,4 +1,5 @@
 import type { Middleware } from "koa";
+import { isClientHttpError } from "../http/errors";
 import { renderMessage } from "./render";
 
 /**
@@ -11,9 +12,7 @@ export function pageErrors(): Middleware {
     try {
       await next();
     } catch (err) {
-      const { status, expose, message } = (err ?? {}) as { status?: unknown; expose?: unknown; message?: unknown };
-      const refused = typeof status === "number" && status >= 400 && status < 500 && expose !== false;
-      if (refused) return renderMessage(ctx, status, "Request refused", String(message));
+      if (isClientHttpError(err)) return renderMessage(ctx, err.status, "Request refused", String(err.message));
       ctx.state.logger?.error({ err }, "page failed");
       renderMessage(
         ctx,
