@@ -149,28 +149,28 @@ export function promptListingUrl(id: string): string {
   return `${config.http.platformUrl}/prompt/${id}`;
 }
 
-/** Spec: Prompt record (platform API), with the spec's field names. */
-export interface PromptRecord {
-  id: string;
-  user_id: string;
-  name: string;
-  prompt: string;
-  description: string | null;
-  use_cases: UseCase[];
-  tags: string | null;
-  is_free: boolean;
-  price_usd: number | null;
-  price: number | null;
-  category: string | null;
-  status: PromptStatus;
-  tokenized_on: boolean;
-  image_url: string | null;
-  file_path: string | null;
-  links: Link[];
-  seller_wallet_address: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** The columns a prompt record shows as stored (the text of a paid prompt aside, see `toPromptRecord`). */
+type ShownColumn =
+  | "id"
+  | "user_id"
+  | "name"
+  | "prompt"
+  | "description"
+  | "use_cases"
+  | "tags"
+  | "is_free"
+  | "price_usd"
+  | "price"
+  | "category"
+  | "status"
+  | "tokenized_on"
+  | "image_url"
+  | "file_path"
+  | "links"
+  | "seller_wallet_address";
+
+/** Spec: Prompt record (platform API), with the spec's field names; times as ISO 8601 text. */
+export type PromptRecord = Pick<PromptRow, ShownColumn> & { created_at: string; updated_at: string };
 
 /**
  * A stored prompt as the platform API shows it. The text of a paid prompt is what buyers pay
