@@ -3,23 +3,23 @@ import compose from "koa-compose";
 import Router from "@koa/router";
 import { config } from "../shared/config";
 import { logger } from "../shared/logger";
-import { bullBoard, BULL_BOARD_PATH } from "./bull-board";
+import { bullBoard, BULL_BOARD_PATH } from "./http/bull-board";
 import type { ApiDeps } from "./deps";
-import { apiKeyAuth } from "./middleware/api-key-auth";
-import { basicAuth } from "./middleware/basic-auth";
-import { idempotency } from "./middleware/idempotency";
-import { jsonBody } from "./middleware/json-body";
-import { ExhaustedKeys, refuseExhaustedKeys } from "./middleware/exhausted-keys";
-import { rateLimit } from "./middleware/rate-limit";
-import { requestLogger } from "./middleware/request-logger";
-import { v1Errors } from "./middleware/v1-errors";
-import { platformErrors } from "./middleware/platform-errors";
+import { apiKeyAuth } from "./http/auth";
+import { basicAuth } from "./http/basic-auth";
+import { idempotency } from "./http/idempotency";
+import { jsonBody } from "./http/body";
+import { ExhaustedKeys, refuseExhaustedKeys } from "./http/exhausted-keys";
+import { rateLimit } from "./http/rate-limit";
+import { requestLogger } from "./http/request-logger";
+import { handleErrors } from "./http/errors";
+import { platformErrorBodies, v1ErrorBodies } from "./http/error-bodies";
 import { EXECUTION_API_INFO } from "./openapi/document-info";
 import { platformRouters } from "./routes/platform";
 import { docsRouter } from "./routes/meta/docs.router";
 import { healthRouter } from "./routes/meta/health.router";
 import { admissionOf, defersRateLimitVerdict, v1Routers } from "./routes/v1";
-import { createRateLimiter, type RateLimiter } from "./services/rate-limiter";
+import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter";
 
 /** Where people get API keys; every 401 points there. */
 export const howToGetKey = () => `${config.http.platformUrl}/platform/api-keys`;
@@ -51,7 +51,7 @@ export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rate
   const app = new Koa({ proxy: true });
   app.silent = true; // the error middleware logs; Koa's default printer would log twice
   app.use(requestLogger(logger));
-  app.use(v1Errors(howToGetKey()));
+  app.use(handleErrors(v1ErrorBodies(howToGetKey())));
   if (options.bullBoard !== false) {
     app.use(basicAuth(BULL_BOARD_PATH, config.admin.user, config.admin.password));
     app.use(bullBoard(Object.values(deps.queues)));
@@ -85,7 +85,7 @@ export function createPlatformApp(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true;
   app.use(requestLogger(logger));
-  app.use(platformErrors(howToGetKey()));
+  app.use(handleErrors(platformErrorBodies(howToGetKey())));
   mount(app, platformRouters(deps, deps.platform));
   return app;
 }

@@ -1,9 +1,9 @@
 import type { FlowProducer, Queue, QueueEvents } from "bullmq";
 import type { DataSource } from "typeorm";
 import { getDataSource } from "../shared/db/data-source";
-import { KeyOwnerCache } from "./services/key-owner-cache";
-import { createPlatformServices, type PlatformServices } from "./services/platform-services";
-import { SessionTokens } from "./services/session-tokens";
+import { KeyOwnerCache } from "./auth/key-owner-cache";
+import { createPlatformServices, type PlatformServices } from "./marketplace/platform-services";
+import { SessionTokens } from "./auth/session-tokens";
 import { CompletionWaiter } from "../shared/queues/completion-waiter";
 import { createFlowProducer, createQueue, createQueueEvents } from "../shared/queues/queues";
 import { createRedis, type RedisClient } from "../shared/queues/redis";

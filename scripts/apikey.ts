@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
 import type { DataSource } from "typeorm";
-import { createApiKey, ensureUser, listApiKeys } from "../shared/auth/api-keys";
+import { createApiKey } from "../shared/auth/api-keys";
+import { listApiKeys } from "../shared/db/api-key-store";
 import { revokeAndAnnounce } from "../shared/auth/key-revocation";
-import { setUserRole, USER_ROLES, type UserRole } from "../shared/auth/user-roles";
+import { ensureUser, findUserByHandle, setUserRole } from "../shared/db/user-store";
+import { USER_ROLES, type UserRole } from "../shared/db/entities/user.entity";
 import { closeDataSource, getDataSource } from "../shared/db/data-source";
-import { UserEntity } from "../shared/db/entities/user.entity";
 import { createRedis } from "../shared/queues/redis";
 
 /** Revokes a key and drops it from running API processes' caches at once. */
@@ -70,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
         const role = rest[0] as UserRole;
         if (!values.user || !USER_ROLES.includes(role)) break;
         // Never creates a user: a mistyped handle must not become a moderator nobody meant.
-        const user = await ds.getRepository(UserEntity).findOneBy({ handle: values.user });
+        const user = await findUserByHandle(ds, values.user);
         if (!user || !(await setUserRole(ds, user.id, role))) {
           console.error(`No user with the handle '${values.user}'.`);
           return 1;

@@ -9,8 +9,6 @@ export class AppError extends Error {
     message: string,
     /** Extra body fields the contract defines for this error (e.g. `job_id`). */
     readonly extra: Record<string, unknown> = {},
-    /** Whether the message is safe to show the client; unknown errors never are. */
-    readonly expose = true,
   ) {
     super(message);
     this.name = new.target.name;

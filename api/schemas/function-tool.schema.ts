@@ -3,12 +3,10 @@ import { functionOfToolItem, TOOL_NAME_PATTERN } from "../../shared/llm/function
 import { isPlainObject } from "./plain-object";
 
 /** A function name providers take (also the name of a structured-output schema). */
-export const functionNameSchema = Joi.string()
-  .pattern(TOOL_NAME_PATTERN, { name: "function name" })
-  .messages({
-    "string.pattern.name":
-      "{{#label}} must be 1 to 64 letters, digits, '_' or '-' (the providers' rule for function names)",
-  });
+export const functionNameSchema = Joi.string().pattern(TOOL_NAME_PATTERN, { name: "function name" }).messages({
+  "string.pattern.name":
+    "{{#label}} must be 1 to 64 letters, digits, '_' or '-' (the providers' rule for function names)",
+});
 
 /**
  * One `tools_list_dictionary` item: the OpenAI shape `{type: "function", function: {name, …}}` or

@@ -1,6 +1,6 @@
 import Joi from "joi";
 import { RUN_KINDS } from "../../shared/db/entities/run.entity";
-import { PUBLIC_STATUS } from "../presenters/run-status";
+import { PUBLIC_STATUS } from "../runs/presenters/run-status";
 import { agentBatchResponseSchema, agentCompletionResponseSchema } from "./agent-response.schema";
 import { runId, timestamp } from "./response-fields";
 import { swarmBatchResponseSchema, swarmResponseSchema } from "./swarm-response.schema";

@@ -29,13 +29,10 @@ const penalty = Joi.number().min(-2).max(2).allow(null);
 const providerOptions = {
   temperature: Joi.number().min(0).max(2).allow(null),
   top_p: Joi.number().min(0).max(1).allow(null),
-  n: Joi.number()
-    .valid(1)
-    .allow(null)
-    .messages({
-      "any.only":
-        "{{#label}} must be 1: the service returns one answer per call, so further choices would be paid for and never read",
-    }),
+  n: Joi.number().valid(1).allow(null).messages({
+    "any.only":
+      "{{#label}} must be 1: the service returns one answer per call, so further choices would be paid for and never read",
+  }),
   presence_penalty: penalty,
   frequency_penalty: penalty,
   seed: Joi.number().integer().allow(null),
@@ -75,11 +72,9 @@ const providerOptions = {
 const reserved = Object.fromEntries(
   RESERVED_LLM_ARGS.map((field) => [
     field,
-    Joi.any()
-      .forbidden()
-      .messages({
-        "any.unknown": `{{#label}} is set by the service (the agent's model, its conversation and tools, streaming, its output cap (agent_config.max_tokens) and the service tier are chosen by the request's own fields and budget): it cannot be given in llm_args`,
-      }),
+    Joi.any().forbidden().messages({
+      "any.unknown": `{{#label}} is set by the service (the agent's model, its conversation and tools, streaming, its output cap (agent_config.max_tokens) and the service tier are chosen by the request's own fields and budget): it cannot be given in llm_args`,
+    }),
   ]),
 );
 

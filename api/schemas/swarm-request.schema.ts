@@ -20,7 +20,10 @@ export const swarmRequestSchema = Joi.object({
     .valid(...SWARM_TYPES, ...Object.keys(SWARM_TYPE_ALIASES))
     .allow(null)
     .description(
-      "How the agents work together; `SequentialWorkflow` when agents are given without one. `HiearchicalSwarm` is read as `HierarchicalSwarm`",
+      [
+        "How the agents work together; `SequentialWorkflow` when agents are given without one",
+        ...Object.entries(SWARM_TYPE_ALIASES).map(([alias, type]) => `\`${alias}\` is read as \`${type}\``),
+      ].join(". "),
     ),
   rearrange_flow: Joi.string()
     .max(10_000)

@@ -1,11 +1,11 @@
-import { run as batch } from "./batch";
-import { run as all } from "./all";
-import { run as concurrency } from "./concurrency";
-import { run as e5 } from "./e5";
-import { run as overhead } from "./overhead";
-import { run as swarms } from "./swarms";
-import { run as throughput } from "./throughput";
+import { run as all } from "./all/all";
+import { run as batch } from "./batch/batch";
+import { run as concurrency } from "./concurrency/concurrency";
+import { run as e5 } from "./e5/e5";
+import { run as overhead } from "./overhead/overhead";
 import { UsageError, type ScenarioRun } from "./scenario";
+import { run as swarms } from "./swarms/swarms";
+import { run as throughput } from "./throughput/throughput";
 
 /**
  * `npm run bench -- [scenario] [flags]`: dispatches to one scenario module; without a scenario

@@ -25,13 +25,14 @@ export interface HeadlineRow {
 }
 
 /** What a scenario that takes part in the combined run hands back besides printing its own tables. */
-export interface ScenarioResult {
+interface ScenarioResult {
   code: number;
   headline: HeadlineRow[];
   /** Where its raw JSON went. */
   rawFile: string;
 }
 
+/** A scenario that also takes part in the combined run: `run`'s job, plus the figures `all` tabulates. */
 export type ScenarioMeasure = (argv: string[]) => Promise<ScenarioResult>;
 
 /** The stand-alone form of a scenario that can also run in the combined run. */

@@ -1,3 +1,13 @@
+import {
+  isSchemaObject,
+  merge,
+  nonNegativeInt,
+  pickType,
+  resolvePointer,
+  without,
+  type Schema,
+} from "./schema-keywords";
+import { sampleNumber, sampleString } from "./schema-scalar-sample";
 import type { JsonSchema } from "./types";
 
 /**
@@ -10,8 +20,6 @@ import type { JsonSchema } from "./types";
  * `patternProperties`, `not`, `if`/`then`, remote refs.
  */
 
-type Schema = { [keyword: string]: unknown };
-
 // Past SOFT_DEPTH only required members are generated, which keeps recursive schemas (trees,
 // linked lists) finite; HARD_DEPTH stops schemas whose recursion is itself required.
 const SOFT_DEPTH = 6;
@@ -19,14 +27,6 @@ const HARD_DEPTH = 24;
 
 interface Context {
   root: unknown;
-}
-
-function isSchemaObject(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function nonNegativeInt(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
 /** Mixes a child index into a seed so siblings pick independently yet reproducibly. */
@@ -41,160 +41,17 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-function resolvePointer(root: unknown, ref: string): unknown {
-  if (!ref.startsWith("#")) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split("/").slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
-
 /** Follows `$ref` chains; an unresolvable reference accepts anything. */
 function deref(node: unknown, ctx: Context): unknown {
   let current = node;
   for (let hops = 0; isSchemaObject(current) && typeof current.$ref === "string" && hops < HARD_DEPTH; hops++) {
     const target = resolvePointer(ctx.root, current.$ref);
     if (target === undefined) return true;
-    const { $ref: _ref, ...siblings } = current;
+    const siblings = without(current, "$ref");
     // 2019+ drafts apply keywords next to $ref too; annotations are the common case and harmless.
     current = isSchemaObject(target) && Object.keys(siblings).length > 0 ? merge(target, siblings) : target;
   }
   return current;
-}
-
-function typeList(value: unknown): string[] | undefined {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.filter((t): t is string => typeof t === "string");
-  return undefined;
-}
-
-/** Combines two schemas that must both hold (allOf members, a base and its chosen anyOf branch). */
-function merge(a: Schema, b: Schema): Schema {
-  const out: Schema = { ...a, ...b };
-  if (isSchemaObject(a.properties) && isSchemaObject(b.properties)) {
-    out.properties = { ...a.properties, ...b.properties };
-  }
-  if (Array.isArray(a.required) || Array.isArray(b.required)) {
-    const required = [
-      ...(Array.isArray(a.required) ? a.required : []),
-      ...(Array.isArray(b.required) ? b.required : []),
-    ];
-    out.required = [...new Set(required)];
-  }
-  const ta = typeList(a.type);
-  const tb = typeList(b.type);
-  if (ta && tb) {
-    const both = ta.filter((t) => tb.includes(t) || (t === "integer" && tb.includes("number")));
-    out.type = both.length > 0 ? both : tb;
-  }
-  return out;
-}
-
-function pickType(node: Schema): string | undefined {
-  const types = typeList(node.type);
-  if (types && types.length > 0) return types.find((t) => t !== "null") ?? types[0];
-  if ("properties" in node || "additionalProperties" in node || "required" in node) return "object";
-  if ("items" in node || "prefixItems" in node || "minItems" in node) return "array";
-  if ("minimum" in node || "maximum" in node || "multipleOf" in node) return "number";
-  if ("minLength" in node || "maxLength" in node || "format" in node || "pattern" in node) return "string";
-  return undefined;
-}
-
-function sampleString(node: Schema, seed: number, hint: string | undefined): string {
-  let value: string;
-  switch (node.format) {
-    case "date-time":
-      value = "2025-01-01T12:00:00Z";
-      break;
-    case "date":
-      value = "2025-01-01";
-      break;
-    case "time":
-      value = "12:00:00Z";
-      break;
-    case "duration":
-      value = "PT1M";
-      break;
-    case "email":
-    case "idn-email":
-      value = "simulated@example.com";
-      break;
-    case "uri":
-    case "url":
-    case "iri":
-    case "uri-reference":
-      value = "https://example.com/simulated";
-      break;
-    case "hostname":
-    case "idn-hostname":
-      value = "example.com";
-      break;
-    case "ipv4":
-      value = "192.0.2.1";
-      break;
-    case "ipv6":
-      value = "2001:db8::1";
-      break;
-    case "uuid":
-      value = `${seed.toString(16).padStart(8, "0")}-0000-4000-8000-000000000000`;
-      break;
-    default:
-      value = hint ? `simulated ${hint}` : "simulated";
-  }
-  // Lengths count code points, not UTF-16 units.
-  const chars = Array.from(value);
-  const min = nonNegativeInt(node.minLength) ?? 0;
-  const max = nonNegativeInt(node.maxLength);
-  while (chars.length < min) chars.push("x");
-  if (max !== undefined && chars.length > max) chars.length = max;
-  return chars.join("");
-}
-
-function roundFloat(value: number): number {
-  return Number(value.toPrecision(12));
-}
-
-function sampleNumber(node: Schema, integer: boolean): number {
-  let lo = -Infinity;
-  let hi = Infinity;
-  let loExclusive = false;
-  let hiExclusive = false;
-  if (typeof node.minimum === "number") lo = node.minimum;
-  if (typeof node.maximum === "number") hi = node.maximum;
-  // Draft 4 uses boolean exclusive flags next to minimum/maximum; later drafts use numbers.
-  if (typeof node.exclusiveMinimum === "number" && node.exclusiveMinimum >= lo) {
-    lo = node.exclusiveMinimum;
-    loExclusive = true;
-  } else if (node.exclusiveMinimum === true) loExclusive = true;
-  if (typeof node.exclusiveMaximum === "number" && node.exclusiveMaximum <= hi) {
-    hi = node.exclusiveMaximum;
-    hiExclusive = true;
-  } else if (node.exclusiveMaximum === true) hiExclusive = true;
-
-  const tooLow = (v: number) => v < lo || (loExclusive && v <= lo);
-  const tooHigh = (v: number) => v > hi || (hiExclusive && v >= hi);
-
-  // 1 is a friendly default (valid for counts, limits, pages); otherwise hug the nearest bound.
-  let value = 1;
-  if (tooLow(value)) value = lo;
-  if (tooHigh(value)) value = hi;
-
-  const step = typeof node.multipleOf === "number" && node.multipleOf > 0 ? node.multipleOf : integer ? 1 : 0;
-  if (step > 0) {
-    let k = Math.ceil(roundFloat(value / step));
-    if (tooLow(roundFloat(k * step))) k += 1;
-    if (tooHigh(roundFloat(k * step))) k = Math.floor(roundFloat(value / step));
-    if (tooHigh(roundFloat(k * step))) k -= 1;
-    value = roundFloat(k * step);
-    if (integer && !Number.isInteger(value)) value = Math.ceil(value);
-    return value;
-  }
-  if (tooLow(value)) value = Number.isFinite(hi) ? (lo + hi) / 2 : lo + 1;
-  if (tooHigh(value)) value = Number.isFinite(lo) ? (lo + hi) / 2 : hi - 1;
-  return value;
 }
 
 function sampleArray(node: Schema, ctx: Context, seed: number, depth: number, hint: string | undefined): unknown[] {
@@ -283,7 +140,7 @@ function sampleNode(raw: unknown, ctx: Context, seed: number, depth: number, hin
   }
   const branches = Array.isArray(node.anyOf) && node.anyOf.length > 0 ? node.anyOf : node.oneOf;
   if (Array.isArray(branches) && branches.length > 0) {
-    const { anyOf: _anyOf, oneOf: _oneOf, ...base } = node;
+    const base = without(node, "anyOf", "oneOf");
     const branch = deref(branches[0], ctx);
     const chosen = isSchemaObject(branch) ? merge(base, branch) : branch === true ? base : branch;
     return sampleNode(chosen, ctx, seed, depth + 1, hint);

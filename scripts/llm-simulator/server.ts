@@ -9,8 +9,6 @@ import { isListedModel, modelList, modelObject } from "./models";
 import { warmTokenizer } from "./tokens";
 import type { JournalEntry, ScriptedReply } from "./types";
 
-export type { JournalEntry, ScriptedReply } from "./types";
-
 export interface SimulatorOptions {
   /** Interface to bind; default 127.0.0.1. */
   host?: string;

@@ -11,7 +11,7 @@ const MAX_CHUNK_CHARS = 40;
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 
 /** Splits text into pieces whose concatenation is exactly `text`, cutting after spaces when possible. */
-export function splitForStream(text: string): string[] {
+function splitForStream(text: string): string[] {
   const pieces: string[] = [];
   let start = 0;
   while (start < text.length) {

@@ -2,7 +2,7 @@ import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import type { ChatMessage, ChatRequest } from "./types";
 
 /** Fixed cost of any non-text content part (images, audio, files), like OpenAI's low-detail image. */
-export const NON_TEXT_PART_TOKENS = 85;
+const NON_TEXT_PART_TOKENS = 85;
 
 // Per-message framing (`<|start|>role ... <|end|>`) and reply priming, as in OpenAI's cookbook.
 const TOKENS_PER_MESSAGE = 3;

@@ -7,7 +7,7 @@
 export type JsonSchema = boolean | { [keyword: string]: unknown };
 
 /** One part of a multi-part message `content` (`text`, `image_url`, `input_audio`, ...). */
-export interface ContentPart {
+interface ContentPart {
   type: string;
   text?: string;
   [key: string]: unknown;
@@ -32,9 +32,9 @@ export interface FunctionTool {
   function: { name: string; description?: string; parameters?: JsonSchema; strict?: boolean };
 }
 
-export type ToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } };
+type ToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } };
 
-export type ResponseFormat =
+type ResponseFormat =
   | { type: "text" }
   | { type: "json_object" }
   | { type: "json_schema"; json_schema: { name?: string; schema?: JsonSchema; strict?: boolean } };
@@ -67,7 +67,7 @@ export interface SimControls {
   reply?: string;
 }
 
-export type FinishReason = "stop" | "length" | "tool_calls";
+type FinishReason = "stop" | "length" | "tool_calls";
 
 /** The simulated assistant turn, independent of how it is sent (JSON or SSE). */
 export interface Reply {

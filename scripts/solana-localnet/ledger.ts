@@ -16,7 +16,7 @@ import {
 } from "./transaction-error";
 
 /** How long a blockhash stays usable, in blocks (the validator's MAX_PROCESSING_AGE). */
-export const BLOCKHASH_VALID_BLOCKS = 150;
+const BLOCKHASH_VALID_BLOCKS = 150;
 
 export interface LedgerOptions {
   /** Milliseconds per slot; the validator's target is 400. 0 stops the clock (slots move only on `advance`). */

@@ -8,6 +8,7 @@ import { DEFAULT_PORT, startLocalnet } from "./server";
 
 const USAGE = "usage: tsx scripts/solana-localnet/main.ts [--host 127.0.0.1] [--port 8899] [--slot-ms 400]";
 
+/** Reads `--host` / `--port` / `--slot-ms` (also in `--flag=value` form); exits with usage on anything else. */
 export function parseArgs(argv: string[]): { host: string; port: number; slotMs: number } {
   const options = { host: "127.0.0.1", port: DEFAULT_PORT, slotMs: 400 };
   for (let i = 0; i < argv.length; i++) {

@@ -37,9 +37,9 @@ function pubkey(value: unknown): Address {
   }
 }
 
-function options(params: Params, index: number): Record<string, any> {
+function options(params: Params, index: number): Record<string, unknown> {
   const value = params[index];
-  return value && typeof value === "object" ? (value as Record<string, any>) : {};
+  return value && typeof value === "object" ? (value as Record<string, unknown>) : {};
 }
 
 /** Wire transaction bytes in the encoding the client named (web3.js sends base64; older clients base58). */
@@ -71,7 +71,7 @@ export function createRpcServer(ledger: Ledger): JSONRPCServer {
   const context = () => ({ slot: ledger.slot, apiVersion: API_VERSION });
   const withContext = <T>(value: T) => ({ context: context(), value });
 
-  const account = (key: Address, config: Record<string, any>) => {
+  const account = (key: Address, config: Record<string, unknown>) => {
     const found = ledger.svm.getAccount(key);
     if (!found.exists) return null;
     let data = Buffer.from(found.data);

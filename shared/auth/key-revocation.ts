@@ -1,7 +1,7 @@
 import type { RedisClient } from "../queues/redis";
 import type { DataSource } from "typeorm";
 import { announceKeyRevoked } from "../queues/run-notices";
-import { revokeApiKey } from "./api-keys";
+import { revokeApiKey } from "../db/api-key-store";
 
 /** How long a revocation waits for Redis to take the announcement before it gives up on it. */
 const ANNOUNCE_WAIT_MS = 2_000;

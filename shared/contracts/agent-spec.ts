@@ -1,3 +1,5 @@
+import type { SharedSpendCeilings } from "../limits/shared-spend";
+
 /** An MCP server an agent may call (spec: McpConfig). */
 export interface McpConfig {
   type?: string;
@@ -86,3 +88,6 @@ export interface RunBudgetRequest {
   max_cost?: number;
   timeout_seconds?: number;
 }
+
+/** The budget the API stores with a run (older runs, and the service's own, may lack the shared ceilings). */
+export type StoredBudget = RunBudgetRequest & Partial<SharedSpendCeilings>;

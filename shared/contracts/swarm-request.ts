@@ -42,3 +42,25 @@ export interface SwarmRunOutput {
   output: unknown;
   number_of_agents: number;
 }
+
+/** The SwarmResponse `usage` object of the spec and CONTRACT.md, as a swarm run stores it. */
+export interface SwarmUsage {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  billing_info: {
+    cost_breakdown: {
+      agent_cost: number;
+      input_token_cost: number;
+      output_token_cost: number;
+      token_counts: { total_input_tokens: number; total_output_tokens: number; total_tokens: number };
+      num_agents: number;
+      service_tier: string;
+      night_time_discount_applied: boolean;
+      img_cost: number;
+      mcp_cost: number;
+    };
+    total_cost: number;
+    discount_active: boolean;
+  };
+}

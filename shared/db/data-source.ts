@@ -5,10 +5,26 @@ import { ApiKeyEntity } from "./entities/api-key.entity";
 import { RunEntity } from "./entities/run.entity";
 import { RunStepEntity } from "./entities/run-step.entity";
 import { IdempotencyKeyEntity } from "./entities/idempotency-key.entity";
+import { PromptEntity } from "./entities/prompt.entity";
+import { PromptReviewEntity } from "./entities/prompt-review.entity";
+import { DailyUsageEntity } from "./entities/daily-usage.entity";
+import { AgentListingEntity } from "./entities/agent-listing.entity";
+import { TokenLaunchEntity } from "./entities/token-launch.entity";
 import { migrations } from "./migrations";
 import { closeRelaxedPool } from "./sql";
 
-export const entities = [UserEntity, ApiKeyEntity, RunEntity, RunStepEntity, IdempotencyKeyEntity];
+export const entities = [
+  UserEntity,
+  ApiKeyEntity,
+  RunEntity,
+  RunStepEntity,
+  IdempotencyKeyEntity,
+  PromptEntity,
+  PromptReviewEntity,
+  DailyUsageEntity,
+  AgentListingEntity,
+  TokenLaunchEntity,
+];
 
 /** A data source for one database URL. The schema only ever changes through migrations. */
 export function createDataSource(url = config.databaseUrl): DataSource {
@@ -39,6 +55,11 @@ export function getDataSource(): Promise<DataSource> {
     initialising = null;
   });
   return initialising;
+}
+
+/** Resolves once Postgres answers a trivial query on this data source (the health check). */
+export async function pingDatabase(ds: DataSource): Promise<void> {
+  await ds.query("SELECT 1");
 }
 
 /** Closes the process-wide data source (graceful shutdown). */

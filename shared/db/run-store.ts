@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import type { Run, RunKind } from "./entities/run.entity";
+import type { Run, RunError, RunKind } from "./entities/run.entity";
 import type { RunStep } from "./entities/run-step.entity";
 import type { StoredSecret } from "../secrets/run-secrets";
 import { sql } from "./sql";
@@ -126,7 +126,12 @@ export async function releaseRunLease(ds: DataSource, id: string, owner: string)
  * Records success and returns the final row; only a running run can succeed (a cancelled one
  * stays cancelled, and then null comes back).
  */
-export async function completeRun(ds: DataSource, id: string, output: unknown, usage: unknown): Promise<Run | null> {
+export async function completeRun(
+  ds: DataSource,
+  id: string,
+  output: NonNullable<Run["output"]>,
+  usage: Run["usage"],
+): Promise<Run | null> {
   const rows = await sql<Run>(
     ds,
     `UPDATE runs SET status = 'succeeded', output = $2, usage = $3, finished_at = now(),
@@ -138,12 +143,7 @@ export async function completeRun(ds: DataSource, id: string, output: unknown, u
 }
 
 /** Records failure with a client-safe error object; returns the final row (null if it had ended). */
-export async function failRun(
-  ds: DataSource,
-  id: string,
-  error: { message: string; code: string; [k: string]: unknown },
-  usage?: unknown,
-): Promise<Run | null> {
+export async function failRun(ds: DataSource, id: string, error: RunError, usage?: Run["usage"]): Promise<Run | null> {
   const rows = await sql<Run>(
     ds,
     `UPDATE runs SET status = 'failed', error = $2, usage = COALESCE($3, usage), finished_at = now(),

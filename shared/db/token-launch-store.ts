@@ -1,33 +1,19 @@
 import type { DataSource, EntityManager } from "typeorm";
+import { insertLaunchingListing } from "./agent-listing-store";
+import type { QuotaColumn } from "./entities/daily-usage.entity";
+import type { TokenLaunchRow } from "./entities/token-launch.entity";
+import type { Queryable } from "./queryable";
 import { sql } from "./sql";
 import { isUniqueViolation } from "./unique-violation";
 
-/** A `token_launches` row (the key that signs it is never stored). */
-export interface TokenLaunch {
-  id: string;
-  run_id: string | null;
-  user_id: string;
-  listing_id: string | null;
-  prompt_id: string | null;
-  network: string;
-  launcher: string;
-  creator_wallet: string;
-  name: string;
-  ticker: string;
-  image_url: string | null;
-  quote_mint: "SOL" | "USDC";
-  fee_selection: "market" | "frenzy";
-  mint_address: string | null;
-  pool_address: string | null;
-  /** The first transaction's signature (the launch's public identifier). */
-  signature: string | null;
-  signatures: string[];
-  blockhashes: string[];
-  status: "pending" | "sent" | "confirmed" | "failed";
-  error: string | null;
+/** A launch as the chain worker reads it: the row, and the description of what the token is for. */
+export type TokenLaunch = Omit<
+  TokenLaunchRow,
+  "quota_counter" | "quota_day" | "sent_at" | "confirmed_at" | "created_at" | "updated_at"
+> & {
   /** From the listing (or prompt) the token is for. */
   description: string;
-}
+};
 
 /** How a launch is made: where, by which launcher, for which wallet, with which curve settings. */
 export interface LaunchSettings {
@@ -55,10 +41,6 @@ export interface NewListingLaunch {
   request: unknown;
 }
 
-/** A daily counter's column (fixed names: they are interpolated into SQL, never anything from a request). */
-export type QuotaColumn = "paid_prompts" | "paid_agents" | "free_content";
-const QUOTA_COLUMNS: readonly QuotaColumn[] = ["paid_prompts", "paid_agents", "free_content"];
-
 export interface NewPromptLaunch {
   runId: string;
   userId: string;
@@ -70,13 +52,6 @@ export interface NewPromptLaunch {
   quota: { column: QuotaColumn; day: string } | null;
   /** The run's stored request (no secrets). */
   request: Record<string, unknown>;
-}
-
-type Queryable = Pick<EntityManager, "query">;
-
-/** TypeORM answers UPDATE/DELETE … RETURNING with `[rows, count]` and other statements with rows. */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
 }
 
 /** The queued run of a launch (`token_launch` for E6, `prompt_tokenize` for E7/E8). */
@@ -108,28 +83,24 @@ export async function insertListingLaunch(
 ): Promise<{ listingId: string; launchId: string }> {
   return ds.transaction(async (manager) => {
     if (beforeCommit) await beforeCommit(manager);
-    const [listing] = await manager.query(
-      `INSERT INTO agent_listings (user_id, name, description, ticker, code, metadata, image_url, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'launching') RETURNING id`,
-      [
-        input.userId,
-        input.listing.name,
-        input.listing.description,
-        input.listing.ticker,
-        input.listing.code,
-        JSON.stringify(input.listing.metadata),
-        input.listing.imageUrl,
-      ],
-    );
+    const listingId = await insertLaunchingListing(manager, {
+      user_id: input.userId,
+      name: input.listing.name,
+      description: input.listing.description,
+      ticker: input.listing.ticker,
+      code: input.listing.code,
+      metadata: input.listing.metadata,
+      image_url: input.listing.imageUrl,
+    });
     await insertLaunchRun(manager, "token_launch", {
       ...input,
-      request: { ...(input.request as object), listing_id: listing.id },
+      request: { ...(input.request as object), listing_id: listingId },
     });
     const l = input.launch;
     const [launch] = await manager.query(INSERT_LAUNCH, [
       input.runId,
       input.userId,
-      listing.id,
+      listingId,
       null,
       l.network,
       l.launcher,
@@ -142,7 +113,7 @@ export async function insertListingLaunch(
       null,
       null,
     ]);
-    return { listingId: listing.id as string, launchId: launch.id as string };
+    return { listingId, launchId: launch.id as string };
   });
 }
 
@@ -181,6 +152,7 @@ export function isLiveLaunchViolation(err: unknown): boolean {
   return isUniqueViolation(err, "token_launches_prompt_live_key");
 }
 
+/** The launch with this id, with the description of what its token is for; null when unknown. */
 export async function findLaunch(ds: DataSource, id: string): Promise<TokenLaunch | null> {
   const rows = await sql<TokenLaunch>(
     ds,
@@ -215,96 +187,4 @@ export async function markLaunchSent(
     [id, sent.signatures[0], sent.signatures, sent.blockhashes, sent.mintAddress, sent.poolAddress, seen],
   );
   return rows.length === 1;
-}
-
-/**
- * The launch landed: the launch is confirmed and its listing (or prompt) gets the token's
- * addresses. A prompt reads as tokenized from here on, with the ticker its token was launched with.
- */
-export async function markLaunchConfirmed(ds: DataSource, launch: TokenLaunch): Promise<void> {
-  await ds.transaction(async (manager) => {
-    await manager.query(
-      `UPDATE token_launches SET status = 'confirmed', confirmed_at = now(), updated_at = now() WHERE id = $1`,
-      [launch.id],
-    );
-    if (launch.listing_id) {
-      await manager.query(
-        `UPDATE agent_listings SET status = 'launched', token_address = $2, pool_address = $3, updated_at = now() WHERE id = $1`,
-        [launch.listing_id, launch.mint_address, launch.pool_address],
-      );
-    }
-    if (launch.prompt_id) {
-      await manager.query(
-        `UPDATE prompts SET tokenized_on = true, ticker = $2, token_address = $3, pool_address = $4, updated_at = now() WHERE id = $1`,
-        [launch.prompt_id, launch.ticker, launch.mint_address, launch.pool_address],
-      );
-    }
-  });
-}
-
-/**
- * The launch failed for good (a confirmed launch is left alone). What it was for must not look
- * half made:
- * - an agent listing becomes `failed`: kept (with the launch row and any signature, for support and
- *   reconciliation) but never shown;
- * - a prompt made for this launch (E7: `tokenized_on` and no token yet, never shown) is deleted and
- *   the daily count it took is given back, so the user can send it again at once; the launch row
- *   stays, its `prompt_id` cleared. A prompt that existed before (E8 turning tokenization on) is
- *   left as it was.
- */
-export async function markLaunchFailed(ds: DataSource, launchId: string, message: string): Promise<void> {
-  await ds.transaction(async (manager) => {
-    const [launch] = rowsOf<{
-      listing_id: string | null;
-      prompt_id: string | null;
-      user_id: string;
-      quota_counter: QuotaColumn | null;
-      quota_day: string | null;
-    }>(
-      await manager.query(
-        `UPDATE token_launches SET status = 'failed', error = $2, updated_at = now() WHERE id = $1 AND status <> 'confirmed'
-         RETURNING listing_id, prompt_id, user_id, quota_counter, to_char(quota_day, 'YYYY-MM-DD') AS quota_day`,
-        [launchId, message],
-      ),
-    );
-    if (!launch) return;
-    if (launch.listing_id) {
-      await manager.query(
-        `UPDATE agent_listings SET status = 'failed', updated_at = now() WHERE id = $1 AND status = 'launching'`,
-        [launch.listing_id],
-      );
-    }
-    if (launch.prompt_id) {
-      const deleted = rowsOf(
-        await manager.query(
-          `DELETE FROM prompts WHERE id = $1 AND tokenized_on AND token_address IS NULL RETURNING id`,
-          [launch.prompt_id],
-        ),
-      );
-      if (deleted.length && launch.quota_counter && launch.quota_day)
-        await giveBackCount(manager, launch.user_id, launch.quota_counter, launch.quota_day);
-    }
-  });
-}
-
-/** Gives back one count of a daily counter (never below zero). */
-async function giveBackCount(manager: Queryable, userId: string, column: QuotaColumn, day: string): Promise<void> {
-  if (!QUOTA_COLUMNS.includes(column)) throw new Error(`Unknown daily counter ${column}`);
-  await manager.query(
-    `UPDATE daily_usage SET ${column} = GREATEST(${column} - 1, 0) WHERE user_id = $1 AND day = $2::date`,
-    [userId, day],
-  );
-}
-
-/** The launch's listing with the token's addresses, once launched. */
-export async function findListing(
-  ds: DataSource,
-  id: string,
-): Promise<{ id: string; status: string; token_address: string | null; pool_address: string | null } | null> {
-  const rows = await sql<{ id: string; status: string; token_address: string | null; pool_address: string | null }>(
-    ds,
-    `SELECT id, status, token_address, pool_address FROM agent_listings WHERE id = $1`,
-    [id],
-  );
-  return rows[0] ?? null;
 }

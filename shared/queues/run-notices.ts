@@ -39,9 +39,12 @@ export function parseRunDoneNotice(message: string): RunDoneNotice | null {
   try {
     const notice = JSON.parse(message) as RunDoneNotice;
     if (typeof notice?.id !== "string") return null;
-    if (notice.row)
-      for (const field of DATE_FIELDS)
-        if (notice.row[field]) (notice.row as any)[field] = new Date(notice.row[field] as unknown as string);
+    const row = notice.row;
+    if (row)
+      for (const field of DATE_FIELDS) {
+        const value = row[field]; // an ISO string in the JSON, whatever the type says
+        if (value) row[field] = new Date(value);
+      }
     return notice;
   } catch {
     return null;

@@ -1,146 +1,175 @@
 import type { SwarmRequest } from "../contracts/swarm-request";
-import { parseFlow } from "./flow";
-import { messageList } from "./opening";
+import {
+  needsCouncilMembers,
+  needsFlow,
+  needsTasks,
+  needsWorkerBesides,
+  type SwarmRequestCheck,
+} from "./request-checks";
 
-/** Every swarm type of the spec, exactly as clients spell them. */
-export const SWARM_TYPES = [
-  "AgentRearrange",
-  "MixtureOfAgents",
-  "SequentialWorkflow",
-  "ConcurrentWorkflow",
-  "GroupChat",
-  "MultiAgentRouter",
-  "AutoSwarmBuilder",
-  "HierarchicalSwarm",
-  "auto",
-  "MajorityVoting",
-  "CouncilAsAJudge",
-  "HeavySwarm",
-  "BatchedGridWorkflow",
-  "LLMCouncil",
-  "DebateWithJudge",
-  "RoundRobin",
-  "PlannerWorkerSwarm",
-] as const;
-export type SwarmTypeName = (typeof SWARM_TYPES)[number];
+/** How many request agents a type runs with. */
+export type AgentCountRule = { min: number } | { exactly: number; inOrder: readonly string[] };
 
-/** Old spellings clients still send. */
-export const SWARM_TYPE_ALIASES: Record<string, SwarmTypeName> = { HiearchicalSwarm: "HierarchicalSwarm" };
-
-/** Types the service runs today; the rest answer 400 until they are built. */
-export const AVAILABLE_SWARM_TYPES: ReadonlySet<SwarmTypeName> = new Set<SwarmTypeName>([
-  "SequentialWorkflow",
-  "AgentRearrange",
-  "ConcurrentWorkflow",
-  "MixtureOfAgents",
-  "GroupChat",
-  "RoundRobin",
-  "MajorityVoting",
-  "DebateWithJudge",
-  "BatchedGridWorkflow",
-  "HierarchicalSwarm",
-  "PlannerWorkerSwarm",
-  "CouncilAsAJudge",
-  "HeavySwarm",
-  "LLMCouncil",
-  "MultiAgentRouter",
-  "auto",
-  "AutoSwarmBuilder",
-]);
-
-/** Fewest request agents each type can run with (types with built-in agents need none). */
-const MIN_AGENTS: Partial<Record<SwarmTypeName, number>> = {
-  SequentialWorkflow: 1,
-  AgentRearrange: 1,
-  ConcurrentWorkflow: 1,
-  MixtureOfAgents: 2,
-  GroupChat: 2,
-  RoundRobin: 2,
-  MajorityVoting: 2,
-  DebateWithJudge: 3,
-  BatchedGridWorkflow: 1,
-  MultiAgentRouter: 1,
-  HierarchicalSwarm: 1,
-  LLMCouncil: 2,
-  PlannerWorkerSwarm: 1,
-  CouncilAsAJudge: 0,
-  HeavySwarm: 0,
-  auto: 1,
-  AutoSwarmBuilder: 0,
-};
+/** A request field naming a model some of a type's internal agents call. */
+export type ModelField = Extract<keyof SwarmRequest, `${string}_model_name`>;
 
 /**
- * Types whose built-in agents run on the service's default model (`DEFAULT_MODEL`) when the request
- * has no agents. HeavySwarm's built-ins use its own model fields instead.
+ * What one swarm type is, as the API's validation, `GET /v1/swarms/available`, `auto`,
+ * AutoSwarmBuilder and the worker read it (SWARM-TYPES.md describes what each type does).
  */
-export const DEFAULT_MODEL_WITHOUT_AGENTS: ReadonlySet<SwarmTypeName> = new Set<SwarmTypeName>([
-  "CouncilAsAJudge",
-  "AutoSwarmBuilder",
-]);
+export interface SwarmTypeRecord {
+  /** One line on how its agents work together: what `auto`'s Selector and the Builder choose by. */
+  summary: string;
+  /** Whether the service offers it; an unavailable type answers 400. */
+  available: boolean;
+  agents: AgentCountRule;
+  /** Other spellings clients still send. */
+  aliases?: readonly string[];
+  /** Its type-specific request rules, checked (with the agent count) before any LLM call. */
+  checks?: readonly SwarmRequestCheck[];
+  /** It chooses or builds another type and runs that (`auto`, AutoSwarmBuilder): never a choice itself. */
+  runsAnotherType?: boolean;
+  /** It reads `tasks` itself (as its grid) instead of being run once per task. */
+  ownsTasks?: boolean;
+  /** Without request agents, its built-in agents run on the service's default model (`DEFAULT_MODEL`). */
+  defaultModelWithoutAgents?: boolean;
+  /** Request fields naming the models of its internal agents (checked servable before a run is stored). */
+  modelFields?: readonly ModelField[];
+}
 
-function agentNames(request: SwarmRequest): string[] {
-  return (request.agents ?? []).map((a, i) => a.agent_name?.trim() || `Agent ${i + 1}`);
+/** Every swarm type of the spec, in the order clients are shown them. */
+const RECORDS = {
+  AgentRearrange: {
+    summary: "agents in the order of a flow ('A -> B, C -> D': steps in order, agents of a step in parallel)",
+    available: true,
+    agents: { min: 1 },
+    checks: [needsFlow],
+  },
+  MixtureOfAgents: {
+    summary: "the first agents answer in parallel as experts, the last one aggregates their answers",
+    available: true,
+    agents: { min: 2 },
+  },
+  SequentialWorkflow: {
+    summary: "agents in order, each building on the transcript so far",
+    available: true,
+    agents: { min: 1 },
+  },
+  ConcurrentWorkflow: {
+    summary: "all agents answer the task independently in parallel",
+    available: true,
+    agents: { min: 1 },
+  },
+  GroupChat: {
+    summary: "agents discuss in rounds, each seeing the whole discussion",
+    available: true,
+    agents: { min: 2 },
+  },
+  MultiAgentRouter: {
+    summary: "a router picks the agents the task needs and gives each a sub-task; they work in parallel",
+    available: true,
+    agents: { min: 1 },
+    checks: [needsWorkerBesides(["router"], "agent to route to")],
+  },
+  AutoSwarmBuilder: {
+    summary: "a builder writes a swarm (its type and 2 to 8 agents with their prompts) for the task, then it runs",
+    available: true,
+    agents: { min: 0 },
+    runsAnotherType: true,
+    defaultModelWithoutAgents: true,
+  },
+  HierarchicalSwarm: {
+    summary: "a director plans, gives workers orders, reviews their results and synthesises",
+    available: true,
+    agents: { min: 1 },
+    aliases: ["HiearchicalSwarm"],
+    checks: [needsWorkerBesides(["director"])],
+  },
+  auto: {
+    summary: "a selector chooses the type that fits the task and the team, then it runs",
+    available: true,
+    agents: { min: 1 },
+    runsAnotherType: true,
+  },
+  MajorityVoting: {
+    summary: "all agents answer in parallel and a consensus agent tallies the answers",
+    available: true,
+    agents: { min: 2 },
+  },
+  CouncilAsAJudge: {
+    summary: "agents judge the material in parallel along their own dimensions; a chair merges the reports",
+    available: true,
+    agents: { min: 0 },
+    defaultModelWithoutAgents: true,
+  },
+  HeavySwarm: {
+    summary: "a question generator gives each worker a focused question; a synthesis agent writes the report",
+    available: true,
+    agents: { min: 0 },
+    modelFields: ["heavy_swarm_question_agent_model_name", "heavy_swarm_worker_model_name"],
+  },
+  BatchedGridWorkflow: {
+    summary: "every agent on every task of the request's task list",
+    available: true,
+    agents: { min: 1 },
+    checks: [needsTasks],
+    ownsTasks: true,
+  },
+  LLMCouncil: {
+    summary: "members answer, rank each other's anonymised answers, and a chairman writes the final answer",
+    available: true,
+    agents: { min: 2 },
+    checks: [needsCouncilMembers],
+  },
+  DebateWithJudge: {
+    summary: "three agents: Pro argues for, Con against, a Judge evaluates and decides",
+    available: true,
+    agents: { exactly: 3, inOrder: ["Pro", "Con", "Judge"] },
+  },
+  RoundRobin: {
+    summary: "agents speak in turn over rounds, each told who spoke before and who speaks next",
+    available: true,
+    agents: { min: 2 },
+  },
+  PlannerWorkerSwarm: {
+    summary: "a planner splits the goal into tasks with dependencies, workers do them, a judge checks the goal",
+    available: true,
+    agents: { min: 1 },
+    checks: [needsWorkerBesides(["planner", "judge"])],
+  },
+} satisfies Record<string, SwarmTypeRecord>;
+
+/** A swarm type's name exactly as clients spell it. */
+export type SwarmTypeName = keyof typeof RECORDS;
+
+/** One record per swarm type. */
+export const SWARM_CATALOG: Readonly<Record<SwarmTypeName, SwarmTypeRecord>> = RECORDS;
+
+/** Every swarm type, in catalog order. */
+export const SWARM_TYPES = Object.keys(RECORDS) as SwarmTypeName[];
+
+/** The types the service offers (`GET /v1/swarms/available`), in catalog order. */
+export const AVAILABLE_SWARM_TYPES: readonly SwarmTypeName[] = SWARM_TYPES.filter((type) => RECORDS[type].available);
+
+/** Old spellings clients still send, each mapped to its type. */
+export const SWARM_TYPE_ALIASES: Readonly<Record<string, SwarmTypeName>> = Object.fromEntries(
+  SWARM_TYPES.flatMap((type) => (SWARM_CATALOG[type].aliases ?? []).map((alias) => [alias, type])),
+);
+
+/** Whether `name` is a swarm type of the catalog (spelled exactly). */
+function isSwarmTypeName(name: string): name is SwarmTypeName {
+  return Object.hasOwn(RECORDS, name);
+}
+
+/** The catalog record of a type name as a request spells it, or undefined for a name that is no type. */
+export function swarmTypeRecord(name: string): SwarmTypeRecord | undefined {
+  return isSwarmTypeName(name) ? SWARM_CATALOG[name] : undefined;
 }
 
 /**
- * The rules that need the whole request (CONTRACT.md: 400 with a readable `detail`), checked
- * before any LLM call. Returns the problems found; empty when the request can run.
+ * Whether the request's `tasks` are run one swarm per task (CONTRACT.md): `tasks` without a
+ * `task`, unless the type reads `tasks` itself.
  */
-export function swarmRuleProblems(request: SwarmRequest): string[] {
-  const problems: string[] = [];
-  const type = request.swarm_type as SwarmTypeName;
-  const n = request.agents?.length ?? 0;
-  // What the worker opens the run with (openingText): a blank task, or `messages` that hold no
-  // message (`{}`, `{messages: []}`), give the agents nothing to work on.
-  const hasInput =
-    Boolean(request.task?.trim()) || Boolean(request.tasks?.length) || messageList(request.messages).length > 0;
-  if (!hasInput) problems.push("Give the swarm something to do: one of task, tasks or messages is required");
-  if (!AVAILABLE_SWARM_TYPES.has(type))
-    problems.push(`swarm_type '${type}' is not available yet on this service (see GET /v1/swarms/available)`);
-  if (type === "DebateWithJudge" && n !== 3) {
-    problems.push(`DebateWithJudge needs exactly 3 agents, in order Pro, Con, Judge (got ${n})`);
-  } else if ((MIN_AGENTS[type] ?? 0) > n) {
-    problems.push(`${type} needs at least ${MIN_AGENTS[type]} agent${MIN_AGENTS[type] === 1 ? "" : "s"} (got ${n})`);
-  }
-  const names = agentNames(request);
-  const duplicates = names.filter((name, i) => names.indexOf(name) !== i);
-  if (duplicates.length)
-    problems.push(`Agent names must be unique within a swarm: ${[...new Set(duplicates)].join(", ")}`);
-  if (type === "AgentRearrange") {
-    if (!request.rearrange_flow?.trim())
-      problems.push("AgentRearrange needs a rearrange_flow, e.g. 'Researcher -> Writer, Critic -> Editor'");
-    else {
-      try {
-        parseFlow(request.rearrange_flow, names);
-      } catch (err) {
-        problems.push((err as Error).message);
-      }
-    }
-  }
-  if ((type === "HierarchicalSwarm" || type === "PlannerWorkerSwarm") && n >= 1) {
-    // Agents taking the director (planner, judge) job do no work: someone must be left to work.
-    const jobs = type === "HierarchicalSwarm" ? ["director"] : ["planner", "judge"];
-    const roles = (request.agents ?? []).map((a) => a.role?.trim().toLowerCase() ?? "");
-    const taken = jobs.filter((job) => roles.includes(job)).length;
-    if (n - taken < 1)
-      problems.push(
-        `${type} needs at least one worker besides the agent${taken === 1 ? "" : "s"} with role ${jobs.map((j) => `'${j}'`).join(" or ")}`,
-      );
-  }
-  if (type === "LLMCouncil" && n >= 2) {
-    // An agent with role `chairman` writes the final answer instead of being a member.
-    const chairman = (request.agents ?? []).findIndex((a) => a.role?.trim().toLowerCase() === "chairman");
-    const members = n - (chairman >= 0 ? 1 : 0);
-    if (members < 2) problems.push(`LLMCouncil needs at least 2 members besides the chairman (got ${members})`);
-  }
-  if (type === "MultiAgentRouter" && n === 1 && request.agents![0].role?.trim().toLowerCase() === "router") {
-    // The agent with role `router` routes instead of working: someone must be left to route to.
-    problems.push("MultiAgentRouter needs at least one agent to route to besides the agent with role 'router'");
-  }
-  if (type === "BatchedGridWorkflow" && !request.tasks?.length)
-    problems.push("BatchedGridWorkflow needs tasks: the grid is every agent on every task");
-  return problems;
+export function runsOncePerTask(request: Pick<SwarmRequest, "task" | "tasks" | "swarm_type">): boolean {
+  return !request.task?.trim() && Boolean(request.tasks?.length) && !swarmTypeRecord(request.swarm_type)?.ownsTasks;
 }
-
-/** The display names of a request's agents (a nameless agent gets `Agent <n>`). */
-export { agentNames };

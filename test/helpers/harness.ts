@@ -2,11 +2,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "pg";
 import { createApiApp, createPlatformApp } from "../../api/app";
-import { createPlatformServices, platformSettings } from "../../api/services/platform-services";
+import { createPlatformServices, platformSettings } from "../../api/marketplace/platform-services";
 import { startPriceServer, type PriceServer } from "./price-server";
 import { config } from "../../shared/config";
 import { createApiDeps, type ApiDeps } from "../../api/deps";
-import { createApiKey, ensureUser } from "../../shared/auth/api-keys";
+import { createKey, createUser } from "./factories";
 import { closeDataSource, getDataSource } from "../../shared/db/data-source";
 import { createRedis } from "../../shared/queues/redis";
 import { createSimulator, type Simulator } from "../../scripts/llm-simulator/server";
@@ -109,9 +109,8 @@ export function harness(): Promise<Harness> {
       workers,
       localnet: () => (localnet ??= startLocalnet({ port: LOCALNET_PORT })),
       async newKey(handle = `user-${process.pid}-${++userCounter}`) {
-        const user = await ensureUser(deps.ds, handle);
-        const { key, record } = await createApiKey(deps.ds, user.id, "test");
-        return { key, userId: user.id, keyId: record.id };
+        const user = await createUser(deps.ds, handle);
+        return createKey(deps.ds, { userId: user.id });
       },
     };
   })();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
-import { insertPrompt as insertPromptRow, type PromptRow } from "./platform-fixtures";
+import { createPrompt, type PromptRow } from "./factories";
 
 export interface PromptFixture {
   userId: string;
@@ -23,7 +23,7 @@ export interface PromptFixture {
  */
 export async function insertPrompt(ds: DataSource, fixture: PromptFixture) {
   const chosenId = randomUUID();
-  const id = await insertPromptRow(ds, fixture.userId, {
+  const id = await createPrompt(ds, fixture.userId, {
     id: chosenId,
     name: fixture.name ?? `Prompt ${chosenId.slice(0, 8)}`,
     prompt: fixture.prompt ?? `You are a careful assistant ${chosenId}.`,

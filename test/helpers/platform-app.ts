@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type Koa from "koa";
 import { createApiApp, createPlatformApp } from "../../api/app";
 import type { ApiDeps } from "../../api/deps";
-import type { PlatformServices } from "../../api/services/platform-services";
+import type { PlatformServices } from "../../api/marketplace/platform-services";
 import type { Harness } from "./harness";
 
 /** A Koa app served on a free loopback port. */

@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type { DataSource } from "typeorm";
-import { ensureUser } from "../../shared/auth/api-keys";
-import { contentHash } from "../../api/services/prompts/content-hash";
-import type { AgentPageRecord } from "../../api/services/pages/agent-page.service";
-import type { PromptPageRecord } from "../../api/services/pages/prompt-page.service";
+import { ensureUser } from "../../shared/db/user-store";
+import type { AgentPageRecord } from "../../shared/db/agent-listing-store";
 import { config } from "../../shared/config";
 
 /** A session token of the identity backend for a user (HS256 with the test `SESSION_JWT_SECRET`). */
@@ -21,72 +19,6 @@ export function sessionToken(userId: string, expiresIn = "15m"): Promise<string>
 export async function sessionUser(ds: DataSource, label = "user"): Promise<{ id: string; token: string }> {
   const user = await ensureUser(ds, `${label}-${randomUUID()}`);
   return { id: user.id, token: await sessionToken(user.id) };
-}
-
-/** A prompt row as tests write it: the page's record without what Postgres fills in. */
-export type PromptRow = Omit<
-  PromptPageRecord,
-  "id" | "user_id" | "prompt" | "created_at" | "review_count" | "rating_average"
-> & {
-  prompt: string;
-  created_at: string;
-};
-
-/** Inserts a marketplace prompt directly (as the prompt API would store it); returns its id. */
-export async function insertPrompt(
-  ds: DataSource,
-  userId: string,
-  fields: Partial<PromptRow> & { id?: string } = {},
-): Promise<string> {
-  const { id: chosenId, ...given } = fields;
-  const row: PromptRow = {
-    name: "A prompt",
-    prompt: `Prompt text ${randomUUID()}`,
-    description: null,
-    use_cases: [],
-    tags: null,
-    is_free: true,
-    price_usd: null,
-    price: null,
-    category: null,
-    status: "approved",
-    tokenized_on: false,
-    ticker: null,
-    token_address: null,
-    pool_address: null,
-    image_url: null,
-    links: [],
-    created_at: new Date().toISOString(),
-    ...given,
-  };
-  const [{ id }] = await ds.query(
-    `INSERT INTO prompts (user_id, name, prompt, description, use_cases, tags, is_free, price_usd, price, category, status,
-                          tokenized_on, ticker, token_address, pool_address, image_url, links, created_at, content_hash, id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, COALESCE($20::uuid, gen_random_uuid())) RETURNING id`,
-    [
-      userId,
-      row.name,
-      row.prompt,
-      row.description,
-      JSON.stringify(row.use_cases),
-      row.tags,
-      row.is_free,
-      row.price_usd,
-      row.price,
-      row.category,
-      row.status,
-      row.tokenized_on,
-      row.ticker,
-      row.token_address,
-      row.pool_address,
-      row.image_url,
-      JSON.stringify(row.links),
-      row.created_at,
-      contentHash(row.prompt),
-      chosenId ?? null,
-    ],
-  );
-  return id;
 }
 
 /** A rating of a prompt by a new user. */

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePorts } from "../../scripts/bench/free-port";
-import { waitForHttpOk } from "../../scripts/bench/http-ready";
-import { nodeTsx, runToCompletion, startProcess, type ManagedProcess } from "../../scripts/bench/managed-process";
+import { freePorts } from "../../scripts/bench/stack/free-port";
+import { waitForHttpOk } from "../../scripts/bench/stack/http-ready";
+import { nodeTsx, runToCompletion, startProcess, type ManagedProcess } from "../../scripts/bench/stack/managed-process";
 
 const START_TIMEOUT_MS = 90_000;
 

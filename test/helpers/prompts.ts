@@ -5,11 +5,15 @@ import { join } from "node:path";
 import { SignJWT } from "jose";
 import type { DataSource } from "typeorm";
 import type { ApiDeps } from "../../api/deps";
-import { createPlatformServices, platformSettings, type PlatformServices } from "../../api/services/platform-services";
-import { SessionTokens } from "../../api/services/session-tokens";
-import type { DailyLimits } from "../../api/services/daily-limits";
-import type { TrustSettings } from "../../api/services/prompts/trust";
-import { setUserRole } from "../../shared/auth/user-roles";
+import {
+  createPlatformServices,
+  platformSettings,
+  type PlatformServices,
+} from "../../api/marketplace/platform-services";
+import { SessionTokens } from "../../api/auth/session-tokens";
+import type { DailyLimits } from "../../api/limits/daily-limits";
+import type { TrustSettings } from "../../api/marketplace/prompts/trust";
+import { setUserRole } from "../../shared/db/user-store";
 import { config } from "../../shared/config";
 import type { TokenLauncherName } from "../../shared/chain/metadata-limits";
 import { FixedPriceSource, type PriceSource } from "../../shared/prices";

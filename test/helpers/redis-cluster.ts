@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { freePorts } from "../../scripts/bench/free-port";
-import { runToCompletion, startProcess, type ManagedProcess } from "../../scripts/bench/managed-process";
+import { freePorts } from "../../scripts/bench/stack/free-port";
+import { runToCompletion, startProcess, type ManagedProcess } from "../../scripts/bench/stack/managed-process";
 import { eventually } from "./http";
 
 /** A throwaway Redis Cluster of local masters. */

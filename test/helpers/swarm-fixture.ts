@@ -4,7 +4,7 @@ import { RunBudget } from "../../workers/agents/run-budget";
 import type { DataSource } from "typeorm";
 import { StepRecorder, type StepMeta, type StepOutcome } from "../../workers/agents/step-recorder";
 import { openingText } from "../../shared/swarms/opening";
-import type { SwarmType } from "../../workers/swarms/swarm-type";
+import type { SwarmTypeRunner } from "../../workers/swarms/swarm-type-runner";
 import { SwarmRun } from "../../workers/swarms/swarm-run";
 
 /** Answers a decision attempt (by lane and attempt number) instead of the LLM, or not (undefined). */
@@ -85,7 +85,7 @@ export function inProcessSwarm(
  * Runs a stored swarm run's type again on its stored steps (as a retried job would): returns the
  * steps, the recorder (its `replayed` count) and the output the replay produced.
  */
-export async function replayStoredRun(ds: DataSource, jobId: string, type: SwarmType) {
+export async function replayStoredRun(ds: DataSource, jobId: string, type: SwarmTypeRunner) {
   const [run] = await ds.query("SELECT request FROM runs WHERE id = $1", [jobId]);
   const steps = await ds.query("SELECT * FROM run_steps WHERE run_id = $1", [jobId]);
   const request = run.request as SwarmRequest;

@@ -107,35 +107,22 @@ export const REFUSAL_SITES: RefusalSite[] = [
     ],
   },
   {
-    refusal: "SWARM_TYPE_UNAVAILABLE swarm_type '…' is not available",
-    file: "workers/handlers/swarm-run.handler.ts",
-    throwText: "SWARM_TYPE_UNAVAILABLE",
+    refusal:
+      "INVALID_SWARM the request rules' problems (shared/swarms/swarm-rules.ts): the API's 400, and the worker's backstop before a run starts",
+    file: "shared/swarms/swarm-rules.ts",
+    throwText: "INVALID_SWARM",
     cases: [
       {
         name: "a swarm_type that is no type",
         swarm: { body: (m) => swarmBody(m, { swarm_type: "NoSuchSwarm" }), refused: at("swarm_type") },
       },
-    ],
-  },
-  {
-    refusal: "BAD_REQUEST DebateWithJudge needs exactly 3 agents",
-    file: "workers/swarms/types/debate-with-judge.ts",
-    throwText: "DebateWithJudge needs exactly 3 agents",
-    cases: [
       {
         name: "a debate of two agents",
         swarm: {
           body: (m) => swarmBody(m, { swarm_type: "DebateWithJudge" }),
-          refused: invalidSwarm(/exactly 3 agents/),
+          refused: invalidSwarm(/DebateWithJudge needs exactly 3 agents/),
         },
       },
-    ],
-  },
-  {
-    refusal: "BAD_REQUEST BatchedGridWorkflow needs tasks",
-    file: "workers/swarms/types/batched-grid-workflow.ts",
-    throwText: "BatchedGridWorkflow needs tasks",
-    cases: [
       {
         name: "a grid without tasks",
         swarm: {
@@ -143,13 +130,6 @@ export const REFUSAL_SITES: RefusalSite[] = [
           refused: invalidSwarm(/BatchedGridWorkflow needs tasks/),
         },
       },
-    ],
-  },
-  {
-    refusal: "BAD_REQUEST HierarchicalSwarm needs at least one worker besides the director",
-    file: "workers/swarms/types/hierarchical-swarm.ts",
-    throwText: "HierarchicalSwarm needs at least one worker",
-    cases: [
       {
         name: "a director alone",
         swarm: {
@@ -157,13 +137,6 @@ export const REFUSAL_SITES: RefusalSite[] = [
           refused: invalidSwarm(/HierarchicalSwarm needs at least one worker/),
         },
       },
-    ],
-  },
-  {
-    refusal: "BAD_REQUEST MultiAgentRouter needs at least one agent besides the router",
-    file: "workers/swarms/types/multi-agent-router.ts",
-    throwText: "MultiAgentRouter needs at least one agent besides the router",
-    cases: [
       {
         name: "a router alone",
         swarm: {
@@ -171,13 +144,6 @@ export const REFUSAL_SITES: RefusalSite[] = [
           refused: invalidSwarm(/MultiAgentRouter needs at least one agent to route to/),
         },
       },
-    ],
-  },
-  {
-    refusal: "BAD_REQUEST PlannerWorkerSwarm needs at least one worker besides the planner and judge",
-    file: "workers/swarms/types/planner-worker-swarm.ts",
-    throwText: "PlannerWorkerSwarm needs at least one worker",
-    cases: [
       {
         name: "a planner and a judge with no worker",
         swarm: {
@@ -187,6 +153,21 @@ export const REFUSAL_SITES: RefusalSite[] = [
               { agent_name: "J", role: "judge" },
             ]),
           refused: invalidSwarm(/PlannerWorkerSwarm needs at least one worker/),
+        },
+      },
+      {
+        name: "a council of a chairman and one member",
+        swarm: {
+          body: (m) =>
+            swarmBody(m, { swarm_type: "LLMCouncil" }, [{ agent_name: "A", role: "chairman" }, { agent_name: "B" }]),
+          refused: invalidSwarm(/LLMCouncil needs at least 2 members besides the chairman/),
+        },
+      },
+      {
+        name: "two agents of the same name",
+        swarm: {
+          body: (m) => swarmBody(m, {}, [{ agent_name: "Twin" }, { agent_name: "Twin" }]),
+          refused: invalidSwarm(/Agent names must be unique within a swarm: Twin/),
         },
       },
     ],

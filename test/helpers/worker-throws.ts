@@ -66,7 +66,7 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "the run was cancelled or timed out",
   },
   {
-    file: "workers/swarms/types/planner-worker-swarm.ts",
+    file: "workers/swarms/types/planner-worker-tasks.ts",
     throwText: "throw err;",
     why: "rethrows a task's own failure",
   },
@@ -97,6 +97,11 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "the run's deadline fell while it ran",
   },
   {
+    file: "workers/handlers/run-lifecycle.ts",
+    throwText: "is a ${run.kind} run, not ${how.kind}",
+    why: "a job whose stored run is of another kind than its job name says: the API stores each job's run with the job's kind, so only a corrupted row causes it",
+  },
+  {
     file: "workers/handlers/run-lease.ts",
     throwText: "RunLeasedError",
     why: "another delivery of the job holds the run",
@@ -107,7 +112,7 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "another delivery of the job took the run over",
   },
   {
-    file: "workers/swarms/types/planner-worker-swarm.ts",
+    file: "workers/swarms/types/planner-worker-tasks.ts",
     throwText: "new Error(String(err))",
     why: "passes a task's own failure to the tasks waiting on it",
   },

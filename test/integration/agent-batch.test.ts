@@ -55,7 +55,7 @@ describe("E3 POST /v1/agent/batch/completions", () => {
     expect(children.map((c: any) => c.status)).to.deep.equal(["succeeded", "failed", "succeeded"]);
     const parent = await findRun(h.deps.ds, res.body.batch_id);
     expect(parent?.kind).to.equal("agent_batch");
-    expect(parent?.usage.total_tokens).to.equal(one.usage.total_tokens + three.usage.total_tokens);
+    expect(parent?.usage?.total_tokens).to.equal(one.usage.total_tokens + three.usage.total_tokens);
   });
 
   it("can be fetched later through GET /v1/jobs with Prefer: respond-async", async () => {

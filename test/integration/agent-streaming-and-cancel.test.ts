@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { findRun } from "../../shared/db/run-store";
+import type { AgentRun } from "../../shared/db/entities/run.entity";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { parseSse } from "../helpers/sse";
@@ -47,9 +48,9 @@ describe("E5 streaming and cancellation", () => {
     expect(names.slice(-3)).to.deep.equal(["usage", "end", "done"]);
     expect(names.slice(2, 2 + chunks.length).every((n) => n === "chunk")).to.equal(true);
 
-    const run = await findRun(h.deps.ds, jobId);
+    const run = (await findRun(h.deps.ds, jobId)) as AgentRun | null;
     const text = chunks.map((c) => c.data.content).join("");
-    expect(text).to.equal(run?.output.outputs[0].content);
+    expect(text).to.equal(run?.output?.outputs[0].content);
     const usage = res.frames.find((f) => f.event === "usage")!.data;
     expect(usage.output_tokens).to.be.greaterThan(0);
     expect(usage).to.deep.equal(run?.usage);

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { revokeApiKey } from "../../shared/auth/api-keys";
+import { revokeApiKey } from "../../shared/db/api-key-store";
 import { harness, type Harness } from "../helpers/harness";
 import { announceKeyRevoked } from "../../shared/queues/run-notices";
 import { eventually, request } from "../helpers/http";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "chai";
 import { createApiApp } from "../../api/app";
-import { createRateLimiter } from "../../api/services/rate-limiter";
+import { createRateLimiter } from "../../api/limits/rate-limiter";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { sessionUser } from "../helpers/platform-fixtures";

@@ -1,10 +1,11 @@
 import { expect } from "chai";
 import { Agent } from "node:http";
-import { SESSION_COOKIE } from "../../api/routes/platform/pages/cookies";
-import { createApiKey, ensureUser, revokeApiKey } from "../../shared/auth/api-keys";
-import { setUserRole } from "../../shared/auth/user-roles";
+import { SESSION_COOKIE } from "../../api/pages/cookies";
+import { revokeApiKey } from "../../shared/db/api-key-store";
+import { setUserRole } from "../../shared/db/user-store";
 import { config } from "../../shared/config";
 import { announceKeyRevoked } from "../../shared/queues/run-notices";
+import { createKey, createUser } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
 import { makeRefusedCredentials } from "../helpers/hostile/bad-credentials";
 import { allProbes } from "../helpers/hostile/all-probes";
@@ -35,9 +36,8 @@ function limitBytes(limit: string): number {
 
 /** A fresh user with a premium key (the probes must not run into the free tier's per-minute limit). */
 async function premiumKey(h: Harness, handle: string): Promise<{ key: string; userId: string; keyId: string }> {
-  const user = await ensureUser(h.deps.ds, handle);
-  const { key, record } = await createApiKey(h.deps.ds, user.id, "hostile", "premium");
-  return { key, userId: user.id, keyId: record.id };
+  const user = await createUser(h.deps.ds, handle);
+  return createKey(h.deps.ds, { userId: user.id, name: "hostile", tier: "premium" });
 }
 
 /** Waits until no queue has a job waiting or running, so stored state holds still while it is compared. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "chai";
-import { requestHash } from "../../api/services/idempotency";
+import { requestHash } from "../../shared/db/idempotency-store";
 import { config } from "../../shared/config";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";

@@ -1,8 +1,8 @@
 import { expect } from "chai";
-import { modelAvailability } from "../../api/routes/v1/meta/models.router";
-import { createApiKey } from "../../shared/auth/api-keys";
+import { modelAvailability } from "../../api/runs/run-models";
 import { loadConfig } from "../../shared/config";
 import { MODEL_CATALOG } from "../../shared/llm/model-catalog";
+import { createKey, createRun } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 
@@ -57,7 +57,6 @@ describe("GET /v1/swarm/logs", () => {
   let h: Harness;
   let first: { key: string; userId: string; keyId: string };
   let sibling: string; // a second key of the same user
-  let stranger: string; // another user's key
   const firstJobs: string[] = []; // in creation order
   let siblingJob: string;
   let failedJob: string;
@@ -74,8 +73,7 @@ describe("GET /v1/swarm/logs", () => {
   before(async () => {
     h = await harness();
     first = await h.newKey();
-    sibling = (await createApiKey(h.deps.ds, first.userId, "second")).key;
-    stranger = (await h.newKey()).key;
+    sibling = (await createKey(h.deps.ds, { userId: first.userId, name: "second" })).key;
     for (let i = 0; i < 3; i++) {
       const res = await complete(first.key, `log task ${i}`);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -86,7 +84,7 @@ describe("GET /v1/swarm/logs", () => {
     failedJob = failed.body.job_id;
     firstJobs.push(failedJob);
     siblingJob = (await complete(sibling, "sibling task")).body.job_id;
-    await complete(stranger, "stranger task");
+    await createRun(h.deps.ds, { kind: "agent", status: "succeeded" }); // another user's, under their own key
   });
 
   it("lists only the calling key's runs, newest first, in the documented shape", async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "chai";
-import { createPlatformServices, platformSettings } from "../../api/services/platform-services";
+import { createPlatformServices, platformSettings } from "../../api/marketplace/platform-services";
 import { config } from "../../shared/config";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";

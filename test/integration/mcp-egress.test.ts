@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { agentCompletionSchema } from "../../api/routes/v1/agent/agent.schema";
+import { agentCompletionSchema } from "../../api/schemas/agent-request.schema";
 import { validateRequest } from "../../api/schemas/validate-request";
-import { prepareAgentRequest } from "../../api/services/agent-completion.service";
+import { prepareAgentRequest } from "../../api/runs/agent-completion";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import { findRun, insertRun, isTerminal } from "../../shared/db/run-store";
 import { newRunId } from "../../shared/db/run-id";

@@ -5,11 +5,11 @@ import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { get } from "node:http";
 import { executionApiRouters } from "../../api/app";
-import type { BodyValidator } from "../../api/middleware/validate";
+import type { BodyValidator } from "../../api/http/validate";
 import { openApiPath, operationsOf } from "../../api/openapi/operation";
-import { createPlatformServices } from "../../api/services/platform-services";
+import { createPlatformServices } from "../../api/marketplace/platform-services";
 import { platformRouters } from "../../api/routes/platform";
-import { createRateLimiter } from "../../api/services/rate-limiter";
+import { createRateLimiter } from "../../api/limits/rate-limiter";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { DocumentSchemas, documentedRoutes, registeredRoutes, type Doc } from "../helpers/openapi";
@@ -103,7 +103,7 @@ describe("OpenAPI documents and docs pages", function () {
       const checked: string[] = [];
       for (const router of [...api.routers, ...platform.routers]) {
         for (const layer of router.stack) {
-          const validator = layer.stack.find((fn): fn is BodyValidator => "bodySchema" in fn);
+          const validator = layer.stack.find((fn): fn is BodyValidator<unknown> => "bodySchema" in fn);
           if (!validator) continue;
           const path = openApiPath(String(layer.path));
           const op = operationsOf(router).find(

@@ -3,9 +3,9 @@ import { createServer as createTcpServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { createApiApp } from "../../api/app";
-import { createRateLimiter, type RateLimiter, type TierLimits } from "../../api/services/rate-limiter";
-import { createApiKey, ensureUser } from "../../shared/auth/api-keys";
+import { createRateLimiter, type RateLimiter, type TierLimits } from "../../api/limits/rate-limiter";
 import { createRedis, type RedisClient } from "../../shared/queues/redis";
+import { createKey } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { serveApp } from "../helpers/platform-app";
@@ -117,8 +117,7 @@ describe("rate limits", () => {
     });
 
     it("gives premium keys the premium limits", async () => {
-      const user = await ensureUser(h.deps.ds, `premium-${randomUUID()}`);
-      const { key } = await createApiKey(h.deps.ds, user.id, "premium", "premium");
+      const { key } = await createKey(h.deps.ds, { name: "premium", tier: "premium" });
       const res = await request(h.baseUrl, "GET", "/v1/rate/limits", { key });
       expect(res.status).to.equal(200);
       expect(res.body.tier).to.equal("premium");

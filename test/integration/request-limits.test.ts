@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "chai";
 import { createApiApp } from "../../api/app";
-import { createRateLimiter, type AccountLimits, type TierLimits } from "../../api/services/rate-limiter";
+import { createRateLimiter, type AccountLimits, type TierLimits } from "../../api/limits/rate-limiter";
 import { createApiKey } from "../../shared/auth/api-keys";
 import { config } from "../../shared/config";
 import { harness, type Harness } from "../helpers/harness";

@@ -1,7 +1,7 @@
 import { expect } from "chai";
-import { parseProc } from "../../scripts/bench/proc-stats";
-import { simArrivals } from "../../scripts/bench/sim-journal";
-import { parseTcpCounters } from "../../scripts/bench/tcp-counters";
+import { parseProc } from "../../scripts/bench/probes/proc-stats";
+import { simArrivals } from "../../scripts/bench/probes/sim-journal";
+import { parseTcpCounters } from "../../scripts/bench/probes/tcp-counters";
 
 describe("benchmark parts", () => {
   it("reads RSS, its peak and CPU seconds from /proc/<pid>/status and stat, command names with spaces included", () => {

@@ -10,12 +10,6 @@ const REPO_FOLDERS = new Set(["api", "workers", "shared", "scripts", "test", "do
 /** Backticked root files the docs may name (`Procfile`, `package.json`…), told apart from other code by their form. */
 const ROOT_FILE = /^(Procfile|[\w.-]+\.(md|json|ya?ml|mjs))$/;
 
-/**
- * Docs another branch of the same piece of work is writing, linked before it is merged. An entry
- * fails the test once its file exists, so the list empties itself as branches land.
- */
-const WRITTEN_ON_ANOTHER_BRANCH = new Set(["docs/configuration.md"]);
-
 interface DocLine {
   doc: string;
   line: number;
@@ -66,14 +60,14 @@ function anchorsOf(doc: string): Set<string> {
   return anchors;
 }
 
-const missing = (path: string) => !existsSync(join(ROOT, path)) && !WRITTEN_ON_ANOTHER_BRANCH.has(path);
+const missing = (path: string) => !existsSync(join(ROOT, path));
 
 /** Problems with one relative link: a missing file, or a missing heading for its `#anchor`. */
 function linkProblem(doc: string, target: string): string | null {
   const [path, anchor] = target.split("#");
   const file = path ? relative(ROOT, join(ROOT, dirname(doc), path)) : doc;
   if (missing(file)) return `links to ${target}, but ${file} is not in the repository`;
-  if (anchor && file.endsWith(".md") && existsSync(join(ROOT, file)) && !anchorsOf(file).has(anchor))
+  if (anchor && file.endsWith(".md") && !anchorsOf(file).has(anchor))
     return `links to ${target}, but ${file} has no heading with the anchor #${anchor}`;
   return null;
 }
@@ -95,7 +89,7 @@ function problems(check: (line: DocLine) => string[]): string[] {
 }
 
 const HINT =
-  "Docs must name files that exist. Files are being moved (issue 14, under api/ especially): " +
+  "Docs must name files that exist: when a file moves (the code is being re-laid, api/ especially), " +
   "point the doc at the file's new home, or name its folder instead. Problems:\n";
 
 describe("README.md and docs/", () => {
@@ -134,11 +128,4 @@ describe("README.md and docs/", () => {
     const lines = readFileSync(join(ROOT, "README.md"), "utf8").trimEnd().split("\n").length;
     expect(lines, "move detail into docs/").to.be.at.most(170);
   });
-
-  for (const path of WRITTEN_ON_ANOTHER_BRANCH)
-    it(`list ${path} as written on another branch only until it arrives`, () => {
-      expect(existsSync(join(ROOT, path)), `${path} exists now: remove it from WRITTEN_ON_ANOTHER_BRANCH`).to.equal(
-        false,
-      );
-    });
 });

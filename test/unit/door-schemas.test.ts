@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { agentCompletionSchema } from "../../api/routes/v1/agent/agent.schema";
+import { agentCompletionSchema } from "../../api/schemas/agent-request.schema";
 import { validateRequest } from "../../api/schemas/validate-request";
 import { RESERVED_LLM_ARGS } from "../../shared/contracts/llm-args";
 

@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { ExhaustedKeys } from "../../api/middleware/exhausted-keys";
-import type { RateLimitState, WindowState } from "../../api/services/rate-limiter";
+import { ExhaustedKeys } from "../../api/http/exhausted-keys";
+import type { RateLimitState, WindowState } from "../../api/limits/rate-limiter";
 
 const window = (remaining: number, resetMs = 30_000): WindowState => ({
   count: 3 - remaining,

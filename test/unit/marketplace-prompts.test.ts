@@ -1,11 +1,11 @@
 import { expect } from "chai";
-import { useCasesObject } from "../../api/presenters/marketplace-prompt.presenter";
-import { isoWithoutZone } from "../../api/presenters/timestamp";
+import { useCasesObject } from "../../api/marketplace/prompt.presenter";
+import { isoWithoutZone } from "../../api/runs/presenters/timestamp";
 import {
   applyMarketplacePrompts,
   marketplacePromptIds,
   type MarketplacePromptLookup,
-} from "../../api/services/marketplace-prompts.service";
+} from "../../api/marketplace/run-prompts";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { REDACTED, revealRunSecrets, sealRunSecrets, withholdAgentSecrets } from "../../shared/secrets/run-secrets";
 

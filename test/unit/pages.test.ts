@@ -1,10 +1,10 @@
 import { expect } from "chai";
-import { safeHttpUrl, pageDate } from "../../api/presenters/pages/page-format";
-import { presentPromptPage } from "../../api/presenters/pages/prompt-page.presenter";
-import { localPath } from "../../api/routes/platform/pages/sign-in-page";
-import { createCsrfToken, isValidCsrfToken } from "../../api/services/pages/csrf-tokens";
-import { openNewKey, sealNewKey } from "../../api/services/pages/new-key-flash";
-import type { PromptPageRecord } from "../../api/services/pages/prompt-page.service";
+import { safeHttpUrl, pageDate } from "../../api/pages/page-format";
+import { presentPromptPage } from "../../api/pages/prompt-page.presenter";
+import { localPath } from "../../api/pages/sign-in-page";
+import { createCsrfToken, isValidCsrfToken } from "../../api/pages/csrf-tokens";
+import { openNewKey, sealNewKey } from "../../api/pages/new-key-flash";
+import type { PromptPageRecord } from "../../shared/db/prompt-listing-store";
 
 describe("page parts", () => {
   it("lets only absolute http(s) URLs become links and images", () => {

@@ -9,8 +9,8 @@ import {
   type RateSubject,
   type TierLimits,
   type WindowState,
-} from "../../api/services/rate-limiter";
-import { describeRefusal, rateLimitHeaders } from "../../api/services/rate-limit-reply";
+} from "../../api/limits/rate-limiter";
+import { describeRefusal, rateLimitHeaders } from "../../api/http/rate-limit-reply";
 import { accountSpendKey } from "../../shared/limits/shared-spend";
 import { utcDay } from "../../shared/limits/utc-day";
 import { loadConfig } from "../../shared/config";

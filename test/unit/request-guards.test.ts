@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import Joi from "joi";
-import { findJsonHazard, isStorableText, MAX_JSON_DEPTH } from "../../api/middleware/json-hazards";
+import { findJsonHazard, isStorableText, MAX_JSON_DEPTH } from "../../api/http/json-hazards";
 import { validateRequest } from "../../api/schemas/validate-request";
 
 const nested = (levels: number) => JSON.parse("[".repeat(levels) + "]".repeat(levels));

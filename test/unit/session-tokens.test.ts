@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "chai";
 import { SignJWT, type JWTPayload } from "jose";
-import { SessionTokens, type SessionSettings } from "../../api/services/session-tokens";
+import { SessionTokens, type SessionSettings } from "../../api/auth/session-tokens";
 
 const SECRET = "a-session-secret-of-at-least-32-bytes";
 const MAX_AGE_S = 3_600;

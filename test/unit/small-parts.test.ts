@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { parsePrefer } from "../../api/services/prefer-header";
-import { presentedKey } from "../../api/middleware/api-key-auth";
+import { parsePrefer } from "../../api/http/prefer-header";
+import { presentedKey } from "../../api/http/auth";
 import { generateApiKey, hashApiKey, looksLikeApiKey } from "../../shared/auth/api-keys";
 import { loadConfig } from "../../shared/config";
 import { scrubSecrets } from "../../shared/llm/llm-error";

@@ -1,17 +1,13 @@
-import type { RunBudgetRequest } from "../../shared/contracts/agent-spec";
+import type { RunBudgetRequest, StoredBudget } from "../../shared/contracts/agent-spec";
 import {
   ACCOUNT_SPEND_TTL_MS,
   accountSpendKey,
   REQUEST_SPEND_TTL_MS,
   requestSpendKey,
-  type SharedSpendCeilings,
 } from "../../shared/limits/shared-spend";
 import { utcDay } from "../../shared/limits/utc-day";
 import type { BudgetLimits } from "./run-budget";
 import type { SpendPool } from "./spend-pools";
-
-/** The budget the API stores with a run (older runs, and the service's own, may lack the shared ceilings). */
-export type StoredBudget = RunBudgetRequest & Partial<SharedSpendCeilings>;
 
 /**
  * A run's limits from the budget the API stored with it (already filled with the caller's tier

@@ -1,6 +1,7 @@
 import { SendTransactionError, type Connection, type Keypair } from "@solana/web3.js";
 import type { DataSource } from "typeorm";
-import { findLaunch, markLaunchConfirmed, markLaunchSent, type TokenLaunch } from "../../shared/db/token-launch-store";
+import { findLaunch, markLaunchSent, type TokenLaunch } from "../../shared/db/token-launch-store";
+import { markLaunchConfirmed } from "../../shared/db/token-launch-outcome-store";
 import type { Logger } from "../../shared/logger";
 import { awaitLanding, type Landing } from "./confirmation";
 import { isTransientRpcError, LaunchFailedError, refusalText } from "./launch-errors";

@@ -1,7 +1,6 @@
-import type { AgentUsage } from "../../shared/contracts/agent-spec";
 import { finishBatch } from "./batch-parent";
 import type { Handler } from "./handler";
 
 /** E3's parent job: records the batch once every item has ended. */
 export const handleAgentBatch: Handler<"agent-batch"> = ({ runId }, ctx) =>
-  finishBatch(runId, ctx, (child) => (child.usage ?? {}) as Partial<AgentUsage>);
+  finishBatch(runId, ctx, (child) => (child.kind === "agent" ? child.usage : null) ?? {});

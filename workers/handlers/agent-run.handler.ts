@@ -1,4 +1,5 @@
-import type { AgentCompletionRequest, AgentRunOutput } from "../../shared/contracts/agent-spec";
+import type { AgentRunOutput } from "../../shared/contracts/agent-spec";
+import type { AgentRun } from "../../shared/db/entities/run.entity";
 import { BadRequestError } from "../../shared/errors";
 import { revealRunSecrets } from "../../shared/secrets/run-secrets";
 import { agentName, runAgent } from "../agents/agent-runner";
@@ -8,9 +9,10 @@ import { executeRun } from "./run-lifecycle";
 
 /** E5 (and each E3 item): runs one agent for a stored run and writes its output and usage to the row. */
 export const handleAgentRun: Handler<"agent-run"> = ({ runId }, ctx) =>
-  executeRun(runId, ctx, {
+  executeRun<AgentRun>(runId, ctx, {
+    kind: "agent",
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = revealRunSecrets<AgentCompletionRequest>({
+      const request = revealRunSecrets({
         runId: run.id,
         userId: run.user_id,
         request: run.request,
@@ -34,5 +36,5 @@ export const handleAgentRun: Handler<"agent-run"> = ({ runId }, ctx) =>
       return { output, usage: agentUsage(usage), log: { calls: result.llmCalls } };
     },
     usageSoFar: ({ usage }) => agentUsage(usage),
-    failedAgent: (_err, { run }) => agentName((run.request as AgentCompletionRequest).agent_config),
+    failedAgent: (_err, { run }) => agentName(run.request.agent_config),
   });

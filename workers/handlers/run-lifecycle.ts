@@ -1,4 +1,4 @@
-import type { Run } from "../../shared/db/entities/run.entity";
+import type { AgentRun, Run, SwarmRun } from "../../shared/db/entities/run.entity";
 import { config } from "../../shared/config";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { completeRun, failRun, loadSteps } from "../../shared/db/run-store";
@@ -6,7 +6,7 @@ import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { RunEventWriter } from "../../shared/queues/run-events";
 import type { RunJobResult } from "../../shared/queues/registry";
 import { UsageCounter } from "../agents/agent-context";
-import { budgetLimits, sharedPools, type StoredBudget } from "../agents/budget-limits";
+import { budgetLimits, sharedPools } from "../agents/budget-limits";
 import { BudgetExceededError, RunBudget } from "../agents/run-budget";
 import { SharedSpend } from "../agents/spend-pools";
 import { StepRecorder } from "../agents/step-recorder";
@@ -15,9 +15,12 @@ import { isRunFailure, runErrorOf } from "./run-failure";
 import { RunLease } from "./run-lease";
 import { runSignal } from "./run-signal";
 
+/** The kinds of run a worker executes itself (batch parents and launches have their own handlers). */
+export type ExecutedRun = AgentRun | SwarmRun;
+
 /** What a run's execution gets: its row, and the run-wide recorder, budget, usage, signal and events. */
-export interface RunEnv {
-  run: Run;
+export interface RunEnv<R extends ExecutedRun> {
+  run: R;
   recorder: StepRecorder;
   budget: RunBudget;
   usage: UsageCounter;
@@ -26,13 +29,22 @@ export interface RunEnv {
 }
 
 /** How one kind of run executes and is billed. */
-export interface RunExecution {
+export interface RunExecution<R extends ExecutedRun> {
+  /** The kind of run this executes. */
+  kind: R["kind"];
   /** Does the work; returns what to store as the run's output and usage. */
-  execute(env: RunEnv): Promise<{ output: unknown; usage: unknown; log?: Record<string, unknown> }>;
+  execute(
+    env: RunEnv<R>,
+  ): Promise<{ output: NonNullable<R["output"]>; usage: NonNullable<R["usage"]>; log?: Record<string, unknown> }>;
   /** Usage to store when the run fails (what was spent until then). */
-  usageSoFar(env: RunEnv): unknown;
+  usageSoFar(env: RunEnv<R>): R["usage"];
   /** The agent a failure is attributed to, when known. */
-  failedAgent?(err: unknown, env: RunEnv): string | undefined;
+  failedAgent?(err: unknown, env: RunEnv<R>): string | undefined;
+}
+
+/** Whether the claimed run is of the kind this execution runs (the job's name says it should be). */
+function isRunFor<R extends ExecutedRun>(run: Run, how: RunExecution<R>): run is R {
+  return run.kind === how.kind;
 }
 
 /** Frees the run for the job's retry (best effort: an unreleased lease simply runs out) and rethrows. */
@@ -48,22 +60,27 @@ function giveUp(lease: RunLease, err: unknown): never {
  * it. A cancelled run stays cancelled; a run past its deadline fails with BUDGET_EXCEEDED;
  * infrastructure errors are rethrown so BullMQ retries the job.
  */
-export async function executeRun(runId: string, ctx: HandlerContext, how: RunExecution): Promise<RunJobResult> {
+export async function executeRun<R extends ExecutedRun>(
+  runId: string,
+  ctx: HandlerContext,
+  how: RunExecution<R>,
+): Promise<RunJobResult> {
   // Postgres being restarted delays each read and write here rather than failing the run.
   const durable = <T>(work: () => Promise<T>) => whenDatabaseAnswers(work, { signal: ctx.signal });
   const claimed = await durable(() => RunLease.claim(ctx.ds, runId, config.queue.lockMs));
   if (!claimed) return { runId }; // finished or cancelled already: a duplicate delivery
   const { run, lease } = claimed;
+  if (!isRunFor(run, how)) giveUp(lease, new Error(`Run ${runId} is a ${run.kind} run, not ${how.kind}`));
   const finishedSteps =
     run.attempts > 1 ? await durable(() => loadSteps(ctx.ds, runId)).catch((err) => giveUp(lease, err)) : [];
-  const request = run.request as { budget?: StoredBudget; stream?: boolean };
+  const request = run.request;
   const pools = sharedPools(request.budget, run);
   const budget = new RunBudget(
     budgetLimits(request.budget, run.started_at),
     pools.length ? new SharedSpend(ctx.redis, pools) : null,
   );
   const cancel = ctx.cancels.track(runId);
-  const env: RunEnv = {
+  const env: RunEnv<R> = {
     run,
     budget,
     signal: runSignal(cancel, ctx.signal, budget, lease.signal),

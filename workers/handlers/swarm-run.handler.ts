@@ -1,32 +1,30 @@
 import { config } from "../../shared/config";
-import type { SwarmRequest, SwarmRunOutput } from "../../shared/contracts/swarm-request";
-import { AppError } from "../../shared/errors";
+import type { SwarmRunOutput } from "../../shared/contracts/swarm-request";
+import type { SwarmRun as SwarmRunRecord } from "../../shared/db/entities/run.entity";
 import { revealRunSecrets } from "../../shared/secrets/run-secrets";
 import { openingText } from "../../shared/swarms/opening";
-import { swarmTypes } from "../swarms/registry";
+import { runsOncePerTask, type SwarmTypeName } from "../../shared/swarms/swarm-catalog";
+import { assertSwarmRules } from "../../shared/swarms/swarm-rules";
+import { swarmRunners } from "../swarms/registry";
 import { SwarmRun } from "../swarms/swarm-run";
 import { swarmUsage } from "../swarms/swarm-usage";
 import type { Handler } from "./handler";
 import { executeRun } from "./run-lifecycle";
 
-/** Whether the request is `tasks` run one swarm per task (BatchedGridWorkflow uses them as its grid). */
-function runsPerTask(request: SwarmRequest): boolean {
-  return !request.task?.trim() && Boolean(request.tasks?.length) && request.swarm_type !== "BatchedGridWorkflow";
-}
-
 /** E1 (and each E2 item): runs a swarm for a stored run and writes its output and usage to the row. */
 export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
-  executeRun(runId, ctx, {
+  executeRun<SwarmRunRecord>(runId, ctx, {
+    kind: "swarm",
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = revealRunSecrets<SwarmRequest>({
+      const request = revealRunSecrets({
         runId: run.id,
         userId: run.user_id,
         request: run.request,
         sealed_secrets: run.sealed_secrets,
       });
-      const type = swarmTypes[request.swarm_type as keyof typeof swarmTypes];
-      if (!type)
-        throw new AppError(400, "SWARM_TYPE_UNAVAILABLE", `swarm_type '${request.swarm_type}' is not available`);
+      // The API refused every request these rules refuse; one that bypassed it fails the run here.
+      assertSwarmRules(request);
+      const type = swarmRunners[request.swarm_type as SwarmTypeName];
       const swarm = new SwarmRun(
         request,
         request.agents ?? [],
@@ -38,7 +36,7 @@ export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
       );
       let output: unknown;
       let ranType: string;
-      if (runsPerTask(request)) {
+      if (runsOncePerTask(request)) {
         const results = await swarm.parallel(request.tasks!, async (task, i) => {
           const fork = swarm.fork(openingText(request, task), `t${i}`);
           return { task, output: await type.run(fork), ran: fork.ranType ?? type.name };
@@ -60,6 +58,6 @@ export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
         log: { type: type.name, agents: usage.agents.size },
       };
     },
-    usageSoFar: ({ run, usage }) => swarmUsage(usage, (run.request as SwarmRequest).service_tier, new Date()),
+    usageSoFar: ({ run, usage }) => swarmUsage(usage, run.request.service_tier, new Date()),
     failedAgent: (err) => (err as { agent?: string }).agent,
   });

@@ -3,22 +3,15 @@ import type { Connection } from "@solana/web3.js";
 import { createChainConnection } from "../../shared/chain/connection";
 import { parsePrivateKey } from "../../shared/chain/private-key";
 import { config } from "../../shared/config";
+import type { TokenLaunchOutput } from "../../shared/contracts/token-launch";
 import { claimRun, completeRun, failRun } from "../../shared/db/run-store";
-import { findLaunch, markLaunchFailed } from "../../shared/db/token-launch-store";
+import { findLaunch } from "../../shared/db/token-launch-store";
+import { markLaunchFailed } from "../../shared/db/token-launch-outcome-store";
 import { fetchLaunchKey, openLaunchKey } from "../../shared/secrets/launch-keys";
 import { LaunchFailedError } from "../chain/launch-errors";
 import { launchToken } from "../chain/launch-token";
 import { launcherFor } from "../chain/launchers";
 import type { Handler } from "./handler";
-
-/** The run's stored output: where the token is (a pointer for the API, no secrets). */
-export interface TokenLaunchOutput {
-  listing_id: string | null;
-  prompt_id: string | null;
-  token_address: string;
-  pool_address: string | null;
-  signature: string;
-}
 
 let sharedConnection: Connection | null = null;
 /** One connection (HTTP keep-alive, one websocket for all confirmations) per worker process. */

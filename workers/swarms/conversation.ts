@@ -1,8 +1,6 @@
 import type { SwarmTurn } from "../../shared/contracts/swarm-request";
 import { contentText } from "../../shared/swarms/opening";
 
-export { contentText };
-
 /**
  * The turns of one swarm run, in the order the swarm type records them (never completion order),
  * each attributed to the agent that produced it. `opening` is where the run started: the request's

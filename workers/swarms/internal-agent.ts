@@ -1,8 +1,12 @@
+import { config } from "../../shared/config";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
-import { BadRequestError } from "../../shared/errors";
+import { agentName } from "../../shared/contracts/agent-tree";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
+import { BadRequestError } from "../../shared/errors";
+import { hasRole } from "../../shared/swarms/request-checks";
+import { swarmTypeRecord } from "../../shared/swarms/swarm-catalog";
 import type { SwarmRun } from "./swarm-run";
-import { swarmSystemPrompt } from "./swarm-prompt";
+import { ownPrompt, swarmSystemPrompt } from "./swarm-prompt";
 
 /** The jobs internal agents do (SWARM-TYPES.md "Internal agents" and "Output shapes"). */
 export type InternalJob =
@@ -34,13 +38,14 @@ const ROLE_JOBS: ReadonlySet<InternalJob> = new Set<InternalJob>([
 /** The request agent whose `role` names `job`, when the job is one a request agent can take. */
 export function roleAgent(swarm: SwarmRun, job: InternalJob): AgentSpec | undefined {
   if (!ROLE_JOBS.has(job)) return undefined;
-  return swarm.agents.find((agent) => agent.role?.trim().toLowerCase() === job);
+  return swarm.agents.find((agent) => hasRole(agent, job));
 }
 
 /**
  * The model of an internal agent: the request's type-specific model field (`typeField`, e.g.
  * `heavy_swarm_question_agent_model_name`) when set, else the model of the request agent whose
- * role names the job, else the first agent's model, else the service default of the request.
+ * role names the job, else the first agent's model, else, for a type whose built-in agents run on
+ * the default model without request agents (its catalog record), `DEFAULT_MODEL`.
  */
 export function internalAgentModel(swarm: SwarmRun, job: InternalJob, typeField?: keyof SwarmRequest & string): string {
   const fromField = typeField ? swarm.request[typeField] : undefined;
@@ -49,8 +54,9 @@ export function internalAgentModel(swarm: SwarmRun, job: InternalJob, typeField?
   if (byRole) return byRole.model_name;
   const first = swarm.agents[0]?.model_name;
   if (first) return first;
+  if (swarmTypeRecord(swarm.swarmType)?.defaultModelWithoutAgents) return config.llm.defaultModel;
   // Only types with built-in agents run without request agents (the API refuses the rest), and
-  // those pass a typeField. A 400 fails the run rather than having the job retried.
+  // those use the default model or pass a typeField. A 400 fails the run rather than having the job retried.
   throw new BadRequestError(`No model for the internal ${job}: the request has no agents and no model field`);
 }
 
@@ -79,10 +85,47 @@ export function internalAgentSpec(name: string, model: string, systemPrompt: str
   };
 }
 
+/** An agent ready for a turn or a decision: its name, model, complete system prompt, and the spec its turns run on. */
+export interface PromptedAgent {
+  name: string;
+  model: string;
+  systemPrompt: string;
+  spec: AgentSpec;
+}
+
 /**
- * An internal agent's system prompt: its job, the swarm's rules, and the same one-line team note
- * every agent gets (so logs and tests can tell who made a call).
+ * The internal agent `name` on `model`, doing the job `prompt` describes. Its system prompt holds
+ * the job, the swarm's rules and the one-line team note every agent gets (`place`), so logs and
+ * tests can tell who made a call.
  */
-export function internalSystemPrompt(swarm: SwarmRun, name: string, prompt: string, place: string): string {
-  return swarmSystemPrompt(internalAgentSpec(name, "", prompt), swarm.request, swarm.swarmType, swarm.names, place);
+export function internalAgent(
+  swarm: SwarmRun,
+  name: string,
+  model: string,
+  prompt: string,
+  place: string,
+): PromptedAgent {
+  const spec = internalAgentSpec(name, model, prompt);
+  const systemPrompt = swarmSystemPrompt(spec, swarm.request, swarm.swarmType, swarm.names, place);
+  return { name, model, systemPrompt, spec };
+}
+
+/**
+ * Who takes an internal job (director, planner, judge, router): the request agent whose role names
+ * it, keeping its name, model and own prompt with the job's prompt added, else the internal agent
+ * `label` on the internal model. `place` is its team note.
+ */
+export function jobHolder(
+  swarm: SwarmRun,
+  job: InternalJob,
+  label: string,
+  jobPrompt: string,
+  place: string,
+): PromptedAgent {
+  const model = internalAgentModel(swarm, job);
+  const acting = roleAgent(swarm, job);
+  if (!acting) return internalAgent(swarm, label, model, jobPrompt, place);
+  const spec = { ...acting, system_prompt: `${ownPrompt(acting)}\n\n${jobPrompt}` };
+  const systemPrompt = swarmSystemPrompt(spec, swarm.request, swarm.swarmType, swarm.names, place);
+  return { name: agentName(acting), model, systemPrompt, spec };
 }

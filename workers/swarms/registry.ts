@@ -1,9 +1,8 @@
 import type { SwarmTypeName } from "../../shared/swarms/swarm-catalog";
-import type { SwarmType } from "./swarm-type";
-import { registerSwarmTypes } from "./type-lookup";
+import type { SwarmRunners, SwarmTypeRunner } from "./swarm-type-runner";
 import { agentRearrange } from "./types/agent-rearrange";
-import { auto } from "./types/auto";
-import { autoSwarmBuilder } from "./types/auto-swarm-builder";
+import { autoRunner } from "./types/auto";
+import { autoSwarmBuilderRunner } from "./types/auto-swarm-builder";
 import { batchedGridWorkflow } from "./types/batched-grid-workflow";
 import { concurrentWorkflow } from "./types/concurrent-workflow";
 import { councilAsAJudge } from "./types/council-as-a-judge";
@@ -19,25 +18,32 @@ import { plannerWorkerSwarm } from "./types/planner-worker-swarm";
 import { roundRobin } from "./types/round-robin";
 import { sequentialWorkflow } from "./types/sequential-workflow";
 
-/** Swarm type name → implementation, spelled out (no folder scanning). */
-export const swarmTypes: Partial<Record<SwarmTypeName, SwarmType>> = {
-  SequentialWorkflow: sequentialWorkflow,
+/** The runner of a type, read when it is needed (so `auto` runs whatever this registry holds then). */
+function runnerOf(type: SwarmTypeName): SwarmTypeRunner {
+  return swarmRunners[type];
+}
+
+/**
+ * Every swarm type of the catalog → its runner, spelled out (no folder scanning, no registration
+ * by side effect). The types that run another type are given the lookup instead of importing this
+ * module, which keeps the import graph free of cycles.
+ */
+export const swarmRunners: SwarmRunners = {
   AgentRearrange: agentRearrange,
-  ConcurrentWorkflow: concurrentWorkflow,
   MixtureOfAgents: mixtureOfAgents,
+  SequentialWorkflow: sequentialWorkflow,
+  ConcurrentWorkflow: concurrentWorkflow,
   GroupChat: groupChat,
-  RoundRobin: roundRobin,
-  MajorityVoting: majorityVoting,
-  DebateWithJudge: debateWithJudge,
-  BatchedGridWorkflow: batchedGridWorkflow,
+  MultiAgentRouter: multiAgentRouter,
+  AutoSwarmBuilder: autoSwarmBuilderRunner(runnerOf),
   HierarchicalSwarm: hierarchicalSwarm,
-  PlannerWorkerSwarm: plannerWorkerSwarm,
+  auto: autoRunner(runnerOf),
+  MajorityVoting: majorityVoting,
   CouncilAsAJudge: councilAsAJudge,
   HeavySwarm: heavySwarm,
+  BatchedGridWorkflow: batchedGridWorkflow,
   LLMCouncil: llmCouncil,
-  MultiAgentRouter: multiAgentRouter,
-  auto,
-  AutoSwarmBuilder: autoSwarmBuilder,
+  DebateWithJudge: debateWithJudge,
+  RoundRobin: roundRobin,
+  PlannerWorkerSwarm: plannerWorkerSwarm,
 };
-
-registerSwarmTypes(Object.values(swarmTypes) as SwarmType[]);

@@ -28,6 +28,11 @@ export interface DecisionTool {
 /** Checks a decision the schema alone cannot: returns what is wrong, or null when it is valid. */
 export type DecisionValidator = (value: unknown) => string | null;
 
+/** Whether a decision's parsed value is a JSON object (not null, not a list): what validators check first. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** A decision that stayed invalid after the repair attempt: the run fails naming the agent. */
 export class DecisionError extends AppError {
   constructor(

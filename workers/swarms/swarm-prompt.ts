@@ -2,6 +2,11 @@ import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { agentName } from "../agents/handoffs";
 
+/** An agent's own prompt: its system prompt, else a line naming it (and its description). */
+export function ownPrompt(spec: Pick<AgentSpec, "agent_name" | "system_prompt" | "description">): string {
+  return spec.system_prompt?.trim() || [`You are ${agentName(spec)}.`, spec.description].filter(Boolean).join(" ");
+}
+
 /**
  * An agent's system prompt inside a swarm: its own prompt, then a "Swarm rules" block when the
  * swarm has `rules` or a `description`, then a one-line note naming the swarm and the agent's place.
@@ -14,7 +19,7 @@ export function swarmSystemPrompt(
   role?: string,
 ): string {
   const name = agentName(spec);
-  const own = spec.system_prompt?.trim() || [`You are ${name}.`, spec.description].filter(Boolean).join(" ");
+  const own = ownPrompt(spec);
   const rules = [
     request.description && `Swarm purpose: ${request.description}`,
     request.rules && `Rules: ${request.rules}`,

@@ -1,28 +1,7 @@
 import { config } from "../../shared/config";
 import { isNightTime, roundCost, tokenCosts } from "../../shared/llm/pricing";
+import type { SwarmUsage } from "../../shared/contracts/swarm-request";
 import type { UsageCounter } from "../agents/agent-context";
-
-/** The SwarmResponse `usage` object of the spec and CONTRACT.md. */
-export interface SwarmUsage {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-  billing_info: {
-    cost_breakdown: {
-      agent_cost: number;
-      input_token_cost: number;
-      output_token_cost: number;
-      token_counts: { total_input_tokens: number; total_output_tokens: number; total_tokens: number };
-      num_agents: number;
-      service_tier: string;
-      night_time_discount_applied: boolean;
-      img_cost: number;
-      mcp_cost: number;
-    };
-    total_cost: number;
-    discount_active: boolean;
-  };
-}
 
 /**
  * Prices a swarm run: provider token counts at the table's rates (less the flex discount and, at

@@ -2,7 +2,7 @@ import Router from "@koa/router";
 import type { ApiDeps } from "../../deps";
 import { documentRoutes } from "../../openapi/operation";
 import { healthDownSchema, healthOkSchema } from "../../schemas/meta-response.schema";
-import { checkHealth } from "../../services/health.service";
+import { checkHealth } from "../../health";
 
 /** `GET /health`: 200 only when Postgres and Redis both answer. */
 export function healthRouter(deps: Pick<ApiDeps, "ds" | "redis">): Router {

@@ -2,7 +2,7 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { config } from "../../../shared/config";
 import type { ApiDeps } from "../../deps";
-import type { Admission, RateLimiter } from "../../services/rate-limiter";
+import type { Admission, RateLimiter } from "../../limits/rate-limiter";
 import { AGENT_BATCH_PATH, agentBatchRouter } from "./agent/agent-batch.router";
 import { AGENT_COMPLETIONS_PATH, agentRouter } from "./agent/agent.router";
 import { jobsRouter } from "./jobs/jobs.router";

@@ -12,8 +12,10 @@ export interface RunStep {
   step_key: string;
   agent_name: string;
   role: string;
-  input: any;
-  output: any;
+  /** What the step was given (messages of an LLM call, arguments of a tool call): its shape depends on `role`. */
+  input: unknown;
+  /** What the step produced (an assistant message, a tool result): its shape depends on `role`. */
+  output: unknown;
   model: string;
   provider: string | null;
   input_tokens: number;

@@ -1,4 +1,8 @@
 import { EntitySchema } from "typeorm";
+import type { AgentCompletionRequest, AgentRunOutput, AgentUsage, StoredBudget } from "../../contracts/agent-spec";
+import type { AgentBatchParent, BatchOutput, BatchTotals, SwarmBatchParent } from "../../contracts/batch";
+import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/swarm-request";
+import type { PromptTokenizeRunRequest, TokenLaunchOutput, TokenLaunchRunRequest } from "../../contracts/token-launch";
 import type { StoredSecret } from "../../secrets/run-secrets";
 
 export const RUN_KINDS = ["swarm", "agent", "swarm_batch", "agent_batch", "token_launch", "prompt_tokenize"] as const;
@@ -6,21 +10,36 @@ export type RunKind = (typeof RUN_KINDS)[number];
 export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-/** One unit of work a client asked for; the source of truth for its state and result. */
-export interface Run {
+/** Why a run failed, safe to show its client; some failures add details (e.g. the agent at fault). */
+export interface RunError {
+  message: string;
+  code: string;
+  [detail: string]: unknown;
+}
+
+/** A request as a run stores it: the API has filled its budget with the caller's shared ceilings. */
+type Stored<Request extends { budget?: unknown }> = Omit<Request, "budget"> & { budget?: StoredBudget };
+
+/**
+ * One unit of work a client asked for; the source of truth for its state and result. `output` is
+ * set once the run succeeded, `error` once it failed; `usage` when it spent something.
+ */
+interface RunRecord<Kind extends RunKind, Request, Output, Usage> {
   id: string;
   job_id: string;
-  kind: RunKind;
+  kind: Kind;
   parent_id: string | null;
+  /** A batch item's position in its batch's request. */
+  item_index: number | null;
   api_key_id: string | null;
   user_id: string | null;
   status: RunStatus;
-  request: any;
+  request: Request;
   /** Secrets withheld from `request`, sealed to this run (see `shared/secrets/run-secrets.ts`); never shown. */
   sealed_secrets: StoredSecret[] | null;
-  output: any;
-  usage: any;
-  error: any;
+  output: Output | null;
+  usage: Usage | null;
+  error: RunError | null;
   service_tier: string;
   attempts: number;
   /** The execution holding the run (see `claimRunLease`), and until when. */
@@ -32,6 +51,29 @@ export interface Run {
   execution_time: number | null;
 }
 
+/** E5 (and an E3 item): one agent. */
+export type AgentRun = RunRecord<"agent", Stored<AgentCompletionRequest>, AgentRunOutput, AgentUsage>;
+/** E1 (and an E2 item): one swarm. */
+export type SwarmRun = RunRecord<"swarm", Stored<SwarmRequest>, SwarmRunOutput, SwarmUsage>;
+/** E3's parent: finishes once its agent items have ended. */
+export type AgentBatchRun = RunRecord<"agent_batch", AgentBatchParent, BatchOutput, BatchTotals>;
+/** E2's parent: finishes once its swarm items have ended. */
+export type SwarmBatchRun = RunRecord<"swarm_batch", SwarmBatchParent, BatchOutput, BatchTotals>;
+/** E6: a listing's token launch (launches are not billed as usage). */
+export type TokenLaunchRun = RunRecord<"token_launch", TokenLaunchRunRequest, TokenLaunchOutput, never>;
+/** E7/E8: a marketplace prompt's token launch. */
+export type PromptTokenizeRun = RunRecord<"prompt_tokenize", PromptTokenizeRunRequest, TokenLaunchOutput, never>;
+
+/** A run row, typed by its `kind`: narrow on `kind` to reach its request, output and usage. */
+export type Run = AgentRun | SwarmRun | AgentBatchRun | SwarmBatchRun | TokenLaunchRun | PromptTokenizeRun;
+/** The run of one kind. */
+export type RunOfKind<Kind extends RunKind> = Extract<Run, { kind: Kind }>;
+
+/** A type guard for runs of one kind (e.g. to filter a batch's children). */
+export function isRunOfKind<Kind extends RunKind>(kind: Kind): (run: Run) => run is RunOfKind<Kind> {
+  return (run): run is RunOfKind<Kind> => run.kind === kind;
+}
+
 export const RunEntity = new EntitySchema<Run>({
   name: "Run",
   tableName: "runs",
@@ -40,6 +82,7 @@ export const RunEntity = new EntitySchema<Run>({
     job_id: { type: "text", unique: true },
     kind: { type: "text" },
     parent_id: { type: "uuid", nullable: true },
+    item_index: { type: "int", nullable: true },
     api_key_id: { type: "uuid", nullable: true },
     user_id: { type: "uuid", nullable: true },
     status: { type: "text" },

@@ -1,4 +1,4 @@
-import { jsonRequest } from "../../../scripts/bench/json-request";
+import { jsonRequest } from "../../../scripts/bench/client/json-request";
 
 /** One E5 request of a load and how the service answered it. */
 export interface LoadOutcome {

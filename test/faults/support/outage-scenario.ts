@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { jsonRequest } from "../../../scripts/bench/json-request";
+import { jsonRequest } from "../../../scripts/bench/client/json-request";
 import { eventually } from "../../helpers/http";
 import { agentBody, markers, sendAgentRequest } from "./agent-load";
 import type { FaultStack } from "./fault-stack";

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { DataSource } from "typeorm";
-import { jsonRequest } from "../../../scripts/bench/json-request";
+import { jsonRequest } from "../../../scripts/bench/client/json-request";
 import type { JournalEntry } from "../../../scripts/llm-simulator/types";
 import { sql } from "../../../shared/db/sql";
 import { eventually } from "../../helpers/http";

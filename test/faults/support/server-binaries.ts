@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { accessSync, constants, readdirSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import type { RunAs } from "../../../scripts/bench/managed-process";
+import type { RunAs } from "../../../scripts/bench/stack/managed-process";
 
 const HOW_TO_INSTALL =
   "run `bash scripts/ensure-services.sh` (it installs PostgreSQL and Redis with apt-get when it may) or install them by hand";

@@ -1,7 +1,7 @@
 import { chownSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "pg";
-import { runToCompletion, startProcess, type ManagedProcess } from "../../../scripts/bench/managed-process";
+import { runToCompletion, startProcess, type ManagedProcess } from "../../../scripts/bench/stack/managed-process";
 import { eventually } from "../../helpers/http";
 import { postgresBinDir, postgresRunAs } from "./server-binaries";
 

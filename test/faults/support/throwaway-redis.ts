@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { startProcess, type ManagedProcess } from "../../../scripts/bench/managed-process";
+import { startProcess, type ManagedProcess } from "../../../scripts/bench/stack/managed-process";
 import { redisServerBinary } from "./server-binaries";
 
 /** A Redis server of the test's own, which it may kill and start again. */

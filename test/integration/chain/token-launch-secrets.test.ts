@@ -2,7 +2,7 @@ import { expect } from "chai";
 import bs58 from "bs58";
 import { Connection, Keypair } from "@solana/web3.js";
 import type { Redis } from "ioredis";
-import { freePorts } from "../../../scripts/bench/free-port";
+import { freePorts } from "../../../scripts/bench/stack/free-port";
 import { exited, spawnEntry } from "../../helpers/child-process";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually } from "../../helpers/http";

@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { consumeDailyQuota, readDailyUsage } from "../../../api/services/daily-limits";
-import { PlatformError } from "../../../api/platform/platform-error";
+import { consumeDailyQuota, readDailyUsage } from "../../../api/limits/daily-limits";
+import { PlatformError } from "../../../api/platform-error";
 import { harness, type Harness } from "../../helpers/harness";
 import { post, promptBody, promptsPlatform, type PromptsPlatform } from "../../helpers/prompts";
 

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
-import { setUserRole } from "../../../shared/auth/user-roles";
+import { setUserRole } from "../../../shared/db/user-store";
 import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
 import {

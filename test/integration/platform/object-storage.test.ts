@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPlatformServices, platformSettings } from "../../../api/services/platform-services";
+import { createPlatformServices, platformSettings } from "../../../api/marketplace/platform-services";
 import { createObjectStorage, decodeImage, ImageError, S3ObjectStorage } from "../../../shared/storage";
 import { harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";

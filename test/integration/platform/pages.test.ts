@@ -6,7 +6,8 @@ import type { Page } from "playwright-core";
 import { pagesBrowser } from "../../helpers/browser";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
-import { insertListing, insertPrompt, insertReview, sessionToken, sessionUser } from "../../helpers/platform-fixtures";
+import { createPrompt } from "../../helpers/factories";
+import { insertListing, insertReview, sessionToken, sessionUser } from "../../helpers/platform-fixtures";
 
 /**
  * The platform's server-rendered pages in a real headless Chromium with JavaScript turned off:
@@ -26,7 +27,7 @@ describe("platform pages in a browser", function () {
   describe("prompt listing page", () => {
     it("shows a prompt's fields", async () => {
       const owner = await sessionUser(h.deps.ds, "seller");
-      const id = await insertPrompt(h.deps.ds, owner.id, {
+      const id = await createPrompt(h.deps.ds, owner.id, {
         name: "Meeting summariser",
         description: "Turns long meeting notes into decisions and action items.",
         prompt: "You are a meticulous meeting assistant. List decisions, then owners and dates.",
@@ -101,7 +102,7 @@ describe("platform pages in a browser", function () {
       const owner = await sessionUser(h.deps.ds, "seller");
       const name = `<script>document.title="owned"</script><b>bold</b>`;
       const description = `"><img src=x onerror="document.title='owned'">`;
-      const id = await insertPrompt(h.deps.ds, owner.id, {
+      const id = await createPrompt(h.deps.ds, owner.id, {
         name,
         description,
         tags: "<i>tag</i>",
@@ -121,7 +122,7 @@ describe("platform pages in a browser", function () {
       const owner = await sessionUser(h.deps.ds, "seller");
       const stranger = await sessionUser(h.deps.ds, "buyer");
       const secret = `Paid secret recipe ${randomUUID()}`;
-      const id = await insertPrompt(h.deps.ds, owner.id, {
+      const id = await createPrompt(h.deps.ds, owner.id, {
         name: "Premium recipe",
         prompt: secret,
         is_free: false,
@@ -149,7 +150,7 @@ describe("platform pages in a browser", function () {
     for (const status of ["rejected", "pending"] as const) {
       it(`shows a ${status} prompt to its owner only`, async () => {
         const owner = await sessionUser(h.deps.ds, "seller");
-        const id = await insertPrompt(h.deps.ds, owner.id, { name: `A ${status} one`, status });
+        const id = await createPrompt(h.deps.ds, owner.id, { name: `A ${status} one`, status });
         const stranger = await newPage();
         const hidden = await stranger.goto(`/prompt/${id}`);
         expect(hidden!.status()).to.equal(404);
@@ -165,7 +166,7 @@ describe("platform pages in a browser", function () {
 
     it("has no page for a tokenized prompt until its token has launched, even for the owner", async () => {
       const owner = await sessionUser(h.deps.ds, "seller");
-      const launching = await insertPrompt(h.deps.ds, owner.id, {
+      const launching = await createPrompt(h.deps.ds, owner.id, {
         name: "Token on its way",
         tokenized_on: true,
         ticker: "WAY",

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
-import { REVIEWER_NAME } from "../../../api/services/prompts/content-scoring";
+import { REVIEWER_NAME } from "../../../api/marketplace/prompts/content-validation";
 import { harness, type Harness } from "../../helpers/harness";
 import { makeTrusted, post, promptBody, promptsPlatform, type PromptsPlatform } from "../../helpers/prompts";
 

@@ -1,21 +1,21 @@
 import { expect } from "chai";
 import { agentSpecSchema } from "../../../api/schemas/agent-spec.schema";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
-import { swarmRuleProblems } from "../../../shared/swarms/swarm-catalog";
-import { swarmTypes } from "../../../workers/swarms/registry";
+import { swarmRuleProblems } from "../../../shared/swarms/swarm-rules";
+import { swarmRunners } from "../../../workers/swarms/registry";
 import { DecisionError } from "../../../workers/swarms/structured-decision";
 import {
-  autoSwarmBuilder,
-  buildableTypes,
   generatedAgentSpec,
   readSpec,
   renderSpec,
   type SwarmSpec,
 } from "../../../workers/swarms/types/auto-swarm-builder";
+import { concreteTypes } from "../../../workers/swarms/types/chosen-type";
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
 
+const autoSwarmBuilder = swarmRunners.AutoSwarmBuilder;
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 function inProcess(agents: any[], task: string, canned: CannedDecisions) {
@@ -49,7 +49,7 @@ describe("AutoSwarmBuilder (E1)", () => {
       expect(first.model, "the builder uses the first agent's model").to.equal("gpt-4o-mini");
       expect(first.tool_choice).to.deep.equal({ type: "function", function: { name: "build_swarm" } });
       const params = first.tools[0].function.parameters;
-      expect(params.properties.swarm_type.enum).to.deep.equal(buildableTypes({ task: "x" } as SwarmRequest));
+      expect(params.properties.swarm_type.enum).to.deep.equal(concreteTypes({ task: "x" } as SwarmRequest));
       expect(params.properties.swarm_type.enum)
         .to.not.include("auto")
         .and.not.include("AutoSwarmBuilder")
@@ -155,7 +155,7 @@ describe("AutoSwarmBuilder (E1)", () => {
   });
 
   it("runs without request agents (the service's default model builds); the catalog does not refuse it", async () => {
-    expect(swarmTypes.AutoSwarmBuilder).to.equal(autoSwarmBuilder);
+    expect(swarmRunners.AutoSwarmBuilder.name).to.equal("AutoSwarmBuilder");
     expect(
       swarmRuleProblems({
         max_loops: 1,
@@ -181,7 +181,7 @@ describe("AutoSwarmBuilder specs (unit)", () => {
   });
 
   it("reads keyed agents in order, drops a flow for other types, and rejects bad shapes", () => {
-    const types = buildableTypes({ task: "x" } as SwarmRequest);
+    const types = concreteTypes({ task: "x" } as SwarmRequest);
     const { spec } = readSpec(types, {
       name: " N ",
       swarm_type: "ConcurrentWorkflow",
@@ -211,6 +211,6 @@ describe("AutoSwarmBuilder specs (unit)", () => {
       readSpec(types, { name: "N", swarm_type: "GroupChat", agents: { A: builtAgent("a"), B: { description: "d" } } })
         .problem,
     ).to.include("agent 'B' needs a description and a non-empty system_prompt");
-    expect(buildableTypes({ task: "x", tasks: ["a"] } as SwarmRequest)).to.include("BatchedGridWorkflow");
+    expect(concreteTypes({ task: "x", tasks: ["a"] } as SwarmRequest)).to.include("BatchedGridWorkflow");
   });
 });

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { SWARM_TYPES } from "../../../shared/swarms/swarm-catalog";
-import { swarmTypes } from "../../../workers/swarms/registry";
-import { auto, possibleTypes, type TypeChoice } from "../../../workers/swarms/types/auto";
+import { swarmRunners } from "../../../workers/swarms/registry";
+import { possibleTypes, type TypeChoice } from "../../../workers/swarms/types/auto";
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
@@ -17,7 +17,8 @@ const request = (fields: Partial<SwarmRequest>) =>
   ({ max_loops: 1, swarm_type: "auto", task: "t", ...fields }) as SwarmRequest;
 const agents = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ agent_name: `A${i}`, model_name: "gpt-4.1", role: "worker" })) as any;
-const registered = SWARM_TYPES.filter((t) => swarmTypes[t] && t !== "auto" && t !== "AutoSwarmBuilder");
+const auto = swarmRunners.auto;
+const registered = SWARM_TYPES.filter((t) => swarmRunners[t] && t !== "auto" && t !== "AutoSwarmBuilder");
 
 describe("auto (E1)", () => {
   let h: Harness;

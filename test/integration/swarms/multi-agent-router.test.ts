@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
-import { swarmTypes } from "../../../workers/swarms/registry";
+import { swarmRunners } from "../../../workers/swarms/registry";
 import { DecisionError } from "../../../workers/swarms/structured-decision";
 import {
   multiAgentRouter,
@@ -30,7 +30,7 @@ describe("MultiAgentRouter (E1)", () => {
   });
 
   it("is registered and listed", () => {
-    expect(swarmTypes.MultiAgentRouter).to.equal(multiAgentRouter);
+    expect(swarmRunners.MultiAgentRouter).to.equal(multiAgentRouter);
   });
 
   it("a Router decision (forced tool, enum of the workers) sends sub-tasks; the chosen agents run on them, in the router's order", async () => {

@@ -2,20 +2,20 @@ import { expect } from "chai";
 import { decide, DecisionError } from "../../../workers/swarms/structured-decision";
 import {
   findCycle,
-  longestChain,
   planProblem,
   planTool,
-  plannerWorkerSwarm,
   renderPlan,
-  renderVerdict,
-  runPlan,
-  startOrder,
-  verdictProblem,
   type Plan,
   type PlannedTask,
+} from "../../../workers/swarms/types/planner-worker-plan";
+import { plannerWorkerSwarm } from "../../../workers/swarms/types/planner-worker-swarm";
+import {
+  dependencyLevels,
+  runPlan,
+  startOrder,
   type TaskResult,
-  type Verdict,
-} from "../../../workers/swarms/types/planner-worker-swarm";
+} from "../../../workers/swarms/types/planner-worker-tasks";
+import { renderVerdict, verdictProblem, type Verdict } from "../../../workers/swarms/types/planner-worker-verdict";
 import { harness, type Harness } from "../../helpers/harness";
 import { inProcessSwarm, replayStoredRun } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
@@ -387,7 +387,7 @@ describe("PlannerWorkerSwarm plans (unit)", () => {
     expect(planProblem(workers, [], { plan: [] })).to.equal("'tasks' must be a list of tasks");
   });
 
-  it("finds cycles, the longest dependency chain, and the start order", () => {
+  it("finds cycles, each task's dependency level (the longest chain it waits for), and the start order", () => {
     expect(findCycle([task("a", "A", ["b"]), task("b", "A")])).to.equal(null);
     expect(findCycle([task("a", "A", ["b"]), task("b", "A", ["a"])])).to.deep.equal(["a", "b", "a"]);
     const tasks = [
@@ -397,8 +397,9 @@ describe("PlannerWorkerSwarm plans (unit)", () => {
       task("a", "A", null, 3),
       task("e", "A", ["c1:z"]),
     ];
-    expect(longestChain(tasks)).to.equal(3);
-    expect(longestChain([task("a", "A"), task("b", "A")])).to.equal(1);
+    // The longest chain is a -> b -> d: 3 calls deep.
+    expect(dependencyLevels(tasks)).to.deep.equal([2, 1, 0, 0, 0]);
+    expect(dependencyLevels([task("a", "A"), task("b", "A")])).to.deep.equal([0, 0]);
     // Level 0 (c priority 2 before a priority 3 and e), level 1 (b), level 2 (d).
     expect(startOrder(tasks).map((i) => tasks[i].id)).to.deep.equal(["e", "c", "a", "b", "d"]);
   });

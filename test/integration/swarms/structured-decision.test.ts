@@ -4,7 +4,7 @@ import { RunAbortedError } from "../../../shared/llm/run-aborted";
 import { UsageCounter } from "../../../workers/agents/agent-context";
 import { BudgetExceededError, RunBudget } from "../../../workers/agents/run-budget";
 import { internalAgentModel } from "../../../workers/swarms/internal-agent";
-import { swarmTypes } from "../../../workers/swarms/registry";
+import { swarmRunners } from "../../../workers/swarms/registry";
 import { decide, DecisionError, type DecisionTool } from "../../../workers/swarms/structured-decision";
 import { SwarmRun } from "../../../workers/swarms/swarm-run";
 import { harness, type Harness } from "../../helpers/harness";
@@ -150,9 +150,9 @@ describe("Structured decisions", () => {
 
   it("a run whose decision stays invalid fails with 500 RUN_FAILED naming the agent and the problem", async () => {
     const marker = `decide-run-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    const original = swarmTypes.MajorityVoting;
+    const original = swarmRunners.MajorityVoting;
     // A stand-in type whose only step is a decision no answer can satisfy.
-    swarmTypes.MajorityVoting = {
+    swarmRunners.MajorityVoting = {
       name: "MajorityVoting",
       run: (swarm) =>
         decide(
@@ -172,7 +172,7 @@ describe("Structured decisions", () => {
         task: marker,
       });
     } finally {
-      swarmTypes.MajorityVoting = original;
+      swarmRunners.MajorityVoting = original;
     }
     expect(res.status, JSON.stringify(res.body)).to.equal(500);
     expect(res.body).to.include({ code: "RUN_FAILED", agent: "Consensus" });

@@ -1,9 +1,16 @@
 import { expect } from "chai";
+import { swarmRequestSchema } from "../../../api/schemas/swarm-request.schema";
+import { validateRequest } from "../../../api/schemas/validate-request";
+import { normaliseSwarmRequest } from "../../../api/runs/swarm-request";
 import { config } from "../../../shared/config";
-import { AVAILABLE_SWARM_TYPES, SWARM_TYPES } from "../../../shared/swarms/swarm-catalog";
-import { swarmTypes } from "../../../workers/swarms/registry";
+import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
+import { findRun, insertRun, isTerminal } from "../../../shared/db/run-store";
+import { newRunId } from "../../../shared/db/run-id";
+import { enqueue } from "../../../shared/queues/queues";
+import { SWARM_CATALOG, SWARM_TYPES } from "../../../shared/swarms/swarm-catalog";
+import { swarmRunners } from "../../../workers/swarms/registry";
 import { harness, type Harness } from "../../helpers/harness";
-import { request } from "../../helpers/http";
+import { eventually, request } from "../../helpers/http";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
 
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -11,9 +18,11 @@ const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random(
 describe("E1 request handling", () => {
   let h: Harness;
   let key: string;
+  let keyId: string;
+  let userId: string;
   before(async () => {
     h = await harness();
-    ({ key } = await h.newKey());
+    ({ key, keyId, userId } = await h.newKey());
   });
 
   describe("refusals", () => {
@@ -50,6 +59,30 @@ describe("E1 request handling", () => {
       const ok = await postSwarm(h, key, { ...base, task: uniqueMarker("name-100"), name: "n".repeat(100) });
       expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
       expect(ok.body.swarm_name).to.equal("n".repeat(100));
+    });
+
+    it("a stored run whose request bypassed the API's rules fails with 400 INVALID_SWARM before any LLM call", async () => {
+      const bypassed: [Record<string, unknown>, RegExp][] = [
+        [{ swarm_type: "DebateWithJudge" }, /DebateWithJudge needs exactly 3 agents/],
+        [{ swarm_type: "SwarmOfBees" }, /swarm_type 'SwarmOfBees' is not available/],
+      ];
+      for (const [fields, detail] of bypassed) {
+        const marker = uniqueMarker("bypass");
+        const { value } = validateRequest(swarmRequestSchema, { agents: [agent("A"), agent("B")], task: marker });
+        const owner = { apiKeyId: keyId, userId, tier: "free" };
+        const stored = { ...normaliseSwarmRequest(value as SwarmRequest, owner), ...fields };
+        const runId = newRunId();
+        await insertRun(h.deps.ds, { id: runId, kind: "swarm", apiKeyId: keyId, userId, request: stored });
+        await enqueue(h.deps.queues, "swarm-run", { runId }, runId);
+        const run = await eventually(async () => {
+          const row = await findRun(h.deps.ds, runId);
+          return row && isTerminal(row.status) ? row : undefined;
+        });
+        expect(run.status, JSON.stringify(fields)).to.equal("failed");
+        expect(run.error).to.include({ code: "INVALID_SWARM" });
+        expect((run.error as { message: string }).message).to.match(detail);
+        expect(callsMentioning(h, marker)).to.have.length(0);
+      }
     });
 
     it("accepts the legacy HiearchicalSwarm spelling and runs it as HierarchicalSwarm", async () => {
@@ -220,12 +253,12 @@ describe("E1 request handling", () => {
       const res = await request(h.baseUrl, "GET", "/v1/swarms/available", { key });
       expect(res.status).to.equal(200);
       expect(res.body.success).to.equal(true);
-      expect(res.body.swarm_types).to.deep.equal(SWARM_TYPES.filter((t) => AVAILABLE_SWARM_TYPES.has(t)));
+      expect(res.body.swarm_types).to.deep.equal(SWARM_TYPES.filter((t) => SWARM_CATALOG[t].available));
     });
 
     it("lists only types the service can run: each has a worker implementation", async () => {
       const res = await request(h.baseUrl, "GET", "/v1/swarms/available", { key });
-      const runnable = Object.keys(swarmTypes);
+      const runnable = Object.keys(swarmRunners);
       const listedButNotRunnable = (res.body.swarm_types as string[]).filter((t) => !runnable.includes(t));
       expect(
         listedButNotRunnable,

@@ -1,11 +1,11 @@
 import { parseFlow } from "../../../shared/swarms/flow";
-import type { SwarmType } from "../swarm-type";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
 
 /**
  * The `rearrange_flow` steps in order (`->` between steps, `,` for agents of one step, who run in
  * parallel on the transcript as it stood when the step began); the flow repeats `max_loops` times.
  */
-export const agentRearrange: SwarmType = {
+export const agentRearrange: SwarmTypeRunner<"AgentRearrange"> = {
   name: "AgentRearrange",
   async run(swarm) {
     const flow = parseFlow(swarm.request.rearrange_flow ?? "", swarm.names);

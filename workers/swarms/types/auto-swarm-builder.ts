@@ -1,19 +1,19 @@
-import { config } from "../../../shared/config";
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
-import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
-import { SWARM_TYPES, swarmRuleProblems, type SwarmTypeName } from "../../../shared/swarms/swarm-catalog";
-import { agentName } from "../../agents/handoffs";
 import { agentBrief } from "../../../shared/contracts/agent-tree";
-import { internalAgentModel, internalSystemPrompt } from "../internal-agent";
-import { decide, type DecisionTool } from "../structured-decision";
-import type { SwarmType } from "../swarm-type";
-import { registeredTypes, runsPerTask, TYPE_SUMMARIES } from "./auto";
+import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
+import type { SwarmTypeName } from "../../../shared/swarms/swarm-catalog";
+import { swarmRuleProblems } from "../../../shared/swarms/swarm-rules";
+import { agentName } from "../../agents/handoffs";
+import { internalAgent, internalAgentModel } from "../internal-agent";
+import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
+import type { RunnerOf, SwarmTypeRunner } from "../swarm-type-runner";
+import { concreteTypes, runChosenType, typeOptions } from "./chosen-type";
 
 /** The builder's role name: its turn appears under it (SWARM-TYPES.md "Output shapes"). */
-export const BUILDER = "Builder";
+const BUILDER = "Builder";
 const TOOL_NAME = "build_swarm";
-export const MIN_BUILT_AGENTS = 2;
-export const MAX_BUILT_AGENTS = 8;
+const MIN_BUILT_AGENTS = 2;
+const MAX_BUILT_AGENTS = 8;
 
 /** One generated agent as the builder writes it (keyed by its name in the decision). */
 interface BuiltAgent {
@@ -22,7 +22,7 @@ interface BuiltAgent {
 }
 
 /** The builder's decision as the model writes it. */
-export interface BuildDecision {
+interface BuildDecision {
   name: string;
   swarm_type: string;
   rearrange_flow?: string;
@@ -37,23 +37,11 @@ export interface SwarmSpec {
   agents: { agent_name: string; description: string; system_prompt: string }[];
 }
 
-/** Concrete types a generated swarm may be: registered, not `auto` or AutoSwarmBuilder, BatchedGridWorkflow only with a grid to run. */
-export function buildableTypes(request: SwarmRequest): SwarmTypeName[] {
-  const registry = registeredTypes();
-  return SWARM_TYPES.filter(
-    (type) =>
-      type !== "auto" &&
-      type !== "AutoSwarmBuilder" &&
-      Boolean(registry[type]) &&
-      (type !== "BatchedGridWorkflow" || (Boolean(request.tasks?.length) && !runsPerTask(request))),
-  );
-}
-
 /**
  * The spec-writing tool. Agents are keyed by their names, so names are unique by construction
  * (the same approach as MajorityVoting's ballots); the service checks the rest with the request rules.
  */
-export function buildTool(types: SwarmTypeName[]): DecisionTool {
+function buildTool(types: SwarmTypeName[]): DecisionTool {
   return {
     name: TOOL_NAME,
     description:
@@ -91,20 +79,16 @@ export function buildTool(types: SwarmTypeName[]): DecisionTool {
   };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Reads a decision into a spec, or says what is wrong with its shape. */
 export function readSpec(types: SwarmTypeName[], value: unknown): { spec?: SwarmSpec; problem?: string } {
-  if (!isObject(value)) return { problem: "the arguments must be an object {name, swarm_type, agents}" };
+  if (!isJsonObject(value)) return { problem: "the arguments must be an object {name, swarm_type, agents}" };
   const problems: string[] = [];
   if (typeof value.swarm_type !== "string" || !types.includes(value.swarm_type as SwarmTypeName))
     problems.push(`'swarm_type' must be one of ${types.join(", ")}`);
   if (value.name !== undefined && typeof value.name !== "string") problems.push("'name' must be a string");
   if (value.rearrange_flow !== undefined && value.rearrange_flow !== null && typeof value.rearrange_flow !== "string")
     problems.push("'rearrange_flow' must be a string");
-  const agents = isObject(value.agents) ? Object.entries(value.agents) : null;
+  const agents = isJsonObject(value.agents) ? Object.entries(value.agents) : null;
   if (!agents)
     problems.push(
       `'agents' must be an object of ${MIN_BUILT_AGENTS} to ${MAX_BUILT_AGENTS} agents keyed by agent_name`,
@@ -118,7 +102,7 @@ export function readSpec(types: SwarmTypeName[], value: unknown): { spec?: Swarm
     if (twice.length) problems.push(`agent names must be unique: ${[...new Set(twice)].join(", ")}`);
     for (const [name, agent] of agents) {
       if (
-        !isObject(agent) ||
+        !isJsonObject(agent) ||
         typeof agent.description !== "string" ||
         typeof agent.system_prompt !== "string" ||
         !agent.system_prompt.trim()
@@ -185,7 +169,7 @@ export function generatedAgentSpec(
 }
 
 /** The request the generated swarm runs as: the original with the spec's name, type, agents and flow. */
-export function builtRequest(request: SwarmRequest, spec: SwarmSpec, agents: AgentSpec[]): SwarmRequest {
+function builtRequest(request: SwarmRequest, spec: SwarmSpec, agents: AgentSpec[]): SwarmRequest {
   return {
     ...request,
     name: spec.name || request.name,
@@ -210,62 +194,62 @@ export function renderSpec(spec: SwarmSpec): string {
  * prompts); the request rules validate it (the repair attempt is shown the problems); then the
  * generated swarm runs as a run derived from this one (its steps under `swarm/`). Request agents
  * are hints in the builder's input. Output: the Builder turn, then the generated swarm's turns.
- * Calls 1+that swarm's (2+ when the spec is repaired).
+ * Calls 1+that swarm's (2+ when the spec is repaired). `runnerOf` gives the generated type's runner.
  */
-export const autoSwarmBuilder: SwarmType = {
-  name: "AutoSwarmBuilder",
-  async run(swarm) {
-    const model = swarm.agents.length ? internalAgentModel(swarm, "builder") : config.llm.defaultModel;
-    const types = buildableTypes(swarm.request);
-    const hints = new Map(swarm.agents.map((agent) => [agentName(agent), agent]));
-    const builder = {
-      name: BUILDER,
-      model,
-      systemPrompt: internalSystemPrompt(
+export function autoSwarmBuilderRunner(runnerOf: RunnerOf): SwarmTypeRunner<"AutoSwarmBuilder"> {
+  return {
+    name: "AutoSwarmBuilder",
+    async run(swarm) {
+      const model = internalAgentModel(swarm, "builder");
+      const types = concreteTypes(swarm.request);
+      const hints = new Map(swarm.agents.map((agent) => [agentName(agent), agent]));
+      const builder = internalAgent(
         swarm,
         BUILDER,
+        model,
         "You design swarms of AI agents: given a task, you choose how agents should work together and write each agent's role and system prompt.",
         "designing the swarm that will do the task",
-      ),
-    };
-    const parts = [`Task:\n${swarm.opening}`];
-    if (swarm.agents.length) {
-      const listed = swarm.agents.map((agent, i) => `- ${swarm.names[i]}: ${agentBrief(agent) ?? "(no description)"}`);
-      parts.push(
-        `Agents suggested by the request (hints: use, adapt or replace them; an agent you keep under the same name keeps its model and settings):\n${listed.join("\n")}`,
       );
-    }
-    parts.push(
-      `Swarm types you can choose:\n${types.map((type) => `- ${type}: ${TYPE_SUMMARIES[type] ?? ""}`).join("\n")}`,
-    );
-    parts.push(`Write the swarm with ${TOOL_NAME}.`);
+      const parts = [`Task:\n${swarm.opening}`];
+      if (swarm.agents.length) {
+        const listed = swarm.agents.map(
+          (agent, i) => `- ${swarm.names[i]}: ${agentBrief(agent) ?? "(no description)"}`,
+        );
+        parts.push(
+          `Agents suggested by the request (hints: use, adapt or replace them; an agent you keep under the same name keeps its model and settings):\n${listed.join("\n")}`,
+        );
+      }
+      parts.push(`Swarm types you can choose:\n${typeOptions(types)}`);
+      parts.push(`Write the swarm with ${TOOL_NAME}.`);
 
-    const agentsOf = (spec: SwarmSpec) =>
-      spec.agents.map((built) => generatedAgentSpec(built, model, hints.get(built.agent_name), swarm.internalLlmArgs));
-    const validate = (value: unknown): string | null => {
-      const { spec, problem } = readSpec(types, value);
-      if (!spec) return problem!;
-      const problems = swarmRuleProblems(builtRequest(swarm.request, spec, agentsOf(spec)));
-      return problems.length ? problems.join("; ") : null;
-    };
-    const decision = await decide<BuildDecision>(
-      swarm,
-      builder,
-      parts.join("\n\n"),
-      buildTool(types),
-      validate,
-      "builder",
-    );
-    const spec = readSpec(types, decision).spec!;
-    const agents = agentsOf(spec);
-    swarm.conversation.add({ role: BUILDER, content: renderSpec(spec), spec });
+      const agentsOf = (spec: SwarmSpec) =>
+        spec.agents.map((built) =>
+          generatedAgentSpec(built, model, hints.get(built.agent_name), swarm.internalLlmArgs),
+        );
+      const validate = (value: unknown): string | null => {
+        const { spec, problem } = readSpec(types, value);
+        if (!spec) return problem!;
+        const problems = swarmRuleProblems(builtRequest(swarm.request, spec, agentsOf(spec)));
+        return problems.length ? problems.join("; ") : null;
+      };
+      const decision = await decide<BuildDecision>(
+        swarm,
+        builder,
+        parts.join("\n\n"),
+        buildTool(types),
+        validate,
+        "builder",
+      );
+      const spec = readSpec(types, decision).spec!;
+      const agents = agentsOf(spec);
+      swarm.conversation.add({ role: BUILDER, content: renderSpec(spec), spec });
 
-    const built = swarm.derive("swarm", {
-      swarmType: spec.swarm_type,
-      agents,
-      request: builtRequest(swarm.request, spec, agents),
-    });
-    const output = await registeredTypes()[spec.swarm_type]!.run(built);
-    return [...swarm.conversation.turns, ...(Array.isArray(output) ? output : [output])];
-  },
-};
+      const built = swarm.derive("swarm", {
+        swarmType: spec.swarm_type,
+        agents,
+        request: builtRequest(swarm.request, spec, agents),
+      });
+      return runChosenType(swarm, runnerOf(spec.swarm_type), built);
+    },
+  };
+}

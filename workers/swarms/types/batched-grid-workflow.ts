@@ -1,20 +1,16 @@
 import type { SwarmTurn } from "../../../shared/contracts/swarm-request";
-import { AppError } from "../../../shared/errors";
-import { contentText } from "../conversation";
-import type { SwarmType } from "../swarm-type";
+import { contentText } from "../../../shared/swarms/opening";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
 
 /**
  * BatchedGridWorkflow: every agent on every task of `tasks`, all pairs in parallel; with
  * `max_loops` > 1 each pair refines its own previous answer. Output is in (round, task, agent)
  * order and each turn carries `task_index`. Calls N·T·L, depth L.
  */
-export const batchedGridWorkflow: SwarmType = {
+export const batchedGridWorkflow: SwarmTypeRunner<"BatchedGridWorkflow"> = {
   name: "BatchedGridWorkflow",
   async run(swarm) {
     const tasks = swarm.request.tasks ?? [];
-    // The API answers 400 before queueing; this guards runs created some other way.
-    if (!tasks.length)
-      throw new AppError(400, "BAD_REQUEST", "BatchedGridWorkflow needs tasks: the grid is every agent on every task");
     const pairs = tasks.flatMap((task, t) => swarm.agents.map((agent, a) => ({ task, t, agent, a })));
     // A pair's input is its task after the run's opening (`messages`, and `task` if also given),
     // so context the client sent reaches every cell instead of being dropped.

@@ -1,13 +1,12 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
-import { config } from "../../../shared/config";
 import { agentName } from "../../agents/handoffs";
-import { contentText } from "../conversation";
-import { internalAgentModel, internalAgentSpec, internalSystemPrompt } from "../internal-agent";
+import { contentText } from "../../../shared/swarms/opening";
+import { internalAgent, internalAgentModel } from "../internal-agent";
 import type { SwarmRun } from "../swarm-run";
-import type { SwarmType } from "../swarm-type";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
 
 /** The internal agent that merges the reports (SWARM-TYPES.md "Output shapes"). */
-export const CHAIR = "Chair";
+const CHAIR = "Chair";
 
 /** The built-in judges used when the request has no agents: name and the dimension it judges. */
 export const BUILT_IN_JUDGES: readonly { name: string; dimension: string }[] = [
@@ -40,11 +39,6 @@ interface Judge {
   systemPrompt?: string;
 }
 
-/** Internal agents' model: the first agent's, else the service default (no agents: built-in judges). */
-function internalModel(swarm: SwarmRun, job: "chair" | "judge"): string {
-  return swarm.agents.length ? internalAgentModel(swarm, job) : config.llm.defaultModel;
-}
-
 /** A request agent's dimension: its name, then its description (its prompt is its system prompt). */
 function agentDimension(agent: AgentSpec): string {
   const name = agentName(agent);
@@ -56,17 +50,13 @@ function judgesOf(swarm: SwarmRun): Judge[] {
   if (swarm.agents.length) {
     return swarm.agents.map((spec) => ({ spec, name: agentName(spec), dimension: agentDimension(spec) }));
   }
-  const model = internalModel(swarm, "judge");
+  const model = internalAgentModel(swarm, "judge");
   const all = BUILT_IN_JUDGES.map((j) => j.name);
   return BUILT_IN_JUDGES.map(({ name, dimension }) => {
     const prompt = `You are an expert evaluator. You judge material along one dimension only: ${dimension}. Be specific: quote or point to the parts that matter, and end with a clear verdict on this dimension.`;
     const place = `one of the council's judges (${all.join(", ")}) judging in parallel; ${CHAIR} merges your reports`;
-    return {
-      spec: internalAgentSpec(name, model, prompt),
-      name,
-      dimension,
-      systemPrompt: internalSystemPrompt(swarm, name, prompt, place),
-    };
+    const { spec, systemPrompt } = internalAgent(swarm, name, model, prompt, place);
+    return { spec, name, dimension, systemPrompt };
   });
 }
 
@@ -86,7 +76,7 @@ export function judgeInput(material: string, dimension: string): string {
  * request has none. Swarm `max_loops` does not repeat the council. Calls J+1, depth 2; output is
  * the judges' reports in judge order, then the `Chair` turn.
  */
-export const councilAsAJudge: SwarmType = {
+export const councilAsAJudge: SwarmTypeRunner<"CouncilAsAJudge"> = {
   name: "CouncilAsAJudge",
   async run(swarm) {
     const judges = judgesOf(swarm);
@@ -103,17 +93,15 @@ export const councilAsAJudge: SwarmType = {
 
     const chairPrompt =
       "You chair a council of judges. Merge their reports into one judgement: the overall verdict, the main strengths and weaknesses by dimension, where the judges agree or disagree, and concrete recommendations for improvement.";
-    const chair = internalAgentSpec(CHAIR, internalModel(swarm, "chair"), chairPrompt);
+    const chairPlace = `chairing the council of ${judgeNames.join(", ")}`;
+    const chair = internalAgent(swarm, CHAIR, internalAgentModel(swarm, "chair"), chairPrompt, chairPlace);
     const chairInput = [
       `Material judged:\n${swarm.opening}`,
       "Reports of the judges:",
       ...reports.map((content, i) => `${judgeNames[i]} (dimension: ${judges[i].dimension}):\n${contentText(content)}`),
       "Merge these reports into one judgement.",
     ].join("\n\n");
-    const verdict = await swarm.turn(chair, chairInput, {
-      lane: "chair",
-      systemPrompt: internalSystemPrompt(swarm, CHAIR, chairPrompt, `chairing the council of ${judgeNames.join(", ")}`),
-    });
+    const verdict = await swarm.turn(chair.spec, chairInput, { lane: "chair", systemPrompt: chair.systemPrompt });
     swarm.conversation.add({ role: CHAIR, content: verdict });
     return swarm.conversation.turns;
   },

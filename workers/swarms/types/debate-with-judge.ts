@@ -1,6 +1,5 @@
-import { AppError } from "../../../shared/errors";
-import { contentText } from "../conversation";
-import type { SwarmType } from "../swarm-type";
+import { contentText } from "../../../shared/swarms/opening";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
 
 /**
  * DebateWithJudge (spec E1 rules, SWARM-TYPES.md): exactly three agents, Pro, Con and Judge, in
@@ -8,17 +7,9 @@ import type { SwarmType } from "../swarm-type";
  * and synthesises; the next round argues over that synthesis, and the last Judge turn gives the
  * verdict. Output is `[Pro, Con, Judge]` per round under the agents' names. Calls and depth 3·L.
  */
-export const debateWithJudge: SwarmType = {
+export const debateWithJudge: SwarmTypeRunner<"DebateWithJudge"> = {
   name: "DebateWithJudge",
   async run(swarm) {
-    // The API answers 400 before queueing; this guards runs created some other way.
-    if (swarm.agents.length !== 3) {
-      throw new AppError(
-        400,
-        "BAD_REQUEST",
-        `DebateWithJudge needs exactly 3 agents, in order Pro, Con, Judge (got ${swarm.agents.length})`,
-      );
-    }
     const [pro, con, judge] = swarm.agents;
     const [proName, conName, judgeName] = swarm.names;
     const topic = `Debate topic:\n${swarm.opening}`;

@@ -1,4 +1,4 @@
-import type { SwarmType } from "../swarm-type";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
 
 /** A character that can continue a name, so `@Critic` does not match inside `@Critics`. */
 const NAME_CHAR = /[\p{L}\p{N}_-]/u;
@@ -26,7 +26,7 @@ export function mentionedAgents(text: string, names: readonly string[]): number[
  * speak next in that round, in order of mention. Mentions of agents who already spoke this round,
  * of the speaker itself or of unknown names are ignored, so a round always ends after N turns.
  */
-export const groupChat: SwarmType = {
+export const groupChat: SwarmTypeRunner<"GroupChat"> = {
   name: "GroupChat",
   async run(swarm) {
     const n = swarm.agents.length;

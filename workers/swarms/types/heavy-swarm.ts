@@ -1,19 +1,20 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { config } from "../../../shared/config";
 import { agentName } from "../../agents/handoffs";
-import { contentText } from "../conversation";
-import { internalAgentModel, internalAgentSpec, internalSystemPrompt } from "../internal-agent";
-import { decide, type DecisionTool } from "../structured-decision";
+import { contentText } from "../../../shared/swarms/opening";
+import { internalAgent, internalAgentModel } from "../internal-agent";
+import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { SwarmRun } from "../swarm-run";
-import type { SwarmType } from "../swarm-type";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
+import { teamList } from "../turn-inputs";
 
 /** The internal agents' names: their turns appear under these roles (SWARM-TYPES.md "Output shapes"). */
-export const QUESTION_GENERATOR = "Question Generator";
-export const SYNTHESIS = "Synthesis";
+const QUESTION_GENERATOR = "Question Generator";
+const SYNTHESIS = "Synthesis";
 const TOOL_NAME = "assign_questions";
 
 /** The built-in workers used when the request has no agents. */
-export const BUILT_IN_WORKERS: readonly { name: string; prompt: string }[] = [
+const BUILT_IN_WORKERS: readonly { name: string; prompt: string }[] = [
   {
     name: "Research",
     prompt:
@@ -42,7 +43,7 @@ export interface QuestionDecision {
 }
 
 /** The question tool: `questions` has exactly one required string per worker name, nothing else. */
-export function questionTool(workers: string[]): DecisionTool {
+function questionTool(workers: string[]): DecisionTool {
   return {
     name: TOOL_NAME,
     description:
@@ -66,13 +67,9 @@ export function questionTool(workers: string[]): DecisionTool {
   };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** What is wrong with a question decision for these workers, or null (the `decide` validator). */
 export function questionProblem(workers: string[], value: unknown): string | null {
-  if (!isObject(value) || !isObject(value.questions))
+  if (!isJsonObject(value) || !isJsonObject(value.questions))
     return "'questions' must be an object with one question per worker";
   const questions = value.questions;
   const problems: string[] = [];
@@ -100,11 +97,10 @@ function workersOf(swarm: SwarmRun, loops: number): { spec: AgentSpec; name: str
   }
   const model = swarm.request.heavy_swarm_worker_model_name?.trim() || config.llm.defaultWorkerModel;
   const names = BUILT_IN_WORKERS.map((w) => w.name);
-  return BUILT_IN_WORKERS.map(({ name, prompt }) => ({
-    spec: { ...internalAgentSpec(name, model, prompt), max_loops: loops },
-    name,
-    systemPrompt: internalSystemPrompt(swarm, name, prompt, workerPlace(names)),
-  }));
+  return BUILT_IN_WORKERS.map(({ name, prompt }) => {
+    const { spec, systemPrompt } = internalAgent(swarm, name, model, prompt, workerPlace(names));
+    return { spec: { ...spec, max_loops: loops }, name, systemPrompt };
+  });
 }
 
 /** The question generator's model: `heavy_swarm_question_agent_model_name` (the API always fills it in). */
@@ -136,7 +132,7 @@ function workerPlace(names: string[]): string {
  * Output: the `Question Generator` turn (content: the questions keyed by worker), the workers'
  * final answers in worker order, the `Synthesis` turn.
  */
-export const heavySwarm: SwarmType = {
+export const heavySwarm: SwarmTypeRunner<"HeavySwarm"> = {
   name: "HeavySwarm",
   async run(swarm) {
     const loops = Math.max(1, swarm.request.heavy_swarm_loops_per_agent ?? 1);
@@ -145,25 +141,20 @@ export const heavySwarm: SwarmType = {
 
     const generatorPrompt =
       "You plan deep research. Split the task into focused questions, one per worker, so that together the answers cover the task completely without overlapping; fit each question to the worker's speciality.";
-    const generator = {
-      name: QUESTION_GENERATOR,
-      model: questionModel(swarm),
-      systemPrompt: internalSystemPrompt(
-        swarm,
-        QUESTION_GENERATOR,
-        generatorPrompt,
-        `writing one question for each worker (${names.join(", ")})`,
-      ),
-    };
+    const generator = internalAgent(
+      swarm,
+      QUESTION_GENERATOR,
+      questionModel(swarm),
+      generatorPrompt,
+      `writing one question for each worker (${names.join(", ")})`,
+    );
     const tool = questionTool(names);
     const team = swarm.agents.length
-      ? swarm.agents.map(
-          (agent) => `- ${agentName(agent)}${agent.description?.trim() ? `: ${agent.description.trim()}` : ""}`,
-        )
-      : BUILT_IN_WORKERS.map((w) => `- ${w.name}: ${w.prompt}`);
+      ? teamList(swarm.agents)
+      : BUILT_IN_WORKERS.map((w) => `- ${w.name}: ${w.prompt}`).join("\n");
     const generatorInput = [
       `Task:\n${swarm.opening}`,
-      `Workers:\n${team.join("\n")}`,
+      `Workers:\n${team}`,
       `Give every worker one focused question with ${tool.name}.`,
     ].join("\n\n");
     const decision = await decide<QuestionDecision>(
@@ -192,21 +183,22 @@ export const heavySwarm: SwarmType = {
 
     const synthesisPrompt =
       "You write the final report of a research team. Combine the workers' answers into one complete, well-structured report that answers the task: reconcile disagreements, keep what is verified, and note what remains uncertain.";
-    const synthesis = internalAgentSpec(SYNTHESIS, synthesisModel(swarm), synthesisPrompt);
+    const synthesis = internalAgent(
+      swarm,
+      SYNTHESIS,
+      synthesisModel(swarm),
+      synthesisPrompt,
+      `writing the final report from the answers of ${names.join(", ")}`,
+    );
     const synthesisInput = [
       `Task:\n${swarm.opening}`,
       "Questions and answers of the workers:",
       ...names.map((name, i) => `${name}\nQuestion: ${questions[name]}\nAnswer: ${contentText(answers[i])}`),
       "Write the final report.",
     ].join("\n\n");
-    const report = await swarm.turn(synthesis, synthesisInput, {
+    const report = await swarm.turn(synthesis.spec, synthesisInput, {
       lane: "synthesis",
-      systemPrompt: internalSystemPrompt(
-        swarm,
-        SYNTHESIS,
-        synthesisPrompt,
-        `writing the final report from the answers of ${names.join(", ")}`,
-      ),
+      systemPrompt: synthesis.systemPrompt,
     });
     swarm.conversation.add({ role: SYNTHESIS, content: report });
     return swarm.conversation.turns;

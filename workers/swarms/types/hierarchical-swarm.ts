@@ -1,15 +1,14 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
-import { AppError } from "../../../shared/errors";
 import { agentName } from "../../agents/handoffs";
-import { contentText } from "../conversation";
-import { internalAgentModel, internalAgentSpec, internalSystemPrompt, roleAgent } from "../internal-agent";
-import { decide, type DecisionMaker, type DecisionTool } from "../structured-decision";
-import { swarmSystemPrompt } from "../swarm-prompt";
+import { contentText } from "../../../shared/swarms/opening";
+import { jobHolder, roleAgent } from "../internal-agent";
+import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { SwarmRun } from "../swarm-run";
-import type { SwarmType } from "../swarm-type";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
+import { teamList } from "../turn-inputs";
 
 /** The director's role name: its turns appear under it (SWARM-TYPES.md "Output shapes"). */
-export const DIRECTOR = "Director";
+const DIRECTOR = "Director";
 const TOOL_NAME = "give_orders";
 
 const DIRECTOR_JOB =
@@ -30,7 +29,7 @@ export interface DirectorDecision {
 }
 
 /** A worker's result, as the director reads it in later loops and in the synthesis. */
-export interface OrderResult {
+interface OrderResult {
   loop: number;
   agent: string;
   task: string;
@@ -78,13 +77,9 @@ export function ordersTool(workers: string[], review: boolean): DecisionTool {
   };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** What is wrong with a director decision for these workers, or null (the `decide` validator). */
 export function ordersProblem(workers: string[], review: boolean, value: unknown): string | null {
-  if (!isObject(value)) return "the arguments must be an object with 'plan' and 'orders'";
+  if (!isJsonObject(value)) return "the arguments must be an object with 'plan' and 'orders'";
   const problems: string[] = [];
   if (typeof value.plan !== "string" || !value.plan.trim()) problems.push("'plan' must be a non-empty string");
   if (review && typeof value.done !== "boolean") problems.push("'done' must be true or false");
@@ -95,7 +90,7 @@ export function ordersProblem(workers: string[], review: boolean, value: unknown
       problems.push(review ? "give at least one order, or set done to true" : "give at least one order");
     const seen = new Set<string>();
     value.orders.forEach((order, i) => {
-      if (!isObject(order)) return void problems.push(`order ${i + 1} must be an object with 'agent' and 'task'`);
+      if (!isJsonObject(order)) return void problems.push(`order ${i + 1} must be an object with 'agent' and 'task'`);
       if (typeof order.agent !== "string" || !workers.includes(order.agent))
         problems.push(`order ${i + 1}: 'agent' must be one of ${workers.join(", ")}`);
       else if (seen.has(order.agent))
@@ -136,10 +131,6 @@ export async function runOrders(
   });
 }
 
-function teamList(workers: AgentSpec[]): string {
-  return workers.map((w) => `- ${agentName(w)}${w.description?.trim() ? `: ${w.description.trim()}` : ""}`).join("\n");
-}
-
 function resultList(results: OrderResult[]): string {
   return results
     .map((r) => `[loop ${r.loop + 1}] ${r.agent} (order: ${r.task.trim()}):\n${contentText(r.content)}`)
@@ -153,36 +144,14 @@ function resultList(results: OrderResult[]): string {
  * order. For L>1 the Director reviews all results so far and orders again or declares the work done.
  * The Director ends with a synthesis turn. Calls per loop 1+orders, +1; depth 2·L+1.
  */
-export const hierarchicalSwarm: SwarmType = {
+export const hierarchicalSwarm: SwarmTypeRunner<"HierarchicalSwarm"> = {
   name: "HierarchicalSwarm",
   async run(swarm) {
     const acting = roleAgent(swarm, "director");
     const workers = swarm.agents.filter((a) => a !== acting);
-    if (!workers.length) {
-      throw new AppError(
-        400,
-        "BAD_REQUEST",
-        "HierarchicalSwarm needs at least one worker besides the agent with role 'director'",
-      );
-    }
     const workerNames = workers.map(agentName);
-    const place = `directing ${workerNames.join(", ")}`;
-    const model = internalAgentModel(swarm, "director");
     // The agent that directs: a request agent keeps its name, prompt and settings; the job is added.
-    const directorSpec: AgentSpec = acting
-      ? {
-          ...acting,
-          system_prompt: [
-            acting.system_prompt?.trim() ||
-              [`You are ${agentName(acting)}.`, acting.description].filter(Boolean).join(" "),
-            DIRECTOR_JOB,
-          ].join("\n\n"),
-        }
-      : internalAgentSpec(DIRECTOR, model, DIRECTOR_JOB);
-    const systemPrompt = acting
-      ? swarmSystemPrompt(directorSpec, swarm.request, swarm.swarmType, swarm.names, place)
-      : internalSystemPrompt(swarm, DIRECTOR, DIRECTOR_JOB, place);
-    const who: DecisionMaker = { name: agentName(directorSpec), model, systemPrompt };
+    const director = jobHolder(swarm, "director", DIRECTOR, DIRECTOR_JOB, `directing ${workerNames.join(", ")}`);
     const team = `Team:\n${teamList(workers)}`;
 
     const results: OrderResult[] = [];
@@ -199,7 +168,7 @@ export const hierarchicalSwarm: SwarmType = {
         : [`Task:\n${swarm.opening}`, team, `Write a plan and give the workers their orders with ${TOOL_NAME}.`];
       const decision = await decide<DirectorDecision>(
         swarm,
-        who,
+        director,
         input.join("\n\n"),
         tool,
         (value) => ordersProblem(workerNames, review, value),
@@ -223,9 +192,9 @@ export const hierarchicalSwarm: SwarmType = {
       `Results:\n${resultList(results)}`,
       "Write the final answer to the task, synthesising the workers' results.",
     ].join("\n\n");
-    const synthesis = await swarm.turn(directorSpec, synthesisInput, {
+    const synthesis = await swarm.turn(director.spec, synthesisInput, {
       lane: "synthesis",
-      systemPrompt,
+      systemPrompt: director.systemPrompt,
       label: DIRECTOR,
     });
     swarm.conversation.add({ role: DIRECTOR, content: synthesis });

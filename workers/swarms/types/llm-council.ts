@@ -1,16 +1,17 @@
 import { createHash } from "node:crypto";
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { agentName } from "../../agents/handoffs";
-import { contentText } from "../conversation";
-import { internalAgentModel, internalAgentSpec, internalSystemPrompt, roleAgent } from "../internal-agent";
-import { decide, type DecisionTool } from "../structured-decision";
+import { contentText } from "../../../shared/swarms/opening";
+import { internalAgent, internalAgentModel, roleAgent } from "../internal-agent";
+import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import { swarmSystemPrompt } from "../swarm-prompt";
-import type { SwarmType } from "../swarm-type";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
+import { answersByAgent } from "../turn-inputs";
 
 /** The internal chairman's name: its turn appears under this role (SWARM-TYPES.md "Output shapes"). */
-export const CHAIRMAN = "Chairman";
+const CHAIRMAN = "Chairman";
 /** The role of the turn that carries the service's tally. */
-export const TALLY = "Tally";
+const TALLY = "Tally";
 const TOOL_NAME = "rank_answers";
 
 /** One member's evaluation: a critique and the anonymised answers' letters, best first. */
@@ -31,7 +32,7 @@ export interface CouncilTally {
 }
 
 /** Letters for `n` answers: A, B, C, … */
-export function answerLetters(n: number): string[] {
+function answerLetters(n: number): string[] {
   return Array.from({ length: n }, (_, i) => String.fromCharCode(65 + i));
 }
 
@@ -62,7 +63,7 @@ export function councilOrder(opening: string, members: string[]): number[] {
 }
 
 /** The ranking tool: `ranking` lists every letter exactly once (an enum of the letters, K items, unique). */
-export function rankingTool(letters: string[]): DecisionTool {
+function rankingTool(letters: string[]): DecisionTool {
   return {
     name: TOOL_NAME,
     description:
@@ -88,9 +89,8 @@ export function rankingTool(letters: string[]): DecisionTool {
 
 /** What is wrong with a ranking for these letters, or null (the `decide` validator). */
 export function rankingProblem(letters: string[], value: unknown): string | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return "the arguments must be an object with 'evaluation' and 'ranking'";
-  const { evaluation, ranking } = value as Record<string, unknown>;
+  if (!isJsonObject(value)) return "the arguments must be an object with 'evaluation' and 'ranking'";
+  const { evaluation, ranking } = value;
   const problems: string[] = [];
   if (!Array.isArray(ranking)) problems.push(`'ranking' must list the letters ${letters.join(", ")}, best first`);
   else {
@@ -135,7 +135,7 @@ export function renderCouncilTally(tally: CouncilTally): string {
 }
 
 /** An evaluation turn's readable text: the ranking with whose answer each letter was, and the critique. */
-export function renderRanking(decision: RankingDecision, letters: Record<string, string>): string {
+function renderRanking(decision: RankingDecision, letters: Record<string, string>): string {
   const ranking = decision.ranking.map((letter, i) => `${i + 1}. ${letter} (${letters[letter]})`).join(", ");
   return `Ranking (best first): ${ranking}\n\nEvaluation: ${decision.evaluation.trim()}`;
 }
@@ -148,7 +148,7 @@ export function renderRanking(decision: RankingDecision, letters: Record<string,
  * evaluations and tally. Calls 2N+1, depth 3. Output: the members' answers, their evaluations
  * (role = member), the `Tally` turn (text plus `tally`), the chairman's turn.
  */
-export const llmCouncil: SwarmType = {
+export const llmCouncil: SwarmTypeRunner<"LLMCouncil"> = {
   name: "LLMCouncil",
   async run(swarm) {
     const chairAgent = roleAgent(swarm, "chairman");
@@ -220,19 +220,19 @@ export const llmCouncil: SwarmType = {
     const chairInput = [
       `Task:\n${swarm.opening}`,
       "Answers of the members:",
-      ...answers.map((content, i) => `${names[i]}: ${contentText(content)}`),
+      ...answersByAgent(names, answers),
       "Evaluations by the members:",
       ...evaluations.map((text, i) => `${names[i]}: ${text}`),
       `Tally:\n${tallyText}`,
       "Write the final answer.",
     ].join("\n\n");
     const place = `the chairman of the council (${names.join(", ")}), writing the final answer`;
-    const final = chairAgent
-      ? await swarm.turn(chairAgent, chairInput, { lane: "chairman", place })
-      : await swarm.turn(internalAgentSpec(CHAIRMAN, internalAgentModel(swarm, "chairman"), chairPrompt), chairInput, {
-          lane: "chairman",
-          systemPrompt: internalSystemPrompt(swarm, CHAIRMAN, chairPrompt, place),
-        });
+    let final: unknown;
+    if (chairAgent) final = await swarm.turn(chairAgent, chairInput, { lane: "chairman", place });
+    else {
+      const chair = internalAgent(swarm, CHAIRMAN, internalAgentModel(swarm, "chairman"), chairPrompt, place);
+      final = await swarm.turn(chair.spec, chairInput, { lane: "chairman", systemPrompt: chair.systemPrompt });
+    }
     swarm.conversation.add({ role: chairName, content: final });
     return swarm.conversation.turns;
   },

@@ -1,10 +1,10 @@
-import { contentText } from "../conversation";
-import { internalAgentModel, internalSystemPrompt } from "../internal-agent";
-import { decide, type DecisionTool } from "../structured-decision";
-import type { SwarmType } from "../swarm-type";
+import { internalAgent, internalAgentModel } from "../internal-agent";
+import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
+import { answersByAgent } from "../turn-inputs";
 
 /** The internal agent's name: its turns appear under this role (SWARM-TYPES.md "Output shapes"). */
-export const CONSENSUS = "Consensus";
+const CONSENSUS = "Consensus";
 const TOOL_NAME = "report_votes";
 
 /** One agent's ballot as the consensus agent reads it. */
@@ -38,7 +38,7 @@ export interface Tally {
  * agent exactly once" is a property of the schema rather than something a model can get wrong;
  * grouping is a `same_as` link whose value is an enum of the real agent names.
  */
-export function voteTool(names: string[]): DecisionTool {
+function voteTool(names: string[]): DecisionTool {
   const ballot = (name: string) => ({
     type: "object",
     properties: {
@@ -75,13 +75,9 @@ export function voteTool(names: string[]): DecisionTool {
   };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** What is wrong with a vote decision for these agents, or null (the `decide` validator). */
 export function voteProblem(names: string[], value: unknown): string | null {
-  if (!isObject(value) || !isObject(value.votes)) return "'votes' must be an object with one ballot per agent";
+  if (!isJsonObject(value) || !isJsonObject(value.votes)) return "'votes' must be an object with one ballot per agent";
   const votes = value.votes;
   const problems: string[] = [];
   const missing = names.filter((name) => !Object.hasOwn(votes, name));
@@ -91,7 +87,7 @@ export function voteProblem(names: string[], value: unknown): string | null {
     problems.push(`ballots for unknown agents ${unknown.join(", ")} (the agents are ${names.join(", ")})`);
   for (const name of names.filter((n) => Object.hasOwn(votes, n))) {
     const ballot = votes[name];
-    if (!isObject(ballot) || typeof ballot.answer !== "string" || !ballot.answer.trim())
+    if (!isJsonObject(ballot) || typeof ballot.answer !== "string" || !ballot.answer.trim())
       problems.push(`${name}'s ballot needs a non-empty 'answer'`);
     else if (typeof ballot.same_as !== "string" || !names.includes(ballot.same_as))
       problems.push(`${name}'s 'same_as' must be one of ${names.join(", ")}`);
@@ -141,20 +137,17 @@ export function renderTally(tally: Tally): string {
  * answers through a structured decision, and the service counts the groups. With `max_loops` > 1
  * agents answer again having seen the last round's answers and tally. Calls (N+1)·L, depth 2·L.
  */
-export const majorityVoting: SwarmType = {
+export const majorityVoting: SwarmTypeRunner<"MajorityVoting"> = {
   name: "MajorityVoting",
   async run(swarm) {
     const names = swarm.names;
-    const consensus = {
-      name: CONSENSUS,
-      model: internalAgentModel(swarm, "consensus"),
-      systemPrompt: internalSystemPrompt(
-        swarm,
-        CONSENSUS,
-        "You count the votes of agents who answered the same task independently. Judge which answers reach the same conclusion, however they are worded, and report every agent's vote.",
-        `counting the votes of ${names.join(", ")}`,
-      ),
-    };
+    const consensus = internalAgent(
+      swarm,
+      CONSENSUS,
+      internalAgentModel(swarm, "consensus"),
+      "You count the votes of agents who answered the same task independently. Judge which answers reach the same conclusion, however they are worded, and report every agent's vote.",
+      `counting the votes of ${names.join(", ")}`,
+    );
     const tool = voteTool(names);
     let previous: string | null = null;
     for (let loop = 0; loop < swarm.loops; loop++) {
@@ -165,7 +158,7 @@ export const majorityVoting: SwarmType = {
       );
       answers.forEach((content, i) => swarm.conversation.add({ role: names[i], content }));
 
-      const byAgent: string[] = answers.map((content, i) => `${names[i]}: ${contentText(content)}`);
+      const byAgent = answersByAgent(names, answers);
       const ballotInput = [
         `Task:\n${swarm.opening}`,
         "Answers by agent:",

@@ -1,12 +1,10 @@
-import { contentText } from "../conversation";
 import type { SwarmRun } from "../swarm-run";
-import type { SwarmType } from "../swarm-type";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
+import { answersByAgent } from "../turn-inputs";
 
 /** The task followed by one layer's answers, each attributed to the expert that gave it. */
 function withAnswers(swarm: SwarmRun, heading: string, experts: string[], answers: unknown[]): string {
-  return [swarm.opening, heading, ...answers.map((content, i) => `${experts[i]}: ${contentText(content)}`)].join(
-    "\n\n",
-  );
+  return [swarm.opening, heading, ...answersByAgent(experts, answers)].join("\n\n");
 }
 
 /**
@@ -15,7 +13,7 @@ function withAnswers(swarm: SwarmRun, heading: string, experts: string[], answer
  * answers), then the aggregator answers once on the task plus the last layer's answers. Turns are
  * recorded layer by layer in expert order, then the aggregator's.
  */
-export const mixtureOfAgents: SwarmType = {
+export const mixtureOfAgents: SwarmTypeRunner<"MixtureOfAgents"> = {
   name: "MixtureOfAgents",
   async run(swarm) {
     // The catalog's minimum (2 agents) is checked before the run; the last agent is always the aggregator.

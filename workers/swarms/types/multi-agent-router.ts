@@ -1,14 +1,11 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
-import { AppError } from "../../../shared/errors";
-import { agentName } from "../../agents/handoffs";
-import { internalAgentModel, internalSystemPrompt, roleAgent } from "../internal-agent";
-import { decide, type DecisionMaker, type DecisionTool } from "../structured-decision";
-import { swarmSystemPrompt } from "../swarm-prompt";
-import type { SwarmRun } from "../swarm-run";
-import type { SwarmType } from "../swarm-type";
+import { jobHolder, roleAgent } from "../internal-agent";
+import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
+import { teamList } from "../turn-inputs";
 
 /** The router's role name: its turn appears under it (SWARM-TYPES.md "Output shapes"). */
-export const ROUTER = "Router";
+const ROUTER = "Router";
 const TOOL_NAME = "route_task";
 
 const ROUTER_JOB =
@@ -28,7 +25,7 @@ export interface RouteDecision {
 }
 
 /** The routing tool: agent names are an enum of the real workers, at least one route, at most one per worker. */
-export function routeTool(workers: string[]): DecisionTool {
+function routeTool(workers: string[]): DecisionTool {
   return {
     name: TOOL_NAME,
     description:
@@ -62,18 +59,14 @@ export function routeTool(workers: string[]): DecisionTool {
   };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** What is wrong with a routing decision for these workers, or null (the `decide` validator). */
 export function routeProblem(workers: string[], value: unknown): string | null {
-  if (!isObject(value) || !Array.isArray(value.routes)) return "'routes' must be a list of {agent, task}";
+  if (!isJsonObject(value) || !Array.isArray(value.routes)) return "'routes' must be a list of {agent, task}";
   if (value.routes.length === 0) return `'routes' must name at least one agent (the agents are ${workers.join(", ")})`;
   const problems: string[] = [];
   const seen = new Set<string>();
   value.routes.forEach((route: unknown, i: number) => {
-    if (!isObject(route)) return void problems.push(`route ${i + 1} must be an object {agent, task}`);
+    if (!isJsonObject(route)) return void problems.push(`route ${i + 1} must be an object {agent, task}`);
     if (typeof route.agent !== "string" || !workers.includes(route.agent))
       problems.push(`route ${i + 1}: 'agent' must be one of ${workers.join(", ")}`);
     else if (seen.has(route.agent))
@@ -96,53 +89,34 @@ export function renderRoutes(decision: RouteDecision): string {
   ].join("\n");
 }
 
-/** Who routes: the request agent with role `router` (then not a worker), else the internal Router. */
-function routerOf(swarm: SwarmRun, workers: string[]): DecisionMaker {
-  const place = `routing the task to ${workers.join(", ")}`;
-  const acting = roleAgent(swarm, "router");
-  if (!acting)
-    return {
-      name: ROUTER,
-      model: internalAgentModel(swarm, "router"),
-      systemPrompt: internalSystemPrompt(swarm, ROUTER, ROUTER_JOB, place),
-    };
-  const own =
-    acting.system_prompt?.trim() || [`You are ${agentName(acting)}.`, acting.description].filter(Boolean).join(" ");
-  const spec = { ...acting, system_prompt: `${own}\n\n${ROUTER_JOB}` };
-  return {
-    name: agentName(acting),
-    model: acting.model_name,
-    systemPrompt: swarmSystemPrompt(spec, swarm.request, swarm.swarmType, swarm.names, place),
-  };
-}
-
 /**
  * MultiAgentRouter: a router (the agent with role `router`, else internal) chooses through a
  * structured decision which agents get the task and writes each its sub-task; the chosen agents
  * run in parallel on their sub-tasks. Output: the Router turn, then the chosen agents' turns in the
  * order the router listed them. Calls 1+chosen, depth 2 (`max_loops` does not apply).
  */
-export const multiAgentRouter: SwarmType = {
+export const multiAgentRouter: SwarmTypeRunner<"MultiAgentRouter"> = {
   name: "MultiAgentRouter",
   async run(swarm) {
     const acting = roleAgent(swarm, "router");
     const workers: { agent: AgentSpec; index: number; name: string }[] = swarm.agents
       .map((agent, index) => ({ agent, index, name: swarm.names[index] }))
       .filter(({ agent }) => agent !== acting);
-    // The API answers 400 before queueing; this guards runs created some other way.
-    if (!workers.length)
-      throw new AppError(400, "BAD_REQUEST", "MultiAgentRouter needs at least one agent besides the router");
     const names = workers.map((w) => w.name);
-    const team = workers.map(({ agent, name }) => `- ${name}: ${agent.description?.trim() || "(no description)"}`);
+    const team = teamList(
+      workers.map((w) => w.agent),
+      "(no description)",
+    );
     const input = [
       `Task:\n${swarm.opening}`,
-      `Agents (name: description):\n${team.join("\n")}`,
+      `Agents (name: description):\n${team}`,
       `Route the task with ${TOOL_NAME}.`,
     ].join("\n\n");
     const tool = routeTool(names);
+    const router = jobHolder(swarm, "router", ROUTER, ROUTER_JOB, `routing the task to ${names.join(", ")}`);
     const decision = await decide<RouteDecision>(
       swarm,
-      routerOf(swarm, names),
+      router,
       input,
       tool,
       (value) => routeProblem(names, value),

@@ -1,11 +1,11 @@
-import type { SwarmType } from "../swarm-type";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
 
 /**
  * `max_loops` rounds in which the agents speak in request order. Each turn's input is a short
  * header (the round, who spoke just before, who speaks just after) followed by the transcript, so
  * an agent can build on the previous speaker and hand over to the next.
  */
-export const roundRobin: SwarmType = {
+export const roundRobin: SwarmTypeRunner<"RoundRobin"> = {
   name: "RoundRobin",
   async run(swarm) {
     const n = swarm.agents.length;

@@ -1,7 +1,7 @@
-import type { SwarmType } from "../swarm-type";
+import type { SwarmTypeRunner } from "../swarm-type-runner";
 
 /** Agents in request order, each seeing the transcript; the chain repeats `max_loops` times. */
-export const sequentialWorkflow: SwarmType = {
+export const sequentialWorkflow: SwarmTypeRunner<"SequentialWorkflow"> = {
   name: "SequentialWorkflow",
   async run(swarm) {
     for (let loop = 0; loop < swarm.loops; loop++) {

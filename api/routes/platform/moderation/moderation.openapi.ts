@@ -1,7 +1,7 @@
 import type { Operation } from "../../../openapi/operation";
 import { platformError } from "../../../openapi/shared-parts";
 import { moderatePromptResponseSchema } from "../../../schemas/prompt-response.schema";
-import { moderatePromptSchema } from "./moderate-prompt.schema";
+import { moderatePromptSchema } from "../../../schemas/moderate-prompt.schema";
 
 /** The moderation endpoint, described from the schema the route validates with. */
 export const moderationOperations: Operation[] = [

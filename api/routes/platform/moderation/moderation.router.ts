@@ -1,13 +1,14 @@
 import Router from "@koa/router";
 import { config } from "../../../../shared/config";
 import type { ApiDeps } from "../../../deps";
-import { jsonBody } from "../../../middleware/json-body";
-import { moderatorOnly } from "../../../middleware/moderator-only";
-import { platformAuth } from "../../../middleware/platform-auth";
-import { validatePlatformBody } from "../../../middleware/platform-validate";
+import { callerIdentifier } from "../../../auth/platform-caller";
+import { moderatorOnly, platformAuth } from "../../../http/auth";
+import { jsonBody } from "../../../http/body";
+import type { PlatformState } from "../../../http/state";
+import { validatePlatformBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
-import { moderatePrompt } from "../../../services/prompts/moderate-prompt";
-import { moderatePromptSchema } from "./moderate-prompt.schema";
+import { moderatePrompt, type ModerationDecision } from "../../../marketplace/prompts/review";
+import { moderatePromptSchema } from "../../../schemas/moderate-prompt.schema";
 import { moderationOperations } from "./moderation.openapi";
 
 /**
@@ -15,13 +16,13 @@ import { moderationOperations } from "./moderation.openapi";
  * (API key or session token); anyone who is not a moderator gets 403 before the body is read.
  */
 export function moderationRouter(deps: ApiDeps): Router {
-  const router = new Router();
+  const router = new Router<PlatformState>();
   router.post(
     "/api/moderate-prompt",
-    platformAuth(deps, { sessions: true }),
+    platformAuth(callerIdentifier(deps, { sessions: true })),
     moderatorOnly(deps.ds),
     jsonBody(config.http.bodyLimit),
-    validatePlatformBody(moderatePromptSchema),
+    validatePlatformBody<ModerationDecision>(moderatePromptSchema),
     async (ctx) => {
       ctx.body = await moderatePrompt(deps.ds, ctx.state.auth.userId, ctx.state.body);
     },

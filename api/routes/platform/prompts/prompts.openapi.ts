@@ -7,10 +7,10 @@ import {
   queryPromptsResponseSchema,
   ratePromptResponseSchema,
 } from "../../../schemas/prompt-response.schema";
-import { addPromptSchema } from "./add-prompt.schema";
-import { editPromptSchema } from "./edit-prompt.schema";
-import { QUERY_PROMPTS_BODY_KB, queryPromptsSchema } from "./query-prompts.schema";
-import { ratePromptSchema } from "./rate-prompt.schema";
+import { addPromptSchema } from "../../../schemas/add-prompt.schema";
+import { editPromptSchema } from "../../../schemas/edit-prompt.schema";
+import { QUERY_PROMPTS_BODY_KB, queryPromptsSchema } from "../../../schemas/query-prompts.schema";
+import { ratePromptSchema } from "../../../schemas/rate-prompt.schema";
 
 const dailyLimit = platformError("`Daily limit exceeded`, with `currentUsage`, `limits` and `resetTime`");
 const priceDown = platformError(

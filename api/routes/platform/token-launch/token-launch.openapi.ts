@@ -1,7 +1,7 @@
 import type { Operation } from "../../../openapi/operation";
 import { platformError } from "../../../openapi/shared-parts";
 import { tokenLaunchResponseSchema } from "../../../schemas/token-launch-response.schema";
-import { tokenLaunchSchema } from "./token-launch.schema";
+import { tokenLaunchSchema } from "../../../schemas/token-launch-request.schema";
 
 const WALLET = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU";
 

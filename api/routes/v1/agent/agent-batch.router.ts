@@ -1,34 +1,34 @@
 import Router from "@koa/router";
 import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-spec";
 import type { ApiDeps } from "../../../deps";
-import { rejectOversizedBatch } from "../../../middleware/batch-size";
-import { validateBody } from "../../../middleware/validate";
+import { rejectOversizedBatch } from "../batch-size";
+import type { V1State } from "../../../http/state";
+import { validateBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
-import { completeAgentBatch } from "../../../services/agent-batch.service";
-import { parsePrefer } from "../../../services/prefer-header";
-import { announcePublished } from "../../published-prompts";
-import { reply } from "../../reply";
+import { completeAgentBatch } from "../../../runs/agent-batch";
+import { parsePrefer } from "../../../http/prefer-header";
+import { announcePublished } from "../../../http/published-prompts";
+import { writeReply } from "../../../http/write-reply";
 import { agentBatchOperation } from "./agent.openapi";
-import { agentBatchSchema } from "./agent.schema";
+import { agentBatchSchema } from "../../../schemas/agent-request.schema";
 
 /** E3's path; every item counts as one request against the rate limits (see `admissionOf`). */
 export const AGENT_BATCH_PATH = "/v1/agent/batch/completions";
 
 /** E3 `POST /v1/agent/batch/completions`. */
 export function agentBatchRouter(deps: ApiDeps): Router {
-  const router = new Router();
-  router.post(AGENT_BATCH_PATH, rejectOversizedBatch, validateBody(agentBatchSchema), async (ctx) => {
-    const prefer = parsePrefer(ctx.get("prefer"));
-    reply(
-      ctx,
-      await completeAgentBatch(
-        deps,
-        ctx.state.body as AgentCompletionRequest[],
-        ctx.state.auth,
-        prefer,
-        announcePublished(ctx),
-      ),
-    );
-  });
+  const router = new Router<V1State>();
+  router.post(
+    AGENT_BATCH_PATH,
+    rejectOversizedBatch,
+    validateBody<AgentCompletionRequest[]>(agentBatchSchema),
+    async (ctx) => {
+      const prefer = parsePrefer(ctx.get("prefer"));
+      await writeReply(
+        ctx,
+        await completeAgentBatch(deps, ctx.state.body, ctx.state.auth, prefer, announcePublished(ctx)),
+      );
+    },
+  );
   return documentRoutes(router, agentBatchOperation);
 }

@@ -11,7 +11,7 @@ import {
   publishingResponses,
   runErrorResponses,
 } from "../run.openapi";
-import { agentBatchSchema, agentCompletionSchema } from "./agent.schema";
+import { agentBatchSchema, agentCompletionSchema } from "../../../schemas/agent-request.schema";
 
 const researcher = {
   agent_name: "Researcher",

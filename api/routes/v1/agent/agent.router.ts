@@ -1,32 +1,29 @@
 import Router from "@koa/router";
 import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-spec";
 import type { ApiDeps } from "../../../deps";
-import { validateBody } from "../../../middleware/validate";
+import type { V1State } from "../../../http/state";
+import { validateBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
-import { completeAgent } from "../../../services/agent-completion.service";
-import { agentStreamFormat } from "../../../services/agent-stream.service";
-import { streamRun } from "../../../services/run-stream.service";
-import { parsePrefer } from "../../../services/prefer-header";
-import { announcePublished } from "../../published-prompts";
-import { reply } from "../../reply";
+import { completeAgent } from "../../../runs/agent-completion";
+import { parsePrefer } from "../../../http/prefer-header";
+import { announcePublished } from "../../../http/published-prompts";
+import { writeReply } from "../../../http/write-reply";
 import { agentCompletionOperation } from "./agent.openapi";
-import { agentCompletionSchema } from "./agent.schema";
+import { agentCompletionSchema } from "../../../schemas/agent-request.schema";
 
 /** E5's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
 export const AGENT_COMPLETIONS_PATH = "/v1/agent/completions";
 
 /** E5 `POST /v1/agent/completions`. */
 export function agentRouter(deps: ApiDeps): Router {
-  const router = new Router();
-  router.post(AGENT_COMPLETIONS_PATH, validateBody(agentCompletionSchema), async (ctx) => {
+  const router = new Router<V1State>();
+  router.post(AGENT_COMPLETIONS_PATH, validateBody<AgentCompletionRequest>(agentCompletionSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
-    const outcome = await completeAgent(deps, ctx.state.body as AgentCompletionRequest, ctx.state.auth, prefer, {
+    const outcome = await completeAgent(deps, ctx.state.body, ctx.state.auth, prefer, {
       onPublished: announcePublished(ctx),
       admission: ctx.state.admission,
     });
-    if ("stream" in outcome)
-      await streamRun(deps, ctx, outcome.stream.runId, agentStreamFormat(outcome.stream.runId, outcome.stream.request));
-    else reply(ctx, outcome);
+    await writeReply(ctx, outcome);
   });
   return documentRoutes(router, agentCompletionOperation);
 }

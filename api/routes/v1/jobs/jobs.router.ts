@@ -1,16 +1,11 @@
 import Router from "@koa/router";
 import Joi from "joi";
-import { loadChildren } from "../../../../shared/db/run-batch-store";
-import { cancelRun } from "../../../../shared/db/run-cancel";
-import { findRunForUser } from "../../../../shared/db/run-store";
-import { AppError, NotFoundError } from "../../../../shared/errors";
-import { publishCancel } from "../../../../shared/queues/cancellation";
 import type { ApiDeps } from "../../../deps";
+import type { V1State } from "../../../http/state";
 import { documentRoutes, type Operation } from "../../../openapi/operation";
 import { apiError } from "../../../openapi/shared-parts";
-import { KINDS_WITH_CHILDREN, presentJob } from "../../../presenters/job.presenter";
+import { cancelJob, readJob } from "../../../runs/jobs";
 import { cancelledJobSchema, jobResponseSchema } from "../../../schemas/job-response.schema";
-import { isUuid } from "../../../services/uuid";
 
 const jobParams = Joi.object({
   job_id: Joi.string().description("The `job_id` (or a batch's `batch_id`) a run was answered with"),
@@ -47,38 +42,12 @@ const jobsOperations: Operation[] = [
 
 /** `GET /v1/jobs/{job_id}` reads any run of the caller's account; `DELETE` cancels one still going. */
 export function jobsRouter(deps: ApiDeps): Router {
-  const router = new Router();
-  const notFound = (jobId: string) => new NotFoundError(`No job '${jobId}' for this API key's account`);
-
+  const router = new Router<V1State>();
   router.get("/v1/jobs/:job_id", async (ctx) => {
-    // Job ids are UUIDs; anything else names no job (and could hold text Postgres refuses, like NUL).
-    const run = isUuid(ctx.params.job_id)
-      ? await findRunForUser(deps.ds, ctx.params.job_id, ctx.state.auth.userId)
-      : null;
-    if (!run) throw notFound(ctx.params.job_id);
-    const children =
-      KINDS_WITH_CHILDREN.has(run.kind) && run.status === "succeeded" ? await loadChildren(deps.ds, run.id) : [];
-    ctx.body = presentJob(run, children);
+    ctx.body = await readJob(deps, ctx.params.job_id, ctx.state.auth.userId);
   });
-
   router.delete("/v1/jobs/:job_id", async (ctx) => {
-    const result = isUuid(ctx.params.job_id)
-      ? await cancelRun(deps.ds, ctx.params.job_id, ctx.state.auth.userId)
-      : null;
-    if (!result) throw notFound(ctx.params.job_id);
-    if (!result.changed) {
-      throw new AppError(
-        409,
-        "JOB_FINISHED",
-        `The job has already ended (${result.status === "succeeded" ? "success" : result.status})`,
-        {
-          job_id: ctx.params.job_id,
-        },
-      );
-    }
-    // The row says cancelled already; the broadcast makes the worker holding it stop now.
-    await publishCancel(deps.redis, result.id).catch(() => undefined);
-    ctx.body = { job_id: ctx.params.job_id, status: "cancelled" };
+    ctx.body = await cancelJob(deps, ctx.params.job_id, ctx.state.auth.userId);
   });
   return documentRoutes(router, ...jobsOperations);
 }

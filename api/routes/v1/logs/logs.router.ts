@@ -2,10 +2,11 @@ import Router from "@koa/router";
 import Joi from "joi";
 import { ValidationError } from "../../../../shared/errors";
 import type { ApiDeps } from "../../../deps";
-import { toIssues } from "../../../middleware/validate";
+import type { V1State } from "../../../http/state";
+import { toIssues } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
 import { runLogsResponseSchema } from "../../../schemas/meta-response.schema";
-import { listRunLogs } from "../../../services/swarm-logs.service";
+import { listRunLogs } from "../../../runs/run-logs";
 
 /** `?limit=` (1–1000, default 100) and `?offset=` (≥ 0, default 0); other parameters are ignored. */
 const logsQuerySchema = Joi.object({
@@ -15,12 +16,11 @@ const logsQuerySchema = Joi.object({
 
 /** `GET /v1/swarm/logs`: the caller's API key's runs, newest first. */
 export function logsRouter(deps: Pick<ApiDeps, "ds">): Router {
-  const router = new Router();
+  const router = new Router<V1State>();
   router.get("/v1/swarm/logs", async (ctx) => {
     const { value, error } = logsQuerySchema.validate(ctx.query, { abortEarly: false, convert: true });
     if (error) throw new ValidationError(toIssues(error, "query"));
-    const logs = await listRunLogs(deps.ds, ctx.state.auth, { limit: value.limit, offset: value.offset });
-    ctx.body = { status: "success", count: logs.length, logs, timestamp: new Date().toISOString() };
+    ctx.body = await listRunLogs(deps.ds, ctx.state.auth, { limit: value.limit, offset: value.offset });
   });
   return documentRoutes(router, {
     method: "get",

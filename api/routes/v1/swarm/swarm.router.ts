@@ -1,18 +1,17 @@
 import Router from "@koa/router";
 import Joi from "joi";
 import type { SwarmRequest } from "../../../../shared/contracts/swarm-request";
-import { AVAILABLE_SWARM_TYPES, SWARM_TYPES } from "../../../../shared/swarms/swarm-catalog";
+import { AVAILABLE_SWARM_TYPES } from "../../../../shared/swarms/swarm-catalog";
 import type { ApiDeps } from "../../../deps";
-import { rejectOversizedBatch } from "../../../middleware/batch-size";
-import { validateBody } from "../../../middleware/validate";
+import { rejectOversizedBatch } from "../batch-size";
+import type { V1State } from "../../../http/state";
+import { validateBody } from "../../../http/validate";
 import { documentRoutes } from "../../../openapi/operation";
-import { parsePrefer } from "../../../services/prefer-header";
-import { streamRun } from "../../../services/run-stream.service";
-import { completeSwarmBatch } from "../../../services/swarm-batch.service";
-import { completeSwarm } from "../../../services/swarm-completion.service";
-import { swarmStreamFormat } from "../../../services/swarm-stream.service";
-import { announcePublished } from "../../published-prompts";
-import { reply } from "../../reply";
+import { parsePrefer } from "../../../http/prefer-header";
+import { completeSwarmBatch } from "../../../runs/swarm-batch";
+import { completeSwarm } from "../../../runs/swarm-completion";
+import { announcePublished } from "../../../http/published-prompts";
+import { writeReply } from "../../../http/write-reply";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 import { swarmBatchOperation, swarmCompletionOperation, swarmTypesOperation } from "./swarm.openapi";
 
@@ -24,29 +23,21 @@ export const SWARM_BATCH_PATH = "/v1/swarm/batch/completions";
 
 /** E1 `POST /v1/swarm/completions`, E2 `POST /v1/swarm/batch/completions`, `GET /v1/swarms/available`. */
 export function swarmRouter(deps: ApiDeps): Router {
-  const router = new Router();
-  router.post(SWARM_COMPLETIONS_PATH, validateBody(swarmRequestSchema), async (ctx) => {
-    const outcome = await completeSwarm(
-      deps,
-      ctx.state.body as SwarmRequest,
-      ctx.state.auth,
-      parsePrefer(ctx.get("prefer")),
-      {
-        onPublished: announcePublished(ctx),
-        admission: ctx.state.admission,
-      },
-    );
-    if ("stream" in outcome)
-      await streamRun(deps, ctx, outcome.stream.runId, swarmStreamFormat(outcome.stream.runId, outcome.stream.request));
-    else reply(ctx, outcome);
+  const router = new Router<V1State>();
+  router.post(SWARM_COMPLETIONS_PATH, validateBody<SwarmRequest>(swarmRequestSchema), async (ctx) => {
+    const outcome = await completeSwarm(deps, ctx.state.body, ctx.state.auth, parsePrefer(ctx.get("prefer")), {
+      onPublished: announcePublished(ctx),
+      admission: ctx.state.admission,
+    });
+    await writeReply(ctx, outcome);
   });
   // Items are validated one by one by the service, so a bad item takes its slot instead of failing the batch.
-  router.post(SWARM_BATCH_PATH, rejectOversizedBatch, validateBody(Joi.array().required()), async (ctx) => {
-    reply(
+  router.post(SWARM_BATCH_PATH, rejectOversizedBatch, validateBody<unknown[]>(Joi.array().required()), async (ctx) => {
+    await writeReply(
       ctx,
       await completeSwarmBatch(
         deps,
-        ctx.state.body as unknown[],
+        ctx.state.body,
         ctx.state.auth,
         parsePrefer(ctx.get("prefer")),
         announcePublished(ctx),
@@ -54,7 +45,7 @@ export function swarmRouter(deps: ApiDeps): Router {
     );
   });
   router.get("/v1/swarms/available", (ctx) => {
-    ctx.body = { success: true, swarm_types: SWARM_TYPES.filter((t) => AVAILABLE_SWARM_TYPES.has(t)) };
+    ctx.body = { success: true, swarm_types: AVAILABLE_SWARM_TYPES };
   });
   return documentRoutes(router, swarmCompletionOperation, swarmBatchOperation, swarmTypesOperation);
 }

@@ -1,0 +1,70 @@
+import type { Context } from "koa";
+import type { FrameStream } from "../reply";
+
+/** An open Server-Sent Events response. */
+interface SseStream {
+  /** An `event: <name>` frame with JSON data; without a name, a bare `data:` frame. */
+  send(data: unknown, event?: string): void;
+  readonly closed: boolean;
+  close(): void;
+}
+
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * Takes over the Koa response for Server-Sent Events. Written by hand rather than with an SSE
+ * library because clients of the hosted API match the frames byte for byte (`event: x` and
+ * `data: {...}` with a space after the colon, JSON on one line); libraries write `data:{...}`.
+ */
+function openSse(ctx: Context): SseStream {
+  ctx.respond = false; // this stream writes the response itself
+  const res = ctx.res;
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache, no-transform",
+    Connection: "keep-alive",
+    "X-Accel-Buffering": "no", // proxies must not buffer the stream
+    ...Object.fromEntries(Object.entries(ctx.response.headers).map(([k, v]) => [k, String(v)])),
+  });
+  res.flushHeaders();
+  let closed = false;
+  const keepAlive = setInterval(() => !closed && res.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+  const end = () => {
+    closed = true;
+    clearInterval(keepAlive);
+  };
+  res.once("close", end);
+  return {
+    send(data, event) {
+      if (closed) return;
+      // JSON.stringify never emits a raw newline, so one data line always holds the whole payload.
+      res.write(`${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`);
+    },
+    get closed() {
+      return closed;
+    },
+    close() {
+      if (closed) return;
+      end();
+      res.end();
+    },
+  };
+}
+
+/**
+ * Streams a use case's frames as Server-Sent Events until they end. A client that goes away
+ * aborts the frames' signal, which stops them (not the work behind them).
+ */
+export async function writeSse(ctx: Context, frames: FrameStream): Promise<void> {
+  const sse = openSse(ctx);
+  const stop = new AbortController();
+  ctx.res.once("close", () => stop.abort());
+  try {
+    for await (const frame of frames(stop.signal)) {
+      if (sse.closed) break;
+      sse.send(frame.data, frame.event);
+    }
+  } finally {
+    sse.close();
+  }
+}

@@ -1,0 +1,36 @@
+import type { KeyOwner } from "../../shared/auth/api-keys";
+import type { Logger } from "../../shared/logger";
+import type { PlatformCaller } from "../auth/platform-caller";
+import type { RateLimitState } from "../limits/rate-limiter";
+
+/** What every request carries once `requestLogger` has run. */
+export interface RequestState {
+  requestId: string;
+  logger: Logger;
+}
+
+/** A `/v1` request: behind the API key and the rate limits (`api/app.ts`). */
+export interface V1State extends RequestState {
+  auth: KeyOwner;
+  /** The limiter's standing after counting this request (absent while its verdict is deferred). */
+  rateLimit?: RateLimitState;
+  /** The deferred rate-limit verdict, which the run spine awaits before its first write. */
+  admission?: Promise<void>;
+}
+
+/** A platform request behind `platformAuth`. */
+export interface PlatformState extends RequestState {
+  auth: PlatformCaller;
+  /** The uploaded file's bytes, or null when none came (`platformBody`). */
+  upload?: Buffer | null;
+}
+
+/** A platform request anyone may make (`platformViewer`): the caller, when credentials came. */
+export interface ViewerState extends RequestState {
+  auth?: PlatformCaller;
+}
+
+/** What `validateBody` leaves: the validated body, defaults applied. */
+export interface BodyState<Body> {
+  body: Body;
+}

@@ -1,0 +1,48 @@
+import type { DataSource } from "typeorm";
+import { isModerator } from "../../../shared/db/user-store";
+import { searchPrompts, type PromptSort } from "../../../shared/db/prompt-listing-store";
+import { toPromptRecord, type PromptRecord } from "./prompt-record";
+
+export const SORTS = ["newest", "oldest", "popular", "rating"] as const satisfies readonly PromptSort[];
+export const PRICE_FILTERS = ["all", "free", "paid"] as const;
+
+/** E9's body after validation. */
+export interface PromptQuery {
+  search?: string | null;
+  category?: string | null;
+  priceFilter: (typeof PRICE_FILTERS)[number];
+  userFilter?: string | null;
+  sortBy: (typeof SORTS)[number];
+  limit: number;
+  offset: number;
+}
+
+/**
+ * E9: prompts matching every given filter (`search` as a case-insensitive substring of name or
+ * description, `category` case-insensitively, free/paid, one user), sorted and paged. Approved
+ * prompts are shown to anyone; prompts waiting for review or rejected only to their owner and to
+ * moderators (who see paid text too, see toPromptRecord); a prompt whose token is still being
+ * launched to nobody.
+ */
+export async function queryPrompts(
+  ds: DataSource,
+  query: PromptQuery,
+  viewerId: string | null,
+): Promise<PromptRecord[]> {
+  const isFree = query.priceFilter === "free" ? true : query.priceFilter === "paid" ? false : null;
+  const moderator = viewerId !== null && (await isModerator(ds, viewerId));
+  const rows = await searchPrompts(
+    ds,
+    {
+      search: query.search || null,
+      category: query.category || null,
+      isFree,
+      userId: query.userFilter || null,
+      sortBy: query.sortBy,
+      limit: query.limit,
+      offset: query.offset,
+    },
+    { userId: viewerId, moderator },
+  );
+  return rows.map((row) => toPromptRecord(row, viewerId, moderator));
+}

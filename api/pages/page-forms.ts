@@ -1,0 +1,58 @@
+import type { Context, Middleware } from "koa";
+import compose from "koa-compose";
+import { koaBody } from "koa-body";
+import { rethrowBodyParseError } from "../http/body";
+import { isValidCsrfToken } from "./csrf-tokens";
+import { viewerOf } from "./page-session";
+import { renderMessage } from "./render";
+import { renderSignIn } from "./sign-in-page";
+
+/** Forms are small: a name, a session token, a form token. */
+const formBody = koaBody({
+  urlencoded: true,
+  formLimit: "32kb",
+  json: false,
+  text: false,
+  multipart: false,
+  onError: rethrowBodyParseError,
+});
+
+export function formField(ctx: Context, name: string): string {
+  const value = (ctx.request.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === "string" ? value : "";
+}
+
+/**
+ * What every state-changing form of a signed-in user goes through: a signed-in viewer (else the
+ * 401 sign-in page, answered before any of the body is read), the form body, and, for cookie
+ * sessions, the form token derived from the session (else 403). The SameSite=Strict cookie already
+ * keeps other sites' forms from carrying the session; the token also stops same-site pages that
+ * are not ours. A session sent in the `Authorization` header needs no token: browsers never add
+ * that header on their own.
+ */
+export function signedInForm(returnTo: string): Middleware {
+  return compose([
+    async (ctx, next) => {
+      if (!viewerOf(ctx)) return renderSignIn(ctx, 401, { next: returnTo });
+      await next();
+    },
+    formBody,
+    async (ctx, next) => {
+      const viewer = viewerOf(ctx)!;
+      if (viewer.via === "cookie" && !isValidCsrfToken(viewer.token, formField(ctx, "_csrf"))) {
+        return renderMessage(
+          ctx,
+          403,
+          "Form refused",
+          "This form did not come from this site or has expired. Reload the page and try again.",
+        );
+      }
+      await next();
+    },
+  ]);
+}
+
+/** The form body alone, for the sign-in form (there is no session yet to bind a form token to). */
+export function plainForm(): Middleware {
+  return formBody;
+}

@@ -1,0 +1,60 @@
+import type { KeyOwner } from "../../shared/auth/api-keys";
+import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
+import { withholdAgentSecrets } from "../../shared/secrets/run-secrets";
+import type { ApiDeps } from "../deps";
+import type { OnPublished } from "../marketplace/publishing/publish-agents";
+import type { Reply } from "../reply";
+import { assertBatchSize, runBatch, type BatchKind } from "./batch";
+import { presentAgentBatch } from "./presenters/agent-batch.presenter";
+import { readyAgents } from "./ready-agents";
+import { imageUrls } from "./request-egress";
+import { effectiveBudget } from "./run-budget";
+import { assertAgentModelsServable } from "./run-models";
+import type { Prefer } from "./submit-run";
+
+const AGENT_BATCH: BatchKind<"agent_batch", "agent"> = {
+  parentKind: "agent_batch",
+  childKind: "agent",
+  parentJob: "agent-batch",
+  childJob: "agent-run",
+};
+
+/**
+ * E3: one child run per item (marketplace prompts applied, agents published when asked), all in
+ * parallel across agent workers; answers in request order, an item that fails reported in its slot.
+ * An item that cannot run refuses the whole batch (400) before anything is stored.
+ */
+export async function completeAgentBatch(
+  deps: ApiDeps,
+  items: AgentCompletionRequest[],
+  owner: KeyOwner,
+  prefer: Prefer,
+  onPublished?: OnPublished,
+): Promise<Reply> {
+  assertBatchSize(items.length);
+  const where = (i: number) => `[${i}].agent_config`;
+  const specs = items.map((item) => item.agent_config);
+  assertAgentModelsServable(specs, where);
+  // One pass over every item's agents: one marketplace lookup, one publication.
+  const images = items.flatMap((item, i) => imageUrls(item, `[${i}]`));
+  const configs = await readyAgents(deps, owner.userId, { specs, images, where }, { onPublished });
+  return runBatch(
+    deps,
+    {
+      kind: AGENT_BATCH,
+      owner,
+      parentRequest: { total_requests: items.length },
+      // Items stream nothing: their results come back together.
+      items: items.map((item, i) =>
+        withholdAgentSecrets({
+          ...item,
+          agent_config: configs[i],
+          stream: false,
+          budget: effectiveBudget(item.budget, owner.tier),
+        }),
+      ),
+      present: presentAgentBatch,
+    },
+    prefer,
+  );
+}

@@ -1,0 +1,46 @@
+import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
+import type { RunEvent } from "../../shared/queues/run-events";
+import type { Frame } from "../reply";
+import { errorFrame, now, type StreamFormat } from "./run-stream";
+
+/** E5's frames (CONTRACT.md): metadata, start, chunk…, usage, end, done; or one error. */
+export function agentStreamFormat(jobId: string, request: AgentCompletionRequest): StreamFormat {
+  const spec = request.agent_config;
+  return {
+    metadata: {
+      job_id: jobId,
+      success: true,
+      name: spec.agent_name ?? null,
+      description: spec.description ?? null,
+      temperature: spec.temperature ?? null,
+      timestamp: now(),
+      stream: true,
+      type: "metadata",
+    },
+    framesFor(event: RunEvent): Frame[] {
+      switch (event.type) {
+        case "start":
+          return [{ event: "start", data: { timestamp: now() } }];
+        case "chunk":
+          return [{ event: "chunk", data: { content: event.content, timestamp: now() } }];
+        case "finish":
+          return [
+            { event: "usage", data: event.usage },
+            { event: "end", data: { job_id: jobId, usage: event.usage, timestamp: now(), complete: true } },
+            { event: "done", data: { timestamp: now() } },
+          ];
+        case "error":
+          return [errorFrame(event.error)];
+        default:
+          return [];
+      }
+    },
+    endingOf(run) {
+      const content = run.kind === "agent" ? run.output?.outputs.at(-1)?.content : undefined;
+      return [
+        { type: "chunk", content: typeof content === "string" ? content : JSON.stringify(content) },
+        { type: "finish", usage: run.usage },
+      ];
+    },
+  };
+}

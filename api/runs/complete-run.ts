@@ -1,0 +1,72 @@
+import type { KeyOwner } from "../../shared/auth/api-keys";
+import type { AgentSpec } from "../../shared/contracts/agent-spec";
+import type { RunOfKind } from "../../shared/db/entities/run.entity";
+import type { JobName } from "../../shared/queues/registry";
+import type { SplitRequest } from "../../shared/secrets/run-secrets";
+import type { ApiDeps } from "../deps";
+import { acceptedReply, type Outcome } from "../reply";
+import { readyAgents, type RequestAgents, type RunHooks } from "./ready-agents";
+import { runFrames, type StreamFormat } from "./run-stream";
+import { assertSucceeded, runAndWait, syncWaitMs, type Prefer } from "./submit-run";
+
+/** What a completion endpoint's requests have in common: whether to stream. */
+interface RunRequest {
+  stream?: boolean | null;
+}
+
+/** What sets one kind of single run (E5's agent, E1's swarm) apart in the completion steps. */
+export interface CompletionKind<R extends RunRequest, K extends "agent" | "swarm" = "agent" | "swarm"> {
+  kind: K;
+  job: JobName;
+  /** The request checked (400 before anything is stored) and made ready: defaults and budget filled in. */
+  prepare(body: R, owner: KeyOwner): R;
+  /** The request's agents, and what else it connects to. */
+  agentsOf(request: R): RequestAgents;
+  /** The request with its agents made ready (see `readyAgents`). */
+  withAgents(request: R, specs: AgentSpec[]): R;
+  /** The request to store with the secrets withheld from it. */
+  withholdSecrets(request: R): SplitRequest<R>;
+  /** `flex` runs wait behind standard ones in the queue. */
+  serviceTier?(request: R): "standard" | "flex" | undefined;
+  /** The frames of a streamed run. */
+  streamFormat(runId: string, request: R): StreamFormat;
+  /** The answer's body, from the succeeded run. */
+  present(run: RunOfKind<K>): unknown;
+}
+
+/**
+ * E5 and E1: checks the request, makes its agents ready (egress, marketplace prompts, publication),
+ * stores and queues the run, and answers when it ends: 200 with its result, 202 when the caller
+ * does not wait, or its frames when it streams.
+ */
+export async function completeRun<R extends RunRequest, K extends "agent" | "swarm">(
+  deps: ApiDeps,
+  kind: CompletionKind<R, K>,
+  body: R,
+  owner: KeyOwner,
+  prefer: Prefer,
+  hooks: RunHooks = {},
+): Promise<Outcome> {
+  const prepared = kind.prepare(body, owner);
+  const specs = await readyAgents(deps, owner.userId, kind.agentsOf(prepared), hooks);
+  const { request, secrets } = kind.withholdSecrets(kind.withAgents(prepared, specs));
+  const streaming = Boolean(request.stream) && !prefer.respondAsync;
+  const waitMs = streaming ? null : syncWaitMs(prefer);
+  const { runId, run } = await runAndWait(
+    deps,
+    {
+      kind: kind.kind,
+      job: kind.job,
+      request,
+      secrets,
+      owner,
+      serviceTier: kind.serviceTier?.(request),
+      admission: hooks.admission,
+    },
+    waitMs,
+  );
+  if (streaming) return { stream: runFrames(deps, runId, kind.streamFormat(runId, request)) };
+  if (waitMs === null) return acceptedReply(runId);
+  assertSucceeded(run, runId, kind.kind);
+  return { status: 200, body: kind.present(run) };
+}

@@ -1,0 +1,30 @@
+import type { AgentUsage } from "../../../shared/contracts/agent-spec";
+import type { AgentRun } from "../../../shared/db/entities/run.entity";
+
+/** The usage object in the contract's field order (jsonb storage does not keep key order). */
+function orderedUsage(u: AgentUsage | null): AgentUsage | null {
+  if (!u) return null;
+  return {
+    input_tokens: u.input_tokens,
+    output_tokens: u.output_tokens,
+    total_tokens: u.total_tokens,
+    img_cost: u.img_cost,
+    mcp_cost: u.mcp_cost,
+    total_cost: u.total_cost,
+  };
+}
+
+/** CONTRACT.md's E5 response, built from a succeeded run. */
+export function presentAgentCompletion(run: AgentRun) {
+  const { request, output } = run;
+  return {
+    job_id: run.job_id,
+    success: true,
+    name: request.agent_config.agent_name ?? null,
+    description: request.agent_config.description ?? null,
+    temperature: request.agent_config.temperature ?? null,
+    outputs: output?.outputs ?? [],
+    usage: orderedUsage(run.usage),
+    timestamp: (run.finished_at ?? new Date()).toISOString(),
+  };
+}

@@ -1,0 +1,43 @@
+import { isRunOfKind, type Run } from "../../../shared/db/entities/run.entity";
+import { presentAgentBatch } from "./agent-batch.presenter";
+import { presentAgentCompletion } from "./agent-completion.presenter";
+import { batchSlots } from "./swarm-batch.presenter";
+import { presentSwarmCompletion } from "./swarm-completion.presenter";
+import { PUBLIC_STATUS } from "./run-status";
+
+/** The stored response of a succeeded run, for the kinds that have one (a batch's from its items). */
+function presentSuccess(run: Run, children: Run[]): Record<string, unknown> | null {
+  switch (run.kind) {
+    case "agent":
+      return presentAgentCompletion(run);
+    case "agent_batch":
+      return presentAgentBatch(run, children.filter(isRunOfKind("agent")));
+    case "swarm":
+      return presentSwarmCompletion(run);
+    case "swarm_batch":
+      return { job_id: run.job_id, results: batchSlots(run.request, children.filter(isRunOfKind("swarm"))) };
+    default:
+      return null;
+  }
+}
+
+/** Kinds whose stored response includes their child runs. */
+export const KINDS_WITH_CHILDREN = new Set<Run["kind"]>(["agent_batch", "swarm_batch"]);
+
+/** `GET /v1/jobs/{job_id}`: the stored response of a finished run, or its state while it runs. */
+export function presentJob(run: Run, children: Run[] = []): Record<string, unknown> {
+  const status = PUBLIC_STATUS[run.status];
+  const success = run.status === "succeeded" ? presentSuccess(run, children) : null;
+  if (success) return { ...success, status };
+  const error = run.error;
+  return {
+    job_id: run.job_id,
+    status,
+    kind: run.kind,
+    queued_at: new Date(run.queued_at).toISOString(),
+    started_at: run.started_at ? new Date(run.started_at).toISOString() : null,
+    finished_at: run.finished_at ? new Date(run.finished_at).toISOString() : null,
+    ...(error ? { detail: error.message, code: error.code } : {}),
+    ...(run.usage ? { usage: run.usage } : {}),
+  };
+}

@@ -1,0 +1,10 @@
+import type { Run } from "../../../shared/db/entities/run.entity";
+
+/** Public names of run states (the hosted API says `success`, not `succeeded`). */
+export const PUBLIC_STATUS: Record<Run["status"], string> = {
+  queued: "queued",
+  running: "running",
+  succeeded: "success",
+  failed: "failed",
+  cancelled: "cancelled",
+};

@@ -1,0 +1,77 @@
+import { config } from "../../shared/config";
+import type { Run } from "../../shared/db/entities/run.entity";
+import { findRun, isTerminal } from "../../shared/db/run-store";
+import { readRunEvents, type RunEvent } from "../../shared/queues/run-events";
+import { createRedis } from "../../shared/queues/redis";
+import type { ApiDeps } from "../deps";
+import type { Frame, FrameStream } from "../reply";
+
+/** How one kind of run is shown as Server-Sent Events. */
+export interface StreamFormat {
+  /** The first frame's data (a bare `data:` frame), sent before the run starts. */
+  metadata: Record<string, unknown>;
+  /** The frames for one worker event. */
+  framesFor(event: RunEvent): Frame[];
+  /** The worker's final events of a succeeded run, told from its row when they were lost. */
+  endingOf(run: Run): RunEvent[];
+}
+
+/** The current time, as every frame's `timestamp` gives it. */
+export const now = () => new Date().toISOString();
+
+/** The `error` frame both kinds of run end with when they fail. */
+export function errorFrame(error: string): Frame {
+  return { event: "error", data: { error, timestamp: now() } };
+}
+
+/** The worker's last event of a run: the stream is over once it is relayed. */
+const isLast = (event: RunEvent) => event.type === "finish" || event.type === "error";
+
+/** The events that end a run, told from its row (e.g. after a Redis restart lost the worker's). */
+function endingFromRow(run: Run, format: StreamFormat): RunEvent[] {
+  if (run.status === "succeeded") return format.endingOf(run);
+  const message = (run.error as { message?: string } | null)?.message ?? `The run ended as ${run.status}`;
+  return [{ type: "error", error: message }];
+}
+
+/**
+ * A run's frames: the metadata frame, then the worker's events as they arrive from the run's Redis
+ * stream, until its last event. When the run ends without its final events, the row tells the
+ * ending; when it outlasts `SYNC_WAIT_MS`, an error frame says where to fetch it later.
+ */
+export function runFrames(deps: ApiDeps, runId: string, format: StreamFormat): FrameStream {
+  return async function* (stop) {
+    yield { data: format.metadata };
+    const reader = createRedis("blocking");
+    const deadline = Date.now() + config.http.syncWaitMs;
+    let lastId = "0";
+    try {
+      while (!stop.aborted) {
+        const batch = await readRunEvents(reader, runId, lastId, 1_000);
+        for (const { id, event } of batch) {
+          lastId = id;
+          yield* format.framesFor(event);
+          if (isLast(event)) return;
+        }
+        if (batch.length > 0) continue;
+        const run = await findRun(deps.ds, runId);
+        if (run && isTerminal(run.status)) {
+          // One last read: the final events may have landed just after the blocking read returned.
+          for (const { event } of await readRunEvents(reader, runId, lastId, 1)) {
+            yield* format.framesFor(event);
+            if (isLast(event)) return;
+          }
+          for (const event of endingFromRow(run, format)) yield* format.framesFor(event);
+          return;
+        }
+        if (Date.now() > deadline) {
+          const error = `The run is still in progress; fetch it later with GET /v1/jobs/${runId}`;
+          yield { event: "error", data: { error, job_id: runId, timestamp: now() } };
+          return;
+        }
+      }
+    } finally {
+      reader.disconnect();
+    }
+  };
+}

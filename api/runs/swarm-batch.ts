@@ -1,0 +1,118 @@
+import type { KeyOwner } from "../../shared/auth/api-keys";
+import type { SwarmRequest } from "../../shared/contracts/swarm-request";
+import { AppError } from "../../shared/errors";
+import { withholdSwarmSecrets } from "../../shared/secrets/run-secrets";
+import type { ApiDeps } from "../deps";
+import { publishAgentPrompts, type OnPublished } from "../marketplace/publishing/publish-agents";
+import { applyMarketplacePrompts, lookupMarketplacePrompts } from "../marketplace/run-prompts";
+import type { Reply } from "../reply";
+import { swarmRequestSchema } from "../schemas/swarm-request.schema";
+import { validateRequest } from "../schemas/validate-request";
+import { assertBatchSize, runBatch, type BatchKind } from "./batch";
+import type { SwarmBatchItem, SwarmBatchParent } from "../../shared/contracts/batch";
+import { batchSlots } from "./presenters/swarm-batch.presenter";
+import { assertRequestEgress, imageUrls } from "./request-egress";
+import type { Prefer } from "./submit-run";
+import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
+
+const SWARM_BATCH: BatchKind<"swarm_batch", "swarm"> = {
+  parentKind: "swarm_batch",
+  childKind: "swarm",
+  parentJob: "swarm-batch",
+  childJob: "swarm-run",
+};
+
+type PreparedItem = { request: SwarmRequest } | { error: SwarmBatchItem };
+
+/** The slot of an item refused for a reason the service can tell the client. */
+function refusedItem(swarmName: string | null, err: unknown): { error: SwarmBatchItem } {
+  if (err instanceof AppError) return { error: { status: "error", swarm_name: swarmName, detail: err.message } };
+  throw err;
+}
+
+/** Validates one item: the runnable request, or the error that takes its slot. */
+function prepareItem(raw: unknown, owner: KeyOwner): PreparedItem {
+  const name = (raw as { name?: unknown } | null)?.name;
+  const swarmName = typeof name === "string" ? name : null;
+  const { value, error } = validateRequest(swarmRequestSchema, raw);
+  if (error) {
+    const detail = error.details.map((d) => d.message.replace(/"/g, "'")).join("; ");
+    return { error: { status: "error", swarm_name: swarmName, detail } };
+  }
+  try {
+    const request = normaliseSwarmRequest(value as SwarmRequest, owner);
+    assertSwarmRunnable(request);
+    return { request: { ...request, stream: false } };
+  } catch (err) {
+    return refusedItem(swarmName, err);
+  }
+}
+
+/** One step of a runnable item's preparation; an item the step refuses takes its slot as an error. */
+async function step(item: PreparedItem, next: (request: SwarmRequest) => Promise<SwarmRequest>): Promise<PreparedItem> {
+  if (!("request" in item)) return item;
+  try {
+    return { request: await next(item.request) };
+  } catch (err) {
+    return refusedItem(item.request.name ?? null, err);
+  }
+}
+
+/**
+ * E2: every valid item is a child swarm run, all in parallel across swarm workers; an invalid item
+ * (MCP servers or images the egress policy refuses, a marketplace prompt it may not use, agents
+ * that cannot be published included) is answered in its slot without running. The answer keeps
+ * request order.
+ */
+export async function completeSwarmBatch(
+  deps: ApiDeps,
+  items: unknown[],
+  owner: KeyOwner,
+  prefer: Prefer,
+  onPublished: OnPublished = () => undefined,
+): Promise<Reply> {
+  assertBatchSize(items.length);
+  const validated = await Promise.all(
+    items.map((item) =>
+      step(prepareItem(item, owner), async (request) => {
+        await assertRequestEgress(request.agents ?? [], imageUrls(request));
+        return request;
+      }),
+    ),
+  );
+  // One lookup for the marketplace prompts of every item.
+  const lookup = await lookupMarketplacePrompts(
+    deps.ds,
+    validated.flatMap((p) => ("request" in p ? (p.request.agents ?? []) : [])),
+  );
+  const promptIds: string[] = [];
+  const prepared: PreparedItem[] = [];
+  // One item after another, so items publishing the same prompt share one record.
+  for (const item of validated) {
+    prepared.push(
+      await step(item, async (request) => {
+        const agents = applyMarketplacePrompts(request.agents ?? [], lookup, owner.userId);
+        const published = await publishAgentPrompts(deps, owner.userId, agents);
+        promptIds.push(...published.promptIds);
+        return { ...request, agents: published.specs };
+      }),
+    );
+  }
+  onPublished([...new Set(promptIds)]);
+  const runnable = prepared.flatMap((p) => ("request" in p ? [withholdSwarmSecrets(p.request)] : []));
+  // Refused items are kept with the parent, so a later GET /v1/jobs shows every slot too.
+  const rejected = prepared.flatMap((p, index) => ("error" in p ? [{ index, item: p.error }] : []));
+  const parentRequest: SwarmBatchParent = { total_requests: items.length, rejected };
+  if (runnable.length === 0) return { status: 200, body: batchSlots(parentRequest, []) };
+  return runBatch(
+    deps,
+    {
+      kind: SWARM_BATCH,
+      owner,
+      parentRequest,
+      items: runnable,
+      present: (_parent, children) => batchSlots(parentRequest, children),
+    },
+    prefer,
+  );
+}

@@ -1,0 +1,25 @@
+import type { KeyOwner } from "../../shared/auth/api-keys";
+import type { SwarmRequest } from "../../shared/contracts/swarm-request";
+import { swarmAgentNames } from "../../shared/swarms/request-checks";
+import { SWARM_TYPE_ALIASES } from "../../shared/swarms/swarm-catalog";
+import { assertSwarmRules } from "../../shared/swarms/swarm-rules";
+import { effectiveBudget } from "./run-budget";
+import { assertSwarmModelsServable } from "./run-models";
+
+/**
+ * A validated SwarmRequest made ready to store: the legacy type spelling mapped, the default type
+ * (SequentialWorkflow when agents are given), every agent named (`Agent <n>` when nameless, since
+ * turns are attributed by name), and the budget filled in for the caller's tier.
+ */
+export function normaliseSwarmRequest(body: SwarmRequest, owner: KeyOwner): SwarmRequest {
+  const type = body.swarm_type ? (SWARM_TYPE_ALIASES[body.swarm_type] ?? body.swarm_type) : "SequentialWorkflow";
+  const names = swarmAgentNames(body);
+  const agents = (body.agents ?? []).map((agent, i) => ({ ...agent, agent_name: names[i] }));
+  return { ...body, swarm_type: type, agents, budget: effectiveBudget(body.budget, owner.tier) };
+}
+
+/** The rules that need the whole request (its type's catalog record), and every model servable: 400 before any LLM call. */
+export function assertSwarmRunnable(request: SwarmRequest): void {
+  assertSwarmRules(request);
+  assertSwarmModelsServable(request);
+}

@@ -1,0 +1,49 @@
+import bs58 from "bs58";
+import type { Keypair } from "@solana/web3.js";
+import type { Run } from "../../shared/db/entities/run.entity";
+import { markLaunchFailed } from "../../shared/db/token-launch-outcome-store";
+import { enqueue } from "../../shared/queues/queues";
+import { depositLaunchKey, destroyLaunchKey } from "../../shared/secrets/launch-keys";
+import type { ApiDeps } from "../deps";
+import { enqueueAndAwait } from "../runs/submit-run";
+
+/** A stored launch and its queued run. */
+export interface StoredLaunch {
+  runId: string;
+  launchId: string;
+}
+
+/**
+ * Hands a stored launch (E6's or a prompt's) to the chain worker and waits up to `waitMs`
+ * (`LAUNCH_WAIT_MS`) for its run to end: the finished run, or null when it is still going. The key
+ * waits for the worker only sealed, in Redis beside the job (see `launch-keys`), and is never stored. A launch that
+ * could not be queued is marked failed — its listing failed, its prompt removed — and the queue's
+ * error (503) is thrown.
+ */
+export async function runLaunchJob(
+  deps: ApiDeps,
+  launch: StoredLaunch,
+  keypair: Keypair,
+  waitMs: number,
+): Promise<Run | null> {
+  const job = { runId: launch.runId, launchId: launch.launchId };
+  let queued = false;
+  const enqueueJob = async () => {
+    await depositLaunchKey(deps.redis, launch.runId, bs58.encode(keypair.secretKey));
+    try {
+      await enqueue(deps.queues, "token-launch", job, launch.runId);
+    } catch (err) {
+      await destroyLaunchKey(deps.redis, launch.runId).catch(() => undefined);
+      throw err;
+    }
+    queued = true;
+  };
+  try {
+    return await enqueueAndAwait(deps, launch.runId, enqueueJob, waitMs);
+  } catch (err) {
+    // Only a launch that never reached the queue is settled here; a queued one is the worker's.
+    if (!queued)
+      await markLaunchFailed(deps.ds, launch.launchId, "The launch could not be queued").catch(() => undefined);
+    throw err;
+  }
+}

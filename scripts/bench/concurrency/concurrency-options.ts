@@ -1,0 +1,44 @@
+import { parseArgs } from "node:util";
+import { positive } from "../bench-options";
+import { UsageError } from "../scenario";
+
+/** Flags of the concurrency scenario. */
+export interface ConcurrencyOptions {
+  /** Simultaneous swarm requests. */
+  requests: number;
+  /** Simulated latency of every LLM call, ms. */
+  latencyMs: number;
+  /** Swarm worker processes sharing the burst. */
+  workers: number;
+  quick: boolean;
+}
+
+const DEFAULTS = { requests: 2_000, latencyMs: 1_000, workers: 2 };
+// --quick is a smoke test of the harness: a tenth of the burst.
+const QUICK_REQUESTS = 200;
+
+/** Parses `[--requests N] [--latency MS] [--workers N] [--quick]`; explicit flags win over `--quick`. */
+export function parseConcurrencyOptions(argv: string[]): ConcurrencyOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      options: {
+        requests: { type: "string" },
+        latency: { type: "string" },
+        workers: { type: "string" },
+        quick: { type: "boolean", default: false },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const quick = values.quick === true;
+  return {
+    requests: positive("requests", values.requests, true) ?? (quick ? QUICK_REQUESTS : DEFAULTS.requests),
+    latencyMs: positive("latency", values.latency, true) ?? DEFAULTS.latencyMs,
+    workers: positive("workers", values.workers, true) ?? DEFAULTS.workers,
+    quick,
+  };
+}

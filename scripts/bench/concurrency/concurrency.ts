@@ -1,0 +1,94 @@
+import { loadavg } from "node:os";
+import { preflight } from "../client/preflight";
+import { machineInfo } from "../probes/machine-info";
+import { watchQueue } from "../probes/queue-watcher";
+import { runStamp, writeJsonResult } from "../report/results-file";
+import { standAlone, type ScenarioMeasure } from "../scenario";
+import type { WorkerSpec } from "../stack/service-stack";
+import { setUpStack } from "../stack/stack-setup";
+import { withTeardown } from "../stack/teardown";
+import { swarmServiceTarget } from "../targets/concurrent-swarm-targets";
+import { measureBurst, type ConcurrencyContext } from "./concurrency-measure";
+import { parseConcurrencyOptions } from "./concurrency-options";
+import { concurrencyHeadline, renderConcurrencyTable, summarizeConcurrency } from "./concurrency-report";
+
+// Enough requests to get every code path of web and workers compiled before the burst.
+const WARMUP_REQUESTS = 50;
+
+/**
+ * 2,000 simultaneous E1 requests (a 3-agent ConcurrentWorkflow, 1 s per LLM call): do all succeed,
+ * how long until the last answer against the ideal (one call's latency: every request as fast as
+ * if alone), and how much memory each process (web, each swarm worker, simulator) peaks at.
+ *
+ * The workers' job concurrency is raised so together they can hold the whole burst
+ * (`WORKER_CONCURRENCY_SWARM`, default 20 per process, is a per-deployment setting); everything
+ * else runs with production defaults, so a limit hit here is one a deployment would hit too.
+ */
+export const measure: ScenarioMeasure = async (argv) => {
+  const opts = parseConcurrencyOptions(argv);
+  const stamp = runStamp();
+  const machine = machineInfo();
+  const workers: WorkerSpec[] = Array.from({ length: opts.workers }, (_, i) => ({
+    name: `worker-swarm-${i + 1}`,
+    queues: ["swarm"],
+  }));
+  const perWorker = Math.ceil(opts.requests / opts.workers);
+  return withTeardown(async (onTeardown) => {
+    const setup = await setUpStack("concurrency", stamp, onTeardown, {
+      workers,
+      env: { WORKER_CONCURRENCY_SWARM: String(perWorker) },
+    });
+    const { stack, say } = setup;
+    const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "swarm");
+    onTeardown(() => queue.close());
+    const ctx: ConcurrencyContext = {
+      target: swarmServiceTarget(stack.apiUrl, setup.apiKey, opts.latencyMs),
+      simulatorUrl: stack.simulatorUrl,
+      latencyMs: opts.latencyMs,
+      queue,
+      processes: stack.processes,
+      assertAlive: () => stack.assertAlive(),
+    };
+    say("checking the swarm endpoint answers…");
+    await preflight(ctx.target, stack);
+    const warmupRequests = Math.min(WARMUP_REQUESTS, opts.requests);
+    say(`warming up: ${warmupRequests} simultaneous requests`);
+    const warmup = await measureBurst(ctx, warmupRequests, "warm-up");
+    say(
+      `${opts.requests} simultaneous requests, ${opts.latencyMs} ms per LLM call, ${opts.workers} swarm worker(s) x concurrency ${perWorker}`,
+    );
+    const result = await measureBurst(ctx, opts.requests, "burst");
+    const summary = summarizeConcurrency(result, opts.latencyMs);
+    const failed = summary.failed > 0;
+
+    const lines = [renderConcurrencyTable(summary, result, machine, opts.latencyMs, opts.quick)];
+    const problems = [...warmup.burst.problems.map((p) => `warm-up: ${p}`), ...result.burst.problems];
+    if (problems.length)
+      lines.push(
+        "",
+        "problems:",
+        ...problems.map((p) => `  ${p}`),
+        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
+      );
+    const rawFile = writeJsonResult(`concurrency-${stamp}.json`, {
+      scenario: "concurrency",
+      machine,
+      loadAvg1mAfter: loadavg()[0],
+      options: opts,
+      workerConcurrencySwarm: perWorker,
+      ports: setup.ports,
+      setupStepsMs: setup.stepsMs,
+      logs: setup.logs,
+      summary,
+      result,
+      warmup,
+      failed,
+    });
+    lines.push("", `raw results: ${rawFile}`);
+    process.stdout.write(`${lines.join("\n")}\n`);
+    return { code: failed ? 1 : 0, headline: concurrencyHeadline(summary, result), rawFile };
+  });
+};
+
+/** `npm run bench -- concurrency`. */
+export const run = standAlone(measure);

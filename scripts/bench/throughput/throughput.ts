@@ -1,0 +1,119 @@
+import { loadavg } from "node:os";
+import { parseBenchOptions } from "../bench-options";
+import { measureClosedLoop } from "../client/closed-loop";
+import { preflight } from "../client/preflight";
+import { startCpuWindow } from "../probes/cpu-usage";
+import { machineInfo } from "../probes/machine-info";
+import { watchQueue } from "../probes/queue-watcher";
+import { runStamp, writeJsonResult } from "../report/results-file";
+import { standAlone, type ScenarioMeasure } from "../scenario";
+import type { WorkerSpec } from "../stack/service-stack";
+import { setUpStack } from "../stack/stack-setup";
+import { withTeardown } from "../stack/teardown";
+import { serviceTarget } from "../targets/agent-completion-targets";
+import {
+  measureThroughputPhase,
+  THROUGHPUT_CONCURRENCY,
+  type ThroughputContext,
+  type ThroughputPhase,
+} from "./throughput-measure";
+import {
+  renderThroughputTable,
+  summarizeThroughput,
+  throughputHeadline,
+  throughputProblems,
+} from "./throughput-report";
+
+const MAX_WORKERS = 4;
+const WORKERS: WorkerSpec[] = Array.from({ length: MAX_WORKERS }, (_, i) => ({
+  name: `worker-agent-${i + 1}`,
+  queues: ["agent"],
+}));
+/**
+ * Postgres connections per process. Six processes at the default 20 can ask for 120, above
+ * Postgres's default `max_connections` (100), and requests then fail with 500 ("remaining
+ * connection slots are reserved"): a deployment has to keep processes x DATABASE_POOL_SIZE under
+ * that limit too. 10 is far more than one process uses at this load (a statement takes ~1 ms).
+ */
+const POOL_SIZE = "10";
+
+/**
+ * Scale-out: E5 completions per second at zero simulated latency with 4, 2 and 1 agent worker
+ * processes behind one web process, and with 2 web processes (the client alternating between
+ * their ports) in front of 4 workers. One stack: it starts with everything and stops processes
+ * between rows, so every row runs against the same database, Redis and warm code. The baseline is
+ * 1 web and 1 worker. Prints the table, writes `.bench/throughput-<stamp>.json`, fails on errors.
+ */
+export const measure: ScenarioMeasure = async (argv) => {
+  const opts = parseBenchOptions(argv);
+  const stamp = runStamp();
+  const machine = machineInfo();
+  return withTeardown(async (onTeardown) => {
+    const setup = await setUpStack("throughput", stamp, onTeardown, {
+      workers: WORKERS,
+      extraWebs: 1,
+      env: { DATABASE_POOL_SIZE: POOL_SIZE },
+    });
+    const { stack, say } = setup;
+    const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "agent");
+    onTeardown(() => queue.close());
+    const ctx: ThroughputContext = { queue, processes: stack.processes, assertAlive: () => stack.assertAlive() };
+    const [first, second] = stack.apiUrls.map((url) => serviceTarget(url, setup.apiKey));
+    say("checking both web processes answer…");
+    for (const t of [first, second]) await preflight(t, stack);
+
+    say(`warming up: ${opts.warmupS} s at c=${THROUGHPUT_CONCURRENCY} over both web processes`);
+    const warmup = await measureClosedLoop([first, second], THROUGHPUT_CONCURRENCY, opts.warmupS);
+    await queue.waitUntilIdle(60_000);
+
+    const endCpu = startCpuWindow();
+    const phases: ThroughputPhase[] = [];
+    const phase = async (webs: number, workers: number) =>
+      phases.push(
+        await measureThroughputPhase(ctx, webs === 2 ? [first, second] : [first], { webs, workers }, opts, say),
+      );
+    await phase(2, 4);
+    await stack.stopProcess("web-2");
+    await phase(1, 4);
+    await Promise.all([stack.stopProcess("worker-agent-4"), stack.stopProcess("worker-agent-3")]);
+    await phase(1, 2);
+    await stack.stopProcess("worker-agent-2");
+    await phase(1, 1);
+    const cpu = endCpu();
+
+    const summaries = summarizeThroughput(phases);
+    const failed = summaries.some((s) => s.failures > 0);
+    const lines = [renderThroughputTable(summaries, phases, machine, opts, cpu)];
+    const problems = throughputProblems(phases);
+    if (warmup.problems.length) problems.unshift(`warm-up: ${warmup.problems.join("; ")}`);
+    if (problems.length)
+      lines.push(
+        "",
+        "problems:",
+        ...problems.map((p) => `  ${p}`),
+        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
+      );
+    const rawFile = writeJsonResult(`throughput-${stamp}.json`, {
+      scenario: "throughput",
+      machine,
+      loadAvg1mAfter: loadavg()[0],
+      cpu,
+      options: opts,
+      concurrency: THROUGHPUT_CONCURRENCY,
+      ports: setup.ports,
+      apiUrls: stack.apiUrls,
+      setupStepsMs: setup.stepsMs,
+      logs: setup.logs,
+      summaries,
+      phases,
+      warmup,
+      failed,
+    });
+    lines.push("", `raw results: ${rawFile}`);
+    process.stdout.write(`${lines.join("\n")}\n`);
+    return { code: failed ? 1 : 0, headline: throughputHeadline(summaries, phases), rawFile };
+  });
+};
+
+/** `npm run bench -- throughput`. */
+export const run = standAlone(measure);

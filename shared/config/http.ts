@@ -1,0 +1,40 @@
+import Joi from "joi";
+import { defineDomain, ms, num, optionalStr, port, str } from "./setting";
+
+/** Where the web process listens, the public addresses of its two apps, and its request limits. */
+export const http = defineDomain(
+  "HTTP",
+  {
+    HOST: str(Joi.string().default("127.0.0.1"), "interface the web process listens on (`0.0.0.0` in containers)"),
+    PORT: num(port.default(8080), "execution API port"),
+    PLATFORM_PORT: num(port.default(8081), "platform port"),
+    PUBLIC_BASE_URL: optionalStr(Joi.string().uri(), "public address of the execution API"),
+    PLATFORM_URL: optionalStr(
+      Joi.string().uri(),
+      "public address of the platform (used in `how_to_get_key` and listing URLs)",
+    ),
+    BODY_LIMIT: str(
+      Joi.string()
+        .pattern(/^\d+(kb|mb)$/i)
+        .default("10mb"),
+      "largest accepted JSON body",
+    ),
+    SYNC_WAIT_MS: num(
+      ms.default(300_000),
+      "longest a synchronous request waits before answering 504 with the `job_id`",
+    ),
+    SHUTDOWN_TIMEOUT_MS: num(ms.default(15_000), "graceful-shutdown limit before a forced exit"),
+  },
+  (env) => ({
+    http: {
+      host: env("HOST"),
+      port: env("PORT"),
+      platformPort: env("PLATFORM_PORT"),
+      publicBaseUrl: env("PUBLIC_BASE_URL") ?? `http://localhost:${env("PORT")}`,
+      platformUrl: env("PLATFORM_URL") ?? `http://localhost:${env("PLATFORM_PORT")}`,
+      bodyLimit: env("BODY_LIMIT"),
+      syncWaitMs: env("SYNC_WAIT_MS"),
+      shutdownTimeoutMs: env("SHUTDOWN_TIMEOUT_MS"),
+    },
+  }),
+);

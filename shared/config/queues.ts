@@ -1,0 +1,66 @@
+import Joi from "joi";
+import { count, defineDomain, ms, num, str } from "./setting";
+
+/**
+ * Redis Cluster keeps a key in the slot its hash tag (the text inside the first `{…}`) picks;
+ * BullMQ's scripts touch several keys of a queue at once, and those must share one slot. Every key
+ * the service writes starts with the prefix, so a prefix that opens with a non-empty tag is enough.
+ */
+const HASH_TAGGED = /^[^{]*\{[^}]+\}/;
+
+/** BullMQ: key prefix, retries, retention, locks and how many jobs each worker process runs. */
+export const queues = defineDomain(
+  "Queues and workers",
+  {
+    QUEUE_PREFIX: str(
+      Joi.string()
+        .pattern(/^[A-Za-z0-9_{}:-]+$/)
+        .pattern(HASH_TAGGED, "Redis Cluster hash tag")
+        .messages({
+          "string.pattern.name":
+            "{{#label}} must start with a Redis Cluster hash tag such as {apiary}, so that all keys of a queue share one slot",
+        })
+        .default("{apiary}"),
+      "prefix of every Redis key; must start with a Redis Cluster hash tag (`{…}`), which keeps all keys in one slot",
+    ),
+    JOB_ATTEMPTS: num(count.max(20).default(3), "job attempts (they cover crashed workers, not LLM errors)"),
+    JOB_KEEP_COMPLETED_S: num(
+      Joi.number().integer().min(60).default(3_600),
+      "how long finished jobs stay in Redis, in seconds (runs themselves live in Postgres)",
+    ),
+    JOB_KEEP_COMPLETED_COUNT: num(
+      Joi.number().integer().min(100).default(20_000),
+      "how many finished jobs stay in Redis",
+    ),
+    WORKER_CONCURRENCY_AGENT: num(count.default(50), "agent jobs one worker process runs at once"),
+    WORKER_CONCURRENCY_SWARM: num(count.default(20), "swarm jobs one worker process runs at once"),
+    WORKER_CONCURRENCY_CHAIN: num(count.default(4), "chain jobs (token launches) one worker process runs at once"),
+    WORKER_LOCK_MS: num(
+      ms.min(1_000).default(30_000),
+      "job lock; a dead worker's job is retried after about this long",
+    ),
+    WORKER_STALLED_INTERVAL_MS: num(ms.min(500).default(30_000), "how often workers look for stalled jobs"),
+    // Below the 10 s that `docker stop` and `npm start` give a process before SIGKILL, leaving time to hand jobs back.
+    WORKER_DRAIN_MS: num(
+      Joi.number().integer().min(0).default(8_000),
+      "on SIGTERM, how long a worker lets its active runs finish before handing them back to their queue",
+    ),
+  },
+  (env) => ({
+    queue: {
+      prefix: env("QUEUE_PREFIX"),
+      attempts: env("JOB_ATTEMPTS"),
+      keepCompletedSeconds: env("JOB_KEEP_COMPLETED_S"),
+      keepCompletedCount: env("JOB_KEEP_COMPLETED_COUNT"),
+      lockMs: env("WORKER_LOCK_MS"),
+      stalledIntervalMs: env("WORKER_STALLED_INTERVAL_MS"),
+      /** How long a stopping worker lets its active jobs run before handing them back to the queue. */
+      drainMs: env("WORKER_DRAIN_MS"),
+      concurrency: {
+        agent: env("WORKER_CONCURRENCY_AGENT"),
+        swarm: env("WORKER_CONCURRENCY_SWARM"),
+        chain: env("WORKER_CONCURRENCY_CHAIN"),
+      },
+    },
+  }),
+);

@@ -1,0 +1,172 @@
+import type { DataSource } from "typeorm";
+import type { PromptRow } from "./entities/prompt.entity";
+import { listedPrompt, shownTo } from "./prompt-visibility";
+import { sql } from "./sql";
+import { isUuid } from "./uuid";
+
+/** A `prompts` row as E4 lists it. */
+export type MarketplacePromptRow = Pick<
+  PromptRow,
+  | "id"
+  | "created_at"
+  | "user_id"
+  | "name"
+  | "description"
+  | "prompt"
+  | "use_cases"
+  | "status"
+  | "tags"
+  | "category"
+  | "links"
+  | "is_free"
+>;
+
+const LISTED_APPROVED = `status = 'approved' AND ${listedPrompt()}`;
+
+/**
+ * E4: the `limit` newest approved prompts (ties broken by id, so pages are stable) and how many
+ * approved prompts there are in all. Both statements use the `(status, created_at DESC)` index.
+ */
+export async function listApprovedPrompts(
+  ds: DataSource,
+  limit: number,
+): Promise<{ rows: MarketplacePromptRow[]; total: number }> {
+  const [rows, [{ count }]] = await Promise.all([
+    sql<MarketplacePromptRow>(
+      ds,
+      `SELECT id, created_at, user_id, name, description, prompt, use_cases, status, tags, category, links, is_free
+         FROM prompts
+        WHERE ${LISTED_APPROVED}
+        ORDER BY created_at DESC, id DESC
+        LIMIT $1`,
+      [limit],
+    ),
+    sql<{ count: number }>(ds, `SELECT count(*)::int AS count FROM prompts WHERE ${LISTED_APPROVED}`),
+  ]);
+  return { rows, total: count };
+}
+
+export type PromptSort = "newest" | "oldest" | "popular" | "rating";
+
+/** E9's filters, each null for "any". */
+export interface PromptSearch {
+  /** A case-insensitive substring of the name or the description. */
+  search: string | null;
+  category: string | null;
+  isFree: boolean | null;
+  userId: string | null;
+  sortBy: PromptSort;
+  limit: number;
+  offset: number;
+}
+
+const AVERAGE = "CASE WHEN review_count > 0 THEN rating_sum::float / review_count END";
+
+// Fixed texts chosen by a validated enum, never built from the request. Ties: newest first.
+const ORDER_BY: Record<PromptSort, string> = {
+  newest: "created_at DESC, id DESC",
+  oldest: "created_at ASC, id ASC",
+  popular: `review_count DESC, ${AVERAGE} DESC NULLS LAST, created_at DESC, id DESC`,
+  rating: `${AVERAGE} DESC NULLS LAST, created_at DESC, id DESC`,
+};
+
+/** A LIKE pattern matching the text anywhere, with LIKE's own characters taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** E9: the prompts matching every filter that the viewer (or a moderator) may see, sorted and paged. */
+export async function searchPrompts(
+  ds: DataSource,
+  filters: PromptSearch,
+  viewer: { userId: string | null; moderator: boolean },
+): Promise<PromptRow[]> {
+  return ds.query(
+    `SELECT * FROM prompts
+      WHERE ${shownTo({ viewer: "$1", moderator: "$8" })}
+        AND ($2::text IS NULL OR name ILIKE $2 OR description ILIKE $2)
+        AND ($3::text IS NULL OR lower(category) = lower($3))
+        AND ($4::boolean IS NULL OR is_free = $4)
+        AND ($5::uuid IS NULL OR user_id = $5::uuid)
+      ORDER BY ${ORDER_BY[filters.sortBy]}
+      LIMIT $6 OFFSET $7`,
+    [
+      viewer.userId,
+      filters.search ? containsPattern(filters.search) : null,
+      filters.category,
+      filters.isFree,
+      filters.userId,
+      filters.limit,
+      filters.offset,
+      viewer.moderator,
+    ],
+  );
+}
+
+/** What `marketplace_prompt_id` needs of a stored prompt. */
+export type RunnablePrompt = Pick<PromptRow, "id" | "user_id" | "prompt" | "status">;
+
+/** The listed prompts with these ids, in one query (ids must be UUIDs). */
+export async function findListedPrompts(ds: DataSource, ids: string[]): Promise<RunnablePrompt[]> {
+  return sql<RunnablePrompt>(
+    ds,
+    `SELECT id, user_id, prompt, status FROM prompts WHERE id = ANY($1::uuid[]) AND ${listedPrompt()}`,
+    [ids],
+  );
+}
+
+/** A marketplace prompt as its listing page shows it; `prompt` is null when the viewer may not read it. */
+export interface PromptPageRecord extends Pick<
+  PromptRow,
+  | "id"
+  | "user_id"
+  | "name"
+  | "description"
+  | "tags"
+  | "is_free"
+  | "price_usd"
+  | "price"
+  | "category"
+  | "status"
+  | "tokenized_on"
+  | "ticker"
+  | "token_address"
+  | "pool_address"
+  | "image_url"
+  | "created_at"
+> {
+  prompt: string | null;
+  use_cases: unknown;
+  links: unknown;
+  review_count: number;
+  rating_average: number | null;
+}
+
+/*
+ * Visibility is decided here, in the query: a paid prompt's text leaves Postgres only for its
+ * owner, a prompt that is not approved (waiting for review, or rejected) is found only by its
+ * owner, and a tokenized prompt has a page only once its token has launched.
+ */
+const FIND_PROMPT_PAGE = `
+  SELECT p.id, p.user_id, p.name, p.description, p.use_cases, p.tags, p.is_free, p.price_usd, p.price,
+         p.category, p.status, p.tokenized_on, p.ticker, p.token_address, p.pool_address, p.image_url,
+         p.links, p.created_at,
+         CASE WHEN p.is_free OR p.user_id = $2::uuid THEN p.prompt END AS prompt,
+         r.review_count, r.rating_average
+    FROM prompts p
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS review_count, avg(rating)::float8 AS rating_average
+        FROM prompt_reviews WHERE prompt_id = p.id
+    ) r
+   WHERE p.id = $1::uuid AND ${shownTo({ viewer: "$2" }, "p")}`;
+
+/** The prompt with this id as `viewerId` (null: anonymous) may see it; null when it is not theirs to see. */
+export async function findPromptPage(
+  ds: DataSource,
+  id: string,
+  viewerId: string | null,
+): Promise<PromptPageRecord | null> {
+  if (!isUuid(id)) return null;
+  const rows = await sql<PromptPageRecord>(ds, FIND_PROMPT_PAGE, [id, viewerId]);
+  return rows[0] ?? null;
+}

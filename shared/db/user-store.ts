@@ -1,0 +1,34 @@
+import type { DataSource } from "typeorm";
+import { UserEntity, type User, type UserRole } from "./entities/user.entity";
+import { sql } from "./sql";
+
+/** The user with this handle, created when missing (idempotent). */
+export async function ensureUser(ds: DataSource, handle: string): Promise<User> {
+  await ds.query(`INSERT INTO users (handle) VALUES ($1) ON CONFLICT (handle) DO NOTHING`, [handle]);
+  return ds.getRepository(UserEntity).findOneByOrFail({ handle });
+}
+
+/** Makes sure a user signed in through the identity backend exists here (first sight creates it). */
+export async function ensureSessionUser(ds: DataSource, userId: string): Promise<void> {
+  await ds.query(`INSERT INTO users (id, handle) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+    userId,
+    `session-${userId}`,
+  ]);
+}
+
+/** The user with this handle, or null; never creates one. */
+export async function findUserByHandle(ds: DataSource, handle: string): Promise<User | null> {
+  return ds.getRepository(UserEntity).findOneBy({ handle });
+}
+
+/** Sets a user's role (the operator grants and takes back moderation); false when no such user exists. */
+export async function setUserRole(ds: DataSource, userId: string, role: UserRole): Promise<boolean> {
+  const rows = await sql(ds, `UPDATE users SET role = $2 WHERE id = $1 RETURNING id`, [userId, role]);
+  return rows.length > 0;
+}
+
+/** Whether the user is a moderator now: read on every call, so taking the role back takes effect at once. */
+export async function isModerator(ds: DataSource, userId: string): Promise<boolean> {
+  const rows = await sql<{ role: string }>(ds, `SELECT role FROM users WHERE id = $1`, [userId]);
+  return rows[0]?.role === "moderator";
+}

@@ -1,0 +1,115 @@
+import { expect } from "chai";
+import { randomUUID } from "node:crypto";
+import type { AgentRun, Run } from "../../shared/db/entities/run.entity";
+import { findRun, loadSteps } from "../../shared/db/run-store";
+import { logger } from "../../shared/logger";
+import { CancelListener } from "../../shared/queues/cancellation";
+import { createRedis, type RedisClient } from "../../shared/queues/redis";
+import { handleAgentRun } from "../../workers/handlers/agent-run.handler";
+import type { HandlerContext } from "../../workers/handlers/handler";
+import { agentRequest, createRun } from "../helpers/factories";
+import { harness, type Harness } from "../helpers/harness";
+
+/**
+ * Job handlers called directly with a payload, as a worker would call them, for runs the factories
+ * store (nothing is queued): what they leave in the database is the assertion.
+ */
+describe("job handlers called directly", () => {
+  let h: Harness;
+  let redis: RedisClient;
+  let cancels: CancelListener;
+  let announced: (Run | null)[];
+
+  /** A worker's context for one job, recording what the handler announces. */
+  function context(): HandlerContext {
+    return {
+      ds: h.deps.ds,
+      logger: logger.child({ test: "handlers" }),
+      cancels,
+      redis,
+      announce: (row) => announced.push(row),
+      finalAttempt: true,
+    };
+  }
+
+  before(async () => {
+    h = await harness();
+    redis = createRedis("request");
+    cancels = new CancelListener(createRedis("blocking"));
+    await cancels.start();
+  });
+
+  beforeEach(() => {
+    announced = [];
+  });
+
+  after(async () => {
+    await cancels.close();
+    redis.disconnect();
+  });
+
+  describe("agent-run", () => {
+    it("runs a queued agent run against the LLM simulator and records its output, usage and step", async () => {
+      const marker = `handler-${randomUUID()}`;
+      h.sim.script({ contains: marker, reply: "The scripted answer" });
+      const run = await createRun(h.deps.ds, {
+        kind: "agent",
+        request: agentRequest({ agent_config: { agent_name: "Handled" }, task: `Answer ${marker}` }),
+      });
+
+      const result = await handleAgentRun({ runId: run.id }, context());
+
+      expect(result).to.deep.equal({ runId: run.id });
+      const row = (await findRun(h.deps.ds, run.id)) as AgentRun;
+      expect(row.status).to.equal("succeeded");
+      expect(row.attempts).to.equal(1);
+      expect(row.error).to.equal(null);
+      expect(row.output).to.deep.equal({ outputs: [{ role: "Handled", content: "The scripted answer" }] });
+      expect(row.usage?.input_tokens).to.be.greaterThan(0);
+      expect(row.usage?.output_tokens).to.be.greaterThan(0);
+      expect(row.usage?.total_tokens).to.equal((row.usage?.input_tokens ?? 0) + (row.usage?.output_tokens ?? 0));
+      expect(row.finished_at).to.be.an.instanceOf(Date);
+      expect(row.execution_time).to.be.a("number").and.at.least(0);
+
+      const steps = await loadSteps(h.deps.ds, run.id);
+      expect(steps).to.have.length(1);
+      expect(steps[0]).to.include({ seq: 0, agent_name: "Handled", input_tokens: row.usage?.input_tokens });
+      expect(JSON.stringify(steps[0].output)).to.include("The scripted answer");
+
+      expect(announced.map((r) => r?.status)).to.deep.equal(["succeeded"]);
+      expect(announced[0]?.id).to.equal(run.id);
+    });
+
+    it("fails the run with the provider's refusal and stores no step", async () => {
+      const run = await createRun(h.deps.ds, {
+        kind: "agent",
+        request: agentRequest({ agent_config: { agent_name: "Refused", llm_args: { sim_error: 400 } } }),
+      });
+
+      await handleAgentRun({ runId: run.id }, context());
+
+      const row = await findRun(h.deps.ds, run.id);
+      expect(row?.status).to.equal("failed");
+      expect(row?.output).to.equal(null);
+      expect(row?.error).to.include({ code: "LLM_CALL_FAILED", agent: "Refused" });
+      expect(await loadSteps(h.deps.ds, run.id)).to.deep.equal([]);
+      expect(announced.map((r) => r?.status)).to.deep.equal(["failed"]);
+    });
+
+    it("leaves a finished run alone when its job is delivered again", async () => {
+      const output = { outputs: [{ role: "Done", content: "already answered" }] };
+      const run = await createRun(h.deps.ds, { kind: "agent", status: "succeeded", output });
+      const journalBefore = h.sim.journal.length;
+
+      const result = await handleAgentRun({ runId: run.id }, context());
+
+      expect(result).to.deep.equal({ runId: run.id });
+      const row = await findRun(h.deps.ds, run.id);
+      expect(row?.status).to.equal("succeeded");
+      expect(row?.output).to.deep.equal(output);
+      expect(row?.attempts).to.equal(run.attempts);
+      expect(h.sim.journal.length).to.equal(journalBefore);
+      expect(announced).to.deep.equal([]);
+    });
+  });
+});
