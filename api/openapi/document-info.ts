@@ -25,8 +25,8 @@ export const EXECUTION_API_INFO: DocumentInfo = {
   ].join("\n"),
   servers: serversAt(config.http.publicBaseUrl),
   tags: [
-    { name: "Swarms", description: "Run a swarm of agents (E1), or many (E2)" },
-    { name: "Agents", description: "Run one agent (E5), or many (E3)" },
+    { name: "Swarms", description: "Run a swarm of agents, or many" },
+    { name: "Agents", description: "Run one agent, or many" },
     { name: "Jobs", description: "Read or cancel any run of your account" },
     { name: "Account", description: "Your key's runs and rate limits" },
     { name: "Catalogue", description: "Swarm types and models this deployment serves" },

@@ -78,7 +78,7 @@ export const promptFields = {
     ),
   tokenized_on: Joi.boolean().description(
     "Launch a token for the prompt (needs `ticker`, `creator_wallet`, `private_key`). The prompt is listed only once its token has launched; " +
-      "if the launch fails it is not kept (400 `Tokenization failed`). On E8, turns tokenization on for a prompt without a token; a launched token cannot be turned off.",
+      "if the launch fails it is not kept (400 `Tokenization failed`). On `POST /api/edit-prompt`, turns tokenization on for a prompt without a token; a launched token cannot be turned off.",
   ),
   ticker: Joi.string()
     .trim()

@@ -28,7 +28,10 @@ export const solana = defineDomain(
         .default("EPjFWdd5AufqSSqeM2qTVu3mTJp8ixD2Cd4BBcUoTdDp"),
       'the mint a `quote_mint: "USDC"` bonding curve trades against (devnet: `4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU`)',
     ),
-    TOKEN_LAUNCH_MIN_SOL: num(Joi.number().min(0).default(0.04), "least balance a creator wallet needs for E6"),
+    TOKEN_LAUNCH_MIN_SOL: num(
+      Joi.number().min(0).default(0.04),
+      "least balance a creator wallet needs for a token launch",
+    ),
     TOKEN_SUPPLY: num(Joi.number().integer().min(1).default(1_000_000_000), "whole tokens minted to the creator"),
     // A Meteora bonding curve accepts base tokens of 6 to 9 decimals only.
     TOKEN_DECIMALS: num(
@@ -42,7 +45,7 @@ export const solana = defineDomain(
     ),
     LAUNCH_WAIT_MS: num(
       ms.default(120_000),
-      "longest E6 and a tokenized E7/E8 wait for the launch to land (then 500 `LAUNCH_PENDING` with the listing or prompt id)",
+      "longest a token launch (`POST /api/token/launch`, or a tokenized prompt) waits to land (then 500 `LAUNCH_PENDING` with the listing or prompt id)",
     ),
   },
   (env) => ({

@@ -178,6 +178,21 @@ describe("OpenAPI documents and docs pages", function () {
       }
       expect(api.doc.components.parameters.IdempotencyKey).to.include({ name: "Idempotency-Key", in: "header" });
     });
+
+    it("names endpoints by method and path in its text, never by the spec's codes E1–E9", () => {
+      const texts: string[] = [];
+      const collect = (node: unknown): void => {
+        if (Array.isArray(node)) node.forEach(collect);
+        else if (node && typeof node === "object")
+          for (const [key, value] of Object.entries(node)) {
+            if ((key === "summary" || key === "description") && typeof value === "string") texts.push(value);
+            else collect(value);
+          }
+      };
+      collect([api.doc, platform.doc]);
+      expect(texts.some((t) => t.includes("POST /api/add-prompt"))).to.equal(true); // the walk reaches operations
+      expect(texts.filter((t) => /\bE[1-9]\b/.test(t))).to.deep.equal([]);
+    });
   });
 
   describe("examples", () => {

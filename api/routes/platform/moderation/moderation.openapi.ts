@@ -11,8 +11,8 @@ export const moderationOperations: Operation[] = [
     summary: "Approve or reject a prompt (moderators only)",
     description:
       "Only a moderator (a role the operator grants: `npm run apikey -- role --user <handle> moderator`) moves a prompt to `approved` or out of `rejected`; " +
-      "the `status` an owner sends to E7 or E8 is only a request. An approved prompt is listed by E4, E9 and its page; a rejected one is seen by its owner only. " +
-      "Moderators find prompts waiting for review with E9 (they see every status, and paid prompts' text), and send back the record's `updated_at`: " +
+      "the `status` an owner sends to `POST /api/add-prompt` or `POST /api/edit-prompt` is only a request. An approved prompt is listed by `POST /v1/marketplace/agents`, `POST /api/query-prompts` and its page; a rejected one is seen by its owner only. " +
+      "Moderators find prompts waiting for review with `POST /api/query-prompts` (they see every status, and paid prompts' text), and send back the record's `updated_at`: " +
       "a decision applies to the version reviewed, and a prompt changed since is 409.",
     tags: ["Moderation"],
     access: "platform",

@@ -29,7 +29,7 @@ export const promptOperations: Operation[] = [
   {
     method: "post",
     path: "/api/add-prompt",
-    summary: "Create a prompt (E7)",
+    summary: "Create a prompt",
     tags: ["Prompts"],
     access: "platform",
     request: {
@@ -62,7 +62,7 @@ export const promptOperations: Operation[] = [
   {
     method: "post",
     path: "/api/edit-prompt",
-    summary: "Update one's own prompt (E8): `id` and any E7 fields",
+    summary: "Update one's own prompt: `id` and any field of `POST /api/add-prompt`",
     tags: ["Prompts"],
     access: "platform",
     request: { body: editPromptSchema },
@@ -84,7 +84,7 @@ export const promptOperations: Operation[] = [
   {
     method: "post",
     path: "/api/query-prompts",
-    summary: "Search prompts (E9)",
+    summary: "Search prompts",
     description: `Approved prompts to anyone; with credentials, also the caller's own prompts in any status (\`pending\` while they wait for review, \`rejected\`); a moderator sees every prompt, and paid prompts' text. The body is at most ${QUERY_PROMPTS_BODY_KB} KB (413 above it).`,
     tags: ["Prompts"],
     access: "platformOptional",

@@ -93,7 +93,7 @@ export const tokenLaunchOperations: Operation[] = [
   {
     method: "post",
     path: "/api/token/launch",
-    summary: "Launch a token for a new agent listing (E6)",
+    summary: "Launch a token for a new agent listing",
     description:
       "Checks the fields, the key (its public half must match its private half), the image, the launcher's metadata limits " +
       "(`meteora-dbc`: name 32 bytes, ticker 10, image URL 200) and the wallet's balance before anything is stored; then " +

@@ -55,7 +55,7 @@ const streamFrames = [
 export const agentCompletionOperation: Operation = {
   method: "post",
   path: "/v1/agent/completions",
-  summary: "Run one agent (E5)",
+  summary: "Run one agent",
   description:
     "Runs `agent_config` on `task` (with optional history and images) and answers with its output once the run ends (up to the wait; see `Prefer`).",
   tags: ["Agents"],
@@ -94,7 +94,7 @@ export const agentCompletionOperation: Operation = {
 export const agentBatchOperation: Operation = {
   method: "post",
   path: "/v1/agent/batch/completions",
-  summary: "Run many agents (E3)",
+  summary: "Run many agents",
   description:
     "Each item runs as its own agent, in parallel. `results` keeps request order; an item that fails takes its slot as `{success: false, error, code, index, job_id}` and never fails the batch. At most `MAX_BATCH_SIZE` items (default 100). Each item counts as one request against the rate limits (a batch that does not fit in what is left is refused whole, 429), and the items together may spend no more than one run of the tier may.",
   tags: ["Agents"],

@@ -21,7 +21,7 @@ export function marketplaceRouter(deps: Pick<ApiDeps, "ds">): Router {
   return documentRoutes(router, {
     method: "post",
     path: "/v1/marketplace/agents",
-    summary: "The newest approved marketplace prompts (E4)",
+    summary: "The newest approved marketplace prompts",
     tags: ["Marketplace"],
     access: "apiKey",
     request: {

@@ -75,7 +75,7 @@ const streamFrames = [
 export const swarmCompletionOperation: Operation = {
   method: "post",
   path: "/v1/swarm/completions",
-  summary: "Run a swarm (E1)",
+  summary: "Run a swarm",
   description: [
     "Runs the agents under the chosen `swarm_type` and answers with the result once the run ends (up to the wait; see `Prefer`).",
     "One of `task`, `tasks` or `messages` is required. `DebateWithJudge` takes exactly 3 agents: Pro, Con, Judge.",
@@ -148,7 +148,7 @@ const swarmBatchSchema = Joi.array().items(swarmRequestSchema).min(1);
 export const swarmBatchOperation: Operation = {
   method: "post",
   path: "/v1/swarm/batch/completions",
-  summary: "Run many swarms (E2)",
+  summary: "Run many swarms",
   description:
     "Each item is a SwarmRequest, run in parallel. Items are checked one by one: an invalid item does not fail the batch, it is answered in its own slot with `status: error`. The answer keeps request order. At most `MAX_BATCH_SIZE` items (default 100). Each item counts as one request against the rate limits (a batch that does not fit in what is left is refused whole, 429), and the items together may spend no more than one run of the tier may.",
   tags: ["Swarms"],
