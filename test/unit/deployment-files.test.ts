@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readProcfile } from "../../scripts/start/procfile";
+import { fromSource, readProcfile } from "../../scripts/start/procfile";
 import { COMPOSE_VARIABLES, envExample } from "../../scripts/env-example";
 import { domains } from "../../shared/config";
 
@@ -153,6 +153,12 @@ describe("Procfile", () => {
       expect(node, name).to.equal("node");
       expect(builtSource(entry), `${name}: ${entry}`).to.be.a("string");
     }
+  });
+
+  it("maps to its TypeScript source for `npm start`, arguments kept", () => {
+    expect(fromSource("node dist/workers/main.js --queues swarm")).to.equal("npx tsx workers/main.ts --queues swarm");
+    expect(fromSource("node dist/api/main.js")).to.equal("npx tsx api/main.ts");
+    expect(fromSource("echo node dist/api/main.js")).to.equal("echo node dist/api/main.js");
   });
 });
 
