@@ -86,9 +86,9 @@ docker_available() {
 
 compose() {
   if docker compose version >/dev/null 2>&1; then
-    docker compose -f "$ROOT/docker-compose.yml" "$@" 9>&-
+    docker compose -f "$ROOT/scripts/services/docker-compose.yml" "$@" 9>&-
   elif have docker-compose; then
-    docker-compose -f "$ROOT/docker-compose.yml" "$@" 9>&-
+    docker-compose -f "$ROOT/scripts/services/docker-compose.yml" "$@" 9>&-
   else
     warn "a Docker engine answers but neither 'docker compose' nor 'docker-compose' is installed"
     return 1

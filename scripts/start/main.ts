@@ -6,7 +6,7 @@ import { hasConfiguredProvider } from "../../shared/llm/providers";
 import { migrate } from "../migrate";
 import { ensureDevApiKey } from "./dev-api-key";
 import { ProcessGroup } from "./process-group";
-import { readProcfile } from "./procfile";
+import { fromSource, readProcfile } from "./procfile";
 
 const ROOT = join(__dirname, "..", "..");
 const SIMULATOR_PORT = 8090;
@@ -61,8 +61,9 @@ async function main(): Promise<void> {
   const useLocalnet = config.solana.rpcUrl.replace(/\/$/, "") === LOCALNET_RPC_URL;
   if (useLocalnet)
     group.start("solana-localnet", `npx tsx scripts/solana-localnet/main.ts --port ${new URL(LOCALNET_RPC_URL).port}`);
+  // The Procfile runs compiled JavaScript; development runs the same entry points from source.
   for (const proc of readProcfile(join(ROOT, "Procfile"))) {
-    if (proc.name !== "release") group.start(proc.name, proc.command); // release already ran above
+    if (proc.name !== "release") group.start(proc.name, fromSource(proc.command)); // release already ran above
   }
 
   let stopping = false;
