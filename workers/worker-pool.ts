@@ -6,7 +6,7 @@ import type { Run } from "../shared/db/entities/run.entity";
 import { config } from "../shared/config";
 import { whenDatabaseAnswers } from "../shared/db/outage-wait";
 import { failRun } from "../shared/db/run-store";
-import { logger } from "../shared/logger";
+import { logger, safeRequestId, withLogContext } from "../shared/logger";
 import { CancelListener } from "../shared/queues/cancellation";
 import { discardJobSecrets, isFinalAttempt } from "../shared/queues/job-secrets";
 import { createRedis } from "../shared/queues/redis";
@@ -71,15 +71,11 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         const finalAttempt = isFinalAttempt(job);
         let result: RunJobResult;
         try {
-          result = await handler(job.data, {
-            ds,
-            logger: log,
-            signal: shutdown.signal,
-            cancels,
-            redis,
-            announce,
-            finalAttempt,
-          });
+          // Every line of this job names its run and the request that made it (never trusted beyond logging).
+          const requestId = safeRequestId((job.data as { requestId?: unknown }).requestId);
+          result = await withLogContext({ runId, ...(requestId ? { reqId: requestId } : {}) }, () =>
+            handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis, announce, finalAttempt }),
+          );
         } catch (err) {
           if (shutdown.signal.aborted) await handBack(job, token, log, err);
           if (err instanceof RunLeasedError) {

@@ -6,6 +6,7 @@ import { ApiKeyLimitError } from "../../shared/auth/api-keys";
 import type { ApiDeps } from "../deps";
 import { pageDate } from "./page-format";
 import { createKeyFor, keysOf, revokeKeyOf, type ListedKey } from "./api-keys-page";
+import { keysPageUsage } from "./api-keys-page.presenter";
 import { openNewKey, sealNewKey } from "./new-key-flash";
 import { API_KEYS_PATH, clearNewKeyCookie, NEW_KEY_COOKIE, setNewKeyCookie } from "./cookies";
 import { formField, signedInForm } from "./page-forms";
@@ -37,13 +38,19 @@ async function renderKeys(
   state: PageState = {},
   listed?: ListedKey[],
 ): Promise<void> {
-  const keys = (listed ?? (await keysOf(deps.ds, viewer.userId))).map((k) => ({
+  const [listedKeys, usage] = await Promise.all([
+    listed ?? keysOf(deps.ds, viewer.userId),
+    keysPageUsage(deps.ds, viewer.userId),
+  ]);
+  const keys = listedKeys.map((k) => ({
     ...k,
     created: pageDate(k.created_at),
     revoked: k.revoked_at ? pageDate(k.revoked_at) : null,
+    lastUsed: usage.lastUse.get(k.id) ?? null,
   }));
   renderPage(ctx, status, "api-keys", {
     keys,
+    usage,
     newKey: null,
     notice: null,
     error: null,

@@ -4,6 +4,7 @@ import { config } from "../../shared/config";
 import { isRunOfKind, type RunKind, type RunOfKind } from "../../shared/db/entities/run.entity";
 import { insertBatch, loadChildren } from "../../shared/db/run-batch-store";
 import { BadRequestError } from "../../shared/errors";
+import { addLogContext } from "../../shared/logger";
 import { enqueueBatch } from "../../shared/queues/queues";
 import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type SplitRequest } from "../../shared/secrets/run-secrets";
@@ -53,6 +54,7 @@ export async function runBatch<P extends RunKind, C extends RunKind>(
 ): Promise<Reply> {
   const { kind, owner } = spec;
   const parentId = newRunId();
+  addLogContext({ runId: parentId }); // the request's lines from here on name its run
   const children = spec.items.map(({ request, secrets }) => {
     const id = newRunId();
     return { id, request, sealedSecrets: sealRunSecrets(secrets, { runId: id, userId: owner.userId }) };

@@ -13,6 +13,7 @@ import {
 import { config } from "../../shared/config";
 import { AppError, ServiceUnavailableError } from "../../shared/errors";
 import { enqueue } from "../../shared/queues/queues";
+import { addLogContext } from "../../shared/logger";
 import { isDatabaseUnavailable } from "../../shared/unavailable";
 import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type WithheldSecret } from "../../shared/secrets/run-secrets";
@@ -62,6 +63,7 @@ export async function enqueueAndAwait(
   enqueueJob: () => Promise<void>,
   waitMs: number | null,
 ): Promise<Run | null> {
+  addLogContext({ runId });
   const watch = waitMs === null ? null : deps.waiter.watch(runId);
   try {
     try {
@@ -112,6 +114,7 @@ export async function runAndWait(
   waitMs: number | null,
 ): Promise<{ runId: string; run: Run | null }> {
   const runId = newRunId();
+  addLogContext({ runId }); // the request's lines from here on name its run
   const waits = waitMs !== null;
   const row = {
     id: runId,

@@ -5,6 +5,7 @@ import { closeDataSource, getDataSource } from "../../shared/db/data-source";
 import { hasConfiguredProvider } from "../../shared/llm/providers";
 import { migrate } from "../migrate";
 import { ensureDevApiKey } from "./dev-api-key";
+import { devSessionSecret, devSignInLink } from "./dev-sign-in";
 import { ProcessGroup } from "./process-group";
 import { fromSource, readProcfile } from "./procfile";
 
@@ -46,9 +47,22 @@ async function main(): Promise<void> {
   const applied = await migrate();
   say(applied.length ? `migrations applied: ${applied.join(", ")}` : "database schema up to date");
   const devKey = await ensureDevApiKey(await getDataSource(), join(ROOT, ".data/dev-api-key"));
+  const platform = `http://localhost:${config.http.platformPort}`;
+  // The pages take session tokens only: without an identity backend, npm start signs one itself.
+  const session = config.platform.session;
+  const sessionSecret =
+    config.env === "production" || session.jwksUrl
+      ? null
+      : session.jwtSecret || (await devSessionSecret(join(ROOT, ".data/dev-session-secret")));
+  const signInLink = sessionSecret
+    ? await devSignInLink(await getDataSource(), { ...session, jwtSecret: sessionSecret }, platform)
+    : null;
   await closeDataSource();
 
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "1" };
+  if (sessionSecret) env.SESSION_JWT_SECRET = sessionSecret;
+  // The processes write to a pipe, not the terminal: ask for readable lines when a person watches.
+  if (process.stdout.isTTY) env.LOG_FORMAT ??= "pretty";
   const group = new ProcessGroup(env);
   const useSimulator = !hasConfiguredProvider();
   if (useSimulator) {
@@ -87,7 +101,10 @@ async function main(): Promise<void> {
       "",
       "\x1b[1mApiary is running.\x1b[0m",
       `  Execution API   ${api}   (health: ${api}/health)`,
-      `  Platform        http://localhost:${config.http.platformPort}`,
+      `  Platform        ${platform}`,
+      signInLink
+        ? `  Sign in         ${signInLink}\n                  (the development user, for the API-keys page; valid for a few hours, restart for a new one)`
+        : "  Sign in         through your identity backend (SESSION_JWKS_URL)",
       `  Bull Board      ${api}/admin/queues   (user '${config.admin.user}', password '${config.admin.password}')`,
       useSimulator
         ? `  LLM             local simulator at http://127.0.0.1:${SIMULATOR_PORT}/v1 (no provider key set; answers are marked simulated)`

@@ -14,6 +14,11 @@ export const runtime = defineDomain(
       "info",
       "pino level (`silent` to mute)",
     ),
+    LOG_FORMAT: oneOf(
+      ["auto", "json", "pretty"] as const,
+      "auto",
+      "`json` lines, or `pretty` ones (pino-pretty, a development dependency); `auto` is pretty on a terminal. Production always writes JSON",
+    ),
   },
-  (env) => ({ env: env("NODE_ENV"), logLevel: env("LOG_LEVEL") }),
+  (env) => ({ env: env("NODE_ENV"), logLevel: env("LOG_LEVEL"), logFormat: env("LOG_FORMAT") }),
 );

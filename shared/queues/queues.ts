@@ -1,6 +1,7 @@
 import { FlowProducer, Queue, QueueEvents, type JobsOptions } from "bullmq";
 import type { RedisClient } from "./redis";
 import { config } from "../config";
+import { currentRequestId } from "../logger";
 import { JOBS, type JobName, type JobPayloads, type QueueName } from "./registry";
 
 /** Job options every job gets: crash retries with backoff, and finished jobs kept by age. */
@@ -29,7 +30,16 @@ export function createQueueEvents(name: QueueName, connection: RedisClient): Que
   return events;
 }
 
-/** Adds a job for a stored run. The job id is the run's job id, so adding twice is a no-op. */
+/** The current request's id for a job's payload (nothing outside a request), so the worker's lines carry it. */
+function requestIdField(): { requestId?: string } {
+  const requestId = currentRequestId();
+  return requestId ? { requestId } : {};
+}
+
+/**
+ * Adds a job for a stored run. The job id is the run's job id, so adding twice is a no-op. The
+ * payload also names the request that made the run, for logging.
+ */
 export async function enqueue<N extends JobName>(
   queues: Record<QueueName, Queue>,
   name: N,
@@ -37,7 +47,7 @@ export async function enqueue<N extends JobName>(
   jobId: string,
   options: JobsOptions = {},
 ): Promise<void> {
-  await queues[JOBS[name].queue].add(name, payload, { ...options, jobId });
+  await queues[JOBS[name].queue].add(name, { ...payload, ...requestIdField() }, { ...options, jobId });
 }
 
 /** Producer of parent/child job flows (batches), sharing the queues' prefix and job options. */
@@ -57,15 +67,16 @@ export async function enqueueBatch<P extends JobName, C extends JobName>(
   children: { name: C; runId: string }[],
 ): Promise<void> {
   const options = defaultJobOptions();
+  const requestId = requestIdField();
   await flows.add({
     name: parent.name,
     queueName: JOBS[parent.name].queue,
-    data: { runId: parent.runId },
+    data: { runId: parent.runId, ...requestId },
     opts: { ...options, jobId: parent.runId },
     children: children.map((child) => ({
       name: child.name,
       queueName: JOBS[child.name].queue,
-      data: { runId: child.runId },
+      data: { runId: child.runId, ...requestId },
       opts: { ...options, jobId: child.runId, ignoreDependencyOnFailure: true },
     })),
   });

@@ -8,6 +8,8 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
 /** A job that executes one stored run. */
 interface RunJobPayload {
   runId: string;
+  /** The id of the request that made the run, for the worker's log lines only (see `shared/logger`). */
+  requestId?: string;
 }
 
 /**

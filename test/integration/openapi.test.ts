@@ -93,6 +93,7 @@ describe("OpenAPI documents and docs pages", function () {
         "GET /v1/models/available",
         "GET /v1/swarm/logs",
         "GET /v1/rate/limits",
+        "GET /v1/usage",
         "GET /v1/jobs/{job_id}",
         "DELETE /v1/jobs/{job_id}",
       ]);
@@ -334,6 +335,12 @@ describe("OpenAPI documents and docs pages", function () {
       expect(done.body.results).to.have.length(1);
     });
 
+    it("the account's usage after those runs", async () => {
+      const res = await check("GET", "/v1/usage?days=7", { key });
+      expect(res.status).to.equal(200);
+      expect(res.body.by_day).to.not.be.empty;
+    });
+
     it("a queued run, its cancellation, and cancelling it again", async () => {
       const queued = await check("POST", E5, {
         key,
@@ -395,6 +402,7 @@ describe("OpenAPI documents and docs pages", function () {
       expect((await check("GET", `/v1/jobs/${randomUUID()}`, { key })).status).to.equal(404);
       expect((await check("POST", E5, { key, body: { task: 5 } })).status).to.equal(422);
       expect((await check("GET", "/v1/swarm/logs?limit=0", { key })).status).to.equal(422);
+      expect((await check("GET", "/v1/usage?days=91", { key })).status).to.equal(422);
       const debate = { swarm_type: "DebateWithJudge", agents: [{ agent_name: "Alone" }], task: "x" };
       expect((await check("POST", "/v1/swarm/completions", { key, body: debate })).status).to.equal(400);
       expect(

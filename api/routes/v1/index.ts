@@ -11,6 +11,7 @@ import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
 import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
+import { usageRouter } from "./usage/usage.router";
 
 /** Every `/v1` router, in mount order; all sit behind the API key, the rate limits and the JSON body parser. */
 export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
@@ -23,6 +24,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     modelsRouter(),
     logsRouter(deps),
     marketplaceRouter(deps),
+    usageRouter(deps),
   ];
 }
 
