@@ -5,7 +5,7 @@ import { onShutdownSignal } from "../shared/shutdown";
 import { isQueueName, QUEUE_NAMES, type QueueName } from "../shared/queues/registry";
 import { handlers } from "./handlers";
 import { startWorkerMetricsServer } from "./metrics-server";
-import { assertHandlersFor, startWorkers } from "./worker-pool";
+import { assertHandlersFor, startWorkers, type WorkerPool } from "./worker-pool";
 
 /** `--queues agent,swarm` or `--queues agent --queues swarm` → queue names (all when absent). */
 export function parseQueuesArg(argv: string[]): QueueName[] {
@@ -36,15 +36,18 @@ async function main(): Promise<void> {
   const metricsPort = parseMetricsPortArg(argv, config.metrics.workerPort);
   assertHandlersFor(queues, handlers); // before touching Redis or Postgres
   const ds = await getDataSource();
+  // The port first: a worker nobody can watch is a deploy mistake, stopped before it takes a job.
+  const started: { pool?: WorkerPool } = {};
+  const metrics = await startWorkerMetricsServer(() => started.pool, {
+    port: metricsPort,
+    host: config.metrics.workerHost,
+  }).catch((err: unknown) => {
+    throw new Error(
+      `worker metrics port ${config.metrics.workerHost}:${metricsPort} unavailable (set WORKER_METRICS_PORT or --metrics-port): ${err instanceof Error ? err.message : String(err)}`,
+    );
+  });
   const pool = await startWorkers(queues, handlers, ds);
-  // A port already taken stops the process: a worker nobody can watch is a deploy mistake.
-  const metrics = await startWorkerMetricsServer(pool, { port: metricsPort, host: config.metrics.workerHost }).catch(
-    (err: unknown) => {
-      throw new Error(
-        `worker metrics port ${config.metrics.workerHost}:${metricsPort} unavailable (set WORKER_METRICS_PORT or --metrics-port): ${err instanceof Error ? err.message : String(err)}`,
-      );
-    },
-  );
+  started.pool = pool;
   logger.info({ queues, worker: pool.name, metrics: metrics.url }, "workers started");
 
   // Take no more jobs and let those in hand finish for up to WORKER_DRAIN_MS; hand back those still

@@ -17,8 +17,11 @@ export interface WorkerMetricsServer {
 const PING_TIMEOUT_MS = 1_000;
 
 /** Whether every worker of the pool is taking jobs and Redis answers within a second. */
-async function isAlive(pool: WorkerPool, redisClient: RedisClient): Promise<{ running: boolean; redis: boolean }> {
-  const running = pool.workers.every((w) => w.isRunning());
+async function isAlive(
+  pool: WorkerPool | undefined,
+  redisClient: RedisClient,
+): Promise<{ running: boolean; redis: boolean }> {
+  const running = pool !== undefined && pool.workers.every((w) => w.isRunning());
   let timer: NodeJS.Timeout | undefined;
   const redis = await Promise.race([
     redisClient.ping().then(() => true),
@@ -35,7 +38,7 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 }
 
 async function answer(
-  pool: WorkerPool,
+  pool: () => WorkerPool | undefined,
   redis: RedisClient,
   token: string | undefined,
   req: IncomingMessage,
@@ -44,7 +47,7 @@ async function answer(
   const path = (req.url ?? "/").split("?")[0];
   if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain", "Method Not Allowed");
   if (path === "/health") {
-    const checks = await isAlive(pool, redis);
+    const checks = await isAlive(pool(), redis);
     const ok = checks.running && checks.redis;
     return send(res, ok ? 200 : 503, "application/json", JSON.stringify({ status: ok ? "ok" : "unavailable", checks }));
   }
@@ -65,10 +68,11 @@ async function answer(
 /**
  * Serves `GET /health` (200 while the pool's workers run and Redis answers, else 503) and
  * `GET /metrics` (this process's runs, LLM calls, retries, budget stops and Node process metrics)
- * on `host:port`. Rejects when the port cannot be taken.
+ * on `host:port`. Rejects when the port cannot be taken. `pool` gives the process's workers once
+ * they run (the port is taken first, so a taken port stops the process before it takes a job).
  */
 export function startWorkerMetricsServer(
-  pool: WorkerPool,
+  pool: () => WorkerPool | undefined,
   { port, host, token = config.metrics.token }: { port: number; host: string; token?: string },
 ): Promise<WorkerMetricsServer> {
   addProcessMetrics(workerRegistry);
