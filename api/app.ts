@@ -12,6 +12,8 @@ import { jsonBody } from "./http/body";
 import { ExhaustedKeys, refuseExhaustedKeys } from "./http/exhausted-keys";
 import { rateLimit } from "./http/rate-limit";
 import { requestLogger } from "./http/request-logger";
+import { metricsEndpoint, requestMetrics, type MetricsGuard } from "./http/metrics";
+import { watchQueues } from "../shared/metrics/queues";
 import { handleErrors } from "./http/errors";
 import { platformErrorBodies, v1ErrorBodies } from "./http/error-bodies";
 import { EXECUTION_API_INFO } from "./openapi/document-info";
@@ -45,19 +47,27 @@ export function executionApiRouters(deps: ApiDeps, limiter: RateLimiter): { open
 
 /**
  * The execution API (`/v1`, `/health`, Bull Board) as a Koa app without a listener, so tests can
- * serve it on any port. Tests may pass their own rate limiter (tiny limits, an unreachable Redis).
+ * serve it on any port. Tests may pass their own rate limiter (tiny limits, an unreachable Redis)
+ * and their own `/metrics` guard (production mode, a token).
  */
-export function createApiApp(deps: ApiDeps, options: { bullBoard?: boolean; rateLimiter?: RateLimiter } = {}): Koa {
+export function createApiApp(
+  deps: ApiDeps,
+  options: { bullBoard?: boolean; rateLimiter?: RateLimiter; metrics?: MetricsGuard } = {},
+): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true; // the error middleware logs; Koa's default printer would log twice
+  const limiter = options.rateLimiter ?? createRateLimiter(deps.redis);
+  const routers = executionApiRouters(deps, limiter);
+  app.use(requestMetrics([...routers.open, ...routers.v1]));
   app.use(requestLogger(logger));
   app.use(handleErrors(v1ErrorBodies(howToGetKey())));
+  // Operators' own: /metrics (its own guard, see docs/operations.md#metrics) and Bull Board.
+  watchQueues(Object.values(deps.queues));
+  app.use(metricsEndpoint(options.metrics));
   if (options.bullBoard !== false) {
     app.use(basicAuth(BULL_BOARD_PATH, config.admin.user, config.admin.password));
     app.use(bullBoard(Object.values(deps.queues)));
   }
-  const limiter = options.rateLimiter ?? createRateLimiter(deps.redis);
-  const routers = executionApiRouters(deps, limiter);
   mount(app, routers.open);
 
   // Everything under /v1 takes an API key and JSON; the rest (health, docs, admin) does not. The

@@ -27,6 +27,8 @@ const defaults: Record<string, string> = {
   // The MCP test servers listen on 127.0.0.1. Only that host is allowed, so the egress tests can
   // show other loopback spellings (127.0.0.2, localhost, [::1]) refused.
   EGRESS_ALLOW: "127.0.0.1",
+  // Worker processes the tests start take any free metrics port (they log it), never a fixed one.
+  WORKER_METRICS_PORT: "0",
 };
 for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
 

@@ -4,7 +4,8 @@ import { logger } from "../shared/logger";
 import { onShutdownSignal } from "../shared/shutdown";
 import { isQueueName, QUEUE_NAMES, type QueueName } from "../shared/queues/registry";
 import { handlers } from "./handlers";
-import { assertHandlersFor, startWorkers } from "./worker-pool";
+import { startWorkerMetricsServer } from "./metrics-server";
+import { assertHandlersFor, startWorkers, type WorkerPool } from "./worker-pool";
 
 /** `--queues agent,swarm` or `--queues agent --queues swarm` → queue names (all when absent). */
 export function parseQueuesArg(argv: string[]): QueueName[] {
@@ -19,18 +20,42 @@ export function parseQueuesArg(argv: string[]): QueueName[] {
   return wanted.length ? [...new Set(wanted as QueueName[])] : [...QUEUE_NAMES];
 }
 
+/** `--metrics-port 9465` (or `--metrics-port=9465`) → that port; `WORKER_METRICS_PORT` when absent. */
+export function parseMetricsPortArg(argv: string[], fallback: number): number {
+  const i = argv.findIndex((arg) => arg === "--metrics-port" || arg.startsWith("--metrics-port="));
+  if (i < 0) return fallback;
+  const raw = argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : (argv[i + 1] ?? "");
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65535) throw new Error(`--metrics-port wants a port number (0–65535), not '${raw}'`);
+  return port;
+}
+
 async function main(): Promise<void> {
-  const queues = parseQueuesArg(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const queues = parseQueuesArg(argv);
+  const metricsPort = parseMetricsPortArg(argv, config.metrics.workerPort);
   assertHandlersFor(queues, handlers); // before touching Redis or Postgres
   const ds = await getDataSource();
+  // The port first: a worker nobody can watch is a deploy mistake, stopped before it takes a job.
+  const started: { pool?: WorkerPool } = {};
+  const metrics = await startWorkerMetricsServer(() => started.pool, {
+    port: metricsPort,
+    host: config.metrics.workerHost,
+  }).catch((err: unknown) => {
+    throw new Error(
+      `worker metrics port ${config.metrics.workerHost}:${metricsPort} unavailable (set WORKER_METRICS_PORT or --metrics-port): ${err instanceof Error ? err.message : String(err)}`,
+    );
+  });
   const pool = await startWorkers(queues, handlers, ds);
-  logger.info({ queues, worker: pool.name }, "workers started");
+  started.pool = pool;
+  logger.info({ queues, worker: pool.name, metrics: metrics.url }, "workers started");
 
   // Take no more jobs and let those in hand finish for up to WORKER_DRAIN_MS; hand back those still
   // running, then close Redis and Postgres. SHUTDOWN_TIMEOUT_MS more is the limit on the rest.
   const { drainMs } = config.queue;
   onShutdownSignal("workers", drainMs + config.http.shutdownTimeoutMs, async () => {
     await pool.close(drainMs);
+    await metrics.close();
     await closeDataSource();
   });
 }

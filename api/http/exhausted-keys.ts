@@ -1,6 +1,7 @@
 import type { Middleware } from "koa";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { AppError } from "../../shared/errors";
+import { countRateLimitRefusal } from "../../shared/metrics/web";
 import { describeUsedUp, rateLimitHeaders } from "./rate-limit-reply";
 import type { RateLimitState } from "../limits/rate-limiter";
 import type { V1State } from "./state";
@@ -78,6 +79,7 @@ export function refuseExhaustedKeys(exhausted: ExhaustedKeys): Middleware<V1Stat
     );
     ctx.set(rateLimitHeaders({ ...entry.state, windows: windows as RateLimitState["windows"] }));
     ctx.set("Retry-After", String(retryAfterS));
+    countRateLimitRefusal("exhausted_key");
     throw new AppError(429, "RATE_LIMITED", `${entry.reason}; retry in ${retryAfterS} s`);
   };
 }

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from "koa";
 import { AppError } from "../../shared/errors";
-import type { Admission, RateLimiter } from "../limits/rate-limiter";
+import { countRateLimitRefusal, type RateLimitReason } from "../../shared/metrics/web";
+import type { Admission, RateLimiter, Refusal } from "../limits/rate-limiter";
 import type { ExhaustedKeys } from "./exhausted-keys";
 import type { V1State } from "./state";
 import { describeRefusal, rateLimitHeaders, staticRateLimitHeaders } from "./rate-limit-reply";
@@ -16,6 +17,12 @@ export interface RateLimitOptions {
   admission?: (ctx: Context) => Admission;
   /** Told of every verdict that leaves a window used up, so the key's next requests are refused before their body is read. */
   exhaustedKeys?: ExhaustedKeys;
+}
+
+/** What a refusal is counted as in `apiary_rate_limit_refusals_total`. */
+function refusalReason(refusal: Refusal): RateLimitReason {
+  if (refusal.reason === "spend") return "daily_spend";
+  return refusal.scope === "key" ? "key_window" : "account_window";
 }
 
 /**
@@ -38,6 +45,7 @@ export function rateLimit(limiter: RateLimiter, options: RateLimitOptions = {}):
       options.exhaustedKeys?.note(owner, outcome.state);
       if (outcome.refusals.length > 0) {
         const refusal = describeRefusal(outcome);
+        countRateLimitRefusal(refusalReason(refusal.refusal));
         ctx.set("Retry-After", String(refusal.retryAfterS));
         throw new AppError(429, "RATE_LIMITED", refusal.message);
       }

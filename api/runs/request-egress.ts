@@ -1,6 +1,7 @@
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { everyAgent } from "../../shared/contracts/agent-tree";
 import { BadRequestError } from "../../shared/errors";
+import { countEgressRefusal } from "../../shared/metrics/web";
 import { EgressRefusedError, egressPolicy } from "../../shared/net/egress";
 import type { EgressPolicy } from "../../shared/net/egress-policy";
 
@@ -63,7 +64,10 @@ export async function assertRequestEgress(
   const urls = [...new Set(servers.map((s) => s.url))];
   const reasons = new Map(await Promise.all(urls.map(async (url) => [url, await refusalOf(url, policy)] as const)));
   const problems = servers.flatMap(({ url, field }) => (reasons.get(url) ? [`${field}: ${reasons.get(url)}`] : []));
-  if (problems.length) throw new BadRequestError(problems.join("; "), {}, "EGRESS_REFUSED");
+  if (problems.length) {
+    countEgressRefusal("request");
+    throw new BadRequestError(problems.join("; "), {}, "EGRESS_REFUSED");
+  }
 }
 
 /** Why the policy refuses `url`, or null when it does not. */

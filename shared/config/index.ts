@@ -6,6 +6,7 @@ import { exchangeRate } from "./exchange-rate";
 import { http } from "./http";
 import { llm } from "./llm";
 import { marketplace } from "./marketplace";
+import { metrics } from "./metrics";
 import { pricing } from "./pricing";
 import { queues } from "./queues";
 import { rateLimits } from "./rate-limits";
@@ -43,6 +44,7 @@ export const domains = {
   exchangeRate,
   storage,
   solana,
+  metrics,
 };
 
 /** Environment variable → rule, of every domain; validated together so rules may refer to each other. */
@@ -72,6 +74,7 @@ function buildConfig(env: ValidatedEnv) {
     ...storage.load(env, { platformUrl: httpConfig.platformUrl }),
     ...solana.load(env),
     ...pricing.load(env),
+    ...metrics.load(env),
   };
 }
 

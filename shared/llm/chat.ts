@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pRetry from "p-retry";
 import { config } from "../config";
 import { clientFor } from "./client-cache";
+import { countLlmRetry } from "../metrics/llm";
 import { LlmCallError, scrubSecrets } from "./llm-error";
 import type { ResolvedModel } from "./providers";
 import { abortReason, RunAbortedError } from "./run-aborted";
@@ -150,7 +151,9 @@ export async function chatCompletion(
       onFailedAttempt: async ({ error, retriesLeft }) => {
         lastFailure = error;
         // Called for every failure, the last and the permanent ones too: only wait before a retry.
-        const wait = retriesLeft > 0 && retrying(error) ? retryAfterMs(error) : 0;
+        const retried = retriesLeft > 0 && retrying(error);
+        if (retried) countLlmRetry(target.provider);
+        const wait = retried ? retryAfterMs(error) : 0;
         // The run's deadline or cancellation cuts the wait short.
         if (wait > 0) await sleep(wait, undefined, { signal });
       },

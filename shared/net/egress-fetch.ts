@@ -1,7 +1,8 @@
 import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
-import type { EgressPolicy } from "./egress-policy";
+import { countEgressRefusal } from "../metrics/web";
+import { EgressRefusedError, type EgressPolicy } from "./egress-policy";
 
 const MAX_REDIRECTS = 10;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -115,7 +116,10 @@ export function createEgressFetch(policy: EgressPolicy): typeof fetch {
       body: request.body ? Buffer.from(await request.arrayBuffer()) : undefined,
     };
     for (let redirects = 0; ; redirects++) {
-      const res = await send(hop, policy, agents, request.signal);
+      const res = await send(hop, policy, agents, request.signal).catch((err: unknown) => {
+        if (err instanceof EgressRefusedError) countEgressRefusal("connection");
+        throw err;
+      });
       const status = res.statusCode ?? 0;
       const location = REDIRECT_STATUSES.has(status) ? res.headers.location : undefined;
       if (!location || request.redirect === "manual") return toResponse(res, hop.url, redirects > 0);

@@ -22,7 +22,7 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   ),
   {
     file: "workers/agents/run-budget.ts",
-    throwText: "throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure))",
+    throwText: "throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure)",
     why: "a shared ceiling (the batch's budget, the account's day) reached while running: honoured, not refused; a request is refused at the door once the account's day is spent",
   },
   {

@@ -74,9 +74,9 @@ describe("the compiled build: web and workers from dist/ under plain node", func
     const commands = Object.fromEntries(readProcfile(join(ROOT, "Procfile")).map((p) => [p.name, p.command]));
     expect(commands).to.deep.equal({
       web: `node ${compiledEntry("api/main.ts")}`,
-      "worker-swarm": `node ${compiledEntry("workers/main.ts")} --queues swarm`,
-      "worker-agent": `node ${compiledEntry("workers/main.ts")} --queues agent`,
-      "worker-chain": `node ${compiledEntry("workers/main.ts")} --queues chain`,
+      "worker-swarm": `node ${compiledEntry("workers/main.ts")} --queues swarm --metrics-port 9464`,
+      "worker-agent": `node ${compiledEntry("workers/main.ts")} --queues agent --metrics-port 9465`,
+      "worker-chain": `node ${compiledEntry("workers/main.ts")} --queues chain --metrics-port 9466`,
       release: `node ${compiledEntry("scripts/migrate.ts")}`,
     });
     for (const entry of ["api/main.ts", "workers/main.ts", "scripts/migrate.ts", "scripts/healthcheck.ts"])

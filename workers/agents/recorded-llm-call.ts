@@ -1,8 +1,11 @@
 import type OpenAI from "openai";
-import { chatCompletion, type ChatRequest } from "../../shared/llm/chat";
+import { chatCompletion, type ChatRequest, type ChatResult } from "../../shared/llm/chat";
 import { tokenCosts } from "../../shared/llm/pricing";
 import type { ResolvedModel } from "../../shared/llm/providers";
+import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { upstreamCost } from "../../shared/llm/upstream-prices";
+import { countLlmCall } from "../../shared/metrics/llm";
+import { secondsSince } from "../../shared/metrics/registry";
 import type { AgentContext } from "./agent-context";
 import type { CallAllowance } from "./run-budget";
 import type { StepMeta, StepRecorder } from "./step-recorder";
@@ -12,6 +15,32 @@ export type AssistantMessage = {
   content: string | null;
   tool_calls?: OpenAI.Chat.Completions.ChatCompletionMessageToolCall[];
 };
+
+/** Makes one LLM call and counts it in the worker's metrics (`apiary_llm_*`), whatever its end. */
+async function countedCall(target: ResolvedModel, call: () => Promise<ChatResult>): Promise<ChatResult> {
+  const start = performance.now();
+  const labels = { provider: target.provider, model: target.model };
+  try {
+    const reply = await call();
+    const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
+    countLlmCall({
+      ...labels,
+      seconds: secondsSince(start),
+      outcome: "ok",
+      inputTokens: reply.inputTokens,
+      outputTokens: reply.outputTokens,
+      cost: inputCost + outputCost,
+    });
+    return reply;
+  } catch (err) {
+    countLlmCall({
+      ...labels,
+      seconds: secondsSince(start),
+      outcome: err instanceof RunAbortedError ? "aborted" : "error",
+    });
+    throw err;
+  }
+}
 
 /**
  * One LLM call as a recorded step (replayed from Postgres on a retried job), charged to the run's
@@ -30,7 +59,7 @@ export async function recordedLlmCall(
   let outcome;
   try {
     outcome = await recorder.step(meta, async () => {
-      const reply = await chatCompletion(target, request, { signal: ctx.signal, onText });
+      const reply = await countedCall(target, () => chatCompletion(target, request, { signal: ctx.signal, onText }));
       const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
       const output: AssistantMessage = {
         content: reply.message.content ?? null,

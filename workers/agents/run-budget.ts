@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "../../shared/errors";
+import type { BudgetLimitKind } from "../../shared/metrics/runs";
 import type { SharedSpend } from "./spend-pools";
 
 /** Limits of one run: wall time, tokens and dollars. */
@@ -11,7 +12,11 @@ export interface BudgetLimits {
 
 /** A run stopped because it would pass its budget. */
 export class BudgetExceededError extends AppError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The ceiling reached (for `apiary_budget_stops_total`). */
+    readonly limit: BudgetLimitKind,
+  ) {
     super(400, "BUDGET_EXCEEDED", message);
   }
 }
@@ -70,12 +75,14 @@ export class RunBudget {
   /** The call's allowance, or null when the room left is reserved by calls in flight. */
   private async tryReserve({ prompt, output }: CallNeeds): Promise<CallAllowance | null> {
     const { maxTokens, maxCost, deadline } = this.limits;
-    if (Date.now() >= deadline) throw new BudgetExceededError("The run reached its time limit");
-    if (this.cost >= maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${maxCost}`);
-    if (this.tokens >= maxTokens) throw new BudgetExceededError(`The run reached its limit of ${maxTokens} tokens`);
+    if (Date.now() >= deadline) throw new BudgetExceededError("The run reached its time limit", "time");
+    if (this.cost >= maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${maxCost}`, "cost");
+    if (this.tokens >= maxTokens)
+      throw new BudgetExceededError(`The run reached its limit of ${maxTokens} tokens`, "tokens");
     if (this.tokens + prompt >= maxTokens) {
       throw new BudgetExceededError(
         `The run reached its limit of ${maxTokens} tokens: its next call's prompt (about ${prompt} tokens) does not fit in what is left`,
+        "tokens",
       );
     }
     const room = maxTokens - this.tokens - this.reserved - prompt;
@@ -85,7 +92,7 @@ export class RunBudget {
     if (!this.shared) return { maxTokens: granted, prompt, settled: false };
     try {
       const answer = await this.shared.reserve(prompt, granted);
-      if ("exhausted" in answer) throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure));
+      if ("exhausted" in answer) throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure), "shared");
       if ("busy" in answer) {
         this.reserved -= prompt + granted;
         return null;

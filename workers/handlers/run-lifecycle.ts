@@ -3,6 +3,7 @@ import { config } from "../../shared/config";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { completeRun, failRun, loadSteps } from "../../shared/db/run-store";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
+import { countBudgetStop, countRun } from "../../shared/metrics/runs";
 import { RunEventWriter } from "../../shared/queues/run-events";
 import type { RunJobResult } from "../../shared/queues/registry";
 import { UsageCounter } from "../agents/agent-context";
@@ -45,6 +46,17 @@ export interface RunExecution<R extends ExecutedRun> {
 /** Whether the claimed run is of the kind this execution runs (the job's name says it should be). */
 function isRunFor<R extends ExecutedRun>(run: Run, how: RunExecution<R>): run is R {
   return run.kind === how.kind;
+}
+
+/** Counts a run that ended in the worker's metrics: from its start (its first attempt's) to now. */
+function countEnded(run: ExecutedRun, outcome: "succeeded" | "failed" | "cancelled"): void {
+  const startedMs = (run.started_at ?? run.queued_at).getTime();
+  countRun({
+    kind: run.kind,
+    swarmType: run.kind === "swarm" ? run.request.swarm_type : undefined,
+    outcome,
+    seconds: Math.max(0, Date.now() - startedMs) / 1_000,
+  });
 }
 
 /** Frees the run for the job's retry (best effort: an unreleased lease simply runs out) and rethrows. */
@@ -96,6 +108,7 @@ export async function executeRun<R extends ExecutedRun>(
       env.recorder.flush(),
       durable(() => completeRun(ctx.ds, runId, output, usage)),
     ]);
+    countEnded(run, "succeeded");
     ctx.announce(finalRow);
     env.events?.emit({ type: "finish", usage });
     ctx.logger.info({ runId, replayed: env.recorder.replayed, ...log }, "run succeeded");
@@ -104,6 +117,7 @@ export async function executeRun<R extends ExecutedRun>(
     // Tool calls rethrow the signal's own reason, LLM calls a RunAbortedError: either way the signal tells.
     if (err instanceof RunAbortedError || env.signal.aborted) {
       if (cancel.aborted) {
+        countEnded(run, "cancelled");
         env.events?.emit({ type: "error", error: "The run was cancelled" });
         return { runId }; // the row says cancelled already
       }
@@ -116,12 +130,16 @@ export async function executeRun<R extends ExecutedRun>(
       const last = err instanceof RunAbortedError ? err.lastFailure : undefined;
       err = new BudgetExceededError(
         `The run reached its time limit${last ? ` while retrying a failed LLM call: ${last.message}` : ""}`,
+        "time",
       );
     }
     if (!isRunFailure(err)) giveUp(lease, err); // infrastructure trouble: let BullMQ retry the job
     await env.recorder.flush().catch(() => undefined); // what did finish is worth keeping
     const error = runErrorOf(err, how.failedAgent?.(err, env));
-    ctx.announce(await durable(() => failRun(ctx.ds, runId, error, how.usageSoFar(env))));
+    const failedRow = await durable(() => failRun(ctx.ds, runId, error, how.usageSoFar(env)));
+    countEnded(run, "failed");
+    if (err instanceof BudgetExceededError) countBudgetStop(err.limit);
+    ctx.announce(failedRow);
     env.events?.emit({ type: "error", error: err.message });
     ctx.logger.warn({ runId, err: err.message }, "run failed");
   } finally {

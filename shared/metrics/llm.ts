@@ -1,0 +1,82 @@
+import { Counter, Histogram } from "prom-client";
+import { MODEL_CATALOG } from "../llm/model-catalog";
+import { PREFIX, workerRegistry } from "./registry";
+
+const registers = [workerRegistry];
+const labelNames = ["provider", "model"] as const;
+
+const calls = new Counter({
+  name: `${PREFIX}llm_calls_total`,
+  help: "LLM calls made (replayed steps not counted), by provider, model and outcome (ok, error, aborted)",
+  labelNames: [...labelNames, "outcome"] as const,
+  registers,
+});
+
+const duration = new Histogram({
+  name: `${PREFIX}llm_call_duration_seconds`,
+  help: "Time of one LLM call, its retries included, by provider and model",
+  labelNames,
+  buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80, 160],
+  registers,
+});
+
+const tokens = new Counter({
+  name: `${PREFIX}llm_tokens_total`,
+  help: "Tokens of finished LLM calls, by provider, model and direction (input, output)",
+  labelNames: [...labelNames, "direction"] as const,
+  registers,
+});
+
+const cost = new Counter({
+  name: `${PREFIX}llm_cost_usd_total`,
+  help: "What finished LLM calls were billed to their runs, in US dollars, by provider and model",
+  labelNames,
+  registers,
+});
+
+const retries = new Counter({
+  name: `${PREFIX}llm_retries_total`,
+  help: "LLM call attempts retried after a 429, 5xx, timeout or lost connection, by provider",
+  labelNames: ["provider"] as const,
+  registers,
+});
+
+/**
+ * Model ids as providers receive them (a routing prefix such as `groq/` removed) for every model
+ * of the catalogue: the only model names a label carries. Requests may name any model, so any
+ * other name is counted as `other` — a label per free-text name would grow without bound.
+ */
+const KNOWN_MODELS = new Set(
+  MODEL_CATALOG.flatMap(({ id, provider }) => [id, id.startsWith(`${provider}/`) ? id.slice(provider.length + 1) : id]),
+);
+
+/** The label a model name is counted under: its catalogue name, or `other`. */
+export function modelLabel(model: string): string {
+  return KNOWN_MODELS.has(model) ? model : "other";
+}
+
+/** One LLM call as it ended. `provider` is one of the service's provider names (or `gateway`). */
+export interface LlmCallRecord {
+  provider: string;
+  model: string;
+  seconds: number;
+  outcome: "ok" | "error" | "aborted";
+  inputTokens?: number;
+  outputTokens?: number;
+  cost?: number;
+}
+
+/** Counts one LLM call (made, not replayed): its outcome, time, and for a finished call its tokens and cost. */
+export function countLlmCall(call: LlmCallRecord): void {
+  const labels = { provider: call.provider, model: modelLabel(call.model) };
+  calls.inc({ ...labels, outcome: call.outcome });
+  duration.observe(labels, call.seconds);
+  if (call.inputTokens) tokens.inc({ ...labels, direction: "input" }, call.inputTokens);
+  if (call.outputTokens) tokens.inc({ ...labels, direction: "output" }, call.outputTokens);
+  if (call.cost) cost.inc(labels, call.cost);
+}
+
+/** Counts one retried attempt of an LLM call. */
+export function countLlmRetry(provider: string): void {
+  retries.inc({ provider });
+}

@@ -1,0 +1,48 @@
+import type { Queue } from "bullmq";
+import { Gauge } from "prom-client";
+import { logger } from "../logger";
+import { PREFIX, webRegistry } from "./registry";
+
+const STATES = ["waiting", "active", "delayed", "failed"] as const;
+
+/** How long a scrape waits for Redis's job counts: an outage must not hang the scrape. */
+const COUNTS_TIMEOUT_MS = 1_000;
+
+/** The queues whose counts a scrape reads, by name (the latest app built for each name wins). */
+const watched = new Map<string, Queue>();
+
+/** Has the web registry report `queues`' job counts on every scrape. */
+export function watchQueues(queues: Queue[]): void {
+  for (const queue of queues) watched.set(queue.name, queue);
+}
+
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+new Gauge({
+  name: `${PREFIX}queue_jobs`,
+  help: "Jobs per queue and state (waiting, active, delayed, failed), read from Redis on each scrape; absent when Redis does not answer within 1 s",
+  labelNames: ["queue", "state"] as const,
+  registers: [webRegistry],
+  async collect() {
+    this.reset();
+    await Promise.all(
+      [...watched].map(async ([name, queue]) => {
+        try {
+          const counts = await within(queue.getJobCounts(...STATES), COUNTS_TIMEOUT_MS);
+          for (const state of STATES) this.set({ queue: name, state }, counts[state] ?? 0);
+        } catch (err) {
+          logger.warn(
+            { queue: name, err: err instanceof Error ? err.message : err },
+            "queue counts unavailable for metrics",
+          );
+        }
+      }),
+    );
+  },
+});

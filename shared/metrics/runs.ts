@@ -1,0 +1,51 @@
+import { Counter, Histogram } from "prom-client";
+import { swarmTypeRecord } from "../swarms/swarm-catalog";
+import { PREFIX, workerRegistry } from "./registry";
+
+const registers = [workerRegistry];
+
+const runs = new Counter({
+  name: `${PREFIX}runs_total`,
+  help: "Runs a worker finished, by kind (agent, swarm), swarm type (none for agents) and outcome (succeeded, failed, cancelled)",
+  labelNames: ["kind", "swarm_type", "outcome"] as const,
+  registers,
+});
+
+const runDuration = new Histogram({
+  name: `${PREFIX}run_duration_seconds`,
+  help: "Time from a run's start to its end (retried jobs included), by kind and swarm type",
+  labelNames: ["kind", "swarm_type"] as const,
+  buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800],
+  registers,
+});
+
+/** Which ceiling stopped a run: its deadline, its cost or token limit, or a pool it shares (its batch's, its account's day). */
+export type BudgetLimitKind = "time" | "cost" | "tokens" | "shared";
+
+const budgetStops = new Counter({
+  name: `${PREFIX}budget_stops_total`,
+  help: "Runs stopped by their budget, by the ceiling reached (time, cost, tokens, shared)",
+  labelNames: ["kind"] as const,
+  registers,
+});
+
+export interface RunRecord {
+  kind: "agent" | "swarm";
+  /** The request's swarm type (swarm runs); counted under `other` unless it is a catalogue type. */
+  swarmType?: string;
+  outcome: "succeeded" | "failed" | "cancelled";
+  seconds: number;
+}
+
+/** Counts one run that ended, and its duration. */
+export function countRun(run: RunRecord): void {
+  const swarmType =
+    run.kind === "agent" ? "none" : run.swarmType && swarmTypeRecord(run.swarmType) ? run.swarmType : "other";
+  const labels = { kind: run.kind, swarm_type: swarmType };
+  runs.inc({ ...labels, outcome: run.outcome });
+  runDuration.observe(labels, run.seconds);
+}
+
+export function countBudgetStop(kind: BudgetLimitKind): void {
+  budgetStops.inc({ kind });
+}

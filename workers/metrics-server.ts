@@ -1,0 +1,103 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { config } from "../shared/config";
+import { metricsAccess, refusalOf } from "../shared/metrics/access";
+import { addProcessMetrics, workerRegistry } from "../shared/metrics/registry";
+import { createRedis, type RedisClient } from "../shared/queues/redis";
+import type { WorkerPool } from "./worker-pool";
+
+/** A worker process's metrics and liveness port. */
+export interface WorkerMetricsServer {
+  /** Where it listens, e.g. `http://127.0.0.1:9464`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** How long `/health` waits for Redis to answer. */
+const PING_TIMEOUT_MS = 1_000;
+
+/** Whether every worker of the pool is taking jobs and Redis answers within a second. */
+async function isAlive(
+  pool: WorkerPool | undefined,
+  redisClient: RedisClient,
+): Promise<{ running: boolean; redis: boolean }> {
+  const running = pool !== undefined && pool.workers.every((w) => w.isRunning());
+  let timer: NodeJS.Timeout | undefined;
+  const redis = await Promise.race([
+    redisClient.ping().then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS))),
+  ])
+    .catch(() => false)
+    .finally(() => clearTimeout(timer));
+  return { running, redis };
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store" });
+  res.end(body);
+}
+
+async function answer(
+  pool: () => WorkerPool | undefined,
+  redis: RedisClient,
+  token: string | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const path = (req.url ?? "/").split("?")[0];
+  if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain", "Method Not Allowed");
+  if (path === "/health") {
+    const checks = await isAlive(pool(), redis);
+    const ok = checks.running && checks.redis;
+    return send(res, ok ? 200 : 503, "application/json", JSON.stringify({ status: ok ? "ok" : "unavailable", checks }));
+  }
+  if (path !== "/metrics") return send(res, 404, "text/plain", "Not Found");
+  // The port is internal by where it binds (WORKER_METRICS_HOST); METRICS_TOKEN, when set, is required too.
+  const access = metricsAccess(
+    { token, production: config.env === "production", internalPort: true },
+    req.headers.authorization,
+    req.socket.remoteAddress,
+  );
+  if (access !== "allowed") {
+    const { status, message } = refusalOf(access);
+    return send(res, status, "text/plain", message);
+  }
+  send(res, 200, workerRegistry.contentType, await workerRegistry.metrics());
+}
+
+/**
+ * Serves `GET /health` (200 while the pool's workers run and Redis answers, else 503) and
+ * `GET /metrics` (this process's runs, LLM calls, retries, budget stops and Node process metrics)
+ * on `host:port`. Rejects when the port cannot be taken. `pool` gives the process's workers once
+ * they run (the port is taken first, so a taken port stops the process before it takes a job).
+ */
+export function startWorkerMetricsServer(
+  pool: () => WorkerPool | undefined,
+  { port, host, token = config.metrics.token }: { port: number; host: string; token?: string },
+): Promise<WorkerMetricsServer> {
+  addProcessMetrics(workerRegistry);
+  const redis = createRedis("request");
+  const server: Server = createServer((req, res) => {
+    answer(pool, redis, token, req, res).catch((err: unknown) =>
+      send(res, 500, "text/plain", err instanceof Error ? err.message : "metrics failed"),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", (err) => {
+      redis.disconnect();
+      reject(err);
+    });
+    server.listen({ port, host }, () => {
+      const { port: bound } = server.address() as AddressInfo;
+      resolve({
+        url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}`,
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+            redis.disconnect();
+          }),
+      });
+    });
+  });
+}
