@@ -1,7 +1,8 @@
 import { FlowProducer, Queue, QueueEvents, type JobsOptions } from "bullmq";
 import type { RedisClient } from "./redis";
 import { config } from "../config";
-import { JOBS, type JobName, type JobPayloads, type QueueName } from "./registry";
+import type { JobDescription } from "./job-description";
+import { JOBS, type JobData, type JobName, type QueueName } from "./registry";
 
 /** Job options every job gets: crash retries with backoff, and finished jobs kept by age. */
 function defaultJobOptions(): JobsOptions {
@@ -29,11 +30,14 @@ export function createQueueEvents(name: QueueName, connection: RedisClient): Que
   return events;
 }
 
-/** Adds a job for a stored run. The job id is the run's job id, so adding twice is a no-op. */
+/**
+ * Adds a job for a stored run (its payload, and what Bull Board shows of it). The job id is the
+ * run's job id, so adding twice is a no-op.
+ */
 export async function enqueue<N extends JobName>(
   queues: Record<QueueName, Queue>,
   name: N,
-  payload: JobPayloads[N],
+  payload: JobData<N>,
   jobId: string,
   options: JobsOptions = {},
 ): Promise<void> {
@@ -53,19 +57,19 @@ export function createFlowProducer(connection: RedisClient): FlowProducer {
  */
 export async function enqueueBatch<P extends JobName, C extends JobName>(
   flows: FlowProducer,
-  parent: { name: P; runId: string },
-  children: { name: C; runId: string }[],
+  parent: { name: P; runId: string; about?: JobDescription },
+  children: { name: C; runId: string; about?: JobDescription }[],
 ): Promise<void> {
   const options = defaultJobOptions();
   await flows.add({
     name: parent.name,
     queueName: JOBS[parent.name].queue,
-    data: { runId: parent.runId },
+    data: { ...parent.about, runId: parent.runId },
     opts: { ...options, jobId: parent.runId },
     children: children.map((child) => ({
       name: child.name,
       queueName: JOBS[child.name].queue,
-      data: { runId: child.runId },
+      data: { ...child.about, runId: child.runId },
       opts: { ...options, jobId: child.runId, ignoreDependencyOnFailure: true },
     })),
   });
