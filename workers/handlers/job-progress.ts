@@ -7,7 +7,7 @@ function value(text: string): string {
 }
 
 /** The job log line of one finished call: agent, model, tokens (in + out), cost in USD, duration. */
-export function callLogLine(call: FinishedCall): string {
+function callLogLine(call: FinishedCall): string {
   const tokens = call.inputTokens + call.outputTokens;
   return [
     `agent=${value(call.agentName)}`,
