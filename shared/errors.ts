@@ -9,6 +9,8 @@ export class AppError extends Error {
     message: string,
     /** Extra body fields the contract defines for this error (e.g. `job_id`). */
     readonly extra: Record<string, unknown> = {},
+    /** Response headers that go with it (e.g. a 504's `Location` and `Retry-After`). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = new.target.name;

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
-import { DelayedError, WaitingError, Worker, type Job } from "bullmq";
+import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import type { DataSource } from "typeorm";
 import type { Run } from "../shared/db/entities/run.entity";
 import { config } from "../shared/config";
@@ -12,7 +12,7 @@ import { discardJobSecrets, isFinalAttempt } from "../shared/queues/job-secrets"
 import { createRedis } from "../shared/queues/redis";
 import { announceRunDone } from "../shared/queues/run-notices";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
-import type { Handler, HandlerTable } from "./handlers/handler";
+import type { Handler, HandlerTable, JobReport } from "./handlers/handler";
 import { RunLeasedError } from "./handlers/run-lease";
 
 export interface WorkerPool {
@@ -63,9 +63,11 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         if (!handler) throw new Error(`No handler for job '${job.name}'`);
         const log = logger.child({ queue, jobId: job.id, job: job.name, attempt: job.attemptsMade + 1 });
         let announced = false;
+        let failure: string | null = null;
         const runId = (job.data as { runId?: string }).runId ?? String(job.id);
         const announce = (row: Run | null) => {
           announced = true;
+          if (row?.status === "failed") failure = row.error?.message ?? "The run failed";
           announceRunDone(redis, runId, row);
         };
         const finalAttempt = isFinalAttempt(job);
@@ -74,7 +76,16 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
           // Every line of this job names its run and the request that made it (never trusted beyond logging).
           const requestId = safeRequestId((job.data as { requestId?: unknown }).requestId);
           result = await withLogContext({ runId, ...(requestId ? { reqId: requestId } : {}) }, () =>
-            handler(job.data, { ds, logger: log, signal: shutdown.signal, cancels, redis, announce, finalAttempt }),
+            handler(job.data, {
+              ds,
+              logger: log,
+              signal: shutdown.signal,
+              cancels,
+              redis,
+              announce,
+              finalAttempt,
+              job: jobReport(job),
+            }),
           );
         } catch (err) {
           if (shutdown.signal.aborted) await handBack(job, token, log, err);
@@ -92,6 +103,9 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         // finds the run finished) discards again.
         await discardJobSecrets(redis, job);
         if (!announced) announceRunDone(redis, result.runId);
+        // The handler recorded a failed run: the job fails too, with the run's error as its reason
+        // (Bull Board's failed list), and is never retried: the run row is final.
+        if (failure !== null) throw new UnrecoverableError(failure);
         return result;
       },
       {
@@ -142,6 +156,14 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
       await cancels.close();
       redis.disconnect();
     },
+  };
+}
+
+/** A job's progress and log for its handler; Redis trouble there is ignored (the run is the record). */
+function jobReport(job: Job): JobReport {
+  return {
+    progress: (progress) => void job.updateProgress(progress).catch(() => undefined),
+    log: (line) => void job.log(line).catch(() => undefined),
   };
 }
 

@@ -3,13 +3,21 @@ import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { KoaAdapter } from "@bull-board/koa";
 import type { Queue } from "bullmq";
 import type { Middleware } from "koa";
+import { describedName } from "../../shared/queues/job-description";
 
 export const BULL_BOARD_PATH = "/admin/queues";
+
+/** A queue as Bull Board shows it: each job named by what it runs (its BullMQ name, which picks the handler, is unchanged). */
+function boardQueue(queue: Queue): BullMQAdapter {
+  const board = new BullMQAdapter(queue);
+  board.setFormatter("name", (job: { name?: string; data?: unknown }) => describedName(job.name ?? "", job.data));
+  return board;
+}
 
 /** Bull Board for the given queues, mounted at `/admin/queues` (the caller puts auth in front). */
 export function bullBoard(queues: Queue[]): Middleware {
   const adapter = new KoaAdapter();
   adapter.setBasePath(BULL_BOARD_PATH);
-  createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q)), serverAdapter: adapter });
+  createBullBoard({ queues: queues.map(boardQueue), serverAdapter: adapter });
   return adapter.registerPlugin() as unknown as Middleware;
 }

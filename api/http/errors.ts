@@ -78,6 +78,7 @@ export function handleErrors(renderer: ErrorRenderer): Middleware<Partial<Reques
       err = asOurError(ctx, caught, renderer);
     }
     if (!err) return;
+    ctx.set(err.headers);
     const { status, body } = renderer.render(err);
     ctx.body = body;
     ctx.status = status; // after the body: assigning a body would otherwise turn an implicit 404 into 200

@@ -122,7 +122,7 @@ async function runAsOwner(ctx: Context, next: Next, ds: DataSource, id: string):
       response = {
         status: err.status,
         body: v1ErrorBody(err.status, err.message, err.code, err.extra),
-        headers: routeHeaders(ctx, headersBefore),
+        headers: { ...routeHeaders(ctx, headersBefore), ...err.headers },
       };
       runId = err.extra.job_id;
     }

@@ -5,6 +5,7 @@ import { isRunOfKind, type RunKind, type RunOfKind } from "../../shared/db/entit
 import { insertBatch, loadChildren } from "../../shared/db/run-batch-store";
 import { BadRequestError } from "../../shared/errors";
 import { addLogContext } from "../../shared/logger";
+import { describeJob } from "../../shared/queues/job-description";
 import { enqueueBatch } from "../../shared/queues/queues";
 import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type SplitRequest } from "../../shared/secrets/run-secrets";
@@ -57,7 +58,8 @@ export async function runBatch<P extends RunKind, C extends RunKind>(
   addLogContext({ runId: parentId }); // the request's lines from here on name its run
   const children = spec.items.map(({ request, secrets }) => {
     const id = newRunId();
-    return { id, request, sealedSecrets: sealRunSecrets(secrets, { runId: id, userId: owner.userId }) };
+    const about = describeJob({ kind: kind.childKind, request, owner });
+    return { id, request, about, sealedSecrets: sealRunSecrets(secrets, { runId: id, userId: owner.userId }) };
   });
   await insertBatch(deps.ds, {
     parentId,
@@ -71,8 +73,12 @@ export async function runBatch<P extends RunKind, C extends RunKind>(
   const enqueueJobs = () =>
     enqueueBatch(
       deps.flows,
-      { name: kind.parentJob, runId: parentId },
-      children.map((c) => ({ name: kind.childJob, runId: c.id })),
+      {
+        name: kind.parentJob,
+        runId: parentId,
+        about: describeJob({ kind: kind.parentKind, request: spec.parentRequest, owner }),
+      },
+      children.map((c) => ({ name: kind.childJob, runId: c.id, about: c.about })),
     );
   const waitMs = syncWaitMs(prefer);
   const parent = await enqueueAndAwait(deps, parentId, enqueueJobs, waitMs);

@@ -1,15 +1,20 @@
 import { loadChildren } from "../../shared/db/run-batch-store";
 import { cancelRun } from "../../shared/db/run-cancel";
+import { loadStepSummaries } from "../../shared/db/run-progress-store";
 import { findRunForUser } from "../../shared/db/run-store";
 import { isUuid } from "../../shared/db/uuid";
 import { AppError, NotFoundError } from "../../shared/errors";
 import { publishCancel } from "../../shared/queues/cancellation";
 import type { ApiDeps } from "../deps";
+import { KINDS_WITH_STEPS, presentProgress } from "./presenters/job-progress.presenter";
 import { KINDS_WITH_CHILDREN, presentJob } from "./presenters/job.presenter";
 
 const noJob = (jobId: string) => new NotFoundError(`No job '${jobId}' for this API key's account`);
 
-/** `GET /v1/jobs/{job_id}`: any run of the user's account, as `presentJob` shows it; 404 when there is none. */
+/**
+ * `GET /v1/jobs/{job_id}`: any run of the user's account, as `presentJob` shows it, with the
+ * `progress` of one still queued or running; 404 when there is none.
+ */
 export async function readJob(
   deps: Pick<ApiDeps, "ds">,
   jobId: string,
@@ -20,7 +25,9 @@ export async function readJob(
   if (!run) throw noJob(jobId);
   const children =
     KINDS_WITH_CHILDREN.has(run.kind) && run.status === "succeeded" ? await loadChildren(deps.ds, run.id) : [];
-  return presentJob(run, children);
+  const going = (run.status === "queued" || run.status === "running") && KINDS_WITH_STEPS.has(run.kind);
+  if (!going) return presentJob(run, children);
+  return { ...presentJob(run), progress: presentProgress(run, await loadStepSummaries(deps.ds, run.id)) };
 }
 
 /**

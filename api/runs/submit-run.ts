@@ -12,6 +12,7 @@ import {
 } from "../../shared/db/run-store";
 import { config } from "../../shared/config";
 import { AppError, ServiceUnavailableError } from "../../shared/errors";
+import { describeJob } from "../../shared/queues/job-description";
 import { enqueue } from "../../shared/queues/queues";
 import { addLogContext } from "../../shared/logger";
 import { isDatabaseUnavailable } from "../../shared/unavailable";
@@ -29,6 +30,9 @@ export interface Prefer {
 export function syncWaitMs(prefer: Prefer): number | null {
   return prefer.respondAsync ? null : Math.min(prefer.waitMs ?? config.http.syncWaitMs, config.http.syncWaitMs);
 }
+
+/** A 504's `Retry-After`: when reading the run with `GET /v1/jobs/{job_id}` is worth a try. */
+const RUN_TIMEOUT_RETRY_AFTER_S = 5;
 
 /** BullMQ priority of flex runs: any standard job is taken first. */
 const FLEX_PRIORITY = 10;
@@ -130,7 +134,7 @@ export async function runAndWait(
   const finished = await enqueueAndAwait(
     deps,
     runId,
-    () => enqueue(deps.queues, run.job, { runId }, runId, options),
+    () => enqueue(deps.queues, run.job, { ...describeJob(run), runId }, runId, options),
     waitMs,
   );
   if (waits && !finished && !(await confirmRunStored(deps.ds, runId))) {
@@ -167,9 +171,8 @@ export function assertSucceeded<K extends RunKind>(
       504,
       "RUN_TIMEOUT",
       "The run is still in progress; fetch its result later with GET /v1/jobs/{job_id}",
-      {
-        job_id: runId,
-      },
+      { job_id: runId },
+      { Location: `/v1/jobs/${runId}`, "Retry-After": String(RUN_TIMEOUT_RETRY_AFTER_S) },
     );
   }
   if (run.status === "cancelled")

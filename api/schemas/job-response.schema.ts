@@ -2,7 +2,7 @@ import Joi from "joi";
 import { RUN_KINDS } from "../../shared/db/entities/run.entity";
 import { PUBLIC_STATUS } from "../runs/presenters/run-status";
 import { agentBatchResponseSchema, agentCompletionResponseSchema } from "./agent-response.schema";
-import { runId, timestamp } from "./response-fields";
+import { dollars, runId, timestamp, tokenCount } from "./response-fields";
 import { swarmBatchResponseSchema, swarmResponseSchema } from "./swarm-response.schema";
 
 /** 202 for `Prefer: respond-async` (or a batch that outlives the wait): where the result will be. */
@@ -11,6 +11,33 @@ export const acceptedRunSchema = Joi.object({
   status: Joi.valid("queued").required(),
   status_url: Joi.string().required().description("`/v1/jobs/{job_id}`, also in `Location`"),
 }).id("AcceptedRun");
+
+/** How far a queued or running agent or swarm run has got, from its stored steps. */
+const jobProgressSchema = Joi.object({
+  steps_done: Joi.number().integer().min(0).required().description("LLM and tool calls finished so far"),
+  steps_total: Joi.number()
+    .integer()
+    .min(0)
+    .allow(null)
+    .required()
+    .description(
+      "The calls the run will make, when its request fixes them (a plain agent; SequentialWorkflow and ConcurrentWorkflow: each agent's `max_loops` × the swarm's loops); null when the model's choices decide (tools, handoffs, routers)",
+    ),
+  turns: Joi.array()
+    .items(
+      Joi.object({
+        agent: Joi.string().required(),
+        type: Joi.valid("llm", "tool").required(),
+        model: Joi.string().required().description("The model, or `mcp:<tool>` for a tool call"),
+        input_tokens: tokenCount.required(),
+        output_tokens: tokenCount.required(),
+        cost: dollars.required(),
+        finished_at: timestamp.required(),
+      }).id("JobTurn"),
+    )
+    .required()
+    .description("The calls finished so far, in the order they finished"),
+}).id("JobProgress");
 
 /** A run that has not succeeded (yet): its state and timings, and its error once it failed. */
 const jobStateSchema = Joi.object({
@@ -23,6 +50,9 @@ const jobStateSchema = Joi.object({
   detail: Joi.string().description("Why the run failed or was cancelled"),
   code: Joi.string(),
   usage: Joi.any().description("What the run used before it ended"),
+  progress: jobProgressSchema.description(
+    "While an agent or swarm run is queued or running: the steps finished so far",
+  ),
 }).id("JobState");
 
 const succeeded = { status: Joi.valid("success").required() };

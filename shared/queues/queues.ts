@@ -2,7 +2,8 @@ import { FlowProducer, Queue, QueueEvents, type JobsOptions } from "bullmq";
 import type { RedisClient } from "./redis";
 import { config } from "../config";
 import { currentRequestId } from "../logger";
-import { JOBS, type JobName, type JobPayloads, type QueueName } from "./registry";
+import type { JobDescription } from "./job-description";
+import { JOBS, type JobData, type JobName, type QueueName } from "./registry";
 
 /** Job options every job gets: crash retries with backoff, and finished jobs kept by age. */
 function defaultJobOptions(): JobsOptions {
@@ -37,13 +38,14 @@ function requestIdField(): { requestId?: string } {
 }
 
 /**
- * Adds a job for a stored run. The job id is the run's job id, so adding twice is a no-op. The
- * payload also names the request that made the run, for logging.
+ * Adds a job for a stored run (its payload, and what Bull Board shows of it). The job id is the
+ * run's job id, so adding twice is a no-op. The payload also names the request that made the run,
+ * for logging.
  */
 export async function enqueue<N extends JobName>(
   queues: Record<QueueName, Queue>,
   name: N,
-  payload: JobPayloads[N],
+  payload: JobData<N>,
   jobId: string,
   options: JobsOptions = {},
 ): Promise<void> {
@@ -63,20 +65,20 @@ export function createFlowProducer(connection: RedisClient): FlowProducer {
  */
 export async function enqueueBatch<P extends JobName, C extends JobName>(
   flows: FlowProducer,
-  parent: { name: P; runId: string },
-  children: { name: C; runId: string }[],
+  parent: { name: P; runId: string; about?: JobDescription },
+  children: { name: C; runId: string; about?: JobDescription }[],
 ): Promise<void> {
   const options = defaultJobOptions();
   const requestId = requestIdField();
   await flows.add({
     name: parent.name,
     queueName: JOBS[parent.name].queue,
-    data: { runId: parent.runId, ...requestId },
+    data: { ...parent.about, runId: parent.runId, ...requestId },
     opts: { ...options, jobId: parent.runId },
     children: children.map((child) => ({
       name: child.name,
       queueName: JOBS[child.name].queue,
-      data: { runId: child.runId, ...requestId },
+      data: { ...child.about, runId: child.runId, ...requestId },
       opts: { ...options, jobId: child.runId, ignoreDependencyOnFailure: true },
     })),
   });

@@ -1,3 +1,5 @@
+import type { JobDescription } from "./job-description";
+
 /**
  * The one registry of queues and job names. Each job name belongs to exactly one queue, and every
  * payload is a pointer to a Postgres row: results never travel through Redis.
@@ -36,7 +38,7 @@ export const JOBS = {
 
 export type JobName = keyof typeof JOBS;
 
-/** Payload type of each job name. */
+/** Payload type of each job name: what the worker reads. */
 export interface JobPayloads {
   "agent-run": RunJobPayload;
   "agent-batch": RunJobPayload;
@@ -44,6 +46,12 @@ export interface JobPayloads {
   "swarm-batch": RunJobPayload;
   "token-launch": TokenLaunchJobPayload;
 }
+
+/**
+ * A job's data: its payload, plus what Bull Board shows of the run (`job-description.ts`), which
+ * no worker reads.
+ */
+export type JobData<N extends JobName> = JobPayloads[N] & Partial<JobDescription>;
 
 /** What a finished job returns: a pointer, never the output itself. */
 export interface RunJobResult {

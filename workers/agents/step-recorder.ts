@@ -22,6 +22,25 @@ export interface StepMeta {
   input: unknown;
 }
 
+/**
+ * One finished LLM or tool call (a tool call's `model` is `mcp:<tool>`, its tokens 0). `replayed`:
+ * stored by an earlier attempt of the job and returned from Postgres, not made again.
+ */
+export interface FinishedCall {
+  agentName: string;
+  role: string;
+  model: string;
+  provider: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  ms: number;
+  replayed: boolean;
+}
+
+/** Told of every finished call of a run, in the order they finish; it must not throw or block. */
+export type CallListener = (call: FinishedCall) => void;
+
 /** Storage shared by a run's recorder and all its lanes. */
 class StepStore {
   private nextSeq: number;
@@ -29,6 +48,7 @@ class StepStore {
   replayed = 0;
   /** Inserts in flight; `flush` waits for them. */
   readonly pending: Promise<void>[] = [];
+  readonly listeners: CallListener[] = [];
 
   constructor(
     readonly ds: DataSource,
@@ -41,6 +61,17 @@ class StepStore {
 
   takeSeq(): number {
     return this.nextSeq++;
+  }
+
+  /** Tells every listener; one that throws is ignored, so watching a run never breaks it. */
+  callFinished(call: FinishedCall): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(call);
+      } catch {
+        // a listener's own trouble (e.g. a metric) is not the run's
+      }
+    }
   }
 }
 
@@ -69,6 +100,14 @@ export class StepRecorder {
     return new StepRecorder(this.store, this.lanePath ? `${this.lanePath}/${name}` : name);
   }
 
+  /**
+   * The hook for "an LLM or tool call finished": `listener` hears of every finished step of the
+   * run, on any lane (job progress and logs, metrics), replayed ones included and flagged.
+   */
+  onCallFinished(listener: CallListener): void {
+    this.store.listeners.push(listener);
+  }
+
   /** Steps replayed from an earlier attempt so far, across all lanes (for logs and tests). */
   get replayed(): number {
     return this.store.replayed;
@@ -92,6 +131,17 @@ export class StepRecorder {
     const stored = this.store.finished.get(key);
     if (stored) {
       this.store.replayed++;
+      this.store.callFinished({
+        agentName: stored.agent_name,
+        role: stored.role,
+        model: stored.model,
+        provider: stored.provider,
+        inputTokens: stored.input_tokens,
+        outputTokens: stored.output_tokens,
+        cost: stored.cost,
+        ms: new Date(stored.finished_at).getTime() - new Date(stored.started_at).getTime(),
+        replayed: true,
+      });
       return {
         output: stored.output,
         inputTokens: stored.input_tokens,
@@ -103,6 +153,17 @@ export class StepRecorder {
     const startedAt = new Date();
     const outcome = await call();
     const finishedAt = new Date();
+    this.store.callFinished({
+      agentName: meta.agentName,
+      role: meta.role,
+      model: meta.model,
+      provider: outcome.provider ?? null,
+      inputTokens: outcome.inputTokens,
+      outputTokens: outcome.outputTokens,
+      cost: outcome.cost,
+      ms: finishedAt.getTime() - startedAt.getTime(),
+      replayed: false,
+    });
     const saving = this.persist(key, meta, outcome, startedAt, finishedAt);
     saving.catch(() => undefined); // seen by `flush`; never an unhandled rejection meanwhile
     this.store.pending.push(saving);

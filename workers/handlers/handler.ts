@@ -5,6 +5,15 @@ import type { Logger } from "../../shared/logger";
 import type { CancelListener } from "../../shared/queues/cancellation";
 import type { JobName, JobPayloads, RunJobResult } from "../../shared/queues/registry";
 
+/**
+ * What a handler may show on its job's Bull Board entry. Best effort: Redis trouble here never
+ * fails or slows the run.
+ */
+export interface JobReport {
+  progress(progress: { done: number; total?: number }): void;
+  log(line: string): void;
+}
+
 /** What every handler gets besides its payload. */
 export interface HandlerContext {
   ds: DataSource;
@@ -21,6 +30,8 @@ export interface HandlerContext {
   redis: RedisClient;
   /** Announces the run's final row to waiting API processes (call right after writing it). */
   announce(row: Run | null): void;
+  /** The job's progress and log (absent when a handler is called without a job, as in tests). */
+  job?: JobReport;
   /** Whether this is the job's last attempt: an error thrown now fails the job for good. */
   finalAttempt?: boolean;
 }

@@ -6,12 +6,14 @@ import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { countBudgetStop, countRun } from "../../shared/metrics/runs";
 import { RunEventWriter } from "../../shared/queues/run-events";
 import type { RunJobResult } from "../../shared/queues/registry";
+import { plannedSteps } from "../../shared/swarms/planned-steps";
 import { UsageCounter } from "../agents/agent-context";
 import { budgetLimits, sharedPools } from "../agents/budget-limits";
 import { BudgetExceededError, RunBudget } from "../agents/run-budget";
 import { SharedSpend } from "../agents/spend-pools";
 import { StepRecorder } from "../agents/step-recorder";
 import type { HandlerContext } from "./handler";
+import { reportSteps } from "./job-progress";
 import { isRunFailure, runErrorOf } from "./run-failure";
 import { RunLease } from "./run-lease";
 import { runSignal } from "./run-signal";
@@ -100,6 +102,7 @@ export async function executeRun<R extends ExecutedRun>(
     usage: new UsageCounter(),
     recorder: StepRecorder.forRun(ctx.ds, runId, finishedSteps),
   };
+  reportSteps(env.recorder, ctx.job, plannedSteps(run.kind, request));
   try {
     env.events?.emit({ type: "start" });
     const { output, usage, log } = await how.execute(env);

@@ -31,9 +31,18 @@ export const runErrorResponses: Record<number, ResponseSpec> = {
     "The run failed (`RUN_FAILED`, with `job_id` and the failing `agent`); never a transcript dressed as success",
   ),
   503: apiError("The job queue is unavailable (`SERVICE_UNAVAILABLE`)"),
-  504: apiError(
-    "The run is still going when the wait ends (`RUN_TIMEOUT`, with `job_id`): read it later with `GET /v1/jobs/{job_id}`",
-  ),
+  504: {
+    ...apiError(
+      "The run is still going when the wait ends (`RUN_TIMEOUT`, with `job_id`): read it later with `GET /v1/jobs/{job_id}`, where `Location` points",
+    ),
+    headers: {
+      Location: { description: "`/v1/jobs/{job_id}`: where the run's result will be", schema: { type: "string" } },
+      "Retry-After": {
+        description: "Seconds before reading the run again is worth it",
+        schema: { type: "integer", minimum: 1 },
+      },
+    },
+  },
 };
 
 /** The 400s of agents' marketplace fields, found before any run exists. */

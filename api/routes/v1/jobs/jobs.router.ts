@@ -18,7 +18,7 @@ const jobsOperations: Operation[] = [
     path: "/v1/jobs/{job_id}",
     summary: "Read a run",
     description:
-      "A succeeded run's stored response (as its endpoint answered it, with `status: success`); otherwise its state: `queued`, `running`, `failed` (with `detail` and `code`) or `cancelled`.",
+      "A succeeded run's stored response (as its endpoint answered it, with `status: success`); otherwise its state: `queued`, `running`, `failed` (with `detail` and `code`) or `cancelled`. A queued or running agent or swarm run carries `progress`: the LLM and tool calls finished so far (`steps_done`, each in `turns`) and, when the request fixes it, `steps_total`.",
     tags: ["Jobs"],
     access: "apiKey",
     pathParams: jobParams,

@@ -1,0 +1,93 @@
+import type { AgentSpec } from "../contracts/agent-spec";
+import { agentName } from "../contracts/agent-tree";
+import type { RunKind } from "../db/entities/run.entity";
+
+/** How many characters of the task an operator sees. */
+const TASK_PREVIEW_CHARS = 80;
+/** At most this many agent names (and models) are listed; a longer list says how many more. */
+const MAX_LISTED = 12;
+
+/**
+ * What Bull Board shows of a run's job besides its `runId`: display only. Workers read nothing
+ * but the payload's ids (anyone with Bull Board access can edit job data), and every field comes
+ * from the run's stored request, whose secrets are already withheld.
+ */
+export interface JobDescription {
+  kind: RunKind;
+  swarmType?: string;
+  agents?: string[];
+  models?: string[];
+  /** Batch parents: how many items. */
+  items?: number;
+  /** The user the run is for. */
+  account: string;
+  /** The last four characters of the API key's id (never of the key itself); null for the service's own runs. */
+  key: string | null;
+  /** The start of the task, one line. */
+  task?: string;
+}
+
+/** The run a job is described from: its kind, stored request (secrets withheld) and owner. */
+export interface DescribedRun {
+  kind: RunKind;
+  request: unknown;
+  owner: { userId: string; apiKeyId: string | null };
+}
+
+function listed(values: string[]): string[] {
+  const unique = [...new Set(values)];
+  return unique.length <= MAX_LISTED
+    ? unique
+    : [...unique.slice(0, MAX_LISTED), `(+${unique.length - MAX_LISTED} more)`];
+}
+
+function preview(text: unknown): string | undefined {
+  if (typeof text !== "string" || !text.trim()) return undefined;
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length <= TASK_PREVIEW_CHARS ? line : `${line.slice(0, TASK_PREVIEW_CHARS - 1)}…`;
+}
+
+function agentsOf(request: Record<string, unknown>): AgentSpec[] {
+  if (Array.isArray(request.agents)) return request.agents as AgentSpec[];
+  const single = request.agent_config as AgentSpec | undefined;
+  return single && typeof single === "object" ? [single] : [];
+}
+
+function taskOf(request: Record<string, unknown>): unknown {
+  if (typeof request.task === "string" && request.task.trim()) return request.task;
+  const tasks = request.tasks;
+  if (Array.isArray(tasks) && typeof tasks[0] === "string")
+    return tasks.length > 1 ? `[${tasks.length} tasks] ${tasks[0]}` : tasks[0];
+  return undefined;
+}
+
+/**
+ * The description of a run's job. A run made on the service's own behalf (no key, e.g. a
+ * marketplace listing's content review) shows no task: its task is a seller's listing, prompt
+ * text included.
+ */
+export function describeJob(run: DescribedRun): JobDescription {
+  const request = (run.request && typeof run.request === "object" ? run.request : {}) as Record<string, unknown>;
+  const agents = agentsOf(request);
+  const models = agents.map((a) => a.model_name).filter((m): m is string => typeof m === "string" && m !== "");
+  const task = run.owner.apiKeyId === null ? undefined : preview(taskOf(request));
+  const items = typeof request.total_requests === "number" ? request.total_requests : undefined;
+  return {
+    kind: run.kind,
+    ...(typeof request.swarm_type === "string" ? { swarmType: request.swarm_type } : {}),
+    ...(agents.length ? { agents: listed(agents.map(agentName)) } : {}),
+    ...(models.length ? { models: listed(models) } : {}),
+    ...(items !== undefined ? { items } : {}),
+    account: run.owner.userId,
+    key: run.owner.apiKeyId ? run.owner.apiKeyId.slice(-4) : null,
+    ...(task ? { task } : {}),
+  };
+}
+
+/** Bull Board's name for a job: its job name, then what it runs (the BullMQ name itself stays the handler's). */
+export function describedName(name: string, data: unknown): string {
+  const about = (data ?? {}) as Partial<JobDescription>;
+  const what = about.swarmType ?? (about.items !== undefined ? `${about.items} items` : undefined);
+  const agents = Array.isArray(about.agents) ? about.agents.join(", ") : undefined;
+  return [name, what, agents].filter(Boolean).join(" · ");
+}

@@ -1,0 +1,182 @@
+import { expect } from "chai";
+import { randomUUID } from "node:crypto";
+import { config } from "../../shared/config";
+import { harness, type Harness } from "../helpers/harness";
+import { eventually, request } from "../helpers/http";
+import { insertPrompt } from "../helpers/marketplace-prompts";
+import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
+import { agent, postSwarm } from "../helpers/swarm";
+
+/** What an operator sees of runs: Bull Board's own API (job data, progress, logs), `GET /v1/jobs` progress, the 504's headers. */
+describe("what operators see of a run", () => {
+  let h: Harness;
+  let owner: { key: string; userId: string; keyId: string };
+  const basic = Buffer.from(`${config.admin.user}:${config.admin.password}`).toString("base64");
+
+  /** A GET on Bull Board's JSON API, as its UI makes it. */
+  const board = (path: string) =>
+    request(h.baseUrl, "GET", `/admin/queues/api${path}`, { headers: { authorization: `Basic ${basic}` } });
+
+  before(async () => {
+    h = await harness();
+    owner = await h.newKey();
+  });
+
+  it("Bull Board shows a finished swarm's job: what it runs, progress done == total, a log line per LLM call, no secret", async () => {
+    const tag = randomUUID().slice(0, 8);
+    const providerKey = `sk-board-${tag}`;
+    const task = `Compare home batteries ${tag} for a family of four, with prices, lifetimes and the trade-offs involved`;
+    const res = await postSwarm(h, owner.key, {
+      name: "Battery brief",
+      swarm_type: "SequentialWorkflow",
+      max_loops: 2,
+      task,
+      agents: [
+        agent("Researcher", { model_name: "gpt-4.1", llm_args: { api_key: providerKey } }),
+        agent("Writer", { model_name: "gpt-4o-mini", llm_args: { api_key: providerKey } }),
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const jobId: string = res.body.job_id;
+
+    // The job is marked completed just after the run's answer: poll the board's listing for it.
+    const job = await eventually(async () => {
+      const list = await board("/queues?activeQueue=swarm&status=completed&page=1&jobsPerPage=100");
+      expect(list.status, JSON.stringify(list.body)).to.equal(200);
+      const swarm = list.body.queues.find((q: { name: string }) => q.name === "swarm");
+      return swarm.jobs.find((j: { id: string }) => j.id === jobId);
+    });
+    expect(job.name).to.equal("swarm-run · SequentialWorkflow · Researcher, Writer");
+    expect(job.data).to.deep.include({
+      runId: jobId,
+      kind: "swarm",
+      swarmType: "SequentialWorkflow",
+      account: owner.userId,
+      key: owner.keyId.slice(-4),
+    });
+    expect(job.data.agents).to.deep.equal(["Researcher", "Writer"]);
+    expect(job.data.models).to.deep.equal(["gpt-4.1", "gpt-4o-mini"]);
+    expect(job.data.task)
+      .to.have.length.at.most(80)
+      .and.satisfy((t: string) => task.startsWith(t.slice(0, -1)));
+    expect(job.progress).to.deep.equal({ done: 4, total: 4 }); // 2 agents × 2 loops
+    expect(JSON.stringify(job)).to.not.include(providerKey);
+    expect(JSON.stringify(job)).to.not.include(owner.key);
+
+    const logs = await eventually(async () => {
+      const answer = await board(`/queues/swarm/${jobId}/logs`);
+      expect(answer.status).to.equal(200);
+      return (answer.body as string[]).length >= 4 ? (answer.body as string[]) : undefined;
+    });
+    expect(logs).to.have.length(4);
+    for (const line of logs) expect(line).to.match(/^agent=\w+ model=[\w.-]+ tokens=[1-9]\d* cost=[\d.e-]+ ms=\d+$/);
+    expect(logs.filter((l) => l.startsWith("agent=Researcher model=gpt-4.1 "))).to.have.length(2);
+    expect(logs.filter((l) => l.startsWith("agent=Writer model=gpt-4o-mini "))).to.have.length(2);
+  });
+
+  describe("with an MCP server and a paid prompt", () => {
+    let mcp: McpTestServer;
+    before(async () => {
+      mcp = await startMcpTestServer();
+    });
+    after(async () => mcp.close());
+
+    it("keeps MCP tokens and a paid prompt's text out of the job Bull Board shows", async () => {
+      const tag = randomUUID().slice(0, 8);
+      const token = `mcp-token-${tag}`;
+      const paidText = `You are the paid prompt ${tag}, never to be shown.`;
+      const seller = await h.newKey();
+      const paid = await insertPrompt(h.deps.ds, {
+        userId: seller.userId,
+        prompt: paidText,
+        isFree: false,
+        priceUsd: 5,
+      });
+      const res = await postSwarm(
+        h,
+        owner.key,
+        {
+          swarm_type: "ConcurrentWorkflow",
+          task: `Use the tools ${tag}`,
+          agents: [
+            agent("Toolsmith", { mcp_config: { url: mcp.url, authorization_token: token, timeout: 5 } }),
+            { agent_name: "Bought", marketplace_prompt_id: paid.id, llm_args: { sim_reply: "noted" } },
+          ],
+        },
+        { prefer: "respond-async" },
+      );
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      const answer = await board(`/queues/swarm/${res.body.job_id}`);
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+      expect(answer.body.job.data.agents).to.deep.equal(["Toolsmith", "Bought"]);
+      const text = JSON.stringify(answer.body);
+      expect(text).to.not.include(token);
+      expect(text).to.not.include(paidText);
+      await eventually(async () => {
+        const job = await request(h.baseUrl, "GET", `/v1/jobs/${res.body.job_id}`, { key: owner.key });
+        return ["success", "failed"].includes(job.body.status) ? true : undefined;
+      });
+    });
+  });
+
+  it("shows a failed run's job as failed, with the run's error as its reason", async () => {
+    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: owner.key,
+      body: { agent_config: { agent_name: "Broken", llm_args: { sim_error: 400 } }, task: "fail for the board" },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(500);
+    const answer = await eventually(async () => {
+      const found = await board(`/queues/agent/${res.body.job_id}`);
+      return found.body?.status === "failed" ? found.body : undefined;
+    });
+    expect(answer.job.failedReason).to.equal(res.body.detail);
+    expect(answer.job.attempts).to.equal(1); // never retried: the run row is final
+  });
+
+  it("GET /v1/jobs/{id} of a running swarm shows its progress moving, from the stored steps", async () => {
+    const slow = { sim_latency_ms: 700 };
+    const res = await postSwarm(
+      h,
+      owner.key,
+      {
+        swarm_type: "SequentialWorkflow",
+        task: `Step by step ${randomUUID().slice(0, 8)}`,
+        agents: ["First", "Second", "Third"].map((name) => agent(name, { llm_args: slow })),
+      },
+      { prefer: "respond-async" },
+    );
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    const read = async () => (await request(h.baseUrl, "GET", `/v1/jobs/${res.body.job_id}`, { key: owner.key })).body;
+
+    const first = await eventually(async () => {
+      const job = await read();
+      return job.status === "running" && job.progress.steps_done >= 1 ? job : undefined;
+    });
+    expect(first.progress.steps_total).to.equal(3);
+    expect(first.progress.turns[0]).to.include({ agent: "First", type: "llm" });
+    expect(first.progress.turns[0].output_tokens).to.be.above(0);
+    const later = await eventually(async () => {
+      const job = await read();
+      return job.status !== "running" || job.progress.steps_done > first.progress.steps_done ? job : undefined;
+    });
+    if (later.status === "running") expect(later.progress.turns[1]).to.include({ agent: "Second" });
+    else expect(later.status).to.equal("success"); // the last steps finished between two reads
+    const done = await eventually(async () => ((await read()).status === "success" ? true : undefined));
+    expect(done).to.equal(true);
+  });
+
+  it("answers a run that outlives the wait with 504, its job id, Location and Retry-After", async () => {
+    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: owner.key,
+      headers: { prefer: "wait=1" },
+      body: { agent_config: { agent_name: "Slow", llm_args: { sim_latency_ms: 2_500 } }, task: "take your time" },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(504);
+    expect(res.body).to.include({ code: "RUN_TIMEOUT" });
+    expect(res.headers.get("location")).to.equal(`/v1/jobs/${res.body.job_id}`);
+    expect(res.headers.get("retry-after")).to.equal("5");
+    const followed = await request(h.baseUrl, "GET", res.headers.get("location")!, { key: owner.key });
+    expect(followed.status).to.equal(200);
+    expect(followed.body.job_id).to.equal(res.body.job_id);
+  });
+});
