@@ -28,3 +28,14 @@ export async function rewritesSettled(redis: Redis): Promise<void> {
     return /aof_rewrite_in_progress:0/.test(info) && /aof_rewrite_scheduled:0/.test(info) ? true : undefined;
   }, 20_000);
 }
+
+/**
+ * A per-key delay (microseconds, Redis's `rdb-key-save-delay`) that keeps a rewrite running for a
+ * few seconds at most, however many keys the whole server holds: a rewrite copies every database,
+ * so a fixed delay made it last minutes on a server other test runs had filled.
+ */
+export async function slowRewriteDelayUs(redis: Redis): Promise<number> {
+  const keyspace = await redis.info("keyspace");
+  const keys = [...keyspace.matchAll(/keys=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+  return Math.max(50, Math.min(2_000, Math.floor(3_000_000 / Math.max(1, keys))));
+}

@@ -4,7 +4,7 @@ import type { Redis } from "ioredis";
 import { depositLaunchKey, destroyLaunchKey, fetchLaunchKey, openLaunchKey } from "../../../shared/secrets/launch-keys";
 import { SealedValueError } from "../../../shared/secrets/sealed";
 import { harness, type Harness } from "../../helpers/harness";
-import { appendOnlyFilesText, rewritesSettled } from "../../helpers/redis-aof";
+import { appendOnlyFilesText, rewritesSettled, slowRewriteDelayUs } from "../../helpers/redis-aof";
 
 describe("a launch key waits in Redis only as long as its job", () => {
   let h: Harness;
@@ -47,7 +47,7 @@ describe("a launch key waits in Redis only as long as its job", () => {
     await rewritesSettled(redis);
     // A rewrite slowed down (Redis's own testing knob, microseconds per key) is running when the
     // key is deleted: Redis refuses a second one, and the running one keeps the deleted key's SET.
-    await redis.config("SET", "rdb-key-save-delay", "2000");
+    await redis.config("SET", "rdb-key-save-delay", String(await slowRewriteDelayUs(redis)));
     try {
       await redis.bgrewriteaof();
       expect(await redis.info("persistence")).to.match(/aof_rewrite_in_progress:1/);
