@@ -2,6 +2,7 @@ import bs58 from "bs58";
 import type { Keypair } from "@solana/web3.js";
 import type { Run } from "../../shared/db/entities/run.entity";
 import { markLaunchFailed } from "../../shared/db/token-launch-outcome-store";
+import type { JobDescription } from "../../shared/queues/job-description";
 import { enqueue } from "../../shared/queues/queues";
 import { depositLaunchKey, destroyLaunchKey } from "../../shared/secrets/launch-keys";
 import type { ApiDeps } from "../deps";
@@ -11,6 +12,8 @@ import { enqueueAndAwait } from "../runs/submit-run";
 export interface StoredLaunch {
   runId: string;
   launchId: string;
+  /** What Bull Board shows of the launch's job (see `describeJob`). */
+  about: JobDescription;
 }
 
 /**
@@ -26,7 +29,7 @@ export async function runLaunchJob(
   keypair: Keypair,
   waitMs: number,
 ): Promise<Run | null> {
-  const job = { runId: launch.runId, launchId: launch.launchId };
+  const job = { ...launch.about, runId: launch.runId, launchId: launch.launchId };
   let queued = false;
   const enqueueJob = async () => {
     await depositLaunchKey(deps.redis, launch.runId, bs58.encode(keypair.secretKey));

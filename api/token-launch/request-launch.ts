@@ -1,3 +1,4 @@
+import { describeJob } from "../../shared/queues/job-description";
 import { newRunId } from "../../shared/db/run-id";
 import { config } from "../../shared/config";
 import { insertListingLaunch } from "../../shared/db/token-launch-store";
@@ -77,5 +78,9 @@ export async function launchListingToken(
       await consumeDailyQuota(manager, caller.userId, "paidAgents", services.dailyLimits);
     },
   );
-  return launchResponse(listingId, await runLaunchJob(deps, { runId, launchId }, keypair, services.launchWaitMs));
+  const about = describeJob({ kind: "token_launch", request: {}, owner: caller });
+  return launchResponse(
+    listingId,
+    await runLaunchJob(deps, { runId, launchId, about }, keypair, services.launchWaitMs),
+  );
 }

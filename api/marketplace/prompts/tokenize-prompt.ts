@@ -8,6 +8,7 @@ import type { ApiDeps } from "../../deps";
 import type { PlatformCaller } from "../../auth/platform-caller";
 import { PlatformError } from "../../platform-error";
 import type { PlatformServices } from "../platform-services";
+import { describeJob } from "../../../shared/queues/job-description";
 import { runLaunchJob, type StoredLaunch } from "../../token-launch/launch-job";
 import { assertFunded, assertMetadataFits } from "../../token-launch/launch-checks";
 import { launchedToken } from "../../token-launch/launch-outcome";
@@ -83,7 +84,8 @@ export async function storePromptLaunch(
       quota,
       request: { name: token.name, ticker: token.ticker, image_url: token.imageUrl, creator_wallet: creatorWallet },
     });
-    return { runId, launchId };
+    const about = describeJob({ kind: "prompt_tokenize", request: {}, owner: caller });
+    return { runId, launchId, about };
   } catch (err) {
     if (isLiveLaunchViolation(err))
       throw new PlatformError(
