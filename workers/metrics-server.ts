@@ -1,3 +1,4 @@
+import { logger } from "../shared/logger";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { config } from "../shared/config";
@@ -52,11 +53,12 @@ async function answer(
     return send(res, ok ? 200 : 503, "application/json", JSON.stringify({ status: ok ? "ok" : "unavailable", checks }));
   }
   if (path !== "/metrics") return send(res, 404, "text/plain", "Not Found");
-  // The port is internal by where it binds (WORKER_METRICS_HOST); METRICS_TOKEN, when set, is required too.
+  // METRICS_TOKEN when set; without it, loopback clients only, wherever WORKER_METRICS_HOST binds.
   const access = metricsAccess(
     { token, production: config.env === "production", internalPort: true },
     req.headers.authorization,
     req.socket.remoteAddress,
+    Boolean(req.headers["x-forwarded-for"] || req.headers.forwarded),
   );
   if (access !== "allowed") {
     const { status, message } = refusalOf(access);
@@ -78,9 +80,11 @@ export function startWorkerMetricsServer(
   addProcessMetrics(workerRegistry);
   const redis = createRedis("request");
   const server: Server = createServer((req, res) => {
-    answer(pool, redis, token, req, res).catch((err: unknown) =>
-      send(res, 500, "text/plain", err instanceof Error ? err.message : "metrics failed"),
-    );
+    // The reason goes to the log, not to whoever asked.
+    answer(pool, redis, token, req, res).catch((err: unknown) => {
+      logger.warn({ err }, "worker metrics request failed");
+      send(res, 500, "text/plain", "metrics failed");
+    });
   });
   return new Promise((resolve, reject) => {
     server.once("error", (err) => {

@@ -65,6 +65,7 @@ export function metricsEndpoint(
       { ...guard, internalPort: false },
       ctx.get("authorization") || undefined,
       ctx.req.socket.remoteAddress,
+      Boolean(ctx.get("x-forwarded-for") || ctx.get("forwarded")),
     );
     if (access !== "allowed") {
       const { status, message } = refusalOf(access);

@@ -50,10 +50,12 @@ async function main(): Promise<void> {
   const platform = `http://localhost:${config.http.platformPort}`;
   // The pages take session tokens only: without an identity backend, npm start signs one itself.
   const session = config.platform.session;
+  // Only a secret npm start made itself signs the link: one the operator configured is a real
+  // identity backend's, and a printed token signed with it would be a real session.
   const sessionSecret =
-    config.env === "production" || session.jwksUrl
+    config.env === "production" || session.jwksUrl || session.jwtSecret
       ? null
-      : session.jwtSecret || (await devSessionSecret(join(ROOT, ".data/dev-session-secret")));
+      : await devSessionSecret(join(ROOT, ".data/dev-session-secret"));
   const signInLink = sessionSecret
     ? await devSignInLink(await getDataSource(), { ...session, jwtSecret: sessionSecret }, platform)
     : null;

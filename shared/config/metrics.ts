@@ -6,8 +6,8 @@ export const metrics = defineDomain(
   "Metrics",
   {
     METRICS_TOKEN: optionalStr(
-      Joi.string().min(16).allow(""),
-      "bearer token `/metrics` requires (web and workers); unset: the web `/metrics` answers only loopback clients, and 404 in production",
+      Joi.string().min(32).allow(""),
+      "bearer token (32+ characters) `/metrics` requires (web and workers); unset: only direct loopback clients may scrape, and the web `/metrics` is 404 in production",
     ),
     WORKER_METRICS_PORT: num(
       port.default(9464),
@@ -15,7 +15,7 @@ export const metrics = defineDomain(
     ),
     WORKER_METRICS_HOST: str(
       Joi.string().default("127.0.0.1"),
-      "interface the worker metrics port listens on; keep it internal (loopback, or a network only Prometheus reaches)",
+      "interface the worker metrics port listens on; without `METRICS_TOKEN` it still answers `/metrics` to loopback clients only",
     ),
   },
   (env) => ({

@@ -9,7 +9,7 @@ export interface MetricsAccessPolicy {
   token: string | undefined;
   /** In production, a web `/metrics` without a token configured does not exist (404). */
   production: boolean;
-  /** Whether the port is internal by where it binds (a worker's metrics port): then no token is needed when none is set. */
+  /** A worker's metrics port: it exists in production too (loopback clients only, without a token). */
   internalPort: boolean;
 }
 
@@ -29,20 +29,22 @@ function isLoopback(address: string | undefined): boolean {
 }
 
 /**
- * Who may scrape: with `METRICS_TOKEN` set, whoever sends it (and nobody else); without it, any
- * client of an internal port, otherwise loopback clients outside production and nobody in
- * production (the route answers 404 as if it did not exist). `remoteAddress` is the socket's, never
- * a forwarded header a client could write.
+ * Who may scrape: with `METRICS_TOKEN` set, whoever sends it (and nobody else). Without it, the web
+ * `/metrics` does not exist in production (404), and otherwise only a client on this host that
+ * connected directly may scrape: `remoteAddress` is the socket's, never a header a client could
+ * write, and a request carrying forwarding headers came through a proxy, which makes every client
+ * look local. A worker's port, which binds where `WORKER_METRICS_HOST` says, follows the same
+ * loopback rule in production too, so binding it wider without a token exposes nothing.
  */
 export function metricsAccess(
   policy: MetricsAccessPolicy,
   authorization: string | undefined,
   remoteAddress: string | undefined,
+  forwarded = false,
 ): MetricsAccess {
   if (policy.token) return bearerMatches(authorization, policy.token) ? "allowed" : "unauthorized";
-  if (policy.internalPort) return "allowed";
-  if (policy.production) return "hidden";
-  return isLoopback(remoteAddress) ? "allowed" : "forbidden";
+  if (policy.production && !policy.internalPort) return "hidden";
+  return isLoopback(remoteAddress) && !forwarded ? "allowed" : "forbidden";
 }
 
 /** The HTTP answer to a refused scrape. */

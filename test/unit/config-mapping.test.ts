@@ -72,4 +72,10 @@ describe("configuration mapping", () => {
       /"ADMIN_PASSWORD" length must be at least 8/,
     );
   });
+
+  it("takes a metrics token of 32 characters or more, and reads an empty one as unset", () => {
+    expect(() => loadConfig({ METRICS_TOKEN: "x".repeat(31) })).to.throw(ConfigError, /METRICS_TOKEN/);
+    expect(loadConfig({ METRICS_TOKEN: "x".repeat(32) }).metrics.token).to.equal("x".repeat(32));
+    expect(loadConfig({ METRICS_TOKEN: "" }).metrics.token).to.equal(undefined);
+  });
 });

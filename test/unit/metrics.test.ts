@@ -16,15 +16,21 @@ describe("metrics parts", () => {
         expect(metricsAccess(policy, header, "127.0.0.1"), String(header)).to.equal("unauthorized");
     });
 
-    it("without a token: loopback clients only in development, nobody in production, anyone on an internal port", () => {
+    it("without a token: direct loopback clients only, none in production on the web, never through a proxy", () => {
       for (const address of ["127.0.0.1", "::1", "::ffff:127.0.0.1"])
         expect(metricsAccess(open, undefined, address), address).to.equal("allowed");
       for (const address of ["10.0.0.5", "::ffff:10.0.0.5", "192.168.1.2", undefined])
         expect(metricsAccess(open, undefined, address), String(address)).to.equal("forbidden");
       expect(metricsAccess({ ...open, production: true }, undefined, "127.0.0.1")).to.equal("hidden");
-      expect(metricsAccess({ ...open, production: true, internalPort: true }, undefined, "10.0.0.5")).to.equal(
+      // A worker's port: loopback clients in production too, nobody else however wide it binds.
+      expect(metricsAccess({ ...open, production: true, internalPort: true }, undefined, "127.0.0.1")).to.equal(
         "allowed",
       );
+      expect(metricsAccess({ ...open, production: true, internalPort: true }, undefined, "10.0.0.5")).to.equal(
+        "forbidden",
+      );
+      // A proxy on this host makes every client loopback; its forwarding headers give it away.
+      expect(metricsAccess(open, undefined, "127.0.0.1", true)).to.equal("forbidden");
     });
   });
 

@@ -1,9 +1,12 @@
 import type { FinishedCall, StepRecorder } from "../agents/step-recorder";
 import type { JobReport } from "./handler";
 
-/** A log value: bare when it is one word, else quoted (agent names may hold spaces). */
+/**
+ * A log value: bare when it is one word of printable ASCII, else quoted as JSON, which also escapes
+ * control characters (an agent name is client text and may hold spaces or terminal escapes).
+ */
 function value(text: string): string {
-  return /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text);
+  return /^[!#-<>-~]+$/.test(text) ? text : JSON.stringify(text);
 }
 
 /** The job log line of one finished call: agent, model, tokens (in + out), cost in USD, duration. */
