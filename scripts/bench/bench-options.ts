@@ -1,5 +1,4 @@
-import { parseArgs } from "node:util";
-import { UsageError } from "./scenario";
+import { parseFlags, UsageError } from "./scenario";
 
 /** How long and how often a scenario measures. */
 export interface BenchOptions {
@@ -28,21 +27,12 @@ export function positive(flag: string, raw: string | undefined, integer: boolean
 
 /** Parses the common benchmark flags; explicit flags win over the `--quick` presets. */
 export function parseBenchOptions(argv: string[]): BenchOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      options: {
-        duration: { type: "string" },
-        warmup: { type: "string" },
-        rounds: { type: "string" },
-        quick: { type: "boolean", default: false },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const values = parseFlags(argv, {
+    duration: { type: "string" },
+    warmup: { type: "string" },
+    rounds: { type: "string" },
+    quick: { type: "boolean", default: false },
+  });
   const base = values.quick ? QUICK : DEFAULTS;
   return {
     durationS: positive("duration", values.duration, false) ?? base.durationS,

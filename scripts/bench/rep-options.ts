@@ -1,6 +1,5 @@
-import { parseArgs } from "node:util";
 import { positive } from "./bench-options";
-import { UsageError } from "./scenario";
+import { parseFlags, UsageError } from "./scenario";
 
 /** Flags of the scenarios that repeat a few long requests (batch, swarms). */
 export interface RepOptions {
@@ -17,16 +16,11 @@ export interface RepOptions {
  * scenario has names to pick from.
  */
 export function parseRepOptions(argv: string[], defaults: { reps: number; allowOnly: boolean }): RepOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      options: { reps: { type: "string" }, only: { type: "string" }, quick: { type: "boolean", default: false } },
-    }));
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const values = parseFlags(argv, {
+    reps: { type: "string" },
+    only: { type: "string" },
+    quick: { type: "boolean", default: false },
+  });
   if (values.only !== undefined && !defaults.allowOnly)
     throw new UsageError("--only is not an option of this scenario");
   const only =

@@ -1,3 +1,5 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
 /**
  * What every benchmark scenario module exports: `run` receives the arguments after the scenario
  * name and resolves with the process exit code (0 clean, 1 errors seen, 2 usage).
@@ -7,6 +9,15 @@ export type ScenarioRun = (argv: string[]) => Promise<number>;
 /** Thrown for bad command-line arguments; the dispatcher prints usage and exits 2. */
 export class UsageError extends Error {
   override readonly name = "UsageError";
+}
+
+/** A scenario's flags (no positionals), an unknown or malformed one being a `UsageError`. */
+export function parseFlags<const O extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: false, strict: true, options }).values;
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
 }
 
 /** One line of the combined table `npm run bench` (scenario `all`) prints at the end. */

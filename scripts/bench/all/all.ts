@@ -1,9 +1,8 @@
-import { parseArgs } from "node:util";
 import { measure as concurrency } from "../concurrency/concurrency";
 import { measure as overhead } from "../overhead/overhead";
 import { machineInfo } from "../probes/machine-info";
 import { runStamp, writeJsonResult } from "../report/results-file";
-import { UsageError, type ScenarioMeasure, type ScenarioRun } from "../scenario";
+import { parseFlags, type ScenarioMeasure, type ScenarioRun } from "../scenario";
 import { measure as swarms } from "../swarms/swarms";
 import { measure as throughput } from "../throughput/throughput";
 import { renderHeadlineTable, type ScenarioPart } from "./headline-table";
@@ -23,14 +22,7 @@ const PARTS: [string, ScenarioMeasure][] = [
  * `.bench/all-<stamp>.json` (the combined figures and where each scenario's raw results are).
  */
 export const run: ScenarioRun = async (argv) => {
-  let quick: boolean;
-  try {
-    quick =
-      parseArgs({ args: argv, allowPositionals: false, options: { quick: { type: "boolean", default: false } } }).values
-        .quick === true;
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const quick = parseFlags(argv, { quick: { type: "boolean", default: false } }).quick === true;
   const machine = machineInfo();
   const stamp = runStamp();
   const parts: ScenarioPart[] = [];

@@ -1,6 +1,5 @@
-import { parseArgs } from "node:util";
 import { positive } from "../bench-options";
-import { UsageError } from "../scenario";
+import { parseFlags } from "../scenario";
 
 /** Flags of the concurrency scenario. */
 export interface ConcurrencyOptions {
@@ -19,21 +18,12 @@ const QUICK_REQUESTS = 200;
 
 /** Parses `[--requests N] [--latency MS] [--workers N] [--quick]`; explicit flags win over `--quick`. */
 export function parseConcurrencyOptions(argv: string[]): ConcurrencyOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      options: {
-        requests: { type: "string" },
-        latency: { type: "string" },
-        workers: { type: "string" },
-        quick: { type: "boolean", default: false },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const values = parseFlags(argv, {
+    requests: { type: "string" },
+    latency: { type: "string" },
+    workers: { type: "string" },
+    quick: { type: "boolean", default: false },
+  });
   const quick = values.quick === true;
   return {
     requests: positive("requests", values.requests, true) ?? (quick ? QUICK_REQUESTS : DEFAULTS.requests),
