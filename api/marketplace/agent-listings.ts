@@ -1,7 +1,7 @@
 import type { DataSource } from "typeorm";
 import { listApprovedPrompts } from "../../shared/db/prompt-listing-store";
 import { presentMarketplacePrompt, type MarketplacePrompt } from "./prompt.presenter";
-import { isoWithoutZone } from "../runs/presenters/timestamp";
+import { isoWithoutZone } from "./timestamp";
 
 /** E4's answer. */
 export interface MarketplaceListing {

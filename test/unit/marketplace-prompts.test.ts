@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { useCasesObject } from "../../api/marketplace/prompt.presenter";
-import { isoWithoutZone } from "../../api/runs/presenters/timestamp";
+import { isoWithoutZone } from "../../api/marketplace/timestamp";
 import {
   applyMarketplacePrompts,
   marketplacePromptIds,
