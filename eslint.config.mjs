@@ -4,7 +4,7 @@ import boundaries from "eslint-plugin-boundaries";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", ".data/", ".bench/"] },
+  { ignores: ["node_modules/", "dist/", ".data/", ".bench/", "test/vendor/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

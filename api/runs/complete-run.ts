@@ -1,6 +1,6 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
-import type { RunOfKind } from "../../shared/db/entities/run.entity";
+import type { RunKind, RunOfKind } from "../../shared/db/entities/run.entity";
 import type { JobName } from "../../shared/queues/registry";
 import type { SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
@@ -14,8 +14,8 @@ interface RunRequest {
   stream?: boolean | null;
 }
 
-/** What sets one kind of single run (E5's agent, E1's swarm) apart in the completion steps. */
-export interface CompletionKind<R extends RunRequest, K extends "agent" | "swarm" = "agent" | "swarm"> {
+/** What sets one kind of single run (E5's agent, E1's swarm, …) apart in the completion steps. */
+export interface CompletionKind<R extends RunRequest, K extends RunKind = RunKind> {
   kind: K;
   job: JobName;
   /** The request checked (400 before anything is stored) and made ready: defaults and budget filled in. */
@@ -39,7 +39,7 @@ export interface CompletionKind<R extends RunRequest, K extends "agent" | "swarm
  * stores and queues the run, and answers when it ends: 200 with its result, 202 when the caller
  * does not wait, or its frames when it streams.
  */
-export async function completeRun<R extends RunRequest, K extends "agent" | "swarm">(
+export async function completeRun<R extends RunRequest, K extends RunKind>(
   deps: ApiDeps,
   kind: CompletionKind<R, K>,
   body: R,

@@ -5,7 +5,21 @@ import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/s
 import type { PromptTokenizeRunRequest, TokenLaunchOutput, TokenLaunchRunRequest } from "../../contracts/token-launch";
 import type { StoredSecret } from "../../secrets/run-secrets";
 
-export const RUN_KINDS = ["swarm", "agent", "swarm_batch", "agent_batch", "token_launch", "prompt_tokenize"] as const;
+export const RUN_KINDS = [
+  "swarm",
+  "agent",
+  "swarm_batch",
+  "agent_batch",
+  "token_launch",
+  "prompt_tokenize",
+  "reasoning_agent",
+  "graph_workflow",
+  "batched_grid_workflow",
+  "auto_swarm_builder",
+  "agent_generate",
+  "advanced_research",
+  "advanced_research_batch",
+] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 

@@ -7,6 +7,7 @@ import { RunLease1763798400000 } from "./1763798400000-run-lease";
 import { PromptTokenLaunches1763802000000 } from "./1763802000000-prompt-token-launches";
 import { RunSealedSecrets1763805600000 } from "./1763805600000-run-sealed-secrets";
 import { PromptModeration1763806500000 } from "./1763806500000-prompt-moderation";
+import { HostedRunKinds1763810000000 } from "./1763810000000-hosted-run-kinds";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   PromptTokenLaunches1763802000000,
   RunSealedSecrets1763805600000,
   PromptModeration1763806500000,
+  HostedRunKinds1763810000000,
 ];

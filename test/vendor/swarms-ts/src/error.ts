@@ -1,0 +1,2 @@
+/** @deprecated Import from ./core/error instead */
+export * from './core/error';

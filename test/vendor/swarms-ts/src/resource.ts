@@ -1,0 +1,2 @@
+/** @deprecated Import from ./core/resource instead */
+export * from './core/resource';

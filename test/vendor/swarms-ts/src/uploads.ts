@@ -1,0 +1,2 @@
+/** @deprecated Import from ./core/uploads instead */
+export * from './core/uploads';
