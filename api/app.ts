@@ -20,6 +20,7 @@ import { EXECUTION_API_INFO } from "./openapi/document-info";
 import { platformRouters } from "./routes/platform";
 import { docsRouter } from "./routes/meta/docs.router";
 import { healthRouter } from "./routes/meta/health.router";
+import { rootRouter } from "./routes/meta/root.router";
 import { admissionOf, defersRateLimitVerdict, v1Routers } from "./routes/v1";
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter";
 
@@ -40,7 +41,7 @@ function mount(app: Koa, routers: Router[]): void {
  * `/v1` ones behind JSON parsing, the API key and rate limits. The document describes them all.
  */
 export function executionApiRouters(deps: ApiDeps, limiter: RateLimiter): { open: Router[]; v1: Router[] } {
-  const open = [healthRouter(deps)];
+  const open = [rootRouter(), healthRouter(deps)];
   const v1 = v1Routers(deps, limiter);
   return { open: [...open, docsRouter(EXECUTION_API_INFO, [...open, ...v1])], v1 };
 }

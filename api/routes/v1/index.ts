@@ -5,12 +5,15 @@ import type { ApiDeps } from "../../deps";
 import type { Admission, RateLimiter } from "../../limits/rate-limiter";
 import { AGENT_BATCH_PATH, agentBatchRouter } from "./agent/agent-batch.router";
 import { AGENT_COMPLETIONS_PATH, agentRouter } from "./agent/agent.router";
+import { agentsListRouter } from "./agent/agents-list.router";
 import { jobsRouter } from "./jobs/jobs.router";
 import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
 import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
+import { metricsSummaryRouter } from "./usage/metrics-summary.router";
+import { usageReportRouter } from "./usage/usage-report.router";
 import { usageRouter } from "./usage/usage.router";
 
 /** Every `/v1` router, in mount order; all sit behind the API key, the rate limits and the JSON body parser. */
@@ -25,6 +28,9 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     logsRouter(deps),
     marketplaceRouter(deps),
     usageRouter(deps),
+    usageReportRouter(deps),
+    metricsSummaryRouter(deps),
+    agentsListRouter(deps),
   ];
 }
 
