@@ -7,9 +7,11 @@ export const USAGE_REPORT_MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 /** A real calendar day written `YYYY-MM-DD` (so `2026-02-30` is refused, not rolled over). */
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const calendarDay = Joi.string()
-  .pattern(/^\d{4}-\d{2}-\d{2}$/)
+  .pattern(DAY_PATTERN)
   .custom((value: string, helpers) => {
+    if (!DAY_PATTERN.test(value)) return value; // the pattern has said so already
     const date = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? value : helpers.error("any.invalid");
   })
@@ -29,21 +31,24 @@ export const usageReportQuerySchema = Joi.object({
     .default("month")
     .description("`day`: today; `week`: the last 7 UTC days; `month`: the last 30 UTC days (each today included)"),
   start_date: calendarDay.description("The first UTC day of a custom window (with `end_date`; wins over `period`)"),
-  end_date: calendarDay.description(`The last UTC day of a custom window, at most ${USAGE_REPORT_MAX_DAYS} days long`),
+  end_date: calendarDay
+    .custom((value: string, helpers) => {
+      // Checked here rather than on the whole query, so it is reported beside any other problem.
+      const start: unknown = helpers.state.ancestors[0]?.start_date;
+      if (typeof start !== "string" || !DAY_PATTERN.test(start) || !DAY_PATTERN.test(value)) return value;
+      const days = (Date.parse(value) - Date.parse(start)) / DAY_MS + 1;
+      if (days < 1) return helpers.error("window.reversed");
+      if (days > USAGE_REPORT_MAX_DAYS) return helpers.error("window.long");
+      return value;
+    })
+    .messages({
+      "window.reversed": "{{#label}} is before start_date",
+      "window.long": `a custom window spans at most ${USAGE_REPORT_MAX_DAYS} days`,
+    })
+    .description(`The last UTC day of a custom window, at most ${USAGE_REPORT_MAX_DAYS} days long`),
 })
   .and("start_date", "end_date")
-  .custom((value: { start_date?: string; end_date?: string }, helpers) => {
-    if (!value.start_date || !value.end_date) return value;
-    const days = (Date.parse(value.end_date) - Date.parse(value.start_date)) / DAY_MS + 1;
-    if (days < 1) return helpers.error("window.reversed");
-    if (days > USAGE_REPORT_MAX_DAYS) return helpers.error("window.long");
-    return value;
-  })
-  .messages({
-    "object.and": "start_date and end_date go together: give both, or neither",
-    "window.reversed": "end_date is before start_date",
-    "window.long": `a custom window spans at most ${USAGE_REPORT_MAX_DAYS} days`,
-  })
+  .messages({ "object.and": "start_date and end_date go together: give both, or neither" })
   .unknown(true);
 
 const sums = {
