@@ -2,7 +2,7 @@ import Joi from "joi";
 import { dollars, timestamp, tokenCount } from "./response-fields";
 
 /** The longest custom window `GET /v1/usage/report` sums: a year, leap day included. */
-export const USAGE_REPORT_MAX_DAYS = 366;
+const USAGE_REPORT_MAX_DAYS = 366;
 
 const DAY_MS = 86_400_000;
 
