@@ -2,23 +2,23 @@ import type { DataSource } from "typeorm";
 import { sql } from "./sql";
 
 /**
- * Every agent spec of an account's runs: an agent run's `agent_config` and each of a swarm run's
- * `agents` (batch items are runs of these kinds, so they count too). A spec's identity is its
- * JSON with null fields and the service-set `published_prompt_id` left out: jsonb equality ignores
- * key order, so the same configuration sent twice in another order, or with a null spelled out,
- * is one configuration. Tasks, budgets and everything else about a call are not part of it.
+ * Every agent spec of an account's runs: a request's `agent_config` and each of its `agents`,
+ * whatever the run's kind (E5 and E1, their batch items, which are runs of their own, and any
+ * other kind that takes agents the same way; batch parents and token launches hold none). A spec's
+ * identity is its JSON with null fields and the service-set `published_prompt_id` left out: jsonb
+ * equality ignores key order, so the same configuration sent twice in another order, or with a
+ * null spelled out, is one configuration. Tasks, budgets and everything else about a call are not
+ * part of it.
  */
 const USED_SPECS = `
   WITH used AS (
-    SELECT r.request->'agent_config' AS spec, r.queued_at
-      FROM runs r
-     WHERE r.user_id = $1 AND r.kind = 'agent' AND jsonb_typeof(r.request->'agent_config') = 'object'
-    UNION ALL
     SELECT a.spec, r.queued_at
       FROM runs r CROSS JOIN LATERAL jsonb_array_elements(
              CASE WHEN jsonb_typeof(r.request->'agents') = 'array' THEN r.request->'agents' ELSE '[]'::jsonb END
+             || CASE WHEN jsonb_typeof(r.request->'agent_config') = 'object'
+                     THEN jsonb_build_array(r.request->'agent_config') ELSE '[]'::jsonb END
            ) AS a(spec)
-     WHERE r.user_id = $1 AND r.kind = 'swarm' AND jsonb_typeof(a.spec) = 'object'
+     WHERE r.user_id = $1 AND jsonb_typeof(a.spec) = 'object'
   ), configs AS (
     SELECT jsonb_strip_nulls(spec) - 'published_prompt_id' AS spec, max(queued_at) AS last_used_at
       FROM used GROUP BY 1
@@ -26,8 +26,8 @@ const USED_SPECS = `
 
 /**
  * The account's distinct agent configurations, most recently used first, at most `limit` of them,
- * and how many there are in all. One scan of the account's agent and swarm runs
- * (`runs_user_queued_idx`); the grouping happens in Postgres, so only `limit` specs leave it.
+ * and how many there are in all. One scan of the account's runs (`runs_user_queued_idx`); the
+ * grouping happens in Postgres, so only `limit` specs leave it.
  */
 export async function usedAgentConfigs(
   ds: DataSource,

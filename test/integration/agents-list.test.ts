@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
+import { createRun } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { insertPrompt } from "../helpers/marketplace-prompts";
@@ -139,6 +140,21 @@ describe("GET /v1/agents/list", () => {
     expect(own.body.count).to.equal(1);
     expect(own.body.agents.map((agent: { agent_name: string }) => agent.agent_name)).to.deep.equal(["Scout"]);
     expect((await list(a.key)).body.count).to.equal(3); // B's use adds nothing to A's list
+  });
+
+  it("reads the agents of any kind of run that takes them, and nothing from runs that take none", async () => {
+    const c = await h.newKey();
+    const owner = { apiKeyId: c.keyId, userId: c.userId };
+    await createRun(h.deps.ds, {
+      kind: "graph_workflow",
+      owner,
+      request: { agents: [{ agent_name: "Node", model_name: "gpt-4o-mini" }, "not an agent"] } as never,
+    });
+    await createRun(h.deps.ds, { kind: "token_launch", owner });
+    await createRun(h.deps.ds, { kind: "agent_batch", owner, request: { total_requests: 2 } });
+    const res = await list(c.key);
+    expect(res.body.count).to.equal(1);
+    expect(res.body.agents).to.deep.equal([{ agent_name: "Node", model_name: "gpt-4o-mini" }]);
   });
 
   it("needs an API key", async () => {

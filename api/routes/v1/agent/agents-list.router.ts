@@ -28,7 +28,7 @@ export function agentsListRouter(deps: Pick<ApiDeps, "ds">): Router {
     path: "/v1/agents/list",
     summary: "The agent configurations your account has run",
     description:
-      "Every distinct agent configuration of the account's agent and swarm runs (batch items included, whichever of its keys made them), most recently used first, to reuse with a new task. Two uses are the same configuration when their specs are equal once null fields are left out: the task and the rest of the call are not part of it. `count` counts them all; `agents` holds at most `limit`. Secrets (MCP tokens and headers, credential-like `llm_args`) read `[redacted]`, and a marketplace prompt's text never comes back: such an agent keeps its `marketplace_prompt_id` instead.",
+      "Every distinct agent configuration of the account's runs (an `agent_config` or `agents` of any run, batch items included, whichever of its keys made them), most recently used first, to reuse with a new task. Two uses are the same configuration when their specs are equal once null fields are left out: the task and the rest of the call are not part of it. `count` counts them all; `agents` holds at most `limit`. Secrets (MCP tokens and headers, credential-like `llm_args`) read `[redacted]`, and a marketplace prompt's text never comes back: such an agent keeps its `marketplace_prompt_id` instead.",
     tags: ["Account"],
     access: "apiKey",
     query: agentsListQuerySchema,
