@@ -4,12 +4,7 @@ import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { swarmRuleProblems } from "../../../shared/swarms/swarm-rules";
 import { swarmRunners } from "../../../workers/swarms/registry";
 import { DecisionError } from "../../../workers/swarms/structured-decision";
-import {
-  generatedAgentSpec,
-  readSpec,
-  renderSpec,
-  type SwarmSpec,
-} from "../../../workers/swarms/types/auto-swarm-builder";
+import { generatedAgentSpec, readSpec, renderSpec, type SwarmSpec } from "../../../workers/swarms/builder/swarm-spec";
 import { concreteTypes } from "../../../workers/swarms/types/chosen-type";
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
@@ -66,10 +61,13 @@ describe("AutoSwarmBuilder (E1)", () => {
     }
     expect(success, "one of the attempts built a valid swarm").to.not.equal(null);
     const { res, journalFrom } = success!;
-    expect(res.body.swarm_type).to.equal("AutoSwarmBuilder");
     const builderTurn = res.body.output[0];
     expect(builderTurn.role).to.equal("Builder");
     const spec = builderTurn.spec as SwarmSpec;
+    // Issue 16 item 8: the response names the type that ran (as `auto` does), not "AutoSwarmBuilder";
+    // the built swarm's description stays visible in the Builder turn.
+    expect(res.body.swarm_type, "the generated type").to.equal(spec.swarm_type);
+    if (spec.description) expect(builderTurn.content).to.include(`Description: ${spec.description}`);
     expect(builderTurn.content).to.equal(renderSpec(spec));
     expect(spec.agents.length).to.be.within(2, 8);
     // The generated agents really ran, as the generated type, with their generated prompts and the builder's model.
@@ -177,7 +175,7 @@ describe("AutoSwarmBuilder specs (unit)", () => {
     const built = { agent_name: "Writer", description: "writes", system_prompt: "You write." };
     const { value, error } = agentSpecSchema.validate({ ...built, model_name: "gpt-4.1" });
     expect(error).to.equal(undefined);
-    expect(generatedAgentSpec(built, "gpt-4.1")).to.deep.equal(value);
+    expect(generatedAgentSpec(built, { model: "gpt-4.1" })).to.deep.equal(value);
   });
 
   it("reads keyed agents in order, drops a flow for other types, and rejects bad shapes", () => {
@@ -190,8 +188,10 @@ describe("AutoSwarmBuilder specs (unit)", () => {
     });
     expect(spec).to.deep.equal({
       name: "N",
+      description: "",
       swarm_type: "ConcurrentWorkflow",
       rearrange_flow: null,
+      rules: null,
       agents: [
         { agent_name: "B", description: "b part", system_prompt: "You are the b." },
         { agent_name: "A", description: "a part", system_prompt: "You are the a." },
