@@ -30,7 +30,7 @@ function agentSpecOf(agent: AgentSpec): Record<string, unknown> {
  * task, plus max_loops); `return-agents-objects` the agents as the service runs them (every field
  * filled in) with where each sits in the swarm, the nearest JSON has to the reference's Agent objects.
  */
-export function builderOutputs(
+function builderOutputs(
   type: ExecutionType,
   swarm: DesignedSwarm,
   request: { task: string; max_loops: number },

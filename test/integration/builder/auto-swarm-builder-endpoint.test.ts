@@ -244,6 +244,18 @@ describe("POST /v1/auto-swarm-builder/completions", () => {
     expect(done.outputs.agents).to.have.length(2);
   });
 
+  it("idempotency: the same Idempotency-Key and body answer the first run again, without another Builder call", async () => {
+    const marker = unique("asb-idem");
+    h.sim.script({ contains: marker, reply: JSON.stringify(design(marker)) });
+    const headers = { "idempotency-key": marker };
+    const first = await post({ task: marker }, headers);
+    const again = await post({ task: marker }, headers);
+    expect(first.status).to.equal(200);
+    expect(again.status).to.equal(200);
+    expect(again.body.job_id).to.equal(first.body.job_id);
+    expect(callsMentioning(h, marker)).to.have.length(1);
+  });
+
   it("the SDK's createCompletion answers its own AutoSwarmBuilderCreateCompletionResponse type", async () => {
     const marker = unique("asb-sdk");
     h.sim.script({ contains: marker, reply: JSON.stringify(design(marker)) });
