@@ -90,7 +90,9 @@ describe("AutoSwarmBuilder (E1)", () => {
     const [drafter, editor] = [`Drafter-${marker}`, `Editor-${marker}`];
     const spec = {
       name: "Pair",
+      description: "Drafts and edits",
       swarm_type: "SequentialWorkflow",
+      rules: "Be brief.",
       agents: { [drafter]: builtAgent("drafter"), [editor]: builtAgent("editor") },
     };
     const run = inProcess(
@@ -104,7 +106,7 @@ describe("AutoSwarmBuilder (E1)", () => {
     const output = (await autoSwarmBuilder.run(run.swarm)) as { role: string; content: string }[];
     expect(output.map((t) => t.role)).to.deep.equal(["Builder", drafter, editor]);
     expect(output[0].content).to.equal(
-      `Swarm 'Pair' (SequentialWorkflow) with 2 agents:\n- ${drafter}: drafter part\n  System prompt: You are the drafter.\n- ${editor}: editor part\n  System prompt: You are the editor.`,
+      `Swarm 'Pair' (SequentialWorkflow) with 2 agents:\nDescription: Drafts and edits\n- ${drafter}: drafter part\n  System prompt: You are the drafter.\n- ${editor}: editor part\n  System prompt: You are the editor.\nRules: Be brief.`,
     );
     const calls = callsMentioning(h, marker);
     expect(calls.map(callerOf)).to.deep.equal([drafter, editor]);
@@ -113,7 +115,9 @@ describe("AutoSwarmBuilder (E1)", () => {
     expect(calls[1].max_tokens ?? calls[1].max_completion_tokens).to.equal(77);
     expect(calls[0].messages[0].content)
       .to.include("You are the drafter.")
-      .and.include("of the SequentialWorkflow swarm 'Pair'");
+      .and.include("of the SequentialWorkflow swarm 'Pair'")
+      .and.include("Swarm purpose: Drafts and edits")
+      .and.include("Rules: Be brief.");
     expect(calls[1].messages[0].content).to.include("You are the editor.");
     expect(inputOf(calls[1])).to.equal(`${marker}\n\n${drafter}: ${output[1].content}`);
     expect(run.steps.map((s) => s.lane)).to.deep.equal(["builder", "swarm/l0/a0", "swarm/l0/a1"]);
