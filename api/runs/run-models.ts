@@ -59,6 +59,11 @@ export function assertSwarmModelsServable(request: SwarmRequest): void {
   assertServable(models);
 }
 
+/** A request's one model field (the builder endpoints' `model_name`) can be served, else the 400 naming it. */
+export function assertModelServable(model: string, where: string): void {
+  assertServable([{ model, where }]);
+}
+
 /** One catalogue model and whether the current configuration can serve it. */
 export interface ModelAvailability {
   id: string;

@@ -34,6 +34,10 @@ export const JOBS = {
   /** E2's parent: runs once every item (a `swarm-run` child) has ended. */
   "swarm-batch": { queue: "swarm" },
   "token-launch": { queue: "chain", launchKey: true },
+  /** The auto swarm builder endpoint: the Builder designs a swarm. */
+  "auto-swarm-builder": { queue: "swarm" },
+  /** `POST /v1/agents/auto-generate`: the Builder designs one agent. */
+  "agent-generate": { queue: "agent" },
 } as const satisfies Record<string, { queue: QueueName; launchKey?: true }>;
 
 export type JobName = keyof typeof JOBS;
@@ -45,6 +49,8 @@ export interface JobPayloads {
   "swarm-run": RunJobPayload;
   "swarm-batch": RunJobPayload;
   "token-launch": TokenLaunchJobPayload;
+  "auto-swarm-builder": RunJobPayload;
+  "agent-generate": RunJobPayload;
 }
 
 /**

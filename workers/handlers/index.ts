@@ -1,4 +1,6 @@
 import type { JobName } from "../../shared/queues/registry";
+import { handleAgentGenerate } from "./agent-generate.handler";
+import { handleAutoSwarmBuilder } from "./auto-swarm-builder.handler";
 import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
 import { handleSwarmBatch } from "./swarm-batch.handler";
@@ -13,4 +15,6 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "swarm-run": handleSwarmRun,
   "swarm-batch": handleSwarmBatch,
   "token-launch": handleTokenLaunch,
+  "auto-swarm-builder": handleAutoSwarmBuilder,
+  "agent-generate": handleAgentGenerate,
 };

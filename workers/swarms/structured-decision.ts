@@ -16,6 +16,8 @@ export interface DecisionMaker {
   systemPrompt: string;
   /** Provider options; a request agent deciding passes its own, internal agents get the swarm's. */
   llmArgs?: Record<string, unknown> | null;
+  /** The decision's output limit, when the caller sets one (the internal agents' default otherwise). */
+  maxTokens?: number;
 }
 
 /** The function the model must call; `parameters` is a JSON schema built by the caller. */
@@ -85,6 +87,7 @@ export async function decide<T>(
   const spec = {
     ...internalAgentSpec(who.name, who.model, who.systemPrompt),
     llm_args: who.llmArgs ?? swarm.internalLlmArgs,
+    ...(who.maxTokens ? { max_tokens: who.maxTokens } : {}),
   };
   const target = resolveModel(who.model);
   // One lane for both attempts: the repair is step #1 of the same lane, so replay finds it.

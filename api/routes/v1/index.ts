@@ -6,6 +6,7 @@ import type { Admission, RateLimiter } from "../../limits/rate-limiter";
 import { AGENT_BATCH_PATH, agentBatchRouter } from "./agent/agent-batch.router";
 import { AGENT_COMPLETIONS_PATH, agentRouter } from "./agent/agent.router";
 import { agentsListRouter } from "./agent/agents-list.router";
+import { AGENT_GENERATE_PATH, AUTO_SWARM_BUILDER_PATH, builderRouter } from "./builder/builder.router";
 import { jobsRouter } from "./jobs/jobs.router";
 import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
@@ -31,6 +32,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     usageReportRouter(deps),
     metricsSummaryRouter(deps),
     agentsListRouter(deps),
+    builderRouter(deps),
   ];
 }
 
@@ -46,7 +48,14 @@ export function defersRateLimitVerdict(ctx: Context): boolean {
   return ctx.method === "POST" && RUN_SPINE_PATHS.has(ctx.path) && !ctx.get("idempotency-key");
 }
 
-const RUN_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH, AGENT_BATCH_PATH, SWARM_BATCH_PATH]);
+const RUN_PATHS = new Set([
+  AGENT_COMPLETIONS_PATH,
+  SWARM_COMPLETIONS_PATH,
+  AGENT_BATCH_PATH,
+  SWARM_BATCH_PATH,
+  AUTO_SWARM_BUILDER_PATH,
+  AGENT_GENERATE_PATH,
+]);
 
 /**
  * What a `/v1` request costs against the rate limits. A JSON array body counts one point per item

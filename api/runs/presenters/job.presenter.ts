@@ -1,6 +1,7 @@
 import { isRunOfKind, type Run } from "../../../shared/db/entities/run.entity";
 import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
+import { presentAgentGenerate, presentAutoSwarmBuilder } from "./builder.presenter";
 import { batchSlots } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
 import { PUBLIC_STATUS } from "./run-status";
@@ -16,6 +17,10 @@ function presentSuccess(run: Run, children: Run[]): Record<string, unknown> | nu
       return presentSwarmCompletion(run);
     case "swarm_batch":
       return { job_id: run.job_id, results: batchSlots(run.request, children.filter(isRunOfKind("swarm"))) };
+    case "auto_swarm_builder":
+      return presentAutoSwarmBuilder(run);
+    case "agent_generate":
+      return presentAgentGenerate(run);
     default:
       return null;
   }

@@ -1,5 +1,12 @@
 import { EntitySchema } from "typeorm";
 import type { AgentCompletionRequest, AgentRunOutput, AgentUsage, StoredBudget } from "../../contracts/agent-spec";
+import type {
+  AgentGenerateOutput,
+  AgentGenerateRequest,
+  AutoSwarmBuilderOutput,
+  AutoSwarmBuilderRequest,
+  BuilderUsage,
+} from "../../contracts/auto-swarm-builder";
 import type { AgentBatchParent, BatchOutput, BatchTotals, SwarmBatchParent } from "../../contracts/batch";
 import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/swarm-request";
 import type { PromptTokenizeRunRequest, TokenLaunchOutput, TokenLaunchRunRequest } from "../../contracts/token-launch";
@@ -77,8 +84,31 @@ type TokenLaunchRun = RunRecord<"token_launch", TokenLaunchRunRequest, TokenLaun
 /** E7/E8: a marketplace prompt's token launch. */
 type PromptTokenizeRun = RunRecord<"prompt_tokenize", PromptTokenizeRunRequest, TokenLaunchOutput, never>;
 
+/** `POST /v1/auto-swarm-builder/completions`: a swarm designed by the Builder. */
+export type AutoSwarmBuilderRun = RunRecord<
+  "auto_swarm_builder",
+  Stored<AutoSwarmBuilderRequest>,
+  AutoSwarmBuilderOutput,
+  BuilderUsage
+>;
+/** `POST /v1/agents/auto-generate`: one agent designed by the Builder. */
+export type AgentGenerateRun = RunRecord<
+  "agent_generate",
+  Stored<AgentGenerateRequest>,
+  AgentGenerateOutput,
+  BuilderUsage
+>;
+
 /** A run row, typed by its `kind`: narrow on `kind` to reach its request, output and usage. */
-export type Run = AgentRun | SwarmRun | AgentBatchRun | SwarmBatchRun | TokenLaunchRun | PromptTokenizeRun;
+export type Run =
+  | AgentRun
+  | SwarmRun
+  | AgentBatchRun
+  | SwarmBatchRun
+  | TokenLaunchRun
+  | PromptTokenizeRun
+  | AutoSwarmBuilderRun
+  | AgentGenerateRun;
 /** The run of one kind. */
 export type RunOfKind<Kind extends RunKind> = Extract<Run, { kind: Kind }>;
 
