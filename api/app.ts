@@ -16,6 +16,8 @@ import { metricsEndpoint, requestMetrics, type MetricsGuard } from "./http/metri
 import { watchQueues } from "../shared/metrics/queues";
 import { handleErrors } from "./http/errors";
 import { platformErrorBodies, v1ErrorBodies } from "./http/error-bodies";
+import { openAiErrorBodies } from "./http/openai-error-bodies";
+import { isOpenAiPath } from "./routes/v1/openai/openai-paths";
 import { EXECUTION_API_INFO } from "./openapi/document-info";
 import { platformRouters } from "./routes/platform";
 import { docsRouter } from "./routes/meta/docs.router";
@@ -60,7 +62,8 @@ export function createApiApp(
   const routers = executionApiRouters(deps, limiter);
   app.use(requestMetrics([...routers.open, ...routers.v1]));
   app.use(requestLogger(logger));
-  app.use(handleErrors(v1ErrorBodies(howToGetKey())));
+  const [v1Bodies, openAiBodies] = [v1ErrorBodies(howToGetKey()), openAiErrorBodies(howToGetKey())];
+  app.use(handleErrors((ctx) => (isOpenAiPath(ctx.path) ? openAiBodies : v1Bodies)));
   // Operators' own: /metrics (its own guard, see docs/operations.md#metrics) and Bull Board.
   watchQueues(Object.values(deps.queues));
   app.use(metricsEndpoint(options.metrics));

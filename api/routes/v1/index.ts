@@ -9,6 +9,9 @@ import { jobsRouter } from "./jobs/jobs.router";
 import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
+import { chatRouter } from "./openai/chat.router";
+import { CHAT_COMPLETIONS_PATH } from "./openai/openai-paths";
+import { openAiModelsRouter } from "./openai/openai-models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
 import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
 import { usageRouter } from "./usage/usage.router";
@@ -22,13 +25,15 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     jobsRouter(deps),
     rateLimitsRouter(limiter),
     modelsRouter(),
+    openAiModelsRouter(), // after modelsRouter: `/v1/models/available` is not a model id
+    chatRouter(deps),
     logsRouter(deps),
     marketplaceRouter(deps),
     usageRouter(deps),
   ];
 }
 
-const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH]);
+const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH, CHAT_COMPLETIONS_PATH]);
 
 /**
  * E5 and E1 take their rate-limit verdict late: their services await it alongside the run's insert
@@ -40,7 +45,13 @@ export function defersRateLimitVerdict(ctx: Context): boolean {
   return ctx.method === "POST" && RUN_SPINE_PATHS.has(ctx.path) && !ctx.get("idempotency-key");
 }
 
-const RUN_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH, AGENT_BATCH_PATH, SWARM_BATCH_PATH]);
+const RUN_PATHS = new Set([
+  AGENT_COMPLETIONS_PATH,
+  SWARM_COMPLETIONS_PATH,
+  AGENT_BATCH_PATH,
+  SWARM_BATCH_PATH,
+  CHAT_COMPLETIONS_PATH,
+]);
 
 /**
  * What a `/v1` request costs against the rate limits. A JSON array body counts one point per item
