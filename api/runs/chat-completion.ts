@@ -18,7 +18,7 @@ import type { Prefer } from "./submit-run";
  * OpenAI's 404 for a model this deployment cannot call (unknown, or its provider has no key),
  * saying why, before anything is stored.
  */
-export function assertChatModelServable(model: string): void {
+function assertChatModelServable(model: string): void {
   try {
     resolveModel(model);
   } catch (err) {

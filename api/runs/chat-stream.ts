@@ -12,7 +12,7 @@ export interface ChatStreamOptions {
 }
 
 /** OpenAI's in-stream error (the SDK throws it as an `APIError`): the run failed after the answer began. */
-export function chatStreamError(message: string, code: string | null = null): Frame {
+function chatStreamError(message: string, code: string | null = null): Frame {
   return { data: { error: { message, type: "server_error", param: null, code } } };
 }
 

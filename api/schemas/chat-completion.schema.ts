@@ -84,14 +84,13 @@ export const chatCompletionSchema = Joi.object({
     .max(100)
     .allow(null)
     .description("Swarms extension: how many times the agent reviews its own answer (default 1)"),
-  tools: Joi.array().max(0).allow(null).messages({
-    "array.max":
+  tools: Joi.array().length(0).allow(null).messages({
+    "array.length":
       "{{#label}} is not supported on this endpoint: tool calls are never returned here; use POST /v1/agent/completions with agent_config.tools_list_dictionary",
   }),
-  functions: Joi.array()
-    .max(0)
-    .allow(null)
-    .messages({ "array.max": "{{#label}} is not supported on this endpoint: function calls are never returned here" }),
+  functions: Joi.array().length(0).allow(null).messages({
+    "array.length": "{{#label}} is not supported on this endpoint: function calls are never returned here",
+  }),
   logprobs: Joi.valid(false, null).messages({
     "any.only": "{{#label}} is not supported on this endpoint: answers carry no log probabilities",
   }),

@@ -21,7 +21,7 @@ export function chatUsage(usage: AgentUsage | null) {
 }
 
 /** The answer's text: agents answer in text; anything else (structured output) is sent as its JSON. */
-export function answerText(content: unknown): string {
+function answerText(content: unknown): string {
   return typeof content === "string" ? content : JSON.stringify(content ?? "");
 }
 
