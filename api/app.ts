@@ -62,8 +62,10 @@ export function createApiApp(
   const routers = executionApiRouters(deps, limiter);
   app.use(requestMetrics([...routers.open, ...routers.v1]));
   app.use(requestLogger(logger));
+  // OpenAI's SDKs read errors in OpenAI's shape: the OpenAI-compatible paths answer in it.
   const [v1Bodies, openAiBodies] = [v1ErrorBodies(howToGetKey()), openAiErrorBodies(howToGetKey())];
-  app.use(handleErrors((ctx) => (isOpenAiPath(ctx.path) ? openAiBodies : v1Bodies)));
+  const renderers = (ctx: Koa.Context) => (isOpenAiPath(ctx.path) ? openAiBodies : v1Bodies);
+  app.use(handleErrors(renderers));
   // Operators' own: /metrics (its own guard, see docs/operations.md#metrics) and Bull Board.
   watchQueues(Object.values(deps.queues));
   app.use(metricsEndpoint(options.metrics));
@@ -83,7 +85,10 @@ export function createApiApp(
     refuseExhaustedKeys(exhaustedKeys),
     jsonBody(config.http.bodyLimit),
     rateLimit(limiter, { deferVerdict: defersRateLimitVerdict, admission: admissionOf, exhaustedKeys }),
-    idempotency(deps.ds, { syncWaitMs: config.http.syncWaitMs }),
+    idempotency(deps.ds, {
+      syncWaitMs: config.http.syncWaitMs,
+      renderError: (ctx, err) => renderers(ctx).render(err),
+    }),
     ...routes(routers.v1),
   ]);
   app.use((ctx, next) => (ctx.path.startsWith("/v1/") ? v1(ctx, next) : next()));

@@ -227,4 +227,16 @@ describe("OpenAI-compatible endpoints: refusals, limits, billing, idempotency", 
     expect(other).to.be.instanceOf(OpenAI.ConflictError);
     expect(other).to.include({ status: 409, type: "invalid_request_error", code: "idempotency_key_reused" });
   });
+
+  it("answers the replay of a streamed completion with OpenAI's 409: a stream cannot be sent twice, nor run twice", async () => {
+    const marker = `idem-stream-${Date.now()}`;
+    const options = { headers: { "Idempotency-Key": randomUUID() } };
+    const body = { model: "gpt-4.1", messages: [{ role: "user" as const, content: marker }], stream: true as const };
+    const stream = await client.chat.completions.create(body, options);
+    for await (const chunk of stream) expect(chunk.object).to.equal("chat.completion.chunk");
+    const replay = await thrown(client.chat.completions.create(body, options));
+    expect(replay).to.be.instanceOf(OpenAI.ConflictError);
+    expect(replay).to.include({ type: "invalid_request_error", code: "idempotency_replay_unavailable" });
+    expect(callsMentioning(h, marker)).to.have.length(1);
+  });
 });
