@@ -1,7 +1,5 @@
 import { config, type Config } from "../../shared/config";
 import { AppError } from "../../shared/errors";
-import { MODEL_CATALOG } from "../../shared/llm/model-catalog";
-import { resolveModel } from "../../shared/llm/providers";
 import { modelAvailability } from "./run-models";
 
 /** When this process began serving its models: OpenAI's `created`, which the catalogue has no date for. */
@@ -21,15 +19,13 @@ export function openAiModelList(cfg: Config = config) {
 }
 
 /**
- * `GET /v1/models/{model}`: any model this deployment can call, listed or not (a provider serves
- * more than the catalogue names), as chat completions accept it; otherwise OpenAI's 404.
+ * `GET /v1/models/{model}`: a model of that list, else OpenAI's 404. Chat completions take other
+ * ids a provider serves too, but only listed ones are described (an unlisted id could be anything,
+ * and with a gateway every id "resolves").
  */
 export function openAiModelById(id: string, cfg: Config = config) {
-  try {
-    const resolved = resolveModel(id, cfg);
-    return openAiModel(id, MODEL_CATALOG.find((m) => m.id === id)?.provider ?? resolved.provider);
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    throw new AppError(404, "MODEL_NOT_FOUND", `The model '${id}' does not exist: ${err.message}`, { param: "model" });
-  }
+  const found = openAiModelList(cfg).data.find((m) => m.id === id);
+  if (found) return found;
+  const message = `The model '${id}' is not among the models this deployment lists (GET /v1/models)`;
+  throw new AppError(404, "MODEL_NOT_FOUND", message, { param: "model" });
 }

@@ -30,7 +30,7 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
     client = new OpenAI({ apiKey: key, baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });
   });
 
-  it("models.list() gives the models GET /v1/models/available lists, in OpenAI's shape; models.retrieve() one of them", async () => {
+  it("models.list() gives the models GET /v1/models/available lists, in OpenAI's shape; models.retrieve() one of them, NotFoundError for another", async () => {
     const swarms = await request(h.baseUrl, "GET", "/v1/models/available", { key });
     const ids: string[] = [];
     for await (const model of client.models.list()) {
@@ -42,6 +42,9 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
     expect(ids).to.deep.equal(swarms.body.models).and.to.include("gpt-4.1");
     const one = await client.models.retrieve("gpt-4.1");
     expect(one).to.include({ id: "gpt-4.1", object: "model", owned_by: "openai" });
+    const missing = await client.models.retrieve("no-such-model").catch((err: unknown) => err);
+    expect(missing).to.be.instanceOf(OpenAI.NotFoundError);
+    expect(missing).to.include({ status: 404, type: "invalid_request_error", code: "model_not_found", param: "model" });
   });
 
   it("chat.completions.create: system → system prompt, earlier turns → history in order, last user message → task, options → the LLM call", async () => {

@@ -4,6 +4,7 @@ import { openAiErrorBodies } from "../../api/http/openai-error-bodies";
 import { admissionOf, defersRateLimitVerdict } from "../../api/routes/v1";
 import { isOpenAiPath } from "../../api/routes/v1/openai/openai-paths";
 import { chatAsAgent, type ChatCompletionRequest } from "../../api/runs/chat-request";
+import { chatStreamFormat } from "../../api/runs/chat-stream";
 import { openAiModelById, openAiModelList } from "../../api/runs/openai-models";
 import { chatCompletionSchema } from "../../api/schemas/chat-completion.schema";
 import { validateRequest } from "../../api/schemas/validate-request";
@@ -198,6 +199,40 @@ describe("OpenAI compatibility", () => {
     expect(defersRateLimitVerdict(ctx("/v1/chat/completions", { "idempotency-key": "k" }))).to.equal(false);
   });
 
+  describe("streamed frames (chatStreamFormat)", () => {
+    const request = chatAsAgent(chat({ messages: [{ role: "user", content: "hi" }], stream: true })).request;
+    const runId = "3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a";
+    const usage = { input_tokens: 3, output_tokens: 4, total_tokens: 7, img_cost: 0, mcp_cost: 0, total_cost: 0.1 };
+
+    it("ends with the stop chunk and a raw [DONE]; the usage chunk only when asked", () => {
+      const plain = chatStreamFormat(runId, request, { model: "m", includeUsage: false });
+      expect(plain.metadata).to.deep.include({ id: "chatcmpl-3d2c1b0a9f8e4d7c8b6a5f4e3d2c1b0a", model: "m" });
+      expect(plain.metadata).not.to.have.property("usage");
+      const ending = plain.framesFor({ type: "finish", usage });
+      expect(ending.map((f) => f.data)).to.have.length(2);
+      expect(ending[1]).to.deep.equal({ data: "[DONE]", raw: true });
+      const withUsage = chatStreamFormat(runId, request, { model: "m", includeUsage: true });
+      expect(withUsage.metadata).to.have.property("usage", null);
+      const [stop, last] = withUsage.framesFor({ type: "finish", usage });
+      expect(stop.data).to.deep.include({ usage: null });
+      expect(last.data).to.deep.include({
+        choices: [],
+        usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+      });
+    });
+
+    it("ends a failed or unfinished run with OpenAI's in-stream error, which the SDK raises", () => {
+      const format = chatStreamFormat(runId, request, { model: "m", includeUsage: false });
+      expect(format.framesFor({ type: "error", error: "boom" })).to.deep.equal([
+        { data: { error: { message: "boom", type: "server_error", param: null, code: null } } },
+      ]);
+      expect(format.stillRunning?.("later")).to.deep.equal({
+        data: { error: { message: "later", type: "server_error", param: null, code: "run_in_progress" } },
+      });
+      expect(format.framesFor({ type: "chunk", content: "" })).to.deep.equal([]);
+    });
+  });
+
   describe("models", () => {
     const keyed = loadConfig({ OPENAI_API_KEY: "k1" });
 
@@ -211,9 +246,10 @@ describe("OpenAI compatibility", () => {
         .and.not.include("claude-sonnet-4-20250514");
     });
 
-    it("retrieves any model it can call, and answers 404 model_not_found for the rest", () => {
-      expect(openAiModelById("gpt-4.1-2025-04-14", keyed)).to.include({ id: "gpt-4.1-2025-04-14", owned_by: "openai" });
-      for (const id of ["claude-sonnet-4-20250514", "no-such-model"]) {
+    it("retrieves a listed model, and answers 404 model_not_found for the rest", () => {
+      expect(openAiModelById("gpt-4.1", keyed)).to.include({ id: "gpt-4.1", object: "model", owned_by: "openai" });
+      // Unlisted (chat completions would still take it), not servable here, unknown.
+      for (const id of ["gpt-4.1-2025-04-14", "claude-sonnet-4-20250514", "no-such-model"]) {
         try {
           openAiModelById(id, keyed);
           expect.fail(`${id} retrieved`);

@@ -35,12 +35,13 @@ export function openAiModelsRouter(): Router {
       ...common,
       method: "get",
       path: `${OPENAI_MODELS_PATH}/{model}`,
-      summary: "One model, if this deployment can call it",
-      description: "Any model id chat completions accept, listed or not (`owned_by` is its provider).",
+      summary: "One model of the list",
+      description:
+        "A model `GET /v1/models` lists (`owned_by` is its provider); any other id is 404, although chat completions also take ids a provider serves beyond the list.",
       pathParams: Joi.object({ model: Joi.string().description("A model id, e.g. `gpt-4.1`") }),
       responses: {
         200: { description: "The model", body: openAiModelSchema },
-        404: openAiError("This deployment cannot call it (`model_not_found`)"),
+        404: openAiError("Not a listed model (`model_not_found`)"),
       },
     },
   );
