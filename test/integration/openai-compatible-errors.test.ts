@@ -4,7 +4,7 @@ import OpenAI from "openai";
 import { createApiApp } from "../../api/app";
 import { createRateLimiter } from "../../api/limits/rate-limiter";
 import { harness, type Harness } from "../helpers/harness";
-import { request } from "../helpers/http";
+import { eventually, request } from "../helpers/http";
 import { DocumentSchemas } from "../helpers/openapi";
 import { serveApp } from "../helpers/platform-app";
 import { callsMentioning } from "../helpers/swarm";
@@ -226,6 +226,22 @@ describe("OpenAI-compatible endpoints: refusals, limits, billing, idempotency", 
     );
     expect(other).to.be.instanceOf(OpenAI.ConflictError);
     expect(other).to.include({ status: 409, type: "invalid_request_error", code: "idempotency_key_reused" });
+  });
+
+  it("with Prefer: respond-async answers 202 with the job at once; GET /v1/jobs/{job_id} reads the run behind the completion", async () => {
+    const marker = `async-${Date.now()}`;
+    const res = await post(
+      { model: "gpt-4.1", messages: [{ role: "user", content: marker }] },
+      { prefer: "respond-async" },
+    );
+    expect(res.status).to.equal(202);
+    expect(res.headers.get("location")).to.equal(`/v1/jobs/${res.body.job_id}`);
+    const job = await eventually(async () => {
+      const read = await request(h.baseUrl, "GET", `/v1/jobs/${res.body.job_id}`, { key });
+      return read.body?.outputs ? read : undefined;
+    });
+    expect(job.body.outputs).to.have.length(1);
+    expect(callsMentioning(h, marker)).to.have.length(1);
   });
 
   it("answers the replay of a streamed completion with OpenAI's 409: a stream cannot be sent twice, nor run twice", async () => {
