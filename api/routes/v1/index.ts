@@ -11,6 +11,9 @@ import { jobsRouter } from "./jobs/jobs.router";
 import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
+import { chatRouter } from "./openai/chat.router";
+import { CHAT_COMPLETIONS_PATH } from "./openai/openai-paths";
+import { openAiModelsRouter } from "./openai/openai-models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
 import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
 import { metricsSummaryRouter } from "./usage/metrics-summary.router";
@@ -26,6 +29,8 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     jobsRouter(deps),
     rateLimitsRouter(limiter),
     modelsRouter(),
+    openAiModelsRouter(), // after modelsRouter: `/v1/models/available` is not a model id
+    chatRouter(deps),
     logsRouter(deps),
     marketplaceRouter(deps),
     usageRouter(deps),
@@ -36,7 +41,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
   ];
 }
 
-const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH]);
+const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH, CHAT_COMPLETIONS_PATH]);
 
 /**
  * E5 and E1 take their rate-limit verdict late: their services await it alongside the run's insert
@@ -55,6 +60,7 @@ const RUN_PATHS = new Set([
   SWARM_BATCH_PATH,
   AUTO_SWARM_BUILDER_PATH,
   AGENT_GENERATE_PATH,
+  CHAT_COMPLETIONS_PATH,
 ]);
 
 /**
