@@ -4,7 +4,7 @@ import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import type { SwarmTypeName } from "../../../shared/swarms/swarm-catalog";
 import { swarmRuleProblems } from "../../../shared/swarms/swarm-rules";
 import { agentName } from "../../agents/handoffs";
-import { internalAgent, internalAgentModel } from "../internal-agent";
+import { internalAgent, internalAgentModel, jobTurn } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { RunnerOf, SwarmTypeRunner } from "../swarm-type-runner";
 import { concreteTypes, runChosenType, typeOptions } from "./chosen-type";
@@ -242,7 +242,7 @@ export function autoSwarmBuilderRunner(runnerOf: RunnerOf): SwarmTypeRunner<"Aut
       );
       const spec = readSpec(types, decision).spec!;
       const agents = agentsOf(spec);
-      swarm.conversation.add({ role: BUILDER, content: renderSpec(spec), spec });
+      swarm.conversation.add(jobTurn(BUILDER, BUILDER, renderSpec(spec), { spec }));
 
       const built = swarm.derive("swarm", {
         swarmType: spec.swarm_type,
