@@ -1,5 +1,4 @@
 import { expect } from "chai";
-import { config } from "../../../shared/config";
 import { REVIEW_PROMPT } from "../../../workers/agents/messages";
 import {
   heavySwarm,
