@@ -15,7 +15,7 @@ export type HeavySwarmVariant = (typeof HEAVY_SWARM_VARIANTS)[number];
  * `director_settings`: the director's temperature and output limit replace its own; any other key
  * is a provider option added to its `llm_args`.
  */
-export interface DirectorSettings {
+interface DirectorSettings {
   temperature?: number | null;
   max_tokens?: number | null;
   [option: string]: unknown;

@@ -1,7 +1,7 @@
 import type { HeavySwarmVariant } from "../../../shared/contracts/swarm-request";
 
 /** A built-in HeavySwarm worker: its name and its speciality prompt. */
-export interface BuiltInWorker {
+interface BuiltInWorker {
   name: string;
   prompt: string;
 }
