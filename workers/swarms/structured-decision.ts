@@ -5,6 +5,7 @@ import { resolveModel } from "../../shared/llm/providers";
 import { AppError } from "../../shared/errors";
 import type { FunctionTool } from "../agents/function-tools";
 import { buildChatRequest } from "../agents/llm-request";
+import { modelFamily } from "../agents/model-family";
 import { estimatePromptTokens } from "../agents/prompt-estimate";
 import { recordedLlmCall, type AssistantMessage } from "../agents/recorded-llm-call";
 import { internalAgentSpec } from "./internal-agent";
@@ -89,8 +90,14 @@ export async function decide<T>(
   const own = who.spec ?? internalAgentSpec(who.name, who.model, who.systemPrompt);
   // Only internal agents borrow the swarm's provider options; a request agent keeps its own, even none.
   const borrowed = own.role === "internal" && own.llm_args == null;
-  const spec: AgentSpec = { ...own, model_name: who.model, llm_args: borrowed ? swarm.internalLlmArgs : own.llm_args };
   const target = resolveModel(who.model);
+  const spec: AgentSpec = {
+    ...own,
+    model_name: who.model,
+    llm_args: borrowed ? swarm.internalLlmArgs : own.llm_args,
+    // Anthropic refuses extended thinking together with a forced tool call, which every decision is.
+    ...(modelFamily(target) === "anthropic" ? { reasoning_enabled: false, thinking_tokens: null } : {}),
+  };
   // One lane for both attempts: the repair is step #1 of the same lane, so replay finds it.
   const recorder = ctx.recorder.lane(`${swarm.lanePrefix}${lane}`);
   const tools: FunctionTool[] = [

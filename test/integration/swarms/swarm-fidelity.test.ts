@@ -45,6 +45,28 @@ describe("Swarm fidelity: acting agents (issue 16 item 8)", () => {
       expectSettings(route, 0.2, 1500, 0.3, "the router's call");
     });
 
+    it("a Claude agent deciding keeps its settings but not extended thinking, which Anthropic refuses with a forced tool call", async () => {
+      const marker = unique("router-claude");
+      const res = await postSwarm(h, key, {
+        swarm_type: "MultiAgentRouter",
+        agents: [
+          agent("First", FIRST),
+          agent("Dispatch", {
+            role: "router",
+            model_name: "claude-sonnet-4-20250514",
+            temperature: 0.2,
+            max_tokens: 3000,
+            reasoning_enabled: true,
+          }),
+        ],
+        task: marker,
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const [route] = decisionCalls(callsMentioning(h, marker), "route_task");
+      expect(route.model).to.equal("claude-sonnet-4-20250514");
+      expect([route.temperature, route.max_tokens, route.thinking]).to.deep.equal([0.2, 3000, undefined]);
+    });
+
     it("HierarchicalSwarm: the director's orders and its synthesis", async () => {
       const marker = unique("director");
       const res = await postSwarm(h, key, {
