@@ -290,6 +290,28 @@ export const REFUSAL_SITES: RefusalSite[] = [
           },
         },
       },
+      ...(
+        [
+          ["HierarchicalSwarm", "director_model_name"],
+          ["LLMCouncil", "chairman_model"],
+          ["CouncilAsAJudge", "council_judge_model_name"],
+        ] as const
+      ).map(([swarmType, field]) => ({
+        name: `a ${swarmType} ${field} on a provider without a key`,
+        withoutGateway: true,
+        swarm: {
+          body: (m: string) =>
+            swarmBody(m, { swarm_type: swarmType, [field]: "claude-3-5-haiku-latest" }, [
+              { agent_name: "A", model_name: "gpt-4.1" },
+              { agent_name: "B", model_name: "gpt-4.1" },
+            ]),
+          refused: {
+            status: 400 as const,
+            code: "PROVIDER_NOT_CONFIGURED",
+            detail: new RegExp(`${field}: Model 'claude-3-5-haiku-latest'`),
+          },
+        },
+      })),
       {
         name: "built-in agents on a DEFAULT_MODEL without a key",
         withoutGateway: true,

@@ -33,6 +33,19 @@ describe("the swarm catalog", () => {
     expect(runsOncePerTask(request({ task: null, tasks: [] }))).to.equal(false);
     expect(runsOncePerTask(request({ swarm_type: "BatchedGridWorkflow", task: null, tasks: ["a"] }))).to.equal(false);
   });
+
+  it("names the model field of each type's internal agents, so an unservable one is a 400 before the run is stored", () => {
+    const withFields = SWARM_TYPES.filter((type) => SWARM_CATALOG[type].modelFields?.length).map((type) => [
+      type,
+      SWARM_CATALOG[type].modelFields,
+    ]);
+    expect(Object.fromEntries(withFields)).to.deep.equal({
+      HierarchicalSwarm: ["director_model_name"],
+      CouncilAsAJudge: ["council_judge_model_name"],
+      HeavySwarm: ["heavy_swarm_question_agent_model_name", "heavy_swarm_worker_model_name"],
+      LLMCouncil: ["chairman_model"],
+    });
+  });
 });
 
 describe("the swarm request rules", () => {

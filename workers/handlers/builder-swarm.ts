@@ -40,6 +40,11 @@ export function builderSwarm(request: BuilderRequest, env: BuilderEnv): SwarmRun
       max_loops: request.max_loops ?? 1,
       stream: false,
       heavy_swarm_loops_per_agent: 1,
+      heavy_swarm_max_loops: 1,
+      heavy_swarm_variant: "default",
+      // The Builder works alone: no team to collaborate with or list.
+      multi_agent_collab_prompt: false,
+      list_all_agents: false,
       heavy_swarm_question_agent_model_name: request.model_name,
       heavy_swarm_worker_model_name: request.model_name,
       service_tier: "standard",

@@ -63,6 +63,7 @@ describe("auto (E1)", () => {
     expect(res.body.swarm_type, "the chosen type, not auto").to.equal(choice.swarm_type);
     expect(res.body.output[0]).to.deep.equal({
       role: "Selector",
+      agent: "Selector",
       content: `Chose ${choice.swarm_type}: ${choice.reason}`,
       swarm_type: choice.swarm_type,
     });

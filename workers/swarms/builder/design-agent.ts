@@ -1,6 +1,6 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { internalAgent } from "../internal-agent";
-import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
+import { decide, isJsonObject, withMaxTokens, type DecisionTool } from "../structured-decision";
 import type { SwarmRun } from "../swarm-run";
 import { BUILDER } from "./design-swarm";
 import { generatedAgentSpec, type GeneratedAgentSettings } from "./swarm-spec";
@@ -75,7 +75,7 @@ export async function designAgent(swarm: SwarmRun, settings: GeneratedAgentSetti
   const input = `Task:\n${swarm.opening}\n\nWrite the agent with ${TOOL_NAME}.`;
   const decision = await decide<Record<string, unknown>>(
     swarm,
-    { ...builder, maxTokens: settings.maxTokens },
+    withMaxTokens(builder, settings.maxTokens),
     input,
     generateTool,
     agentProblem,

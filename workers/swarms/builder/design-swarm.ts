@@ -3,7 +3,7 @@ import { agentBrief } from "../../../shared/contracts/agent-tree";
 import { swarmRuleProblems } from "../../../shared/swarms/swarm-rules";
 import { agentName } from "../../agents/handoffs";
 import { internalAgent } from "../internal-agent";
-import { decide } from "../structured-decision";
+import { decide, withMaxTokens } from "../structured-decision";
 import type { SwarmRun } from "../swarm-run";
 import { concreteTypes, typeOptions } from "../types/chosen-type";
 import {
@@ -75,7 +75,7 @@ export async function designSwarm(swarm: SwarmRun, options: DesignOptions): Prom
   };
   const decision = await decide<unknown>(
     swarm,
-    { ...builder, maxTokens: options.builderMaxTokens },
+    withMaxTokens(builder, options.builderMaxTokens),
     parts.join("\n\n"),
     buildTool(types),
     validate,

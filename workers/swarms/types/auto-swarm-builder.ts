@@ -1,6 +1,6 @@
 import { BUILDER, designSwarm } from "../builder/design-swarm";
 import { builtRequest, renderSpec } from "../builder/swarm-spec";
-import { internalAgentModel } from "../internal-agent";
+import { internalAgentModel, jobTurn } from "../internal-agent";
 import type { RunnerOf, SwarmTypeRunner } from "../swarm-type-runner";
 import { runChosenType } from "./chosen-type";
 
@@ -17,7 +17,7 @@ export function autoSwarmBuilderRunner(runnerOf: RunnerOf): SwarmTypeRunner<"Aut
     async run(swarm) {
       const model = internalAgentModel(swarm, "builder");
       const { spec, agents } = await designSwarm(swarm, { model, llmArgs: swarm.internalLlmArgs });
-      swarm.conversation.add({ role: BUILDER, content: renderSpec(spec), spec });
+      swarm.conversation.add(jobTurn(BUILDER, BUILDER, renderSpec(spec), { spec }));
       // The response names the type that ran, as `auto` does; the Builder turn keeps the design.
       swarm.ranType = spec.swarm_type;
       const built = swarm.derive("swarm", {
