@@ -16,7 +16,7 @@ export interface QueryPlan {
   queries: ResearchQuery[];
 }
 
-export const QUERY_TOOL_NAME = "plan_research_queries";
+const QUERY_TOOL_NAME = "plan_research_queries";
 
 /**
  * The query tool for a round: `researcher` is an enum of the real researcher names. The first
@@ -35,6 +35,7 @@ export function queryTool(researchers: string[], firstRound: boolean): DecisionT
           type: "array",
           minItems: firstRound ? FIRST_ROUND_MIN_QUERIES : 0,
           maxItems: MAX_QUERIES_PER_ROUND,
+          uniqueItems: true,
           items: {
             type: "object",
             properties: {

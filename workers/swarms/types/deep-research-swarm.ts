@@ -61,7 +61,7 @@ function findingBlocks(findings: Finding[]): string[] {
 }
 
 /** The researcher's input: the task for context, then its own query. */
-export function researchInput(task: string, query: string): string {
+function researchInput(task: string, query: string): string {
   return `Research task:\n${task}\n\nYour query:\n${query}\n\nResearch this query thoroughly and report what you found, with sources and how reliable they are.`;
 }
 

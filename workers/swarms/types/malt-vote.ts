@@ -16,7 +16,7 @@ export interface RefinementVote {
 }
 
 /** The vote tool: refinement numbers are an enum of the real ones, so the model cannot name another. */
-export function voteTool(samples: number): DecisionTool {
+function voteTool(samples: number): DecisionTool {
   const numbers = Array.from({ length: samples }, (_, i) => i + 1);
   return {
     name: TOOL_NAME,

@@ -6,7 +6,7 @@ import { CONSENSUS, renderVote, voteOnRefinements } from "./malt-vote";
  * Independent samples per stage: the verifier checks each answer this many times in parallel, and
  * each check gets one refinement (the reference framework and the MALT paper both use 3).
  */
-export const MALT_SAMPLES = 3;
+const MALT_SAMPLES = 3;
 
 /** The Generator's input: the task, then (from loop 2) the previous loop's answer to improve on. */
 function generatorInput(task: string, previous: string | null): string {
