@@ -14,7 +14,7 @@ const plan = (...queries: [string, string][]) => ({
 describe("DeepResearchSwarm's query plans", () => {
   const team = ["Historian", "Economist"];
 
-  it("take 3 to 6 distinct queries in the first round and 0 to 6 later, each for a researcher of the team", () => {
+  it("take 3 to 6 distinct queries in the first round and 0 to 6 new ones later, each for a researcher of the team", () => {
     expect([FIRST_ROUND_MIN_QUERIES, MAX_QUERIES_PER_ROUND]).to.deep.equal([3, 6]);
     const three = plan(["a", "Historian"], ["b", "Economist"], ["c", "Historian"]);
     expect(queryPlanProblem(team, true, three)).to.equal(null);
@@ -30,6 +30,9 @@ describe("DeepResearchSwarm's query plans", () => {
     expect(
       queryPlanProblem(team, false, plan(["Same", "Historian"], [" same ", "Economist"], [" ", "Ghost"])),
     ).to.equal("query 2 repeats an earlier query; query 3 has no text");
+    expect(
+      queryPlanProblem(team, false, plan([" OLD ", "Historian"], ["new", "Economist"]), new Set(["old"])),
+    ).to.equal("query 1 was already researched in an earlier round");
     expect(queryPlanProblem(team, false, plan(["a", "Ghost"]))).to.equal(
       "query 1 names no researcher of the team (Historian, Economist)",
     );

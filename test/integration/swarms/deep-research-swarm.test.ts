@@ -1,6 +1,8 @@
 import { expect } from "chai";
 import { config } from "../../../shared/config";
+import { deepResearchSwarm } from "../../../workers/swarms/types/deep-research-swarm";
 import { harness, type Harness } from "../../helpers/harness";
+import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, conversationOf, inputOf, postSwarm } from "../../helpers/swarm";
 
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -26,53 +28,49 @@ describe("DeepResearchSwarm (E1)", () => {
     ({ key } = await h.newKey());
   });
 
-  it("plans queries for named researchers, researches every query in parallel, plans follow-ups from the findings, and synthesises a report", async function () {
-    this.timeout(30_000);
+  it("plans queries for named researchers, researches every query in its own turn in parallel, and synthesises a report from every finding", async () => {
     const marker = uniqueMarker("research");
     const names = ["Historian", "Economist"];
     const res = await postSwarm(h, key, {
       name: "Inquiry",
       swarm_type: "DeepResearchSwarm",
-      max_loops: 2,
       agents: names.map((n) => agent(n)),
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({ status: "success", swarm_type: "DeepResearchSwarm", number_of_agents: 4 });
+    expect(res.body).to.include({ status: "success", swarm_type: "DeepResearchSwarm" });
 
     const plans = await storedPlans(h, res.body.job_id);
-    expect(plans).to.have.length(2);
-    expect(plans[0].length, "the first round plans at least 3 queries").to.be.within(3, 6);
-    const [round1, round2] = plans;
+    expect(plans).to.have.length(1);
+    const [queries] = plans;
+    expect(queries.length, "the first round plans at least 3 queries").to.be.within(3, 6);
+    // Query Generator, Synthesis, and every researcher given a query.
+    expect(res.body.number_of_agents).to.equal(2 + new Set(queries.map((q) => q.researcher)).size);
     const output = res.body.output as { role: string; content: string; query?: string }[];
     expect(output.map((t) => t.role)).to.deep.equal([
       "Query Generator",
-      ...round1.map((q) => q.researcher),
-      "Query Generator",
-      ...round2.map((q) => q.researcher),
+      ...queries.map((q) => q.researcher),
       "Synthesis",
     ]);
-    // The Query Generator turns are the plans, readable; research turns carry their query.
-    expect(output[0].content).to.equal(round1.map((q, i) => `${i + 1}. [${q.researcher}] ${q.query}`).join("\n"));
-    const research = output.filter((t) => t.query !== undefined);
-    expect(research.map((t) => t.query)).to.deep.equal([...round1, ...round2].map((q) => q.query));
+    // The Query Generator turn is the plan, readable; research turns carry their query.
+    expect(output[0].content).to.equal(queries.map((q, i) => `${i + 1}. [${q.researcher}] ${q.query}`).join("\n"));
+    const research = output.slice(1, -1);
+    expect(research.map((t) => t.query)).to.deep.equal(queries.map((q) => q.query));
 
-    // Calls: plan, every query, plan, every follow-up, report.
+    // Calls: the plan, every query, the report.
     const calls = callsMentioning(h, marker);
-    const planned = round1.length + round2.length;
-    expect(calls).to.have.length(planned + 3);
-    const [plan1, plan2] = calls.filter((c) => callerOf(c) === "Query Generator");
-    expect(plan1.tool_choice).to.deep.equal({ type: "function", function: { name: "plan_research_queries" } });
-    const schema = plan1.tools[0].function.parameters.properties.queries;
+    expect(calls).to.have.length(queries.length + 2);
+    const plan = calls[0];
+    expect(callerOf(plan)).to.equal("Query Generator");
+    expect(plan.tool_choice).to.deep.equal({ type: "function", function: { name: "plan_research_queries" } });
+    const schema = plan.tools[0].function.parameters.properties.queries;
     expect(schema.items.properties.researcher.enum).to.deep.equal(names);
-    expect([schema.minItems, schema.maxItems]).to.deep.equal([3, 6]);
-    expect(plan2.tools[0].function.parameters.properties.queries.minItems, "later rounds may plan none").to.equal(0);
-    for (const name of names) expect(inputOf(plan1)).to.include(`- ${name}:`);
-    expect(inputOf(plan1)).to.not.include("Findings so far");
+    expect([schema.minItems, schema.maxItems, schema.uniqueItems]).to.deep.equal([3, 6, true]);
+    for (const name of names) expect(inputOf(plan)).to.include(`- ${name}:`);
+    expect(inputOf(plan)).to.not.include("Findings so far");
 
     // Each query is its own turn of the researcher it was given: the task and that query only.
-    const researchCalls = calls.filter((c) => names.includes(callerOf(c)));
-    expect(researchCalls).to.have.length(planned);
+    const researchCalls = calls.slice(1, -1);
     research.forEach((turn) => {
       const call = researchCalls.find((c) => inputOf(c).includes(`Your query:\n${turn.query}\n`))!;
       expect(call, `the call for ${turn.query}`).to.not.equal(undefined);
@@ -82,13 +80,66 @@ describe("DeepResearchSwarm (E1)", () => {
         expect(inputOf(call)).to.not.include(`Your query:\n${other.query}\n`);
       expect(turn.content).to.include(conversationOf(call));
     });
-    // Round 2 plans from every round-1 finding; the report sees every finding of both rounds.
-    const firstFindings = research.slice(0, round1.length);
-    for (const finding of firstFindings) expect(inputOf(plan2)).to.include(finding.content);
+    // The report sees every finding.
     const synthesis = calls.at(-1);
     expect(callerOf(synthesis)).to.equal("Synthesis");
     for (const finding of research) expect(inputOf(synthesis)).to.include(finding.content);
     expect(output.at(-1)!.content).to.include(conversationOf(synthesis));
+  });
+
+  it("with max_loops, plans new follow-up queries from the findings; a repeated query is repaired; planning none ends the research", async () => {
+    const marker = uniqueMarker("research-rounds");
+    const tool = "plan_research_queries";
+    const first = [
+      { query: "old-a", researcher: "Historian" },
+      { query: "old-b", researcher: "Economist" },
+      { query: "old-c", researcher: "Historian" },
+    ];
+    // Round 1 is canned, round 2 is the model's own plan, round 3 repeats a query and then plans none.
+    const canned: CannedDecisions = (lane, attempt) => {
+      if (lane === "r0/queries") return cannedCall(tool, { queries: first });
+      if (lane === "r2/queries")
+        return cannedCall(tool, { queries: attempt === 0 ? [{ query: " OLD-A ", researcher: "Economist" }] : [] });
+      return undefined;
+    };
+    const { swarm, steps } = inProcessSwarm(
+      "DeepResearchSwarm",
+      { agents: [agent("Historian"), agent("Economist")], max_loops: 4 },
+      canned,
+      { opening: marker },
+    );
+    const output = (await deepResearchSwarm.run(swarm)) as { role: string; content: string; query?: string }[];
+
+    const calls = callsMentioning(h, marker);
+    const followUpPlan = calls.find((c) => callerOf(c) === "Query Generator")!;
+    // Round 2's plan is the model's own: one new query (the Query Generator turn shows it).
+    const followUp = /^1\. \[([^\]]+)\] (.+)$/.exec(output[4].content);
+    expect(followUp, output[4].content).to.not.equal(null);
+    const followUps = { r: followUp![1], q: followUp![2] };
+    expect(output[5].query).to.equal(followUps.q);
+    expect(output.map((t) => t.role)).to.deep.equal([
+      "Query Generator",
+      "Historian",
+      "Economist",
+      "Historian",
+      "Query Generator",
+      followUps.r,
+      "Query Generator",
+      "Synthesis",
+    ]);
+    expect(output[6].content).to.equal("No further queries: the findings answer the task.");
+    // Round 2's plan saw every round-1 finding, and may plan none.
+    expect(inputOf(followUpPlan)).to.include("Findings so far");
+    for (const turn of output.slice(1, 4))
+      expect(inputOf(followUpPlan)).to.include(`${turn.role}, query: ${turn.query}):\n${turn.content}`);
+    expect(followUpPlan.tools[0].function.parameters.properties.queries.minItems).to.equal(0);
+    // The repeat of old-a was refused once (a repair attempt), and the empty plan ended the research: no round 4.
+    const decisionSteps = steps.filter((s) => (s.meta.input as any)?.kind === "decision").map((s) => s.lane);
+    expect(decisionSteps).to.deep.equal(["r0/queries", "r1/queries", "r2/queries", "r2/queries"]);
+    // Calls: 3 + 1 research turns, the model's own round-2 plan, the report.
+    expect(calls.map(callerOf)).to.have.length(6);
+    const synthesis = calls.at(-1);
+    for (const turn of output.filter((t) => t.query)) expect(inputOf(synthesis)).to.include(turn.content);
   });
 
   it("researches in parallel: one round's depth is 3 calls (plan, research, report) however many queries", async function () {

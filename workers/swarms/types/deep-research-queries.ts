@@ -53,8 +53,19 @@ export function queryTool(researchers: string[], firstRound: boolean): DecisionT
   };
 }
 
-/** What is wrong with a round's plan, or null (the `decide` validator). */
-export function queryPlanProblem(researchers: string[], firstRound: boolean, value: unknown): string | null {
+/** How queries are compared for repeats: trimmed, case-insensitive. */
+export const queryKey = (query: string) => query.trim().toLowerCase();
+
+/**
+ * What is wrong with a round's plan, or null (the `decide` validator). `researched` holds the keys
+ * of the queries earlier rounds researched: a follow-up query must be new.
+ */
+export function queryPlanProblem(
+  researchers: string[],
+  firstRound: boolean,
+  value: unknown,
+  researched: ReadonlySet<string> = new Set(),
+): string | null {
   if (!isJsonObject(value) || !Array.isArray(value.queries)) return "'queries' must be a list of {query, researcher}";
   const queries = value.queries as unknown[];
   const min = firstRound ? FIRST_ROUND_MIN_QUERIES : 0;
@@ -67,8 +78,9 @@ export function queryPlanProblem(researchers: string[], firstRound: boolean, val
       problems.push(`query ${i + 1} has no text`);
       return;
     }
-    const key = item.query.trim().toLowerCase();
+    const key = queryKey(item.query);
     if (seen.has(key)) problems.push(`query ${i + 1} repeats an earlier query`);
+    else if (researched.has(key)) problems.push(`query ${i + 1} was already researched in an earlier round`);
     seen.add(key);
     if (typeof item.researcher !== "string" || !researchers.includes(item.researcher))
       problems.push(`query ${i + 1} names no researcher of the team (${researchers.join(", ")})`);

@@ -7,6 +7,7 @@ import type { SwarmRun } from "../swarm-run";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
 import {
+  queryKey,
   queryPlanProblem,
   queryTool,
   renderQueries,
@@ -70,7 +71,7 @@ function researchInput(task: string, query: string): string {
  * researcher (a structured decision; the first round plans 3 to 6, later rounds 0 to 6); every
  * query is researched in its own agent turn, all in parallel (the request's agents, else a built-in
  * Researcher; several queries may go to one researcher); for L>1 the Query Generator sees the
- * findings and plans follow-up queries for what is still open, and planning none ends the research;
+ * findings and plans new follow-up queries for what is still open, and planning none ends the research;
  * an internal Synthesis agent writes the report from every finding. Calls Σ(1+Q)+1, depth at most
  * 2·L+1. Output per round: the Query Generator turn (the numbered queries), then one turn per query
  * under its researcher's name with `query`; last, the Synthesis turn.
@@ -99,14 +100,14 @@ export const deepResearchSwarm: SwarmTypeRunner<"DeepResearchSwarm"> = {
         ...(first ? [] : ["Findings so far:", ...findingBlocks(findings)]),
         first
           ? `Plan the research with ${tool.name}.`
-          : `Plan follow-up queries for what the findings leave open with ${tool.name}, or none if they answer the task.`,
+          : `Plan new follow-up queries (never one already researched) for what the findings leave open with ${tool.name}, or none if they answer the task.`,
       ].join("\n\n");
       const plan = await decide<QueryPlan>(
         swarm,
         generator,
         input,
         tool,
-        (value) => queryPlanProblem(names, first, value),
+        (value) => queryPlanProblem(names, first, value, new Set(findings.map((f) => queryKey(f.query)))),
         `r${round}/queries`,
       );
       const queries = plan.queries.map((q) => ({ query: q.query.trim(), researcher: q.researcher }));
