@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { config } from "../../../shared/config";
 import { deepResearchSwarm } from "../../../workers/swarms/types/deep-research-swarm";
 import { harness, type Harness } from "../../helpers/harness";
-import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
+import { cannedCall, inProcessSwarm, replayStoredRun, type CannedDecisions } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, conversationOf, inputOf, postSwarm } from "../../helpers/swarm";
 
 const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -184,6 +184,21 @@ describe("DeepResearchSwarm (E1)", () => {
     const research = callsMentioning(h, toolMarker).filter((c) => callerOf(c) === "Librarian");
     expect(research.length).to.be.at.least(3);
     for (const call of research) expect(call.tools).to.deep.equal([lookup]);
+  });
+
+  it("a retried job replays the plan, every research turn and the report, and repeats no LLM call", async () => {
+    const marker = uniqueMarker("research-replay");
+    const res = await postSwarm(h, key, { swarm_type: "DeepResearchSwarm", agents: [agent("Scout")], task: marker });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const made = callsMentioning(h, marker).length;
+    const { steps, recorder, output } = await replayStoredRun(h.deps.ds, res.body.job_id, deepResearchSwarm);
+    const queries = made - 2;
+    expect(steps.map((s: any) => s.step_key).sort()).to.deep.equal(
+      ["r0/queries#0", ...Array.from({ length: queries }, (_, i) => `r0/q${i}#0`), "synthesis#0"].sort(),
+    );
+    expect(JSON.parse(JSON.stringify(output))).to.deep.equal(res.body.output);
+    expect(recorder.replayed).to.equal(made);
+    expect(callsMentioning(h, marker)).to.have.length(made);
   });
 
   it("answers 400 for agents with the same name, before any LLM call", async () => {

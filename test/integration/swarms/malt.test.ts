@@ -1,5 +1,7 @@
 import { expect } from "chai";
+import { malt } from "../../../workers/swarms/types/malt";
 import { harness, type Harness } from "../../helpers/harness";
+import { replayStoredRun } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, conversationOf, inputOf, postSwarm } from "../../helpers/swarm";
 import { expectSdkType, swarmsClient } from "../../helpers/swarms-sdk";
 
@@ -110,6 +112,28 @@ describe("MALT (E1)", () => {
       );
       expect(callsMentioning(h, marker)).to.have.length(0);
     }
+  });
+
+  it("a retried job replays every stored step, the vote included, and repeats no LLM call", async () => {
+    const marker = uniqueMarker("malt-replay");
+    const res = await postSwarm(h, key, { swarm_type: "MALT", agents: NAMES.map((n) => agent(n)), task: marker });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(callsMentioning(h, marker)).to.have.length(8);
+
+    const { steps, recorder, output } = await replayStoredRun(h.deps.ds, res.body.job_id, malt);
+    expect(steps.map((s: any) => s.step_key).sort()).to.deep.equal([
+      "l0/generator#0",
+      "l0/refine1#0",
+      "l0/refine2#0",
+      "l0/refine3#0",
+      "l0/verify1#0",
+      "l0/verify2#0",
+      "l0/verify3#0",
+      "l0/vote#0",
+    ]);
+    expect(JSON.parse(JSON.stringify(output))).to.deep.equal(res.body.output);
+    expect(recorder.replayed).to.equal(8);
+    expect(callsMentioning(h, marker)).to.have.length(8);
   });
 
   it("through the hosted SDK: swarms.run with swarm_type MALT answers a SwarmRunResponse", async () => {
