@@ -140,6 +140,24 @@ const RECORDS = {
     agents: { min: 1 },
     checks: [needsWorkerBesides(["planner", "judge"])],
   },
+  MALT: {
+    summary:
+      "a generator answers, a verifier checks the answer in parallel samples, a refiner improves it per check, and the majority answer wins",
+    available: true,
+    agents: { exactly: 3, inOrder: ["Generator", "Verifier", "Refiner"] },
+  },
+  DeepResearchSwarm: {
+    summary: "research queries are planned, researched in parallel by the researchers, and synthesised into a report",
+    available: true,
+    agents: { min: 0 },
+    defaultModelWithoutAgents: true,
+  },
+  InteractiveGroupChat: {
+    summary:
+      "the agents the task @mentions answer in turn (all when none is), and each can @mention another to answer next",
+    available: true,
+    agents: { min: 1 },
+  },
 } satisfies Record<string, SwarmTypeRecord>;
 
 /** A swarm type's name exactly as clients spell it. */

@@ -17,7 +17,8 @@ const agents = (...roles: (string | null)[]) => roles.map((role, i) => ({ agent_
 
 describe("the swarm catalog", () => {
   it("derives the type list, the available types and the aliases from its records", () => {
-    expect(SWARM_TYPES).to.have.length(17);
+    expect(SWARM_TYPES).to.have.length(20);
+    expect(SWARM_TYPES.slice(-3)).to.deep.equal(["MALT", "DeepResearchSwarm", "InteractiveGroupChat"]);
     expect(SWARM_TYPES.slice(0, 3)).to.deep.equal(["AgentRearrange", "MixtureOfAgents", "SequentialWorkflow"]);
     expect(AVAILABLE_SWARM_TYPES).to.deep.equal(SWARM_TYPES.filter((type) => SWARM_CATALOG[type].available));
     expect(SWARM_TYPE_ALIASES).to.deep.equal({ HiearchicalSwarm: "HierarchicalSwarm" });
@@ -88,7 +89,14 @@ describe("the swarm request rules", () => {
         { swarm_type: "BatchedGridWorkflow", agents: agents(null) },
         ["BatchedGridWorkflow needs tasks: the grid is every agent on every task"],
       ],
+      [
+        { swarm_type: "MALT", agents: agents(null, null) },
+        ["MALT needs exactly 3 agents, in order Generator, Verifier, Refiner (got 2)"],
+      ],
+      [{ swarm_type: "InteractiveGroupChat", agents: [] }, ["InteractiveGroupChat needs at least 1 agent (got 0)"]],
       [{ swarm_type: "CouncilAsAJudge", agents: [] }, []],
+      [{ swarm_type: "DeepResearchSwarm", agents: [] }, []],
+      [{ swarm_type: "MALT", agents: agents(null, null, null) }, []],
       [{ swarm_type: "HierarchicalSwarm", agents: agents("director", null) }, []],
       [{ swarm_type: "MultiAgentRouter", agents: agents("router", "router") }, []],
     ];
