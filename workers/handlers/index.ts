@@ -1,6 +1,8 @@
 import type { JobName } from "../../shared/queues/registry";
 import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
+import { handleBatchedGridWorkflow } from "./batched-grid-workflow.handler";
+import { handleGraphWorkflow } from "./graph-workflow.handler";
 import { handleSwarmBatch } from "./swarm-batch.handler";
 import { handleSwarmRun } from "./swarm-run.handler";
 import { handleTokenLaunch } from "./token-launch.handler";
@@ -13,4 +15,6 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "swarm-run": handleSwarmRun,
   "swarm-batch": handleSwarmBatch,
   "token-launch": handleTokenLaunch,
+  "graph-workflow": handleGraphWorkflow,
+  "batched-grid-workflow": handleBatchedGridWorkflow,
 };

@@ -12,6 +12,7 @@ import { modelsRouter } from "./meta/models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
 import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
 import { usageRouter } from "./usage/usage.router";
+import { BATCHED_GRID_WORKFLOW_PATH, GRAPH_WORKFLOW_PATH, workflowsRouter } from "./workflows/workflows.router";
 
 /** Every `/v1` router, in mount order; all sit behind the API key, the rate limits and the JSON body parser. */
 export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
@@ -25,6 +26,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     logsRouter(deps),
     marketplaceRouter(deps),
     usageRouter(deps),
+    workflowsRouter(deps),
   ];
 }
 
@@ -40,7 +42,14 @@ export function defersRateLimitVerdict(ctx: Context): boolean {
   return ctx.method === "POST" && RUN_SPINE_PATHS.has(ctx.path) && !ctx.get("idempotency-key");
 }
 
-const RUN_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH, AGENT_BATCH_PATH, SWARM_BATCH_PATH]);
+const RUN_PATHS = new Set([
+  AGENT_COMPLETIONS_PATH,
+  SWARM_COMPLETIONS_PATH,
+  AGENT_BATCH_PATH,
+  SWARM_BATCH_PATH,
+  GRAPH_WORKFLOW_PATH,
+  BATCHED_GRID_WORKFLOW_PATH,
+]);
 
 /**
  * What a `/v1` request costs against the rate limits. A JSON array body counts one point per item

@@ -3,6 +3,7 @@ import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
 import { batchSlots } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
+import { presentBatchedGridWorkflow, presentGraphWorkflow } from "./workflow.presenter";
 import { PUBLIC_STATUS } from "./run-status";
 
 /** The stored response of a succeeded run, for the kinds that have one (a batch's from its items). */
@@ -16,6 +17,10 @@ function presentSuccess(run: Run, children: Run[]): Record<string, unknown> | nu
       return presentSwarmCompletion(run);
     case "swarm_batch":
       return { job_id: run.job_id, results: batchSlots(run.request, children.filter(isRunOfKind("swarm"))) };
+    case "graph_workflow":
+      return presentGraphWorkflow(run);
+    case "batched_grid_workflow":
+      return presentBatchedGridWorkflow(run);
     default:
       return null;
   }

@@ -4,6 +4,12 @@ import type { AgentBatchParent, BatchOutput, BatchTotals, SwarmBatchParent } fro
 import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/swarm-request";
 import type { PromptTokenizeRunRequest, TokenLaunchOutput, TokenLaunchRunRequest } from "../../contracts/token-launch";
 import type { StoredSecret } from "../../secrets/run-secrets";
+import type {
+  BatchedGridWorkflowOutput,
+  BatchedGridWorkflowRequest,
+  GraphWorkflowOutput,
+  GraphWorkflowRequest,
+} from "../../contracts/workflows";
 
 export const RUN_KINDS = [
   "swarm",
@@ -77,8 +83,31 @@ type TokenLaunchRun = RunRecord<"token_launch", TokenLaunchRunRequest, TokenLaun
 /** E7/E8: a marketplace prompt's token launch. */
 type PromptTokenizeRun = RunRecord<"prompt_tokenize", PromptTokenizeRunRequest, TokenLaunchOutput, never>;
 
+/** `POST /v1/graph-workflow/completions`: agents as the nodes of a directed acyclic graph. */
+export type GraphWorkflowRun = RunRecord<
+  "graph_workflow",
+  Stored<GraphWorkflowRequest>,
+  GraphWorkflowOutput,
+  SwarmUsage
+>;
+/** `POST /v1/batched-grid-workflow/completions`: every agent on every task. */
+export type BatchedGridWorkflowRun = RunRecord<
+  "batched_grid_workflow",
+  Stored<BatchedGridWorkflowRequest>,
+  BatchedGridWorkflowOutput,
+  SwarmUsage
+>;
+
 /** A run row, typed by its `kind`: narrow on `kind` to reach its request, output and usage. */
-export type Run = AgentRun | SwarmRun | AgentBatchRun | SwarmBatchRun | TokenLaunchRun | PromptTokenizeRun;
+export type Run =
+  | AgentRun
+  | SwarmRun
+  | AgentBatchRun
+  | SwarmBatchRun
+  | TokenLaunchRun
+  | PromptTokenizeRun
+  | GraphWorkflowRun
+  | BatchedGridWorkflowRun;
 /** The run of one kind. */
 export type RunOfKind<Kind extends RunKind> = Extract<Run, { kind: Kind }>;
 
