@@ -4,7 +4,7 @@ import { budgetSchema } from "./budget.schema";
 import { imageSchema } from "./image.schema";
 import { nonBlankString } from "./text.schema";
 
-/** Most agents, and most tasks, of a grid; their product is bounded too (`GRID_MAX_CELLS`). */
+/** Most agents, and most tasks, of a grid; their product is bounded too (`GRID_MAX_CELLS`, a 400). */
 const GRID_MAX_SIDE = 100;
 
 /** `POST /v1/batched-grid-workflow/completions` (the hosted API's BatchedGridWorkflowInput). */

@@ -5,9 +5,9 @@ import { imageSchema } from "./image.schema";
 import { nonBlankString } from "./text.schema";
 
 /** Most nodes a graph may have: each costs at least one LLM call per loop. */
-export const GRAPH_MAX_NODES = 100;
+const GRAPH_MAX_NODES = 100;
 /** Most edges a graph may list (a DAG of the most nodes needs far fewer to connect them all). */
-export const GRAPH_MAX_EDGES = 1_000;
+const GRAPH_MAX_EDGES = 1_000;
 
 const nodeName = nonBlankString().max(200);
 
