@@ -1,4 +1,11 @@
 import { expect } from "chai";
+import type { GraphWorkflowRequest } from "../../shared/contracts/workflows";
+import { planGraph } from "../../shared/swarms/graph-plan";
+import { UsageCounter } from "../../workers/agents/agent-context";
+import { RunBudget } from "../../workers/agents/run-budget";
+import { StepRecorder } from "../../workers/agents/step-recorder";
+import { runGraph } from "../../workers/swarms/graph-workflow";
+import { workflowSwarm } from "../../workers/swarms/workflow-swarm";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { agent, callerOf, callsMentioning, conversationOf, inputOf } from "../helpers/swarm";
@@ -114,6 +121,40 @@ describe("POST /v1/graph-workflow/completions", () => {
     expect(second).to.include(`Editor: ${out.Editor_loop_1}`);
     expect(second).not.to.include(out.Drafter_loop_1);
     expect(inputOf(calls[3])).to.include(`Drafter: ${out.Drafter_loop_2}`);
+  });
+
+  it("a retried run replays every node's stored step without calling the LLM again", async function () {
+    this.timeout(30_000);
+    const marker = uniqueMarker("replay");
+    const res = await post({
+      agents: [agent("Root"), agent("Left"), agent("Right"), agent("Join")],
+      edges: [
+        { source: "Root", target: "Left" },
+        { source: "Root", target: "Right" },
+        { source: "Left", target: "Join" },
+        { source: "Right", target: "Join" },
+      ],
+      max_loops: 2,
+      task: marker,
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(callsMentioning(h, marker)).to.have.length(8);
+    const [run] = await h.deps.ds.query("SELECT request FROM runs WHERE id = $1", [res.body.job_id]);
+    const steps = await h.deps.ds.query("SELECT * FROM run_steps WHERE run_id = $1", [res.body.job_id]);
+    const request = run.request as GraphWorkflowRequest;
+    const recorder = StepRecorder.forRun(h.deps.ds, res.body.job_id, steps);
+    const ctx = {
+      recorder,
+      budget: new RunBudget({ maxTokens: 1e7, maxCost: 100, deadline: Date.now() + 60_000 }),
+      usage: new UsageCounter(),
+      signal: new AbortController().signal,
+    };
+    const swarm = workflowSwarm({ ...request, type: "GraphWorkflow" }, ctx, null);
+    const plan = planGraph({ ...request, names: request.agents.map((a) => a.agent_name!) });
+    const outputs = await runGraph(swarm, plan, request.task);
+    expect(JSON.parse(JSON.stringify(outputs))).to.deep.equal(res.body.outputs);
+    expect(recorder.replayed).to.equal(8);
+    expect(callsMentioning(h, marker)).to.have.length(8);
   });
 
   describe("a graph that cannot run is refused with 400 naming its node(s), before any LLM call", () => {
