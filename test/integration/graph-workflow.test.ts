@@ -270,6 +270,26 @@ describe("POST /v1/graph-workflow/completions", () => {
     expectSdkType("GraphWorkflowExecuteWorkflowResponse", done, "client/graph-workflow");
   });
 
+  it("keeps a node's provider credential out of the stored request (sealed, as every run's) and still sends it", async function () {
+    this.timeout(30_000);
+    const marker = uniqueMarker("sealed");
+    const secret = `sk-graph-${Math.random().toString(36).slice(2)}`;
+    const res = await post({
+      agents: [agent("Keyed", { llm_args: { api_key: secret, sim_reply: `ok ${marker}` } }), agent("After")],
+      edges: [{ source: "Keyed", target: "After" }],
+      task: marker,
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.outputs.Keyed).to.equal(`ok ${marker}`);
+    const [run] = await h.deps.ds.query("SELECT request, sealed_secrets FROM runs WHERE id = $1", [res.body.job_id]);
+    expect(JSON.stringify(run.request)).not.to.include(secret);
+    expect(run.request.agents[0].llm_args.api_key).to.equal("[redacted]");
+    expect(JSON.stringify(run.sealed_secrets)).not.to.include(secret);
+    expect(JSON.stringify(res.body)).not.to.include(secret);
+    const keyed = callsMentioning(h, marker).find((c) => callerOf(c) === "Keyed");
+    expect(keyed.api_key, "the worker put the sealed credential back for the provider call").to.equal(secret);
+  });
+
   it("through the SDK: client.client.graphWorkflow.executeWorkflow", async function () {
     this.timeout(30_000);
     const marker = uniqueMarker("sdk");
