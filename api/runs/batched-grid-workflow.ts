@@ -66,6 +66,7 @@ function prepareGrid(body: BatchedGridWorkflowBody, owner: KeyOwner): BatchedGri
 const batchedGridWorkflowCompletion: CompletionKind<BatchedGridWorkflowRequest, "batched_grid_workflow"> = {
   kind: "batched_grid_workflow",
   job: "batched-grid-workflow",
+  // `completeRun` hands `prepare` the validated body, which has the hosted field names until then.
   prepare: (body, owner) => prepareGrid(body as unknown as BatchedGridWorkflowBody, owner),
   agentsOf: (request) => ({
     specs: request.agents,
