@@ -23,6 +23,18 @@ export type GraphWorkflowBody = Omit<GraphWorkflowRequest, "entry_points" | "end
 
 const trimmed = (names?: string[] | null) => (names ?? []).map((n) => n.trim());
 
+/** With several loops `outputs` also keys `<name>_loop_<n>`: a node named so would lose its own output. */
+function loopKeyClashes(names: string[], loops: number): string[] {
+  if (loops < 2) return [];
+  const known = new Set(names);
+  return names.flatMap((name) => {
+    const [, node, n] = /^(.*)_loop_(\d+)$/.exec(name) ?? [];
+    return node !== undefined && known.has(node) && Number(n) >= 1 && Number(n) <= loops
+      ? [`'${name}' is the outputs key of loop ${n} of '${node}' (max_loops ${loops}): rename the agent`]
+      : [];
+  });
+}
+
 /**
  * The request to store: only the fields the workflow reads (so nothing else a client sends, such
  * as `stream`, changes how it runs), names trimmed, points given or computed at run time, and the
@@ -49,7 +61,8 @@ function prepareGraph(body: GraphWorkflowBody, owner: KeyOwner): GraphWorkflowRe
     verbose: body.verbose,
     budget: effectiveBudget(body.budget, owner.tier),
   };
-  const problems = graphProblems({ ...request, names: agents.map((a) => a.agent_name ?? "") });
+  const names = agents.map((a) => a.agent_name ?? "");
+  const problems = [...graphProblems({ ...request, names }), ...loopKeyClashes(names, request.max_loops)];
   if (problems.length) throw new BadRequestError(problems.join("; "), {}, "INVALID_WORKFLOW");
   assertAgentModelsServable(agents, (i) => `agents[${i}]`);
   return request;

@@ -216,6 +216,11 @@ describe("POST /v1/graph-workflow/completions", () => {
       expect(detail).to.include("entry point 'B' has sources ('A')");
     });
 
+    it("with several loops, a node named like another's per-loop outputs key", async () => {
+      const detail = await refused({ agents: [agent("A"), agent("A_loop_2")], max_loops: 2 });
+      expect(detail).to.include("'A_loop_2' is the outputs key of loop 2 of 'A'");
+    });
+
     it("duplicate or missing agent names, every problem at once", async () => {
       const detail = await refused({
         agents: [agent("A"), agent("A"), { system_prompt: "nameless" }],
