@@ -7,6 +7,20 @@ export interface SwarmMessage {
   content: unknown;
 }
 
+/**
+ * The swarm fields a run built by the service itself (a workflow endpoint's, the Builder's) takes
+ * as a client that left them out would get them (see the request schema's defaults).
+ */
+export const OMITTED_SWARM_FIELDS = {
+  stream: false,
+  heavy_swarm_loops_per_agent: 1,
+  heavy_swarm_max_loops: 1,
+  heavy_swarm_variant: "default",
+  multi_agent_collab_prompt: true,
+  list_all_agents: false,
+  service_tier: "standard",
+} as const satisfies Partial<SwarmRequest>;
+
 /** HeavySwarm's built-in teams (hosted docs: `heavy_swarm_variant`). */
 export const HEAVY_SWARM_VARIANTS = ["default", "medium", "heavy"] as const;
 export type HeavySwarmVariant = (typeof HEAVY_SWARM_VARIANTS)[number];

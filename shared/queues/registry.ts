@@ -38,6 +38,8 @@ export const JOBS = {
   "auto-swarm-builder": { queue: "swarm" },
   /** `POST /v1/agents/auto-generate`: the Builder designs one agent. */
   "agent-generate": { queue: "agent" },
+  "graph-workflow": { queue: "swarm" },
+  "batched-grid-workflow": { queue: "swarm" },
 } as const satisfies Record<string, { queue: QueueName; launchKey?: true }>;
 
 export type JobName = keyof typeof JOBS;
@@ -51,6 +53,8 @@ export interface JobPayloads {
   "token-launch": TokenLaunchJobPayload;
   "auto-swarm-builder": RunJobPayload;
   "agent-generate": RunJobPayload;
+  "graph-workflow": RunJobPayload;
+  "batched-grid-workflow": RunJobPayload;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { config } from "../../shared/config";
 import type { RunBudgetRequest } from "../../shared/contracts/agent-spec";
+import { OMITTED_SWARM_FIELDS } from "../../shared/contracts/swarm-request";
 import type { UsageCounter } from "../agents/agent-context";
 import type { RunBudget } from "../agents/run-budget";
 import type { StepRecorder } from "../agents/step-recorder";
@@ -38,16 +39,11 @@ export function builderSwarm(request: BuilderRequest, env: BuilderEnv): SwarmRun
       agents: [],
       swarm_type: "AutoSwarmBuilder",
       max_loops: request.max_loops ?? 1,
-      stream: false,
-      heavy_swarm_loops_per_agent: 1,
-      heavy_swarm_max_loops: 1,
-      heavy_swarm_variant: "default",
-      // The Builder works alone: no team to collaborate with or list.
+      ...OMITTED_SWARM_FIELDS,
+      // The Builder works alone: no team to collaborate with.
       multi_agent_collab_prompt: false,
-      list_all_agents: false,
       heavy_swarm_question_agent_model_name: request.model_name,
       heavy_swarm_worker_model_name: request.model_name,
-      service_tier: "standard",
       budget: request.budget,
     },
     [],

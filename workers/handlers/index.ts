@@ -3,6 +3,8 @@ import { handleAgentGenerate } from "./agent-generate.handler";
 import { handleAutoSwarmBuilder } from "./auto-swarm-builder.handler";
 import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
+import { handleBatchedGridWorkflow } from "./batched-grid-workflow.handler";
+import { handleGraphWorkflow } from "./graph-workflow.handler";
 import { handleSwarmBatch } from "./swarm-batch.handler";
 import { handleSwarmRun } from "./swarm-run.handler";
 import { handleTokenLaunch } from "./token-launch.handler";
@@ -17,4 +19,6 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "token-launch": handleTokenLaunch,
   "auto-swarm-builder": handleAutoSwarmBuilder,
   "agent-generate": handleAgentGenerate,
+  "graph-workflow": handleGraphWorkflow,
+  "batched-grid-workflow": handleBatchedGridWorkflow,
 };

@@ -2,6 +2,8 @@ import type {
   AgentGenerateRun,
   AgentRun,
   AutoSwarmBuilderRun,
+  BatchedGridWorkflowRun,
+  GraphWorkflowRun,
   Run,
   SwarmRun,
 } from "../../shared/db/entities/run.entity";
@@ -25,7 +27,8 @@ import { RunLease } from "./run-lease";
 import { runSignal } from "./run-signal";
 
 /** The kinds of run a worker executes itself (batch parents and launches have their own handlers). */
-export type ExecutedRun = AgentRun | SwarmRun | AutoSwarmBuilderRun | AgentGenerateRun;
+export type ExecutedRun =
+  AgentRun | SwarmRun | AutoSwarmBuilderRun | AgentGenerateRun | GraphWorkflowRun | BatchedGridWorkflowRun;
 
 /** What a run's execution gets: its row, and the run-wide recorder, budget, usage, signal and events. */
 interface RunEnv<R extends ExecutedRun> {

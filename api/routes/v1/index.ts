@@ -19,6 +19,7 @@ import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/s
 import { metricsSummaryRouter } from "./usage/metrics-summary.router";
 import { usageReportRouter } from "./usage/usage-report.router";
 import { usageRouter } from "./usage/usage.router";
+import { BATCHED_GRID_WORKFLOW_PATH, GRAPH_WORKFLOW_PATH, workflowsRouter } from "./workflows/workflows.router";
 
 /** Every `/v1` router, in mount order; all sit behind the API key, the rate limits and the JSON body parser. */
 export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
@@ -38,6 +39,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     metricsSummaryRouter(deps),
     agentsListRouter(deps),
     builderRouter(deps),
+    workflowsRouter(deps),
   ];
 }
 
@@ -61,6 +63,8 @@ const RUN_PATHS = new Set([
   AUTO_SWARM_BUILDER_PATH,
   AGENT_GENERATE_PATH,
   CHAT_COMPLETIONS_PATH,
+  GRAPH_WORKFLOW_PATH,
+  BATCHED_GRID_WORKFLOW_PATH,
 ]);
 
 /**

@@ -4,6 +4,7 @@ import { presentAgentCompletion } from "./agent-completion.presenter";
 import { presentAgentGenerate, presentAutoSwarmBuilder } from "./builder.presenter";
 import { batchSlots } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
+import { presentBatchedGridWorkflow, presentGraphWorkflow } from "./workflow.presenter";
 import { PUBLIC_STATUS } from "./run-status";
 
 /** The stored response of a succeeded run, for the kinds that have one (a batch's from its items). */
@@ -21,6 +22,10 @@ function presentSuccess(run: Run, children: Run[]): Record<string, unknown> | nu
       return presentAutoSwarmBuilder(run);
     case "agent_generate":
       return presentAgentGenerate(run);
+    case "graph_workflow":
+      return presentGraphWorkflow(run);
+    case "batched_grid_workflow":
+      return presentBatchedGridWorkflow(run);
     default:
       return null;
   }

@@ -11,6 +11,12 @@ import type { AgentBatchParent, BatchOutput, BatchTotals, SwarmBatchParent } fro
 import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/swarm-request";
 import type { PromptTokenizeRunRequest, TokenLaunchOutput, TokenLaunchRunRequest } from "../../contracts/token-launch";
 import type { StoredSecret } from "../../secrets/run-secrets";
+import type {
+  BatchedGridWorkflowOutput,
+  BatchedGridWorkflowRequest,
+  GraphWorkflowOutput,
+  GraphWorkflowRequest,
+} from "../../contracts/workflows";
 
 export const RUN_KINDS = [
   "swarm",
@@ -98,6 +104,20 @@ export type AgentGenerateRun = RunRecord<
   AgentGenerateOutput,
   BuilderUsage
 >;
+/** `POST /v1/graph-workflow/completions`: agents as the nodes of a directed acyclic graph. */
+export type GraphWorkflowRun = RunRecord<
+  "graph_workflow",
+  Stored<GraphWorkflowRequest>,
+  GraphWorkflowOutput,
+  SwarmUsage
+>;
+/** `POST /v1/batched-grid-workflow/completions`: every agent on every task. */
+export type BatchedGridWorkflowRun = RunRecord<
+  "batched_grid_workflow",
+  Stored<BatchedGridWorkflowRequest>,
+  BatchedGridWorkflowOutput,
+  SwarmUsage
+>;
 
 /** A run row, typed by its `kind`: narrow on `kind` to reach its request, output and usage. */
 export type Run =
@@ -108,7 +128,9 @@ export type Run =
   | TokenLaunchRun
   | PromptTokenizeRun
   | AutoSwarmBuilderRun
-  | AgentGenerateRun;
+  | AgentGenerateRun
+  | GraphWorkflowRun
+  | BatchedGridWorkflowRun;
 /** The run of one kind. */
 export type RunOfKind<Kind extends RunKind> = Extract<Run, { kind: Kind }>;
 
