@@ -1,4 +1,5 @@
 import { Counter, Histogram } from "prom-client";
+import type { RunKind } from "../db/entities/run.entity";
 import { swarmTypeRecord } from "../swarms/swarm-catalog";
 import { PREFIX, workerRegistry } from "./registry";
 
@@ -30,7 +31,7 @@ const budgetStops = new Counter({
 });
 
 export interface RunRecord {
-  kind: "agent" | "swarm";
+  kind: RunKind;
   /** The request's swarm type (swarm runs); counted under `other` unless it is a catalogue type. */
   swarmType?: string;
   outcome: "succeeded" | "failed" | "cancelled";

@@ -34,6 +34,7 @@ export const JOBS = {
   /** E2's parent: runs once every item (a `swarm-run` child) has ended. */
   "swarm-batch": { queue: "swarm" },
   "token-launch": { queue: "chain", launchKey: true },
+  "reasoning-agent-run": { queue: "swarm" },
 } as const satisfies Record<string, { queue: QueueName; launchKey?: true }>;
 
 export type JobName = keyof typeof JOBS;
@@ -45,6 +46,7 @@ export interface JobPayloads {
   "swarm-run": RunJobPayload;
   "swarm-batch": RunJobPayload;
   "token-launch": TokenLaunchJobPayload;
+  "reasoning-agent-run": RunJobPayload;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { JobName } from "../../shared/queues/registry";
 import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
+import { handleReasoningAgentRun } from "./reasoning-agent-run.handler";
 import { handleSwarmBatch } from "./swarm-batch.handler";
 import { handleSwarmRun } from "./swarm-run.handler";
 import { handleTokenLaunch } from "./token-launch.handler";
@@ -13,4 +14,5 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "swarm-run": handleSwarmRun,
   "swarm-batch": handleSwarmBatch,
   "token-launch": handleTokenLaunch,
+  "reasoning-agent-run": handleReasoningAgentRun,
 };

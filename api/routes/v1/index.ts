@@ -10,6 +10,7 @@ import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
+import { REASONING_COMPLETIONS_PATH, reasoningRouter } from "./reasoning/reasoning.router";
 import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
 import { usageRouter } from "./usage/usage.router";
 
@@ -25,6 +26,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     logsRouter(deps),
     marketplaceRouter(deps),
     usageRouter(deps),
+    reasoningRouter(deps),
   ];
 }
 
@@ -40,7 +42,13 @@ export function defersRateLimitVerdict(ctx: Context): boolean {
   return ctx.method === "POST" && RUN_SPINE_PATHS.has(ctx.path) && !ctx.get("idempotency-key");
 }
 
-const RUN_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH, AGENT_BATCH_PATH, SWARM_BATCH_PATH]);
+const RUN_PATHS = new Set([
+  AGENT_COMPLETIONS_PATH,
+  SWARM_COMPLETIONS_PATH,
+  AGENT_BATCH_PATH,
+  SWARM_BATCH_PATH,
+  REASONING_COMPLETIONS_PATH,
+]);
 
 /**
  * What a `/v1` request costs against the rate limits. A JSON array body counts one point per item

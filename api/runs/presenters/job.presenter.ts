@@ -3,6 +3,7 @@ import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
 import { batchSlots } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
+import { presentReasoningCompletion } from "./reasoning-completion.presenter";
 import { PUBLIC_STATUS } from "./run-status";
 
 /** The stored response of a succeeded run, for the kinds that have one (a batch's from its items). */
@@ -16,6 +17,8 @@ function presentSuccess(run: Run, children: Run[]): Record<string, unknown> | nu
       return presentSwarmCompletion(run);
     case "swarm_batch":
       return { job_id: run.job_id, results: batchSlots(run.request, children.filter(isRunOfKind("swarm"))) };
+    case "reasoning_agent":
+      return presentReasoningCompletion(run);
     default:
       return null;
   }

@@ -2,6 +2,7 @@ import { EntitySchema } from "typeorm";
 import type { AgentCompletionRequest, AgentRunOutput, AgentUsage, StoredBudget } from "../../contracts/agent-spec";
 import type { AgentBatchParent, BatchOutput, BatchTotals, SwarmBatchParent } from "../../contracts/batch";
 import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/swarm-request";
+import type { ReasoningRequest, ReasoningRunOutput } from "../../contracts/reasoning-request";
 import type { PromptTokenizeRunRequest, TokenLaunchOutput, TokenLaunchRunRequest } from "../../contracts/token-launch";
 import type { StoredSecret } from "../../secrets/run-secrets";
 
@@ -77,8 +78,12 @@ type TokenLaunchRun = RunRecord<"token_launch", TokenLaunchRunRequest, TokenLaun
 /** E7/E8: a marketplace prompt's token launch. */
 type PromptTokenizeRun = RunRecord<"prompt_tokenize", PromptTokenizeRunRequest, TokenLaunchOutput, never>;
 
+/** `POST /v1/reasoning-agent/completions`: one reasoning agent (its usage priced as a swarm's). */
+export type ReasoningAgentRun = RunRecord<"reasoning_agent", Stored<ReasoningRequest>, ReasoningRunOutput, SwarmUsage>;
+
 /** A run row, typed by its `kind`: narrow on `kind` to reach its request, output and usage. */
-export type Run = AgentRun | SwarmRun | AgentBatchRun | SwarmBatchRun | TokenLaunchRun | PromptTokenizeRun;
+export type Run =
+  AgentRun | SwarmRun | AgentBatchRun | SwarmBatchRun | TokenLaunchRun | PromptTokenizeRun | ReasoningAgentRun;
 /** The run of one kind. */
 export type RunOfKind<Kind extends RunKind> = Extract<Run, { kind: Kind }>;
 
