@@ -4,6 +4,7 @@ import { harness, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
 import { newMarker, postReasoning } from "../../helpers/reasoning";
 import { callsMentioning } from "../../helpers/swarm";
+import { parseSse } from "../../helpers/sse";
 import { expectSdkType, swarmsClient } from "../../helpers/swarms-sdk";
 
 const ALL_NAMES = [
@@ -149,5 +150,54 @@ describe("reasoning agents: the endpoints", () => {
       expect(res.status, String(task)).to.equal(422);
       expect(res.body.detail.map((d: any) => d.loc.at(-1))).to.deep.equal(["task"]);
     }
+  });
+
+  it("with stream: true answers the swarm's frames: metadata, each role agent's turn, usage, end", async function () {
+    this.timeout(30_000);
+    const marker = newMarker("stream");
+    const res = await fetch(`${h.baseUrl}/v1/reasoning-agent/completions`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ agent_name: "Streamer", swarm_type: "reasoning-duo", task: marker, stream: true }),
+    });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get("content-type")).to.match(/^text\/event-stream/);
+    const frames = parseSse(await res.text());
+    expect(frames[0].data).to.include({ type: "metadata", swarm_name: "Streamer", swarm_type: "reasoning-duo" });
+    const starts = frames.filter((f) => f.event === "agent_start").map((f) => f.data.agent);
+    expect(starts).to.deep.equal(["Streamer-reasoner", "Streamer"]);
+    expect(frames.filter((f) => f.event === "chunk").length).to.be.above(0);
+    expect(frames.at(-2)?.event).to.equal("usage");
+    expect(frames.at(-1)?.event).to.equal("end");
+    expect(frames.at(-1)?.data.status).to.equal("success");
+  });
+
+  it("an Idempotency-Key repeated with the same body answers the first run again without running it twice", async function () {
+    this.timeout(30_000);
+    const marker = newMarker("idempotent");
+    const body = { swarm_type: "AgentJudge", task: marker };
+    const headers = { "idempotency-key": marker };
+    const first = await postReasoning(h, key, body, headers);
+    const second = await postReasoning(h, key, body, headers);
+    expect(first.status).to.equal(200);
+    expect(second.status).to.equal(200);
+    expect(second.body.job_id).to.equal(first.body.job_id);
+    expect(callsMentioning(h, marker)).to.have.length(1);
+  });
+
+  it("seals credential-like llm_args: the stored request holds a marker, and the calls still get the value", async function () {
+    this.timeout(30_000);
+    const marker = newMarker("sealed");
+    const secret = `secret-${marker}`;
+    const res = await postReasoning(h, key, {
+      swarm_type: "AgentJudge",
+      task: marker,
+      llm_args: { extra_headers_token: secret },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const [row] = await h.deps.ds.query("SELECT request::text AS request FROM runs WHERE id = $1", [res.body.job_id]);
+    expect(row.request).not.to.include(secret);
+    expect(row.request).to.include("extra_headers_token");
+    expect(JSON.stringify(callsMentioning(h, marker)[0])).to.include(secret);
   });
 });
