@@ -200,4 +200,30 @@ describe("reasoning agents: the endpoints", () => {
     expect(row.request).to.include("extra_headers_token");
     expect(JSON.stringify(callsMentioning(h, marker)[0])).to.include(secret);
   });
+
+  it("keeps to the request's budget: a run past max_tokens fails with BUDGET_EXCEEDED and stops calling", async function () {
+    this.timeout(30_000);
+    const marker = newMarker("budget");
+    const res = await postReasoning(h, key, {
+      swarm_type: "AgentJudge",
+      max_loops: 10,
+      task: marker,
+      budget: { max_tokens: 150 },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(500);
+    const job = await request(h.baseUrl, "GET", `/v1/jobs/${res.body.job_id}`, { key });
+    expect(job.body).to.include({ status: "failed", code: "BUDGET_EXCEEDED" });
+    expect(callsMentioning(h, marker).length).to.be.below(10);
+  });
+
+  it("shows in GET /v1/swarm/logs as a reasoning_agent run, its request with the type that ran and the name sent", async function () {
+    this.timeout(30_000);
+    const marker = newMarker("logs");
+    const res = await postReasoning(h, key, { swarm_type: "ire-agent", max_loops: 1, num_samples: 1, task: marker });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const logs = await request(h.baseUrl, "GET", "/v1/swarm/logs?limit=20", { key });
+    const entry = logs.body.logs.find((l: any) => l.id === res.body.job_id);
+    expect(entry.category).to.equal("reasoning_agent");
+    expect(entry.data.request).to.include({ swarm_type: "ire", requested_swarm_type: "ire-agent", task: marker });
+  });
 });
