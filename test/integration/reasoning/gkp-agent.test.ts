@@ -3,7 +3,7 @@ import { harness, type Harness } from "../../helpers/harness";
 import { newMarker, postReasoning, systemOf, timedCallsMentioning } from "../../helpers/reasoning";
 import { callerOf, inputOf } from "../../helpers/swarm";
 
-const LATENCY_MS = 300;
+const LATENCY_MS = 600;
 
 describe("reasoning agents: GKPAgent", () => {
   let h: Harness;
@@ -65,6 +65,7 @@ describe("reasoning agents: GKPAgent", () => {
     expect(Math.max(...ats) - Math.min(...ats)).to.be.below(LATENCY_MS / 2);
     const seconds = res.body.execution_time;
     expect(seconds).to.be.at.least((3 * LATENCY_MS * 0.95) / 1_000);
-    expect(seconds).to.be.below((5 * LATENCY_MS * 0.85) / 1_000);
+    // Five calls one after the other would take 5 latencies; a cold worker adds some overhead to the 3.
+    expect(seconds).to.be.below((4 * LATENCY_MS) / 1_000);
   });
 });

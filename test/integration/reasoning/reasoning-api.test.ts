@@ -46,14 +46,17 @@ describe("reasoning agents: the endpoints", () => {
 
   it("the SDK's reasoningAgents.listTypes and createCompletion answer with their own response types", async function () {
     this.timeout(30_000);
-    expectSdkType("ReasoningAgentListTypesResponse", await client.reasoningAgents.listTypes(), "reasoning-agents");
     const marker = newMarker("sdk-reasoning");
+    // Both calls before any check: building the SDK's schemas blocks this process (and the
+    // in-process API) for seconds, long enough for a kept-alive connection to be closed under a request.
+    const types = await client.reasoningAgents.listTypes();
     const answer = await client.reasoningAgents.createCompletion({
       agent_name: "SDK Reasoner",
       swarm_type: "consistency-agent",
       num_samples: 2,
       task: marker,
     });
+    expectSdkType("ReasoningAgentListTypesResponse", types, "reasoning-agents");
     const body = expectSdkType<Record<string, any>>(
       "ReasoningAgentCreateCompletionResponse",
       answer,

@@ -3,7 +3,7 @@ import { harness, type Harness } from "../../helpers/harness";
 import { newMarker, postReasoning, timedCallsMentioning } from "../../helpers/reasoning";
 import { callerOf, inputOf } from "../../helpers/swarm";
 
-const LATENCY_MS = 400;
+const LATENCY_MS = 500;
 
 describe("reasoning agents: self-consistency", () => {
   let h: Harness;
