@@ -40,6 +40,7 @@ export const JOBS = {
   "agent-generate": { queue: "agent" },
   "graph-workflow": { queue: "swarm" },
   "batched-grid-workflow": { queue: "swarm" },
+  "reasoning-agent-run": { queue: "swarm" },
 } as const satisfies Record<string, { queue: QueueName; launchKey?: true }>;
 
 export type JobName = keyof typeof JOBS;
@@ -55,6 +56,7 @@ export interface JobPayloads {
   "agent-generate": RunJobPayload;
   "graph-workflow": RunJobPayload;
   "batched-grid-workflow": RunJobPayload;
+  "reasoning-agent-run": RunJobPayload;
 }
 
 /**

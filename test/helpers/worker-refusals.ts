@@ -28,6 +28,8 @@ export interface RefusalCase {
   agent?: Probe;
   /** A SwarmRequest (E1); also sent as the only item of an E2 batch. */
   swarm?: Probe;
+  /** A reasoning agent (`POST /v1/reasoning-agent/completions`). */
+  reasoning?: Probe;
   /** Refusals that depend on which providers have keys: checked on a deployment without the LLM gateway. */
   withoutGateway?: boolean;
 }
@@ -259,6 +261,14 @@ export const REFUSAL_SITES: RefusalSite[] = [
           },
         },
       },
+      {
+        name: "a reasoning agent on an unknown model",
+        withoutGateway: true,
+        reasoning: {
+          body: (m) => ({ swarm_type: "self-consistency", model_name: "mystery-model", task: m }),
+          refused: { status: 400, code: "UNKNOWN_MODEL", detail: /^model_name: Unknown model 'mystery-model'/ },
+        },
+      },
     ],
   },
   {
@@ -318,6 +328,18 @@ export const REFUSAL_SITES: RefusalSite[] = [
         swarm: {
           body: (m) => ({ swarm_type: "CouncilAsAJudge", agents: [], task: `${m} task`, rules: m }),
           refused: { status: 400, code: "PROVIDER_NOT_CONFIGURED", detail: /CouncilAsAJudge without agents/ },
+        },
+      },
+      {
+        name: "a reasoning agent on DEFAULT_MODEL without a key (no model_name)",
+        withoutGateway: true,
+        reasoning: {
+          body: (m) => ({ swarm_type: "reasoning-duo", task: m }),
+          refused: {
+            status: 400,
+            code: "PROVIDER_NOT_CONFIGURED",
+            detail: /^model_name: Model 'claude-sonnet-4-20250514'/,
+          },
         },
       },
     ],

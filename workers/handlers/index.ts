@@ -5,6 +5,7 @@ import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
 import { handleBatchedGridWorkflow } from "./batched-grid-workflow.handler";
 import { handleGraphWorkflow } from "./graph-workflow.handler";
+import { handleReasoningAgentRun } from "./reasoning-agent-run.handler";
 import { handleSwarmBatch } from "./swarm-batch.handler";
 import { handleSwarmRun } from "./swarm-run.handler";
 import { handleTokenLaunch } from "./token-launch.handler";
@@ -21,4 +22,5 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "agent-generate": handleAgentGenerate,
   "graph-workflow": handleGraphWorkflow,
   "batched-grid-workflow": handleBatchedGridWorkflow,
+  "reasoning-agent-run": handleReasoningAgentRun,
 };

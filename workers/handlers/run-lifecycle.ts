@@ -4,6 +4,7 @@ import type {
   AutoSwarmBuilderRun,
   BatchedGridWorkflowRun,
   GraphWorkflowRun,
+  ReasoningAgentRun,
   Run,
   SwarmRun,
 } from "../../shared/db/entities/run.entity";
@@ -28,7 +29,13 @@ import { runSignal } from "./run-signal";
 
 /** The kinds of run a worker executes itself (batch parents and launches have their own handlers). */
 export type ExecutedRun =
-  AgentRun | SwarmRun | AutoSwarmBuilderRun | AgentGenerateRun | GraphWorkflowRun | BatchedGridWorkflowRun;
+  | AgentRun
+  | SwarmRun
+  | AutoSwarmBuilderRun
+  | AgentGenerateRun
+  | GraphWorkflowRun
+  | BatchedGridWorkflowRun
+  | ReasoningAgentRun;
 
 /** What a run's execution gets: its row, and the run-wide recorder, budget, usage, signal and events. */
 interface RunEnv<R extends ExecutedRun> {

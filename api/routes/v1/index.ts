@@ -15,6 +15,7 @@ import { chatRouter } from "./openai/chat.router";
 import { CHAT_COMPLETIONS_PATH } from "./openai/openai-paths";
 import { openAiModelsRouter } from "./openai/openai-models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
+import { REASONING_COMPLETIONS_PATH, reasoningRouter } from "./reasoning/reasoning.router";
 import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
 import { metricsSummaryRouter } from "./usage/metrics-summary.router";
 import { usageReportRouter } from "./usage/usage-report.router";
@@ -40,6 +41,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     agentsListRouter(deps),
     builderRouter(deps),
     workflowsRouter(deps),
+    reasoningRouter(deps),
   ];
 }
 
@@ -65,6 +67,7 @@ const RUN_PATHS = new Set([
   CHAT_COMPLETIONS_PATH,
   GRAPH_WORKFLOW_PATH,
   BATCHED_GRID_WORKFLOW_PATH,
+  REASONING_COMPLETIONS_PATH,
 ]);
 
 /**

@@ -5,6 +5,7 @@ import { presentAgentGenerate, presentAutoSwarmBuilder } from "./builder.present
 import { batchSlots } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
 import { presentBatchedGridWorkflow, presentGraphWorkflow } from "./workflow.presenter";
+import { presentReasoningCompletion } from "./reasoning-completion.presenter";
 import { PUBLIC_STATUS } from "./run-status";
 
 /** The stored response of a succeeded run, for the kinds that have one (a batch's from its items). */
@@ -26,6 +27,8 @@ function presentSuccess(run: Run, children: Run[]): Record<string, unknown> | nu
       return presentGraphWorkflow(run);
     case "batched_grid_workflow":
       return presentBatchedGridWorkflow(run);
+    case "reasoning_agent":
+      return presentReasoningCompletion(run);
     default:
       return null;
   }

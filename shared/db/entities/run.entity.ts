@@ -9,6 +9,7 @@ import type {
 } from "../../contracts/auto-swarm-builder";
 import type { AgentBatchParent, BatchOutput, BatchTotals, SwarmBatchParent } from "../../contracts/batch";
 import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/swarm-request";
+import type { ReasoningRequest, ReasoningRunOutput } from "../../contracts/reasoning-request";
 import type { PromptTokenizeRunRequest, TokenLaunchOutput, TokenLaunchRunRequest } from "../../contracts/token-launch";
 import type { StoredSecret } from "../../secrets/run-secrets";
 import type {
@@ -118,6 +119,8 @@ export type BatchedGridWorkflowRun = RunRecord<
   BatchedGridWorkflowOutput,
   SwarmUsage
 >;
+/** `POST /v1/reasoning-agent/completions`: one reasoning agent (its usage priced as a swarm's). */
+export type ReasoningAgentRun = RunRecord<"reasoning_agent", Stored<ReasoningRequest>, ReasoningRunOutput, SwarmUsage>;
 
 /** A run row, typed by its `kind`: narrow on `kind` to reach its request, output and usage. */
 export type Run =
@@ -130,7 +133,8 @@ export type Run =
   | AutoSwarmBuilderRun
   | AgentGenerateRun
   | GraphWorkflowRun
-  | BatchedGridWorkflowRun;
+  | BatchedGridWorkflowRun
+  | ReasoningAgentRun;
 /** The run of one kind. */
 export type RunOfKind<Kind extends RunKind> = Extract<Run, { kind: Kind }>;
 
