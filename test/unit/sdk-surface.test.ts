@@ -16,14 +16,8 @@ const SDK_SRC = path.join(__dirname, "../vendor/swarms-ts/src");
  * is listed here yet documented, so the list cannot go stale.
  */
 const PENDING = new Set([
-  "POST /v1/reasoning-agent/completions",
-  "GET /v1/reasoning-agent/types",
-  "POST /v1/auto-swarm-builder/completions",
-  "GET /v1/auto-swarm-builder/execution-types",
   "POST /v1/advanced-research/completions",
   "POST /v1/advanced-research/batch/completions",
-  "POST /v1/batched-grid-workflow/completions",
-  "POST /v1/graph-workflow/completions",
   "GET /v1/tools/available",
 ]);
 
