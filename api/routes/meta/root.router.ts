@@ -9,7 +9,8 @@ import { rootResponseSchema } from "../../schemas/meta-response.schema";
  * they hold behind any proxy or public address.
  */
 export function rootRouter(): Router {
-  const router = new Router();
+  // Strict: `/` alone, so `//` stays the unknown path it is (a lenient `/` also matches its trailing slash).
+  const router = new Router({ strict: true });
   router.get("/", (ctx) => {
     ctx.body = {
       name: "Apiary",
