@@ -109,9 +109,11 @@ function toolsToCall(request: ChatRequest, controls: SimControls): FunctionTool[
   return tools.slice(0, request.parallel_tool_calls === false ? 1 : PARALLEL_CALL_LIMIT);
 }
 
-function toolCall(tool: FunctionTool, requestKey: string, index: number): ToolCall {
+function toolCall(tool: FunctionTool, requestKey: string, index: number, controls: SimControls): ToolCall {
   const callHash = hashText(`${requestKey}:${index}`);
-  const value = sampleSchema(tool.function.parameters ?? { type: "object" }, seedFromHash(callHash));
+  const value =
+    controls.toolArguments?.[tool.function.name] ??
+    sampleSchema(tool.function.parameters ?? { type: "object" }, seedFromHash(callHash));
   // Arguments must be a JSON object even when the parameters schema is empty or odd.
   const args = isObject(value) ? value : {};
   return {
@@ -131,7 +133,7 @@ export function buildReply(request: ChatRequest, controls: SimControls, requestK
   const tools = toolsToCall(request, controls);
   if (tools.length > 0) {
     const key = requestKey();
-    const toolCalls = tools.map((tool, index) => toolCall(tool, key, index));
+    const toolCalls = tools.map((tool, index) => toolCall(tool, key, index, controls));
     let completionTokens = 0;
     for (const call of toolCalls) {
       completionTokens += countTokens(call.function.name) + countTokens(call.function.arguments);

@@ -82,6 +82,11 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   },
   { file: "workers/swarms/swarm-run.ts", throwText: "throw err;", why: "rethrows" },
   {
+    file: "workers/agents/builtin-toolset.ts",
+    throwText: "throw err;",
+    why: "a built-in tool call ended by the run's cancellation or deadline, passed on; the tool's own failures (provider down, page refused) become text for the model",
+  },
+  {
     file: "workers/swarms/structured-decision.ts",
     throwText: "DecisionError",
     why: "the model's decision stayed invalid after a repair attempt",

@@ -11,6 +11,7 @@ import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
 import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
+import { toolsRouter } from "./tools/tools.router";
 import { usageRouter } from "./usage/usage.router";
 
 /** Every `/v1` router, in mount order; all sit behind the API key, the rate limits and the JSON body parser. */
@@ -25,6 +26,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     logsRouter(deps),
     marketplaceRouter(deps),
     usageRouter(deps),
+    toolsRouter(),
   ];
 }
 
