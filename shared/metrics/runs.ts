@@ -1,4 +1,5 @@
 import { Counter, Histogram } from "prom-client";
+import type { RunKind } from "../db/entities/run.entity";
 import { swarmTypeRecord } from "../swarms/swarm-catalog";
 import { PREFIX, workerRegistry } from "./registry";
 
@@ -30,7 +31,7 @@ const budgetStops = new Counter({
 });
 
 export interface RunRecord {
-  kind: "agent" | "swarm";
+  kind: RunKind;
   /** The request's swarm type (swarm runs); counted under `other` unless it is a catalogue type. */
   swarmType?: string;
   outcome: "succeeded" | "failed" | "cancelled";
@@ -40,7 +41,7 @@ export interface RunRecord {
 /** Counts one run that ended, and its duration. */
 export function countRun(run: RunRecord): void {
   const swarmType =
-    run.kind === "agent" ? "none" : run.swarmType && swarmTypeRecord(run.swarmType) ? run.swarmType : "other";
+    run.kind !== "swarm" ? "none" : run.swarmType && swarmTypeRecord(run.swarmType) ? run.swarmType : "other";
   const labels = { kind: run.kind, swarm_type: swarmType };
   runs.inc({ ...labels, outcome: run.outcome });
   runDuration.observe(labels, run.seconds);

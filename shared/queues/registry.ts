@@ -34,6 +34,9 @@ export const JOBS = {
   /** E2's parent: runs once every item (a `swarm-run` child) has ended. */
   "swarm-batch": { queue: "swarm" },
   "token-launch": { queue: "chain", launchKey: true },
+  "advanced-research": { queue: "swarm" },
+  /** The advanced research batch's parent: runs once every session (an `advanced-research` child) has ended. */
+  "advanced-research-batch": { queue: "swarm" },
 } as const satisfies Record<string, { queue: QueueName; launchKey?: true }>;
 
 export type JobName = keyof typeof JOBS;
@@ -45,6 +48,8 @@ export interface JobPayloads {
   "swarm-run": RunJobPayload;
   "swarm-batch": RunJobPayload;
   "token-launch": TokenLaunchJobPayload;
+  "advanced-research": RunJobPayload;
+  "advanced-research-batch": RunJobPayload;
 }
 
 /**

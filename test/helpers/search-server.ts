@@ -5,10 +5,13 @@ interface SearchRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: { query?: string; numResults?: number; contents?: { text?: { maxCharacters?: number } } };
+  /** When it arrived and when it was answered (ms since the epoch): overlapping searches ran in parallel. */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 /** What the provider answers next: results made from the query, or a failure status. */
-type SearchBehaviour = { results: "echo" } | { status: number };
+type SearchBehaviour = { results: "echo"; latencyMs?: number } | { status: number };
 
 /**
  * A local search provider speaking Exa's `POST /search`: each answer has `numResults` results
@@ -31,6 +34,7 @@ export async function startSearchServer(port: number): Promise<SearchServer> {
   let behaviour: SearchBehaviour = { results: "echo" };
   const requests: SearchRequest[] = [];
   const server: Server = createServer((req, res) => {
+    const receivedAt = Date.now();
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -40,8 +44,10 @@ export async function startSearchServer(port: number): Promise<SearchServer> {
       } catch {
         // recorded as an empty body; the test sees it
       }
-      requests.push({ path: req.url ?? "", headers: req.headers, body });
+      const entry: SearchRequest = { path: req.url ?? "", headers: req.headers, body, receivedAt };
+      requests.push(entry);
       if ("status" in behaviour) return void res.writeHead(behaviour.status).end('{"error":"down"}');
+      const latencyMs = behaviour.latencyMs ?? 0;
       const query = body.query ?? "";
       const max = body.contents?.text?.maxCharacters ?? 1000;
       const results = Array.from({ length: body.numResults ?? 3 }, (_, i) => ({
@@ -50,7 +56,10 @@ export async function startSearchServer(port: number): Promise<SearchServer> {
         publishedDate: "2026-11-01T00:00:00.000Z",
         text: searchResultBody(query, i).slice(0, max),
       }));
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ results }));
+      setTimeout(() => {
+        entry.answeredAt = Date.now();
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ results }));
+      }, latencyMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));

@@ -37,7 +37,7 @@ describe("built-in tools a deployment does not offer", function () {
     expect(res.body).to.deep.equal({ status: "success", tools: [] });
   });
 
-  it("a request naming one is refused (400 naming it) before anything is stored or run", async () => {
+  it("a request naming one, or advanced research without search, is refused (400 naming it) before anything is stored or run", async () => {
     const runs = async () =>
       Number((await h.deps.ds.query("SELECT count(*) AS n FROM runs WHERE api_key_id = $1", [keyId]))[0].n);
     const before = await runs();
@@ -61,6 +61,13 @@ describe("built-in tools a deployment does not offer", function () {
     expect(batch.status, JSON.stringify(batch.body)).to.equal(400);
     expect(batch.body.detail).to.include('[1].tools_enabled: "web_scraper" is not offered here');
     expect(batch.body.detail).to.not.include("[0]");
+    const research = await request(web.url, "POST", "/v1/advanced-research/completions", {
+      key,
+      body: { task: "unoffered-marker", config: null },
+    });
+    expect(research.status, JSON.stringify(research.body)).to.equal(400);
+    expect(research.body).to.include({ code: "TOOL_NOT_AVAILABLE" });
+    expect(research.body.detail).to.include("no search provider");
     expect(await runs()).to.equal(before);
     expect(
       h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes("unoffered-marker")),

@@ -1,4 +1,5 @@
 import type { JobName } from "../../shared/queues/registry";
+import { handleAdvancedResearch, handleAdvancedResearchBatch } from "./advanced-research.handler";
 import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
 import { handleSwarmBatch } from "./swarm-batch.handler";
@@ -13,4 +14,6 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "swarm-run": handleSwarmRun,
   "swarm-batch": handleSwarmBatch,
   "token-launch": handleTokenLaunch,
+  "advanced-research": handleAdvancedResearch,
+  "advanced-research-batch": handleAdvancedResearchBatch,
 };

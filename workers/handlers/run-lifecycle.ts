@@ -1,4 +1,5 @@
 import type { AgentRun, Run, SwarmRun } from "../../shared/db/entities/run.entity";
+import type { AdvancedResearchRun } from "../../shared/db/entities/run.entity";
 import { config } from "../../shared/config";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { completeRun, failRun, loadSteps } from "../../shared/db/run-store";
@@ -19,7 +20,7 @@ import { RunLease } from "./run-lease";
 import { runSignal } from "./run-signal";
 
 /** The kinds of run a worker executes itself (batch parents and launches have their own handlers). */
-export type ExecutedRun = AgentRun | SwarmRun;
+export type ExecutedRun = AgentRun | SwarmRun | AdvancedResearchRun;
 
 /** What a run's execution gets: its row, and the run-wide recorder, budget, usage, signal and events. */
 interface RunEnv<R extends ExecutedRun> {

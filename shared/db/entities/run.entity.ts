@@ -1,5 +1,11 @@
 import { EntitySchema } from "typeorm";
 import type { AgentCompletionRequest, AgentRunOutput, AgentUsage, StoredBudget } from "../../contracts/agent-spec";
+import type {
+  AdvancedResearchBatchParent,
+  AdvancedResearchOutput,
+  AdvancedResearchRequest,
+  AdvancedResearchUsage,
+} from "../../contracts/advanced-research";
 import type { AgentBatchParent, BatchOutput, BatchTotals, SwarmBatchParent } from "../../contracts/batch";
 import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/swarm-request";
 import type { PromptTokenizeRunRequest, TokenLaunchOutput, TokenLaunchRunRequest } from "../../contracts/token-launch";
@@ -77,8 +83,31 @@ type TokenLaunchRun = RunRecord<"token_launch", TokenLaunchRunRequest, TokenLaun
 /** E7/E8: a marketplace prompt's token launch. */
 type PromptTokenizeRun = RunRecord<"prompt_tokenize", PromptTokenizeRunRequest, TokenLaunchOutput, never>;
 
+/** `POST /v1/advanced-research/completions` (and a batch item): a director and parallel web researchers. */
+export type AdvancedResearchRun = RunRecord<
+  "advanced_research",
+  Stored<AdvancedResearchRequest>,
+  AdvancedResearchOutput,
+  AdvancedResearchUsage
+>;
+/** `POST /v1/advanced-research/batch/completions`'s parent: finishes once its sessions have ended. */
+type AdvancedResearchBatchRun = RunRecord<
+  "advanced_research_batch",
+  AdvancedResearchBatchParent,
+  BatchOutput,
+  BatchTotals
+>;
+
 /** A run row, typed by its `kind`: narrow on `kind` to reach its request, output and usage. */
-export type Run = AgentRun | SwarmRun | AgentBatchRun | SwarmBatchRun | TokenLaunchRun | PromptTokenizeRun;
+export type Run =
+  | AgentRun
+  | SwarmRun
+  | AgentBatchRun
+  | SwarmBatchRun
+  | TokenLaunchRun
+  | PromptTokenizeRun
+  | AdvancedResearchRun
+  | AdvancedResearchBatchRun;
 /** The run of one kind. */
 export type RunOfKind<Kind extends RunKind> = Extract<Run, { kind: Kind }>;
 
