@@ -198,4 +198,19 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
       { parent: "advanced_research_batch", child: "advanced_research", item_index: 1 },
     ]);
   });
+
+  it("counts each session of a batch as one request against the rate limits", async () => {
+    const fresh = await h.newKey();
+    const markers = ["research-points-a", "research-points-b", "research-points-c"];
+    for (const m of markers) scriptPlan(m, [`${m} one`]);
+    const res = await request(h.baseUrl, "POST", "/v1/advanced-research/batch/completions", {
+      key: fresh.key,
+      body: { input_schemas: markers.map((m) => ({ task: `${m} question` })) },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.have.length(3);
+    expect(res.headers.get("x-ratelimit-remaining-minute")).to.equal(
+      String(config.rateLimits.tiers.free.perMinute - 3),
+    );
+  });
 });
