@@ -213,4 +213,21 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
       String(config.rateLimits.tiers.free.perMinute - 3),
     );
   });
+
+  it("keeps a session that failed while running in its slot of the batch, with its error", async () => {
+    const marker = "research-fails";
+    scriptPlan(marker, [`${marker} one`]);
+    const answers = await swarmsClient(h.baseUrl, key).client.advancedResearch.batch.createCompletion({
+      input_schemas: [
+        { task: `${marker} fine`, config: { name: "fine" } },
+        // Too small a budget for even the plan: the session fails at its first call.
+        { task: `${marker} starved`, config: { name: "starved" }, budget: { max_tokens: 1 } } as never,
+      ],
+    });
+    expectSdkType("BatchCreateCompletionResponse", answers, "client/advanced-research/batch");
+    expect(answers[0]).to.include({ name: "fine" });
+    expect(answers[0].outputs).to.be.an("array");
+    expect(answers[1]).to.include({ name: "starved", outputs: null, sources: null });
+    expect((answers[1] as any).error).to.include({ code: "BUDGET_EXCEEDED" });
+  });
 });

@@ -210,6 +210,32 @@ describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1
     }
   });
 
+  it("runs at most TOOL_MAX_CALLS_PER_RUN built-in calls in a run, and tells the model when it has used them", async () => {
+    const limit = config.builtinTools.maxCallsPerRun;
+    const before = search.requests.length;
+    const res = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: {
+        // Every loop's answer makes one search (the simulator calls the tool until it has seen a result).
+        agent_config: {
+          agent_name: "Eager",
+          model_name: "gpt-4o-mini",
+          max_loops: limit + 1,
+          tool_call_summary: false,
+        },
+        task: "limit-marker",
+        tools_enabled: ["auto_search"],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(search.requests.length - before).to.equal(limit);
+    const last: any = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes("limit-marker")).at(-1);
+    const toolMessages = last.body.messages.filter((m: any) => m.role === "tool");
+    expect(toolMessages).to.have.length(limit + 1);
+    expect(toolMessages.at(-1).content).to.include(`this run has used its ${limit} built-in tool calls`);
+    expect(res.body.usage.search_cost).to.equal(config.builtinTools.fees.auto_search);
+  });
+
   it("never shows the provider's key in an answer, a log line, Redis or Postgres", async () => {
     expect(answers.length).to.be.greaterThan(3);
     expect(JSON.stringify(answers)).to.not.include(OPERATOR_KEY);
