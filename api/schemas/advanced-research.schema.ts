@@ -7,14 +7,14 @@ import { nonBlankString } from "./text.schema";
 
 /** A whole number in a range; null is the default, as the SDK types every field `| null`. */
 const whole = (min: number, max: number, fallback: number) =>
-  Joi.number().integer().min(min).max(max).empty(null).default(fallback);
-const model = nonBlankString().max(200).empty(null).default(config.llm.defaultModel);
+  Joi.number().integer().min(min).max(max).allow(null).empty(null).default(fallback);
+const model = nonBlankString().max(200).allow(null).empty(null).default(config.llm.defaultModel);
 
 /** The SDK's `config` of an advanced research session; null or absent is every default. */
 const researchConfigSchema = Joi.object({
   name: Joi.string().max(200).allow(null).default(null).description("The session's name, echoed in the answer"),
   description: Joi.string().max(2000).allow(null).default(null),
-  director_agent_name: nonBlankString().max(100).empty(null).default("Director-Agent"),
+  director_agent_name: nonBlankString().max(100).allow(null).empty(null).default("Director-Agent"),
   director_model_name: model.description("The model that plans the searches and writes the report"),
   director_max_tokens: whole(1, 200_000, 8_000).description("Output cap of each director call"),
   director_max_loops: whole(1, 10, 1).description("The director's turns when it writes a round's report"),
@@ -27,6 +27,9 @@ const researchConfigSchema = Joi.object({
     "Text characters per result (`contents.text.maxCharacters`)",
   ),
 })
+  // Fields this service does not know are ignored, as in the rest of the body.
+  .unknown(true)
+  .allow(null)
   .empty(null)
   .default()
   .id("AdvancedResearchConfig");
