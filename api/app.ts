@@ -16,10 +16,13 @@ import { metricsEndpoint, requestMetrics, type MetricsGuard } from "./http/metri
 import { watchQueues } from "../shared/metrics/queues";
 import { handleErrors } from "./http/errors";
 import { platformErrorBodies, v1ErrorBodies } from "./http/error-bodies";
+import { openAiErrorBodies } from "./http/openai-error-bodies";
+import { isOpenAiPath } from "./routes/v1/openai/openai-paths";
 import { EXECUTION_API_INFO } from "./openapi/document-info";
 import { platformRouters } from "./routes/platform";
 import { docsRouter } from "./routes/meta/docs.router";
 import { healthRouter } from "./routes/meta/health.router";
+import { rootRouter } from "./routes/meta/root.router";
 import { admissionOf, defersRateLimitVerdict, v1Routers } from "./routes/v1";
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter";
 
@@ -40,7 +43,7 @@ function mount(app: Koa, routers: Router[]): void {
  * `/v1` ones behind JSON parsing, the API key and rate limits. The document describes them all.
  */
 export function executionApiRouters(deps: ApiDeps, limiter: RateLimiter): { open: Router[]; v1: Router[] } {
-  const open = [healthRouter(deps)];
+  const open = [rootRouter(), healthRouter(deps)];
   const v1 = v1Routers(deps, limiter);
   return { open: [...open, docsRouter(EXECUTION_API_INFO, [...open, ...v1])], v1 };
 }
@@ -60,7 +63,10 @@ export function createApiApp(
   const routers = executionApiRouters(deps, limiter);
   app.use(requestMetrics([...routers.open, ...routers.v1]));
   app.use(requestLogger(logger));
-  app.use(handleErrors(v1ErrorBodies(howToGetKey())));
+  // OpenAI's SDKs read errors in OpenAI's shape: the OpenAI-compatible paths answer in it.
+  const [v1Bodies, openAiBodies] = [v1ErrorBodies(howToGetKey()), openAiErrorBodies(howToGetKey())];
+  const renderers = (ctx: Koa.Context) => (isOpenAiPath(ctx.path) ? openAiBodies : v1Bodies);
+  app.use(handleErrors(renderers));
   // Operators' own: /metrics (its own guard, see docs/operations.md#metrics) and Bull Board.
   watchQueues(Object.values(deps.queues));
   app.use(metricsEndpoint(options.metrics));
@@ -80,7 +86,10 @@ export function createApiApp(
     refuseExhaustedKeys(exhaustedKeys),
     jsonBody(config.http.bodyLimit),
     rateLimit(limiter, { deferVerdict: defersRateLimitVerdict, admission: admissionOf, exhaustedKeys }),
-    idempotency(deps.ds, { syncWaitMs: config.http.syncWaitMs }),
+    idempotency(deps.ds, {
+      syncWaitMs: config.http.syncWaitMs,
+      renderError: (ctx, err) => renderers(ctx).render(err),
+    }),
     ...routes(routers.v1),
   ]);
   app.use((ctx, next) => (ctx.path.startsWith("/v1/") ? v1(ctx, next) : next()));

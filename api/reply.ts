@@ -1,8 +1,11 @@
 /** What a use case hands back to its route: status, body and any headers. */
 export type Reply = { status: number; body: unknown; headers?: Record<string, string> };
 
-/** One Server-Sent Events frame: an event name (none for a bare `data:` frame) and its JSON data. */
-export type Frame = { event?: string; data: unknown };
+/**
+ * One Server-Sent Events frame: an event name (none for a bare `data:` frame) and its JSON data;
+ * with `raw`, `data` is a fixed one-line marker sent as it is (OpenAI's `[DONE]`).
+ */
+export type Frame = { event?: string; data: unknown; raw?: true };
 
 /**
  * Frames a use case hands back to be streamed, produced until they end or `stop` aborts (the

@@ -66,10 +66,14 @@ function asOurError(ctx: Context, caught: unknown, renderer: ErrorRenderer): App
  * The one try/catch of an app (Koa's error-handling pattern): every thrown error, and a route that
  * answered nothing, becomes the body `renderer` writes. Postgres or Redis being unreachable is a
  * 503 the client may retry; errors we did not make are logged in full and answered with a bare 500
- * and the request id.
+ * and the request id. `renderers` may pick the renderer by request (the OpenAI-compatible paths
+ * answer in OpenAI's shape).
  */
-export function handleErrors(renderer: ErrorRenderer): Middleware<Partial<RequestState>> {
+export function handleErrors(
+  renderers: ErrorRenderer | ((ctx: Context) => ErrorRenderer),
+): Middleware<Partial<RequestState>> {
   return async (ctx, next) => {
+    const renderer = typeof renderers === "function" ? renderers(ctx) : renderers;
     let err: AppError | null;
     try {
       await next();

@@ -31,7 +31,17 @@ export interface IdempotencyOptions {
   ttlMs?: number;
   /** After how long an unanswered record counts as abandoned by a request that died. */
   staleMs?: number;
+  /** The error body a kept error answer is stored with: the one the app answers it with on that path. */
+  renderError?: RenderError;
 }
+
+type RenderError = (ctx: Context, err: AppError) => { status: number; body: unknown };
+
+/** The `/v1` body, for an app that gives no renderer. */
+const v1Rendered: RenderError = (_ctx, err) => ({
+  status: err.status,
+  body: v1ErrorBody(err.status, err.message, err.code, err.extra),
+});
 
 /**
  * `Idempotency-Key` on `/v1` POSTs (runs after authentication and rate limiting, in front of the
@@ -75,7 +85,7 @@ export function idempotency(ds: DataSource, options: IdempotencyOptions): Middle
 
     for (;;) {
       const held = await claimKey(ds, claim, ttlMs, staleMs);
-      if (held?.owned) return runAsOwner(ctx, next, ds, held.id);
+      if (held?.owned) return runAsOwner(ctx, next, ds, held.id, options.renderError ?? v1Rendered);
       if (held) {
         if (held.record.request_hash !== claim.hash) {
           throw new AppError(
@@ -101,7 +111,7 @@ export function idempotency(ds: DataSource, options: IdempotencyOptions): Middle
 }
 
 /** Runs the route as the key's holder, then keeps its answer or frees the key. */
-async function runAsOwner(ctx: Context, next: Next, ds: DataSource, id: string): Promise<void> {
+async function runAsOwner(ctx: Context, next: Next, ds: DataSource, id: string, render: RenderError): Promise<void> {
   const headersBefore = new Set(Object.keys(ctx.response.headers));
   let response: StoredResponse | null = null;
   let runId: string | null = null;
@@ -109,21 +119,17 @@ async function runAsOwner(ctx: Context, next: Next, ds: DataSource, id: string):
     await next();
     if (ctx.respond === false) {
       // Server-Sent Events written straight to the socket: a run exists, its frames are gone.
-      response = streamedAnswer();
+      response = streamedAnswer(ctx, render);
     } else if (ctx.status >= 200 && ctx.status < 300) {
       response = replayable(ctx.body)
         ? { status: ctx.status, body: ctx.body ?? null, headers: routeHeaders(ctx, headersBefore) }
-        : streamedAnswer();
+        : streamedAnswer(ctx, render);
       runId = jobIdOf(ctx.body);
     }
   } catch (err) {
     if (err instanceof AppError && typeof err.extra.job_id === "string") {
-      // The body the error middleware renders for it on `/v1`.
-      response = {
-        status: err.status,
-        body: v1ErrorBody(err.status, err.message, err.code, err.extra),
-        headers: { ...routeHeaders(ctx, headersBefore), ...err.headers },
-      };
+      // The body the error middleware renders for it on this path.
+      response = { ...render(ctx, err), headers: { ...routeHeaders(ctx, headersBefore), ...err.headers } };
       runId = err.extra.job_id;
     }
     throw err;
@@ -166,9 +172,9 @@ function replayable(body: unknown): boolean {
   return !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== "function";
 }
 
-function streamedAnswer(): StoredResponse {
+function streamedAnswer(ctx: Context, render: RenderError): StoredResponse {
   const detail = "The first request with this Idempotency-Key was answered with a stream, which cannot be replayed";
-  return { status: 409, body: v1ErrorBody(409, detail, "IDEMPOTENCY_REPLAY_UNAVAILABLE"), headers: {} };
+  return { ...render(ctx, new AppError(409, "IDEMPOTENCY_REPLAY_UNAVAILABLE", detail)), headers: {} };
 }
 
 /** The run an answer names: `job_id`, or a batch's `batch_id` (its parent run). */

@@ -1,10 +1,10 @@
 import type { Context } from "koa";
-import type { FrameStream } from "../reply";
+import type { Frame, FrameStream } from "../reply";
 
 /** An open Server-Sent Events response. */
 interface SseStream {
   /** An `event: <name>` frame with JSON data; without a name, a bare `data:` frame. */
-  send(data: unknown, event?: string): void;
+  send(frame: Frame): void;
   readonly closed: boolean;
   close(): void;
 }
@@ -35,10 +35,12 @@ function openSse(ctx: Context): SseStream {
   };
   res.once("close", end);
   return {
-    send(data, event) {
+    send({ data, event, raw }) {
       if (closed) return;
-      // JSON.stringify never emits a raw newline, so one data line always holds the whole payload.
-      res.write(`${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`);
+      // JSON.stringify never emits a raw newline, so one data line always holds the whole payload;
+      // a raw frame's marker is one line by definition.
+      const payload = raw ? String(data) : JSON.stringify(data);
+      res.write(`${event ? `event: ${event}\n` : ""}data: ${payload}\n\n`);
     },
     get closed() {
       return closed;
@@ -62,7 +64,7 @@ export async function writeSse(ctx: Context, frames: FrameStream): Promise<void>
   try {
     for await (const frame of frames(stop.signal)) {
       if (sse.closed) break;
-      sse.send(frame.data, frame.event);
+      sse.send(frame);
     }
   } finally {
     sse.close();

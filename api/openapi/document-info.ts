@@ -30,6 +30,10 @@ export const EXECUTION_API_INFO: DocumentInfo = {
     { name: "Jobs", description: "Read or cancel any run of your account" },
     { name: "Account", description: "Your key's runs and rate limits" },
     { name: "Catalogue", description: "Swarm types and models this deployment serves" },
+    {
+      name: "OpenAI compatible",
+      description: "OpenAI's chat completions and model list, for OpenAI's SDKs (errors in OpenAI's shape)",
+    },
     META_TAG,
   ],
 };

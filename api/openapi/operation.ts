@@ -83,6 +83,8 @@ export interface Operation {
   /** Query parameters: the keys of a joi object (the one the route validates the query with). */
   query?: Joi.ObjectSchema;
   headers?: SharedHeader[];
+  /** The error bodies the route answers with: the `/v1` ones (default) or OpenAI's (`{error: {...}}`). */
+  errorBodies?: "openai";
   request?: RequestSpec;
   /**
    * Responses by status. The document adds the ones every route of its kind shares (401 and 429

@@ -1,4 +1,5 @@
 import { apiErrorBodySchema, platformErrorBodySchema, validationErrorBodySchema } from "../schemas/error-body.schema";
+import { openAiErrorBodySchema } from "../schemas/openai-response.schema";
 import type { Access, OpenApiObject, Operation, ResponseSpec, SharedHeader } from "./operation";
 
 /** Security schemes by access; each entry of the list is one way to authenticate. */
@@ -72,6 +73,7 @@ export const platformError = (description: string): ResponseSpec => ({ descripti
 export function sharedResponses(op: Operation): Record<number, ResponseSpec> {
   const takesInput = Boolean(op.request || op.query);
   const shared: Record<number, ResponseSpec> = {};
+  if (op.errorBodies === "openai") return openAiSharedResponses(op);
   if (op.access === "apiKey") {
     if (op.request) {
       shared[400] = apiError("The body is not JSON, or is malformed (`INVALID_BODY`, `BAD_REQUEST`)");
@@ -105,5 +107,34 @@ export function sharedResponses(op: Operation): Record<number, ResponseSpec> {
     );
     shared[500] = platformError("An internal error (with `request_id`)");
   }
+  return shared;
+}
+
+/** An error answer of the OpenAI-compatible paths: `{error: {message, type, param, code}}`. */
+export const openAiError = (description: string): ResponseSpec => ({ description, body: openAiErrorBodySchema });
+
+/** The answers every OpenAI-compatible operation may give, in OpenAI's bodies and statuses (no 422). */
+function openAiSharedResponses(op: Operation): Record<number, ResponseSpec> {
+  const shared: Record<number, ResponseSpec> = {
+    401: openAiError("Missing or invalid API key (`authentication_error`, `invalid_api_key`)"),
+    429: {
+      ...openAiError(
+        "A rate limit of the key or of its account is reached, or, for a request that starts runs, the account's token or cost ceiling of the UTC day (`rate_limit_error`, `rate_limit_exceeded`)",
+      ),
+      headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
+    },
+    500: openAiError("An internal error (`server_error`, with `request_id`)"),
+    503: openAiError("Rate limiting is unavailable (`server_error`, `service_unavailable`)"),
+  };
+  if (op.request) {
+    shared[400] = openAiError(
+      "The body is not JSON, or does not match the schema (`invalid_request_error`; `param` names the first parameter at fault, the message every problem)",
+    );
+    shared[413] = openAiError("The body is over the size limit");
+  }
+  if (op.headers?.includes("Idempotency-Key"))
+    shared[409] = openAiError(
+      "`idempotency_key_reused` (the key was used with another body), `idempotency_key_in_progress`, or `idempotency_replay_unavailable` (the first answer was a stream)",
+    );
   return shared;
 }

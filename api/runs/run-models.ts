@@ -32,6 +32,11 @@ function agentModels(specs: AgentSpec[], where?: (i: number) => string): NamedMo
   }));
 }
 
+/** A model a request names directly (`where`, e.g. `model_name`): servable, else the 400 the worker would fail the run with. */
+export function assertModelServable(model: string, where: string): void {
+  assertServable([{ model, where }]);
+}
+
 /**
  * E5 and E3: every model an agent run may call (the agents', and their handoffs' at any depth)
  * can be served, else the 400 the worker would fail the run with, before anything is stored.

@@ -14,6 +14,8 @@ export interface StreamFormat {
   framesFor(event: RunEvent): Frame[];
   /** The worker's final events of a succeeded run, told from its row when they were lost. */
   endingOf(run: Run): RunEvent[];
+  /** The frame that ends a stream the run outlasted (default: an `error` frame with the job id). */
+  stillRunning?(error: string): Frame;
 }
 
 /** The current time, as every frame's `timestamp` gives it. */
@@ -66,7 +68,7 @@ export function runFrames(deps: ApiDeps, runId: string, format: StreamFormat): F
         }
         if (Date.now() > deadline) {
           const error = `The run is still in progress; fetch it later with GET /v1/jobs/${runId}`;
-          yield { event: "error", data: { error, job_id: runId, timestamp: now() } };
+          yield format.stillRunning?.(error) ?? { event: "error", data: { error, job_id: runId, timestamp: now() } };
           return;
         }
       }

@@ -1,3 +1,4 @@
+import { config } from "../../shared/config";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { swarmAgentNames } from "../../shared/swarms/request-checks";
@@ -15,7 +16,20 @@ export function normaliseSwarmRequest(body: SwarmRequest, owner: KeyOwner): Swar
   const type = body.swarm_type ? (SWARM_TYPE_ALIASES[body.swarm_type] ?? body.swarm_type) : "SequentialWorkflow";
   const names = swarmAgentNames(body);
   const agents = (body.agents ?? []).map((agent, i) => ({ ...agent, agent_name: names[i] }));
-  return { ...body, swarm_type: type, agents, budget: effectiveBudget(body.budget, owner.tier) };
+  const models = type === "HeavySwarm" && !agents.length ? builtInHeavySwarmModels(body) : {};
+  return { ...body, ...models, swarm_type: type, agents, budget: effectiveBudget(body.budget, owner.tier) };
+}
+
+/**
+ * HeavySwarm's model fields when it runs its built-in team (no request agents): the service
+ * defaults for the fields left unset. With agents, an unset field stays unset so its internal
+ * agents fall back to the agents' model instead of a default of another provider.
+ */
+function builtInHeavySwarmModels(body: SwarmRequest): Partial<SwarmRequest> {
+  return {
+    heavy_swarm_question_agent_model_name: body.heavy_swarm_question_agent_model_name ?? config.llm.defaultModel,
+    heavy_swarm_worker_model_name: body.heavy_swarm_worker_model_name ?? config.llm.defaultWorkerModel,
+  };
 }
 
 /** The rules that need the whole request (its type's catalog record), and every model servable: 400 before any LLM call. */

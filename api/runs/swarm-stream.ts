@@ -7,7 +7,10 @@ import { errorFrame, now, type StreamFormat } from "./run-stream";
  * E1's frames (CONTRACT.md): metadata, start, then per agent `agent_start`, `chunk` (tagged with
  * the agent, so parallel agents' chunks can be told apart) and `agent_end`; then usage and end.
  */
-export function swarmStreamFormat(jobId: string, request: SwarmRequest): StreamFormat {
+export function swarmStreamFormat(
+  jobId: string,
+  request: Pick<SwarmRequest, "name" | "swarm_type" | "agents">,
+): StreamFormat {
   const started = Date.now();
   return {
     metadata: {

@@ -4,6 +4,7 @@ import { PUBLIC_STATUS } from "../runs/presenters/run-status";
 import { agentBatchResponseSchema, agentCompletionResponseSchema } from "./agent-response.schema";
 import { dollars, runId, timestamp, tokenCount } from "./response-fields";
 import { swarmBatchResponseSchema, swarmResponseSchema } from "./swarm-response.schema";
+import { batchedGridWorkflowResponseSchema, graphWorkflowResponseSchema } from "./workflow-response.schema";
 
 /** 202 for `Prefer: respond-async` (or a batch that outlives the wait): where the result will be. */
 export const acceptedRunSchema = Joi.object({
@@ -65,6 +66,8 @@ export const jobResponseSchema = Joi.alternatives(
   Joi.object({ job_id: runId.required(), results: swarmBatchResponseSchema.required(), ...succeeded }).id(
     "SwarmBatchJob",
   ),
+  graphWorkflowResponseSchema,
+  batchedGridWorkflowResponseSchema,
   jobStateSchema,
 );
 

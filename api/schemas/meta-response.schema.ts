@@ -92,3 +92,14 @@ export const rateLimitsResponseSchema = Joi.object({
     day: windowSchema.required(),
   }).required(),
 }).id("RateLimits");
+
+/** `GET /`. */
+export const rootResponseSchema = Joi.object({
+  name: Joi.string().required(),
+  version: Joi.string().required(),
+  description: Joi.string().required(),
+  docs_url: Joi.string().required().description("The reference page (Swagger UI), on this server"),
+  openapi_url: Joi.string().required().description("This API's OpenAPI 3.1 document"),
+  health_url: Joi.string().required().description("Whether the service can serve"),
+  timestamp: timestamp.required(),
+}).id("Root");

@@ -1,9 +1,9 @@
 import Joi from "joi";
-import { config } from "../../shared/config";
 import { SWARM_TYPE_ALIASES, SWARM_TYPES } from "../../shared/swarms/swarm-catalog";
 import { agentSpecSchema } from "./agent-spec.schema";
 import { budgetSchema } from "./budget.schema";
 import { swarmMessagesSchema } from "./conversation.schema";
+import { swarmTypeFields } from "./swarm-type-fields.schema";
 import { imageSchema } from "./image.schema";
 import { nonBlankString } from "./text.schema";
 
@@ -46,16 +46,22 @@ export const swarmRequestSchema = Joi.object({
     .default(false)
     .description("Answer with Server-Sent Events (`text/event-stream`)"),
   heavy_swarm_loops_per_agent: Joi.number().integer().min(1).max(10).allow(null).empty(null).default(1),
+  // No defaults here: unset, these fall back to the agents' model (without agents, the service defaults).
   heavy_swarm_question_agent_model_name: nonBlankString()
     .max(200)
     .allow(null)
     .empty(null)
-    .default(config.llm.defaultModel),
+    .description(
+      "HeavySwarm: the question generator's model; unset, the agents' model (without agents `DEFAULT_MODEL`)",
+    ),
   heavy_swarm_worker_model_name: nonBlankString()
     .max(200)
     .allow(null)
     .empty(null)
-    .default(config.llm.defaultWorkerModel),
+    .description(
+      "HeavySwarm: the built-in workers' and the synthesis' model; unset, the agents' model (without agents `DEFAULT_WORKER_MODEL`)",
+    ),
+  ...swarmTypeFields,
   service_tier: Joi.string()
     .valid("standard", "flex")
     .allow(null)

@@ -2,7 +2,7 @@ import Joi from "joi";
 import { dollars, nullableString, runId, tokenCount } from "./response-fields";
 
 /** Spec: Usage of a swarm run, with CONTRACT.md's cost breakdown. */
-const swarmUsageSchema = Joi.object({
+export const swarmUsageSchema = Joi.object({
   input_tokens: tokenCount.required(),
   output_tokens: tokenCount.required(),
   total_tokens: tokenCount.required(),

@@ -109,9 +109,27 @@ function toolsToCall(request: ChatRequest, controls: SimControls): FunctionTool[
   return tools.slice(0, request.parallel_tool_calls === false ? 1 : PARALLEL_CALL_LIMIT);
 }
 
-function toolCall(tool: FunctionTool, requestKey: string, index: number, controls: SimControls): ToolCall {
+/** A reply that is a JSON object, as forced function calls take it for their arguments; else undefined. */
+function scriptedArguments(controls: SimControls): Record<string, unknown> | undefined {
+  if (controls.reply === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(controls.reply);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toolCall(
+  tool: FunctionTool,
+  requestKey: string,
+  index: number,
+  controls: SimControls,
+  scripted?: Record<string, unknown>,
+): ToolCall {
   const callHash = hashText(`${requestKey}:${index}`);
   const value =
+    scripted ??
     controls.toolArguments?.[tool.function.name] ??
     sampleSchema(tool.function.parameters ?? { type: "object" }, seedFromHash(callHash));
   // Arguments must be a JSON object even when the parameters schema is empty or odd.
@@ -121,6 +139,12 @@ function toolCall(tool: FunctionTool, requestKey: string, index: number, control
     type: "function",
     function: { name: tool.function.name, arguments: JSON.stringify(args) },
   };
+}
+
+/** Whether the request forces one named function (a structured decision). */
+function forcesFunction(request: ChatRequest): boolean {
+  const choice = request.tool_choice;
+  return isObject(choice) && choice.type === "function";
 }
 
 /**
@@ -133,7 +157,10 @@ export function buildReply(request: ChatRequest, controls: SimControls, requestK
   const tools = toolsToCall(request, controls);
   if (tools.length > 0) {
     const key = requestKey();
-    const toolCalls = tools.map((tool, index) => toolCall(tool, key, index, controls));
+    // A forced call takes a JSON-object reply (`sim_reply` or a script) as its arguments, so a test
+    // can make a decision say exactly what it needs, invalid on purpose included; otherwise a sample.
+    const scripted = forcesFunction(request) ? scriptedArguments(controls) : undefined;
+    const toolCalls = tools.map((tool, index) => toolCall(tool, key, index, controls, scripted));
     let completionTokens = 0;
     for (const call of toolCalls) {
       completionTokens += countTokens(call.function.name) + countTokens(call.function.arguments);

@@ -74,18 +74,34 @@ function sampleArray(node: Schema, ctx: Context, seed: number, depth: number, hi
   return out;
 }
 
-/** Best effort for `uniqueItems`: suffix repeated strings, bump repeated numbers. */
+/** The first string field of an object item, which makeDistinct keeps distinct (e.g. a query's text). */
+function firstStringField(value: unknown): string | undefined {
+  return isSchemaObject(value) ? Object.keys(value).find((k) => typeof value[k] === "string") : undefined;
+}
+
+/**
+ * Best effort for `uniqueItems`: suffix repeated strings, bump repeated numbers, and suffix the
+ * first string field of objects that repeat it (so a list of `{query, ...}` items holds distinct
+ * queries, not merely distinct objects).
+ */
 function makeDistinct(values: unknown[]): void {
   const seen = new Set<string>();
+  const keyOf = (value: unknown) => {
+    const field = firstStringField(value);
+    return field ? `field:${String((value as Record<string, unknown>)[field])}` : JSON.stringify(value);
+  };
   values.forEach((value, i) => {
-    let key = JSON.stringify(value);
+    let key = keyOf(value);
     if (!seen.has(key)) {
       seen.add(key);
       return;
     }
+    const field = firstStringField(value);
     if (typeof value === "string") values[i] = `${value} ${i + 1}`;
     else if (typeof value === "number") values[i] = value + i;
-    key = JSON.stringify(values[i]);
+    else if (field)
+      values[i] = { ...(value as object), [field]: `${String((value as Record<string, unknown>)[field])} ${i + 1}` };
+    key = keyOf(values[i]);
     seen.add(key);
   });
 }

@@ -9,14 +9,17 @@ function textOf(message: ChatMessage): string {
     .join(" ");
 }
 
+/** The messages a script's `contains` is looked for in: what the service sends, not what the model said. */
+const SCRIPTED_ROLES = new Set(["user", "system", "tool"]);
+
 /**
  * The scripted answer for a request, if any: the newest rule whose `contains` text appears in any
- * user or system message. Scripts let a test choose what the model answers to a request it does
- * not build itself (one the service makes on its own behalf), the way `sim_reply` does for
- * requests it builds.
+ * user, system or tool message (a tool message, so a script can answer a repair that quotes a
+ * problem). Scripts let a test choose what the model answers to a request it does not build
+ * itself (one the service makes on its own behalf), the way `sim_reply` does for requests it builds.
  */
 export function scriptedReply(scripts: readonly ScriptedReply[], request: ChatRequest): string | undefined {
-  const texts = request.messages.filter((m) => m.role === "user" || m.role === "system").map(textOf);
+  const texts = request.messages.filter((m) => SCRIPTED_ROLES.has(m.role)).map(textOf);
   for (let i = scripts.length - 1; i >= 0; i--) {
     if (texts.some((text) => text.includes(scripts[i].contains))) return scripts[i].reply;
   }

@@ -80,7 +80,7 @@ export interface Reply {
   completionTokens: number;
 }
 
-/** A scripted answer: requests whose user or system text contains `contains` get `reply`. */
+/** A scripted answer: requests whose user, system or tool text contains `contains` get `reply`. */
 export interface ScriptedReply {
   contains: string;
   reply: string;

@@ -7,6 +7,34 @@ export interface SwarmMessage {
   content: unknown;
 }
 
+/**
+ * The swarm fields a run built by the service itself (a workflow endpoint's, the Builder's) takes
+ * as a client that left them out would get them (see the request schema's defaults).
+ */
+export const OMITTED_SWARM_FIELDS = {
+  stream: false,
+  heavy_swarm_loops_per_agent: 1,
+  heavy_swarm_max_loops: 1,
+  heavy_swarm_variant: "default",
+  multi_agent_collab_prompt: true,
+  list_all_agents: false,
+  service_tier: "standard",
+} as const satisfies Partial<SwarmRequest>;
+
+/** HeavySwarm's built-in teams (hosted docs: `heavy_swarm_variant`). */
+export const HEAVY_SWARM_VARIANTS = ["default", "medium", "heavy"] as const;
+export type HeavySwarmVariant = (typeof HEAVY_SWARM_VARIANTS)[number];
+
+/**
+ * `director_settings`: the director's temperature and output limit replace its own; any other key
+ * is a provider option added to its `llm_args`.
+ */
+interface DirectorSettings {
+  temperature?: number | null;
+  max_tokens?: number | null;
+  [option: string]: unknown;
+}
+
 /** E1 request (spec: SwarmRequest), validated and normalised by the API. */
 export interface SwarmRequest {
   name?: string | null;
@@ -22,8 +50,26 @@ export interface SwarmRequest {
   messages?: SwarmMessage[] | Record<string, unknown> | null;
   stream: boolean;
   heavy_swarm_loops_per_agent: number;
-  heavy_swarm_question_agent_model_name: string;
-  heavy_swarm_worker_model_name: string;
+  /** Unset: the agents' model (the first agent's); without agents the API fills in `DEFAULT_MODEL`. */
+  heavy_swarm_question_agent_model_name?: string | null;
+  /** Unset: the agents' model for the synthesis; without agents the API fills in `DEFAULT_WORKER_MODEL`. */
+  heavy_swarm_worker_model_name?: string | null;
+  /** HeavySwarm rounds: each round after the first refines the previous round's report. */
+  heavy_swarm_max_loops: number;
+  /** HeavySwarm's built-in team when the request has no agents. */
+  heavy_swarm_variant: HeavySwarmVariant;
+  /** Whether every agent's system prompt carries the collaboration prompt. */
+  multi_agent_collab_prompt: boolean;
+  /** Whether every agent's system prompt lists the whole team with descriptions. */
+  list_all_agents: boolean;
+  /** CouncilAsAJudge: the model of the Chair, who delivers the final ruling. */
+  council_judge_model_name?: string | null;
+  /** LLMCouncil: the model of the chairman. */
+  chairman_model?: string | null;
+  /** HierarchicalSwarm: the model of the director. */
+  director_model_name?: string | null;
+  /** HierarchicalSwarm: the director's sampling settings. */
+  director_settings?: DirectorSettings | null;
   service_tier: "standard" | "flex";
   budget?: RunBudgetRequest;
 }

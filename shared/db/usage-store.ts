@@ -1,13 +1,15 @@
 import type { DataSource } from "typeorm";
+import type { RunKind } from "./entities/run.entity";
 import { sql } from "./sql";
 
-/** The step ledger summed for one UTC day, model and key of an account. */
+/** The step ledger summed for one UTC day, model, key and run kind of an account. */
 export interface UsageRow {
   /** `YYYY-MM-DD`, the UTC day the calls finished. */
   day: string;
   model: string;
   /** Null for runs of a key since deleted. */
   api_key_id: string | null;
+  kind: RunKind;
   calls: number;
   input_tokens: number;
   output_tokens: number;
@@ -15,21 +17,23 @@ export interface UsageRow {
 }
 
 /**
- * An account's `run_steps` (every finished LLM or tool call) from `since` on, summed by UTC day,
- * model and key. The runs are found through `runs_user_queued_idx`; a run's steps finish after it
- * was queued, and within a day of it (runs have a deadline well under that).
+ * An account's `run_steps` (every finished LLM or tool call) that finished in `[since, until)`
+ * (no end when `until` is left out), summed by UTC day, model, key and the kind of run they belong
+ * to. The runs are found through `runs_user_queued_idx`; a run's steps finish after it was queued,
+ * and within a day of it (runs have a deadline well under that).
  */
-export function usageOfUser(ds: DataSource, userId: string, since: Date): Promise<UsageRow[]> {
+export function usageOfUser(ds: DataSource, userId: string, since: Date, until?: Date): Promise<UsageRow[]> {
   return sql<UsageRow>(
     ds,
-    `SELECT to_char(s.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, s.model, r.api_key_id,
+    `SELECT to_char(s.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, s.model, r.api_key_id, r.kind,
             count(*)::int AS calls, sum(s.input_tokens)::float8 AS input_tokens,
             sum(s.output_tokens)::float8 AS output_tokens, sum(s.cost)::float8 AS cost
        FROM runs r JOIN run_steps s ON s.run_id = r.id
       WHERE r.user_id = $1 AND r.queued_at >= $2::timestamptz - interval '1 day' AND s.finished_at >= $2
-      GROUP BY 1, 2, 3
-      ORDER BY 1, 2, 3`,
-    [userId, since],
+        AND ($3::timestamptz IS NULL OR (r.queued_at < $3 AND s.finished_at < $3))
+      GROUP BY 1, 2, 3, 4
+      ORDER BY 1, 2, 3, 4`,
+    [userId, since, until ?? null],
   );
 }
 

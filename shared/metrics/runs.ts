@@ -7,7 +7,7 @@ const registers = [workerRegistry];
 
 const runs = new Counter({
   name: `${PREFIX}runs_total`,
-  help: "Runs a worker finished, by kind (agent, swarm), swarm type (none for agents) and outcome (succeeded, failed, cancelled)",
+  help: "Runs a worker finished, by kind (agent, swarm, graph_workflow…), swarm type (none but for swarms) and outcome (succeeded, failed, cancelled)",
   labelNames: ["kind", "swarm_type", "outcome"] as const,
   registers,
 });

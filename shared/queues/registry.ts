@@ -34,6 +34,13 @@ export const JOBS = {
   /** E2's parent: runs once every item (a `swarm-run` child) has ended. */
   "swarm-batch": { queue: "swarm" },
   "token-launch": { queue: "chain", launchKey: true },
+  /** The auto swarm builder endpoint: the Builder designs a swarm. */
+  "auto-swarm-builder": { queue: "swarm" },
+  /** `POST /v1/agents/auto-generate`: the Builder designs one agent. */
+  "agent-generate": { queue: "agent" },
+  "graph-workflow": { queue: "swarm" },
+  "batched-grid-workflow": { queue: "swarm" },
+  "reasoning-agent-run": { queue: "swarm" },
   "advanced-research": { queue: "swarm" },
   /** The advanced research batch's parent: runs once every session (an `advanced-research` child) has ended. */
   "advanced-research-batch": { queue: "swarm" },
@@ -48,6 +55,11 @@ export interface JobPayloads {
   "swarm-run": RunJobPayload;
   "swarm-batch": RunJobPayload;
   "token-launch": TokenLaunchJobPayload;
+  "auto-swarm-builder": RunJobPayload;
+  "agent-generate": RunJobPayload;
+  "graph-workflow": RunJobPayload;
+  "batched-grid-workflow": RunJobPayload;
+  "reasoning-agent-run": RunJobPayload;
   "advanced-research": RunJobPayload;
   "advanced-research-batch": RunJobPayload;
 }

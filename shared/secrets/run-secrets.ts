@@ -153,3 +153,13 @@ export function revealRunSecrets<T>(run: RunOwnership & { request: T; sealed_sec
   }
   return request as T;
 }
+
+/** A request whose only secrets are credential-like values of its top-level `llm_args` (a reasoning agent's). */
+export function withholdLlmArgsSecrets<T extends { llm_args?: Record<string, unknown> | null }>(
+  request: T,
+): SplitRequest<T> {
+  if (!request.llm_args) return { request, secrets: [] };
+  const w = new Withholder();
+  const llmArgs = w.credentials(request.llm_args, ["llm_args"], false) as Record<string, unknown>;
+  return { request: { ...request, llm_args: llmArgs }, secrets: w.secrets };
+}

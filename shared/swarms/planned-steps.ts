@@ -36,12 +36,24 @@ function swarmSteps(request: SwarmRequest): number | null {
   return perLoop * request.max_loops * runs;
 }
 
+/** A workflow's steps: every agent's turn once per loop, per task for a grid (`tasks`), when each turn's calls are known. */
+function workflowSteps(request: { agents?: AgentSpec[]; tasks?: string[]; max_loops?: number }): number | null {
+  let perLoop = 0;
+  for (const agent of request.agents ?? []) {
+    const calls = callsPerTurn(agent);
+    if (calls === null) return null;
+    perLoop += calls;
+  }
+  return perLoop * (request.tasks?.length ?? 1) * (request.max_loops ?? 1) || null;
+}
+
 /**
  * How many steps (LLM and tool calls) a run will take, when its kind and request make that
- * certain: an agent run of a plain agent, and the swarm types with a fixed schedule
- * (SequentialWorkflow: agents × loops). Null when the model's own choices decide it (tools,
- * handoffs, routers, judges, `auto`) or the kind has no steps of its own. Progress shows it as
- * the total; the worker's count of finished steps is the done part.
+ * certain: an agent run of a plain agent, the swarm types with a fixed schedule
+ * (SequentialWorkflow: agents × loops), and the workflows (a graph's nodes × loops, a grid's
+ * cells × loops). Null when the model's own choices decide it (tools, handoffs, routers, judges,
+ * `auto`) or the kind has no steps of its own. Progress shows it as the total; the worker's count
+ * of finished steps is the done part.
  */
 export function plannedSteps(kind: RunKind, request: unknown): number | null {
   if (!request || typeof request !== "object") return null;
@@ -52,5 +64,6 @@ export function plannedSteps(kind: RunKind, request: unknown): number | null {
     return agent ? callsPerTurn(agent) : null;
   }
   if (kind === "swarm") return swarmSteps(request as SwarmRequest);
+  if (kind === "graph_workflow" || kind === "batched_grid_workflow") return workflowSteps(request);
   return null;
 }

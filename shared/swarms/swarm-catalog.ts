@@ -11,7 +11,7 @@ import {
 export type AgentCountRule = { min: number } | { exactly: number; inOrder: readonly string[] };
 
 /** A request field naming a model some of a type's internal agents call. */
-type ModelField = Extract<keyof SwarmRequest, `${string}_model_name`>;
+type ModelField = Extract<keyof SwarmRequest, `${string}_model_name` | "chairman_model">;
 
 /**
  * What one swarm type is, as the API's validation, `GET /v1/swarms/available`, `auto`,
@@ -84,6 +84,7 @@ const RECORDS = {
     agents: { min: 1 },
     aliases: ["HiearchicalSwarm"],
     checks: [needsWorkerBesides(["director"])],
+    modelFields: ["director_model_name"],
   },
   auto: {
     summary: "a selector chooses the type that fits the task and the team, then it runs",
@@ -101,6 +102,7 @@ const RECORDS = {
     available: true,
     agents: { min: 0 },
     defaultModelWithoutAgents: true,
+    modelFields: ["council_judge_model_name"],
   },
   HeavySwarm: {
     summary: "a question generator gives each worker a focused question; a synthesis agent writes the report",
@@ -120,6 +122,7 @@ const RECORDS = {
     available: true,
     agents: { min: 2 },
     checks: [needsCouncilMembers],
+    modelFields: ["chairman_model"],
   },
   DebateWithJudge: {
     summary: "three agents: Pro argues for, Con against, a Judge evaluates and decides",
@@ -136,6 +139,24 @@ const RECORDS = {
     available: true,
     agents: { min: 1 },
     checks: [needsWorkerBesides(["planner", "judge"])],
+  },
+  MALT: {
+    summary:
+      "a generator answers, a verifier checks the answer in parallel samples, a refiner improves it per check, and the majority answer wins",
+    available: true,
+    agents: { exactly: 3, inOrder: ["Generator", "Verifier", "Refiner"] },
+  },
+  DeepResearchSwarm: {
+    summary: "research queries are planned, researched in parallel by the researchers, and synthesised into a report",
+    available: true,
+    agents: { min: 0 },
+    defaultModelWithoutAgents: true,
+  },
+  InteractiveGroupChat: {
+    summary:
+      "the agents the task @mentions answer in turn (all when none is), and each can @mention another to answer next",
+    available: true,
+    agents: { min: 1 },
   },
 } satisfies Record<string, SwarmTypeRecord>;
 

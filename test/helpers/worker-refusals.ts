@@ -28,6 +28,8 @@ export interface RefusalCase {
   agent?: Probe;
   /** A SwarmRequest (E1); also sent as the only item of an E2 batch. */
   swarm?: Probe;
+  /** A reasoning agent (`POST /v1/reasoning-agent/completions`). */
+  reasoning?: Probe;
   /** Refusals that depend on which providers have keys: checked on a deployment without the LLM gateway. */
   withoutGateway?: boolean;
 }
@@ -259,6 +261,14 @@ export const REFUSAL_SITES: RefusalSite[] = [
           },
         },
       },
+      {
+        name: "a reasoning agent on an unknown model",
+        withoutGateway: true,
+        reasoning: {
+          body: (m) => ({ swarm_type: "self-consistency", model_name: "mystery-model", task: m }),
+          refused: { status: 400, code: "UNKNOWN_MODEL", detail: /^model_name: Unknown model 'mystery-model'/ },
+        },
+      },
     ],
   },
   {
@@ -290,12 +300,46 @@ export const REFUSAL_SITES: RefusalSite[] = [
           },
         },
       },
+      ...(
+        [
+          ["HierarchicalSwarm", "director_model_name"],
+          ["LLMCouncil", "chairman_model"],
+          ["CouncilAsAJudge", "council_judge_model_name"],
+        ] as const
+      ).map(([swarmType, field]) => ({
+        name: `a ${swarmType} ${field} on a provider without a key`,
+        withoutGateway: true,
+        swarm: {
+          body: (m: string) =>
+            swarmBody(m, { swarm_type: swarmType, [field]: "claude-3-5-haiku-latest" }, [
+              { agent_name: "A", model_name: "gpt-4.1" },
+              { agent_name: "B", model_name: "gpt-4.1" },
+            ]),
+          refused: {
+            status: 400 as const,
+            code: "PROVIDER_NOT_CONFIGURED",
+            detail: new RegExp(`${field}: Model 'claude-3-5-haiku-latest'`),
+          },
+        },
+      })),
       {
         name: "built-in agents on a DEFAULT_MODEL without a key",
         withoutGateway: true,
         swarm: {
           body: (m) => ({ swarm_type: "CouncilAsAJudge", agents: [], task: `${m} task`, rules: m }),
           refused: { status: 400, code: "PROVIDER_NOT_CONFIGURED", detail: /CouncilAsAJudge without agents/ },
+        },
+      },
+      {
+        name: "a reasoning agent on DEFAULT_MODEL without a key (no model_name)",
+        withoutGateway: true,
+        reasoning: {
+          body: (m) => ({ swarm_type: "reasoning-duo", task: m }),
+          refused: {
+            status: 400,
+            code: "PROVIDER_NOT_CONFIGURED",
+            detail: /^model_name: Model 'claude-sonnet-4-20250514'/,
+          },
         },
       },
     ],

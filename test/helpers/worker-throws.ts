@@ -81,6 +81,12 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "names the agent of another failure",
   },
   { file: "workers/swarms/swarm-run.ts", throwText: "throw err;", why: "rethrows" },
+  { file: "workers/swarms/graph-workflow.ts", throwText: "throw err;", why: "rethrows a node's own failure" },
+  {
+    file: "workers/handlers/graph-workflow.handler.ts",
+    throwText: "INVALID_WORKFLOW",
+    why: "the backstop of a graph_workflow row that bypassed the API: POST /v1/graph-workflow/completions refuses every such graph with the same graphProblems (400 INVALID_WORKFLOW, before anything is stored; test/integration/graph-workflow.test.ts sends each); the E1/E5 probes of worker-refusals.ts cannot reach this endpoint",
+  },
   {
     file: "workers/agents/builtin-toolset.ts",
     throwText: "throw err;",

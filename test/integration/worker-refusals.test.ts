@@ -11,12 +11,13 @@ import { REFUSAL_SITES, type Probe, type Refusal, type RefusalCase } from "../he
  * instead, on every endpoint it can reach: the documented 4xx, no run stored, no LLM call made.
  */
 
-type Endpoint = "E5" | "E3" | "E1" | "E2";
+type Endpoint = "E5" | "E3" | "E1" | "E2" | "reasoning";
 const PATHS: Record<Endpoint, string> = {
   E5: "/v1/agent/completions",
   E3: "/v1/agent/batch/completions",
   E1: "/v1/swarm/completions",
   E2: "/v1/swarm/batch/completions",
+  reasoning: "/v1/reasoning-agent/completions",
 };
 /** A run that was wrongly stored answers within this wait instead of holding the test for SYNC_WAIT_MS. */
 const PREFER = { prefer: "wait=5" };
@@ -41,6 +42,7 @@ function probes(c: RefusalCase): { endpoint: Endpoint; probe: Probe; batch: bool
           { endpoint: "E2" as const, probe: c.swarm, batch: true },
         ]
       : []),
+    ...(c.reasoning ? [{ endpoint: "reasoning" as const, probe: c.reasoning, batch: false }] : []),
   ];
 }
 

@@ -17,7 +17,8 @@ const agents = (...roles: (string | null)[]) => roles.map((role, i) => ({ agent_
 
 describe("the swarm catalog", () => {
   it("derives the type list, the available types and the aliases from its records", () => {
-    expect(SWARM_TYPES).to.have.length(17);
+    expect(SWARM_TYPES).to.have.length(20);
+    expect(SWARM_TYPES.slice(-3)).to.deep.equal(["MALT", "DeepResearchSwarm", "InteractiveGroupChat"]);
     expect(SWARM_TYPES.slice(0, 3)).to.deep.equal(["AgentRearrange", "MixtureOfAgents", "SequentialWorkflow"]);
     expect(AVAILABLE_SWARM_TYPES).to.deep.equal(SWARM_TYPES.filter((type) => SWARM_CATALOG[type].available));
     expect(SWARM_TYPE_ALIASES).to.deep.equal({ HiearchicalSwarm: "HierarchicalSwarm" });
@@ -32,6 +33,19 @@ describe("the swarm catalog", () => {
     expect(runsOncePerTask(request({ task: "t", tasks: ["a"] }))).to.equal(false);
     expect(runsOncePerTask(request({ task: null, tasks: [] }))).to.equal(false);
     expect(runsOncePerTask(request({ swarm_type: "BatchedGridWorkflow", task: null, tasks: ["a"] }))).to.equal(false);
+  });
+
+  it("names the model field of each type's internal agents, so an unservable one is a 400 before the run is stored", () => {
+    const withFields = SWARM_TYPES.filter((type) => SWARM_CATALOG[type].modelFields?.length).map((type) => [
+      type,
+      SWARM_CATALOG[type].modelFields,
+    ]);
+    expect(Object.fromEntries(withFields)).to.deep.equal({
+      HierarchicalSwarm: ["director_model_name"],
+      CouncilAsAJudge: ["council_judge_model_name"],
+      HeavySwarm: ["heavy_swarm_question_agent_model_name", "heavy_swarm_worker_model_name"],
+      LLMCouncil: ["chairman_model"],
+    });
   });
 });
 
@@ -75,7 +89,14 @@ describe("the swarm request rules", () => {
         { swarm_type: "BatchedGridWorkflow", agents: agents(null) },
         ["BatchedGridWorkflow needs tasks: the grid is every agent on every task"],
       ],
+      [
+        { swarm_type: "MALT", agents: agents(null, null) },
+        ["MALT needs exactly 3 agents, in order Generator, Verifier, Refiner (got 2)"],
+      ],
+      [{ swarm_type: "InteractiveGroupChat", agents: [] }, ["InteractiveGroupChat needs at least 1 agent (got 0)"]],
       [{ swarm_type: "CouncilAsAJudge", agents: [] }, []],
+      [{ swarm_type: "DeepResearchSwarm", agents: [] }, []],
+      [{ swarm_type: "MALT", agents: agents(null, null, null) }, []],
       [{ swarm_type: "HierarchicalSwarm", agents: agents("director", null) }, []],
       [{ swarm_type: "MultiAgentRouter", agents: agents("router", "router") }, []],
     ];

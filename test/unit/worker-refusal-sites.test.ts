@@ -89,7 +89,8 @@ describe("the worker refusals listed in test/helpers/worker-refusals.ts and work
   it("give every refusal a request for an endpoint", () => {
     for (const site of REFUSAL_SITES) {
       expect(site.cases, site.refusal).to.not.be.empty;
-      for (const c of site.cases) expect(Boolean(c.agent || c.swarm), `${site.refusal}: ${c.name}`).to.equal(true);
+      for (const c of site.cases)
+        expect(Boolean(c.agent || c.swarm || c.reasoning), `${site.refusal}: ${c.name}`).to.equal(true);
     }
   });
 });

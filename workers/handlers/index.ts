@@ -1,7 +1,12 @@
 import type { JobName } from "../../shared/queues/registry";
+import { handleAgentGenerate } from "./agent-generate.handler";
+import { handleAutoSwarmBuilder } from "./auto-swarm-builder.handler";
 import { handleAdvancedResearch, handleAdvancedResearchBatch } from "./advanced-research.handler";
 import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
+import { handleBatchedGridWorkflow } from "./batched-grid-workflow.handler";
+import { handleGraphWorkflow } from "./graph-workflow.handler";
+import { handleReasoningAgentRun } from "./reasoning-agent-run.handler";
 import { handleSwarmBatch } from "./swarm-batch.handler";
 import { handleSwarmRun } from "./swarm-run.handler";
 import { handleTokenLaunch } from "./token-launch.handler";
@@ -14,6 +19,11 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "swarm-run": handleSwarmRun,
   "swarm-batch": handleSwarmBatch,
   "token-launch": handleTokenLaunch,
+  "auto-swarm-builder": handleAutoSwarmBuilder,
+  "agent-generate": handleAgentGenerate,
+  "graph-workflow": handleGraphWorkflow,
+  "batched-grid-workflow": handleBatchedGridWorkflow,
+  "reasoning-agent-run": handleReasoningAgentRun,
   "advanced-research": handleAdvancedResearch,
   "advanced-research-batch": handleAdvancedResearchBatch,
 };

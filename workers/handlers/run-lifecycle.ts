@@ -1,5 +1,14 @@
-import type { AgentRun, Run, SwarmRun } from "../../shared/db/entities/run.entity";
-import type { AdvancedResearchRun } from "../../shared/db/entities/run.entity";
+import type {
+  AdvancedResearchRun,
+  AgentGenerateRun,
+  AgentRun,
+  AutoSwarmBuilderRun,
+  BatchedGridWorkflowRun,
+  GraphWorkflowRun,
+  ReasoningAgentRun,
+  Run,
+  SwarmRun,
+} from "../../shared/db/entities/run.entity";
 import { config } from "../../shared/config";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { completeRun, failRun, loadSteps } from "../../shared/db/run-store";
@@ -20,7 +29,15 @@ import { RunLease } from "./run-lease";
 import { runSignal } from "./run-signal";
 
 /** The kinds of run a worker executes itself (batch parents and launches have their own handlers). */
-export type ExecutedRun = AgentRun | SwarmRun | AdvancedResearchRun;
+export type ExecutedRun =
+  | AgentRun
+  | SwarmRun
+  | AutoSwarmBuilderRun
+  | AgentGenerateRun
+  | GraphWorkflowRun
+  | BatchedGridWorkflowRun
+  | ReasoningAgentRun
+  | AdvancedResearchRun;
 
 /** What a run's execution gets: its row, and the run-wide recorder, budget, usage, signal and events. */
 interface RunEnv<R extends ExecutedRun> {

@@ -1,7 +1,7 @@
 import { config } from "../../shared/config";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { agentName } from "../../shared/contracts/agent-tree";
-import type { SwarmRequest } from "../../shared/contracts/swarm-request";
+import type { SwarmRequest, SwarmTurn } from "../../shared/contracts/swarm-request";
 import { BadRequestError } from "../../shared/errors";
 import { hasRole } from "../../shared/swarms/request-checks";
 import { swarmTypeRecord } from "../../shared/swarms/swarm-catalog";
@@ -121,11 +121,22 @@ export function jobHolder(
   label: string,
   jobPrompt: string,
   place: string,
+  typeField?: keyof SwarmRequest & string,
 ): PromptedAgent {
-  const model = internalAgentModel(swarm, job);
+  const model = internalAgentModel(swarm, job, typeField);
   const acting = roleAgent(swarm, job);
   if (!acting) return internalAgent(swarm, label, model, jobPrompt, place);
-  const spec = { ...acting, system_prompt: `${ownPrompt(acting)}\n\n${jobPrompt}` };
+  // The type's model field, when set, wins over the acting agent's own model (as for internal agents).
+  const spec = { ...acting, model_name: model, system_prompt: `${ownPrompt(acting)}\n\n${jobPrompt}` };
   const systemPrompt = swarmSystemPrompt(spec, swarm.request, swarm.swarmType, swarm.names, place);
   return { name: agentName(acting), model, systemPrompt, spec };
+}
+
+/**
+ * A turn made in a job (docs/swarm-types.md "Who is credited"): `role` names the job (`Router`,
+ * `Director`, …) and `agent` the agent that did it — the request agent acting in the job, or the
+ * internal agent, whose name is the job's.
+ */
+export function jobTurn(job: string, agent: string, content: unknown, extra: Record<string, unknown> = {}): SwarmTurn {
+  return { role: job, agent, content, ...extra };
 }

@@ -7,11 +7,14 @@ import { batchedGridWorkflow } from "./types/batched-grid-workflow";
 import { concurrentWorkflow } from "./types/concurrent-workflow";
 import { councilAsAJudge } from "./types/council-as-a-judge";
 import { debateWithJudge } from "./types/debate-with-judge";
+import { deepResearchSwarm } from "./types/deep-research-swarm";
 import { groupChat } from "./types/group-chat";
 import { hierarchicalSwarm } from "./types/hierarchical-swarm";
+import { interactiveGroupChat } from "./types/interactive-group-chat";
 import { heavySwarm } from "./types/heavy-swarm";
 import { llmCouncil } from "./types/llm-council";
 import { majorityVoting } from "./types/majority-voting";
+import { malt } from "./types/malt";
 import { mixtureOfAgents } from "./types/mixture-of-agents";
 import { multiAgentRouter } from "./types/multi-agent-router";
 import { plannerWorkerSwarm } from "./types/planner-worker-swarm";
@@ -46,4 +49,7 @@ export const swarmRunners: SwarmRunners = {
   DebateWithJudge: debateWithJudge,
   RoundRobin: roundRobin,
   PlannerWorkerSwarm: plannerWorkerSwarm,
+  MALT: malt,
+  DeepResearchSwarm: deepResearchSwarm,
+  InteractiveGroupChat: interactiveGroupChat,
 };

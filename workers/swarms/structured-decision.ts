@@ -1,9 +1,11 @@
 import type OpenAI from "openai";
+import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import type { ChatMessage } from "../../shared/llm/chat";
 import { resolveModel } from "../../shared/llm/providers";
 import { AppError } from "../../shared/errors";
 import type { FunctionTool } from "../agents/function-tools";
 import { buildChatRequest } from "../agents/llm-request";
+import { modelFamily } from "../agents/model-family";
 import { estimatePromptTokens } from "../agents/prompt-estimate";
 import { recordedLlmCall, type AssistantMessage } from "../agents/recorded-llm-call";
 import { internalAgentSpec } from "./internal-agent";
@@ -14,8 +16,16 @@ export interface DecisionMaker {
   name: string;
   model: string;
   systemPrompt: string;
-  /** Provider options; a request agent deciding passes its own, internal agents get the swarm's. */
-  llmArgs?: Record<string, unknown> | null;
+  /**
+   * The spec the decision runs on: a request agent acting in a job passes its own (temperature,
+   * output limit, reasoning, `llm_args`); without one, an internal agent's defaults.
+   */
+  spec?: AgentSpec;
+}
+
+/** `who` with its decision's output limit set, when the caller sets one (its own otherwise). */
+export function withMaxTokens(who: DecisionMaker & { spec: AgentSpec }, maxTokens?: number | null): DecisionMaker {
+  return maxTokens ? { ...who, spec: { ...who.spec, max_tokens: maxTokens } } : who;
 }
 
 /** The function the model must call; `parameters` is a JSON schema built by the caller. */
@@ -82,11 +92,17 @@ export async function decide<T>(
   lane: string,
 ): Promise<T> {
   const { ctx } = swarm;
-  const spec = {
-    ...internalAgentSpec(who.name, who.model, who.systemPrompt),
-    llm_args: who.llmArgs ?? swarm.internalLlmArgs,
-  };
+  const own = who.spec ?? internalAgentSpec(who.name, who.model, who.systemPrompt);
+  // Only internal agents borrow the swarm's provider options; a request agent keeps its own, even none.
+  const borrowed = own.role === "internal" && own.llm_args == null;
   const target = resolveModel(who.model);
+  const spec: AgentSpec = {
+    ...own,
+    model_name: who.model,
+    llm_args: borrowed ? swarm.internalLlmArgs : own.llm_args,
+    // Anthropic refuses extended thinking together with a forced tool call, which every decision is.
+    ...(modelFamily(target) === "anthropic" ? { reasoning_enabled: false, thinking_tokens: null } : {}),
+  };
   // One lane for both attempts: the repair is step #1 of the same lane, so replay finds it.
   const recorder = ctx.recorder.lane(`${swarm.lanePrefix}${lane}`);
   const tools: FunctionTool[] = [

@@ -19,6 +19,8 @@ export interface TurnOptions {
   place?: string;
   /** Whether the turn takes the swarm's image (default: yes, every turn's input holds the task). */
   images?: boolean;
+  /** The turn's own image, instead of the swarm's `img` (a grid task's image). */
+  image?: string | null;
   /** A complete system prompt, for internal agents. */
   systemPrompt?: string;
   /** Shown as the turn's author in streams (default: the agent's name). */
@@ -114,7 +116,7 @@ export class SwarmRun {
         agent,
         {
           task: input,
-          images: options.images === false || !this.request.img ? [] : [this.request.img],
+          images: this.turnImages(options),
           systemPrompt:
             options.systemPrompt ?? swarmSystemPrompt(agent, this.request, this.swarmType, this.names, options.place),
         },
@@ -134,6 +136,12 @@ export class SwarmRun {
     } finally {
       this.events?.emit({ type: "agent_end", agent: label });
     }
+  }
+
+  private turnImages(options: TurnOptions): string[] {
+    if (options.images === false) return [];
+    const image = options.image || this.request.img;
+    return image ? [image] : [];
   }
 
   /** Runs calls in parallel (at most the configured number at once); results in item order. */

@@ -10,14 +10,23 @@ import {
 } from "./advanced-research/advanced-research.router";
 import { AGENT_BATCH_PATH, agentBatchRouter } from "./agent/agent-batch.router";
 import { AGENT_COMPLETIONS_PATH, agentRouter } from "./agent/agent.router";
+import { agentsListRouter } from "./agent/agents-list.router";
+import { AGENT_GENERATE_PATH, AUTO_SWARM_BUILDER_PATH, builderRouter } from "./builder/builder.router";
 import { jobsRouter } from "./jobs/jobs.router";
 import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
+import { chatRouter } from "./openai/chat.router";
+import { CHAT_COMPLETIONS_PATH } from "./openai/openai-paths";
+import { openAiModelsRouter } from "./openai/openai-models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
+import { REASONING_COMPLETIONS_PATH, reasoningRouter } from "./reasoning/reasoning.router";
 import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
+import { metricsSummaryRouter } from "./usage/metrics-summary.router";
+import { usageReportRouter } from "./usage/usage-report.router";
 import { toolsRouter } from "./tools/tools.router";
 import { usageRouter } from "./usage/usage.router";
+import { BATCHED_GRID_WORKFLOW_PATH, GRAPH_WORKFLOW_PATH, workflowsRouter } from "./workflows/workflows.router";
 
 /** Every `/v1` router, in mount order; all sit behind the API key, the rate limits and the JSON body parser. */
 export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
@@ -28,15 +37,23 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     jobsRouter(deps),
     rateLimitsRouter(limiter),
     modelsRouter(),
+    openAiModelsRouter(), // after modelsRouter: `/v1/models/available` is not a model id
+    chatRouter(deps),
     logsRouter(deps),
     marketplaceRouter(deps),
     usageRouter(deps),
+    usageReportRouter(deps),
+    metricsSummaryRouter(deps),
+    agentsListRouter(deps),
+    builderRouter(deps),
+    workflowsRouter(deps),
+    reasoningRouter(deps),
     toolsRouter(),
     advancedResearchRouter(deps),
   ];
 }
 
-const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH]);
+const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH, CHAT_COMPLETIONS_PATH]);
 
 /**
  * E5 and E1 take their rate-limit verdict late: their services await it alongside the run's insert
@@ -53,6 +70,12 @@ const RUN_PATHS = new Set([
   SWARM_COMPLETIONS_PATH,
   AGENT_BATCH_PATH,
   SWARM_BATCH_PATH,
+  AUTO_SWARM_BUILDER_PATH,
+  AGENT_GENERATE_PATH,
+  CHAT_COMPLETIONS_PATH,
+  GRAPH_WORKFLOW_PATH,
+  BATCHED_GRID_WORKFLOW_PATH,
+  REASONING_COMPLETIONS_PATH,
   ADVANCED_RESEARCH_PATH,
   ADVANCED_RESEARCH_BATCH_PATH,
 ]);

@@ -4,7 +4,7 @@ import { roundCost } from "../../../shared/llm/pricing";
 import { plannedSteps } from "../../../shared/swarms/planned-steps";
 
 /** Kinds whose runs have steps of their own (LLM and tool calls) to show progress by. */
-export const KINDS_WITH_STEPS = new Set<Run["kind"]>(["agent", "swarm"]);
+export const KINDS_WITH_STEPS = new Set<Run["kind"]>(["agent", "swarm", "graph_workflow", "batched_grid_workflow"]);
 
 /** One finished step of a running run, as `progress.turns` shows it. */
 function presentTurn(step: StepSummary) {

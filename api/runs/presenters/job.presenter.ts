@@ -2,8 +2,11 @@ import { isRunOfKind, type Run } from "../../../shared/db/entities/run.entity";
 import { presentAdvancedResearch } from "./advanced-research.presenter";
 import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
+import { presentAgentGenerate, presentAutoSwarmBuilder } from "./builder.presenter";
 import { batchSlots } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
+import { presentBatchedGridWorkflow, presentGraphWorkflow } from "./workflow.presenter";
+import { presentReasoningCompletion } from "./reasoning-completion.presenter";
 import { PUBLIC_STATUS } from "./run-status";
 
 /** The stored response of a succeeded run, for the kinds that have one (a batch's from its items). */
@@ -17,6 +20,16 @@ function presentSuccess(run: Run, children: Run[]): Record<string, unknown> | nu
       return presentSwarmCompletion(run);
     case "swarm_batch":
       return { job_id: run.job_id, results: batchSlots(run.request, children.filter(isRunOfKind("swarm"))) };
+    case "auto_swarm_builder":
+      return presentAutoSwarmBuilder(run);
+    case "agent_generate":
+      return presentAgentGenerate(run);
+    case "graph_workflow":
+      return presentGraphWorkflow(run);
+    case "batched_grid_workflow":
+      return presentBatchedGridWorkflow(run);
+    case "reasoning_agent":
+      return presentReasoningCompletion(run);
     case "advanced_research":
       return presentAdvancedResearch(run);
     case "advanced_research_batch":

@@ -26,7 +26,7 @@ export const SWARM_SIM_LATENCY_MS = 300;
 const steps = (flow = "") => flow.split("->").length;
 
 /**
- * One entry per swarm type of SWARM-TYPES.md ("The 17 types"); a new type is one more entry. The
+ * One entry per swarm type of SWARM-TYPES.md ("The 20 types"); a new type is one more entry. The
  * `formula` strings are that page's depth column verbatim (N agents, L = max_loops), and `of`
  * computes it for the entry's shape: the longest chain of LLM calls that must wait for each other,
  * so a swarm that really runs its parallel work in parallel takes about depth × one call's latency.
@@ -83,6 +83,11 @@ export const SWARM_CASES: Record<string, SwarmCase> = {
     depth: { formula: "Σ(2+chain)" },
     depthFromResponse: (body) => plannerWorkerDepth(body),
   },
+  MALT: { shape: { agents: 3, loops: 2 }, depth: { formula: "4·L", of: (s) => 4 * s.loops } },
+  // L = 1: for L > 1 the Query Generator may end the research early by planning no queries.
+  DeepResearchSwarm: { shape: { agents: 3, loops: 1 }, depth: { formula: "2·L+1", of: (s) => 2 * s.loops + 1 } },
+  // The task mentions nobody, so every agent speaks once per round whatever the replies mention.
+  InteractiveGroupChat: { shape: { agents: 3, loops: 2 }, depth: { formula: "N·L", of: (s) => s.agents * s.loops } },
 };
 
 type Turn = Record<string, unknown> & { role?: unknown; content?: unknown };

@@ -1,6 +1,13 @@
 import { EntitySchema } from "typeorm";
 import type { AgentCompletionRequest, AgentRunOutput, AgentUsage, StoredBudget } from "../../contracts/agent-spec";
 import type {
+  AgentGenerateOutput,
+  AgentGenerateRequest,
+  AutoSwarmBuilderOutput,
+  AutoSwarmBuilderRequest,
+  BuilderUsage,
+} from "../../contracts/auto-swarm-builder";
+import type {
   AdvancedResearchBatchParent,
   AdvancedResearchOutput,
   AdvancedResearchRequest,
@@ -8,8 +15,15 @@ import type {
 } from "../../contracts/advanced-research";
 import type { AgentBatchParent, BatchOutput, BatchTotals, SwarmBatchParent } from "../../contracts/batch";
 import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/swarm-request";
+import type { ReasoningRequest, ReasoningRunOutput } from "../../contracts/reasoning-request";
 import type { PromptTokenizeRunRequest, TokenLaunchOutput, TokenLaunchRunRequest } from "../../contracts/token-launch";
 import type { StoredSecret } from "../../secrets/run-secrets";
+import type {
+  BatchedGridWorkflowOutput,
+  BatchedGridWorkflowRequest,
+  GraphWorkflowOutput,
+  GraphWorkflowRequest,
+} from "../../contracts/workflows";
 
 export const RUN_KINDS = [
   "swarm",
@@ -83,6 +97,36 @@ type TokenLaunchRun = RunRecord<"token_launch", TokenLaunchRunRequest, TokenLaun
 /** E7/E8: a marketplace prompt's token launch. */
 type PromptTokenizeRun = RunRecord<"prompt_tokenize", PromptTokenizeRunRequest, TokenLaunchOutput, never>;
 
+/** `POST /v1/auto-swarm-builder/completions`: a swarm designed by the Builder. */
+export type AutoSwarmBuilderRun = RunRecord<
+  "auto_swarm_builder",
+  Stored<AutoSwarmBuilderRequest>,
+  AutoSwarmBuilderOutput,
+  BuilderUsage
+>;
+/** `POST /v1/agents/auto-generate`: one agent designed by the Builder. */
+export type AgentGenerateRun = RunRecord<
+  "agent_generate",
+  Stored<AgentGenerateRequest>,
+  AgentGenerateOutput,
+  BuilderUsage
+>;
+/** `POST /v1/graph-workflow/completions`: agents as the nodes of a directed acyclic graph. */
+export type GraphWorkflowRun = RunRecord<
+  "graph_workflow",
+  Stored<GraphWorkflowRequest>,
+  GraphWorkflowOutput,
+  SwarmUsage
+>;
+/** `POST /v1/batched-grid-workflow/completions`: every agent on every task. */
+export type BatchedGridWorkflowRun = RunRecord<
+  "batched_grid_workflow",
+  Stored<BatchedGridWorkflowRequest>,
+  BatchedGridWorkflowOutput,
+  SwarmUsage
+>;
+/** `POST /v1/reasoning-agent/completions`: one reasoning agent (its usage priced as a swarm's). */
+export type ReasoningAgentRun = RunRecord<"reasoning_agent", Stored<ReasoningRequest>, ReasoningRunOutput, SwarmUsage>;
 /** `POST /v1/advanced-research/completions` (and a batch item): a director and parallel web researchers. */
 export type AdvancedResearchRun = RunRecord<
   "advanced_research",
@@ -106,6 +150,11 @@ export type Run =
   | SwarmBatchRun
   | TokenLaunchRun
   | PromptTokenizeRun
+  | AutoSwarmBuilderRun
+  | AgentGenerateRun
+  | GraphWorkflowRun
+  | BatchedGridWorkflowRun
+  | ReasoningAgentRun
   | AdvancedResearchRun
   | AdvancedResearchBatchRun;
 /** The run of one kind. */

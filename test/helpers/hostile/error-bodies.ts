@@ -1,9 +1,11 @@
 import { joiToJsonSchema, type JsonSchema } from "../../../api/openapi/joi-json-schema";
+import { isOpenAiPath } from "../../../api/routes/v1/openai/openai-paths";
 import {
   apiErrorBodySchema,
   platformErrorBodySchema,
   validationErrorBodySchema,
 } from "../../../api/schemas/error-body.schema";
+import { openAiErrorBodySchema } from "../../../api/schemas/openai-response.schema";
 import type { DocumentedOperation } from "./operations";
 import type { RawResponse } from "./send";
 
@@ -11,18 +13,27 @@ import type { RawResponse } from "./send";
  * The app's own error bodies for answers an operation does not describe (a 405, a 415): the
  * document's component when it has one, else the schema the document would publish.
  */
-function fallbackErrorSchema(target: DocumentedOperation, status: number): JsonSchema {
+function fallbackErrorSchema(target: DocumentedOperation, status: number, openAi: boolean): JsonSchema {
   const [id, joi] =
     target.app === "platform"
       ? (["PlatformError", platformErrorBodySchema] as const)
-      : status === 422
-        ? (["ValidationErrorBody", validationErrorBodySchema] as const)
-        : (["ApiError", apiErrorBodySchema] as const);
+      : openAi
+        ? (["OpenAIError", openAiErrorBodySchema] as const)
+        : status === 422
+          ? (["ValidationErrorBody", validationErrorBodySchema] as const)
+          : (["ApiError", apiErrorBodySchema] as const);
   if (target.doc.components?.schemas?.[id]) return { $ref: `#/components/schemas/${id}` };
   const own: Record<string, JsonSchema> = {};
   const converted = joiToJsonSchema(joi, own);
   return own[id] ?? converted;
 }
+
+/** OpenAI's error `type` for the statuses that have their own; other 4xx are `invalid_request_error`, 5xx `server_error`. */
+const OPENAI_TYPES: Record<number, string> = {
+  401: "authentication_error",
+  403: "permission_error",
+  429: "rate_limit_error",
+};
 
 /** Signs of internals in a body: stack frames, source paths, driver and engine errors. */
 const LEAKS: [string, RegExp][] = [
@@ -78,9 +89,14 @@ export function errorBodyProblems(
   } catch {
     return [...problems, "the body is not JSON"];
   }
-  const schema = documented?.["application/json"]?.schema ?? fallbackErrorSchema(target, res.status);
+  // The OpenAI-compatible paths answer in OpenAI's body, whose `type` stands for the status.
+  const openAi = target.app === "api" && !options.outsideOperation && isOpenAiPath(target.template);
+  const schema = documented?.["application/json"]?.schema ?? fallbackErrorSchema(target, res.status, openAi);
   problems.push(...target.schemas.errors(schema, body).map((e) => `body ${e}`));
-  if (body?.status_code !== res.status)
+  if (openAi) {
+    const type = OPENAI_TYPES[res.status] ?? (res.status >= 500 ? "server_error" : "invalid_request_error");
+    if (body?.error?.type !== type) problems.push(`error.type ${JSON.stringify(body?.error?.type)} is not ${type}`);
+  } else if (body?.status_code !== res.status)
     problems.push(`status_code ${JSON.stringify(body?.status_code)} is not the status ${res.status}`);
   return problems;
 }

@@ -4,12 +4,7 @@ import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { swarmRuleProblems } from "../../../shared/swarms/swarm-rules";
 import { swarmRunners } from "../../../workers/swarms/registry";
 import { DecisionError } from "../../../workers/swarms/structured-decision";
-import {
-  generatedAgentSpec,
-  readSpec,
-  renderSpec,
-  type SwarmSpec,
-} from "../../../workers/swarms/types/auto-swarm-builder";
+import { generatedAgentSpec, readSpec, renderSpec, type SwarmSpec } from "../../../workers/swarms/builder/swarm-spec";
 import { concreteTypes } from "../../../workers/swarms/types/chosen-type";
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
@@ -66,10 +61,13 @@ describe("AutoSwarmBuilder (E1)", () => {
     }
     expect(success, "one of the attempts built a valid swarm").to.not.equal(null);
     const { res, journalFrom } = success!;
-    expect(res.body.swarm_type).to.equal("AutoSwarmBuilder");
     const builderTurn = res.body.output[0];
     expect(builderTurn.role).to.equal("Builder");
     const spec = builderTurn.spec as SwarmSpec;
+    // Issue 16 item 8: the response names the type that ran (as `auto` does), not "AutoSwarmBuilder";
+    // the built swarm's description stays visible in the Builder turn.
+    expect(res.body.swarm_type, "the generated type").to.equal(spec.swarm_type);
+    if (spec.description) expect(builderTurn.content).to.include(`Description: ${spec.description}`);
     expect(builderTurn.content).to.equal(renderSpec(spec));
     expect(spec.agents.length).to.be.within(2, 8);
     // The generated agents really ran, as the generated type, with their generated prompts and the builder's model.
@@ -92,7 +90,9 @@ describe("AutoSwarmBuilder (E1)", () => {
     const [drafter, editor] = [`Drafter-${marker}`, `Editor-${marker}`];
     const spec = {
       name: "Pair",
+      description: "Drafts and edits",
       swarm_type: "SequentialWorkflow",
+      rules: "Be brief.",
       agents: { [drafter]: builtAgent("drafter"), [editor]: builtAgent("editor") },
     };
     const run = inProcess(
@@ -106,7 +106,7 @@ describe("AutoSwarmBuilder (E1)", () => {
     const output = (await autoSwarmBuilder.run(run.swarm)) as { role: string; content: string }[];
     expect(output.map((t) => t.role)).to.deep.equal(["Builder", drafter, editor]);
     expect(output[0].content).to.equal(
-      `Swarm 'Pair' (SequentialWorkflow) with 2 agents:\n- ${drafter}: drafter part\n  System prompt: You are the drafter.\n- ${editor}: editor part\n  System prompt: You are the editor.`,
+      `Swarm 'Pair' (SequentialWorkflow) with 2 agents:\nDescription: Drafts and edits\n- ${drafter}: drafter part\n  System prompt: You are the drafter.\n- ${editor}: editor part\n  System prompt: You are the editor.\nRules: Be brief.`,
     );
     const calls = callsMentioning(h, marker);
     expect(calls.map(callerOf)).to.deep.equal([drafter, editor]);
@@ -115,7 +115,9 @@ describe("AutoSwarmBuilder (E1)", () => {
     expect(calls[1].max_tokens ?? calls[1].max_completion_tokens).to.equal(77);
     expect(calls[0].messages[0].content)
       .to.include("You are the drafter.")
-      .and.include("of the SequentialWorkflow swarm 'Pair'");
+      .and.include("of the SequentialWorkflow swarm 'Pair'")
+      .and.include("Swarm purpose: Drafts and edits")
+      .and.include("Rules: Be brief.");
     expect(calls[1].messages[0].content).to.include("You are the editor.");
     expect(inputOf(calls[1])).to.equal(`${marker}\n\n${drafter}: ${output[1].content}`);
     expect(run.steps.map((s) => s.lane)).to.deep.equal(["builder", "swarm/l0/a0", "swarm/l0/a1"]);
@@ -177,7 +179,7 @@ describe("AutoSwarmBuilder specs (unit)", () => {
     const built = { agent_name: "Writer", description: "writes", system_prompt: "You write." };
     const { value, error } = agentSpecSchema.validate({ ...built, model_name: "gpt-4.1" });
     expect(error).to.equal(undefined);
-    expect(generatedAgentSpec(built, "gpt-4.1")).to.deep.equal(value);
+    expect(generatedAgentSpec(built, { model: "gpt-4.1" })).to.deep.equal(value);
   });
 
   it("reads keyed agents in order, drops a flow for other types, and rejects bad shapes", () => {
@@ -190,8 +192,10 @@ describe("AutoSwarmBuilder specs (unit)", () => {
     });
     expect(spec).to.deep.equal({
       name: "N",
+      description: "",
       swarm_type: "ConcurrentWorkflow",
       rearrange_flow: null,
+      rules: null,
       agents: [
         { agent_name: "B", description: "b part", system_prompt: "You are the b." },
         { agent_name: "A", description: "a part", system_prompt: "You are the a." },

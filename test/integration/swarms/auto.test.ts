@@ -44,9 +44,9 @@ describe("auto (E1)", () => {
     expect(selector.model).to.equal("gpt-4o-mini");
     expect(selector.tool_choice).to.deep.equal({ type: "function", function: { name: "choose_swarm_type" } });
     const offered = selector.tools[0].function.parameters.properties.swarm_type.enum as string[];
-    // 2 agents, no flow, no tasks: never DebateWithJudge, AgentRearrange or BatchedGridWorkflow, nor a meta type.
+    // 2 agents, no flow, no tasks: never DebateWithJudge or MALT (3 agents), AgentRearrange or BatchedGridWorkflow, nor a meta type.
     expect(offered).to.deep.equal(
-      registered.filter((t) => !["DebateWithJudge", "AgentRearrange", "BatchedGridWorkflow"].includes(t)),
+      registered.filter((t) => !["DebateWithJudge", "MALT", "AgentRearrange", "BatchedGridWorkflow"].includes(t)),
     );
     expect(offered).to.include("SequentialWorkflow").and.not.include("auto").and.not.include("AutoSwarmBuilder");
     // The selector sees the task and the agent list.
@@ -63,6 +63,7 @@ describe("auto (E1)", () => {
     expect(res.body.swarm_type, "the chosen type, not auto").to.equal(choice.swarm_type);
     expect(res.body.output[0]).to.deep.equal({
       role: "Selector",
+      agent: "Selector",
       content: `Chose ${choice.swarm_type}: ${choice.reason}`,
       swarm_type: choice.swarm_type,
     });

@@ -44,8 +44,11 @@ describe("DebateWithJudge (E1)", () => {
     expect(judge1).to.include(marker).and.include(output[0].content).and.include(output[1].content);
     expect(con2).to.include(output[3].content).and.not.include(output[0].content);
     expect(judge2).to.include(output[3].content).and.include(output[4].content);
-    // Round 2 argues over round 1's synthesis; round 1 had none to see.
+    // Round 2 argues over round 1's synthesis, every side of it (spec rule 3); round 1 had none to see.
     expect(pro2).to.include(marker).and.include(output[2].content);
+    expect(con2, "Con builds on the synthesis").to.include(marker).and.include(output[2].content);
+    expect(judge2, "the Judge builds on its synthesis").to.include(output[2].content);
+    for (const input of [con1, judge1]) expect(input).to.not.include("synthesis of the previous round");
     expect(pro1).to.not.include("synthesis of the previous round");
     // Only the final judge turn is asked for the verdict.
     expect(judge1).to.not.include("verdict");

@@ -1,5 +1,4 @@
 import { expect } from "chai";
-import { config } from "../../../shared/config";
 import { REVIEW_PROMPT } from "../../../workers/agents/messages";
 import {
   heavySwarm,
@@ -107,7 +106,7 @@ describe("HeavySwarm (E1)", () => {
     expect(output[5].content).to.include(conversationOf(synthesis));
   });
 
-  it("with agents: the request's agents are the workers (own models), the question schema names them, the model fields default", async () => {
+  it("with agents: the request's agents are the workers (own models), the question schema names them, unset model fields fall back to the first agent's model", async () => {
     const marker = uniqueMarker("heavy-agents");
     const names = ["Scout", "Critic"];
     const res = await postSwarm(h, key, {
@@ -126,7 +125,7 @@ describe("HeavySwarm (E1)", () => {
     const calls = callsMentioning(h, marker);
     expect(calls).to.have.length(4);
     expect(callerOf(calls[0])).to.equal("Question Generator");
-    expect(calls[0].model).to.equal(config.llm.defaultModel);
+    expect(calls[0].model, "no default of another provider").to.equal("gpt-4o");
     expect(calls[0].tools[0].function.parameters.properties.questions.required).to.deep.equal(names);
     expect(inputOf(calls[0])).to.include("- Scout: Scout does its part").and.include("- Critic: Critic does its part");
     const decision = await storedQuestions(h, res.body.job_id);
@@ -141,7 +140,7 @@ describe("HeavySwarm (E1)", () => {
       expect(output[1 + i].content).to.include(conversationOf(call));
     });
     expect(callerOf(calls[3])).to.equal("Synthesis");
-    expect(calls[3].model).to.equal(config.llm.defaultWorkerModel);
+    expect(calls[3].model, "the first agent's model, not a Claude default").to.equal("gpt-4o");
   });
 
   it("accepts a request without agents but still requires task, tasks or messages", async () => {

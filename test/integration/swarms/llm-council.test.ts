@@ -171,7 +171,8 @@ describe("LLMCouncil (E1)", () => {
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.number_of_agents).to.equal(3);
-    expect(res.body.output.map((t: any) => t.role)).to.deep.equal(["Ann", "Bob", "Ann", "Bob", "Tally", "Boss"]);
+    expect(res.body.output.map((t: any) => t.role)).to.deep.equal(["Ann", "Bob", "Ann", "Bob", "Tally", "Chairman"]);
+    expect(res.body.output.at(-1).agent, "the job and the agent that did it").to.equal("Boss");
     const calls = callsMentioning(h, marker);
     expect(calls).to.have.length(5);
     expect(callerOf(calls[4])).to.equal("Boss");

@@ -106,7 +106,12 @@ describe("PlannerWorkerSwarm (E1)", () => {
       expect(turn.content).to.include(conversationOf(call));
       expect(inputOf(judgeCall)).to.include(`[c1:${t.id}] ${t.agent} (task: ${t.task}):\n${turn.content}`);
     });
-    expect(output.at(-1)).to.deep.equal({ role: "Judge", content: renderVerdict(verdict), goal_met: verdict.goal_met });
+    expect(output.at(-1)).to.deep.equal({
+      role: "Judge",
+      agent: "Judge",
+      content: renderVerdict(verdict),
+      goal_met: verdict.goal_met,
+    });
     expect(res.body.number_of_agents, "Planner and Judge count").to.equal(2 + new Set(tasks.map((t) => t.agent)).size);
   });
 

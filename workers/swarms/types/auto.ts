@@ -3,7 +3,7 @@ import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import type { SwarmTypeName } from "../../../shared/swarms/swarm-catalog";
 import { swarmRuleProblems } from "../../../shared/swarms/swarm-rules";
 import { BudgetExceededError } from "../../agents/run-budget";
-import { internalAgent, internalAgentModel } from "../internal-agent";
+import { internalAgent, internalAgentModel, jobTurn } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { RunnerOf, SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
@@ -109,7 +109,7 @@ export function autoRunner(runnerOf: RunnerOf): SwarmTypeRunner<"auto"> {
         chosen = FALLBACK_TYPE;
         text = `Could not choose a swarm type (${(err as Error).message}); running ${FALLBACK_TYPE}.`;
       }
-      swarm.conversation.add({ role: SELECTOR, content: text, swarm_type: chosen });
+      swarm.conversation.add(jobTurn(SELECTOR, SELECTOR, text, { swarm_type: chosen }));
       swarm.ranType = chosen;
       const derived = swarm.derive(chosen, { swarmType: chosen, request: { swarm_type: chosen } });
       return runChosenType(swarm, runnerOf(chosen), derived);

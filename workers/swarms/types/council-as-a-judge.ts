@@ -1,7 +1,7 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { agentName } from "../../agents/handoffs";
 import { contentText } from "../../../shared/swarms/opening";
-import { internalAgent, internalAgentModel } from "../internal-agent";
+import { internalAgent, internalAgentModel, jobTurn } from "../internal-agent";
 import type { SwarmRun } from "../swarm-run";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 
@@ -94,7 +94,8 @@ export const councilAsAJudge: SwarmTypeRunner<"CouncilAsAJudge"> = {
     const chairPrompt =
       "You chair a council of judges. Merge their reports into one judgement: the overall verdict, the main strengths and weaknesses by dimension, where the judges agree or disagree, and concrete recommendations for improvement.";
     const chairPlace = `chairing the council of ${judgeNames.join(", ")}`;
-    const chair = internalAgent(swarm, CHAIR, internalAgentModel(swarm, "chair"), chairPrompt, chairPlace);
+    const chairModel = internalAgentModel(swarm, "chair", "council_judge_model_name");
+    const chair = internalAgent(swarm, CHAIR, chairModel, chairPrompt, chairPlace);
     const chairInput = [
       `Material judged:\n${swarm.opening}`,
       "Reports of the judges:",
@@ -102,7 +103,7 @@ export const councilAsAJudge: SwarmTypeRunner<"CouncilAsAJudge"> = {
       "Merge these reports into one judgement.",
     ].join("\n\n");
     const verdict = await swarm.turn(chair.spec, chairInput, { lane: "chair", systemPrompt: chair.systemPrompt });
-    swarm.conversation.add({ role: CHAIR, content: verdict });
+    swarm.conversation.add(jobTurn(CHAIR, chair.name, verdict));
     return swarm.conversation.turns;
   },
 };

@@ -4,8 +4,8 @@ import type { SwarmTypeRunner } from "../swarm-type-runner";
 /**
  * DebateWithJudge (spec E1 rules, SWARM-TYPES.md): exactly three agents, Pro, Con and Judge, in
  * request order. Each round Pro argues for, Con argues against Pro, and the Judge evaluates both
- * and synthesises; the next round argues over that synthesis, and the last Judge turn gives the
- * verdict. Output is `[Pro, Con, Judge]` per round under the agents' names. Calls and depth 3·L.
+ * and synthesises; in the next round Pro, Con and the Judge all build on that synthesis, and the
+ * last Judge turn gives the verdict. Output is `[Pro, Con, Judge]` per round under the agents' names. Calls and depth 3·L.
  */
 export const debateWithJudge: SwarmTypeRunner<"DebateWithJudge"> = {
   name: "DebateWithJudge",
@@ -28,7 +28,9 @@ export const debateWithJudge: SwarmTypeRunner<"DebateWithJudge"> = {
       );
       swarm.conversation.add({ role: proName, content: proArgument });
 
-      const conInput = `${topic}\n\n${proName} argued for it:\n${proArgument}\n\nArgue against: rebut ${proName}'s argument and make the case against the topic.`;
+      // From round 2 every side builds on the last synthesis (spec rule 3), not only Pro.
+      const previous = synthesis === null ? "" : `${judgeName}'s synthesis of the previous round:\n${synthesis}\n\n`;
+      const conInput = `${topic}\n\n${previous}${proName} argued for it:\n${proArgument}\n\nArgue against: rebut ${proName}'s argument and make the case against the topic.`;
       const conArgument = contentText(
         await swarm.turn(con, conInput, {
           lane: `l${loop}/con`,
@@ -41,7 +43,7 @@ export const debateWithJudge: SwarmTypeRunner<"DebateWithJudge"> = {
       const ask = last
         ? "This is the final round: evaluate both arguments and give your verdict on the topic, with the reasons that decide it."
         : "Evaluate both arguments and synthesise the strongest points of each into a position for the next round to debate.";
-      const judgeInput = `${topic}\n\n${proName} (for):\n${proArgument}\n\n${conName} (against):\n${conArgument}\n\n${ask}`;
+      const judgeInput = `${topic}\n\n${previous}${proName} (for):\n${proArgument}\n\n${conName} (against):\n${conArgument}\n\n${ask}`;
       synthesis = contentText(
         await swarm.turn(judge, judgeInput, {
           lane: `l${loop}/judge`,

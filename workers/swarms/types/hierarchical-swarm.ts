@@ -1,7 +1,8 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { agentName } from "../../agents/handoffs";
 import { contentText } from "../../../shared/swarms/opening";
-import { jobHolder, roleAgent } from "../internal-agent";
+import { jobHolder, jobTurn, roleAgent } from "../internal-agent";
+import { withDirectorSettings } from "./director-settings";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { SwarmRun } from "../swarm-run";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
@@ -151,7 +152,18 @@ export const hierarchicalSwarm: SwarmTypeRunner<"HierarchicalSwarm"> = {
     const workers = swarm.agents.filter((a) => a !== acting);
     const workerNames = workers.map(agentName);
     // The agent that directs: a request agent keeps its name, prompt and settings; the job is added.
-    const director = jobHolder(swarm, "director", DIRECTOR, DIRECTOR_JOB, `directing ${workerNames.join(", ")}`);
+    // `director_model_name` and `director_settings` tune it, whoever holds the job.
+    const director = withDirectorSettings(
+      swarm,
+      jobHolder(
+        swarm,
+        "director",
+        DIRECTOR,
+        DIRECTOR_JOB,
+        `directing ${workerNames.join(", ")}`,
+        "director_model_name",
+      ),
+    );
     const team = `Team:\n${teamList(workers)}`;
 
     const results: OrderResult[] = [];
@@ -176,7 +188,7 @@ export const hierarchicalSwarm: SwarmTypeRunner<"HierarchicalSwarm"> = {
       );
       const done = review && decision.done === true;
       const shown: DirectorDecision = done ? { plan: decision.plan, orders: [], done: true } : decision;
-      swarm.conversation.add({ role: DIRECTOR, content: renderOrders(shown) });
+      swarm.conversation.add(jobTurn(DIRECTOR, director.name, renderOrders(shown)));
       if (done) break;
 
       const contents = await runOrders(swarm, workers, decision, loop);
@@ -197,7 +209,7 @@ export const hierarchicalSwarm: SwarmTypeRunner<"HierarchicalSwarm"> = {
       systemPrompt: director.systemPrompt,
       label: DIRECTOR,
     });
-    swarm.conversation.add({ role: DIRECTOR, content: synthesis });
+    swarm.conversation.add(jobTurn(DIRECTOR, director.name, synthesis));
     return swarm.conversation.turns;
   },
 };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { agentName } from "../../agents/handoffs";
 import { contentText } from "../../../shared/swarms/opening";
-import { internalAgent, internalAgentModel, roleAgent } from "../internal-agent";
+import { internalAgent, internalAgentModel, jobTurn, roleAgent } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import { swarmSystemPrompt } from "../swarm-prompt";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
@@ -190,7 +190,7 @@ export const llmCouncil: SwarmTypeRunner<"LLMCouncil"> = {
             [names[i]],
             "evaluating and ranking the council's anonymised answers",
           ),
-          llmArgs: agent.llm_args, // a member ranks with its own provider options
+          spec: agent, // a member ranks with its own settings
         },
         evaluationInput,
         tool,
@@ -228,12 +228,16 @@ export const llmCouncil: SwarmTypeRunner<"LLMCouncil"> = {
     ].join("\n\n");
     const place = `the chairman of the council (${names.join(", ")}), writing the final answer`;
     let final: unknown;
-    if (chairAgent) final = await swarm.turn(chairAgent, chairInput, { lane: "chairman", place });
-    else {
-      const chair = internalAgent(swarm, CHAIRMAN, internalAgentModel(swarm, "chairman"), chairPrompt, place);
+    // `chairman_model`, when set, is the chairman's model, whoever holds the job.
+    const chairModel = internalAgentModel(swarm, "chairman", "chairman_model");
+    if (chairAgent) {
+      const acting = { ...chairAgent, model_name: chairModel };
+      final = await swarm.turn(acting, chairInput, { lane: "chairman", place });
+    } else {
+      const chair = internalAgent(swarm, CHAIRMAN, chairModel, chairPrompt, place);
       final = await swarm.turn(chair.spec, chairInput, { lane: "chairman", systemPrompt: chair.systemPrompt });
     }
-    swarm.conversation.add({ role: chairName, content: final });
+    swarm.conversation.add(jobTurn(CHAIRMAN, chairName, final));
     return swarm.conversation.turns;
   },
 };

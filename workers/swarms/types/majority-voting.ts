@@ -1,4 +1,4 @@
-import { internalAgent, internalAgentModel } from "../internal-agent";
+import { internalAgent, internalAgentModel, jobTurn } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { answersByAgent } from "../turn-inputs";
@@ -175,7 +175,7 @@ export const majorityVoting: SwarmTypeRunner<"MajorityVoting"> = {
       );
       const tally = tallyVotes(names, decision);
       const text = renderTally(tally);
-      swarm.conversation.add({ role: CONSENSUS, content: text, tally });
+      swarm.conversation.add(jobTurn(CONSENSUS, consensus.name, text, { tally }));
       // The next round starts from the task, this round's answers and the tally.
       previous = [
         swarm.opening,

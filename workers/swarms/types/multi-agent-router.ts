@@ -1,5 +1,5 @@
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
-import { jobHolder, roleAgent } from "../internal-agent";
+import { jobHolder, jobTurn, roleAgent } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
@@ -122,7 +122,7 @@ export const multiAgentRouter: SwarmTypeRunner<"MultiAgentRouter"> = {
       (value) => routeProblem(names, value),
       "router",
     );
-    swarm.conversation.add({ role: ROUTER, content: renderRoutes(decision) });
+    swarm.conversation.add(jobTurn(ROUTER, router.name, renderRoutes(decision)));
 
     const byName = new Map(workers.map((w) => [w.name, w]));
     const answers = await swarm.parallel(decision.routes, (route) => {

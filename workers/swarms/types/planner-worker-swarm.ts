@@ -1,5 +1,5 @@
 import { agentName } from "../../agents/handoffs";
-import { jobHolder, roleAgent } from "../internal-agent";
+import { jobHolder, jobTurn, roleAgent } from "../internal-agent";
 import { decide } from "../structured-decision";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
@@ -59,7 +59,7 @@ export const plannerWorkerSwarm: SwarmTypeRunner<"PlannerWorkerSwarm"> = {
         `c${cycle}/planner`,
       );
       const tasks = plan.tasks.map((t) => ({ ...t, depends_on: t.depends_on?.length ? t.depends_on : null }));
-      swarm.conversation.add({ role: PLANNER, content: renderPlan(tasks, cycle) });
+      swarm.conversation.add(jobTurn(PLANNER, planner.name, renderPlan(tasks, cycle)));
 
       const results = await runPlan(swarm, workers, tasks, cycle, finished);
       for (const result of results) {
@@ -73,7 +73,7 @@ export const plannerWorkerSwarm: SwarmTypeRunner<"PlannerWorkerSwarm"> = {
         `Decide with ${JUDGE_TOOL} whether the goal is met.`,
       ].join("\n\n");
       const verdict = await decide<Verdict>(swarm, judge, judgeInput, verdictTool(), verdictProblem, `c${cycle}/judge`);
-      swarm.conversation.add({ role: JUDGE, content: renderVerdict(verdict), goal_met: verdict.goal_met });
+      swarm.conversation.add(jobTurn(JUDGE, judge.name, renderVerdict(verdict), { goal_met: verdict.goal_met }));
       if (verdict.goal_met) break;
       missing = verdict.missing.trim();
     }

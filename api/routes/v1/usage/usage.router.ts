@@ -1,9 +1,8 @@
 import Router from "@koa/router";
 import Joi from "joi";
-import { ValidationError } from "../../../../shared/errors";
 import type { ApiDeps } from "../../../deps";
 import type { V1State } from "../../../http/state";
-import { toIssues } from "../../../http/validate";
+import { validQuery } from "../../../http/validate-query";
 import { documentRoutes } from "../../../openapi/operation";
 import { usageResponseSchema } from "../../../schemas/usage-response.schema";
 import { usageReport } from "../../../runs/usage";
@@ -17,9 +16,8 @@ const usageQuerySchema = Joi.object({
 export function usageRouter(deps: Pick<ApiDeps, "ds">): Router {
   const router = new Router<V1State>();
   router.get("/v1/usage", async (ctx) => {
-    const { value, error } = usageQuerySchema.validate(ctx.query, { abortEarly: false, convert: true });
-    if (error) throw new ValidationError(toIssues(error, "query"));
-    ctx.body = await usageReport(deps.ds, ctx.state.auth, value.days);
+    const { days } = validQuery<{ days: number }>(usageQuerySchema, ctx.query);
+    ctx.body = await usageReport(deps.ds, ctx.state.auth, days);
   });
   return documentRoutes(router, {
     method: "get",

@@ -1,0 +1,17 @@
+/** `POST /v1/chat/completions`: OpenAI's chat completions, answered by an agent run. */
+export const CHAT_COMPLETIONS_PATH = "/v1/chat/completions";
+/** `GET /v1/models` and `GET /v1/models/{model}`: OpenAI's model list. */
+export const OPENAI_MODELS_PATH = "/v1/models";
+
+/** Swarms' own catalogue, under OpenAI's models path but answered in the `/v1` shape. */
+const SWARMS_MODELS_PATH = "/v1/models/available";
+
+/**
+ * Whether a request is on an OpenAI-compatible path, whose errors OpenAI's SDKs must be able to
+ * read (`{error: {...}}`). Compared as the router matches: any case, trailing slash or not.
+ */
+export function isOpenAiPath(path: string): boolean {
+  const p = path.toLowerCase().replace(/\/+$/, "");
+  if (p === CHAT_COMPLETIONS_PATH || p === OPENAI_MODELS_PATH) return true;
+  return p.startsWith(`${OPENAI_MODELS_PATH}/`) && p !== SWARMS_MODELS_PATH && !p.slice(11).includes("/");
+}

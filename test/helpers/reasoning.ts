@@ -1,0 +1,20 @@
+import type { Harness } from "./harness";
+import { request } from "./http";
+
+/** Posts a reasoning agent (`POST /v1/reasoning-agent/completions`) and returns the response. */
+export function postReasoning(h: Harness, key: string, body: unknown, headers: Record<string, string> = {}) {
+  return request(h.baseUrl, "POST", "/v1/reasoning-agent/completions", { key, body, headers });
+}
+
+/** A unique marker to put in a task, so a test finds its own calls in the simulator journal. */
+export const newMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
+/** Simulator calls whose messages mention `marker`, in arrival order, with their arrival time (ms). */
+export function timedCallsMentioning(h: Harness, marker: string): { at: number; body: any }[] {
+  return h.sim.journal
+    .filter((e: any) => e.body && JSON.stringify(e.body.messages).includes(marker))
+    .map((e: any) => ({ at: Date.parse(e.at), body: e.body }));
+}
+
+/** The system prompt of a call. */
+export const systemOf = (body: any): string => String(body.messages[0]?.content ?? "");

@@ -1,0 +1,258 @@
+import { randomUUID } from "node:crypto";
+import { expect } from "chai";
+import OpenAI from "openai";
+import { createApiApp } from "../../api/app";
+import { createRateLimiter } from "../../api/limits/rate-limiter";
+import { harness, type Harness } from "../helpers/harness";
+import { eventually, request } from "../helpers/http";
+import { DocumentSchemas } from "../helpers/openapi";
+import { serveApp } from "../helpers/platform-app";
+import { callsMentioning } from "../helpers/swarm";
+
+const CHAT = "/v1/chat/completions";
+
+/** What the SDK throws for a call, or a failure when it does not throw. */
+async function thrown(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
+  try {
+    await call;
+  } catch (err) {
+    expect(err).to.be.instanceOf(OpenAI.APIError);
+    return err as InstanceType<typeof OpenAI.APIError>;
+  }
+  throw new Error("expected the call to throw");
+}
+
+/**
+ * The OpenAI-compatible paths' refusals and bookkeeping: every error in OpenAI's body and status
+ * (the SDK's own error classes), refusals before any LLM call, rate limits, billing, idempotency.
+ */
+describe("OpenAI-compatible endpoints: refusals, limits, billing, idempotency", () => {
+  let h: Harness;
+  let key: string;
+  let client: OpenAI;
+  let schemas: DocumentSchemas;
+
+  before(async () => {
+    h = await harness();
+    ({ key } = await h.newKey());
+    client = new OpenAI({ apiKey: key, baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });
+    schemas = new DocumentSchemas((await request(h.baseUrl, "GET", "/openapi.json")).body, "api");
+  });
+
+  /** Posts a raw chat request and checks its answer against the OpenAPI document. */
+  async function post(body: unknown, headers: Record<string, string> = {}, raw?: string) {
+    const res = await request(h.baseUrl, "POST", CHAT, { key, body, headers, raw });
+    expect(schemas.responseProblems("POST", CHAT, res)).to.deep.equal([]);
+    return res;
+  }
+
+  it("refuses n > 1 and a conversation without a user message with BadRequestError, before any LLM call", async () => {
+    const marker = `refused-${Date.now()}`;
+    const before = h.sim.journal.length;
+    const n = await thrown(
+      client.chat.completions.create({ model: "gpt-4.1", n: 2, messages: [{ role: "user", content: marker }] }),
+    );
+    expect(n).to.be.instanceOf(OpenAI.BadRequestError);
+    expect(n).to.include({ status: 400, type: "invalid_request_error", param: "n", code: "invalid_value" });
+    expect(n.message).to.match(/'n' must be 1/);
+
+    const systemOnly = await thrown(
+      client.chat.completions.create({ model: "gpt-4.1", messages: [{ role: "system", content: marker }] }),
+    );
+    expect(systemOnly).to.be.instanceOf(OpenAI.BadRequestError);
+    expect(systemOnly).to.include({ type: "invalid_request_error", param: "messages", code: "invalid_request" });
+    expect(systemOnly.message).to.include("At least one message with role 'user' is required.");
+
+    const none = await thrown(client.chat.completions.create({ model: "gpt-4.1", messages: [] }));
+    expect(none).to.be.instanceOf(OpenAI.BadRequestError);
+    expect(none.param).to.equal("messages");
+    expect(h.sim.journal.length, "no LLM call").to.equal(before);
+  });
+
+  it("refuses bad roles and content parts, tools, logprobs and trailing assistant turns, naming the parameter", async () => {
+    const cases: [unknown, string, RegExp][] = [
+      [[{ role: "tool", content: "x", tool_call_id: "1" }], "messages[0].role", /must be one of/],
+      [
+        [{ role: "user", content: [{ type: "input_audio", input_audio: {} }] }],
+        "messages[0].content[0].type",
+        /'text' or 'image_url'/,
+      ],
+      [
+        [{ role: "user", content: [{ type: "image_url", image_url: { url: "ftp://x/y.png" } }] }],
+        "messages[0].content[0].image_url.url",
+        /http\(s\) URL/,
+      ],
+      [[{ role: "user" }], "messages[0].content", /required/],
+      [
+        [
+          { role: "user", content: "hi" },
+          { role: "assistant", content: "prefill" },
+        ],
+        "messages[1]",
+        /last message must be the user's/,
+      ],
+      [
+        [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://example.test/a.png" } }] }],
+        "messages[0].content",
+        /must have text/,
+      ],
+    ];
+    for (const [messages, param, message] of cases) {
+      const res = await post({ model: "gpt-4.1", messages });
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body.error).to.include({ type: "invalid_request_error", param });
+      expect(res.body.error.message).to.match(message);
+    }
+    const tools = await post({
+      model: "gpt-4.1",
+      messages: [{ role: "user", content: "hi" }],
+      tools: [{ type: "function", function: { name: "f" } }],
+      logprobs: true,
+    });
+    expect(tools.status).to.equal(400);
+    expect(tools.body.error.param).to.equal("tools");
+    expect(tools.body.error.message).to.match(
+      /tools' is not supported on this endpoint.*; 'logprobs' is not supported/,
+    );
+  });
+
+  it("refuses an image URL at a private address with the egress policy, naming where it sits", async () => {
+    const res = await post({
+      model: "gpt-4.1",
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "what is this?" },
+            { type: "image_url", image_url: { url: "http://10.0.0.7/cat.png" } },
+          ],
+        },
+      ],
+    });
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.include({ type: "invalid_request_error", code: "egress_refused" });
+    expect(res.body.error.message).to.match(/^messages\[0\]\.content\[1\]\.image_url\.url: /);
+  });
+
+  it("answers a malformed body and a bad key in OpenAI's shape, and the Swarms catalogue in its own", async () => {
+    const malformed = await post(undefined, { "content-type": "application/json" }, "{nope");
+    expect(malformed.status).to.equal(400);
+    expect(malformed.body.error).to.include({ type: "invalid_request_error", param: null });
+
+    const stranger = new OpenAI({ apiKey: "sk-not-a-key", baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });
+    const auth = await thrown(
+      stranger.chat.completions.create({ model: "gpt-4.1", messages: [{ role: "user", content: "hi" }] }),
+    );
+    expect(auth).to.be.instanceOf(OpenAI.AuthenticationError);
+    expect(auth).to.include({ status: 401, type: "authentication_error", code: "invalid_api_key" });
+    expect(await thrown(stranger.models.list())).to.be.instanceOf(OpenAI.AuthenticationError);
+
+    // The Swarms catalogue keeps its own shape beside them.
+    const swarms = await request(h.baseUrl, "GET", "/v1/models/available", { headers: { "x-api-key": "nope" } });
+    expect(swarms.body).to.include({ code: "AUTHENTICATION_FAILED", status_code: 401 });
+  });
+
+  it("refuses past the rate limit with RateLimitError and Retry-After", async () => {
+    const limiter = createRateLimiter(h.deps.redis, {
+      tiers: {
+        free: { perMinute: 1, perHour: 50, perDay: 100, tokensPerAgent: 1 },
+        premium: { perMinute: 1, perHour: 50, perDay: 100, tokensPerAgent: 1 },
+      },
+      prefix: `rl-test:${randomUUID()}`,
+      timeoutMs: 1_000,
+    });
+    const app = await serveApp(createApiApp(h.deps, { bullBoard: false, rateLimiter: limiter }));
+    try {
+      const limited = new OpenAI({ apiKey: key, baseURL: `${app.url}/v1`, maxRetries: 0 });
+      await limited.models.list();
+      const err = await thrown(
+        limited.chat.completions.create({ model: "gpt-4.1", messages: [{ role: "user", content: "hi" }] }),
+      );
+      expect(err).to.be.instanceOf(OpenAI.RateLimitError);
+      expect(err).to.include({ status: 429, type: "rate_limit_error", code: "rate_limit_exceeded" });
+      expect(Number(err.headers?.get("retry-after"))).to.be.within(1, 60);
+      expect(err.headers?.get("x-ratelimit-remaining-minute")).to.equal("0");
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("bills the completion like an agent run: its usage row and GET /v1/usage count it", async () => {
+    const payer = await h.newKey();
+    const billed = new OpenAI({ apiKey: payer.key, baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });
+    const completion = await billed.chat.completions.create({
+      model: "gpt-4.1",
+      messages: [{ role: "user", content: `bill me ${Date.now()}` }],
+    });
+    const [steps] = await h.deps.ds.query(
+      `SELECT count(*)::int AS calls, sum(s.input_tokens)::int AS input_tokens, sum(s.output_tokens)::int AS output_tokens
+         FROM run_steps s JOIN runs r ON r.id = s.run_id WHERE r.user_id = $1`,
+      [payer.userId],
+    );
+    expect(steps).to.deep.equal({
+      calls: 1,
+      input_tokens: completion.usage!.prompt_tokens,
+      output_tokens: completion.usage!.completion_tokens,
+    });
+    const usage = await request(h.baseUrl, "GET", "/v1/usage", { key: payer.key });
+    expect(usage.status).to.equal(200);
+    expect(usage.body.totals).to.include({
+      calls: 1,
+      input_tokens: completion.usage!.prompt_tokens,
+      output_tokens: completion.usage!.completion_tokens,
+      total_tokens: completion.usage!.total_tokens,
+    });
+    expect(usage.body.totals.cost).to.be.above(0);
+    expect(usage.body.by_day.map((d: { model: string }) => d.model)).to.deep.equal(["gpt-4.1"]);
+  });
+
+  it("answers an Idempotency-Key once: the replay is the same completion with no second LLM call; another body is 409", async () => {
+    const marker = `idem-${Date.now()}`;
+    const idempotencyKey = randomUUID();
+    const body = { model: "gpt-4.1", messages: [{ role: "user" as const, content: marker }] };
+    const first = await client.chat.completions.create(body, { headers: { "Idempotency-Key": idempotencyKey } });
+    const again = await client.chat.completions
+      .create(body, { headers: { "Idempotency-Key": idempotencyKey } })
+      .withResponse();
+    expect(again.data).to.deep.equal(first);
+    expect(again.response.headers.get("idempotent-replayed")).to.equal("true");
+    expect(callsMentioning(h, marker)).to.have.length(1);
+
+    const other = await thrown(
+      client.chat.completions.create(
+        { ...body, messages: [{ role: "user", content: `${marker} other` }] },
+        { headers: { "Idempotency-Key": idempotencyKey } },
+      ),
+    );
+    expect(other).to.be.instanceOf(OpenAI.ConflictError);
+    expect(other).to.include({ status: 409, type: "invalid_request_error", code: "idempotency_key_reused" });
+  });
+
+  it("with Prefer: respond-async answers 202 with the job at once; GET /v1/jobs/{job_id} reads the run behind the completion", async () => {
+    const marker = `async-${Date.now()}`;
+    const res = await post(
+      { model: "gpt-4.1", messages: [{ role: "user", content: marker }] },
+      { prefer: "respond-async" },
+    );
+    expect(res.status).to.equal(202);
+    expect(res.headers.get("location")).to.equal(`/v1/jobs/${res.body.job_id}`);
+    const job = await eventually(async () => {
+      const read = await request(h.baseUrl, "GET", `/v1/jobs/${res.body.job_id}`, { key });
+      return read.body?.outputs ? read : undefined;
+    });
+    expect(job.body.outputs).to.have.length(1);
+    expect(callsMentioning(h, marker)).to.have.length(1);
+  });
+
+  it("answers the replay of a streamed completion with OpenAI's 409: a stream cannot be sent twice, nor run twice", async () => {
+    const marker = `idem-stream-${Date.now()}`;
+    const options = { headers: { "Idempotency-Key": randomUUID() } };
+    const body = { model: "gpt-4.1", messages: [{ role: "user" as const, content: marker }], stream: true as const };
+    const stream = await client.chat.completions.create(body, options);
+    for await (const chunk of stream) expect(chunk.object).to.equal("chat.completion.chunk");
+    const replay = await thrown(client.chat.completions.create(body, options));
+    expect(replay).to.be.instanceOf(OpenAI.ConflictError);
+    expect(replay).to.include({ type: "invalid_request_error", code: "idempotency_replay_unavailable" });
+    expect(callsMentioning(h, marker)).to.have.length(1);
+  });
+});

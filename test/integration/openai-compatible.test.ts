@@ -1,0 +1,244 @@
+import { expect } from "chai";
+import OpenAI from "openai";
+import { findRun } from "../../shared/db/run-store";
+import type { AgentRun } from "../../shared/db/entities/run.entity";
+import { harness, type Harness } from "../helpers/harness";
+import { request } from "../helpers/http";
+import { callsMentioning } from "../helpers/swarm";
+
+/** The run behind a completion: its id is `chatcmpl-` and the run id's hex. */
+async function runOf(h: Harness, completionId: string): Promise<AgentRun> {
+  const hex = completionId.replace(/^chatcmpl-/, "");
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const run = await findRun(h.deps.ds, id);
+  expect(run, `run ${id}`).to.exist;
+  return run as AgentRun;
+}
+
+/**
+ * `POST /v1/chat/completions` and `GET /v1/models` driven by the official `openai` SDK: what the
+ * agent's LLM call receives, the answer's shape and usage, and streaming in OpenAI's chunk format.
+ */
+describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
+  let h: Harness;
+  let key: string;
+  let client: OpenAI;
+
+  before(async () => {
+    h = await harness();
+    ({ key } = await h.newKey());
+    client = new OpenAI({ apiKey: key, baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });
+  });
+
+  it("models.list() gives the models GET /v1/models/available lists, in OpenAI's shape; models.retrieve() one of them, NotFoundError for another", async () => {
+    const swarms = await request(h.baseUrl, "GET", "/v1/models/available", { key });
+    const ids: string[] = [];
+    for await (const model of client.models.list()) {
+      expect(model).to.include({ object: "model" });
+      expect(model.created).to.be.a("number");
+      expect(model.owned_by).to.be.a("string").and.not.empty;
+      ids.push(model.id);
+    }
+    expect(ids).to.deep.equal(swarms.body.models).and.to.include("gpt-4.1");
+    const one = await client.models.retrieve("gpt-4.1");
+    expect(one).to.include({ id: "gpt-4.1", object: "model", owned_by: "openai" });
+    const missing = await client.models.retrieve("no-such-model").catch((err: unknown) => err);
+    expect(missing).to.be.instanceOf(OpenAI.NotFoundError);
+    expect(missing).to.include({ status: 404, type: "invalid_request_error", code: "model_not_found", param: "model" });
+  });
+
+  it("chat.completions.create: system → system prompt, earlier turns → history in order, last user message → task, options → the LLM call", async () => {
+    const marker = `chat-${Date.now()}`;
+    const completion = await client.chat.completions.create({
+      model: "gpt-4.1-mini",
+      messages: [
+        { role: "system", content: "You are a math tutor." },
+        { role: "developer", content: "Answer briefly." },
+        { role: "user", content: "What is the derivative of x^2?" },
+        { role: "assistant", content: "2x." },
+        { role: "user", content: [{ type: "text", text: `What about x^3? ${marker}` }] },
+      ],
+      temperature: 0.3,
+      max_tokens: 999,
+      max_completion_tokens: 123,
+      top_p: 0.9,
+      presence_penalty: 0.5,
+      frequency_penalty: -0.5,
+      seed: 7,
+      user: "end-user-1",
+      store: true, // an OpenAI option this endpoint ignores
+    });
+    const calls = callsMentioning(h, marker);
+    expect(calls).to.have.length(1);
+    const [sent] = calls;
+    expect(sent.messages).to.deep.equal([
+      { role: "system", content: "You are a math tutor.\n\nAnswer briefly." },
+      { role: "user", content: "What is the derivative of x^2?" },
+      { role: "assistant", content: "2x." },
+      { role: "user", content: `What about x^3? ${marker}` },
+    ]);
+    expect(sent).to.include({
+      model: "gpt-4.1-mini",
+      temperature: 0.3,
+      max_tokens: 123,
+      top_p: 0.9,
+      presence_penalty: 0.5,
+      frequency_penalty: -0.5,
+      seed: 7,
+      user: "end-user-1",
+    });
+    expect(sent).not.to.have.property("store");
+
+    expect(completion.id).to.match(/^chatcmpl-[0-9a-f]{32}$/);
+    expect(completion).to.include({ object: "chat.completion", model: "gpt-4.1-mini" });
+    expect(completion.created).to.be.closeTo(Date.now() / 1_000, 60);
+    expect(completion.choices).to.have.length(1);
+    const [choice] = completion.choices;
+    expect(choice).to.include({ index: 0, finish_reason: "stop" });
+    expect(choice.message.role).to.equal("assistant");
+    const run = await runOf(h, completion.id);
+    expect(run.kind).to.equal("agent");
+    expect(choice.message.content).to.equal(run.output!.outputs[0].content).and.not.empty;
+    expect(completion.usage).to.deep.equal({
+      prompt_tokens: run.usage!.input_tokens,
+      completion_tokens: run.usage!.output_tokens,
+      total_tokens: run.usage!.input_tokens + run.usage!.output_tokens,
+    });
+    expect(completion.usage!.prompt_tokens).to.be.above(0);
+  });
+
+  it("defaults: the hosted system prompt, temperature 0.5, 8192 tokens; max_loops (Swarms extension) reviews the answer", async () => {
+    const marker = `loops-${Date.now()}`;
+    await client.chat.completions.create({
+      model: "gpt-4.1",
+      messages: [{ role: "user", content: marker }],
+      // @ts-expect-error: the Swarms extension field is not in OpenAI's types
+      max_loops: 2,
+    });
+    const calls = callsMentioning(h, marker);
+    expect(calls).to.have.length(2);
+    expect(calls[0].messages[0]).to.deep.equal({ role: "system", content: "You are a helpful assistant." });
+    expect(calls[0]).to.include({ temperature: 0.5, max_tokens: 8192 });
+    expect(calls[1].messages.map((m: { role: string }) => m.role)).to.deep.equal([
+      "system",
+      "user",
+      "assistant",
+      "user",
+    ]);
+  });
+
+  it("accepts the key as x-api-key as well as Authorization: Bearer", async () => {
+    const res = await request(h.baseUrl, "POST", "/v1/chat/completions", {
+      key,
+      body: { model: "gpt-4.1", messages: [{ role: "user", content: `x-api-key ${Date.now()}` }] },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.object).to.equal("chat.completion");
+  });
+
+  it("hands image parts (https URL and data URI, earlier turns' too) to the LLM call with the task", async () => {
+    const marker = `img-${Date.now()}`;
+    await client.chat.completions.create({
+      model: "gpt-4.1",
+      messages: [
+        { role: "user", content: [{ type: "image_url", image_url: { url: "https://example.test/first.png" } }] },
+        { role: "assistant", content: "A cat." },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: marker },
+            { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "low" } },
+          ],
+        },
+      ],
+    });
+    const [sent] = callsMentioning(h, marker);
+    expect(sent.messages.slice(1)).to.deep.equal([
+      { role: "user", content: "[1 image(s), attached to the last message]" },
+      { role: "assistant", content: "A cat." },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: marker },
+          { type: "image_url", image_url: { url: "https://example.test/first.png" } },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+        ],
+      },
+    ]);
+  });
+
+  describe("stream: true", () => {
+    const ask = (marker: string) => ({
+      model: "gpt-4.1",
+      messages: [
+        { role: "system" as const, content: "You write haiku." },
+        { role: "user" as const, content: `A haiku about ${marker}` },
+      ],
+    });
+
+    it("streams chunks whose deltas make the answer: role first, content, finish_reason stop, then [DONE]; no usage chunk unless asked", async () => {
+      const marker = `stream-${Date.now()}`;
+      const stream = await client.chat.completions.create({ ...ask(marker), stream: true });
+      const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+      for await (const chunk of stream) chunks.push(chunk);
+
+      expect(chunks.length).to.be.at.least(3);
+      const ids = new Set(chunks.map((c) => c.id));
+      expect(ids.size).to.equal(1);
+      expect([...ids][0]).to.match(/^chatcmpl-[0-9a-f]{32}$/);
+      for (const c of chunks) {
+        expect(c).to.include({ object: "chat.completion.chunk", model: "gpt-4.1" });
+        expect(c.choices).to.have.length(1);
+        expect(c).not.to.have.property("usage");
+      }
+      expect(chunks[0].choices[0].delta.role).to.equal("assistant");
+      const last = chunks.at(-1)!;
+      expect(last.choices[0]).to.deep.include({ delta: {}, finish_reason: "stop" });
+      expect(chunks.slice(0, -1).every((c) => c.choices[0].finish_reason === null)).to.equal(true);
+      const streamed = chunks.map((c) => c.choices[0].delta.content ?? "").join("");
+
+      // The same request unstreamed gets the same answer (the simulator answers a request by its content).
+      const whole = await client.chat.completions.create(ask(marker));
+      expect(streamed).to.equal(whole.choices[0].message.content).and.not.empty;
+      const run = await runOf(h, [...ids][0]);
+      expect(run.status).to.equal("succeeded");
+      expect(run.output!.outputs[0].content).to.equal(streamed);
+    });
+
+    it("with stream_options.include_usage ends with a chunk of empty choices and the run's usage, and usage: null before it", async () => {
+      const marker = `usage-${Date.now()}`;
+      const stream = await client.chat.completions.create({
+        ...ask(marker),
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      const last = chunks.at(-1)!;
+      expect(last.choices).to.deep.equal([]);
+      for (const c of chunks.slice(0, -1)) expect(c.usage).to.equal(null);
+      expect(chunks.at(-2)!.choices[0].finish_reason).to.equal("stop");
+      const run = await runOf(h, last.id);
+      expect(last.usage).to.deep.equal({
+        prompt_tokens: run.usage!.input_tokens,
+        completion_tokens: run.usage!.output_tokens,
+        total_tokens: run.usage!.total_tokens,
+      });
+      expect(last.usage!.completion_tokens).to.be.above(0);
+    });
+
+    it("writes OpenAI's bytes: bare data frames and a literal data: [DONE]", async () => {
+      const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ ...ask(`raw-${Date.now()}`), stream: true }),
+      });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get("content-type")).to.match(/^text\/event-stream/);
+      const text = await res.text();
+      const frames = text.split("\n\n").filter((f) => f && !f.startsWith(":"));
+      expect(frames.every((f) => f.startsWith("data: "))).to.equal(true);
+      expect(frames.at(-1)).to.equal("data: [DONE]");
+    });
+  });
+});

@@ -1,0 +1,215 @@
+import { expect } from "chai";
+import { config } from "../../../shared/config";
+import { deepResearchSwarm } from "../../../workers/swarms/types/deep-research-swarm";
+import { harness, type Harness } from "../../helpers/harness";
+import { cannedCall, inProcessSwarm, replayStoredRun, type CannedDecisions } from "../../helpers/swarm-fixture";
+import { agent, callerOf, callsMentioning, conversationOf, inputOf, postSwarm } from "../../helpers/swarm";
+
+const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+const LATENCY_MS = 500;
+
+type Query = { query: string; researcher: string };
+
+/** The Query Generator's plans as the model made them (its stored tool calls), round by round. */
+async function storedPlans(h: Harness, runId: string): Promise<Query[][]> {
+  const steps = await h.deps.ds.query(
+    "SELECT step_key, agent_name, output FROM run_steps WHERE run_id = $1 AND step_key LIKE '%queries#%' ORDER BY step_key",
+    [runId],
+  );
+  for (const step of steps) expect(step.agent_name).to.equal("Query Generator");
+  return steps.map((s: any) => JSON.parse(s.output.tool_calls[0].function.arguments).queries);
+}
+
+describe("DeepResearchSwarm (E1)", () => {
+  let h: Harness;
+  let key: string;
+  before(async () => {
+    h = await harness();
+    ({ key } = await h.newKey());
+  });
+
+  it("plans queries for named researchers, researches every query in its own turn in parallel, and synthesises a report from every finding", async () => {
+    const marker = uniqueMarker("research");
+    const names = ["Historian", "Economist"];
+    const res = await postSwarm(h, key, {
+      name: "Inquiry",
+      swarm_type: "DeepResearchSwarm",
+      agents: names.map((n) => agent(n)),
+      task: marker,
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.include({ status: "success", swarm_type: "DeepResearchSwarm" });
+
+    const plans = await storedPlans(h, res.body.job_id);
+    expect(plans).to.have.length(1);
+    const [queries] = plans;
+    expect(queries.length, "the first round plans at least 3 queries").to.be.within(3, 6);
+    // Query Generator, Synthesis, and every researcher given a query.
+    expect(res.body.number_of_agents).to.equal(2 + new Set(queries.map((q) => q.researcher)).size);
+    const output = res.body.output as { role: string; content: string; query?: string }[];
+    expect(output.map((t) => t.role)).to.deep.equal([
+      "Query Generator",
+      ...queries.map((q) => q.researcher),
+      "Synthesis",
+    ]);
+    // The Query Generator turn is the plan, readable; research turns carry their query.
+    expect(output[0].content).to.equal(queries.map((q, i) => `${i + 1}. [${q.researcher}] ${q.query}`).join("\n"));
+    const research = output.slice(1, -1);
+    expect(research.map((t) => t.query)).to.deep.equal(queries.map((q) => q.query));
+
+    // Calls: the plan, every query, the report.
+    const calls = callsMentioning(h, marker);
+    expect(calls).to.have.length(queries.length + 2);
+    const plan = calls[0];
+    expect(callerOf(plan)).to.equal("Query Generator");
+    expect(plan.tool_choice).to.deep.equal({ type: "function", function: { name: "plan_research_queries" } });
+    const schema = plan.tools[0].function.parameters.properties.queries;
+    expect(schema.items.properties.researcher.enum).to.deep.equal(names);
+    expect([schema.minItems, schema.maxItems, schema.uniqueItems]).to.deep.equal([3, 6, true]);
+    for (const name of names) expect(inputOf(plan)).to.include(`- ${name}:`);
+    expect(inputOf(plan)).to.not.include("Findings so far");
+
+    // Each query is its own turn of the researcher it was given: the task and that query only.
+    const researchCalls = calls.slice(1, -1);
+    research.forEach((turn) => {
+      const call = researchCalls.find((c) => inputOf(c).includes(`Your query:\n${turn.query}\n`))!;
+      expect(call, `the call for ${turn.query}`).to.not.equal(undefined);
+      expect(callerOf(call)).to.equal(turn.role);
+      expect(inputOf(call)).to.include(marker);
+      for (const other of research.filter((t) => t.query !== turn.query))
+        expect(inputOf(call)).to.not.include(`Your query:\n${other.query}\n`);
+      expect(turn.content).to.include(conversationOf(call));
+    });
+    // The report sees every finding.
+    const synthesis = calls.at(-1);
+    expect(callerOf(synthesis)).to.equal("Synthesis");
+    for (const finding of research) expect(inputOf(synthesis)).to.include(finding.content);
+    expect(output.at(-1)!.content).to.include(conversationOf(synthesis));
+  });
+
+  it("with max_loops, plans new follow-up queries from the findings; a repeated query is repaired; planning none ends the research", async () => {
+    const marker = uniqueMarker("research-rounds");
+    const tool = "plan_research_queries";
+    const first = [
+      { query: "old-a", researcher: "Historian" },
+      { query: "old-b", researcher: "Economist" },
+      { query: "old-c", researcher: "Historian" },
+    ];
+    // Round 1 is canned, round 2 is the model's own plan, round 3 repeats a query and then plans none.
+    const canned: CannedDecisions = (lane, attempt) => {
+      if (lane === "r0/queries") return cannedCall(tool, { queries: first });
+      if (lane === "r2/queries")
+        return cannedCall(tool, { queries: attempt === 0 ? [{ query: " OLD-A ", researcher: "Economist" }] : [] });
+      return undefined;
+    };
+    const { swarm, steps } = inProcessSwarm(
+      "DeepResearchSwarm",
+      { agents: [agent("Historian"), agent("Economist")], max_loops: 4 },
+      canned,
+      { opening: marker },
+    );
+    const output = (await deepResearchSwarm.run(swarm)) as { role: string; content: string; query?: string }[];
+
+    const calls = callsMentioning(h, marker);
+    const followUpPlan = calls.find((c) => callerOf(c) === "Query Generator")!;
+    // Round 2's plan is the model's own: one new query (the Query Generator turn shows it).
+    const followUp = /^1\. \[([^\]]+)\] (.+)$/.exec(output[4].content);
+    expect(followUp, output[4].content).to.not.equal(null);
+    const followUps = { r: followUp![1], q: followUp![2] };
+    expect(output[5].query).to.equal(followUps.q);
+    expect(output.map((t) => t.role)).to.deep.equal([
+      "Query Generator",
+      "Historian",
+      "Economist",
+      "Historian",
+      "Query Generator",
+      followUps.r,
+      "Query Generator",
+      "Synthesis",
+    ]);
+    expect(output[6].content).to.equal("No further queries: the findings answer the task.");
+    // Round 2's plan saw every round-1 finding, and may plan none.
+    expect(inputOf(followUpPlan)).to.include("Findings so far");
+    for (const turn of output.slice(1, 4))
+      expect(inputOf(followUpPlan)).to.include(`${turn.role}, query: ${turn.query}):\n${turn.content}`);
+    expect(followUpPlan.tools[0].function.parameters.properties.queries.minItems).to.equal(0);
+    // The repeat of old-a was refused once (a repair attempt), and the empty plan ended the research: no round 4.
+    const decisionSteps = steps.filter((s) => (s.meta.input as any)?.kind === "decision").map((s) => s.lane);
+    expect(decisionSteps).to.deep.equal(["r0/queries", "r1/queries", "r2/queries", "r2/queries"]);
+    // Calls: 3 + 1 research turns, the model's own round-2 plan, the report.
+    expect(calls.map(callerOf)).to.have.length(6);
+    const synthesis = calls.at(-1);
+    for (const turn of output.filter((t) => t.query)) expect(inputOf(synthesis)).to.include(turn.content);
+  });
+
+  it("researches in parallel: one round's depth is 3 calls (plan, research, report) however many queries", async function () {
+    this.timeout(30_000);
+    const marker = uniqueMarker("research-depth");
+    const res = await postSwarm(h, key, {
+      swarm_type: "DeepResearchSwarm",
+      agents: [agent("Scout", { llm_args: { sim_latency_ms: LATENCY_MS } })],
+      task: marker,
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const queries = (await storedPlans(h, res.body.job_id))[0];
+    expect(queries.length).to.be.at.least(3);
+    expect(queries.every((q) => q.researcher === "Scout")).to.equal(true);
+    const calls = callsMentioning(h, marker);
+    expect(calls).to.have.length(queries.length + 2);
+    const sequentialSeconds = ((queries.length + 2) * LATENCY_MS) / 1_000;
+    expect(res.body.execution_time).to.be.at.least((3 * LATENCY_MS * 0.95) / 1_000);
+    expect(res.body.execution_time).to.be.below(sequentialSeconds * 0.8);
+  });
+
+  it("without agents, a built-in Researcher on DEFAULT_MODEL; a researcher's own tools are offered in its research turns", async () => {
+    const marker = uniqueMarker("research-builtin");
+    const res = await postSwarm(h, key, { swarm_type: "DeepResearchSwarm", task: marker });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.number_of_agents).to.equal(3);
+    const calls = callsMentioning(h, marker);
+    expect([...new Set(calls.map(callerOf))]).to.deep.equal(["Query Generator", "Researcher", "Synthesis"]);
+    for (const call of calls) expect(call.model).to.equal(config.llm.defaultModel);
+
+    const toolMarker = uniqueMarker("research-tools");
+    const lookup = {
+      type: "function",
+      function: { name: "lookup", description: "Look a fact up", parameters: { type: "object", properties: {} } },
+    };
+    const withTools = await postSwarm(h, key, {
+      swarm_type: "DeepResearchSwarm",
+      agents: [agent("Librarian", { tools_list_dictionary: [lookup] })],
+      task: toolMarker,
+    });
+    expect(withTools.status, JSON.stringify(withTools.body)).to.equal(200);
+    const research = callsMentioning(h, toolMarker).filter((c) => callerOf(c) === "Librarian");
+    expect(research.length).to.be.at.least(3);
+    for (const call of research) expect(call.tools).to.deep.equal([lookup]);
+  });
+
+  it("a retried job replays the plan, every research turn and the report, and repeats no LLM call", async () => {
+    const marker = uniqueMarker("research-replay");
+    const res = await postSwarm(h, key, { swarm_type: "DeepResearchSwarm", agents: [agent("Scout")], task: marker });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const made = callsMentioning(h, marker).length;
+    const { steps, recorder, output } = await replayStoredRun(h.deps.ds, res.body.job_id, deepResearchSwarm);
+    const queries = made - 2;
+    expect(steps.map((s: any) => s.step_key).sort()).to.deep.equal(
+      ["r0/queries#0", ...Array.from({ length: queries }, (_, i) => `r0/q${i}#0`), "synthesis#0"].sort(),
+    );
+    expect(JSON.parse(JSON.stringify(output))).to.deep.equal(res.body.output);
+    expect(recorder.replayed).to.equal(made);
+    expect(callsMentioning(h, marker)).to.have.length(made);
+  });
+
+  it("answers 400 for agents with the same name, before any LLM call", async () => {
+    const marker = uniqueMarker("research-400");
+    const res = await postSwarm(h, key, {
+      swarm_type: "DeepResearchSwarm",
+      agents: [agent("Twin"), agent("Twin")],
+      task: marker,
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    expect(res.body.detail).to.equal("Agent names must be unique within a swarm: Twin");
+    expect(callsMentioning(h, marker)).to.have.length(0);
+  });
+});

@@ -1,0 +1,40 @@
+import type { BatchedGridWorkflowRun } from "../../shared/db/entities/run.entity";
+import { revealRunSecrets } from "../../shared/secrets/run-secrets";
+import { swarmUsage } from "../swarms/swarm-usage";
+import { runGrid } from "../swarms/types/batched-grid-workflow";
+import { workflowSwarm } from "../swarms/workflow-swarm";
+import type { Handler } from "./handler";
+import { executeRun } from "./run-lifecycle";
+
+/**
+ * `POST /v1/batched-grid-workflow/completions`: the BatchedGridWorkflow swarm type's grid on a
+ * stored run, its answers stored per task and keyed by agent (the last round's answer of each cell).
+ */
+export const handleBatchedGridWorkflow: Handler<"batched-grid-workflow"> = ({ runId }, ctx) =>
+  executeRun<BatchedGridWorkflowRun>(runId, ctx, {
+    kind: "batched_grid_workflow",
+    async execute({ run, recorder, budget, usage, signal, events }) {
+      const request = revealRunSecrets({
+        runId: run.id,
+        userId: run.user_id,
+        request: run.request,
+        sealed_secrets: run.sealed_secrets,
+      });
+      const swarm = workflowSwarm(
+        { ...request, type: "BatchedGridWorkflow" },
+        { recorder, budget, usage, signal },
+        events,
+      );
+      const turns = await runGrid(swarm, request.imgs ?? []);
+      const outputs = request.tasks.map(() => ({}) as Record<string, unknown>);
+      // Turns come in (round, task, agent) order: the last round's answer of a cell is written last.
+      for (const turn of turns) outputs[turn.task_index as number][turn.role] = turn.content;
+      return {
+        output: { outputs, number_of_agents: usage.agents.size },
+        usage: swarmUsage(usage, run.service_tier, new Date()),
+        log: { type: "BatchedGridWorkflow", agents: usage.agents.size },
+      };
+    },
+    usageSoFar: ({ run, usage }) => swarmUsage(usage, run.service_tier, new Date()),
+    failedAgent: (err) => (err as { agent?: string }).agent,
+  });
