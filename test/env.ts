@@ -27,11 +27,16 @@ const defaults: Record<string, string> = {
   // The MCP test servers listen on 127.0.0.1. Only that host is allowed, so the egress tests can
   // show other loopback spellings (127.0.0.2, localhost, [::1]) refused.
   EGRESS_ALLOW: "127.0.0.1",
+  // The built-in search tool talks to a local Exa-compatible server (test/helpers/search-server.ts).
+  SEARCH_PROVIDER_URL: `http://127.0.0.1:${18190 + slot}`,
+  SEARCH_PROVIDER_API_KEY: "operator-search-key-3f9c1e7a",
   // Worker processes the tests start take any free metrics port (they log it), never a fixed one.
   WORKER_METRICS_PORT: "0",
 };
 for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
 
+/** The port of the tests' search provider (`SEARCH_PROVIDER_URL`). */
+export const SEARCH_PORT = Number(new URL(process.env.SEARCH_PROVIDER_URL!).port);
 export const SIMULATOR_PORT = Number(new URL(process.env.LLM_BASE_URL!).port);
 /** The localnet's JSON-RPC port (its websocket is the next one). */
 export const LOCALNET_PORT = Number(new URL(process.env.SOLANA_RPC_URL!).port);

@@ -10,6 +10,7 @@ import { readyAgents } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
+import { assertBuiltinToolsOffered } from "./builtin-tools";
 import type { Prefer } from "./submit-run";
 
 const AGENT_BATCH: BatchKind<"agent_batch", "agent"> = {
@@ -35,6 +36,7 @@ export async function completeAgentBatch(
   const where = (i: number) => `[${i}].agent_config`;
   const specs = items.map((item) => item.agent_config);
   assertAgentModelsServable(specs, where);
+  assertBuiltinToolsOffered(items, (i) => `[${i}].tools_enabled`);
   // One pass over every item's agents: one marketplace lookup, one publication.
   const images = items.flatMap((item, i) => imageUrls(item, `[${i}]`));
   const configs = await readyAgents(deps, owner.userId, { specs, images, where }, { onPublished });

@@ -7,6 +7,7 @@ import { agentStreamFormat } from "./agent-stream";
 import { completeRun, type CompletionKind } from "./complete-run";
 import { presentAgentCompletion } from "./presenters/agent-completion.presenter";
 import type { RunHooks } from "./ready-agents";
+import { assertBuiltinToolsOffered } from "./builtin-tools";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
@@ -26,6 +27,7 @@ const agentCompletion: CompletionKind<AgentCompletionRequest> = {
   job: "agent-run",
   prepare(body, owner) {
     assertAgentModelsServable([body.agent_config], AGENT_FIELD); // 400 naming the model (and the key to set)
+    assertBuiltinToolsOffered([body], () => "tools_enabled");
     return prepareAgentRequest(body, owner);
   },
   agentsOf: (request) => ({ specs: [request.agent_config], images: imageUrls(request), where: AGENT_FIELD }),

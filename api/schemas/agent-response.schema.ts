@@ -8,6 +8,8 @@ const agentUsageSchema = Joi.object({
   total_tokens: tokenCount.required(),
   img_cost: dollars.required(),
   mcp_cost: dollars.required(),
+  search_cost: dollars.description("The flat fee of `auto_search`, when `tools_enabled` attached it"),
+  scrape_cost: dollars.description("The flat fee of `web_scraper`, when `tools_enabled` attached it"),
   total_cost: dollars.required(),
 }).id("AgentUsage");
 

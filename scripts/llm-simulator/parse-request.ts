@@ -144,6 +144,16 @@ function parseControls(body: Record<string, unknown>): SimControls | { message: 
     if (typeof reply !== "string") return { message: "Invalid 'sim_reply': expected a string.", param: "sim_reply" };
     controls.reply = reply;
   }
+  const toolArguments = body.sim_tool_arguments;
+  if (toolArguments !== undefined && toolArguments !== null) {
+    const valid = isObject(toolArguments) && Object.values(toolArguments).every((args) => isObject(args));
+    if (!valid)
+      return {
+        message: "Invalid 'sim_tool_arguments': expected an object of tool name → arguments object.",
+        param: "sim_tool_arguments",
+      };
+    controls.toolArguments = toolArguments as Record<string, Record<string, unknown>>;
+  }
   return controls;
 }
 

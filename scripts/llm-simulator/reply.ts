@@ -120,9 +120,18 @@ function scriptedArguments(controls: SimControls): Record<string, unknown> | und
   }
 }
 
-function toolCall(tool: FunctionTool, requestKey: string, index: number, scripted?: Record<string, unknown>): ToolCall {
+function toolCall(
+  tool: FunctionTool,
+  requestKey: string,
+  index: number,
+  controls: SimControls,
+  scripted?: Record<string, unknown>,
+): ToolCall {
   const callHash = hashText(`${requestKey}:${index}`);
-  const value = scripted ?? sampleSchema(tool.function.parameters ?? { type: "object" }, seedFromHash(callHash));
+  const value =
+    scripted ??
+    controls.toolArguments?.[tool.function.name] ??
+    sampleSchema(tool.function.parameters ?? { type: "object" }, seedFromHash(callHash));
   // Arguments must be a JSON object even when the parameters schema is empty or odd.
   const args = isObject(value) ? value : {};
   return {
@@ -151,7 +160,7 @@ export function buildReply(request: ChatRequest, controls: SimControls, requestK
     // A forced call takes a JSON-object reply (`sim_reply` or a script) as its arguments, so a test
     // can make a decision say exactly what it needs, invalid on purpose included; otherwise a sample.
     const scripted = forcesFunction(request) ? scriptedArguments(controls) : undefined;
-    const toolCalls = tools.map((tool, index) => toolCall(tool, key, index, scripted));
+    const toolCalls = tools.map((tool, index) => toolCall(tool, key, index, controls, scripted));
     let completionTokens = 0;
     for (const call of toolCalls) {
       completionTokens += countTokens(call.function.name) + countTokens(call.function.arguments);

@@ -65,6 +65,8 @@ export interface SimControls {
   retryAfterMs?: number;
   /** Exact answer text to use instead of the generated one. */
   reply?: string;
+  /** Tool name → the arguments object a call of that tool carries, instead of sampled ones. */
+  toolArguments?: Record<string, Record<string, unknown>>;
 }
 
 type FinishReason = "stop" | "length" | "tool_calls";

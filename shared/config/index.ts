@@ -18,6 +18,7 @@ import { sessions } from "./sessions";
 import type { ValidatedEnv } from "./setting";
 import { solana } from "./solana";
 import { storage } from "./storage";
+import { tools } from "./tools";
 
 export type { RedisClusterConfig } from "./redis";
 
@@ -39,6 +40,7 @@ export const domains = {
   pricing,
   rateLimits,
   egress,
+  tools,
   sessions,
   marketplace,
   exchangeRate,
@@ -68,6 +70,7 @@ function buildConfig(env: ValidatedEnv) {
     ...llm.load(env),
     ...runs.load(env),
     ...egress.load(env),
+    ...tools.load(env),
     ...rateLimits.load(env),
     platform: { ...sessions.load(env), ...marketplace.load(env) },
     ...exchangeRate.load(env),

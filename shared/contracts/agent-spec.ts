@@ -73,6 +73,10 @@ export interface AgentUsage {
   total_tokens: number;
   img_cost: number;
   mcp_cost: number;
+  /** The flat `auto_search` fee, when the request enabled it. */
+  search_cost?: number;
+  /** The flat `web_scraper` fee, when the request enabled it. */
+  scrape_cost?: number;
   total_cost: number;
 }
 

@@ -41,6 +41,9 @@ export const JOBS = {
   "graph-workflow": { queue: "swarm" },
   "batched-grid-workflow": { queue: "swarm" },
   "reasoning-agent-run": { queue: "swarm" },
+  "advanced-research": { queue: "swarm" },
+  /** The advanced research batch's parent: runs once every session (an `advanced-research` child) has ended. */
+  "advanced-research-batch": { queue: "swarm" },
 } as const satisfies Record<string, { queue: QueueName; launchKey?: true }>;
 
 export type JobName = keyof typeof JOBS;
@@ -57,6 +60,8 @@ export interface JobPayloads {
   "graph-workflow": RunJobPayload;
   "batched-grid-workflow": RunJobPayload;
   "reasoning-agent-run": RunJobPayload;
+  "advanced-research": RunJobPayload;
+  "advanced-research-batch": RunJobPayload;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AgentCompletionRequest, AgentSpec } from "../contracts/agent-spec";
 import type { SwarmRequest } from "../contracts/swarm-request";
 import type { RunKind } from "../db/entities/run.entity";
+import { chosenBuiltinTool } from "../tools/builtin-tools";
 import { runsOncePerTask } from "./swarm-catalog";
 
 /** Swarm types whose schedule is fixed: every agent takes one turn per swarm loop. */
@@ -58,6 +59,8 @@ export function plannedSteps(kind: RunKind, request: unknown): number | null {
   if (!request || typeof request !== "object") return null;
   if (kind === "agent") {
     const agent = (request as AgentCompletionRequest).agent_config;
+    // A built-in tool (`tools_enabled`) adds the calls the model decides on.
+    if (chosenBuiltinTool((request as AgentCompletionRequest).tools_enabled)) return null;
     return agent ? callsPerTurn(agent) : null;
   }
   if (kind === "swarm") return swarmSteps(request as SwarmRequest);

@@ -88,6 +88,11 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "the backstop of a graph_workflow row that bypassed the API: POST /v1/graph-workflow/completions refuses every such graph with the same graphProblems (400 INVALID_WORKFLOW, before anything is stored; test/integration/graph-workflow.test.ts sends each); the E1/E5 probes of worker-refusals.ts cannot reach this endpoint",
   },
   {
+    file: "workers/agents/builtin-toolset.ts",
+    throwText: "throw err;",
+    why: "a built-in tool call ended by the run's cancellation or deadline, passed on; the tool's own failures (provider down, page refused) become text for the model",
+  },
+  {
     file: "workers/swarms/structured-decision.ts",
     throwText: "DecisionError",
     why: "the model's decision stayed invalid after a repair attempt",

@@ -8,6 +8,10 @@ export class UsageCounter {
   /** Our billed token cost so far (before per-agent, image and MCP charges). */
   tokenCost = 0;
   mcpCalls = 0;
+  /** Built-in tools (`auto_search`, `web_scraper`) enabled for the run: each is a flat fee once. */
+  readonly builtinTools = new Set<string>();
+  /** Built-in tool calls made so far, against `TOOL_MAX_CALLS_PER_RUN`. */
+  builtinCalls = 0;
   /** Distinct images the run sent: each is billed once, however many agents saw it. */
   readonly images = new Set<string>();
   /** Agents that made at least one LLM call. */

@@ -4,6 +4,13 @@ import type { ChatMessage } from "../../shared/llm/chat";
 import { resolveModel } from "../../shared/llm/providers";
 import type { AgentContext } from "./agent-context";
 import { autoPromptMessages } from "./auto-prompt";
+import {
+  chosenBuiltinTool,
+  isBuiltinTool,
+  offeredBuiltinTools,
+  type BuiltinTool,
+} from "../../shared/tools/builtin-tools";
+import { builtinFunctionTool, callBuiltinTool } from "./builtin-toolset";
 import { functionTools, type FunctionTool } from "./function-tools";
 import { agentName, HANDOFF_TOOL, handoffTool, MAX_HANDOFF_DEPTH, parseHandoff } from "./handoffs";
 import { buildChatRequest } from "./llm-request";
@@ -23,7 +30,10 @@ export interface AgentInput {
   images?: string[];
   /** Overrides the agent's own system prompt (e.g. a marketplace prompt or a swarm's additions). */
   systemPrompt?: string | null;
-  /** When given, only these client and MCP tools are offered (`tools_enabled`). */
+  /**
+   * `tools_enabled`: a built-in tool it names is attached (one: `auto_search` wins); when it names
+   * other tools too, only those client and MCP tools are offered.
+   */
   toolsEnabled?: string[] | null;
 }
 
@@ -48,6 +58,8 @@ interface Toolset {
   tools: FunctionTool[];
   mcp: McpToolbox | null;
   handoffs: AgentSpec[];
+  /** The built-in tool the service runs for this agent, if `tools_enabled` asked for one. */
+  builtin: BuiltinTool | null;
 }
 
 function functionCalls(calls: AnyToolCall[]): ToolCall[] {
@@ -154,7 +166,11 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   }
 
   function isExecutable(tool: string): boolean {
-    return (tool === HANDOFF_TOOL && toolset.handoffs.length > 0) || Boolean(toolset.mcp?.has(tool));
+    return (
+      (tool === HANDOFF_TOOL && toolset.handoffs.length > 0) ||
+      tool === toolset.builtin ||
+      Boolean(toolset.mcp?.has(tool))
+    );
   }
 
   /** Runs one tool call the service can execute; the text is what the model reads back. */
@@ -171,6 +187,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
       );
       return typeof delegated.content === "string" ? delegated.content : JSON.stringify(delegated.content);
     }
+    if (tool === toolset.builtin) return callBuiltinTool(toolset.builtin, args, name, ctx, lane);
     const outcome = await lane.step(
       { agentName: name, role: "tool", model: `mcp:${tool}`, input: { tool, arguments: args } },
       async () => {
@@ -187,17 +204,26 @@ async function openToolset(spec: AgentSpec, ctx: AgentContext, toolsEnabled?: st
   const servers = collectMcpServers(spec);
   const mcp = servers.length ? await McpToolbox.open(servers, ctx.signal) : null;
   const handoffs = ctx.depth < MAX_HANDOFF_DEPTH ? ((spec.handoffs ?? []) as AgentSpec[]) : [];
+  // The API refused tools this deployment does not offer; one withdrawn since is left out, not run.
+  const chosen = chosenBuiltinTool(toolsEnabled);
+  const builtin = chosen && offeredBuiltinTools().includes(chosen) ? chosen : null;
+  if (builtin) ctx.usage.builtinTools.add(builtin); // a flat fee per request, used or not
   const executable = new Set([
+    ...(builtin ? [builtin] : []),
     ...(mcp?.tools.map((t) => t.function.name) ?? []),
     ...(handoffs.length ? [HANDOFF_TOOL] : []),
   ]);
   // A client tool that shares a name with one we execute would be ambiguous: ours wins.
   const clientTools = functionTools(spec.tools_list_dictionary).filter((t) => !executable.has(t.function.name));
-  const allowed = (t: FunctionTool) => !toolsEnabled || toolsEnabled.includes(t.function.name);
+  // Built-in names do not filter: `["auto_search"]` adds search and keeps the client's tools.
+  const named = toolsEnabled?.filter((t) => !isBuiltinTool(t)) ?? [];
+  const filters = Boolean(toolsEnabled) && (named.length > 0 || toolsEnabled!.length === 0);
+  const allowed = (t: FunctionTool) => !filters || named.includes(t.function.name);
   const tools = [
     ...clientTools.filter(allowed),
     ...((mcp?.tools ?? []) as FunctionTool[]).filter(allowed),
     ...(handoffs.length ? [handoffTool(handoffs)] : []),
+    ...(builtin ? [builtinFunctionTool(builtin)] : []),
   ];
-  return { tools, mcp, handoffs };
+  return { tools, mcp, handoffs, builtin };
 }

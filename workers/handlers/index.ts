@@ -1,6 +1,7 @@
 import type { JobName } from "../../shared/queues/registry";
 import { handleAgentGenerate } from "./agent-generate.handler";
 import { handleAutoSwarmBuilder } from "./auto-swarm-builder.handler";
+import { handleAdvancedResearch, handleAdvancedResearchBatch } from "./advanced-research.handler";
 import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
 import { handleBatchedGridWorkflow } from "./batched-grid-workflow.handler";
@@ -23,4 +24,6 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "graph-workflow": handleGraphWorkflow,
   "batched-grid-workflow": handleBatchedGridWorkflow,
   "reasoning-agent-run": handleReasoningAgentRun,
+  "advanced-research": handleAdvancedResearch,
+  "advanced-research-batch": handleAdvancedResearchBatch,
 };

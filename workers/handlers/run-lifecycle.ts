@@ -1,4 +1,5 @@
 import type {
+  AdvancedResearchRun,
   AgentGenerateRun,
   AgentRun,
   AutoSwarmBuilderRun,
@@ -35,7 +36,8 @@ export type ExecutedRun =
   | AgentGenerateRun
   | GraphWorkflowRun
   | BatchedGridWorkflowRun
-  | ReasoningAgentRun;
+  | ReasoningAgentRun
+  | AdvancedResearchRun;
 
 /** What a run's execution gets: its row, and the run-wide recorder, budget, usage, signal and events. */
 interface RunEnv<R extends ExecutedRun> {

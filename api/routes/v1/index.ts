@@ -3,6 +3,11 @@ import type { Context } from "koa";
 import { config } from "../../../shared/config";
 import type { ApiDeps } from "../../deps";
 import type { Admission, RateLimiter } from "../../limits/rate-limiter";
+import {
+  ADVANCED_RESEARCH_BATCH_PATH,
+  ADVANCED_RESEARCH_PATH,
+  advancedResearchRouter,
+} from "./advanced-research/advanced-research.router";
 import { AGENT_BATCH_PATH, agentBatchRouter } from "./agent/agent-batch.router";
 import { AGENT_COMPLETIONS_PATH, agentRouter } from "./agent/agent.router";
 import { agentsListRouter } from "./agent/agents-list.router";
@@ -19,6 +24,7 @@ import { REASONING_COMPLETIONS_PATH, reasoningRouter } from "./reasoning/reasoni
 import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
 import { metricsSummaryRouter } from "./usage/metrics-summary.router";
 import { usageReportRouter } from "./usage/usage-report.router";
+import { toolsRouter } from "./tools/tools.router";
 import { usageRouter } from "./usage/usage.router";
 import { BATCHED_GRID_WORKFLOW_PATH, GRAPH_WORKFLOW_PATH, workflowsRouter } from "./workflows/workflows.router";
 
@@ -42,6 +48,8 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     builderRouter(deps),
     workflowsRouter(deps),
     reasoningRouter(deps),
+    toolsRouter(),
+    advancedResearchRouter(deps),
   ];
 }
 
@@ -68,7 +76,16 @@ const RUN_PATHS = new Set([
   GRAPH_WORKFLOW_PATH,
   BATCHED_GRID_WORKFLOW_PATH,
   REASONING_COMPLETIONS_PATH,
+  ADVANCED_RESEARCH_PATH,
+  ADVANCED_RESEARCH_BATCH_PATH,
 ]);
+
+/** The items of a batch whose body is an object holding them (the advanced research batch's `input_schemas`). */
+function wrappedItems(path: string, body: unknown): unknown {
+  return path === ADVANCED_RESEARCH_BATCH_PATH
+    ? (body as { input_schemas?: unknown } | null)?.input_schemas
+    : undefined;
+}
 
 /**
  * What a `/v1` request costs against the rate limits. A JSON array body counts one point per item
@@ -78,8 +95,8 @@ const RUN_PATHS = new Set([
  * up. The router ignores case and a trailing slash, so the path is compared the same way.
  */
 export function admissionOf(ctx: Context): Admission {
-  const body = ctx.request.body;
-  const points = Array.isArray(body) && body.length <= config.maxBatchSize ? Math.max(1, body.length) : 1;
   const path = ctx.path.toLowerCase().replace(/\/$/, "");
+  const body = wrappedItems(path, ctx.request.body) ?? ctx.request.body;
+  const points = Array.isArray(body) && body.length <= config.maxBatchSize ? Math.max(1, body.length) : 1;
   return { points, startsRuns: ctx.method === "POST" && RUN_PATHS.has(path) };
 }

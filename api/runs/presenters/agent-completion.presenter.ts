@@ -10,6 +10,8 @@ function orderedUsage(u: AgentUsage | null): AgentUsage | null {
     total_tokens: u.total_tokens,
     img_cost: u.img_cost,
     mcp_cost: u.mcp_cost,
+    ...(u.search_cost !== undefined ? { search_cost: u.search_cost } : {}),
+    ...(u.scrape_cost !== undefined ? { scrape_cost: u.scrape_cost } : {}),
     total_cost: u.total_cost,
   };
 }

@@ -1,4 +1,5 @@
 import { isRunOfKind, type Run } from "../../../shared/db/entities/run.entity";
+import { presentAdvancedResearch } from "./advanced-research.presenter";
 import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
 import { presentAgentGenerate, presentAutoSwarmBuilder } from "./builder.presenter";
@@ -29,13 +30,20 @@ function presentSuccess(run: Run, children: Run[]): Record<string, unknown> | nu
       return presentBatchedGridWorkflow(run);
     case "reasoning_agent":
       return presentReasoningCompletion(run);
+    case "advanced_research":
+      return presentAdvancedResearch(run);
+    case "advanced_research_batch":
+      return {
+        job_id: run.job_id,
+        results: children.filter(isRunOfKind("advanced_research")).map(presentAdvancedResearch),
+      };
     default:
       return null;
   }
 }
 
 /** Kinds whose stored response includes their child runs. */
-export const KINDS_WITH_CHILDREN = new Set<Run["kind"]>(["agent_batch", "swarm_batch"]);
+export const KINDS_WITH_CHILDREN = new Set<Run["kind"]>(["agent_batch", "swarm_batch", "advanced_research_batch"]);
 
 /** `GET /v1/jobs/{job_id}`: the stored response of a finished run, or its state while it runs. */
 export function presentJob(run: Run, children: Run[] = []): Record<string, unknown> {

@@ -7,6 +7,12 @@ import type {
   AutoSwarmBuilderRequest,
   BuilderUsage,
 } from "../../contracts/auto-swarm-builder";
+import type {
+  AdvancedResearchBatchParent,
+  AdvancedResearchOutput,
+  AdvancedResearchRequest,
+  AdvancedResearchUsage,
+} from "../../contracts/advanced-research";
 import type { AgentBatchParent, BatchOutput, BatchTotals, SwarmBatchParent } from "../../contracts/batch";
 import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/swarm-request";
 import type { ReasoningRequest, ReasoningRunOutput } from "../../contracts/reasoning-request";
@@ -121,6 +127,20 @@ export type BatchedGridWorkflowRun = RunRecord<
 >;
 /** `POST /v1/reasoning-agent/completions`: one reasoning agent (its usage priced as a swarm's). */
 export type ReasoningAgentRun = RunRecord<"reasoning_agent", Stored<ReasoningRequest>, ReasoningRunOutput, SwarmUsage>;
+/** `POST /v1/advanced-research/completions` (and a batch item): a director and parallel web researchers. */
+export type AdvancedResearchRun = RunRecord<
+  "advanced_research",
+  Stored<AdvancedResearchRequest>,
+  AdvancedResearchOutput,
+  AdvancedResearchUsage
+>;
+/** `POST /v1/advanced-research/batch/completions`'s parent: finishes once its sessions have ended. */
+type AdvancedResearchBatchRun = RunRecord<
+  "advanced_research_batch",
+  AdvancedResearchBatchParent,
+  BatchOutput,
+  BatchTotals
+>;
 
 /** A run row, typed by its `kind`: narrow on `kind` to reach its request, output and usage. */
 export type Run =
@@ -134,7 +154,9 @@ export type Run =
   | AgentGenerateRun
   | GraphWorkflowRun
   | BatchedGridWorkflowRun
-  | ReasoningAgentRun;
+  | ReasoningAgentRun
+  | AdvancedResearchRun
+  | AdvancedResearchBatchRun;
 /** The run of one kind. */
 export type RunOfKind<Kind extends RunKind> = Extract<Run, { kind: Kind }>;
 

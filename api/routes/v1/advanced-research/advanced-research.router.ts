@@ -1,0 +1,49 @@
+import Router from "@koa/router";
+import type { Middleware } from "koa";
+import { config } from "../../../../shared/config";
+import type { AdvancedResearchRequest } from "../../../../shared/contracts/advanced-research";
+import type { ApiDeps } from "../../../deps";
+import { parsePrefer } from "../../../http/prefer-header";
+import type { V1State } from "../../../http/state";
+import { validateBody } from "../../../http/validate";
+import { writeReply } from "../../../http/write-reply";
+import { documentRoutes } from "../../../openapi/operation";
+import { completeAdvancedResearch } from "../../../runs/advanced-research";
+import { completeAdvancedResearchBatch } from "../../../runs/advanced-research-batch";
+import { assertBatchSize } from "../../../runs/batch";
+import { advancedResearchBatchSchema, advancedResearchSchema } from "../../../schemas/advanced-research.schema";
+import { advancedResearchBatchOperation, advancedResearchOperation } from "./advanced-research.openapi";
+
+export const ADVANCED_RESEARCH_PATH = "/v1/advanced-research/completions";
+/** Every item counts as one request against the rate limits (see `admissionOf`). */
+export const ADVANCED_RESEARCH_BATCH_PATH = "/v1/advanced-research/batch/completions";
+
+/** A batch over `MAX_BATCH_SIZE` is refused (400) before its items are validated one by one. */
+const rejectOversizedResearchBatch: Middleware = async (ctx, next) => {
+  const items = (ctx.request.body as { input_schemas?: unknown } | undefined)?.input_schemas;
+  if (Array.isArray(items) && items.length > config.maxBatchSize) assertBatchSize(items.length);
+  await next();
+};
+
+/** `POST /v1/advanced-research/completions` and its batch. */
+export function advancedResearchRouter(deps: ApiDeps): Router {
+  const router = new Router<V1State>();
+  router.post(ADVANCED_RESEARCH_PATH, validateBody<AdvancedResearchRequest>(advancedResearchSchema), async (ctx) => {
+    const prefer = parsePrefer(ctx.get("prefer"));
+    const outcome = await completeAdvancedResearch(deps, ctx.state.body, ctx.state.auth, prefer, {
+      admission: ctx.state.admission,
+    });
+    await writeReply(ctx, outcome);
+  });
+  router.post(
+    ADVANCED_RESEARCH_BATCH_PATH,
+    rejectOversizedResearchBatch,
+    validateBody<{ input_schemas: AdvancedResearchRequest[] }>(advancedResearchBatchSchema),
+    async (ctx) => {
+      const prefer = parsePrefer(ctx.get("prefer"));
+      const reply = await completeAdvancedResearchBatch(deps, ctx.state.body.input_schemas, ctx.state.auth, prefer);
+      await writeReply(ctx, reply);
+    },
+  );
+  return documentRoutes(router, advancedResearchOperation, advancedResearchBatchOperation);
+}

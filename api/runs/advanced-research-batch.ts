@@ -1,0 +1,46 @@
+import type { KeyOwner } from "../../shared/auth/api-keys";
+import type { AdvancedResearchRequest } from "../../shared/contracts/advanced-research";
+import type { ApiDeps } from "../deps";
+import type { Reply } from "../reply";
+import { prepareResearch } from "./advanced-research";
+import { assertBatchSize, runBatch, type BatchKind } from "./batch";
+import { presentAdvancedResearch } from "./presenters/advanced-research.presenter";
+import { readyAgents } from "./ready-agents";
+import { imageUrls } from "./request-egress";
+import type { Prefer } from "./submit-run";
+
+const RESEARCH_BATCH: BatchKind<"advanced_research_batch", "advanced_research"> = {
+  parentKind: "advanced_research_batch",
+  childKind: "advanced_research",
+  parentJob: "advanced-research-batch",
+  childJob: "advanced-research",
+};
+
+/**
+ * `POST /v1/advanced-research/batch/completions`: one `advanced_research` run per item, all in
+ * parallel across workers; answers with the sessions' answers in request order. An item that
+ * cannot run refuses the whole batch (400) before anything is stored; one that fails while running
+ * keeps its slot, with null outputs and its `error` (see `presentAdvancedResearch`).
+ */
+export async function completeAdvancedResearchBatch(
+  deps: ApiDeps,
+  items: AdvancedResearchRequest[],
+  owner: KeyOwner,
+  prefer: Prefer,
+): Promise<Reply> {
+  assertBatchSize(items.length);
+  const prepared = items.map((item, i) => prepareResearch(item, owner, `input_schemas[${i}].`));
+  const images = prepared.flatMap((item, i) => imageUrls(item, `input_schemas[${i}]`));
+  await readyAgents(deps, owner.userId, { specs: [], images });
+  return runBatch(
+    deps,
+    {
+      kind: RESEARCH_BATCH,
+      owner,
+      parentRequest: { total_requests: items.length },
+      items: prepared.map((request) => ({ request, secrets: [] })),
+      present: (_parent, children) => children.map(presentAdvancedResearch),
+    },
+    prefer,
+  );
+}
