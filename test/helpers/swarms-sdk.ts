@@ -1,14 +1,47 @@
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createGenerator, type SchemaGenerator } from "ts-json-schema-generator";
 import SwarmsClient from "../vendor/swarms-ts/src/index";
 
-const SDK_RESOURCES = path.join(__dirname, "../vendor/swarms-ts/src/resources");
+const SDK_SRC = path.join(__dirname, "../vendor/swarms-ts/src");
+const SDK_RESOURCES = path.join(SDK_SRC, "resources");
 
-/** The hosted API's own TypeScript SDK, pointed at Apiary (no retries: a failure must show at once). */
-export function swarmsClient(baseUrl: string, apiKey: string): SwarmsClient {
-  return new SwarmsClient({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 60_000 });
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
+  );
+}
+
+/**
+ * `METHOD /path` of every request the SDK makes, read from its source: each
+ * `this._client.<method>('<path>'` of its resources, and the client's own `this.<method>('<path>'`
+ * (its `getRoot()`).
+ */
+export function sdkCalls(): string[] {
+  const calls: string[] = [];
+  for (const file of filesUnder(SDK_RESOURCES).filter((f) => f.endsWith(".ts"))) {
+    for (const [, method, route] of readFileSync(file, "utf8").matchAll(/this\._client\.(\w+)\(\s*'([^']*)'/g))
+      calls.push(`${method.toUpperCase()} ${route}`);
+  }
+  const client = readFileSync(path.join(SDK_SRC, "client.ts"), "utf8");
+  for (const [, method, route] of client.matchAll(/this\.(get|post|put|patch|delete)\(\s*'([^']*)'/g))
+    calls.push(`${method.toUpperCase()} ${route}`);
+  return calls;
+}
+
+/**
+ * The hosted API's own TypeScript SDK, pointed at Apiary (no retries: a failure must show at once).
+ * `sent`, when given, collects `METHOD /path` of every request the client makes.
+ */
+export function swarmsClient(baseUrl: string, apiKey: string, sent?: Set<string>): SwarmsClient {
+  const fetchRecording: typeof fetch = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    sent?.add(`${(init?.method ?? "GET").toUpperCase()} ${url.pathname}`);
+    return fetch(input, init);
+  };
+  return new SwarmsClient({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 60_000, fetch: fetchRecording });
 }
 
 const generators = new Map<string, SchemaGenerator>();
