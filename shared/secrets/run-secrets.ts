@@ -154,6 +154,21 @@ export function revealRunSecrets<T>(run: RunOwnership & { request: T; sealed_sec
   return request as T;
 }
 
+/** A stored run's request with its sealed secrets put back, for the worker that executes it. */
+export function revealedRequest<T>(run: {
+  id: string;
+  user_id: string | null;
+  request: T;
+  sealed_secrets: StoredSecret[] | null;
+}): T {
+  return revealRunSecrets({
+    runId: run.id,
+    userId: run.user_id,
+    request: run.request,
+    sealed_secrets: run.sealed_secrets,
+  });
+}
+
 /** A request whose only secrets are credential-like values of its top-level `llm_args` (a reasoning agent's). */
 export function withholdLlmArgsSecrets<T extends { llm_args?: Record<string, unknown> | null }>(
   request: T,

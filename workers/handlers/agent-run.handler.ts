@@ -1,7 +1,7 @@
 import type { AgentRunOutput } from "../../shared/contracts/agent-spec";
 import type { AgentRun } from "../../shared/db/entities/run.entity";
 import { BadRequestError } from "../../shared/errors";
-import { revealRunSecrets } from "../../shared/secrets/run-secrets";
+import { revealedRequest } from "../../shared/secrets/run-secrets";
 import { agentName, runAgent } from "../agents/agent-runner";
 import { agentUsage } from "../agents/agent-usage";
 import type { Handler } from "./handler";
@@ -12,12 +12,7 @@ export const handleAgentRun: Handler<"agent-run"> = ({ runId }, ctx) =>
   executeRun<AgentRun>(runId, ctx, {
     kind: "agent",
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = revealRunSecrets({
-        runId: run.id,
-        userId: run.user_id,
-        request: run.request,
-        sealed_secrets: run.sealed_secrets,
-      });
+      const request = revealedRequest(run);
       if (!request.task?.trim()) throw new BadRequestError("No task given for this agent");
       const images = [...(request.img ? [request.img] : []), ...(request.imgs ?? [])];
       const result = await runAgent(

@@ -1,5 +1,5 @@
 import type { BatchedGridWorkflowRun } from "../../shared/db/entities/run.entity";
-import { revealRunSecrets } from "../../shared/secrets/run-secrets";
+import { revealedRequest } from "../../shared/secrets/run-secrets";
 import { swarmUsage } from "../swarms/swarm-usage";
 import { runGrid } from "../swarms/types/batched-grid-workflow";
 import { workflowSwarm } from "../swarms/workflow-swarm";
@@ -14,12 +14,7 @@ export const handleBatchedGridWorkflow: Handler<"batched-grid-workflow"> = ({ ru
   executeRun<BatchedGridWorkflowRun>(runId, ctx, {
     kind: "batched_grid_workflow",
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = revealRunSecrets({
-        runId: run.id,
-        userId: run.user_id,
-        request: run.request,
-        sealed_secrets: run.sealed_secrets,
-      });
+      const request = revealedRequest(run);
       const swarm = workflowSwarm(
         { ...request, type: "BatchedGridWorkflow" },
         { recorder, budget, usage, signal },

@@ -1,6 +1,6 @@
 import type { GraphWorkflowRun } from "../../shared/db/entities/run.entity";
 import { BadRequestError } from "../../shared/errors";
-import { revealRunSecrets } from "../../shared/secrets/run-secrets";
+import { revealedRequest } from "../../shared/secrets/run-secrets";
 import { graphProblems, planGraph } from "../../shared/swarms/graph-plan";
 import { runGraph } from "../swarms/graph-workflow";
 import { swarmUsage } from "../swarms/swarm-usage";
@@ -13,12 +13,7 @@ export const handleGraphWorkflow: Handler<"graph-workflow"> = ({ runId }, ctx) =
   executeRun<GraphWorkflowRun>(runId, ctx, {
     kind: "graph_workflow",
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = revealRunSecrets({
-        runId: run.id,
-        userId: run.user_id,
-        request: run.request,
-        sealed_secrets: run.sealed_secrets,
-      });
+      const request = revealedRequest(run);
       const graph = { ...request, names: request.agents.map((a) => a.agent_name ?? "") };
       // The API refused every graph these checks refuse; one that bypassed it fails the run here.
       const problems = graphProblems(graph);

@@ -1,7 +1,7 @@
 import { config } from "../../shared/config";
 import { OMITTED_SWARM_FIELDS, type SwarmRequest } from "../../shared/contracts/swarm-request";
 import type { ReasoningAgentRun } from "../../shared/db/entities/run.entity";
-import { revealRunSecrets } from "../../shared/secrets/run-secrets";
+import { revealedRequest } from "../../shared/secrets/run-secrets";
 import { formatOutput } from "../reasoning/output-format";
 import { ReasoningRun } from "../reasoning/reasoning-run";
 import { reasoningRunners } from "../reasoning/registry";
@@ -19,12 +19,7 @@ export const handleReasoningAgentRun: Handler<"reasoning-agent-run"> = ({ runId 
   executeRun<ReasoningAgentRun>(runId, ctx, {
     kind: "reasoning_agent",
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = revealRunSecrets({
-        runId: run.id,
-        userId: run.user_id,
-        request: run.request,
-        sealed_secrets: run.sealed_secrets,
-      });
+      const request = revealedRequest(run);
       const runner = reasoningRunners[request.swarm_type];
       // The engine's view of the run: no request agents (the type's role agents are its own), no image.
       const engineRequest: SwarmRequest = {

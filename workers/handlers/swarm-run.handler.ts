@@ -1,7 +1,7 @@
 import { config } from "../../shared/config";
 import type { SwarmRunOutput } from "../../shared/contracts/swarm-request";
 import type { SwarmRun as SwarmRunRecord } from "../../shared/db/entities/run.entity";
-import { revealRunSecrets } from "../../shared/secrets/run-secrets";
+import { revealedRequest } from "../../shared/secrets/run-secrets";
 import { openingText } from "../../shared/swarms/opening";
 import { runsOncePerTask, type SwarmTypeName } from "../../shared/swarms/swarm-catalog";
 import { assertSwarmRules } from "../../shared/swarms/swarm-rules";
@@ -16,12 +16,7 @@ export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
   executeRun<SwarmRunRecord>(runId, ctx, {
     kind: "swarm",
     async execute({ run, recorder, budget, usage, signal, events }) {
-      const request = revealRunSecrets({
-        runId: run.id,
-        userId: run.user_id,
-        request: run.request,
-        sealed_secrets: run.sealed_secrets,
-      });
+      const request = revealedRequest(run);
       // The API refused every request these rules refuse; one that bypassed it fails the run here.
       assertSwarmRules(request);
       const type = swarmRunners[request.swarm_type as SwarmTypeName];
