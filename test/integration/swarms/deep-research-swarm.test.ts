@@ -88,7 +88,7 @@ describe("DeepResearchSwarm (E1)", () => {
     // Each query is its own turn of the researcher it was given: the task and that query only.
     const researchCalls = calls.slice(1, -1);
     research.forEach((turn) => {
-      const turnCalls = researchTurnCalls(researchCalls, turn.query);
+      const turnCalls = researchTurnCalls(researchCalls, turn.query!);
       expect(turnCalls, `the calls for ${turn.query}`).to.have.length(CALLS_PER_RESEARCH_TURN);
       const [call] = turnCalls;
       for (const c of turnCalls) expect(callerOf(c)).to.equal(turn.role);
