@@ -21,6 +21,10 @@ export const swarmUsageSchema = Joi.object({
       night_time_discount_applied: Joi.boolean().required(),
       img_cost: dollars,
       mcp_cost: dollars,
+      search_cost: dollars.description(
+        "The flat fee of the built-in `auto_search`, once per run, when the run's agents had it (DeepResearchSwarm's researchers on a deployment with a search provider)",
+      ),
+      scrape_cost: dollars.description("The flat fee of the built-in `web_scraper`, when the run's agents had it"),
     }).required(),
     total_cost: dollars.required(),
     discount_active: Joi.boolean().required(),

@@ -105,6 +105,10 @@ export interface SwarmUsage {
       night_time_discount_applied: boolean;
       img_cost: number;
       mcp_cost: number;
+      /** The flat fee of the built-in search, when the run's agents had it (DeepResearchSwarm's researchers). */
+      search_cost?: number;
+      /** The flat fee of the built-in scraper, when the run's agents had it. */
+      scrape_cost?: number;
     };
     total_cost: number;
     discount_active: boolean;

@@ -25,6 +25,11 @@ export interface TurnOptions {
   systemPrompt?: string;
   /** Shown as the turn's author in streams (default: the agent's name). */
   label?: string;
+  /**
+   * Built-in tools the turn gets (`tools_enabled` of an agent run, e.g. `["auto_search"]`), each
+   * billed once per run; default none: swarm agents have no per-agent `tools_enabled`.
+   */
+  toolsEnabled?: string[];
 }
 
 /** What the engine gives a swarm type: the request, its agents, the conversation, and turns. */
@@ -119,6 +124,7 @@ export class SwarmRun {
           images: this.turnImages(options),
           systemPrompt:
             options.systemPrompt ?? swarmSystemPrompt(agent, this.request, this.swarmType, this.names, options.place),
+          toolsEnabled: options.toolsEnabled,
         },
         {
           ...this.ctx,

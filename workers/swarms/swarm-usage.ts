@@ -2,11 +2,13 @@ import { config } from "../../shared/config";
 import { isNightTime, roundCost, tokenCosts } from "../../shared/llm/pricing";
 import type { SwarmUsage } from "../../shared/contracts/swarm-request";
 import type { UsageCounter } from "../agents/agent-context";
+import { builtinToolFees } from "../agents/builtin-tool-fees";
 
 /**
  * Prices a swarm run: provider token counts at the table's rates (less the flex discount and, at
  * night in the configured time zone, the night discount, decided at finish time), the per-agent
- * charge for every agent that made a call, and image and MCP charges.
+ * charge for every agent that made a call, image and MCP charges, and the flat fee of a built-in tool
+ * the run's agents were given (DeepResearchSwarm's search), undiscounted as an agent run's is.
  */
 export function swarmUsage(
   usage: UsageCounter,
@@ -24,6 +26,7 @@ export function swarmUsage(
   const mcpCost = usage.mcpCalls * pricing.perMcpCall;
   const inputTokenCost = inputCost * factor;
   const outputTokenCost = outputCost * factor;
+  const tools = builtinToolFees(usage);
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
@@ -43,8 +46,9 @@ export function swarmUsage(
         night_time_discount_applied: night,
         img_cost: roundCost(imgCost),
         mcp_cost: roundCost(mcpCost),
+        ...tools.fields,
       },
-      total_cost: roundCost(agentCost + inputTokenCost + outputTokenCost + imgCost + mcpCost),
+      total_cost: roundCost(agentCost + inputTokenCost + outputTokenCost + imgCost + mcpCost + tools.total),
       discount_active: night || flex,
     },
   };

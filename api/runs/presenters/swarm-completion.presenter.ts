@@ -24,6 +24,9 @@ export function orderedSwarmUsage(u: SwarmUsage | null): SwarmUsage | null {
         night_time_discount_applied: b.night_time_discount_applied,
         img_cost: b.img_cost,
         mcp_cost: b.mcp_cost,
+        // Only a run whose agents had a built-in tool reports its fee.
+        ...(b.search_cost !== undefined ? { search_cost: b.search_cost } : {}),
+        ...(b.scrape_cost !== undefined ? { scrape_cost: b.scrape_cost } : {}),
       },
       total_cost: u.billing_info.total_cost,
       discount_active: u.billing_info.discount_active,

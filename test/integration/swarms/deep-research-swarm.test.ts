@@ -10,6 +10,22 @@ const LATENCY_MS = 500;
 
 type Query = { query: string; researcher: string };
 
+/**
+ * The harness's deployment offers `auto_search` (SEARCH_PROVIDER_URL is set; no provider listens
+ * in this file, so a search reads "Search failed"), so a research turn is three calls: the simulated
+ * model searches, answers from the result, and summarises its tool results (`tool_call_summary`).
+ * deep-research-search.test.ts shows the search itself.
+ */
+const CALLS_PER_RESEARCH_TURN = 3;
+
+/** The calls of the research turn of `query`: every call whose turn input names it. */
+const researchTurnCalls = (calls: any[], query: string) =>
+  calls.filter((c) =>
+    c.messages.some(
+      (m: any) => m.role === "user" && typeof m.content === "string" && m.content.includes(`Your query:\n${query}\n`),
+    ),
+  );
+
 /** The Query Generator's plans as the model made them (its stored tool calls), round by round. */
 async function storedPlans(h: Harness, runId: string): Promise<Query[][]> {
   const steps = await h.deps.ds.query(
@@ -57,9 +73,9 @@ describe("DeepResearchSwarm (E1)", () => {
     const research = output.slice(1, -1);
     expect(research.map((t) => t.query)).to.deep.equal(queries.map((q) => q.query));
 
-    // Calls: the plan, every query, the report.
+    // Calls: the plan, every query's research turn, the report.
     const calls = callsMentioning(h, marker);
-    expect(calls).to.have.length(queries.length + 2);
+    expect(calls).to.have.length(queries.length * CALLS_PER_RESEARCH_TURN + 2);
     const plan = calls[0];
     expect(callerOf(plan)).to.equal("Query Generator");
     expect(plan.tool_choice).to.deep.equal({ type: "function", function: { name: "plan_research_queries" } });
@@ -72,13 +88,16 @@ describe("DeepResearchSwarm (E1)", () => {
     // Each query is its own turn of the researcher it was given: the task and that query only.
     const researchCalls = calls.slice(1, -1);
     research.forEach((turn) => {
-      const call = researchCalls.find((c) => inputOf(c).includes(`Your query:\n${turn.query}\n`))!;
-      expect(call, `the call for ${turn.query}`).to.not.equal(undefined);
-      expect(callerOf(call)).to.equal(turn.role);
+      const turnCalls = researchTurnCalls(researchCalls, turn.query!);
+      expect(turnCalls, `the calls for ${turn.query}`).to.have.length(CALLS_PER_RESEARCH_TURN);
+      const [call] = turnCalls;
+      for (const c of turnCalls) expect(callerOf(c)).to.equal(turn.role);
       expect(inputOf(call)).to.include(marker);
       for (const other of research.filter((t) => t.query !== turn.query))
-        expect(inputOf(call)).to.not.include(`Your query:\n${other.query}\n`);
-      expect(turn.content).to.include(conversationOf(call));
+        expect(JSON.stringify(call.messages)).to.not.include(
+          JSON.stringify(`Your query:\n${other.query}\n`).slice(1, -1),
+        );
+      expect(turn.content).to.include(conversationOf(turnCalls.at(-1)));
     });
     // The report sees every finding.
     const synthesis = calls.at(-1);
@@ -136,13 +155,14 @@ describe("DeepResearchSwarm (E1)", () => {
     // The repeat of old-a was refused once (a repair attempt), and the empty plan ended the research: no round 4.
     const decisionSteps = steps.filter((s) => (s.meta.input as any)?.kind === "decision").map((s) => s.lane);
     expect(decisionSteps).to.deep.equal(["r0/queries", "r1/queries", "r2/queries", "r2/queries"]);
-    // Calls: 3 + 1 research turns, the model's own round-2 plan, the report.
-    expect(calls.map(callerOf)).to.have.length(6);
+    // Calls: 3 + 1 research turns (the search call and the answer: these specs, not through the
+    // API, have no tool_call_summary), the model's own round-2 plan, the report.
+    expect(calls.map(callerOf)).to.have.length(4 * 2 + 2);
     const synthesis = calls.at(-1);
     for (const turn of output.filter((t) => t.query)) expect(inputOf(synthesis)).to.include(turn.content);
   });
 
-  it("researches in parallel: one round's depth is 3 calls (plan, research, report) however many queries", async function () {
+  it("researches in parallel: one round's depth is the plan, one research turn and the report, however many queries", async function () {
     this.timeout(30_000);
     const marker = uniqueMarker("research-depth");
     const res = await postSwarm(h, key, {
@@ -155,13 +175,15 @@ describe("DeepResearchSwarm (E1)", () => {
     expect(queries.length).to.be.at.least(3);
     expect(queries.every((q) => q.researcher === "Scout")).to.equal(true);
     const calls = callsMentioning(h, marker);
-    expect(calls).to.have.length(queries.length + 2);
-    const sequentialSeconds = ((queries.length + 2) * LATENCY_MS) / 1_000;
-    expect(res.body.execution_time).to.be.at.least((3 * LATENCY_MS * 0.95) / 1_000);
+    const made = queries.length * CALLS_PER_RESEARCH_TURN + 2;
+    expect(calls).to.have.length(made);
+    const sequentialSeconds = (made * LATENCY_MS) / 1_000;
+    const depth = 1 + CALLS_PER_RESEARCH_TURN + 1;
+    expect(res.body.execution_time).to.be.at.least((depth * LATENCY_MS * 0.95) / 1_000);
     expect(res.body.execution_time).to.be.below(sequentialSeconds * 0.8);
   });
 
-  it("without agents, a built-in Researcher on DEFAULT_MODEL; a researcher's own tools are offered in its research turns", async () => {
+  it("without agents, a built-in Researcher on DEFAULT_MODEL; a researcher's own tools are offered in its research turns, beside the search", async () => {
     const marker = uniqueMarker("research-builtin");
     const res = await postSwarm(h, key, { swarm_type: "DeepResearchSwarm", task: marker });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -183,7 +205,9 @@ describe("DeepResearchSwarm (E1)", () => {
     expect(withTools.status, JSON.stringify(withTools.body)).to.equal(200);
     const research = callsMentioning(h, toolMarker).filter((c) => callerOf(c) === "Librarian");
     expect(research.length).to.be.at.least(3);
-    for (const call of research) expect(call.tools).to.deep.equal([lookup]);
+    for (const call of research)
+      expect(call.tools.map((t: any) => t.function.name)).to.deep.equal(["lookup", "auto_search"]);
+    expect(research[0].tools[0]).to.deep.equal(lookup);
   });
 
   it("a retried job replays the plan, every research turn and the report, and repeats no LLM call", async () => {
@@ -192,12 +216,14 @@ describe("DeepResearchSwarm (E1)", () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const made = callsMentioning(h, marker).length;
     const { steps, recorder, output } = await replayStoredRun(h.deps.ds, res.body.job_id, deepResearchSwarm);
-    const queries = made - 2;
+    const queries = (made - 2) / CALLS_PER_RESEARCH_TURN;
+    // Each research turn: its search call, the search (a tool step), the answer, the summary.
+    const turnSteps = (i: number) => [`r0/q${i}#0`, `r0/q${i}/l0r0t0#0`, `r0/q${i}#1`, `r0/q${i}#2`];
     expect(steps.map((s: any) => s.step_key).sort()).to.deep.equal(
-      ["r0/queries#0", ...Array.from({ length: queries }, (_, i) => `r0/q${i}#0`), "synthesis#0"].sort(),
+      ["r0/queries#0", ...Array.from({ length: queries }, (_, i) => turnSteps(i)).flat(), "synthesis#0"].sort(),
     );
     expect(JSON.parse(JSON.stringify(output))).to.deep.equal(res.body.output);
-    expect(recorder.replayed).to.equal(made);
+    expect(recorder.replayed).to.equal(made + queries);
     expect(callsMentioning(h, marker)).to.have.length(made);
   });
 

@@ -14,6 +14,7 @@ import {
   type QueryPlan,
   type ResearchQuery,
 } from "./deep-research-queries";
+import { researchInput, researchTools } from "./deep-research-researcher";
 
 /** The internal agents' names: their turns appear under these roles (SWARM-TYPES.md "Output shapes"). */
 const QUERY_GENERATOR = "Query Generator";
@@ -31,19 +32,9 @@ interface Finding extends ResearchQuery {
   content: unknown;
 }
 
-/**
- * THE SEAM for research tools: every research turn runs on the spec this returns. Today a
- * researcher keeps exactly the tools it was given (function tools, MCP servers). The built-in web
- * search tool (`tools_enabled: ["auto_search"]`, on the operator's search provider) is to be added
- * here, and only here, once the service has it.
- */
-function withResearchTools(spec: AgentSpec): AgentSpec {
-  return spec;
-}
-
 /** The researchers: the request's agents, else one built-in Researcher on the internal model (DEFAULT_MODEL). */
 function researchersOf(swarm: SwarmRun): Researcher[] {
-  if (swarm.agents.length) return swarm.agents.map((spec) => ({ spec: withResearchTools(spec) }));
+  if (swarm.agents.length) return swarm.agents.map((spec) => ({ spec }));
   const prompt =
     "You are a research specialist. Research the query you are given in depth: gather the facts, evidence, data and sources that bear on it, say how reliable each is, and note what remains uncertain or contested.";
   const { spec, systemPrompt } = internalAgent(
@@ -53,17 +44,12 @@ function researchersOf(swarm: SwarmRun): Researcher[] {
     prompt,
     `researching one query of the plan; ${SYNTHESIS} writes the report from the findings`,
   );
-  return [{ spec: withResearchTools(spec), systemPrompt }];
+  return [{ spec, systemPrompt }];
 }
 
 /** The findings so far, one block per query, in plan order. */
 function findingBlocks(findings: Finding[]): string[] {
   return findings.map((f, i) => `Finding ${i + 1} (${f.researcher}, query: ${f.query}):\n${contentText(f.content)}`);
-}
-
-/** The researcher's input: the task for context, then its own query. */
-function researchInput(task: string, query: string): string {
-  return `Research task:\n${task}\n\nYour query:\n${query}\n\nResearch this query thoroughly and report what you found, with sources and how reliable they are.`;
 }
 
 /**
@@ -74,12 +60,14 @@ function researchInput(task: string, query: string): string {
  * findings and plans new follow-up queries for what is still open, and planning none ends the research;
  * an internal Synthesis agent writes the report from every finding. Calls Σ(1+Q)+1, depth at most
  * 2·L+1. Output per round: the Query Generator turn (the numbered queries), then one turn per query
- * under its researcher's name with `query`; last, the Synthesis turn.
+ * under its researcher's name with `query`; last, the Synthesis turn. Research turns search the web
+ * when the deployment offers it (`researchTools`), each search a tool round inside the turn.
  */
 export const deepResearchSwarm: SwarmTypeRunner<"DeepResearchSwarm"> = {
   name: "DeepResearchSwarm",
   async run(swarm) {
     const researchers = researchersOf(swarm);
+    const tools = researchTools();
     const names = researchers.map((r) => agentName(r.spec));
     const task = swarm.opening;
     const team = swarm.agents.length ? teamList(swarm.agents) : `- ${BUILT_IN_RESEARCHER}: a research specialist`;
@@ -116,10 +104,11 @@ export const deepResearchSwarm: SwarmTypeRunner<"DeepResearchSwarm"> = {
 
       const results = await swarm.parallel(queries, (q, i) => {
         const researcher = researchers[names.indexOf(q.researcher)];
-        return swarm.turn(researcher.spec, researchInput(task, q.query), {
+        return swarm.turn(researcher.spec, researchInput(task, q.query, tools), {
           lane: `r${round}/q${i}`,
           place: `researching one query of the plan alongside ${names.join(", ")}; ${SYNTHESIS} writes the report from the findings`,
           systemPrompt: researcher.systemPrompt,
+          toolsEnabled: tools,
         });
       });
       queries.forEach((q, i) => {
