@@ -24,8 +24,12 @@ async function isAlive(
 ): Promise<{ running: boolean; redis: boolean }> {
   const running = pool !== undefined && pool.workers.every((w) => w.isRunning());
   let timer: NodeJS.Timeout | undefined;
+  // The client refuses commands until it is connected (no offline queue), so a check made just
+  // after start waits for the connection, within the same second, instead of failing at once.
+  const connected =
+    redisClient.status === "ready" ? Promise.resolve() : new Promise((resolve) => redisClient.once("ready", resolve));
   const redis = await Promise.race([
-    redisClient.ping().then(() => true),
+    connected.then(() => redisClient.ping()).then(() => true),
     new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS))),
   ])
     .catch(() => false)

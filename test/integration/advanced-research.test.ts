@@ -9,6 +9,9 @@ import { expectSdkType, swarmsClient } from "../helpers/swarms-sdk";
 const PATH = "/v1/advanced-research/completions";
 const LATENCY_MS = 500;
 
+/** Makes this file's markers its own in the shared simulator journal. */
+const RUN = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
 describe("advanced research (POST /v1/advanced-research/completions and its batch)", function () {
   this.timeout(60_000);
   let h: Harness;
@@ -37,7 +40,7 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
   const lastUser = (call: any) => call.messages.filter((m: any) => m.role === "user").at(-1).content as string;
 
   it("plans, searches with one researcher per query in parallel, and reports: calls, order, inputs, depth, answer, billing (through the SDK)", async () => {
-    const marker = "research-marker-1";
+    const marker = `research-marker-1-${RUN}`;
     const queries = [`${marker} uses`, `${marker} growth`, `${marker} prices`];
     scriptPlan(marker, queries);
     search.set({ results: "echo", latencyMs: LATENCY_MS });
@@ -128,7 +131,7 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
   });
 
   it("runs max_loops rounds, each planning from the last report, with director_max_loops turns per report", async () => {
-    const marker = "research-marker-2";
+    const marker = `research-marker-2-${RUN}`;
     scriptPlan(marker, [`${marker} a`, `${marker} b`]);
     search.set({ results: "echo" });
     const res = await request(h.baseUrl, "POST", PATH, {
@@ -148,7 +151,7 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
   });
 
   it("answers 202 with Prefer: respond-async, and GET /v1/jobs/{id} gives the answer", async () => {
-    const marker = "research-marker-3";
+    const marker = `research-marker-3-${RUN}`;
     scriptPlan(marker, [`${marker} only`]);
     const res = await request(h.baseUrl, "POST", PATH, {
       key,
@@ -178,7 +181,7 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
   });
 
   it("runs a batch of sessions in parallel and answers in request order (through the SDK)", async () => {
-    const markers = ["research-batch-a", "research-batch-b"];
+    const markers = [`research-batch-a-${RUN}`, `research-batch-b-${RUN}`];
     for (const m of markers) scriptPlan(m, [`${m} one`]);
     const answers = await swarmsClient(h.baseUrl, key).client.advancedResearch.batch.createCompletion({
       input_schemas: markers.map((m) => ({ task: `${m} question`, config: { name: m } })),
@@ -201,7 +204,7 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
 
   it("counts each session of a batch as one request against the rate limits", async () => {
     const fresh = await h.newKey();
-    const markers = ["research-points-a", "research-points-b", "research-points-c"];
+    const markers = [`research-points-a-${RUN}`, `research-points-b-${RUN}`, `research-points-c-${RUN}`];
     for (const m of markers) scriptPlan(m, [`${m} one`]);
     const res = await request(h.baseUrl, "POST", "/v1/advanced-research/batch/completions", {
       key: fresh.key,
@@ -215,7 +218,7 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
   });
 
   it("keeps a session that failed while running in its slot of the batch, with its error", async () => {
-    const marker = "research-fails";
+    const marker = `research-fails-${RUN}`;
     scriptPlan(marker, [`${marker} one`]);
     const answers = await swarmsClient(h.baseUrl, key).client.advancedResearch.batch.createCompletion({
       input_schemas: [

@@ -27,6 +27,9 @@ async function pageServer(
   return { url: `http://${host}:${(server.address() as AddressInfo).port}`, hits, server };
 }
 
+/** Makes this file's markers its own in the shared simulator journal. */
+const RUN = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
 describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1/tools/available)", function () {
   this.timeout(60_000);
   let h: Harness;
@@ -72,7 +75,9 @@ describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1
   });
 
   /** Runs E5 with one built-in tool and returns the answer and the simulator calls of its run. */
-  async function runWithTool(tools: string[], marker: string, llmArgs: Record<string, unknown> = {}) {
+  async function runWithTool(tools: string[], name: string, llmArgs: Record<string, unknown> = {}) {
+    // Unique to this run: the simulator's journal is shared by every test file of the process.
+    const marker = `${name}-${RUN}`;
     const res = await request(h.baseUrl, "POST", E5, {
       key,
       body: {
