@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { benchPath } from "../report/results-file";
+import { UsageError } from "../scenario";
 import { ROOT, runToCompletion } from "../stack/managed-process";
 import type { TeardownStep } from "../stack/teardown";
 
@@ -30,9 +31,9 @@ export function defaultBaseline(head: string, main: string | null): string {
 
 function resolve(ref: string): string {
   try {
-    return git(["rev-parse", "--verify", `${ref}^{commit}`]);
+    return git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   } catch {
-    throw new Error(`--baseline ${ref}: not a commit in this repository`);
+    throw new UsageError(`--baseline ${ref}: not a commit in this repository`);
   }
 }
 
@@ -57,7 +58,11 @@ async function checkOutBaseline(
   const chosen = ref ?? defaultBaseline(head, main);
   const commit = resolve(chosen);
   const dir = benchPath(`deployed-baseline-${commit.slice(0, 12)}`);
-  if (existsSync(dir)) git(["worktree", "remove", "--force", dir]);
+  if (existsSync(dir)) {
+    // Left by an interrupted run: a registered worktree, or only its folder.
+    rmSync(dir, { recursive: true, force: true });
+    git(["worktree", "prune"]);
+  }
   say(`checking out baseline ${chosen} (${commit.slice(0, 12)}) into ${dir}`);
   git(["worktree", "add", "--detach", dir, commit]);
   onTeardown(() => void git(["worktree", "remove", "--force", dir]));
