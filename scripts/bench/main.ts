@@ -1,6 +1,7 @@
 import { run as all } from "./all/all";
 import { run as batch } from "./batch/batch";
 import { run as concurrency } from "./concurrency/concurrency";
+import { run as deployed } from "./deployed/deployed";
 import { run as e5 } from "./e5/e5";
 import { run as overhead } from "./overhead/overhead";
 import { UsageError, type ScenarioRun } from "./scenario";
@@ -51,6 +52,13 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
     summary: "E1 depth efficiency: each available swarm type's execution_time vs depth x 300 ms per LLM call",
     flags: "[--reps N] [--only Type1,Type2] [--quick]",
     run: swarms,
+  },
+  deployed: {
+    summary:
+      "as deployed (issue 17): this checkout and --baseline (default main) built and started as the Procfile says, " +
+      "side by side: E5 added latency and c=50 completions/s, CPU per run of every process incl. Postgres and Redis, RSS",
+    flags: "[--baseline REF] [--duration S] [--warmup S] [--rounds N] [--minutes N] [--quick]",
+    run: deployed,
   },
 };
 

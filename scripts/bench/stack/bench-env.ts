@@ -3,7 +3,8 @@ export const BENCH_DATABASE = "apiary_bench";
 
 const OUT_OF_REACH = String(1_000_000_000);
 
-function unreachableRateLimits(): Record<string, string> {
+/** Every per-key rate limit and account daily ceiling, raised out of reach (the limiter still counts). */
+export function unreachableRateLimits(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const tier of ["FREE", "PREMIUM"]) {
     for (const window of ["MINUTE", "HOUR", "DAY"]) env[`RATE_LIMIT_${tier}_PER_${window}`] = OUT_OF_REACH;

@@ -57,7 +57,8 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /**
- * Starts `command` (argv form, no shell) with `env`, appending stdout and stderr to `logFile`.
+ * Starts `command` (argv form, no shell) with `env` in `cwd` (the repository root unless another
+ * checkout is benchmarked), appending stdout and stderr to `logFile`.
  *
  * `detached` puts the child in its own process group, so a Ctrl-C in the terminal reaches only the
  * benchmark, which then stops the children in order instead of racing their own shutdown.
@@ -68,10 +69,11 @@ export function startProcess(
   env: NodeJS.ProcessEnv,
   logFile: string,
   runAs?: RunAs,
+  cwd = ROOT,
 ): ManagedProcess {
   const log: WriteStream = createWriteStream(logFile, { flags: "a" });
   const child = spawn(command[0], command.slice(1), {
-    cwd: ROOT,
+    cwd,
     env,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
@@ -166,8 +168,9 @@ export async function runToCompletion(
   logFile: string,
   timeoutMs = 120_000,
   runAs?: RunAs,
+  cwd = ROOT,
 ): Promise<string> {
-  const proc = startProcess(name, command, env, logFile, runAs);
+  const proc = startProcess(name, command, env, logFile, runAs, cwd);
   const timer = setTimeout(() => void proc.stop(), timeoutMs);
   const status = await proc.exited;
   clearTimeout(timer);

@@ -1,0 +1,173 @@
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import Redis from "ioredis";
+import { Client } from "pg";
+import { readProcfile } from "../../start/procfile";
+import { watchQueue, type QueueWatcher } from "../probes/queue-watcher";
+import { benchPath } from "../report/results-file";
+import { unreachableRateLimits } from "../stack/bench-env";
+import { flushRedisDb, recreateDatabase } from "../stack/data-stores";
+import { freePorts } from "../stack/free-port";
+import { waitForHttpOk } from "../stack/http-ready";
+import { runToCompletion, startProcess, type ManagedProcess } from "../stack/managed-process";
+import type { TeardownStep } from "../stack/teardown";
+import type { Checkout } from "./checkouts";
+import { parentPid, type StackPids } from "./cpu-account";
+import { deployedProcesses, metricsPortCount } from "./procfile-commands";
+
+/** One checkout's processes, started as its Procfile starts them, and what the scenario reads of them. */
+export interface DeployedStack {
+  checkout: Checkout;
+  apiUrl: string;
+  apiKey: string;
+  processes: ManagedProcess[];
+  pids: StackPids;
+  /** The environment every process got (secrets left out), for the raw results. */
+  envShown: Record<string, string>;
+  queues: { agent: QueueWatcher; swarm: QueueWatcher };
+  /** Runs of `kind` that reached a final status, from the stack's own database. */
+  finishedRuns(kind: "agent" | "swarm"): Promise<number>;
+  /** Throws if any of its processes has exited. */
+  assertAlive(): void;
+}
+
+// Each stack's Redis database (the tests use 1 and 6–14, the other scenarios 2).
+const REDIS_DB: Record<string, number> = { current: 3, baseline: 4 };
+const START_TIMEOUT_MS = 60_000;
+const SECRET_NAMES = new Set(["SECRETS_KEY", "ADMIN_PASSWORD"]);
+
+/**
+ * What a deployment must set and nothing else: production mode with its own secrets, its own
+ * database, Redis database and queue prefix, its ports, and the LLM provider (the benchmark's
+ * simulator). The benchmark's one deviation from the defaults: the per-key rate limits and the
+ * account's daily ceilings are raised out of reach (the limiter still counts every request).
+ * No LOG_LEVEL, concurrency or pool setting: those keep their defaults, as users run them.
+ */
+function deploymentEnv(label: string, ports: { api: number; platform: number }, simulatorUrl: string) {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/tmp",
+    NODE_ENV: "production",
+    SECRETS_KEY: randomBytes(24).toString("hex"),
+    ADMIN_PASSWORD: randomBytes(12).toString("hex"),
+    DATABASE_URL: `postgres://apiary:apiary@127.0.0.1:5432/apiary_bench_${label}`,
+    REDIS_URL: `redis://127.0.0.1:6379/${REDIS_DB[label]}`,
+    QUEUE_PREFIX: `{apiary-bench-${label}}`,
+    PORT: String(ports.api),
+    PLATFORM_PORT: String(ports.platform),
+    LLM_BASE_URL: `${simulatorUrl}/v1`,
+    LLM_API_KEY: "sim",
+    ...unreachableRateLimits(),
+  };
+}
+
+async function postmasterPid(databaseUrl: string): Promise<number> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+    return parentPid(rows[0].pid);
+  } finally {
+    await client.end();
+  }
+}
+
+async function redisPid(url: string): Promise<number> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    const info = await redis.info("server");
+    const m = /^process_id:(\d+)/m.exec(info);
+    if (!m) throw new Error("redis INFO server has no process_id");
+    return Number(m[1]);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Empties the checkout's database and Redis database, runs the Procfile's `release`, creates the
+ * benchmark's key with the checkout's own CLI, starts every other Procfile process from the
+ * checkout's dist/ and waits until the web process and every worker answer /health.
+ */
+export async function startDeployedStack(
+  checkout: Checkout,
+  simulatorUrl: string,
+  stamp: string,
+  say: (line: string) => void,
+  onTeardown: (step: TeardownStep) => void,
+): Promise<DeployedStack> {
+  const { label, dir } = checkout;
+  const log = (name: string) => benchPath(`deployed-${stamp}-${label}-${name}.log`);
+  const types = readProcfile(join(dir, "Procfile"));
+  const [api, platform, ...metricsPorts] = await freePorts(2 + metricsPortCount(types));
+  const plan = deployedProcesses(types, process.execPath, metricsPorts);
+  const env = deploymentEnv(label, { api, platform }, simulatorUrl);
+
+  say(`${label}: fresh database and Redis db ${REDIS_DB[label]}, release (${plan.release.argv.slice(1).join(" ")})`);
+  await recreateDatabase(env.DATABASE_URL);
+  await flushRedisDb(env.REDIS_URL);
+  await runToCompletion("release", plan.release.argv, env, log("release"), 120_000, undefined, dir);
+  const keyOut = await runToCompletion(
+    "apikey",
+    [process.execPath, "dist/scripts/apikey.js", "create", "--user", "bench"],
+    env,
+    log("apikey"),
+    60_000,
+    undefined,
+    dir,
+  );
+  const apiKey = keyOut.trim().split("\n").at(-1)?.trim() ?? "";
+  if (!apiKey || /\s/.test(apiKey)) throw new Error(`${label}: apikey printed no key on its last line:\n${keyOut}`);
+
+  const processes: ManagedProcess[] = [];
+  onTeardown(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+  });
+  say(`${label}: starting ${plan.processes.map((p) => p.name).join(", ")} (web :${api})`);
+  for (const p of plan.processes)
+    processes.push(startProcess(`${label}-${p.name}`, p.argv, env, log(p.name), undefined, dir));
+  const dead = () => {
+    for (const p of processes) {
+      const s = p.exitStatus();
+      if (s) return `${p.name} exited (${s.signal ?? `code ${s.code}`}); see ${p.logFile}:\n${p.tail()}`;
+    }
+    return null;
+  };
+  const apiUrl = `http://127.0.0.1:${api}`;
+  await waitForHttpOk(`${apiUrl}/health`, START_TIMEOUT_MS, dead);
+  for (const port of metricsPorts) await waitForHttpOk(`http://127.0.0.1:${port}/health`, START_TIMEOUT_MS, dead);
+
+  const counter = new Client({ connectionString: env.DATABASE_URL });
+  await counter.connect();
+  const queues = {
+    agent: watchQueue(env.REDIS_URL, env.QUEUE_PREFIX, "agent"),
+    swarm: watchQueue(env.REDIS_URL, env.QUEUE_PREFIX, "swarm"),
+  };
+  onTeardown(async () => {
+    await Promise.all([counter.end(), queues.agent.close(), queues.swarm.close()]);
+  });
+  const node: Record<string, number> = {};
+  for (const [i, p] of plan.processes.entries()) if (processes[i].pid !== undefined) node[p.name] = processes[i].pid!;
+  const database = new URL(env.DATABASE_URL).pathname.slice(1);
+  return {
+    checkout,
+    apiUrl,
+    apiKey,
+    processes,
+    pids: { node, postmaster: await postmasterPid(env.DATABASE_URL), database, redis: await redisPid(env.REDIS_URL) },
+    envShown: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, SECRET_NAMES.has(k) ? "(random)" : v])),
+    queues,
+    async finishedRuns(kind) {
+      const { rows } = await counter.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM runs WHERE kind = $1 AND status IN ('succeeded', 'failed', 'cancelled')",
+        [kind],
+      );
+      return rows[0].n;
+    },
+    assertAlive() {
+      const reason = dead();
+      if (reason) throw new Error(reason);
+    },
+  };
+}
