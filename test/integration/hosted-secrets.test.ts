@@ -47,7 +47,13 @@ describe("hosted fields' provider credentials stay sealed", () => {
       `SELECT request::text AS request, sealed_secrets::text AS sealed FROM runs WHERE id = $1`,
       [run.body.job_id],
     );
+    const steps: { row: string }[] = await h.deps.ds.query(
+      `SELECT to_jsonb(s)::text AS row FROM run_steps s WHERE run_id = $1`,
+      [run.body.job_id],
+    );
+    expect(steps.length, "the run's steps").to.be.greaterThan(0);
     const readBack = {
+      steps: steps.map((s) => s.row),
       answer: run.body,
       logs: logs.body,
       job: job.body,
