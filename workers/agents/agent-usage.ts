@@ -18,7 +18,7 @@ export function agentUsage(usage: UsageCounter, pricing = config.pricing): Agent
     img_cost: roundCost(imgCost),
     mcp_cost: roundCost(mcpCost),
     total_cost: roundCost(
-      inputCost + outputCost + imgCost + mcpCost + Math.max(1, usage.agents.size) * pricing.perAgent,
+      inputCost + outputCost + imgCost + mcpCost + Math.max(1, usage.agentCount) * pricing.perAgent,
     ),
   };
 }

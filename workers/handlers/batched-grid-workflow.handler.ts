@@ -32,9 +32,9 @@ export const handleBatchedGridWorkflow: Handler<"batched-grid-workflow"> = ({ ru
       for (const turn of turns) cells[turn.task_index as number].set(turn.role, turn.content);
       const outputs = cells.map((cell) => Object.fromEntries(cell));
       return {
-        output: { outputs, number_of_agents: usage.agents.size },
+        output: { outputs, number_of_agents: usage.agentCount },
         usage: swarmUsage(usage, run.service_tier, new Date()),
-        log: { type: "BatchedGridWorkflow", agents: usage.agents.size },
+        log: { type: "BatchedGridWorkflow", agents: usage.agentCount },
       };
     },
     usageSoFar: ({ run, usage }) => swarmUsage(usage, run.service_tier, new Date()),
