@@ -69,4 +69,49 @@ describe("hosted fields' provider credentials stay sealed", () => {
       extra_headers: { "X-Org": "[redacted]" },
     });
   });
+
+  it("refuses provider options that name where the call goes (api_base, base_url…), in every options field, before any run", async () => {
+    const worker = (name: string, llmArgs: Record<string, unknown> = {}) => ({
+      agent_name: name,
+      model_name: "gpt-4o-mini",
+      llm_args: { sim_reply: "done", ...llmArgs },
+    });
+    const cases: [string, unknown, (string | number)[]][] = [
+      [
+        "/v1/swarm/completions",
+        {
+          swarm_type: "HierarchicalSwarm",
+          task: "t",
+          agents: [worker("W1"), worker("W2")],
+          director_settings: { api_base: "http://10.0.0.1/v1" },
+        },
+        ["body", "director_settings", "api_base"],
+      ],
+      [
+        "/v1/agent/completions",
+        { agent_config: worker("A", { extra_body: { baseURL: "http://169.254.169.254/" } }), task: "t" },
+        ["body", "agent_config", "llm_args", "extra_body", "baseURL"],
+      ],
+      [
+        "/v1/reasoning-agent/completions",
+        { task: "t", llm_args: { Base_Url: "http://127.0.0.1:6379" } },
+        ["body", "llm_args", "Base_Url"],
+      ],
+      [
+        "/v1/graph-workflow/completions",
+        { agents: [worker("G", { azure_endpoint: "http://10.1.2.3" })], task: "t" },
+        ["body", "agents", 0, "llm_args", "azure_endpoint"],
+      ],
+    ];
+    const before = h.sim.journal.length;
+    for (const [path, body, loc] of cases) {
+      const res = await request(h.baseUrl, "POST", path, { key: a.key, body });
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).to.equal(422);
+      expect(
+        res.body.detail.map((d: { loc: unknown }) => d.loc),
+        path,
+      ).to.deep.include(loc);
+    }
+    expect(h.sim.journal.length, "no LLM call").to.equal(before);
+  });
 });
