@@ -189,6 +189,7 @@ describe("OpenAI compatibility", () => {
       "/v1/agent/completions",
       "/v1/chat",
       "/v1/chat/completionsx",
+      "/v1/models/../../etc/passwd",
     ])
       expect(isOpenAiPath(path), path).to.equal(false);
   });
