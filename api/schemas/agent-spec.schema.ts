@@ -39,7 +39,14 @@ export const agentSpecSchema = Joi.object({
   auto_generate_prompt: Joi.boolean().default(false),
   max_tokens: Joi.number().integer().min(1).max(1_000_000).default(8192),
   temperature: Joi.number().min(0).max(2).allow(null),
-  role: Joi.string().max(100).default("worker"),
+  // `internal` marks the service's own agents (router, consensus, …), billed and set up apart from request agents.
+  role: Joi.string()
+    .max(100)
+    .default("worker")
+    .custom((value: string, helpers) =>
+      value.trim().toLowerCase() === "internal" ? helpers.error("role.internal") : value,
+    )
+    .messages({ "role.internal": "{{#label}} 'internal' is the role of the service's own agents; give another" }),
   max_loops: Joi.number().integer().min(1).max(100).default(1),
   tools_list_dictionary: functionToolsSchema,
   selected_tools: Joi.string().max(10_000).allow(null, ""),

@@ -79,6 +79,31 @@ const reserved = Object.fromEntries(
 );
 
 /**
+ * Option names that say where a call goes (LiteLLM's `api_base`, an SDK's `base_url`/`baseURL`,
+ * Azure's `azure_endpoint`, …), at any depth (`extra_body` included). The service never reads them,
+ * but a gateway (`LLM_BASE_URL`) that honours them would send the call, with the operator's
+ * credentials, to an address the client picked: where calls go is the operator's choice alone.
+ */
+const ENDPOINT_OPTION = /^(api[_-]?base|base[_-]?url|api[_-]?url|azure[_-]?endpoint|endpoint([_-]?url)?)$/i;
+
+/** The path (below the options object) of the first endpoint-naming option in `value`, or null. */
+function endpointOption(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = endpointOption(item, [...path, i]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if (ENDPOINT_OPTION.test(key)) return [...path, key];
+      const found = endpointOption(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
  * Spec: AgentSpec `llm_args`, extra provider options. The options OpenAI-compatible providers check
  * are checked here; other fields (a gateway's or provider's own) pass through unchecked.
  */
@@ -88,4 +113,13 @@ export const llmArgsSchema = Joi.object({
   ...reserved,
 })
   .unknown(true)
+  .custom((value: Record<string, unknown>, helpers) => {
+    const at = endpointOption(value);
+    if (!at) return value;
+    return helpers.error("options.endpoint", {}, { ...helpers.state, path: [...(helpers.state.path ?? []), ...at] });
+  })
+  .messages({
+    "options.endpoint":
+      "{{#label}} names where the provider call goes: the service sends its calls only to the providers and gateway the operator configured",
+  })
   .allow(null);

@@ -107,14 +107,33 @@ export function withholdAgentSecrets<T extends { agent_config: AgentSpec }>(requ
   return { request: { ...request, agent_config: w.agent(request.agent_config, ["agent_config"]) }, secrets: w.secrets };
 }
 
-/** A swarm request (`agents`) with its secrets taken out. */
-export function withholdSwarmSecrets<T extends { agents?: AgentSpec[] | null }>(request: T): SplitRequest<T> {
+/**
+ * The top-level fields of a request that are provider options like an agent's `llm_args`: a
+ * reasoning agent's `llm_args`, HierarchicalSwarm's `director_settings` (added to the director's).
+ * Their credential-like values are withheld as `llm_args`' are.
+ */
+const PROVIDER_OPTION_FIELDS = ["llm_args", "director_settings"] as const;
+
+type ProviderOptionFields = { [F in (typeof PROVIDER_OPTION_FIELDS)[number]]?: object | null };
+
+/** `request` with the credential-like values of its top-level provider options withheld into `w`. */
+function withProviderOptionsWithheld<T extends ProviderOptionFields>(request: T, w: Withholder): T {
+  const out = { ...request };
+  for (const field of PROVIDER_OPTION_FIELDS) {
+    const options = request[field];
+    if (options && typeof options === "object") out[field] = w.credentials(options, [field], false) as T[typeof field];
+  }
+  return out;
+}
+
+/** A swarm request (`agents`, and its provider-option fields) with its secrets taken out. */
+export function withholdSwarmSecrets<T extends { agents?: AgentSpec[] | null } & ProviderOptionFields>(
+  request: T,
+): SplitRequest<T> {
   const w = new Withholder();
-  if (!request.agents) return { request, secrets: [] };
-  return {
-    request: { ...request, agents: request.agents.map((a, i) => w.agent(a, ["agents", i])) },
-    secrets: w.secrets,
-  };
+  const withOptions = withProviderOptionsWithheld(request, w);
+  const agents = request.agents?.map((a, i) => w.agent(a, ["agents", i]));
+  return { request: agents ? { ...withOptions, agents } : withOptions, secrets: w.secrets };
 }
 
 /** Whose run a secret belongs to: part of every sealed value's binding. */
@@ -169,12 +188,8 @@ export function revealedRequest<T>(run: {
   });
 }
 
-/** A request whose only secrets are credential-like values of its top-level `llm_args` (a reasoning agent's). */
-export function withholdLlmArgsSecrets<T extends { llm_args?: Record<string, unknown> | null }>(
-  request: T,
-): SplitRequest<T> {
-  if (!request.llm_args) return { request, secrets: [] };
+/** A request whose only secrets are credential-like values of its top-level provider options (a reasoning agent's). */
+export function withholdLlmArgsSecrets<T extends ProviderOptionFields>(request: T): SplitRequest<T> {
   const w = new Withholder();
-  const llmArgs = w.credentials(request.llm_args, ["llm_args"], false) as Record<string, unknown>;
-  return { request: { ...request, llm_args: llmArgs }, secrets: w.secrets };
+  return { request: withProviderOptionsWithheld(request, w), secrets: w.secrets };
 }

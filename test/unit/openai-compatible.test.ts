@@ -178,10 +178,19 @@ describe("OpenAI compatibility", () => {
     });
   });
 
-  it("selects OpenAI's bodies by path: chat completions and the model list, not the Swarms catalogue", () => {
-    for (const path of ["/v1/chat/completions", "/V1/Chat/Completions/", "/v1/models", "/v1/models/gpt-4.1"])
-      expect(isOpenAiPath(path), path).to.equal(true);
-    for (const path of ["/v1/models/available", "/v1/agent/completions", "/v1/models/a/b", "/v1/chat"])
+  it("selects OpenAI's bodies by path: chat completions and the model list and anything under them, not the Swarms catalogue", () => {
+    const openAi = ["/v1/chat/completions", "/V1/Chat/Completions/", "/v1/models", "/v1/models/gpt-4.1"];
+    // An unknown path under OpenAI's (a 404 or 405 an OpenAI SDK meets) still answers in OpenAI's shape.
+    const beneath = ["/v1/chat/completions/x", "/v1/chat/completions/x/y/", "/v1/models/a/b", "/v1/models/available/x"];
+    for (const path of [...openAi, ...beneath]) expect(isOpenAiPath(path), path).to.equal(true);
+    for (const path of [
+      "/v1/models/available",
+      "/v1/models/available/",
+      "/v1/agent/completions",
+      "/v1/chat",
+      "/v1/chat/completionsx",
+      "/v1/models/../../etc/passwd",
+    ])
       expect(isOpenAiPath(path), path).to.equal(false);
   });
 

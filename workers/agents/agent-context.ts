@@ -14,8 +14,21 @@ export class UsageCounter {
   builtinCalls = 0;
   /** Distinct images the run sent: each is billed once, however many agents saw it. */
   readonly images = new Set<string>();
-  /** Agents that made at least one LLM call. */
+  /** Agents that made at least one LLM call, by name. */
   readonly agents = new Set<string>();
+  /** The same, an internal agent (Director, Consensus, …) apart from a request agent a client named the same. */
+  private readonly callers = new Set<string>();
+
+  /** Counts an agent's call; `internal`: one of the type's own agents, never merged with a request agent's name. */
+  addCaller(name: string, internal: boolean): void {
+    this.agents.add(name);
+    this.callers.add(internal ? `internal:${name}` : `request:${name}`);
+  }
+
+  /** How many agents made calls: `number_of_agents`, and what the per-agent charge counts. */
+  get agentCount(): number {
+    return this.callers.size;
+  }
 }
 
 /** What every agent turn of a run shares. */

@@ -21,7 +21,7 @@ export function agentUsage(usage: UsageCounter, pricing = config.pricing): Agent
     mcp_cost: roundCost(mcpCost),
     ...tools.fields,
     total_cost: roundCost(
-      inputCost + outputCost + imgCost + mcpCost + tools.total + Math.max(1, usage.agents.size) * pricing.perAgent,
+      inputCost + outputCost + imgCost + mcpCost + tools.total + Math.max(1, usage.agentCount) * pricing.perAgent,
     ),
   };
 }

@@ -82,6 +82,6 @@ export async function recordedLlmCall(
   ctx.usage.inputTokens += outcome.inputTokens;
   ctx.usage.outputTokens += outcome.outputTokens;
   ctx.usage.tokenCost += outcome.cost;
-  ctx.usage.agents.add(meta.agentName);
+  ctx.usage.addCaller(meta.agentName, meta.role === "internal");
   return { message: outcome.output as AssistantMessage, replayed: outcome.replayed };
 }

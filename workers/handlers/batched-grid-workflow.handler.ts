@@ -21,13 +21,15 @@ export const handleBatchedGridWorkflow: Handler<"batched-grid-workflow"> = ({ ru
         events,
       );
       const turns = await runGrid(swarm, request.imgs ?? []);
-      const outputs = request.tasks.map(() => ({}) as Record<string, unknown>);
+      // Maps, not objects: agent names are the client's, and `__proto__` must stay a key like any other.
+      const cells = request.tasks.map(() => new Map<string, unknown>());
       // Turns come in (round, task, agent) order: the last round's answer of a cell is written last.
-      for (const turn of turns) outputs[turn.task_index as number][turn.role] = turn.content;
+      for (const turn of turns) cells[turn.task_index as number].set(turn.role, turn.content);
+      const outputs = cells.map((cell) => Object.fromEntries(cell));
       return {
-        output: { outputs, number_of_agents: usage.agents.size },
+        output: { outputs, number_of_agents: usage.agentCount },
         usage: swarmUsage(usage, run.service_tier, new Date()),
-        log: { type: "BatchedGridWorkflow", agents: usage.agents.size },
+        log: { type: "BatchedGridWorkflow", agents: usage.agentCount },
       };
     },
     usageSoFar: ({ run, usage }) => swarmUsage(usage, run.service_tier, new Date()),

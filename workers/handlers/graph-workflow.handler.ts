@@ -21,9 +21,9 @@ export const handleGraphWorkflow: Handler<"graph-workflow"> = ({ runId }, ctx) =
       const swarm = workflowSwarm({ ...request, type: "GraphWorkflow" }, { recorder, budget, usage, signal }, events);
       const outputs = await runGraph(swarm, planGraph(graph), request.task);
       return {
-        output: { outputs, number_of_agents: usage.agents.size },
+        output: { outputs, number_of_agents: usage.agentCount },
         usage: swarmUsage(usage, run.service_tier, new Date()),
-        log: { type: "GraphWorkflow", agents: usage.agents.size },
+        log: { type: "GraphWorkflow", agents: usage.agentCount },
       };
     },
     usageSoFar: ({ run, usage }) => swarmUsage(usage, run.service_tier, new Date()),

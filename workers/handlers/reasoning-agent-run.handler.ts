@@ -52,10 +52,10 @@ export const handleReasoningAgentRun: Handler<"reasoning-agent-run"> = ({ runId 
           swarm_type: request.swarm_type,
           turns: reasoning.turns,
           output: formatOutput(reasoning.turns, request.output_type),
-          number_of_agents: usage.agents.size,
+          number_of_agents: usage.agentCount,
         },
         usage: swarmUsage(usage, "standard", new Date()),
-        log: { type: request.swarm_type, agents: usage.agents.size },
+        log: { type: request.swarm_type, agents: usage.agentCount },
       };
     },
     usageSoFar: ({ usage }) => swarmUsage(usage, "standard", new Date()),

@@ -46,11 +46,11 @@ export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
         output = await type.run(swarm);
         ranType = swarm.ranType ?? type.name;
       }
-      const stored: SwarmRunOutput = { swarm_type: ranType, output, number_of_agents: usage.agents.size };
+      const stored: SwarmRunOutput = { swarm_type: ranType, output, number_of_agents: usage.agentCount };
       return {
         output: stored,
         usage: swarmUsage(usage, request.service_tier, new Date()),
-        log: { type: type.name, agents: usage.agents.size },
+        log: { type: type.name, agents: usage.agentCount },
       };
     },
     usageSoFar: ({ run, usage }) => swarmUsage(usage, run.request.service_tier, new Date()),

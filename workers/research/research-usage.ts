@@ -14,7 +14,7 @@ export function researchUsage(
   searchFee = config.builtinTools.fees.auto_search,
 ): AdvancedResearchUsage {
   const { inputCost, outputCost } = tokenCosts(usage.inputTokens, usage.outputTokens, pricing);
-  const agentCost = usage.agents.size * pricing.perAgent;
+  const agentCost = usage.agentCount * pricing.perAgent;
   const searchCost = usage.builtinCalls * searchFee;
   const imgCost = usage.images.size * pricing.perImage;
   return {

@@ -57,7 +57,8 @@ export async function runGraph(swarm: SwarmRun, plan: GraphPlan, task: string): 
   const byName = new Map(swarm.agents.map((agent, i) => [agentName(agent), { agent, index: i }]));
   const order = startOrder(plan);
   const entries = new Set(plan.entryPoints);
-  const outputs: Record<string, unknown> = {};
+  // A Map, not an object: node names are the client's, and `__proto__` must stay a key like any other.
+  const outputs = new Map<string, unknown>();
   let lastEnds: { names: string[]; outputs: unknown[] } = { names: [], outputs: [] };
   let last = new Map<string, unknown>();
   for (let loop = 0; loop < swarm.loops; loop++) {
@@ -85,10 +86,11 @@ export async function runGraph(swarm: SwarmRun, plan: GraphPlan, task: string): 
     last = new Map(order.map((node, i) => [node, answers[i]]));
     for (const node of plan.nodes) {
       swarm.conversation.add({ role: node, content: last.get(node) });
-      if (swarm.loops > 1) outputs[`${node}_loop_${loop + 1}`] = last.get(node);
+      if (swarm.loops > 1) outputs.set(`${node}_loop_${loop + 1}`, last.get(node));
     }
     lastEnds = { names: plan.endPoints, outputs: plan.endPoints.map((node) => last.get(node)) };
   }
-  for (const node of plan.nodes) outputs[node] = last.get(node);
-  return outputs;
+  for (const node of plan.nodes) outputs.set(node, last.get(node));
+  // `fromEntries` defines own keys, so even `__proto__` lands in the answer.
+  return Object.fromEntries(outputs);
 }

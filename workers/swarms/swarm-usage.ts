@@ -20,7 +20,7 @@ export function swarmUsage(
   const flex = serviceTier === "flex";
   const factor = (night ? 1 - pricing.nightDiscount : 1) * (flex ? 1 - pricing.flexDiscount : 1);
   const { inputCost, outputCost } = tokenCosts(usage.inputTokens, usage.outputTokens, pricing);
-  const numAgents = usage.agents.size;
+  const numAgents = usage.agentCount;
   const agentCost = numAgents * pricing.perAgent;
   const imgCost = usage.images.size * pricing.perImage;
   const mcpCost = usage.mcpCalls * pricing.perMcpCall;

@@ -1,3 +1,5 @@
+import { posix } from "node:path";
+
 /** `POST /v1/chat/completions`: OpenAI's chat completions, answered by an agent run. */
 export const CHAT_COMPLETIONS_PATH = "/v1/chat/completions";
 /** `GET /v1/models` and `GET /v1/models/{model}`: OpenAI's model list. */
@@ -8,10 +10,12 @@ const SWARMS_MODELS_PATH = "/v1/models/available";
 
 /**
  * Whether a request is on an OpenAI-compatible path, whose errors OpenAI's SDKs must be able to
- * read (`{error: {...}}`). Compared as the router matches: any case, trailing slash or not.
+ * read (`{error: {...}}`): chat completions and the model list, and any path under them (an unknown
+ * one is still a 404 or 405 an OpenAI client meets), but not the Swarms catalogue, nor a path whose
+ * dot segments lead out of them. Compared as the router matches: any case, trailing slash or not.
  */
 export function isOpenAiPath(path: string): boolean {
-  const p = path.toLowerCase().replace(/\/+$/, "");
-  if (p === CHAT_COMPLETIONS_PATH || p === OPENAI_MODELS_PATH) return true;
-  return p.startsWith(`${OPENAI_MODELS_PATH}/`) && p !== SWARMS_MODELS_PATH && !p.slice(11).includes("/");
+  const p = posix.normalize(path).toLowerCase().replace(/\/+$/, "");
+  if (p === SWARMS_MODELS_PATH) return false;
+  return [CHAT_COMPLETIONS_PATH, OPENAI_MODELS_PATH].some((base) => p === base || p.startsWith(`${base}/`));
 }
