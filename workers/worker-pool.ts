@@ -14,6 +14,7 @@ import { announceRunDone } from "../shared/queues/run-notices";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
 import type { Handler, HandlerTable, JobReport } from "./handlers/handler";
 import { RunLeasedError } from "./handlers/run-lease";
+import { MemoryCeiling } from "./memory-ceiling";
 
 export interface WorkerPool {
   workers: Worker[];
@@ -140,12 +141,16 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
     worker.on("error", (err) => logger.error({ queue, err: err.message }, "worker error"));
     return worker;
   });
+  // The job concurrency is high (runs mostly wait on the LLM); memory is what bounds the jobs held.
+  const ceiling = new MemoryCeiling(workers, { maxRssMb: config.queue.maxRssMb });
+  ceiling.start();
   return {
     workers,
     name,
     async close(drainMs = Number.POSITIVE_INFINITY) {
       // BullMQ's close stops fetching and waits for the jobs in hand. Handlers see the abort only
       // once the drain period is over; each then stops and its job goes back to the queue.
+      ceiling.stop();
       const drained = Promise.all(workers.map((w) => w.close()));
       if (!(await settlesWithin(drained, drainMs))) {
         logger.warn({ drainMs }, "jobs still running after the drain period: handing them back to their queues");
