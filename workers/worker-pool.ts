@@ -20,6 +20,8 @@ export interface WorkerPool {
   workers: Worker[];
   /** This process's name in BullMQ: every job it takes records it as `processedBy`. */
   name: string;
+  /** Whether the workers take no new jobs because memory is above `WORKER_MAX_RSS_MB` (they are alive). */
+  heldForMemory(): boolean;
   /**
    * Takes no more jobs and lets the active ones finish for up to `drainMs` (unlimited when not
    * given); jobs still running then are stopped and handed back to their queue, then the
@@ -147,6 +149,7 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
   return {
     workers,
     name,
+    heldForMemory: () => ceiling.holding,
     async close(drainMs = Number.POSITIVE_INFINITY) {
       // BullMQ's close stops fetching and waits for the jobs in hand. Handlers see the abort only
       // once the drain period is over; each then stops and its job goes back to the queue.
