@@ -22,8 +22,8 @@ export async function withLlmSlot<T>(signal: AbortSignal | undefined, call: () =
   try {
     release = await slots.acquire(signal);
   } catch (err) {
-    if (signal?.aborted) throw new RunAbortedError(abortReason(signal));
-    throw err;
+    // The wait ends early only when the run's signal fires: the same error as a call it aborts.
+    throw signal?.aborted ? new RunAbortedError(abortReason(signal)) : err;
   } finally {
     observeLlmSlotWait(secondsSince(start));
   }
