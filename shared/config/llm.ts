@@ -27,10 +27,10 @@ export const llm = defineDomain(
     ),
     LLM_RETRY_BASE_MS: num(ms.default(500), "retry backoff"),
     LLM_RETRY_MAX_DELAY_MS: num(ms.default(20_000), "the cap on any wait between retries, `Retry-After` included"),
-    // Measured: one process against the simulator at 1 s per call finishes 500 calls at once in 1.25 s
-    // and 1,000 in 2.3 s (docs/operations.md, "Scaling a worker"), so the knee is around 500.
+    // Measured: one process against the simulator at 1 s per call peaks near 1,000 calls a second,
+    // so past 1,000 in flight calls only wait longer (docs/operations.md, "Scaling a worker").
     LLM_MAX_IN_FLIGHT: num(
-      Joi.number().integer().min(1).max(100_000).default(500),
+      Joi.number().integer().min(1).max(100_000).default(1_000),
       "most LLM calls one worker process has in flight at once; later calls wait in order (a cancelled run stops waiting)",
     ),
     LLM_BASE_URL: optionalStr(

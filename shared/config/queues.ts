@@ -34,8 +34,8 @@ export const queues = defineDomain(
     ),
     // Runs mostly wait on the LLM, so a process holds hundreds; LLM_MAX_IN_FLIGHT bounds the outbound
     // calls and WORKER_MAX_RSS_MB the memory (docs/operations.md, "Scaling a worker").
-    WORKER_CONCURRENCY_AGENT: num(count.default(500), "agent jobs one worker process holds at once"),
-    WORKER_CONCURRENCY_SWARM: num(count.default(500), "swarm jobs one worker process holds at once"),
+    WORKER_CONCURRENCY_AGENT: num(count.default(1_000), "agent jobs one worker process holds at once"),
+    WORKER_CONCURRENCY_SWARM: num(count.default(1_000), "swarm jobs one worker process holds at once"),
     WORKER_CONCURRENCY_CHAIN: num(count.default(4), "chain jobs (token launches) one worker process runs at once"),
     WORKER_MAX_RSS_MB: num(
       Joi.number().integer().min(0).default(768),

@@ -14,9 +14,12 @@ export function llmSocketsPerHost(c: Pick<Config, "llm"> = config): number {
 }
 
 const maxSockets = llmSocketsPerHost();
+// Idle connections are kept up to the same number: Node's default of 256 closed the rest after a
+// burst, and the next burst opened hundreds at once again (a server's listen backlog, 511 in Node,
+// then drops connection attempts that come back only after a 1 s SYN retry).
 const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets }),
+  "http:": new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets }),
 };
 
 function headerRecord(init: ConstructorParameters<typeof Headers>[0]): Record<string, string> {

@@ -73,12 +73,12 @@ describe("LLM-bound defaults: a worker holds hundreds of runs, LLM calls are cap
     for (const res of answers) expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(callsMentioning(h, marker)).to.have.length(swarms * 3);
     const { peak } = h.sim.concurrency();
-    // The worker held (nearly) every swarm at once and the calls were bounded by the cap alone: at
-    // the old default of 20 swarm jobs, at most 60 calls were open and 20 jobs active.
+    // The worker held (nearly) every swarm at once, and their calls were open together up to the
+    // cap: at the old default of 20 swarm jobs, at most 60 calls were open and 20 jobs active.
     expect(peak, "calls open at once").to.be.at.most(config.llm.maxInFlight);
-    expect(peak, "calls open at once").to.be.above(20 * 3 * 4);
+    expect(peak, "calls open at once").to.be.above(2 * 20 * 3);
     expect(activePeak, "swarm jobs held at once").to.be.above(200);
-    // Wall time against the latency: 900 calls under a cap of 500 need two rounds at the least,
+    // Wall time against the latency: ideally one round of calls (900, under the default cap);
     // waves of 20 swarms needed 15. The rest is CPU (about 5 s of it for the whole burst in this
     // one test process: web, worker, simulator and client), which a shared 2-core machine spreads.
     const spreadMs = Math.max(...finishedAt) - Math.min(...finishedAt);
