@@ -27,6 +27,10 @@ const defaults: Record<string, string> = {
   // The MCP test servers listen on 127.0.0.1. Only that host is allowed, so the egress tests can
   // show other loopback spellings (127.0.0.2, localhost, [::1]) refused.
   EGRESS_ALLOW: "127.0.0.1",
+  // One test process holds web, workers, simulator and mocha (and every test's leftovers): its memory
+  // is not a worker's, so the ceiling would hold the harness's workers back for good part-way
+  // through a suite. The ceiling itself is tested with an injected reading (memory-ceiling.test.ts).
+  WORKER_MAX_RSS_MB: "0",
   // Worker processes the tests start take any free metrics port (they log it), never a fixed one.
   WORKER_METRICS_PORT: "0",
 };
