@@ -19,11 +19,11 @@ function threeAgentSwarm(task: string, latencyMs: number) {
   };
 }
 
-/** The value a worker metric reports now (its collect callback runs). */
-async function metricValue(name: string): Promise<number> {
+/** The value a worker metric reports now (its collect callback runs); `sample` picks a histogram's `_count` or `_sum`. */
+async function metricValue(name: string, sample = name): Promise<number> {
   const metric = workerRegistry.getSingleMetric(name);
   const { values } = await metric!.get();
-  return values[0]?.value ?? Number.NaN;
+  return values.find((v) => ((v as { metricName?: string }).metricName ?? name) === sample)?.value ?? Number.NaN;
 }
 
 /**
@@ -71,7 +71,11 @@ describe("LLM-bound defaults: a worker holds hundreds of runs, LLM calls are cap
     watching = false;
     await watch;
     for (const res of answers) expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(callsMentioning(h, marker)).to.have.length(swarms * 3);
+    // Every agent of every swarm made its call. (The tests' 2 s job lock can run out for a few jobs
+    // while this one process is busy with the whole burst; such a job is delivered again and may
+    // send its unfinished call a second time, so distinct calls are counted.)
+    const calls = callsMentioning(h, marker).map((c) => JSON.stringify(c.messages));
+    expect(new Set(calls).size).to.equal(swarms * 3);
     const { peak } = h.sim.concurrency();
     // The worker held (nearly) every swarm at once, and their calls were open together up to the
     // cap: at the old default of 20 swarm jobs, at most 60 calls were open and 20 jobs active.
@@ -104,6 +108,11 @@ describe("LLM-bound defaults: a worker holds hundreds of runs, LLM calls are cap
 
   it("lets a cancelled run's call leave the line for a slot at once, never sending it", async () => {
     setLlmMaxInFlight(1);
+    const slotWait = "apiary_llm_slot_wait_seconds";
+    const [waitsBefore, waitedBefore] = [
+      await metricValue(slotWait, `${slotWait}_count`),
+      await metricValue(slotWait, `${slotWait}_sum`),
+    ];
     const holder = await request(h.baseUrl, "POST", E5, {
       key,
       headers: { prefer: "respond-async" },
@@ -132,6 +141,9 @@ describe("LLM-bound defaults: a worker holds hundreds of runs, LLM calls are cap
     expect((await findRun(h.deps.ds, waiterId))?.status).to.equal("cancelled");
     expect(await metricValue("apiary_llm_calls_waiting")).to.equal(0);
     expect(callsMentioning(h, marker), "the waiting call was never sent").to.have.length(0);
+    // Both calls' waits were recorded: the holder's (none) and the cancelled one's (until its cancel).
+    expect(await metricValue(slotWait, `${slotWait}_count`)).to.equal(waitsBefore + 2);
+    expect((await metricValue(slotWait, `${slotWait}_sum`)) - waitedBefore).to.be.above(0);
 
     await request(h.baseUrl, "DELETE", `/v1/jobs/${holderId}`, { key });
     await eventually(async () => ((await findRun(h.deps.ds, holderId))?.status === "cancelled" ? true : undefined));
