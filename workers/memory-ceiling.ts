@@ -1,4 +1,5 @@
 import { logger } from "../shared/logger";
+import { reportHeldForMemory } from "../shared/metrics/worker-memory";
 
 /** The part of a BullMQ worker the ceiling drives. */
 export interface PausableWorker {
@@ -63,11 +64,13 @@ export class MemoryCeiling {
     try {
       if (!this.paused && rssMb > maxRssMb) {
         this.paused = true;
+        reportHeldForMemory(true);
         // Without waiting for the active jobs: they finish in their own time, no new one starts.
         await Promise.all(this.workers.map((w) => w.pause(true)));
         logger.warn({ rssMb: Math.round(rssMb), maxRssMb }, "memory above WORKER_MAX_RSS_MB: taking no new jobs");
       } else if (this.paused && rssMb < maxRssMb * RESUME_AT) {
         this.paused = false;
+        reportHeldForMemory(false);
         await Promise.all(this.workers.map((w) => w.resume()));
         logger.info({ rssMb: Math.round(rssMb), maxRssMb }, "memory back under WORKER_MAX_RSS_MB: taking jobs again");
       }

@@ -1,5 +1,11 @@
 import { expect } from "chai";
+import { workerRegistry } from "../../shared/metrics/registry";
 import { MemoryCeiling, type PausableWorker } from "../../workers/memory-ceiling";
+
+/** What the worker's `apiary_worker_held_for_memory` gauge reports now. */
+async function heldGauge(): Promise<number | undefined> {
+  return (await workerRegistry.getSingleMetric("apiary_worker_held_for_memory")!.get()).values[0]?.value;
+}
 
 /** A worker that records what the ceiling asked of it. */
 function fakeWorker(): PausableWorker & { calls: string[] } {
@@ -26,6 +32,7 @@ describe("MemoryCeiling (WORKER_MAX_RSS_MB)", () => {
     await ceiling.check();
     await ceiling.check(); // still above: no second pause
     expect(ceiling.holding).to.equal(true);
+    expect(await heldGauge()).to.equal(1);
     for (const w of workers) expect(w.calls).to.deep.equal(["pause(true)"]);
     rss = 700; // under the ceiling but above 90% of it (691): still held back
     await ceiling.check();
@@ -33,6 +40,7 @@ describe("MemoryCeiling (WORKER_MAX_RSS_MB)", () => {
     rss = 650;
     await ceiling.check();
     expect(ceiling.holding).to.equal(false);
+    expect(await heldGauge()).to.equal(0);
     for (const w of workers) expect(w.calls).to.deep.equal(["pause(true)", "resume"]);
     rss = 900;
     await ceiling.check();
