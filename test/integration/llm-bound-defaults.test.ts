@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { config } from "../../shared/config";
 import { findRun } from "../../shared/db/run-store";
+import { createRedis } from "../../shared/queues/redis";
 import { workerRegistry } from "../../shared/metrics/registry";
 import { setLlmMaxInFlight } from "../../workers/agents/llm-slots";
 import { createKey } from "../helpers/factories";
@@ -48,12 +49,21 @@ describe("LLM-bound defaults: a worker holds hundreds of runs, LLM calls are cap
     const swarms = 300;
     const marker = `held-${Date.now()}`;
     h.sim.resetPeak();
-    // How many swarm jobs the worker holds at once, read from BullMQ while the burst runs.
-    let activePeak = 0;
+    // How many swarm jobs the worker holds at once, and Redis connections, read while the burst runs.
+    const redis = createRedis("blocking");
+    // This run's Redis database only: other runs on the machine share the server.
+    const db = ` db=${new URL(config.redisUrl).pathname.slice(1) || "0"} `;
+    const connections = async () =>
+      String(await redis.client("LIST"))
+        .split("\n")
+        .filter((line) => line.includes(db)).length;
+    const connectionsBefore = await connections();
+    let [activePeak, connectionsPeak] = [0, 0];
     let watching = true;
     const watch = (async () => {
       while (watching) {
         activePeak = Math.max(activePeak, await h.deps.queues.swarm.getActiveCount());
+        connectionsPeak = Math.max(connectionsPeak, await connections());
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
@@ -70,6 +80,9 @@ describe("LLM-bound defaults: a worker holds hundreds of runs, LLM calls are cap
     const wallMs = Date.now() - started;
     watching = false;
     await watch;
+    redis.disconnect();
+    // Hundreds of jobs held share the worker's connections: none is opened per job or per request.
+    expect(connectionsPeak - connectionsBefore, "Redis connections opened during the burst").to.be.at.most(2);
     for (const res of answers) expect(res.status, JSON.stringify(res.body)).to.equal(200);
     // Every agent of every swarm made its call. (The tests' 2 s job lock can run out for a few jobs
     // while this one process is busy with the whole burst; such a job is delivered again and may
