@@ -30,6 +30,10 @@ const defaults: Record<string, string> = {
   // The built-in search tool talks to a local Exa-compatible server (test/helpers/search-server.ts).
   SEARCH_PROVIDER_URL: `http://127.0.0.1:${18190 + slot}`,
   SEARCH_PROVIDER_API_KEY: "operator-search-key-3f9c1e7a",
+  // One test process holds web, workers, simulator and mocha (and every test's leftovers): its memory
+  // is not a worker's, so the ceiling would hold the harness's workers back for good part-way
+  // through a suite. The ceiling itself is tested with an injected reading (memory-ceiling.test.ts).
+  WORKER_MAX_RSS_MB: "0",
   // Worker processes the tests start take any free metrics port (they log it), never a fixed one.
   WORKER_METRICS_PORT: "0",
 };

@@ -17,12 +17,13 @@ export interface WorkerMetricsServer {
 /** How long `/health` waits for Redis to answer. */
 const PING_TIMEOUT_MS = 1_000;
 
-/** Whether every worker of the pool is taking jobs and Redis answers within a second. */
+/** Whether every worker of the pool is taking jobs (or held back by memory) and Redis answers within a second. */
 async function isAlive(
   pool: WorkerPool | undefined,
   redisClient: RedisClient,
 ): Promise<{ running: boolean; redis: boolean }> {
-  const running = pool !== undefined && pool.workers.every((w) => w.isRunning());
+  // A worker held back by its memory ceiling stops its fetch loop on purpose and resumes on its own.
+  const running = pool !== undefined && (pool.heldForMemory() || pool.workers.every((w) => w.isRunning()));
   let timer: NodeJS.Timeout | undefined;
   // The client refuses commands until it is connected (no offline queue), so a check made just
   // after start waits for the connection, within the same second, instead of failing at once.

@@ -14,11 +14,14 @@ import { announceRunDone } from "../shared/queues/run-notices";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
 import type { Handler, HandlerTable, JobReport } from "./handlers/handler";
 import { RunLeasedError } from "./handlers/run-lease";
+import { MemoryCeiling } from "./memory-ceiling";
 
 export interface WorkerPool {
   workers: Worker[];
   /** This process's name in BullMQ: every job it takes records it as `processedBy`. */
   name: string;
+  /** Whether the workers take no new jobs because memory is above `WORKER_MAX_RSS_MB` (they are alive). */
+  heldForMemory(): boolean;
   /**
    * Takes no more jobs and lets the active ones finish for up to `drainMs` (unlimited when not
    * given); jobs still running then are stopped and handed back to their queue, then the
@@ -140,12 +143,17 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
     worker.on("error", (err) => logger.error({ queue, err: err.message }, "worker error"));
     return worker;
   });
+  // The job concurrency is high (runs mostly wait on the LLM); memory is what bounds the jobs held.
+  const ceiling = new MemoryCeiling(workers, { maxRssMb: config.queue.maxRssMb });
+  ceiling.start();
   return {
     workers,
     name,
+    heldForMemory: () => ceiling.holding,
     async close(drainMs = Number.POSITIVE_INFINITY) {
       // BullMQ's close stops fetching and waits for the jobs in hand. Handlers see the abort only
       // once the drain period is over; each then stops and its job goes back to the queue.
+      ceiling.stop();
       const drained = Promise.all(workers.map((w) => w.close()));
       if (!(await settlesWithin(drained, drainMs))) {
         logger.warn({ drainMs }, "jobs still running after the drain period: handing them back to their queues");

@@ -18,6 +18,8 @@ export interface SimulatorState {
   failures: FailureCounter;
   /** Scripted answers, newest last (the newest matching rule wins). */
   scripts: ScriptedReply[];
+  /** Chat requests open now and the most open at once since the last reset (a client's real concurrency). */
+  concurrency: { now: number; peak: number };
 }
 
 // Far above any real prompt, low enough that a runaway client cannot exhaust memory.
@@ -31,6 +33,10 @@ const BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 export function handleChatCompletion(req: IncomingMessage, res: ServerResponse, state: SimulatorState): void {
   const startedAt = performance.now();
   const at = new Date().toISOString();
+  const { concurrency } = state;
+  concurrency.peak = Math.max(concurrency.peak, ++concurrency.now);
+  // Open until answered or dropped by the client (an aborted call closes its connection).
+  res.once("close", () => concurrency.now--);
   readBody(req, BODY_LIMIT_BYTES, (raw) => {
     // This runs outside the server's request callback, so its own guard is needed.
     try {

@@ -22,6 +22,10 @@ export interface Simulator {
   port: number;
   /** Chat requests received, oldest first (live array, capped at the last 10,000). */
   journal: JournalEntry[];
+  /** Chat requests open now, and the most open at once since the start or `resetPeak()`. */
+  concurrency(): { now: number; peak: number };
+  /** Starts counting the peak of open chat requests afresh from those open now. */
+  resetPeak(): void;
   /** Empties the journal and forgets `sim_error_times` counters. */
   clearJournal(): void;
   /** Answers requests whose user or system text contains `rule.contains` with `rule.reply` (newest rule wins). */
@@ -104,7 +108,12 @@ function baseUrl(host: string, port: number): string {
 /** Starts a simulator and resolves once it is listening. */
 export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
   const host = opts.host ?? "127.0.0.1";
-  const state: SimulatorState = { journal: [], failures: new FailureCounter(), scripts: [] };
+  const state: SimulatorState = {
+    journal: [],
+    failures: new FailureCounter(),
+    scripts: [],
+    concurrency: { now: 0, peak: 0 },
+  };
   const clearJournal = () => {
     state.journal.length = 0;
     state.failures.clear();
@@ -136,6 +145,10 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
     port,
     journal: state.journal,
     clearJournal,
+    concurrency: () => ({ ...state.concurrency }),
+    resetPeak() {
+      state.concurrency.peak = state.concurrency.now;
+    },
     script(rule) {
       state.scripts.push({ ...rule });
     },

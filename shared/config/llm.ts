@@ -27,6 +27,12 @@ export const llm = defineDomain(
     ),
     LLM_RETRY_BASE_MS: num(ms.default(500), "retry backoff"),
     LLM_RETRY_MAX_DELAY_MS: num(ms.default(20_000), "the cap on any wait between retries, `Retry-After` included"),
+    // Measured: one process against the simulator at 1 s per call peaks near 1,000 calls a second,
+    // so past 1,000 in flight calls only wait longer (docs/operations.md, "Scaling a worker").
+    LLM_MAX_IN_FLIGHT: num(
+      Joi.number().integer().min(1).max(100_000).default(1_000),
+      "most LLM calls one worker process has in flight at once; later calls wait in order (a cancelled run stops waiting)",
+    ),
     LLM_BASE_URL: optionalStr(
       url,
       "one OpenAI-compatible gateway for every model (LiteLLM, a company proxy, the simulator); `npm start` points it at the simulator when no provider key is set",
@@ -80,6 +86,8 @@ export const llm = defineDomain(
         maxRetries: env("LLM_MAX_RETRIES"),
         retryBaseMs: env("LLM_RETRY_BASE_MS"),
         retryMaxDelayMs: env("LLM_RETRY_MAX_DELAY_MS"),
+        /** The per-process cap on LLM calls in flight (workers/agents/llm-slots.ts). */
+        maxInFlight: env("LLM_MAX_IN_FLIGHT"),
         /** One OpenAI-compatible gateway for every model (LiteLLM, a company proxy, the local simulator). */
         gateway: gatewayUrl ? { baseUrl: gatewayUrl, apiKey: env("LLM_API_KEY") || "none" } : null,
         providers,

@@ -32,9 +32,15 @@ export const queues = defineDomain(
       Joi.number().integer().min(100).default(20_000),
       "how many finished jobs stay in Redis",
     ),
-    WORKER_CONCURRENCY_AGENT: num(count.default(50), "agent jobs one worker process runs at once"),
-    WORKER_CONCURRENCY_SWARM: num(count.default(20), "swarm jobs one worker process runs at once"),
+    // Runs mostly wait on the LLM, so a process holds hundreds; LLM_MAX_IN_FLIGHT bounds the outbound
+    // calls and WORKER_MAX_RSS_MB the memory (docs/operations.md, "Scaling a worker").
+    WORKER_CONCURRENCY_AGENT: num(count.default(1_000), "agent jobs one worker process holds at once"),
+    WORKER_CONCURRENCY_SWARM: num(count.default(1_000), "swarm jobs one worker process holds at once"),
     WORKER_CONCURRENCY_CHAIN: num(count.default(4), "chain jobs (token launches) one worker process runs at once"),
+    WORKER_MAX_RSS_MB: num(
+      Joi.number().integer().min(0).default(768),
+      "a worker takes no new jobs while its resident memory is above this many MiB, and takes them again below 90% of it (0: no ceiling)",
+    ),
     WORKER_LOCK_MS: num(
       ms.min(1_000).default(30_000),
       "job lock; a dead worker's job is retried after about this long",
@@ -56,6 +62,8 @@ export const queues = defineDomain(
       stalledIntervalMs: env("WORKER_STALLED_INTERVAL_MS"),
       /** How long a stopping worker lets its active jobs run before handing them back to the queue. */
       drainMs: env("WORKER_DRAIN_MS"),
+      /** Resident memory above which a worker stops taking jobs (0: never). */
+      maxRssMb: env("WORKER_MAX_RSS_MB"),
       concurrency: {
         agent: env("WORKER_CONCURRENCY_AGENT"),
         swarm: env("WORKER_CONCURRENCY_SWARM"),

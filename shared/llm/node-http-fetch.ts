@@ -4,20 +4,22 @@ import { Readable } from "node:stream";
 import { config, type Config } from "../config";
 
 /**
- * Connections per LLM endpoint: as many as one process can have LLM calls in flight (every agent
- * job, plus every swarm job with all of its parallel turns). Node queues a request beyond the
- * cap until a socket frees up, so a lower fixed cap would silently serialize calls once the
- * worker concurrency is raised (a fixed 512 held 1,000 concurrent swarms of 3 agents to 512
- * calls at a time); the job concurrency settings already bound the number.
+ * Connections per LLM endpoint: as many as the process may have LLM calls in flight
+ * (`LLM_MAX_IN_FLIGHT`, held by workers/agents/llm-slots.ts), so a call that got its slot is never
+ * queued again inside Node's agent waiting for a socket (a fixed 512 once held 1,000 concurrent
+ * swarms of 3 agents to 512 calls at a time).
  */
-export function llmSocketsPerHost(c: Pick<Config, "queue" | "swarmMaxParallel"> = config): number {
-  return c.queue.concurrency.agent + c.queue.concurrency.swarm * c.swarmMaxParallel;
+export function llmSocketsPerHost(c: Pick<Config, "llm"> = config): number {
+  return c.llm.maxInFlight;
 }
 
 const maxSockets = llmSocketsPerHost();
+// Idle connections are kept up to the same number: Node's default of 256 closed the rest after a
+// burst, and the next burst opened hundreds at once again (a server's listen backlog, 511 in Node,
+// then drops connection attempts that come back only after a 1 s SYN retry).
 const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets }),
+  "http:": new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets }),
 };
 
 function headerRecord(init: ConstructorParameters<typeof Headers>[0]): Record<string, string> {

@@ -1,4 +1,4 @@
-import { Counter, Histogram } from "prom-client";
+import { Counter, Gauge, Histogram } from "prom-client";
 import { MODEL_CATALOG } from "../llm/model-catalog";
 import { PREFIX, workerRegistry } from "./registry";
 
@@ -79,4 +79,47 @@ export function countLlmCall(call: LlmCallRecord): void {
 /** Counts one retried attempt of an LLM call. */
 export function countLlmRetry(provider: string): void {
   retries.inc({ provider });
+}
+
+/** What the per-process cap on LLM calls reports: calls holding a slot and calls waiting for one. */
+export interface LlmSlotsState {
+  inFlight: number;
+  waiting: number;
+}
+
+let readSlots: () => LlmSlotsState = () => ({ inFlight: 0, waiting: 0 });
+
+/** Has every scrape read the cap's state from `read` (the worker's one `FifoSemaphore`). */
+export function watchLlmSlots(read: () => LlmSlotsState): void {
+  readSlots = read;
+}
+
+new Gauge({
+  name: `${PREFIX}llm_calls_in_flight`,
+  help: "LLM calls this process has in flight now (at most LLM_MAX_IN_FLIGHT)",
+  registers,
+  collect() {
+    this.set(readSlots().inFlight);
+  },
+});
+
+new Gauge({
+  name: `${PREFIX}llm_calls_waiting`,
+  help: "LLM calls waiting for one of this process's LLM_MAX_IN_FLIGHT slots now",
+  registers,
+  collect() {
+    this.set(readSlots().waiting);
+  },
+});
+
+const slotWait = new Histogram({
+  name: `${PREFIX}llm_slot_wait_seconds`,
+  help: "How long an LLM call waited for a slot under LLM_MAX_IN_FLIGHT before it was sent (0 when one was free)",
+  buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers,
+});
+
+/** Records how long one LLM call waited for its slot (also for a call whose run gave up waiting). */
+export function observeLlmSlotWait(seconds: number): void {
+  slotWait.observe(seconds);
 }

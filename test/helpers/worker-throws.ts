@@ -36,6 +36,11 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "the LLM call failed after its reservation was released, passed on: the provider's or the network's fault, or a provider 4xx over something in the request the API cannot know (a limit of one model, such as its largest max_tokens or an option it does not take); what a provider refuses for every model is refused at the door (llm-args.schema.ts)",
   },
   {
+    file: "workers/agents/llm-slots.ts",
+    throwText: "throw signal?.aborted ? new RunAbortedError(abortReason(signal)) : err;",
+    why: "the run was cancelled, reached its deadline or the worker drained while its LLM call waited for a slot under LLM_MAX_IN_FLIGHT: a run stopping, not a request refused",
+  },
+  {
     file: "workers/agents/mcp/mcp-connection.ts",
     throwText: "the tool list did not end",
     why: "the MCP server paginates forever",

@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { expect } from "chai";
 import type { Worker } from "bullmq";
 import { findRun } from "../../shared/db/run-store";
+import { createKey } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
 import { exited, spawnEntry } from "../helpers/child-process";
 import { eventually, request } from "../helpers/http";
@@ -33,10 +34,14 @@ describe("a worker stopped with SIGTERM", function () {
     inProcess.resume();
   });
 
-  async function startWorker(drainMs: number): Promise<ChildProcess & { output: string[] }> {
+  async function startWorker(
+    drainMs: number,
+    env: Record<string, string> = {},
+  ): Promise<ChildProcess & { output: string[] }> {
     const started = spawnEntry("workers/main.ts", ["--queues", "agent"], {
       LOG_LEVEL: "info",
       WORKER_DRAIN_MS: String(drainMs),
+      ...env,
     });
     await eventually(async () => (started.output.join("").includes("workers started") ? true : undefined), 30_000);
     return started;
@@ -112,5 +117,41 @@ describe("a worker stopped with SIGTERM", function () {
     const run = await finishedRun(runId);
     expect(run.status).to.equal("succeeded");
     expect(run.attempts).to.equal(2);
+  });
+
+  it("hands back hundreds of held runs at the end of the drain, those whose LLM call waits for a slot too, and another worker completes them", async () => {
+    const runs = 200;
+    const cap = 50;
+    // The default job concurrency holds every run; the low cap leaves most of their calls waiting.
+    child = await startWorker(300, { LLM_MAX_IN_FLIGHT: String(cap) });
+    const premium = await createKey(h.deps.ds, { tier: "premium" });
+    const marker = `held-drain-${Date.now()}`;
+    const accepted = await Promise.all(
+      Array.from({ length: runs }, (_, i) =>
+        request(h.baseUrl, "POST", "/v1/agent/completions", {
+          key: premium.key,
+          headers: { prefer: "respond-async" },
+          body: {
+            agent_config: { agent_name: "Held", max_loops: 1, llm_args: { sim_latency_ms: 10_000 } },
+            task: `${marker}-${i}`,
+          },
+        }),
+      ),
+    );
+    const ids = accepted.map((a) => a.body.job_id as string);
+    const sent = () => h.sim.journal.filter((e: any) => JSON.stringify(e.body?.messages ?? "").includes(marker));
+    await eventually(
+      async () => ((await h.deps.queues.agent.getActiveCount()) === runs && sent().length === cap ? true : undefined),
+      20_000,
+    );
+    child.kill("SIGTERM");
+    expect(await exited(child)).to.equal(0);
+    expect(sent(), "calls beyond the cap never left the process").to.have.length(cap);
+
+    const states = await Promise.all(ids.map(async (id) => (await h.deps.queues.agent.getJob(id))!.getState()));
+    expect(new Set(states)).to.deep.equal(new Set(["waiting"]));
+    inProcess.resume();
+    const finished = await Promise.all(ids.map((id) => finishedRun(id)));
+    expect(new Set(finished.map((r) => r.status))).to.deep.equal(new Set(["succeeded"]));
   });
 });

@@ -11,15 +11,11 @@ import { assertHandlersFor } from "../../workers/worker-pool";
 import { handlers } from "../../workers/handlers";
 
 describe("small parts", () => {
-  it("opens as many LLM connections per endpoint as the worker concurrency can use at once", () => {
-    // Defaults: 50 agent jobs + 20 swarm jobs x 32 parallel turns.
-    expect(llmSocketsPerHost(loadConfig({}))).to.equal(690);
-    const raised = loadConfig({
-      WORKER_CONCURRENCY_AGENT: "10",
-      WORKER_CONCURRENCY_SWARM: "1000",
-      SWARM_MAX_PARALLEL: "3",
-    });
-    expect(llmSocketsPerHost(raised)).to.equal(3_010);
+  it("opens as many LLM connections per endpoint as the process may have LLM calls in flight", () => {
+    expect(llmSocketsPerHost(loadConfig({}))).to.equal(1_000);
+    expect(llmSocketsPerHost(loadConfig({ LLM_MAX_IN_FLIGHT: "2000", WORKER_CONCURRENCY_SWARM: "10" }))).to.equal(
+      2_000,
+    );
   });
 
   it("API keys are sk- and 64 hex, distinct, stored as SHA-256", () => {

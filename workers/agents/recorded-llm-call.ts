@@ -7,6 +7,7 @@ import { upstreamCost } from "../../shared/llm/upstream-prices";
 import { countLlmCall } from "../../shared/metrics/llm";
 import { secondsSince } from "../../shared/metrics/registry";
 import type { AgentContext } from "./agent-context";
+import { withLlmSlot } from "./llm-slots";
 import type { CallAllowance } from "./run-budget";
 import type { StepMeta, StepRecorder } from "./step-recorder";
 
@@ -45,7 +46,8 @@ async function countedCall(target: ResolvedModel, call: () => Promise<ChatResult
 /**
  * One LLM call as a recorded step (replayed from Postgres on a retried job), charged to the run's
  * budget and usage under `meta.agentName`. The caller reserves the call's `allowance` from the
- * budget before building `request` (its output cap); a call that fails gives it back.
+ * budget before building `request` (its output cap); a call that fails gives it back, a call
+ * whose run is cancelled while it waits for a slot under `LLM_MAX_IN_FLIGHT` too.
  */
 export async function recordedLlmCall(
   ctx: Pick<AgentContext, "budget" | "usage" | "signal">,
@@ -59,7 +61,10 @@ export async function recordedLlmCall(
   let outcome;
   try {
     outcome = await recorder.step(meta, async () => {
-      const reply = await countedCall(target, () => chatCompletion(target, request, { signal: ctx.signal, onText }));
+      // A replayed step never gets here, so it takes no slot of the process's LLM_MAX_IN_FLIGHT.
+      const reply = await withLlmSlot(ctx.signal, () =>
+        countedCall(target, () => chatCompletion(target, request, { signal: ctx.signal, onText })),
+      );
       const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
       const output: AssistantMessage = {
         content: reply.message.content ?? null,
