@@ -1,4 +1,5 @@
 import { loadavg } from "node:os";
+import { config } from "../../../shared/config";
 import { preflight } from "../client/preflight";
 import { machineInfo } from "../probes/machine-info";
 import { watchQueue } from "../probes/queue-watcher";
@@ -20,9 +21,9 @@ const WARMUP_REQUESTS = 50;
  * how long until the last answer against the ideal (one call's latency: every request as fast as
  * if alone), and how much memory each process (web, each swarm worker, simulator) peaks at.
  *
- * The workers' job concurrency is raised so together they can hold the whole burst
- * (`WORKER_CONCURRENCY_SWARM`, default 20 per process, is a per-deployment setting); everything
- * else runs with production defaults, so a limit hit here is one a deployment would hit too.
+ * Every process runs with the production defaults (a swarm worker holds up to
+ * `WORKER_CONCURRENCY_SWARM` = 1,000 jobs, its LLM calls capped by `LLM_MAX_IN_FLIGHT`), so a limit
+ * hit here is one a deployment would hit too.
  */
 export const measure: ScenarioMeasure = async (argv) => {
   const opts = parseConcurrencyOptions(argv);
@@ -32,12 +33,8 @@ export const measure: ScenarioMeasure = async (argv) => {
     name: `worker-swarm-${i + 1}`,
     queues: ["swarm"],
   }));
-  const perWorker = Math.ceil(opts.requests / opts.workers);
   return withTeardown(async (onTeardown) => {
-    const setup = await setUpStack("concurrency", stamp, onTeardown, {
-      workers,
-      env: { WORKER_CONCURRENCY_SWARM: String(perWorker) },
-    });
+    const setup = await setUpStack("concurrency", stamp, onTeardown, { workers });
     const { stack, say } = setup;
     const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "swarm");
     onTeardown(() => queue.close());
@@ -55,7 +52,7 @@ export const measure: ScenarioMeasure = async (argv) => {
     say(`warming up: ${warmupRequests} simultaneous requests`);
     const warmup = await measureBurst(ctx, warmupRequests, "warm-up");
     say(
-      `${opts.requests} simultaneous requests, ${opts.latencyMs} ms per LLM call, ${opts.workers} swarm worker(s) x concurrency ${perWorker}`,
+      `${opts.requests} simultaneous requests, ${opts.latencyMs} ms per LLM call, ${opts.workers} swarm worker(s) at the default concurrency (${config.queue.concurrency.swarm}) and LLM cap`,
     );
     const result = await measureBurst(ctx, opts.requests, "burst");
     const summary = summarizeConcurrency(result, opts.latencyMs);
@@ -75,7 +72,7 @@ export const measure: ScenarioMeasure = async (argv) => {
       machine,
       loadAvg1mAfter: loadavg()[0],
       options: opts,
-      workerConcurrencySwarm: perWorker,
+      workerConcurrencySwarm: config.queue.concurrency.swarm,
       ports: setup.ports,
       setupStepsMs: setup.stepsMs,
       logs: setup.logs,

@@ -7,8 +7,8 @@ import type { QueueWatcher } from "../probes/queue-watcher";
 import type { ManagedProcess } from "../stack/managed-process";
 
 /**
- * Requests kept in flight: well above what one worker runs at once (WORKER_CONCURRENCY_AGENT,
- * 50), so the workers, not the client, set the pace.
+ * Requests kept in flight: enough to keep every worker's CPU busy at zero simulated latency, so the
+ * workers, not the client, set the pace.
  */
 export const THROUGHPUT_CONCURRENCY = 100;
 const QUEUE_IDLE_TIMEOUT_MS = 60_000;
