@@ -4,6 +4,7 @@ import { run as concurrency } from "./concurrency/concurrency";
 import { run as deployed } from "./deployed/deployed";
 import { run as e5 } from "./e5/e5";
 import { run as overhead } from "./overhead/overhead";
+import { run as peers } from "./peers/peers";
 import { UsageError, type ScenarioRun } from "./scenario";
 import { run as swarms } from "./swarms/swarms";
 import { run as throughput } from "./throughput/throughput";
@@ -59,6 +60,13 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
       "side by side: E5 added latency and c=50 completions/s, CPU per run of every process incl. Postgres and Redis, RSS",
     flags: "[--baseline REF] [--duration S] [--warmup S] [--rounds N] [--minutes N] [--quick]",
     run: deployed,
+  },
+  peers: {
+    summary:
+      "peers (issue 17): a bare Koa + OpenAI SDK proxy, the Portkey gateway, LangGraph.js as a library and as its API " +
+      "server, and Apiary as deployed, on one simulator and client: req/s, p50/p99, CPU ms per request, ratio vs the proxy",
+    flags: "[--duration S] [--warmup S] [--rounds N] [--clients N] [--quick]",
+    run: peers,
   },
 };
 

@@ -91,7 +91,7 @@ async function checkOutBaseline(
   };
 }
 
-function currentCheckout(): Checkout {
+export function currentCheckout(): Checkout {
   const commit = resolve("HEAD");
   const dirty = git(["status", "--porcelain", "--untracked-files=no"]) !== "";
   return {
@@ -103,7 +103,7 @@ function currentCheckout(): Checkout {
 }
 
 /** `npm run build` in a checkout: what the Procfile's `node dist/...` commands run. */
-async function build(checkout: Checkout, logFile: string): Promise<void> {
+export async function build(checkout: Checkout, logFile: string): Promise<void> {
   await runToCompletion("build", ["npm", "run", "build"], process.env, logFile, 600_000, undefined, checkout.dir);
 }
 
