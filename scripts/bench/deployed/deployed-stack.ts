@@ -31,8 +31,10 @@ export interface DeployedStack {
   assertAlive(): void;
 }
 
-// Each stack's Redis database (the tests use 1 and 6–14, the other scenarios 2).
-const REDIS_DB: Record<string, number> = { current: 3, baseline: 4 };
+// Each stack's Redis database (the tests use 1 and 6–14, the other scenarios 2). The peers
+// scenario has its own (and its own database and queue prefix through its label), so a deployed
+// run at the same time cannot take its jobs.
+const REDIS_DB: Record<string, number> = { current: 3, baseline: 4, peers: 5 };
 const START_TIMEOUT_MS = 60_000;
 const SECRET_NAMES = new Set(["SECRETS_KEY", "ADMIN_PASSWORD"]);
 

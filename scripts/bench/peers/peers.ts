@@ -44,9 +44,10 @@ export const run: ScenarioRun = async (argv) => {
   const say = (line: string) => process.stderr.write(`[peers] ${line}\n`);
   const log = (name: string) => benchPath(`peers-${stamp}-${name}.log`);
   return withTeardown(async (onTeardown) => {
-    await ensureServices("apiary_bench_current", process.env, log("ensure-services"));
+    await ensureServices("apiary_bench_peers", process.env, log("ensure-services"));
     const dirs = await installPeers(stamp, say);
-    const checkout = currentCheckout();
+    // Its own label: its own database, Redis database and queue prefix, apart from a deployed run's.
+    const checkout = { ...currentCheckout(), label: "peers" };
     say(`npm run build in ${checkout.dir}…`);
     await build(checkout, log("build"));
     const [simPort] = await freePorts(1);
