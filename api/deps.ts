@@ -1,11 +1,11 @@
-import type { FlowProducer, Queue, QueueEvents } from "bullmq";
+import type { FlowProducer, Queue } from "bullmq";
 import type { DataSource } from "typeorm";
 import { getDataSource } from "../shared/db/data-source";
 import { KeyOwnerCache } from "./auth/key-owner-cache";
 import { createPlatformServices, type PlatformServices } from "./marketplace/platform-services";
 import { SessionTokens } from "./auth/session-tokens";
 import { CompletionWaiter } from "../shared/queues/completion-waiter";
-import { createFlowProducer, createQueue, createQueueEvents } from "../shared/queues/queues";
+import { createFlowProducer, createQueue } from "../shared/queues/queues";
 import { createRedis, type RedisClient } from "../shared/queues/redis";
 import { QUEUE_NAMES, type QueueName } from "../shared/queues/registry";
 
@@ -31,8 +31,9 @@ export interface ApiDeps {
 }
 
 /**
- * Opens Postgres, Redis, one producer and one event listener per queue. The platform services come
- * from the configuration unless given (tests point them at local price endpoints, tiny limits).
+ * Opens Postgres, Redis, one producer per queue and one subscriber (run-done notices, key
+ * revocations). The platform services come from the configuration unless given (tests point them
+ * at local price endpoints, tiny limits).
  */
 export async function createApiDeps(platform: PlatformServices = createPlatformServices()): Promise<ApiDeps> {
   const ds = await getDataSource();
@@ -43,9 +44,7 @@ export async function createApiDeps(platform: PlatformServices = createPlatformS
     Queue
   >;
   const flows = createFlowProducer(producerConnection);
-  const events: QueueEvents[] = QUEUE_NAMES.map((name) => createQueueEvents(name, createRedis("blocking")));
-  await Promise.all(events.map((e) => e.waitUntilReady()));
-  const waiter = new CompletionWaiter(events);
+  const waiter = new CompletionWaiter();
   const keys = new KeyOwnerCache(ds);
   const subscriber = createRedis("blocking");
   await Promise.all([waiter.listenForNotices(subscriber), keys.listenForRevocations(subscriber)]);
@@ -60,7 +59,6 @@ export async function createApiDeps(platform: PlatformServices = createPlatformS
     platform,
     async close() {
       subscriber.disconnect();
-      await Promise.allSettled(events.map((e) => e.close()));
       await Promise.allSettled([...Object.values(queues).map((q) => q.close()), flows.close()]);
       producerConnection.disconnect();
       redis.disconnect();

@@ -137,7 +137,10 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
             message: "The run could not be completed after several attempts",
             code: "RUN_ABANDONED",
           }),
-        ).catch((e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"));
+        )
+          // Waiting API processes learn of it from this notice (they read no BullMQ events).
+          .then((row) => row && announceRunDone(redis, runId, row))
+          .catch((e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"));
       }
     });
     worker.on("error", (err) => logger.error({ queue, err: err.message }, "worker error"));

@@ -1,4 +1,3 @@
-import type { QueueEvents } from "bullmq";
 import type { RedisClient } from "./redis";
 import type { Run } from "../db/entities/run.entity";
 import { parseRunDoneNotice, runDoneChannel } from "./run-notices";
@@ -17,10 +16,12 @@ export interface JobWatch {
 }
 
 /**
- * Lets many callers wait for their jobs through one shared `QueueEvents` listener per queue,
- * instead of one listener per waiter. Events are best effort (the stream is trimmed, a Redis
- * restart loses some), so an event is only a hint: the caller re-reads its source of truth on each
- * wake-up, and a slow poll covers events that never arrive.
+ * Lets many callers wait for their runs through one shared subscription to the workers' run-done
+ * notices, instead of one listener per waiter. Notices are best effort (pub/sub drops what a
+ * disconnected subscriber misses), so a notice is only a hint: the caller re-reads its source of
+ * truth on a wake-up without a row, and a slow poll covers notices that never arrive. BullMQ's
+ * event streams are not read: every final row a worker writes is announced, so reading (and
+ * parsing) every event of every job cost each API process CPU for nothing (docs/performance.md).
  */
 export class CompletionWaiter {
   private readonly waiting = new Map<string, Set<(row?: Run) => void>>();
@@ -32,17 +33,11 @@ export class CompletionWaiter {
    * which only matters for a lost event, and then costs that waiter a later answer.
    */
   constructor(
-    events: QueueEvents[],
     private readonly pollMs = 1_000,
     private readonly maxPollsPerSecond = 200,
-  ) {
-    for (const source of events) {
-      source.on("completed", ({ jobId }) => this.wake(jobId));
-      source.on("failed", ({ jobId }) => this.wake(jobId));
-    }
-  }
+  ) {}
 
-  /** Also wakes waiters on the workers' run-done notices (a Redis subscriber of its own). */
+  /** Wakes waiters on the workers' run-done notices (a Redis subscriber of its own). */
   async listenForNotices(subscriber: RedisClient): Promise<void> {
     subscriber.on("message", (channel: string, message: string) => {
       if (channel !== runDoneChannel()) return;

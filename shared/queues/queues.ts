@@ -1,4 +1,4 @@
-import { FlowProducer, Queue, QueueEvents, type JobsOptions } from "bullmq";
+import { FlowProducer, Queue, type JobsOptions } from "bullmq";
 import type { RedisClient } from "./redis";
 import { config } from "../config";
 import { currentRequestId } from "../logger";
@@ -22,13 +22,6 @@ export function createQueue(name: QueueName, connection: RedisClient): Queue {
   const queue = new Queue(name, { connection, prefix: config.queue.prefix, defaultJobOptions: defaultJobOptions() });
   queue.on("error", () => undefined);
   return queue;
-}
-
-/** One event listener per queue per process; it needs its own blocking connection. */
-export function createQueueEvents(name: QueueName, connection: RedisClient): QueueEvents {
-  const events = new QueueEvents(name, { connection, prefix: config.queue.prefix });
-  events.on("error", () => undefined);
-  return events;
 }
 
 /** The current request's id for a job's payload (nothing outside a request), so the worker's lines carry it. */

@@ -20,8 +20,8 @@ export interface RunDoneNotice {
  * Tells waiting API processes that a run ended, as soon as its final row is committed: BullMQ's
  * own completion event follows only after the job is moved to completed, several Redis round trips
  * later. The notice carries the committed row (as `RETURNING *` gave it), so the waiter can answer
- * without reading it back; nothing is stored in Redis. Best effort: waiters also listen to BullMQ's
- * events and read the row from Postgres when a notice has none.
+ * without reading it back; nothing is stored in Redis. Best effort: waiters also poll their row, and
+ * read it from Postgres when a notice has none.
  */
 export function announceRunDone(redis: RedisClient, runId: string, row?: Run | null): void {
   let message = JSON.stringify({ id: runId });

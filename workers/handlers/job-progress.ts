@@ -25,12 +25,14 @@ function callLogLine(call: FinishedCall): string {
  * Shows a run's steps on its job (Bull Board): progress `{done, total?}` moves with every finished
  * step (`total` when the run's schedule fixes it; `done` never passes it) and every call made by
  * this attempt writes a log line (replayed ones were logged by the attempt that made them).
+ * Nothing is reported before the first step finishes: the board shows a new job's progress as 0
+ * anyway, and a `{done: 0}` write would cost every run a Redis script and an event-stream entry
+ * that each API process reads (docs/performance.md).
  */
 export function reportSteps(recorder: StepRecorder, report: JobReport | undefined, total: number | null): void {
   if (!report) return;
   let done = 0;
   const progress = () => report.progress(total === null ? { done } : { done, total: Math.max(total, done) });
-  progress();
   recorder.onCallFinished((call) => {
     done++;
     progress();
