@@ -6,7 +6,7 @@ import { readProcfile } from "../../start/procfile";
 import { watchQueue, type QueueWatcher } from "../probes/queue-watcher";
 import { benchPath } from "../report/results-file";
 import { unreachableRateLimits } from "../stack/bench-env";
-import { flushRedisDb, recreateDatabase } from "../stack/data-stores";
+import { deleteRedisKeys, dropDatabase, recreateDatabase } from "../stack/data-stores";
 import { freePorts } from "../stack/free-port";
 import { waitForHttpOk } from "../stack/http-ready";
 import { runToCompletion, startProcess, type ManagedProcess } from "../stack/managed-process";
@@ -31,10 +31,11 @@ export interface DeployedStack {
   assertAlive(): void;
 }
 
-// Each stack's Redis database (the tests use 1 and 6–14, the other scenarios 2). The peers
-// scenario has its own (and its own database and queue prefix through its label), so a deployed
-// run at the same time cannot take its jobs.
+// Each stack's Redis database (the tests use 1 and 6–14, the other scenarios 2). Its keys all open
+// with its queue prefix, which, like its Postgres database, carries this benchmark process's pid:
+// two benchmark runs at once (a deployed and a peers run, or two deployed runs) never share them.
 const REDIS_DB: Record<string, number> = { current: 3, baseline: 4, peers: 5 };
+const RUN_TAG = String(process.pid);
 const START_TIMEOUT_MS = 60_000;
 const SECRET_NAMES = new Set(["SECRETS_KEY", "ADMIN_PASSWORD"]);
 
@@ -52,9 +53,9 @@ function deploymentEnv(label: string, ports: { api: number; platform: number }, 
     NODE_ENV: "production",
     SECRETS_KEY: randomBytes(24).toString("hex"),
     ADMIN_PASSWORD: randomBytes(12).toString("hex"),
-    DATABASE_URL: `postgres://apiary:apiary@127.0.0.1:5432/apiary_bench_${label}`,
+    DATABASE_URL: `postgres://apiary:apiary@127.0.0.1:5432/apiary_bench_${label}_${RUN_TAG}`,
     REDIS_URL: `redis://127.0.0.1:6379/${REDIS_DB[label]}`,
-    QUEUE_PREFIX: `{apiary-bench-${label}}`,
+    QUEUE_PREFIX: `{apiary-bench-${label}-${RUN_TAG}}`,
     PORT: String(ports.api),
     PLATFORM_PORT: String(ports.platform),
     LLM_BASE_URL: `${simulatorUrl}/v1`,
@@ -88,7 +89,7 @@ async function redisPid(url: string): Promise<number> {
 }
 
 /**
- * Empties the checkout's database and Redis database, runs the Procfile's `release`, creates the
+ * Gives the checkout its own fresh database and Redis key prefix (both dropped at teardown), runs the Procfile's `release`, creates the
  * benchmark's key with the checkout's own CLI, starts every other Procfile process from the
  * checkout's dist/ and waits until the web process and every worker answer /health.
  */
@@ -106,9 +107,16 @@ export async function startDeployedStack(
   const plan = deployedProcesses(types, process.execPath, metricsPorts);
   const env = deploymentEnv(label, { api, platform }, simulatorUrl);
 
-  say(`${label}: fresh database and Redis db ${REDIS_DB[label]}, release (${plan.release.argv.slice(1).join(" ")})`);
+  say(
+    `${label}: fresh database ${env.DATABASE_URL.split("/").pop()} and key prefix ${env.QUEUE_PREFIX} in Redis db ${REDIS_DB[label]}, release (${plan.release.argv.slice(1).join(" ")})`,
+  );
   await recreateDatabase(env.DATABASE_URL);
-  await flushRedisDb(env.REDIS_URL);
+  await deleteRedisKeys(env.REDIS_URL, env.QUEUE_PREFIX);
+  // Registered before the processes' stop, so it runs after it (teardown runs in reverse).
+  onTeardown(async () => {
+    await dropDatabase(env.DATABASE_URL);
+    await deleteRedisKeys(env.REDIS_URL, env.QUEUE_PREFIX);
+  });
   await runToCompletion("release", plan.release.argv, env, log("release"), 120_000, undefined, dir);
   const keyOut = await runToCompletion(
     "apikey",

@@ -41,6 +41,38 @@ export async function recreateDatabase(url: string): Promise<void> {
   }
 }
 
+/** Drops the database `url` names (a benchmark's own, at its end). */
+export async function dropDatabase(url: string): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const client = new Client({ connectionString: admin.href });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Deletes the keys of the Redis database at `url` that start with `prefix` (one stack's, whatever else shares it). */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await redis.connect();
+    // MATCH is a glob: escape its special characters so the prefix matches only itself.
+    const pattern = `${prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+      if (keys.length) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /** Empties the Redis database at `url`, so no job, event or rate-limit counter of an earlier run is replayed. */
 export async function flushRedisDb(url: string): Promise<void> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
