@@ -25,16 +25,23 @@ async function isAlive(
   // A worker held back by its memory ceiling stops its fetch loop on purpose and resumes on its own.
   const running = pool !== undefined && (pool.heldForMemory() || pool.workers.every((w) => w.isRunning()));
   let timer: NodeJS.Timeout | undefined;
+  let onReady: (() => void) | undefined;
   // The client refuses commands until it is connected (no offline queue), so a check made just
   // after start waits for the connection, within the same second, instead of failing at once.
   const connected =
-    redisClient.status === "ready" ? Promise.resolve() : new Promise((resolve) => redisClient.once("ready", resolve));
+    redisClient.status === "ready"
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => redisClient.once("ready", (onReady = resolve)));
   const redis = await Promise.race([
     connected.then(() => redisClient.ping()).then(() => true),
     new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS))),
   ])
     .catch(() => false)
-    .finally(() => clearTimeout(timer));
+    .finally(() => {
+      clearTimeout(timer);
+      // A check that timed out while Redis was down leaves no listener behind (one per check would pile up).
+      if (onReady) redisClient.off("ready", onReady);
+    });
   return { running, redis };
 }
 

@@ -2,6 +2,7 @@ import Joi from "joi";
 import { SWARM_TYPE_ALIASES, SWARM_TYPES } from "../../shared/swarms/swarm-catalog";
 import { agentSpecSchema } from "./agent-spec.schema";
 import { budgetSchema } from "./budget.schema";
+import { OMITTED_SWARM_FIELDS } from "../../shared/contracts/swarm-request";
 import { swarmMessagesSchema } from "./conversation.schema";
 import { swarmTypeFields } from "./swarm-type-fields.schema";
 import { imageSchema } from "./image.schema";
@@ -43,9 +44,15 @@ export const swarmRequestSchema = Joi.object({
   stream: Joi.boolean()
     .allow(null)
     .empty(null)
-    .default(false)
+    .default(OMITTED_SWARM_FIELDS.stream)
     .description("Answer with Server-Sent Events (`text/event-stream`)"),
-  heavy_swarm_loops_per_agent: Joi.number().integer().min(1).max(10).allow(null).empty(null).default(1),
+  heavy_swarm_loops_per_agent: Joi.number()
+    .integer()
+    .min(1)
+    .max(10)
+    .allow(null)
+    .empty(null)
+    .default(OMITTED_SWARM_FIELDS.heavy_swarm_loops_per_agent),
   // No defaults here: unset, these fall back to the agents' model (without agents, the service defaults).
   heavy_swarm_question_agent_model_name: nonBlankString()
     .max(200)
@@ -66,7 +73,7 @@ export const swarmRequestSchema = Joi.object({
     .valid("standard", "flex")
     .allow(null)
     .empty(null)
-    .default("standard")
+    .default(OMITTED_SWARM_FIELDS.service_tier)
     .description("`flex`: waits behind standard runs, longer timeout, discounted tokens"),
   budget: budgetSchema,
 })

@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { HEAVY_SWARM_VARIANTS } from "../../shared/contracts/swarm-request";
+import { HEAVY_SWARM_VARIANTS, OMITTED_SWARM_FIELDS } from "../../shared/contracts/swarm-request";
 import { llmArgsSchema } from "./llm-args.schema";
 import { nonBlankString } from "./text.schema";
 
@@ -25,12 +25,12 @@ export const swarmTypeFields = {
   multi_agent_collab_prompt: Joi.boolean()
     .allow(null)
     .empty(null)
-    .default(true)
+    .default(OMITTED_SWARM_FIELDS.multi_agent_collab_prompt)
     .description("Add the collaboration prompt to every agent's system prompt (`false`: leave it out)"),
   list_all_agents: Joi.boolean()
     .allow(null)
     .empty(null)
-    .default(false)
+    .default(OMITTED_SWARM_FIELDS.list_all_agents)
     .description("List every agent of the team, with its description, in each agent's system prompt"),
   heavy_swarm_max_loops: Joi.number()
     .integer()
@@ -38,13 +38,13 @@ export const swarmTypeFields = {
     .max(10)
     .allow(null)
     .empty(null)
-    .default(1)
+    .default(OMITTED_SWARM_FIELDS.heavy_swarm_max_loops)
     .description("HeavySwarm: rounds of questions, answers and report; each round refines the previous report"),
   heavy_swarm_variant: Joi.string()
     .valid(...HEAVY_SWARM_VARIANTS)
     .allow(null)
     .empty(null)
-    .default("default")
+    .default(OMITTED_SWARM_FIELDS.heavy_swarm_variant)
     .description("HeavySwarm without agents: its built-in team (`default` 4 workers, `medium` 3, `heavy` 15)"),
   council_judge_model_name: modelField("CouncilAsAJudge: the model of the Chair that delivers the final ruling"),
   chairman_model: modelField("LLMCouncil: the model of the chairman that writes the final answer"),

@@ -8,8 +8,8 @@ export interface SwarmMessage {
 }
 
 /**
- * The swarm fields a run built by the service itself (a workflow endpoint's, the Builder's) takes
- * as a client that left them out would get them (see the request schema's defaults).
+ * What an omitted swarm field becomes: the request schema's defaults, and the fields of the runs
+ * the service builds itself (a workflow endpoint's, the Builder's, a reasoning agent's).
  */
 export const OMITTED_SWARM_FIELDS = {
   stream: false,
