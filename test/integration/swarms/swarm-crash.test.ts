@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { findRun } from "../../../shared/db/run-store";
-import { exited, spawnEntry } from "../../helpers/child-process";
+import { crashMidRun, storedStepAgents } from "../../helpers/crash-mid-run";
 import { harness, type Harness } from "../../helpers/harness";
-import { eventually, request } from "../../helpers/http";
+import { request } from "../../helpers/http";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
 
 describe("a swarm worker killed in the middle of a SequentialWorkflow", () => {
@@ -14,101 +14,85 @@ describe("a swarm worker killed in the middle of a SequentialWorkflow", () => {
   it("does not lose the run: the retry replays the stored agent steps, runs the rest once, and the output has every turn in order", async function () {
     this.timeout(90_000);
     const { key } = await h.newKey();
-    const inProcess = h.workers.workers.find((w) => w.name === "swarm")!;
-    expect(inProcess, "the harness runs an in-process swarm worker").to.not.equal(undefined);
-    await inProcess.pause(); // let the child process take the job
-    const child = spawnEntry("workers/main.ts", ["--queues", "swarm"], { LOG_LEVEL: "info" });
-    try {
-      await eventually(async () => (child.output.join("").includes("workers started") ? true : undefined), 30_000);
-      const marker = `swarm-crash-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-      const names = ["Scout", "Analyst", "Planner", "Builder", "Reviewer"];
-      const accepted = await postSwarm(
-        h,
-        key,
-        {
-          name: "Crashable",
-          swarm_type: "SequentialWorkflow",
-          agents: names.map((n) => agent(n, { llm_args: { sim_latency_ms: 400 } })),
-          task: marker,
+    const marker = `swarm-crash-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const names = ["Scout", "Analyst", "Planner", "Builder", "Reviewer"];
+    let runId = "";
+    let finishedBeforeKill: string[] = [];
+    let calledBeforeKill: string[] = [];
+    const run = await crashMidRun(
+      h,
+      "swarm",
+      async () => {
+        const accepted = await postSwarm(
+          h,
+          key,
+          {
+            name: "Crashable",
+            swarm_type: "SequentialWorkflow",
+            agents: names.map((n) => agent(n, { llm_args: { sim_latency_ms: 400 } })),
+            task: marker,
+          },
+          { prefer: "respond-async" },
+        );
+        expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
+        runId = accepted.body.job_id;
+        return runId;
+      },
+      {
+        // Killed once two agents' steps are stored (the third agent's call is then in flight).
+        killAfterSteps: 2,
+        async atKill() {
+          finishedBeforeKill = await storedStepAgents(h, runId);
+          expect(finishedBeforeKill.length, "the child died before the run ended").to.be.below(names.length);
+          expect(finishedBeforeKill).to.deep.equal(names.slice(0, finishedBeforeKill.length));
+          // Who had been called before the kill (finished or in flight).
+          calledBeforeKill = callsMentioning(h, marker).map(callerOf);
+          expect((await findRun(h.deps.ds, runId))?.status).to.equal("running");
         },
-        { prefer: "respond-async" },
-      );
-      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
-      const runId = accepted.body.job_id;
+      },
+    );
+    expect(run.status, JSON.stringify(run.error)).to.equal("succeeded");
+    expect(run.attempts).to.equal(2);
 
-      // Kill the worker once two agents' steps are stored (the third agent's call is then in flight).
-      await eventually(
-        async () => {
-          const rows = await h.deps.ds.query("SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1", [runId]);
-          return rows[0].n >= 2 ? true : undefined;
-        },
-        20_000,
-        20,
-      );
-      child.kill("SIGKILL");
-      expect(await exited(child)).to.equal("SIGKILL");
-      const stepsAtKill: { agent_name: string }[] = await h.deps.ds.query(
-        "SELECT agent_name FROM run_steps WHERE run_id = $1 ORDER BY seq",
-        [runId],
-      );
-      expect(stepsAtKill.length, "the child died before the run ended").to.be.below(names.length);
-      const finishedBeforeKill = stepsAtKill.map((s) => s.agent_name);
-      expect(finishedBeforeKill).to.deep.equal(names.slice(0, finishedBeforeKill.length));
-      // Who had been called before the kill (finished or in flight).
-      const calledBeforeKill = callsMentioning(h, marker).map(callerOf);
-      expect((await findRun(h.deps.ds, runId))?.status).to.equal("running");
-      inProcess.resume();
+    // One stored step per agent, in order: nothing was recorded twice.
+    const steps: { agent_name: string; seq: number }[] = await h.deps.ds.query(
+      "SELECT agent_name, seq FROM run_steps WHERE run_id = $1 ORDER BY seq",
+      [runId],
+    );
+    expect(steps.map((s) => s.agent_name)).to.deep.equal(names);
 
-      const run = await eventually(async () => {
-        const row = await findRun(h.deps.ds, runId);
-        return row && row.status !== "running" && row.status !== "queued" ? row : undefined;
-      }, 40_000);
-      expect(run.status, JSON.stringify(run.error)).to.equal("succeeded");
-      expect(run.attempts).to.equal(2);
-
-      // One stored step per agent, in order: nothing was recorded twice.
-      const steps: { agent_name: string; seq: number }[] = await h.deps.ds.query(
-        "SELECT agent_name, seq FROM run_steps WHERE run_id = $1 ORDER BY seq",
-        [runId],
-      );
-      expect(steps.map((s) => s.agent_name)).to.deep.equal(names);
-
-      // The journal: agents whose step was stored before the kill were never asked again; agents not
-      // yet reached were asked once; only a call cut off by the kill was asked again, once.
-      const calls = callsMentioning(h, marker).map(callerOf);
-      for (const name of names) {
-        const count = calls.filter((c) => c === name).length;
-        const interrupted = calledBeforeKill.includes(name) && !finishedBeforeKill.includes(name);
-        expect(
-          count,
-          `LLM calls of ${name} (stored before kill: ${finishedBeforeKill.includes(name)}, in flight at kill: ${interrupted})`,
-        ).to.equal(interrupted ? 2 : 1);
-      }
-      const interrupted = calledBeforeKill.filter((n) => !finishedBeforeKill.includes(n));
-      expect(interrupted.length, "at most one call (the current agent's) was in flight at the kill").to.be.at.most(1);
-      const answered = [...calls];
-      for (const n of interrupted) answered.splice(answered.indexOf(n), 1);
-      expect(answered, "apart from the interrupted call, each agent was called exactly once, in order").to.deep.equal(
-        names,
-      );
-
-      const job = await request(h.baseUrl, "GET", `/v1/jobs/${runId}`, { key });
-      expect(job.body).to.include({
-        status: "success",
-        swarm_type: "SequentialWorkflow",
-        swarm_name: "Crashable",
-        number_of_agents: 5,
-      });
-      expect(job.body.output.map((t: any) => t.role)).to.deep.equal(names);
-      // Each turn builds on the replayed ones: the last agent saw all four earlier turns, attributed.
-      const last = callsMentioning(h, marker).at(-1);
-      expect(callerOf(last)).to.equal("Reviewer");
-      expect(inputOf(last)).to.equal(
-        [marker, ...job.body.output.slice(0, 4).map((t: any) => `${t.role}: ${t.content}`)].join("\n\n"),
-      );
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      inProcess.resume();
+    // The journal: agents whose step was stored before the kill were never asked again; agents not
+    // yet reached were asked once; only a call cut off by the kill was asked again, once.
+    const calls = callsMentioning(h, marker).map(callerOf);
+    for (const name of names) {
+      const count = calls.filter((c) => c === name).length;
+      const interrupted = calledBeforeKill.includes(name) && !finishedBeforeKill.includes(name);
+      expect(
+        count,
+        `LLM calls of ${name} (stored before kill: ${finishedBeforeKill.includes(name)}, in flight at kill: ${interrupted})`,
+      ).to.equal(interrupted ? 2 : 1);
     }
+    const interrupted = calledBeforeKill.filter((n) => !finishedBeforeKill.includes(n));
+    expect(interrupted.length, "at most one call (the current agent's) was in flight at the kill").to.be.at.most(1);
+    const answered = [...calls];
+    for (const n of interrupted) answered.splice(answered.indexOf(n), 1);
+    expect(answered, "apart from the interrupted call, each agent was called exactly once, in order").to.deep.equal(
+      names,
+    );
+
+    const job = await request(h.baseUrl, "GET", `/v1/jobs/${runId}`, { key });
+    expect(job.body).to.include({
+      status: "success",
+      swarm_type: "SequentialWorkflow",
+      swarm_name: "Crashable",
+      number_of_agents: 5,
+    });
+    expect(job.body.output.map((t: any) => t.role)).to.deep.equal(names);
+    // Each turn builds on the replayed ones: the last agent saw all four earlier turns, attributed.
+    const last = callsMentioning(h, marker).at(-1);
+    expect(callerOf(last)).to.equal("Reviewer");
+    expect(inputOf(last)).to.equal(
+      [marker, ...job.body.output.slice(0, 4).map((t: any) => `${t.role}: ${t.content}`)].join("\n\n"),
+    );
   });
 });
