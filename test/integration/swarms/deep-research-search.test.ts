@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { config } from "../../../shared/config";
 import { deepResearchSwarm } from "../../../workers/swarms/types/deep-research-swarm";
 import { SEARCH_PORT } from "../../env";
+import { expectTotalOfParts } from "../../helpers/costs";
 import { harness, type Harness } from "../../helpers/harness";
 import { searchResultBody, startSearchServer, type SearchServer } from "../../helpers/search-server";
 import { replayStoredRun } from "../../helpers/swarm-fixture";
@@ -99,15 +100,15 @@ describe("DeepResearchSwarm with the built-in web search (E1)", function () {
     const breakdown = (res.usage as any).billing_info.cost_breakdown;
     expect(breakdown.search_cost).to.equal(config.builtinTools.fees.auto_search);
     expect(breakdown).to.not.have.property("scrape_cost");
-    const parts =
-      breakdown.agent_cost +
-      breakdown.input_token_cost +
-      breakdown.output_token_cost +
-      breakdown.img_cost +
-      breakdown.mcp_cost +
-      breakdown.search_cost;
     const total = (res.usage as any).billing_info.total_cost;
-    expect(total).to.be.closeTo(parts, 1e-6);
+    expectTotalOfParts(total, [
+      breakdown.agent_cost,
+      breakdown.input_token_cost,
+      breakdown.output_token_cost,
+      breakdown.img_cost,
+      breakdown.mcp_cost,
+      breakdown.search_cost,
+    ]);
     const [ledger] = await h.deps.ds.query("SELECT billed_cost FROM usage_ledger WHERE job_id = $1", [res.job_id]);
     expect(ledger.billed_cost).to.equal(total);
   });

@@ -9,6 +9,7 @@ import { newRunId } from "../../../shared/db/run-id";
 import { enqueue } from "../../../shared/queues/queues";
 import { SWARM_CATALOG, SWARM_TYPES } from "../../../shared/swarms/swarm-catalog";
 import { swarmRunners } from "../../../workers/swarms/registry";
+import { expectTotalOfParts } from "../../helpers/costs";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
@@ -216,10 +217,13 @@ describe("E1 request handling", () => {
       expect(billing.cost_breakdown.img_cost).to.equal(config.pricing.perImage);
       expect(billing.cost_breakdown.img_cost).to.equal(0.25);
       const b = billing.cost_breakdown;
-      expect(billing.total_cost).to.be.closeTo(
-        b.agent_cost + b.input_token_cost + b.output_token_cost + b.img_cost + (b.mcp_cost ?? 0),
-        2e-6,
-      );
+      expectTotalOfParts(billing.total_cost, [
+        b.agent_cost,
+        b.input_token_cost,
+        b.output_token_cost,
+        b.img_cost,
+        b.mcp_cost ?? 0,
+      ]);
     });
 
     it("puts rules and description in every agent's system prompt", async () => {
