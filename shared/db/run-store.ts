@@ -3,6 +3,7 @@ import type { Run, RunError, RunKind } from "./entities/run.entity";
 import type { RunStep } from "./entities/run-step.entity";
 import type { StoredSecret } from "../secrets/run-secrets";
 import { sql } from "./sql";
+import { columnsOf, statementBatch } from "./statement-batch";
 
 /**
  * SQL for the request spine's hot path: every statement here runs once per request, so each is a
@@ -21,28 +22,64 @@ export interface NewRun {
   serviceTier?: string;
 }
 
+const RUN_COLUMNS = "id, job_id, kind, parent_id, api_key_id, user_id, status, request, sealed_secrets, service_tier";
+
+function runValues(run: NewRun): unknown[] {
+  return [
+    run.id,
+    run.kind,
+    run.parentId ?? null,
+    run.apiKeyId,
+    run.userId,
+    JSON.stringify(run.request),
+    run.sealedSecrets ? JSON.stringify(run.sealedSecrets) : null,
+    run.serviceTier ?? "standard",
+  ];
+}
+
+function runInserts(ds: DataSource, relaxed: boolean) {
+  return statementBatch<NewRun, void>(
+    async (runs) => {
+      await sql(
+        ds,
+        `INSERT INTO runs (${RUN_COLUMNS})
+         SELECT id, id::text, kind, parent_id, api_key_id, user_id, 'queued', request, sealed_secrets, service_tier
+         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::uuid[], $6::jsonb[], $7::jsonb[], $8::text[])
+           AS v(id, kind, parent_id, api_key_id, user_id, request, sealed_secrets, service_tier)`,
+        columnsOf(runs.map(runValues)),
+        { relaxed },
+      );
+      return runs.map(() => undefined);
+    },
+    async (run) => {
+      const [id, ...rest] = runValues(run);
+      await sql(
+        ds,
+        `INSERT INTO runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9)`,
+        [id, id, ...rest],
+        { relaxed },
+      );
+    },
+  );
+}
+
+const inserts = new WeakMap<
+  DataSource,
+  { durable: (run: NewRun) => Promise<void>; relaxed: (run: NewRun) => Promise<void> }
+>();
+
 /**
  * Stores a queued run; its job id is its id. `relaxed` commits without waiting for the disk: only
  * for a run whose caller hears of it through a later durable commit (see `confirmRunStored`).
+ * Concurrent requests' runs are group-committed (`statementBatch`).
  */
-export async function insertRun(ds: DataSource, run: NewRun, options: { relaxed?: boolean } = {}): Promise<void> {
-  await sql(
-    ds,
-    `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, sealed_secrets, service_tier)
-     VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9)`,
-    [
-      run.id,
-      run.id,
-      run.kind,
-      run.parentId ?? null,
-      run.apiKeyId,
-      run.userId,
-      JSON.stringify(run.request),
-      run.sealedSecrets ? JSON.stringify(run.sealedSecrets) : null,
-      run.serviceTier ?? "standard",
-    ],
-    options,
-  );
+export function insertRun(ds: DataSource, run: NewRun, options: { relaxed?: boolean } = {}): Promise<void> {
+  let batches = inserts.get(ds);
+  if (!batches) {
+    batches = { durable: runInserts(ds, false), relaxed: runInserts(ds, true) };
+    inserts.set(ds, batches);
+  }
+  return options.relaxed ? batches.relaxed(run) : batches.durable(run);
 }
 
 /** Removes a run that was stored but never queued (its request was refused meanwhile). */
@@ -83,17 +120,51 @@ export type LeaseClaim = { state: "claimed"; run: Run } | { state: "finished" } 
  * delivered a second time while its first execution still runs (its queue lock was lost) must
  * not run it twice. The claim takes the lease for `owner` for `leaseMs`.
  */
-export async function claimRunLease(ds: DataSource, id: string, owner: string, leaseMs: number): Promise<LeaseClaim> {
+export function claimRunLease(ds: DataSource, id: string, owner: string, leaseMs: number): Promise<LeaseClaim> {
+  let claim = claims.get(ds);
+  if (!claim) {
+    claim = statementBatch(
+      (items) => claimMany(ds, items),
+      (item) => claimMany(ds, [item]).then(([found]) => found),
+    );
+    claims.set(ds, claim);
+  }
+  return claim({ id, owner, leaseMs });
+}
+
+interface ClaimAttempt {
+  id: string;
+  owner: string;
+  leaseMs: number;
+}
+
+const claims = new WeakMap<DataSource, (attempt: ClaimAttempt) => Promise<LeaseClaim>>();
+
+// Claims of runs that many workers' jobs start together are group-committed (`statementBatch`).
+async function claimMany(ds: DataSource, attempts: readonly ClaimAttempt[]): Promise<LeaseClaim[]> {
   const rows = await sql<Run>(
     ds,
-    `UPDATE runs SET status = 'running', started_at = COALESCE(started_at, now()), attempts = attempts + 1,
-       lease_owner = $2, lease_until = now() + $3::double precision * interval '1 millisecond'
-     WHERE id = $1 AND (status = 'queued' OR (status = 'running' AND (lease_until IS NULL OR lease_until < now())))
-     RETURNING *`,
-    [id, owner, leaseMs],
+    `UPDATE runs SET status = 'running', started_at = COALESCE(runs.started_at, now()), attempts = runs.attempts + 1,
+       lease_owner = v.owner, lease_until = now() + v.lease_ms * interval '1 millisecond'
+     FROM unnest($1::uuid[], $2::uuid[], $3::float8[]) AS v(id, owner, lease_ms)
+     WHERE runs.id = v.id
+       AND (runs.status = 'queued' OR (runs.status = 'running' AND (runs.lease_until IS NULL OR runs.lease_until < now())))
+     RETURNING runs.*`,
+    columnsOf(attempts.map((a) => [a.id, a.owner, a.leaseMs])),
     { relaxed: true }, // a lost claim is simply made again by the retried job
   );
-  if (rows[0]) return { state: "claimed", run: rows[0] };
+  const claimed = new Map(rows.map((run) => [run.id, run]));
+  return Promise.all(
+    attempts.map(async ({ id, owner }): Promise<LeaseClaim> => {
+      // Two deliveries of one run in a batch: the row names the one owner that took it.
+      const run = claimed.get(id);
+      return run?.lease_owner === owner ? { state: "claimed", run } : heldState(ds, id);
+    }),
+  );
+}
+
+/** Why a run could not be claimed: it has ended, or another execution's lease still holds it. */
+async function heldState(ds: DataSource, id: string): Promise<LeaseClaim> {
   const held = await sql<{ status: string; ms_left: number | null }>(
     ds,
     `SELECT status, EXTRACT(EPOCH FROM (lease_until - now())) * 1000 AS ms_left FROM runs WHERE id = $1`,
@@ -120,26 +191,6 @@ export async function releaseRunLease(ds: DataSource, id: string, owner: string)
   await sql(ds, `UPDATE runs SET lease_until = NULL WHERE id = $1 AND lease_owner = $2`, [id, owner], {
     relaxed: true,
   });
-}
-
-/**
- * Records success and returns the final row; only a running run can succeed (a cancelled one
- * stays cancelled, and then null comes back).
- */
-export async function completeRun(
-  ds: DataSource,
-  id: string,
-  output: NonNullable<Run["output"]>,
-  usage: Run["usage"],
-): Promise<Run | null> {
-  const rows = await sql<Run>(
-    ds,
-    `UPDATE runs SET status = 'succeeded', output = $2, usage = $3, finished_at = now(),
-       execution_time = EXTRACT(EPOCH FROM (now() - started_at))
-     WHERE id = $1 AND status = 'running' RETURNING *`,
-    [id, JSON.stringify(output), JSON.stringify(usage)],
-  );
-  return rows[0] ?? null;
 }
 
 /** Records failure with a client-safe error object; returns the final row (null if it had ended). */
@@ -169,34 +220,6 @@ export async function findRun(ds: DataSource, id: string): Promise<Run | null> {
 /** The finished steps of a run, in order, for replay after a crash. */
 export async function loadSteps(ds: DataSource, runId: string): Promise<RunStep[]> {
   return sql<RunStep>(ds, `SELECT * FROM run_steps WHERE run_id = $1 ORDER BY seq`, [runId]);
-}
-
-/** Stores one finished step. A step already stored (a racing duplicate) is kept as it was. */
-export async function insertStep(ds: DataSource, step: RunStep): Promise<void> {
-  await sql(
-    ds,
-    `INSERT INTO run_steps (run_id, seq, step_key, agent_name, role, input, output, model, provider,
-       input_tokens, output_tokens, cost, upstream_cost, started_at, finished_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING`,
-    [
-      step.run_id,
-      step.seq,
-      step.step_key,
-      step.agent_name,
-      step.role,
-      JSON.stringify(step.input),
-      JSON.stringify(step.output),
-      step.model,
-      step.provider,
-      step.input_tokens,
-      step.output_tokens,
-      step.cost,
-      step.upstream_cost,
-      step.started_at,
-      step.finished_at,
-    ],
-    { relaxed: true }, // a lost step only means that call is made again on a retry
-  );
 }
 
 export function isTerminal(status: Run["status"]): boolean {

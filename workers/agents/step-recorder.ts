@@ -2,7 +2,7 @@ import { setImmediate as yieldToIo } from "node:timers/promises";
 import type { DataSource } from "typeorm";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
-import { insertStep } from "../../shared/db/run-store";
+import { insertStep } from "../../shared/db/run-finish-writes";
 
 /** What one step (an LLM call or a tool call) produced, before it is stored. */
 export interface StepOutcome {

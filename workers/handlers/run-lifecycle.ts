@@ -11,7 +11,8 @@ import type {
 } from "../../shared/db/entities/run.entity";
 import { config } from "../../shared/config";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
-import { completeRun, failRun, loadSteps } from "../../shared/db/run-store";
+import { completeRun } from "../../shared/db/run-finish-writes";
+import { failRun, loadSteps } from "../../shared/db/run-store";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { countBudgetStop, countRun } from "../../shared/metrics/runs";
 import { RunEventWriter } from "../../shared/queues/run-events";

@@ -15,6 +15,8 @@ export interface DeployedOptions {
   /** Clients of the ConcurrentWorkflow CPU run (closed loop, each waits for its answer). */
   swarmClients: number;
   quick: boolean;
+  /** Run every Node process of each stack under `--cpu-prof`, its profiles written to `.bench/`. */
+  profile: boolean;
 }
 
 const DEFAULTS = { durationS: 10, warmupS: 3, rounds: 3, soakMinutes: 0, swarmClients: 20 };
@@ -30,6 +32,7 @@ export function parseDeployedOptions(argv: string[]): DeployedOptions {
     rounds: { type: "string" },
     minutes: { type: "string" },
     quick: { type: "boolean", default: false },
+    profile: { type: "boolean", default: false },
   });
   const base = v.quick ? QUICK : DEFAULTS;
   return {
@@ -40,5 +43,6 @@ export function parseDeployedOptions(argv: string[]): DeployedOptions {
     soakMinutes: positive("minutes", v.minutes, false) ?? base.soakMinutes,
     swarmClients: base.swarmClients,
     quick: v.quick === true,
+    profile: v.profile === true,
   };
 }

@@ -99,6 +99,7 @@ export async function startDeployedStack(
   stamp: string,
   say: (line: string) => void,
   onTeardown: (step: TeardownStep) => void,
+  profile = false,
 ): Promise<DeployedStack> {
   const { label, dir } = checkout;
   const log = (name: string) => benchPath(`deployed-${stamp}-${label}-${name}.log`);
@@ -106,6 +107,11 @@ export async function startDeployedStack(
   const [api, platform, ...metricsPorts] = await freePorts(2 + metricsPortCount(types));
   const plan = deployedProcesses(types, process.execPath, metricsPorts);
   const env = deploymentEnv(label, { api, platform }, simulatorUrl);
+  // Node refuses --cpu-prof in NODE_OPTIONS; a profile is written when its process exits (teardown's SIGTERM).
+  const profiled = (argv: string[]) =>
+    profile
+      ? [argv[0], "--cpu-prof", `--cpu-prof-dir=${benchPath(`deployed-${stamp}-${label}-profiles`)}`, ...argv.slice(1)]
+      : argv;
 
   say(
     `${label}: fresh database ${env.DATABASE_URL.split("/").pop()} and key prefix ${env.QUEUE_PREFIX} in Redis db ${REDIS_DB[label]}, release (${plan.release.argv.slice(1).join(" ")})`,
@@ -136,7 +142,7 @@ export async function startDeployedStack(
   });
   say(`${label}: starting ${plan.processes.map((p) => p.name).join(", ")} (web :${api})`);
   for (const p of plan.processes)
-    processes.push(startProcess(`${label}-${p.name}`, p.argv, env, log(p.name), undefined, dir));
+    processes.push(startProcess(`${label}-${p.name}`, profiled(p.argv), env, log(p.name), undefined, dir));
   const dead = () => {
     for (const p of processes) {
       const s = p.exitStatus();

@@ -59,7 +59,8 @@ export const run: ScenarioRun = async (argv) => {
     onTeardown(() => sim.stop());
     await sim.waitForOutput(/LLM simulator listening on /, 60_000);
     const stacks: DeployedStack[] = [];
-    for (const c of checkouts) stacks.push(await startDeployedStack(c, simulatorUrl, stamp, say, onTeardown));
+    for (const c of checkouts)
+      stacks.push(await startDeployedStack(c, simulatorUrl, stamp, say, onTeardown, opts.profile));
     for (const s of stacks) await preflight(serviceTarget(s.apiUrl, s.apiKey), asServiceStack(s, simulatorUrl));
 
     await warmUpStacks(stacks, opts, say);

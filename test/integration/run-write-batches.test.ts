@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { expect } from "chai";
+import { completeRun, insertStep } from "../../shared/db/run-finish-writes";
+import { newRunId } from "../../shared/db/run-id";
+import { claimRunLease, findRun, insertRun, loadSteps } from "../../shared/db/run-store";
+import { agentRequest, createKey, createRun } from "../helpers/factories";
+import { harness, type Harness } from "../helpers/harness";
+
+/**
+ * The group-committed writes of the run spine (shared/db/statement-batch.ts): the batched SQL
+ * against real Postgres, calls made together so they share one statement.
+ */
+describe("run writes group-committed across concurrent runs", () => {
+  let h: Harness;
+  let owner: { apiKeyId: string; userId: string };
+  before(async () => {
+    h = await harness();
+    const made = await createKey(h.deps.ds);
+    owner = { apiKeyId: made.keyId, userId: made.userId };
+  });
+
+  const newRun = (marker: string) => ({
+    id: newRunId(),
+    kind: "agent" as const,
+    ...owner,
+    request: agentRequest({ task: marker }),
+    sealedSecrets: null,
+  });
+
+  it("stores every run inserted together; a run Postgres refuses fails alone and the others are stored", async () => {
+    const runs = Array.from({ length: 12 }, (_, i) => newRun(`batch-insert-${i}`));
+    // A key that does not exist: its foreign key fails, and only this insert may fail with it.
+    const refused = { ...newRun("batch-insert-refused"), apiKeyId: randomUUID() };
+    const results = await Promise.allSettled([
+      ...runs.map((r, i) => insertRun(h.deps.ds, r, { relaxed: i % 2 === 0 })),
+      insertRun(h.deps.ds, refused),
+    ]);
+    expect(results.slice(0, 12).map((r) => r.status)).to.deep.equal(Array(12).fill("fulfilled"));
+    expect(results[12].status).to.equal("rejected");
+    for (const [i, r] of runs.entries()) {
+      const row = await findRun(h.deps.ds, r.id);
+      expect(row, `run ${i}`).to.include({ id: r.id, job_id: r.id, kind: "agent", status: "queued" });
+      expect(row!.request).to.deep.include({ task: `batch-insert-${i}` });
+      expect(row!.service_tier).to.equal("standard");
+    }
+    expect(await findRun(h.deps.ds, refused.id)).to.equal(null);
+  });
+
+  it("claims runs together; of two deliveries of one run in the same batch exactly one takes it", async () => {
+    const runs = await Promise.all(Array.from({ length: 5 }, () => createRun(h.deps.ds, { kind: "agent", owner })));
+    const finished = await createRun(h.deps.ds, { kind: "agent", owner, status: "succeeded" });
+    const [a, b, ...rest] = await Promise.all([
+      claimRunLease(h.deps.ds, runs[0].id, randomUUID(), 30_000),
+      claimRunLease(h.deps.ds, runs[0].id, randomUUID(), 30_000),
+      ...runs.slice(1).map((r) => claimRunLease(h.deps.ds, r.id, randomUUID(), 30_000)),
+      claimRunLease(h.deps.ds, finished.id, randomUUID(), 30_000),
+    ]);
+    expect([a.state, b.state].sort()).to.deep.equal(["claimed", "leased"]);
+    const won = a.state === "claimed" ? a : b;
+    expect(won.state === "claimed" && won.run.attempts).to.equal(1);
+    expect(rest.slice(0, 4).map((c) => c.state)).to.deep.equal(Array(4).fill("claimed"));
+    expect(rest[4].state).to.equal("finished");
+    for (const [i, c] of rest.slice(0, 4).entries())
+      expect(c.state === "claimed" && c.run.id, `run ${i + 1}`).to.equal(runs[i + 1].id);
+  });
+
+  it("stores steps and completions made together; a run no longer running is not completed", async () => {
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () => createRun(h.deps.ds, { kind: "agent", owner, status: "running" })),
+    );
+    const cancelled = await createRun(h.deps.ds, { kind: "agent", owner, status: "cancelled" });
+    const at = new Date();
+    await Promise.all(
+      runs.map((r, i) =>
+        insertStep(h.deps.ds, {
+          run_id: r.id,
+          seq: 1,
+          step_key: "agent:0",
+          agent_name: `Agent ${i}`,
+          role: "agent",
+          input: [{ role: "user", content: `step ${i} "quoted" \\ and {braces}` }],
+          output: { role: "assistant", content: `answer ${i}` },
+          model: "gpt-4o-mini",
+          provider: i % 2 ? null : "openai",
+          input_tokens: 10 + i,
+          output_tokens: 20 + i,
+          cost: 0.001 * i,
+          upstream_cost: null,
+          started_at: at,
+          finished_at: at,
+        }),
+      ),
+    );
+    const rows = await Promise.all([
+      ...runs.map((r, i) =>
+        completeRun(h.deps.ds, r.id, { outputs: [{ role: "A", content: `done ${i}` }] } as any, null),
+      ),
+      completeRun(h.deps.ds, cancelled.id, { outputs: [] } as any, null),
+    ]);
+    for (const [i, r] of runs.entries()) {
+      expect(rows[i], `run ${i}`).to.include({ id: r.id, status: "succeeded" });
+      expect(rows[i]!.output).to.deep.equal({ outputs: [{ role: "A", content: `done ${i}` }] });
+      const [step] = await loadSteps(h.deps.ds, r.id);
+      expect(step).to.include({ agent_name: `Agent ${i}`, input_tokens: 10 + i, output_tokens: 20 + i });
+      expect(step.input).to.deep.equal([{ role: "user", content: `step ${i} "quoted" \\ and {braces}` }]);
+      expect(step.provider).to.equal(i % 2 ? null : "openai");
+    }
+    expect(rows[4]).to.equal(null);
+    expect((await findRun(h.deps.ds, cancelled.id))!.status).to.equal("cancelled");
+  });
+});
