@@ -20,13 +20,14 @@ export interface RunDoneNotice {
  * Tells waiting API processes that a run ended, as soon as its final row is committed: BullMQ's
  * own completion event follows only after the job is moved to completed, several Redis round trips
  * later. The notice carries the committed row (as `RETURNING *` gave it), so the waiter can answer
- * without reading it back; nothing is stored in Redis. Best effort: waiters also poll their row, and
+ * without reading it back (its sealed secrets left out); nothing is stored in Redis. Best effort: waiters also poll their row, and
  * read it from Postgres when a notice has none.
  */
 export function announceRunDone(redis: RedisClient, runId: string, row?: Run | null): void {
   let message = JSON.stringify({ id: runId });
   if (row) {
-    const full = JSON.stringify({ id: runId, row });
+    // The sealed secrets are for workers alone: no waiter needs them, so they do not travel.
+    const full = JSON.stringify({ id: runId, row: { ...row, sealed_secrets: null } });
     if (Buffer.byteLength(full) <= MAX_ROW_BYTES) message = full;
   }
   redis.publish(runDoneChannel(), message).catch(() => undefined);

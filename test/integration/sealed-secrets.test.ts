@@ -1,6 +1,8 @@
 import { expect } from "chai";
 import { createCipheriv, createHash, randomBytes, randomUUID } from "node:crypto";
 import { config } from "../../shared/config";
+import { createRedis, type RedisClient } from "../../shared/queues/redis";
+import { runDoneChannel } from "../../shared/queues/run-notices";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { insertPrompt } from "../helpers/marketplace-prompts";
@@ -29,6 +31,9 @@ describe("sealed secrets never come back out", () => {
   };
   const allSecrets = Object.values(secrets);
   const jobIds: string[] = [];
+  /** Every run-done notice published while the runs ran (what every API process receives). */
+  const notices: string[] = [];
+  let subscriber: RedisClient;
 
   /** An agent carrying A's secrets in every sealed field (its replies fixed, so no answer echoes a prompt). */
   const secretAgent = (name: string, promptId?: string) => ({
@@ -67,6 +72,9 @@ describe("sealed secrets never come back out", () => {
     this.timeout(60_000);
     h = await harness();
     mcp = await startMcpTestServer();
+    subscriber = createRedis("blocking");
+    subscriber.on("message", (_channel: string, message: string) => notices.push(message));
+    await subscriber.subscribe(runDoneChannel());
     a = await h.newKey();
     b = await h.newKey();
     const seller = await h.newKey();
@@ -107,7 +115,29 @@ describe("sealed secrets never come back out", () => {
     for (const answer of [agentRun, swarmRun, agentBatch, swarmBatch])
       expectNoSecret(JSON.stringify(answer.body), "an answer to A");
   });
-  after(async () => mcp.close());
+  after(async () => {
+    subscriber.disconnect();
+    await mcp.close();
+  });
+
+  it("keeps them out of run-done notices: the final row travels to API processes without its sealed secrets", async () => {
+    const rows = await h.deps.ds.query(
+      "SELECT id, sealed_secrets FROM runs WHERE id = ANY($1) AND sealed_secrets IS NOT NULL",
+      [jobIds],
+    );
+    expect(rows.length, "runs of A with sealed secrets").to.be.greaterThan(0);
+    const ours = notices.map((n) => JSON.parse(n)).filter((n) => rows.some((r: { id: string }) => r.id === n.id));
+    expect(ours.length, "notices of those runs").to.be.greaterThan(0);
+    for (const notice of ours) {
+      expect(notice.row, "a notice with its row").to.be.an("object");
+      expect(notice.row.sealed_secrets).to.equal(null);
+    }
+    const sealed = rows.flatMap((r: { sealed_secrets: { value?: unknown }[] }) =>
+      r.sealed_secrets.map((x) => JSON.stringify(x)),
+    );
+    for (const text of sealed) expect(notices.join("\n")).to.not.include(text);
+    expectNoSecret(notices.join("\n"), "a run-done notice");
+  });
 
   it("each secret still does its job: the provider got A's credentials and the paid prompt, the MCP server A's tokens", () => {
     const providerText = JSON.stringify(
