@@ -115,6 +115,8 @@ describe("the as-deployed benchmark's parts", () => {
     const side = (scale: number): StackSummary => ({
       addedP50Ms: 2 * scale,
       addedP99Ms: 6 * scale,
+      e5FewPerSec: 300 / scale,
+      e5FewP50Ms: 30 * scale,
       e5PerSec: 500 / scale,
       e5P50Ms: 90 * scale,
       swarmPerSec: 200 / scale,
@@ -125,8 +127,10 @@ describe("the as-deployed benchmark's parts", () => {
     const lines = renderFigures(side(1), side(2), 20).split("\n");
     expect(lines[0]).to.match(/^figure\s+current\s+baseline\s+current \/ baseline$/);
     expect(lines[1]).to.match(/^E5 c=1 added over the simulator, p50 \(ms\)\s+\+2\.00\s+\+4\.00\s+0\.50 x$/);
-    expect(lines[3]).to.match(/^E5 c=50 keep-alive, completions\/s\s+500\s+250\s+2\.00 x$/);
-    expect(lines[6]).to.match(/^CPU per E5, all processes \(ms\)\s+3\.00\s+6\.00\s+0\.50 x$/);
-    expect(lines[7]).to.match(/^CPU per 3-agent swarm, all processes \(ms\)\s+7\.00\s+14\.00\s+0\.50 x$/);
+    expect(lines[3]).to.match(/^E5 c=10 keep-alive, completions\/s\s+300\s+150\s+2\.00 x$/);
+    expect(lines[4]).to.match(/^E5 c=10 keep-alive, p50 \(ms\)\s+30\.0\s+60\.0\s+0\.50 x$/);
+    expect(lines[5]).to.match(/^E5 c=50 keep-alive, completions\/s\s+500\s+250\s+2\.00 x$/);
+    expect(lines[8]).to.match(/^CPU per E5, all processes \(ms\)\s+3\.00\s+6\.00\s+0\.50 x$/);
+    expect(lines[9]).to.match(/^CPU per 3-agent swarm, all processes \(ms\)\s+7\.00\s+14\.00\s+0\.50 x$/);
   });
 });

@@ -13,6 +13,8 @@ import { roundOrder, soakSlices } from "./schedule";
 
 /** Clients of the E5 throughput figure, as in issue 17's table. */
 export const E5_CLIENTS = 50;
+/** Clients of the smaller keep-alive figure (issue 17's "10 clients with keep-alive" row). */
+export const E5_FEW_CLIENTS = 10;
 const DRAIN_TIMEOUT_MS = 120_000;
 const SOAK_SLICE_S = 30;
 const QUICK_SOAK_SLICE_S = 5;
@@ -30,6 +32,7 @@ export interface LoadWindow {
 /** One stack's figures in one round. */
 interface StackRound {
   sequential: SequentialResult;
+  e5Few: LoadResult;
   e5: LoadResult & { window: LoadWindow };
   swarm: SequentialResult & { window: LoadWindow };
 }
@@ -90,8 +93,8 @@ export async function warmUpStacks(
 
 /**
  * The rounds: per round the simulator alone at c=1 (the base of "added latency"), then each stack
- * in turn (the first flipping every round): E5 at c=1 (hrtime loop), E5 at c=50 (autocannon,
- * keep-alive) and a 3-agent ConcurrentWorkflow closed loop, each of the last two one CPU window.
+ * in turn (the first flipping every round): E5 at c=1 (hrtime loop), E5 at c=10 and at c=50
+ * (autocannon, keep-alive) and a 3-agent ConcurrentWorkflow closed loop, each of the last two one CPU window.
  * Only one stack has load at any moment, so the shared Postgres and Redis processes' CPU in a
  * window is that stack's.
  */
@@ -112,12 +115,17 @@ export async function measureDeployedRounds(
     for (const stack of order) {
       const name = stack.checkout.label;
       const t = targets(stack);
-      say(`${label} ${name}: E5 c=1, E5 c=${E5_CLIENTS}, ConcurrentWorkflow x3 c=${opts.swarmClients}, ${d} s each`);
+      say(
+        `${label} ${name}: E5 c=1, E5 c=${E5_FEW_CLIENTS}, E5 c=${E5_CLIENTS}, ConcurrentWorkflow x3 c=${opts.swarmClients}, ${d} s each`,
+      );
       const sequential = await measureSequential(t.e5, d);
+      const e5Few = await runLoad(t.e5, E5_FEW_CLIENTS, d);
+      await stack.queues.agent.waitUntilIdle(DRAIN_TIMEOUT_MS);
       const e5 = await window(stack, "agent", () => runLoad(t.e5, E5_CLIENTS, d));
       const swarm = await window(stack, "swarm", () => measureClosedLoop([t.swarm], opts.swarmClients, d));
       round.stacks[name] = {
         sequential,
+        e5Few,
         e5: { ...e5.value, window: e5.window },
         swarm: { ...swarm.value, window: swarm.window },
       };

@@ -1,7 +1,7 @@
 import type { ProcessUsage } from "../probes/process-watch";
 import { busyCell, stealCell } from "../report/cpu-cells";
 import { textTable } from "../report/text-table";
-import { E5_CLIENTS, type DeployedRound, type MemoryResult } from "./deployed-measure";
+import { E5_CLIENTS, E5_FEW_CLIENTS, type DeployedRound, type MemoryResult } from "./deployed-measure";
 import type { CpuPerRun, StackSummary } from "./deployed-summary";
 
 /** `current / baseline` as `0.85 x`; `n/a` when either is missing or the baseline is 0. */
@@ -27,6 +27,8 @@ export function renderFigures(cur: StackSummary, base: StackSummary, swarmClient
     ["figure", "current", "baseline", "current / baseline"],
     row("E5 c=1 added over the simulator, p50 (ms)", cur.addedP50Ms, base.addedP50Ms, signedMs),
     row("E5 c=1 added over the simulator, p99 (ms)", cur.addedP99Ms, base.addedP99Ms, signedMs),
+    row(`E5 c=${E5_FEW_CLIENTS} keep-alive, completions/s`, cur.e5FewPerSec, base.e5FewPerSec, whole),
+    row(`E5 c=${E5_FEW_CLIENTS} keep-alive, p50 (ms)`, cur.e5FewP50Ms, base.e5FewP50Ms, fixed(1)),
     row(`E5 c=${E5_CLIENTS} keep-alive, completions/s`, cur.e5PerSec, base.e5PerSec, whole),
     row(`E5 c=${E5_CLIENTS} keep-alive, p50 (ms)`, cur.e5P50Ms, base.e5P50Ms, fixed(1)),
     row(`ConcurrentWorkflow x3 c=${swarmClients}, runs/s`, cur.swarmPerSec, base.swarmPerSec, whole),
