@@ -2,7 +2,7 @@ import type { DataSource } from "typeorm";
 import type { Run } from "./entities/run.entity";
 import type { RunStep } from "./entities/run-step.entity";
 import { sql } from "./sql";
-import { columnsOf, statementBatch } from "./statement-batch";
+import { columnsOf, rowBytes, statementBatch } from "./statement-batch";
 
 /**
  * The two writes a worker makes as its runs' LLM calls finish: a finished step, and a run's
@@ -36,17 +36,19 @@ function stepValues(step: RunStep): unknown[] {
   ];
 }
 
+type Values = unknown[];
+
 // A lost step only means its call is made again on a retry: relaxed commits (see `sql`).
-const insertOneStep = (ds: DataSource, step: RunStep) =>
+const insertOneStep = (ds: DataSource, values: Values) =>
   sql(
     ds,
     `INSERT INTO run_steps (${STEP_COLUMNS})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING`,
-    stepValues(step),
+    values,
     { relaxed: true },
   ).then(() => undefined);
 
-const insertManySteps = async (ds: DataSource, steps: readonly RunStep[]) => {
+const insertManySteps = async (ds: DataSource, rows: readonly Values[]) => {
   await sql(
     ds,
     `INSERT INTO run_steps (${STEP_COLUMNS})
@@ -54,45 +56,43 @@ const insertManySteps = async (ds: DataSource, steps: readonly RunStep[]) => {
        $8::text[], $9::text[], $10::int[], $11::int[], $12::float8[], $13::float8[], $14::timestamptz[],
        $15::timestamptz[])
      ON CONFLICT DO NOTHING`,
-    columnsOf(steps.map(stepValues)),
+    columnsOf([...rows]),
     { relaxed: true },
   );
-  return steps.map(() => undefined);
+  return rows.map(() => undefined);
 };
-
-interface Success {
-  id: string;
-  output: NonNullable<Run["output"]>;
-  usage: Run["usage"];
-}
 
 const COMPLETE_SET = `status = 'succeeded', output = v.output, usage = v.usage, finished_at = now(),
   execution_time = EXTRACT(EPOCH FROM (now() - runs.started_at))`;
 
-const completeOne = async (ds: DataSource, s: Success) => {
+/** A success's values: the run's id, its output and usage as JSON text. */
+const completeOne = async (ds: DataSource, values: Values) => {
   const rows = await sql<Run>(
     ds,
     `UPDATE runs SET ${COMPLETE_SET} FROM (SELECT $1::uuid AS id, $2::jsonb AS output, $3::jsonb AS usage) v
      WHERE runs.id = v.id AND runs.status = 'running' RETURNING runs.*`,
-    [s.id, JSON.stringify(s.output), JSON.stringify(s.usage)],
+    values,
   );
   return rows[0] ?? null;
 };
 
-const completeMany = async (ds: DataSource, successes: readonly Success[]) => {
+const completeMany = async (ds: DataSource, successes: readonly Values[]) => {
+  // Two completions of one run in a batch: only the first is written and told it completed the
+  // run, as when they came one after the other and the second found the run no longer running.
+  const firsts = successes.filter(([id], i) => successes.findIndex(([other]) => other === id) === i);
   const rows = await sql<Run>(
     ds,
     `UPDATE runs SET ${COMPLETE_SET} FROM unnest($1::uuid[], $2::jsonb[], $3::jsonb[]) AS v(id, output, usage)
      WHERE runs.id = v.id AND runs.status = 'running' RETURNING runs.*`,
-    columnsOf(successes.map((s) => [s.id, JSON.stringify(s.output), JSON.stringify(s.usage)])),
+    columnsOf(firsts),
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return successes.map((s) => byId.get(s.id) ?? null);
+  return successes.map((values) => (firsts.includes(values) ? (byId.get(values[0] as string) ?? null) : null));
 };
 
 const batches = new WeakMap<
   DataSource,
-  { step: (step: RunStep) => Promise<void>; complete: (s: Success) => Promise<Run | null> }
+  { step: (values: Values) => Promise<void>; complete: (values: Values) => Promise<Run | null> }
 >();
 
 function batchesOf(ds: DataSource) {
@@ -100,12 +100,14 @@ function batchesOf(ds: DataSource) {
   if (!found) {
     found = {
       step: statementBatch(
-        (steps) => insertManySteps(ds, steps),
-        (step) => insertOneStep(ds, step),
+        (rows) => insertManySteps(ds, rows),
+        (values) => insertOneStep(ds, values),
+        rowBytes,
       ),
       complete: statementBatch(
-        (successes) => completeMany(ds, successes),
-        (s) => completeOne(ds, s),
+        (rows) => completeMany(ds, rows),
+        (values) => completeOne(ds, values),
+        rowBytes,
       ),
     };
     batches.set(ds, found);
@@ -115,7 +117,7 @@ function batchesOf(ds: DataSource) {
 
 /** Stores one finished step. A step already stored (a racing duplicate) is kept as it was. */
 export function insertStep(ds: DataSource, step: RunStep): Promise<void> {
-  return batchesOf(ds).step(step);
+  return batchesOf(ds).step(stepValues(step));
 }
 
 /**
@@ -128,5 +130,5 @@ export function completeRun(
   output: NonNullable<Run["output"]>,
   usage: Run["usage"],
 ): Promise<Run | null> {
-  return batchesOf(ds).complete({ id, output, usage });
+  return batchesOf(ds).complete([id, JSON.stringify(output), JSON.stringify(usage)]);
 }

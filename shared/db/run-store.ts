@@ -3,7 +3,7 @@ import type { Run, RunError, RunKind } from "./entities/run.entity";
 import type { RunStep } from "./entities/run-step.entity";
 import type { StoredSecret } from "../secrets/run-secrets";
 import { sql } from "./sql";
-import { columnsOf, statementBatch } from "./statement-batch";
+import { columnsOf, rowBytes, statementBatch } from "./statement-batch";
 
 /**
  * SQL for the request spine's hot path: every statement here runs once per request, so each is a
@@ -38,21 +38,20 @@ function runValues(run: NewRun): unknown[] {
 }
 
 function runInserts(ds: DataSource, relaxed: boolean) {
-  return statementBatch<NewRun, void>(
-    async (runs) => {
+  return statementBatch<unknown[], void>(
+    async (rows) => {
       await sql(
         ds,
         `INSERT INTO runs (${RUN_COLUMNS})
          SELECT id, id::text, kind, parent_id, api_key_id, user_id, 'queued', request, sealed_secrets, service_tier
          FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::uuid[], $6::jsonb[], $7::jsonb[], $8::text[])
            AS v(id, kind, parent_id, api_key_id, user_id, request, sealed_secrets, service_tier)`,
-        columnsOf(runs.map(runValues)),
+        columnsOf([...rows]),
         { relaxed },
       );
-      return runs.map(() => undefined);
+      return rows.map(() => undefined);
     },
-    async (run) => {
-      const [id, ...rest] = runValues(run);
+    async ([id, ...rest]) => {
       await sql(
         ds,
         `INSERT INTO runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9)`,
@@ -60,12 +59,13 @@ function runInserts(ds: DataSource, relaxed: boolean) {
         { relaxed },
       );
     },
+    rowBytes,
   );
 }
 
 const inserts = new WeakMap<
   DataSource,
-  { durable: (run: NewRun) => Promise<void>; relaxed: (run: NewRun) => Promise<void> }
+  { durable: (values: unknown[]) => Promise<void>; relaxed: (values: unknown[]) => Promise<void> }
 >();
 
 /**
@@ -79,7 +79,7 @@ export function insertRun(ds: DataSource, run: NewRun, options: { relaxed?: bool
     batches = { durable: runInserts(ds, false), relaxed: runInserts(ds, true) };
     inserts.set(ds, batches);
   }
-  return options.relaxed ? batches.relaxed(run) : batches.durable(run);
+  return options.relaxed ? batches.relaxed(runValues(run)) : batches.durable(runValues(run));
 }
 
 /** Removes a run that was stored but never queued (its request was refused meanwhile). */
@@ -120,16 +120,17 @@ export type LeaseClaim = { state: "claimed"; run: Run } | { state: "finished" } 
  * delivered a second time while its first execution still runs (its queue lock was lost) must
  * not run it twice. The claim takes the lease for `owner` for `leaseMs`.
  */
-export function claimRunLease(ds: DataSource, id: string, owner: string, leaseMs: number): Promise<LeaseClaim> {
+export async function claimRunLease(ds: DataSource, id: string, owner: string, leaseMs: number): Promise<LeaseClaim> {
   let claim = claims.get(ds);
   if (!claim) {
     claim = statementBatch(
       (items) => claimMany(ds, items),
-      (item) => claimMany(ds, [item]).then(([found]) => found),
+      (item) => claimMany(ds, [item]).then(([run]) => run),
     );
     claims.set(ds, claim);
   }
-  return claim({ id, owner, leaseMs });
+  const run = await claim({ id, owner, leaseMs });
+  return run ? { state: "claimed", run } : heldState(ds, id);
 }
 
 interface ClaimAttempt {
@@ -138,10 +139,13 @@ interface ClaimAttempt {
   leaseMs: number;
 }
 
-const claims = new WeakMap<DataSource, (attempt: ClaimAttempt) => Promise<LeaseClaim>>();
+const claims = new WeakMap<DataSource, (attempt: ClaimAttempt) => Promise<Run | null>>();
 
-// Claims of runs that many workers' jobs start together are group-committed (`statementBatch`).
-async function claimMany(ds: DataSource, attempts: readonly ClaimAttempt[]): Promise<LeaseClaim[]> {
+/**
+ * The claim statement of many attempts (group-committed, `statementBatch`): each attempt's run,
+ * or null when it was not taken. Nothing else happens in the batch, so a failed batch committed nothing.
+ */
+async function claimMany(ds: DataSource, attempts: readonly ClaimAttempt[]): Promise<(Run | null)[]> {
   const rows = await sql<Run>(
     ds,
     `UPDATE runs SET status = 'running', started_at = COALESCE(runs.started_at, now()), attempts = runs.attempts + 1,
@@ -154,13 +158,11 @@ async function claimMany(ds: DataSource, attempts: readonly ClaimAttempt[]): Pro
     { relaxed: true }, // a lost claim is simply made again by the retried job
   );
   const claimed = new Map(rows.map((run) => [run.id, run]));
-  return Promise.all(
-    attempts.map(async ({ id, owner }): Promise<LeaseClaim> => {
-      // Two deliveries of one run in a batch: the row names the one owner that took it.
-      const run = claimed.get(id);
-      return run?.lease_owner === owner ? { state: "claimed", run } : heldState(ds, id);
-    }),
-  );
+  // Two deliveries of one run in a batch: the row names the one owner that took it.
+  return attempts.map(({ id, owner }) => {
+    const run = claimed.get(id);
+    return run?.lease_owner === owner ? run : null;
+  });
 }
 
 /** Why a run could not be claimed: it has ended, or another execution's lease still holds it. */

@@ -108,4 +108,15 @@ describe("run writes group-committed across concurrent runs", () => {
     expect(rows[4]).to.equal(null);
     expect((await findRun(h.deps.ds, cancelled.id))!.status).to.equal("cancelled");
   });
+
+  it("of two completions of one run in a batch, only the first is told it completed the run", async () => {
+    const run = await createRun(h.deps.ds, { kind: "agent", owner, status: "running" });
+    const [first, second] = await Promise.all([
+      completeRun(h.deps.ds, run.id, { outputs: [{ role: "A", content: "first" }] } as any, null),
+      completeRun(h.deps.ds, run.id, { outputs: [{ role: "A", content: "second" }] } as any, null),
+    ]);
+    expect(first).to.include({ id: run.id, status: "succeeded" });
+    expect(first!.output).to.deep.equal({ outputs: [{ role: "A", content: "first" }] });
+    expect(second).to.equal(null);
+  });
 });

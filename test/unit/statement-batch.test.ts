@@ -66,4 +66,37 @@ describe("statementBatch (group commit of a hot-path write)", () => {
       [3, 4],
     ]);
   });
+
+  it("when Postgres is unreachable every item gets that error, and nothing is written again row by row", async () => {
+    const alone: number[] = [];
+    const write = statementBatch<number, string>(
+      async () => {
+        throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+      },
+      async (n) => {
+        alone.push(n);
+        return `alone ${n}`;
+      },
+    );
+    const results = await Promise.allSettled([1, 2, 3].map((n) => write(n)));
+    expect(results.map((r) => r.status)).to.deep.equal(["rejected", "rejected", "rejected"]);
+    expect(alone).to.deep.equal([]);
+  });
+
+  it("a row larger than a batch should carry is written on its own", async () => {
+    const batches: string[][] = [];
+    const write = statementBatch<string, string>(
+      async (items) => {
+        batches.push([...items]);
+        return [...items];
+      },
+      async (item) => {
+        batches.push([item.slice(0, 5)]);
+        return item;
+      },
+      (item) => item.length,
+    );
+    await Promise.all([write("small 1"), write("large".padEnd(100_000, ".")), write("small 2")]);
+    expect(batches).to.deep.equal([["large"], ["small 1", "small 2"]]);
+  });
 });
