@@ -17,9 +17,15 @@ const DECOMPRESSION_CODES = /^(Z_|ERR__ERROR_)/;
 /**
  * koa-body's `onError`: a parser error becomes the client's error. A body whose
  * `Content-Encoding` does not match its bytes fails inside zlib with an error that carries no
- * HTTP status, which would otherwise be answered as a 500.
+ * HTTP status, which would otherwise be answered as a 500. So does a client that closed its
+ * connection before its body was read (the body is read after authentication): `raw-body` finds
+ * the request stream no longer readable and reports a 500, logged as our error, for a request
+ * nobody is waiting on.
  */
-export function rethrowBodyParseError(err: Error): never {
+export function rethrowBodyParseError(err: Error, ctx?: { req: { destroyed: boolean } }): never {
+  if (ctx?.req.destroyed && (err as { type?: unknown }).type === "stream.not.readable") {
+    throw new BadRequestError("The client closed the connection before its body was read", {}, "REQUEST_ABORTED");
+  }
   const code = (err as { code?: unknown }).code;
   if (typeof code === "string" && DECOMPRESSION_CODES.test(code)) {
     throw new BadRequestError(
@@ -106,13 +112,13 @@ export function platformBody(options: { fileField: string; maxFileBytes?: number
       // A base64 image may come as a text field: room for the largest image, base64-encoded.
       maxFieldsSize: Math.ceil(maxFileBytes * 1.4) + 64 * 1024,
     },
-    onError: (err: Error & { httpCode?: unknown }) => {
+    onError: (err: Error & { httpCode?: unknown }, ctx) => {
       if (err?.httpCode === 413 || /maxFileSize|maxTotalFileSize/i.test(String(err?.message))) {
         throw new ImageError("too_large", `The image is larger than the ${maxFileBytes}-byte limit`);
       }
       if (typeof err?.httpCode === "number" && err.httpCode < 500)
         throw new PlatformError(400, "Bad request", `Malformed multipart body: ${err.message}`);
-      rethrowBodyParseError(err); // bytes that do not match their Content-Encoding: a 400, not a 500
+      rethrowBodyParseError(err, ctx); // bytes that do not match their Content-Encoding: a 400, not a 500
     },
   });
   return async (ctx, next) => {

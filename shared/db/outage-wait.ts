@@ -17,6 +17,15 @@ export function whenDatabaseAnswers<T>(
   work: () => Promise<T>,
   options: { signal?: AbortSignal; maxWaitMs?: number } = {},
 ): Promise<T> {
+  // The first try goes straight to the work: almost every call succeeds at once, and setting up
+  // the retry loop for each of a run's writes was a visible share of a worker's CPU (docs/performance.md).
+  return work().catch((err: unknown) => {
+    if (!isDatabaseUnavailable(err) || options.signal?.aborted) throw err;
+    return retryWhileUnavailable(work, options);
+  });
+}
+
+function retryWhileUnavailable<T>(work: () => Promise<T>, options: { signal?: AbortSignal; maxWaitMs?: number }) {
   return pRetry(work, {
     retries: Number.POSITIVE_INFINITY,
     minTimeout: 100,

@@ -113,10 +113,11 @@ export async function executeRun<R extends ExecutedRun>(
     pools.length ? new SharedSpend(ctx.redis, pools) : null,
   );
   const cancel = ctx.cancels.track(runId);
+  const stop = runSignal(cancel, ctx.signal, budget, lease.signal);
   const env: RunEnv<R> = {
     run,
     budget,
-    signal: runSignal(cancel, ctx.signal, budget, lease.signal),
+    signal: stop.signal,
     events: request.stream ? new RunEventWriter(ctx.redis, runId) : null,
     usage: new UsageCounter(),
     recorder: StepRecorder.forRun(ctx.ds, runId, finishedSteps),
@@ -165,6 +166,7 @@ export async function executeRun<R extends ExecutedRun>(
     env.events?.emit({ type: "error", error: err.message });
     ctx.logger.warn({ runId, err: err.message }, "run failed");
   } finally {
+    stop.dispose();
     lease.stop();
     ctx.cancels.release(runId);
     await env.events?.flush();

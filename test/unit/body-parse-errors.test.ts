@@ -1,0 +1,27 @@
+import { expect } from "chai";
+import { rethrowBodyParseError } from "../../api/http/body";
+import { AppError } from "../../shared/errors";
+
+/** raw-body's error for a request stream that can no longer be read (it reports a 500). */
+function notReadable(): Error {
+  return Object.assign(new Error("stream is not readable"), { type: "stream.not.readable", status: 500 });
+}
+
+describe("body parse errors (api/http/body.ts)", () => {
+  it("a client that closed its connection before its body was read is its own 400, not our 500", () => {
+    let thrown: unknown;
+    try {
+      rethrowBodyParseError(notReadable(), { req: { destroyed: true } });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).to.be.instanceOf(AppError);
+    expect(thrown).to.include({ status: 400, code: "REQUEST_ABORTED" });
+  });
+
+  it("a stream that cannot be read while the client is still there stays the error it is", () => {
+    const err = notReadable();
+    expect(() => rethrowBodyParseError(err, { req: { destroyed: false } })).to.throw(err);
+    expect(() => rethrowBodyParseError(err)).to.throw(err);
+  });
+});
