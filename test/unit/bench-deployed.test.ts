@@ -1,7 +1,12 @@
 import { expect } from "chai";
 import { defaultBaseline } from "../../scripts/bench/deployed/checkouts";
 import type { LoadWindow } from "../../scripts/bench/deployed/deployed-measure";
-import { ratioCell, renderCpuTable, renderFigures } from "../../scripts/bench/deployed/deployed-report";
+import {
+  ratioCell,
+  renderCpuTable,
+  renderFigures,
+  renderMemoryTable,
+} from "../../scripts/bench/deployed/deployed-report";
 import { cpuPerRun, type StackSummary } from "../../scripts/bench/deployed/deployed-summary";
 import {
   classifyPostgresProcess,
@@ -132,5 +137,32 @@ describe("the as-deployed benchmark's parts", () => {
     expect(lines[5]).to.match(/^E5 c=50 keep-alive, completions\/s\s+500\s+250\s+2\.00 x$/);
     expect(lines[8]).to.match(/^CPU per E5, all processes \(ms\)\s+3\.00\s+6\.00\s+0\.50 x$/);
     expect(lines[9]).to.match(/^CPU per 3-agent swarm, all processes \(ms\)\s+7\.00\s+14\.00\s+0\.50 x$/);
+  });
+
+  it("reports a stack whose queue stopped draining in the soak, and the minute it happened in", () => {
+    const usage = (name: string, peak: number, end: number) => ({
+      name,
+      peakRssMiB: peak,
+      endRssMiB: end,
+      cpuS: 0,
+      cpuPctOfCore: 0,
+      samples: 1,
+    });
+    const table = renderMemoryTable(
+      {
+        rounds: [usage("current worker-agent", 200, 190), usage("baseline worker-agent", 210, 200)],
+        soak: {
+          minutes: 10,
+          afterFirstMinute: [usage("current worker-agent", 230, 230), usage("baseline worker-agent", 400, 400)],
+          whole: [usage("current worker-agent", 240, 235), usage("baseline worker-agent", 780, 775)],
+          stalled: { baseline: { minute: 7, error: "queue 'agent' still has 50 jobs after 120000 ms" } },
+        },
+      },
+      ["current", "baseline"],
+    );
+    expect(table).to.match(/worker-agent\s+200 \/ 190\s+210 \/ 200\s+230 \/ 240 \/ 235\s+400 \/ 780 \/ 775/);
+    expect(table).to.include(
+      "baseline stopped draining in minute 7 of its soak (queue 'agent' still has 50 jobs after 120000 ms)",
+    );
   });
 });

@@ -48,7 +48,13 @@ export interface DeployedRound {
 /** RSS of every Node process over the rounds and over the soak. */
 export interface MemoryResult {
   rounds: ProcessUsage[];
-  soak: { minutes: number; afterFirstMinute: ProcessUsage[]; whole: ProcessUsage[] } | null;
+  soak: {
+    minutes: number;
+    afterFirstMinute: ProcessUsage[];
+    whole: ProcessUsage[];
+    /** Stacks whose queue stopped draining, with the minute of their soak it happened in. */
+    stalled: Record<string, { minute: number; error: string }>;
+  } | null;
 }
 
 /** Runs `load` as one window of `stack`: CPU of its processes from the first request until its queue is empty. */
@@ -158,16 +164,35 @@ export async function soak(
   let firstMinute = watchProcesses(nodeProcesses(stacks), 250);
   let afterFirstMinute: ProcessUsage[] | null = null;
   const started = performance.now();
+  const stalled: Record<string, { minute: number; error: string }> = {};
+  const loaded: Record<string, number> = {};
   say(`soak: E5 at c=${E5_CLIENTS} for ${opts.soakMinutes} min per stack, ${slices.length} alternating slices`);
   for (const slice of slices) {
+    const label = slice.stack.checkout.label;
+    if (stalled[label]) continue;
     const t = targets(slice.stack);
     await runLoad(t.e5, E5_CLIENTS, slice.seconds);
-    await slice.stack.queues.agent.waitUntilIdle(DRAIN_TIMEOUT_MS);
+    loaded[label] = (loaded[label] ?? 0) + slice.seconds;
+    try {
+      await slice.stack.queues.agent.waitUntilIdle(DRAIN_TIMEOUT_MS);
+    } catch (err) {
+      // A stack whose queue stops draining is a finding (a worker held back for good), not a
+      // broken benchmark: it is reported, and the other stack's soak goes on.
+      const minute = Math.ceil(loaded[label] / 60);
+      stalled[label] = { minute, error: (err as Error).message };
+      say(`soak: ${label} stopped draining in minute ${minute} of its soak: ${(err as Error).message}`);
+      continue;
+    }
     slice.stack.assertAlive();
     if (!afterFirstMinute && performance.now() - started >= 60_000 * Math.min(1, opts.soakMinutes) * stacks.length) {
       afterFirstMinute = firstMinute.stop();
       firstMinute = { stop: () => [] };
     }
   }
-  return { minutes: opts.soakMinutes, afterFirstMinute: afterFirstMinute ?? firstMinute.stop(), whole: watch.stop() };
+  return {
+    minutes: opts.soakMinutes,
+    afterFirstMinute: afterFirstMinute ?? firstMinute.stop(),
+    whole: watch.stop(),
+    stalled,
+  };
 }

@@ -86,7 +86,11 @@ export function renderMemoryTable(memory: MemoryResult, labels: [string, string]
       );
     rows.push(row);
   }
-  return textTable(rows);
+  const stalls = Object.entries(memory.soak?.stalled ?? {}).map(
+    ([label, s]) =>
+      `${label} stopped draining in minute ${s.minute} of its soak (${s.error}); its later slices were skipped`,
+  );
+  return [textTable(rows), ...stalls].join("\n");
 }
 
 /** One line per measured window: which stack, how many runs, and the machine's load and steal then. */
