@@ -17,6 +17,8 @@ export interface DeployedOptions {
   quick: boolean;
   /** Run every Node process of each stack under `--cpu-prof`, its profiles written to `.bench/`. */
   profile: boolean;
+  /** Measure how CPU per request grows with agents, loops and batch size (this checkout only). */
+  growth: boolean;
 }
 
 const DEFAULTS = { durationS: 10, warmupS: 3, rounds: 3, soakMinutes: 0, swarmClients: 20 };
@@ -33,6 +35,7 @@ export function parseDeployedOptions(argv: string[]): DeployedOptions {
     minutes: { type: "string" },
     quick: { type: "boolean", default: false },
     profile: { type: "boolean", default: false },
+    growth: { type: "boolean", default: false },
   });
   const base = v.quick ? QUICK : DEFAULTS;
   return {
@@ -44,5 +47,6 @@ export function parseDeployedOptions(argv: string[]): DeployedOptions {
     swarmClients: base.swarmClients,
     quick: v.quick === true,
     profile: v.profile === true,
+    growth: v.growth === true,
   };
 }

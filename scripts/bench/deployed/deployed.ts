@@ -18,6 +18,7 @@ import { measureDeployedRounds, nodeProcesses, soak, warmUpStacks, type MemoryRe
 import { parseDeployedOptions } from "./deployed-options";
 import { renderCpuTable, renderFigures, renderMemoryTable, renderWindows } from "./deployed-report";
 import { startDeployedStack, type DeployedStack } from "./deployed-stack";
+import { measureGrowth, renderGrowth } from "./growth";
 import { summarizeStack } from "./deployed-summary";
 
 /** Enough of a `ServiceStack` for the shared pre-flight check: its processes and a liveness check. */
@@ -38,7 +39,8 @@ function asServiceStack(stack: DeployedStack, simulatorUrl: string): ServiceStac
  * its Procfile says, with default settings, measured in alternation against one LLM simulator:
  * E5 latency and throughput, CPU per run of every process (Postgres and Redis included) for an E5
  * and a 3-agent ConcurrentWorkflow, and the RSS of every Node process (with `--minutes N`, over a
- * soak). Prints the tables, writes `.bench/deployed-<stamp>.json`, exits 1 if a request failed.
+ * soak; with `--growth`, how this checkout's CPU per request grows with agents, loops and batch size).
+ * Prints the tables, writes `.bench/deployed-<stamp>.json`, exits 1 if a request failed.
  */
 export const run: ScenarioRun = async (argv) => {
   const opts = parseDeployedOptions(argv);
@@ -70,6 +72,7 @@ export const run: ScenarioRun = async (argv) => {
     const memory: MemoryResult = { rounds: roundsRss.stop(), soak: null };
     const cpu = endCpu();
     memory.soak = await soak(stacks, opts, say);
+    const growth = opts.growth ? await measureGrowth(stacks[0], opts.durationS, say) : null;
     const loadAfter = loadavg()[0];
 
     const [cur, base] = stacks.map((s) => summarizeStack(rounds, s.checkout.label));
@@ -102,6 +105,13 @@ export const run: ScenarioRun = async (argv) => {
       "",
       "windows (load average and steal at each):",
       renderWindows(rounds),
+      ...(growth
+        ? [
+            "",
+            `how CPU per request grows (${stacks[0].checkout.label} only, closed loop, simulator answering at once):`,
+            renderGrowth(growth),
+          ]
+        : []),
     ];
     if (failed) lines.push("", "NOT A VALID RESULT: some measured requests failed; see the raw results and the logs.");
     const path = writeJsonResult(`deployed-${stamp}.json`, {
@@ -115,6 +125,7 @@ export const run: ScenarioRun = async (argv) => {
       summary: { current: cur, baseline: base },
       rounds,
       memory,
+      growth,
       failed,
     });
     lines.push("", `raw results: ${path}`);
