@@ -1,3 +1,5 @@
+import { performance } from "node:perf_hooks";
+import { fellBehindSince } from "../../shared/concurrency/event-loop-lag";
 import type { RedisClient } from "../../shared/queues/redis";
 import { config } from "../../shared/config";
 import { ServiceUnavailableError } from "../../shared/errors";
@@ -234,16 +236,30 @@ class RedisRateLimiter implements RateLimiter {
    * The deadline is judged only after the input already waiting has been read: when this process
    * was busy past the deadline (a burst of requests), Redis's answer may be sitting unread in the
    * socket, and the event loop runs due timers before it reads sockets. `setImmediate` runs after
-   * that read, so a Redis that answered in time is not mistaken for one that did not.
+   * that read, so a Redis that answered in time is not mistaken for one that did not. And while
+   * the process itself has fallen behind (a burst of thousands of requests, more ready sockets than
+   * one pass of the loop reads), the deadline is extended, up to `MAX_EXTENSIONS` times: the wait
+   * was this process's, not Redis's (a burst of 2,000 requests had 909 refused as "Redis is not
+   * answering" while Redis answered each in microseconds).
    */
   private async bounded<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     let immediate: NodeJS.Immediate | undefined;
+    const timeoutMs = this.options.timeoutMs;
+    const started = performance.now();
+    let behind = false; // the process fell behind at some moment of this wait
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => (immediate = setImmediate(() => reject(new Error("timed out")))),
-        this.options.timeoutMs,
-      );
+      const arm = (round: number) => {
+        const dueAt = performance.now() + timeoutMs;
+        timer = setTimeout(() => {
+          const firedAt = performance.now();
+          behind ||= fellBehindSince(started, dueAt, firedAt);
+          immediate = setImmediate(() =>
+            behind && round < MAX_EXTENSIONS ? arm(round + 1) : reject(new Error("timed out")),
+          );
+        }, timeoutMs);
+      };
+      arm(0);
     });
     try {
       return await Promise.race([work, timeout]);
@@ -255,6 +271,9 @@ class RedisRateLimiter implements RateLimiter {
     }
   }
 }
+
+/** How many times a deadline that expired while this process was behind is extended before the 503. */
+const MAX_EXTENSIONS = 10;
 
 function unavailable(): ServiceUnavailableError {
   return new ServiceUnavailableError("Rate limiting is unavailable (Redis is not answering); try again shortly");

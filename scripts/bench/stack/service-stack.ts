@@ -80,7 +80,9 @@ export async function startServiceStack(
   extraWebs.forEach((p, i) =>
     start(`web-${i + 2}`, nodeTsx("api/main.ts"), { ...env, PORT: String(p.api), PLATFORM_PORT: String(p.platform) }),
   );
-  for (const w of workers) start(w.name, nodeTsx("workers/main.ts", "--queues", w.queues.join(",")));
+  // Several workers on one machine: each serves its metrics on a free port (`0`) instead of the default one.
+  for (const w of workers)
+    start(w.name, nodeTsx("workers/main.ts", "--queues", w.queues.join(","), "--metrics-port", "0"));
 
   await simulator.waitForOutput(/LLM simulator listening on /, START_TIMEOUT_MS);
   const apiUrls = [ports.api, ...extraWebs.map((p) => p.api)].map((port) => `http://127.0.0.1:${port}`);
