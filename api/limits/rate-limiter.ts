@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { fellBehindSince } from "../../shared/concurrency/event-loop-lag";
+import { fellBehindSince, watchEventLoopLag } from "../../shared/concurrency/event-loop-lag";
 import type { RedisClient } from "../../shared/queues/redis";
 import { config } from "../../shared/config";
 import { ServiceUnavailableError } from "../../shared/errors";
@@ -284,5 +284,6 @@ export function createRateLimiter(
   redis: RedisClient,
   options: RateLimiterOptions = rateLimiterOptionsFromConfig(),
 ): RateLimiter {
+  watchEventLoopLag(); // a burst's lag is seen from its first request on
   return new RedisRateLimiter(redis, options);
 }

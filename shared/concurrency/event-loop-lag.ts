@@ -7,7 +7,9 @@ const LAG_MS = 100;
 let lastLagAt = Number.NEGATIVE_INFINITY;
 let sampler: NodeJS.Timeout | undefined;
 
-function startSampler(): void {
+/** Starts watching this process's event loop (idempotent); the deadlines that ask need it running before they start. */
+export function watchEventLoopLag(): void {
+  if (sampler) return;
   let expected = performance.now() + TICK_MS;
   sampler = setInterval(() => {
     const now = performance.now();
@@ -25,6 +27,6 @@ function startSampler(): void {
  * unsent) past it.
  */
 export function fellBehindSince(since: number, dueAt: number, firedAt: number): boolean {
-  if (!sampler) startSampler();
+  watchEventLoopLag();
   return firedAt - dueAt > LAG_MS || lastLagAt >= since;
 }
