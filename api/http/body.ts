@@ -14,6 +14,11 @@ const JSON_TYPES = ["json", "+json"];
 /** zlib (gzip, deflate) and brotli report input they cannot decode with codes like these. */
 const DECOMPRESSION_CODES = /^(Z_|ERR__ERROR_)/;
 
+/** The error of a request whose client left before its body was read (nobody will see the answer). */
+function requestAborted(): BadRequestError {
+  return new BadRequestError("The client closed the connection before its body was read", {}, "REQUEST_ABORTED");
+}
+
 /**
  * koa-body's `onError`: a parser error becomes the client's error. A body whose
  * `Content-Encoding` does not match its bytes fails inside zlib with an error that carries no
@@ -22,9 +27,12 @@ const DECOMPRESSION_CODES = /^(Z_|ERR__ERROR_)/;
  * the request stream no longer readable and reports a 500, logged as our error, for a request
  * nobody is waiting on.
  */
-export function rethrowBodyParseError(err: Error, ctx?: { req: { destroyed: boolean } }): never {
-  if (ctx?.req.destroyed && (err as { type?: unknown }).type === "stream.not.readable") {
-    throw new BadRequestError("The client closed the connection before its body was read", {}, "REQUEST_ABORTED");
+export function rethrowBodyParseError(err: Error, ctx?: { req: { destroyed: boolean; complete: boolean } }): never {
+  // Destroyed before the whole body came: the client left. (A request whose body was read in full
+  // is destroyed too, and reading it again is our bug, which stays a 500.)
+  const clientLeft = ctx !== undefined && ctx.req.destroyed && !ctx.req.complete;
+  if (clientLeft && (err as { type?: unknown }).type === "stream.not.readable") {
+    throw requestAborted();
   }
   const code = (err as { code?: unknown }).code;
   if (typeof code === "string" && DECOMPRESSION_CODES.test(code)) {
@@ -113,6 +121,8 @@ export function platformBody(options: { fileField: string; maxFileBytes?: number
       maxFieldsSize: Math.ceil(maxFileBytes * 1.4) + 64 * 1024,
     },
     onError: (err: Error & { httpCode?: unknown }, ctx) => {
+      // formidable's "Request aborted": the client left in the middle of its upload.
+      if (ctx.req.aborted || (ctx.req.destroyed && !ctx.req.complete)) throw requestAborted();
       if (err?.httpCode === 413 || /maxFileSize|maxTotalFileSize/i.test(String(err?.message))) {
         throw new ImageError("too_large", `The image is larger than the ${maxFileBytes}-byte limit`);
       }

@@ -1,5 +1,4 @@
 import { performance } from "node:perf_hooks";
-import { fellBehindSince, watchEventLoopLag } from "../../shared/concurrency/event-loop-lag";
 import type { RedisClient } from "../../shared/queues/redis";
 import { config } from "../../shared/config";
 import { ServiceUnavailableError } from "../../shared/errors";
@@ -230,39 +229,47 @@ class RedisRateLimiter implements RateLimiter {
     return { reply, state: { tier, limits, windows, scopes }, account };
   }
 
+  /** When Redis last answered one of this limiter's checks (`performance.now()`). */
+  private lastAnswerAt = Number.NEGATIVE_INFINITY;
+
   /**
    * Redis errors and slow answers both become a quick 503, never a hang or a 500.
    *
    * The deadline is judged only after the input already waiting has been read: when this process
    * was busy past the deadline (a burst of requests), Redis's answer may be sitting unread in the
    * socket, and the event loop runs due timers before it reads sockets. `setImmediate` runs after
-   * that read, so a Redis that answered in time is not mistaken for one that did not. And while
-   * the process itself has fallen behind (a burst of thousands of requests, more ready sockets than
-   * one pass of the loop reads), the deadline is extended, up to `MAX_EXTENSIONS` times: the wait
-   * was this process's, not Redis's (a burst of 2,000 requests had 909 refused as "Redis is not
-   * answering" while Redis answered each in microseconds).
+   * that read, so a Redis that answered in time is not mistaken for one that did not.
+   *
+   * A deadline is also extended, by another timeout at a time and never past `MAX_WAIT_TIMEOUTS`
+   * of them in all, when the wait was plainly not Redis's: Redis answered another check during
+   * it, or this process ran the deadline's own timer over 100 ms late. A burst of thousands of
+   * requests (more ready sockets than one pass of the event loop reads) had 909 of 2,000 refused
+   * as "Redis is not answering" while Redis answered each in microseconds. A Redis that answers
+   * nobody still gets its 503 after one timeout on a process that keeps up.
    */
   private async bounded<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     let immediate: NodeJS.Immediate | undefined;
     const timeoutMs = this.options.timeoutMs;
-    const started = performance.now();
-    let behind = false; // the process fell behind at some moment of this wait
+    const giveUpAt = performance.now() + MAX_WAIT_TIMEOUTS * timeoutMs;
     const timeout = new Promise<never>((_, reject) => {
-      const arm = (round: number) => {
-        const dueAt = performance.now() + timeoutMs;
+      const arm = () => {
+        const armedAt = performance.now();
         timer = setTimeout(() => {
-          const firedAt = performance.now();
-          behind ||= fellBehindSince(started, dueAt, firedAt);
-          immediate = setImmediate(() =>
-            behind && round < MAX_EXTENSIONS ? arm(round + 1) : reject(new Error("timed out")),
-          );
+          const late = performance.now() - (armedAt + timeoutMs) > LATE_TIMER_MS;
+          immediate = setImmediate(() => {
+            const notRedis = late || this.lastAnswerAt >= armedAt;
+            if (notRedis && performance.now() + timeoutMs <= giveUpAt) arm();
+            else reject(new Error("timed out"));
+          });
         }, timeoutMs);
       };
-      arm(0);
+      arm();
     });
     try {
-      return await Promise.race([work, timeout]);
+      const answer = await Promise.race([work, timeout]);
+      this.lastAnswerAt = performance.now();
+      return answer;
     } catch {
       throw unavailable();
     } finally {
@@ -272,8 +279,10 @@ class RedisRateLimiter implements RateLimiter {
   }
 }
 
-/** How many times a deadline that expired while this process was behind is extended before the 503. */
-const MAX_EXTENSIONS = 10;
+/** The longest a check waits for Redis, in timeouts, however its deadline was extended. */
+const MAX_WAIT_TIMEOUTS = 5;
+/** A timer this late means the process itself fell behind during the wait. */
+const LATE_TIMER_MS = 100;
 
 function unavailable(): ServiceUnavailableError {
   return new ServiceUnavailableError("Rate limiting is unavailable (Redis is not answering); try again shortly");
@@ -284,6 +293,5 @@ export function createRateLimiter(
   redis: RedisClient,
   options: RateLimiterOptions = rateLimiterOptionsFromConfig(),
 ): RateLimiter {
-  watchEventLoopLag(); // a burst's lag is seen from its first request on
   return new RedisRateLimiter(redis, options);
 }

@@ -13,16 +13,19 @@ const DATABASE_OUTAGE_WAIT_MS = 120_000;
  * during a Postgres restart thus stores its steps and result once the server is back, instead of
  * failing and redoing its LLM calls. Not for the API's request path, which answers 503 at once.
  */
-export function whenDatabaseAnswers<T>(
+export async function whenDatabaseAnswers<T>(
   work: () => Promise<T>,
   options: { signal?: AbortSignal; maxWaitMs?: number } = {},
 ): Promise<T> {
   // The first try goes straight to the work: almost every call succeeds at once, and setting up
   // the retry loop for each of a run's writes was a visible share of a worker's CPU (docs/performance.md).
-  return work().catch((err: unknown) => {
+  // Awaited inside this async function, a `work` that throws before returning its promise rejects too.
+  try {
+    return await work();
+  } catch (err) {
     if (!isDatabaseUnavailable(err) || options.signal?.aborted) throw err;
     return retryWhileUnavailable(work, options);
-  });
+  }
 }
 
 function retryWhileUnavailable<T>(work: () => Promise<T>, options: { signal?: AbortSignal; maxWaitMs?: number }) {

@@ -1,14 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { connect, createServer as createTcpServer, type Socket } from "node:net";
+import { createServer as createTcpServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { createApiApp } from "../../api/app";
 import { createRateLimiter, type RateLimiter, type TierLimits } from "../../api/limits/rate-limiter";
-import { config } from "../../shared/config";
 import { createRedis, type RedisClient } from "../../shared/queues/redis";
 import { createKey } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
-import { eventually, request } from "../helpers/http";
+import { request } from "../helpers/http";
 import { serveApp } from "../helpers/platform-app";
 
 const FREE = { perMinute: 100, perHour: 1_000, perDay: 1_200, tokensPerAgent: 200_000 };
@@ -307,42 +306,6 @@ describe("rate limits", () => {
       const outcome = await pending;
       expect(outcome.refusals).to.deep.equal([]);
       expect(outcome.state.windows.minute.count).to.equal(1);
-    });
-
-    it("waits past the timeout while this process is behind, so a burst is not refused as a Redis outage", async () => {
-      // A Redis whose every answer takes 300 ms (a proxy holding each reply), a 100 ms timeout, and
-      // the process busy for 250 ms: its timer runs 150 ms late, so the wait was its own.
-      const target = new URL(config.redisUrl);
-      const sockets = new Set<Socket>();
-      const slow = createTcpServer((client) => {
-        const upstream = connect(Number(target.port || 6379), target.hostname);
-        sockets.add(client).add(upstream);
-        client.pipe(upstream);
-        upstream.on("data", (chunk) => setTimeout(() => client.write(chunk), 300));
-        for (const s of [client, upstream])
-          s.on("error", () => undefined).on("close", () => (client.destroy(), upstream.destroy()));
-      });
-      await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
-      const slowRedis = createRedis(
-        "request",
-        `redis://127.0.0.1:${(slow.address() as AddressInfo).port}${target.pathname}`,
-      );
-      try {
-        await eventually(async () => (slowRedis.status === "ready" ? true : undefined), 5_000);
-        const limiter = tinyLimiter(h, FREE, slowRedis, 100);
-        const { keyId, userId } = await h.newKey();
-        const pending = limiter.consume({ apiKeyId: keyId, userId, tier: "free" });
-        await new Promise((resolve) => setImmediate(resolve)); // the command is on its way to Redis
-        const busyUntil = Date.now() + 250;
-        while (Date.now() < busyUntil);
-        const outcome = await pending;
-        expect(outcome.refusals).to.deep.equal([]);
-        expect(outcome.state.windows.minute.count).to.equal(1);
-      } finally {
-        slowRedis.disconnect();
-        for (const socket of sockets) socket.destroy();
-        await new Promise((resolve) => slow.close(resolve));
-      }
     });
 
     it("answers 503 within the timeout when Redis accepts connections but never answers", async () => {

@@ -114,15 +114,23 @@ export async function executeRun<R extends ExecutedRun>(
   );
   const cancel = ctx.cancels.track(runId);
   const stop = runSignal(cancel, ctx.signal, budget, lease.signal);
-  const env: RunEnv<R> = {
-    run,
-    budget,
-    signal: stop.signal,
-    events: request.stream ? new RunEventWriter(ctx.redis, runId) : null,
-    usage: new UsageCounter(),
-    recorder: StepRecorder.forRun(ctx.ds, runId, finishedSteps),
-  };
-  reportSteps(env.recorder, ctx.job, plannedSteps(run.kind, request));
+  let env: RunEnv<R>;
+  try {
+    env = {
+      run,
+      budget,
+      signal: stop.signal,
+      events: request.stream ? new RunEventWriter(ctx.redis, runId) : null,
+      usage: new UsageCounter(),
+      recorder: StepRecorder.forRun(ctx.ds, runId, finishedSteps),
+    };
+    reportSteps(env.recorder, ctx.job, plannedSteps(run.kind, request));
+  } catch (err) {
+    // Nothing ran yet: let go of what the run holds, and let the job be retried.
+    stop.dispose();
+    ctx.cancels.release(runId);
+    giveUp(lease, err);
+  }
   try {
     env.events?.emit({ type: "start" });
     const { output, usage, log } = await how.execute(env);
