@@ -242,10 +242,10 @@ class RedisRateLimiter implements RateLimiter {
    *
    * A deadline is also extended, by another timeout at a time and never past `MAX_WAIT_TIMEOUTS`
    * of them in all, when the wait was plainly not Redis's: Redis answered another check during
-   * it, or this process ran the deadline's own timer over 100 ms late. A burst of thousands of
-   * requests (more ready sockets than one pass of the event loop reads) had 909 of 2,000 refused
-   * as "Redis is not answering" while Redis answered each in microseconds. A Redis that answers
-   * nobody still gets its 503 after one timeout on a process that keeps up.
+   * it, or this process ran the deadline's own timer over 100 ms late. In a burst of thousands of
+   * requests (more ready sockets than one pass of the event loop reads), `npm run bench --
+   * concurrency` had 909 of 2,000 refused as "Redis is not answering" while Redis kept answering.
+   * A Redis that answers nobody still gets its 503 after one timeout on a process that keeps up.
    */
   private async bounded<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;

@@ -1,7 +1,6 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { AdvancedResearchRequest } from "../../shared/contracts/advanced-research";
-import { AppError, BadRequestError } from "../../shared/errors";
-import { resolveModel } from "../../shared/llm/providers";
+import { BadRequestError } from "../../shared/errors";
 import { offeredBuiltinTools } from "../../shared/tools/builtin-tools";
 import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
@@ -10,7 +9,9 @@ import { presentAdvancedResearch } from "./presenters/advanced-research.presente
 import type { RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
+import { assertModelServable } from "./run-models";
 import type { Prefer } from "./submit-run";
+import { neverStreams } from "./workflow-stream";
 
 const MODEL_FIELDS = ["director_model_name", "worker_model_name"] as const;
 
@@ -25,15 +26,7 @@ export function prepareResearch(body: AdvancedResearchRequest, owner: KeyOwner, 
       {},
       "TOOL_NOT_AVAILABLE",
     );
-  for (const field of MODEL_FIELDS) {
-    try {
-      resolveModel(body.config[field]);
-    } catch (err) {
-      if (err instanceof AppError)
-        throw new AppError(err.status, err.code, `${at}config.${field}: ${err.message}`, err.extra);
-      throw err;
-    }
-  }
+  for (const field of MODEL_FIELDS) assertModelServable(body.config[field], `${at}config.${field}`);
   // Research answers once: there is no stream of it.
   return { ...body, stream: false, budget: effectiveBudget(body.budget, owner.tier) };
 }
@@ -47,9 +40,7 @@ const advancedResearch: CompletionKind<AdvancedResearchRequest, "advanced_resear
   agentsOf: (request) => ({ specs: [], images: imageUrls(request) }),
   withAgents: (request) => request,
   withholdSecrets: (request) => ({ request, secrets: [] }),
-  streamFormat: () => {
-    throw new Error("advanced research is never streamed");
-  },
+  streamFormat: neverStreams, // research answers once
   present: presentAdvancedResearch,
 };
 

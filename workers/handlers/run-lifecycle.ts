@@ -112,25 +112,20 @@ export async function executeRun<R extends ExecutedRun>(
     budgetLimits(request.budget, run.started_at),
     pools.length ? new SharedSpend(ctx.redis, pools) : null,
   );
-  const cancel = ctx.cancels.track(runId);
-  const stop = runSignal(cancel, ctx.signal, budget, lease.signal);
-  let env: RunEnv<R>;
+  // What could throw is built before the run takes hold of its cancel tracking and signal, so a
+  // failure here has only the lease to let go of (`giveUp`).
+  let recorder: StepRecorder, events: RunEventWriter | null, planned: number | null;
   try {
-    env = {
-      run,
-      budget,
-      signal: stop.signal,
-      events: request.stream ? new RunEventWriter(ctx.redis, runId) : null,
-      usage: new UsageCounter(),
-      recorder: StepRecorder.forRun(ctx.ds, runId, finishedSteps),
-    };
-    reportSteps(env.recorder, ctx.job, plannedSteps(run.kind, request));
+    recorder = StepRecorder.forRun(ctx.ds, runId, finishedSteps);
+    events = request.stream ? new RunEventWriter(ctx.redis, runId) : null;
+    planned = plannedSteps(run.kind, request);
   } catch (err) {
-    // Nothing ran yet: let go of what the run holds, and let the job be retried.
-    stop.dispose();
-    ctx.cancels.release(runId);
     giveUp(lease, err);
   }
+  const cancel = ctx.cancels.track(runId);
+  const stop = runSignal(cancel, ctx.signal, budget, lease.signal);
+  const env: RunEnv<R> = { run, budget, signal: stop.signal, events, usage: new UsageCounter(), recorder };
+  reportSteps(env.recorder, ctx.job, planned);
   try {
     env.events?.emit({ type: "start" });
     const { output, usage, log } = await how.execute(env);

@@ -1,8 +1,6 @@
+import { roundCost } from "../../../shared/llm/pricing";
 import type { SwarmUsage } from "../../../shared/contracts/swarm-request";
 import type { BatchedGridWorkflowRun, GraphWorkflowRun } from "../../../shared/db/entities/run.entity";
-
-/** Dollars summed without float dust (the ledger keeps six decimals). */
-const dollars = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /** The hosted API's workflow usage, from the swarm usage the run stores. */
 function workflowUsage(usage: SwarmUsage | null) {
@@ -11,8 +9,8 @@ function workflowUsage(usage: SwarmUsage | null) {
     input_tokens: usage?.input_tokens ?? 0,
     output_tokens: usage?.output_tokens ?? 0,
     total_tokens: usage?.total_tokens ?? 0,
-    token_cost: dollars((costs?.input_token_cost ?? 0) + (costs?.output_token_cost ?? 0)),
-    cost_per_agent: dollars(costs?.agent_cost ?? 0),
+    token_cost: roundCost((costs?.input_token_cost ?? 0) + (costs?.output_token_cost ?? 0)),
+    cost_per_agent: roundCost(costs?.agent_cost ?? 0),
   };
 }
 

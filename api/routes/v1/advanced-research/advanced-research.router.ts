@@ -30,9 +30,7 @@ export function advancedResearchRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(ADVANCED_RESEARCH_PATH, validateBody<AdvancedResearchRequest>(advancedResearchSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
-    const outcome = await completeAdvancedResearch(deps, ctx.state.body, ctx.state.auth, prefer, {
-      admission: ctx.state.admission,
-    });
+    const outcome = await completeAdvancedResearch(deps, ctx.state.body, ctx.state.auth, prefer);
     await writeReply(ctx, outcome);
   });
   router.post(

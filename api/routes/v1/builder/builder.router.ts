@@ -23,16 +23,14 @@ export function builderRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(AUTO_SWARM_BUILDER_PATH, validateBody<AutoSwarmBuilderRequest>(autoSwarmBuilderSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
-    const hooks = { admission: ctx.state.admission };
-    await writeReply(ctx, await completeAutoSwarmBuilder(deps, ctx.state.body, ctx.state.auth, prefer, hooks));
+    await writeReply(ctx, await completeAutoSwarmBuilder(deps, ctx.state.body, ctx.state.auth, prefer));
   });
   router.get("/v1/auto-swarm-builder/execution-types", (ctx) => {
     ctx.body = [...EXECUTION_TYPES];
   });
   router.post(AGENT_GENERATE_PATH, validateBody<AgentGenerateRequest>(agentGenerateSchema), async (ctx) => {
     const prefer = parsePrefer(ctx.get("prefer"));
-    const hooks = { admission: ctx.state.admission };
-    await writeReply(ctx, await completeAgentGenerate(deps, ctx.state.body, ctx.state.auth, prefer, hooks));
+    await writeReply(ctx, await completeAgentGenerate(deps, ctx.state.body, ctx.state.auth, prefer));
   });
   return documentRoutes(router, autoSwarmBuilderOperation, executionTypesOperation, agentGenerateOperation);
 }

@@ -17,9 +17,11 @@ import { reasoningCompletionOperation, reasoningTypesOperation } from "./reasoni
 /** The reasoning agents' run path (a run-starting path: see `RUN_PATHS`). */
 export const REASONING_COMPLETIONS_PATH = "/v1/reasoning-agent/completions";
 
-/** Every accepted name with what it does and the type it runs as. */
-function reasoningTypes() {
-  const types = Object.fromEntries(
+/** Every accepted name with what it does and the type it runs as (a constant: built once). */
+const REASONING_TYPES = {
+  status: "success",
+  agent_types: REASONING_TYPE_NAMES,
+  types: Object.fromEntries(
     REASONING_TYPE_NAMES.map((name) => {
       const runsAs = canonicalReasoningType(name)!;
       const record = REASONING_CATALOG[runsAs];
@@ -28,21 +30,19 @@ function reasoningTypes() {
         { description: record.description, runs_as: runsAs, aliases: record.aliases, fields: record.fields },
       ];
     }),
-  );
-  return { status: "success", agent_types: REASONING_TYPE_NAMES, types };
-}
+  ),
+};
 
 /** `POST /v1/reasoning-agent/completions`, `GET /v1/reasoning-agent/types`. */
 export function reasoningRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(REASONING_COMPLETIONS_PATH, validateBody<ReasoningBody>(reasoningRequestSchema), async (ctx) => {
-    const outcome = await completeReasoning(deps, ctx.state.body, ctx.state.auth, parsePrefer(ctx.get("prefer")), {
-      admission: ctx.state.admission,
-    });
+    // Not a path that defers its rate-limit verdict (`defersRateLimitVerdict`): admitted already.
+    const outcome = await completeReasoning(deps, ctx.state.body, ctx.state.auth, parsePrefer(ctx.get("prefer")));
     await writeReply(ctx, outcome);
   });
   router.get("/v1/reasoning-agent/types", (ctx) => {
-    ctx.body = reasoningTypes();
+    ctx.body = REASONING_TYPES;
   });
   return documentRoutes(router, reasoningCompletionOperation, reasoningTypesOperation);
 }
