@@ -6,9 +6,6 @@ export function postReasoning(h: Harness, key: string, body: unknown, headers: R
   return request(h.baseUrl, "POST", "/v1/reasoning-agent/completions", { key, body, headers });
 }
 
-/** A unique marker to put in a task, so a test finds its own calls in the simulator journal. */
-export const newMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-
 /** Simulator calls whose messages mention `marker`, in arrival order, with their arrival time (ms). */
 export function timedCallsMentioning(h: Harness, marker: string): { at: number; body: any }[] {
   return h.sim.journal

@@ -2,6 +2,9 @@ import { hashText } from "../../scripts/llm-simulator/hash";
 import type { Harness } from "./harness";
 import { request } from "./http";
 
+/** A unique marker to put in a task, so a test finds its own calls in the shared simulator journal. */
+export const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
 /** Posts a swarm (E1) and returns the response. */
 export function postSwarm(h: Harness, key: string, body: unknown, headers: Record<string, string> = {}) {
   return request(h.baseUrl, "POST", "/v1/swarm/completions", { key, body, headers });

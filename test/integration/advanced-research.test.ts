@@ -24,7 +24,6 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
     search = await startSearchServer(SEARCH_PORT);
   });
   after(async () => {
-    search.set({ results: "echo" });
     await search?.close();
   });
 

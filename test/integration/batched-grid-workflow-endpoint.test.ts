@@ -1,11 +1,10 @@
 import { expect } from "chai";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
-import { agent, callerOf, callsMentioning, conversationOf, inputOf } from "../helpers/swarm";
+import { agent, callerOf, callsMentioning, conversationOf, inputOf, uniqueMarker } from "../helpers/swarm";
 import { expectSdkType, swarmsClient } from "../helpers/swarms-sdk";
 
 const PATH = "/v1/batched-grid-workflow/completions";
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 const IMAGE = (n: number) => `data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ${n}A==`;
 
 /** The image URLs a call's user message carries. */

@@ -164,14 +164,16 @@ describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1
           agent_name: "Both",
           model_name: "gpt-4o-mini",
           tools_list_dictionary: [{ name: "client_lookup", parameters: { type: "object", properties: {} } }],
-          llm_args: { sim_reply: "no tools needed both-marker" },
+          llm_args: { sim_reply: `no tools needed both-marker-${RUN}` },
         },
-        task: "both-marker",
+        task: `both-marker-${RUN}`,
         tools_enabled: ["web_scraper", "auto_search"],
       },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const [call]: any[] = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes("both-marker"));
+    const [call]: any[] = h.sim.journal.filter((e: any) =>
+      JSON.stringify(e.body.messages).includes(`both-marker-${RUN}`),
+    );
     expect(call.body.tools.map((t: any) => t.function.name)).to.deep.equal(["client_lookup", "auto_search"]);
     // Billed for being enabled, though the model never searched.
     expect(res.body.usage.search_cost).to.equal(config.builtinTools.fees.auto_search);
@@ -228,13 +230,15 @@ describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1
           max_loops: limit + 1,
           tool_call_summary: false,
         },
-        task: "limit-marker",
+        task: `limit-marker-${RUN}`,
         tools_enabled: ["auto_search"],
       },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(search.requests.length - before).to.equal(limit);
-    const last: any = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes("limit-marker")).at(-1);
+    const last: any = h.sim.journal
+      .filter((e: any) => JSON.stringify(e.body.messages).includes(`limit-marker-${RUN}`))
+      .at(-1);
     const toolMessages = last.body.messages.filter((m: any) => m.role === "tool");
     expect(toolMessages).to.have.length(limit + 1);
     expect(toolMessages.at(-1).content).to.include(`this run has used its ${limit} built-in tool calls`);

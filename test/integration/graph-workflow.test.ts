@@ -8,11 +8,10 @@ import { runGraph } from "../../workers/swarms/graph-workflow";
 import { workflowSwarm } from "../../workers/swarms/workflow-swarm";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
-import { agent, callerOf, callsMentioning, conversationOf, inputOf } from "../helpers/swarm";
+import { agent, callerOf, callsMentioning, conversationOf, inputOf, uniqueMarker } from "../helpers/swarm";
 import { expectSdkType, swarmsClient } from "../helpers/swarms-sdk";
 
 const PATH = "/v1/graph-workflow/completions";
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 /** The journal entries (with arrival time) of the calls whose messages mention `marker`. */
 function entriesMentioning(h: Harness, marker: string): any[] {

@@ -58,7 +58,6 @@ describe("the peers benchmark's parts", () => {
 
   it("lists the floor first, then the gateway and both LangGraph.js forms with both graphs", () => {
     expect(PEERS[0].name).to.match(/koa/i);
-    expect(PEERS.map((p) => p.llmCalls)).to.deep.equal([1, 1, 1, 1, 3, 3]);
     const portkey = PEERS[1].target("http://127.0.0.1:1", "http://127.0.0.1:2");
     expect(portkey.headers["x-portkey-custom-host"]).to.equal("http://127.0.0.1:2/v1");
     const server = PEERS.find((p) => p.server === "langgraph-api" && p.llmCalls === 3)!;

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
-import { newMarker, postReasoning, systemOf, timedCallsMentioning } from "../../helpers/reasoning";
-import { callerOf, inputOf } from "../../helpers/swarm";
+import { postReasoning, systemOf, timedCallsMentioning } from "../../helpers/reasoning";
+import { callerOf, inputOf, uniqueMarker } from "../../helpers/swarm";
 
 const LATENCY_MS = 600;
 
@@ -15,7 +15,7 @@ describe("reasoning agents: GKPAgent", () => {
 
   it("generates num_knowledge_items statements, answers from each in parallel, then the coordinator answers from every pair: depth 3", async function () {
     this.timeout(30_000);
-    const marker = newMarker("gkp");
+    const marker = uniqueMarker("gkp");
     const items = ["alpha", "beta", "gamma", "delta"].map((w) => `${w} ${marker}`);
     // The generator writes four statements; only the three asked for are used.
     h.sim.script({

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
-import { newMarker, postReasoning, timedCallsMentioning } from "../../helpers/reasoning";
-import { inputOf } from "../../helpers/swarm";
+import { postReasoning, timedCallsMentioning } from "../../helpers/reasoning";
+import { inputOf, uniqueMarker } from "../../helpers/swarm";
 
 const LATENCY_MS = 150;
 
@@ -27,7 +27,7 @@ describe("reasoning agents: ire (Iterative Reflective Expansion)", () => {
 
   it("keeps num_samples paths, simulates them in parallel, reflects on and revises the weak ones, selects, max_loops times, then synthesises", async function () {
     this.timeout(30_000);
-    const m = newMarker("ire");
+    const m = uniqueMarker("ire");
     const path = (name: string) => `Path ${name} ${m}`;
     h.sim.script({ contains: `${m}\n\nList up to 2`, reply: [path("A"), path("B"), path("C")].join("\n") });
     h.sim.script({ contains: `Reasoning path: ${path("A")}`, reply: "Outcome: works\nScore: 0.9\nErrors: none" });

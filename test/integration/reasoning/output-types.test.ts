@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
-import { newMarker, postReasoning } from "../../helpers/reasoning";
+import { postReasoning } from "../../helpers/reasoning";
+import { uniqueMarker } from "../../helpers/swarm";
 
 describe("reasoning agents: every output_type", () => {
   let h: Harness;
@@ -28,7 +29,7 @@ describe("reasoning agents: every output_type", () => {
   before(async () => {
     h = await harness();
     ({ key } = await h.newKey());
-    marker = newMarker("output-types");
+    marker = uniqueMarker("output-types");
   });
 
   it("dict-all-except-first (the default) lists every turn after the task", async () => {

@@ -2,8 +2,8 @@ import { expect } from "chai";
 import type SwarmsClient from "../../vendor/swarms-ts/src/index";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
-import { newMarker, postReasoning } from "../../helpers/reasoning";
-import { callsMentioning } from "../../helpers/swarm";
+import { postReasoning } from "../../helpers/reasoning";
+import { callsMentioning, uniqueMarker } from "../../helpers/swarm";
 import { parseSse } from "../../helpers/sse";
 import { expectSdkType, swarmsClient } from "../../helpers/swarms-sdk";
 
@@ -46,7 +46,7 @@ describe("reasoning agents: the endpoints", () => {
 
   it("the SDK's reasoningAgents.listTypes and createCompletion answer with their own response types", async function () {
     this.timeout(30_000);
-    const marker = newMarker("sdk-reasoning");
+    const marker = uniqueMarker("sdk-reasoning");
     // Both calls before any check: building the SDK's schemas blocks this process (and the
     // in-process API) for seconds, long enough for a kept-alive connection to be closed under a request.
     const types = await client.reasoningAgents.listTypes();
@@ -69,7 +69,7 @@ describe("reasoning agents: the endpoints", () => {
 
   it("answers the hosted shape with the swarm's usage, and GET /v1/jobs/{id} gives the same answer", async function () {
     this.timeout(30_000);
-    const marker = newMarker("shape");
+    const marker = uniqueMarker("shape");
     const res = await postReasoning(h, key, {
       agent_name: "Shape",
       description: "checks the answer's shape",
@@ -108,7 +108,7 @@ describe("reasoning agents: the endpoints", () => {
 
   it("with Prefer: respond-async answers 202 at once, and the run is read later from GET /v1/jobs/{id}", async function () {
     this.timeout(30_000);
-    const marker = newMarker("async");
+    const marker = uniqueMarker("async");
     const res = await postReasoning(
       h,
       key,
@@ -157,7 +157,7 @@ describe("reasoning agents: the endpoints", () => {
 
   it("with stream: true answers the swarm's frames: metadata, each role agent's turn, usage, end", async function () {
     this.timeout(30_000);
-    const marker = newMarker("stream");
+    const marker = uniqueMarker("stream");
     const res = await fetch(`${h.baseUrl}/v1/reasoning-agent/completions`, {
       method: "POST",
       headers: { "x-api-key": key, "content-type": "application/json" },
@@ -177,7 +177,7 @@ describe("reasoning agents: the endpoints", () => {
 
   it("an Idempotency-Key repeated with the same body answers the first run again without running it twice", async function () {
     this.timeout(30_000);
-    const marker = newMarker("idempotent");
+    const marker = uniqueMarker("idempotent");
     const body = { swarm_type: "AgentJudge", task: marker };
     const headers = { "idempotency-key": marker };
     const first = await postReasoning(h, key, body, headers);
@@ -190,7 +190,7 @@ describe("reasoning agents: the endpoints", () => {
 
   it("seals credential-like llm_args: the stored request holds a marker, and the calls still get the value", async function () {
     this.timeout(30_000);
-    const marker = newMarker("sealed");
+    const marker = uniqueMarker("sealed");
     const secret = `secret-${marker}`;
     const res = await postReasoning(h, key, {
       swarm_type: "AgentJudge",
@@ -206,7 +206,7 @@ describe("reasoning agents: the endpoints", () => {
 
   it("keeps to the request's budget: a run past max_tokens fails with BUDGET_EXCEEDED and stops calling", async function () {
     this.timeout(30_000);
-    const marker = newMarker("budget");
+    const marker = uniqueMarker("budget");
     const res = await postReasoning(h, key, {
       swarm_type: "AgentJudge",
       max_loops: 10,
@@ -221,7 +221,7 @@ describe("reasoning agents: the endpoints", () => {
 
   it("shows in GET /v1/swarm/logs as a reasoning_agent run, its request with the type that ran and the name sent", async function () {
     this.timeout(30_000);
-    const marker = newMarker("logs");
+    const marker = uniqueMarker("logs");
     const res = await postReasoning(h, key, { swarm_type: "ire-agent", max_loops: 1, num_samples: 1, task: marker });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const logs = await request(h.baseUrl, "GET", "/v1/swarm/logs?limit=20", { key });

@@ -2,8 +2,8 @@ import { expect } from "chai";
 import { crashMidRun, storedStepAgents } from "../../helpers/crash-mid-run";
 import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
-import { newMarker, postReasoning } from "../../helpers/reasoning";
-import { callerOf, callsMentioning } from "../../helpers/swarm";
+import { postReasoning } from "../../helpers/reasoning";
+import { callerOf, callsMentioning, uniqueMarker } from "../../helpers/swarm";
 
 describe("a worker killed in the middle of a reasoning agent", () => {
   let h: Harness;
@@ -14,7 +14,7 @@ describe("a worker killed in the middle of a reasoning agent", () => {
   it("does not lose the run: the retry replays the stored calls, makes the rest once, and the output has every turn", async function () {
     this.timeout(90_000);
     const { key } = await h.newKey();
-    const marker = newMarker("reasoning-crash");
+    const marker = uniqueMarker("reasoning-crash");
     // ReflexionAgent, 2 rounds: act, evaluate, reflect, act (refine), evaluate; one after the other.
     const order = ["Rex", "Rex-evaluator", "Rex-reflector", "Rex", "Rex-evaluator"];
     let runId = "";

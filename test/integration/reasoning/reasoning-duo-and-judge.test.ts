@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
-import { newMarker, postReasoning, systemOf } from "../../helpers/reasoning";
-import { callerOf, callsMentioning, inputOf } from "../../helpers/swarm";
+import { postReasoning, systemOf } from "../../helpers/reasoning";
+import { callerOf, callsMentioning, inputOf, uniqueMarker } from "../../helpers/swarm";
 
 const LATENCY_MS = 200;
 
@@ -15,7 +15,7 @@ describe("reasoning agents: reasoning-duo and AgentJudge", () => {
 
   it("reasoning-duo: each round the reasoner reasons, then the main agent answers from the transcript ending with that reasoning; 2·L calls, one after the other", async function () {
     this.timeout(30_000);
-    const marker = newMarker("duo");
+    const marker = uniqueMarker("duo");
     const res = await postReasoning(h, key, {
       agent_name: "Duo",
       swarm_type: "reasoning-duo",
@@ -48,7 +48,7 @@ describe("reasoning agents: reasoning-duo and AgentJudge", () => {
 
   it("AgentJudge: max_loops evaluations one after the other, each seeing the content and every evaluation before it", async function () {
     this.timeout(30_000);
-    const marker = newMarker("judge");
+    const marker = uniqueMarker("judge");
     const res = await postReasoning(h, key, {
       agent_name: "Judge",
       swarm_type: "AgentJudge",

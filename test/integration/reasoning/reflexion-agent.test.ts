@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
-import { newMarker, postReasoning } from "../../helpers/reasoning";
-import { callerOf, callsMentioning, inputOf } from "../../helpers/swarm";
+import { postReasoning } from "../../helpers/reasoning";
+import { callerOf, callsMentioning, inputOf, uniqueMarker } from "../../helpers/swarm";
 
 describe("reasoning agents: ReflexionAgent", () => {
   let h: Harness;
@@ -13,7 +13,7 @@ describe("reasoning agents: ReflexionAgent", () => {
 
   it("acts, evaluates and reflects each round, refining with its remembered reflections, at most memory_capacity of them", async function () {
     this.timeout(30_000);
-    const marker = newMarker("reflexion");
+    const marker = uniqueMarker("reflexion");
     const res = await postReasoning(h, key, {
       agent_name: "Rex",
       swarm_type: "ReflexionAgent",
@@ -54,7 +54,7 @@ describe("reasoning agents: ReflexionAgent", () => {
 
   it("stops early when the evaluation scores above 9 of 10, and answers with the best-scored response last", async function () {
     this.timeout(30_000);
-    const marker = newMarker("reflexion-stop");
+    const marker = uniqueMarker("reflexion-stop");
     h.sim.script({ contains: `Task: ${marker}\n\nResponse to evaluate:`, reply: "Excellent work.\nFinal score: 9.5" });
     const res = await postReasoning(h, key, {
       agent_name: "Rex",

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
-import { newMarker, postReasoning, timedCallsMentioning } from "../../helpers/reasoning";
-import { callerOf, inputOf } from "../../helpers/swarm";
+import { postReasoning, timedCallsMentioning } from "../../helpers/reasoning";
+import { callerOf, inputOf, uniqueMarker } from "../../helpers/swarm";
 
 const LATENCY_MS = 500;
 
@@ -15,7 +15,7 @@ describe("reasoning agents: self-consistency", () => {
 
   it("takes num_samples answers in parallel, then the aggregator sees all of them: wall time about two calls, not N+1", async function () {
     this.timeout(30_000);
-    const marker = newMarker("consistency");
+    const marker = uniqueMarker("consistency");
     const res = await postReasoning(h, key, {
       agent_name: "Voter",
       swarm_type: "self-consistency",
@@ -51,7 +51,7 @@ describe("reasoning agents: self-consistency", () => {
 
   it("takes 3 samples when num_samples is not given, and with max_loops each sample is an agent of that many loops", async function () {
     this.timeout(30_000);
-    const marker = newMarker("consistency-loops");
+    const marker = uniqueMarker("consistency-loops");
     const res = await postReasoning(h, key, { swarm_type: "self-consistency", max_loops: 2, task: marker });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.output.map((t: any) => t.role)).to.deep.equal([

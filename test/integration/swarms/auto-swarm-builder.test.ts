@@ -8,10 +8,9 @@ import { generatedAgentSpec, readSpec, renderSpec, type SwarmSpec } from "../../
 import { concreteTypes } from "../../../workers/swarms/types/chosen-type";
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
+import { agent, callerOf, callsMentioning, inputOf, postSwarm, uniqueMarker } from "../../helpers/swarm";
 
 const autoSwarmBuilder = swarmRunners.AutoSwarmBuilder;
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 function inProcess(agents: any[], task: string, canned: CannedDecisions) {
   return inProcessSwarm("AutoSwarmBuilder", { agents, task }, canned);

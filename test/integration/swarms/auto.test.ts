@@ -5,9 +5,7 @@ import { swarmRunners } from "../../../workers/swarms/registry";
 import { possibleTypes, type TypeChoice } from "../../../workers/swarms/types/auto";
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
-
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+import { agent, callerOf, callsMentioning, inputOf, postSwarm, uniqueMarker } from "../../helpers/swarm";
 
 function inProcess(agents: any[], task: string, canned: CannedDecisions) {
   return inProcessSwarm("auto", { agents, task }, canned);

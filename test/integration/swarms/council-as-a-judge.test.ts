@@ -3,9 +3,15 @@ import { config } from "../../../shared/config";
 import { BUILT_IN_JUDGES, councilAsAJudge } from "../../../workers/swarms/types/council-as-a-judge";
 import { harness, type Harness } from "../../helpers/harness";
 import { replayStoredRun } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
-
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  inputOf,
+  postSwarm,
+  uniqueMarker,
+} from "../../helpers/swarm";
 
 describe("CouncilAsAJudge (E1)", () => {
   let h: Harness;

@@ -6,11 +6,18 @@ import { expectTotalOfParts } from "../../helpers/costs";
 import { harness, type Harness } from "../../helpers/harness";
 import { searchResultBody, startSearchServer, type SearchServer } from "../../helpers/search-server";
 import { replayStoredRun } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, conversationOf, inputOf, postSwarm } from "../../helpers/swarm";
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  inputOf,
+  postSwarm,
+  uniqueMarker,
+} from "../../helpers/swarm";
 import { expectSdkType, swarmsClient } from "../../helpers/swarms-sdk";
 
 const OPERATOR_KEY = config.builtinTools.search.apiKey;
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 /** The calls of one research turn (those whose turn input names its query), in order. */
 const turnCalls = (calls: any[], query: string) =>

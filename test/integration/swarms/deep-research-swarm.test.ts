@@ -3,9 +3,16 @@ import { config } from "../../../shared/config";
 import { deepResearchSwarm } from "../../../workers/swarms/types/deep-research-swarm";
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, replayStoredRun, type CannedDecisions } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, conversationOf, inputOf, postSwarm } from "../../helpers/swarm";
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  inputOf,
+  postSwarm,
+  uniqueMarker,
+} from "../../helpers/swarm";
 
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 const LATENCY_MS = 500;
 
 type Query = { query: string; researcher: string };

@@ -8,9 +8,15 @@ import {
 } from "../../../workers/swarms/types/heavy-swarm";
 import { harness, type Harness } from "../../helpers/harness";
 import { replayStoredRun } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
-
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  inputOf,
+  postSwarm,
+  uniqueMarker,
+} from "../../helpers/swarm";
 
 /** The question generator's decision as the model made it (its stored tool call). */
 async function storedQuestions(h: Harness, runId: string): Promise<QuestionDecision> {

@@ -1,8 +1,14 @@
 import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
-import { agent, callerOf, callsMentioning, conversationOf, inputOf, postSwarm } from "../../helpers/swarm";
-
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  inputOf,
+  postSwarm,
+  uniqueMarker,
+} from "../../helpers/swarm";
 
 describe("InteractiveGroupChat (E1)", () => {
   let h: Harness;

@@ -10,9 +10,15 @@ import {
 } from "../../../workers/swarms/types/llm-council";
 import { harness, type Harness } from "../../helpers/harness";
 import { replayStoredRun } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
-
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  inputOf,
+  postSwarm,
+  uniqueMarker,
+} from "../../helpers/swarm";
 
 /** A task whose per-run shuffle is not the identity, so "shuffled" can fail. */
 function shuffledMarker(prefix: string, names: string[]): string {

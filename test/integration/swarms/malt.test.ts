@@ -2,10 +2,17 @@ import { expect } from "chai";
 import { malt } from "../../../workers/swarms/types/malt";
 import { harness, type Harness } from "../../helpers/harness";
 import { replayStoredRun } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, conversationOf, inputOf, postSwarm } from "../../helpers/swarm";
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  inputOf,
+  postSwarm,
+  uniqueMarker,
+} from "../../helpers/swarm";
 import { expectSdkType, swarmsClient } from "../../helpers/swarms-sdk";
 
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 const NAMES = ["Solver", "Checker", "Polisher"];
 const LATENCY_MS = 300;
 

@@ -10,9 +10,15 @@ import {
 } from "../../../workers/swarms/types/multi-agent-router";
 import { harness, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
-
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  inputOf,
+  postSwarm,
+  uniqueMarker,
+} from "../../helpers/swarm";
 
 function inProcess(
   request: Omit<Partial<SwarmRequest>, "agents"> & { agents: Record<string, unknown>[] },

@@ -1,10 +1,9 @@
 import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
-import { agent, callerOf, callsMentioning } from "../../helpers/swarm";
+import { agent, callerOf, callsMentioning, uniqueMarker } from "../../helpers/swarm";
 
 const E2 = "/v1/swarm/batch/completions";
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 const SUCCESS_KEYS = ["status", "job_id", "swarm_name", "swarm_type", "result", "usage", "execution_time"];
 

@@ -12,9 +12,7 @@ import { swarmRunners } from "../../../workers/swarms/registry";
 import { expectTotalOfParts } from "../../helpers/costs";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
-
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+import { agent, callerOf, callsMentioning, inputOf, postSwarm, uniqueMarker } from "../../helpers/swarm";
 
 describe("E1 request handling", () => {
   let h: Harness;

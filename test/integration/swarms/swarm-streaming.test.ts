@@ -2,10 +2,9 @@ import { expect } from "chai";
 import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
 import { parseSse, type SseFrame } from "../../helpers/sse";
-import { agent, callsMentioning } from "../../helpers/swarm";
+import { agent, callsMentioning, uniqueMarker } from "../../helpers/swarm";
 
 const E1 = "/v1/swarm/completions";
-const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 describe("E1 streaming (stream: true)", () => {
   let h: Harness;

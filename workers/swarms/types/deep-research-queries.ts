@@ -1,9 +1,9 @@
 import { isJsonObject, type DecisionTool } from "../structured-decision";
 
 /** Queries the first round plans at least (a deep research covers a topic from several sides). */
-export const FIRST_ROUND_MIN_QUERIES = 3;
+const FIRST_ROUND_MIN_QUERIES = 3;
 /** Queries one round plans at most: what bounds a round's cost. */
-export const MAX_QUERIES_PER_ROUND = 6;
+const MAX_QUERIES_PER_ROUND = 6;
 
 /** One research query and the researcher that runs it. */
 export interface ResearchQuery {
