@@ -22,7 +22,7 @@ const QUICK_SOAK_SLICE_S = 5;
 /** One measured window of one stack: its CPU per process, the runs it finished, and the machine's state. */
 export interface LoadWindow {
   cpuByRole: CpuByRole;
-  /** Runs that reached a final status in the window (from the stack's database). */
+  /** Runs that succeeded in the window (from the stack's database). */
   runs: number;
   cpu: CpuUsage | null;
   /** 1-minute load average at the end of the window. */

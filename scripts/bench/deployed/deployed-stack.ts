@@ -25,7 +25,10 @@ export interface DeployedStack {
   /** The environment every process got (secrets left out), for the raw results. */
   envShown: Record<string, string>;
   queues: { agent: QueueWatcher; swarm: QueueWatcher };
-  /** Runs of `kind` that reached a final status, from the stack's own database. */
+  /**
+   * Runs of `kind` that succeeded, from the stack's own database: the denominator of CPU per run,
+   * so a stack that fails its runs cheaply cannot look cheaper (its failed answers count as failures).
+   */
   finishedRuns(kind: "agent" | "swarm"): Promise<number>;
   /** Throws if any of its processes has exited. */
   assertAlive(): void;
@@ -176,7 +179,7 @@ export async function startDeployedStack(
     queues,
     async finishedRuns(kind) {
       const { rows } = await counter.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM runs WHERE kind = $1 AND status IN ('succeeded', 'failed', 'cancelled')",
+        "SELECT count(*)::int AS n FROM runs WHERE kind = $1 AND status = 'succeeded'",
         [kind],
       );
       return rows[0].n;

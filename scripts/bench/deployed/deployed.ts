@@ -99,7 +99,7 @@ export const run: ScenarioRun = async (argv) => {
       "",
       `counted: each Node process of the stack; ${SERVICE_ROLES[0]} = the stack's own database's connections (and its autovacuum workers); ` +
         `${SERVICE_ROLES[1]} = postmaster, checkpointer, walwriter, background writer, launchers (shared, counted in whichever stack's window they ran); ` +
-        `${SERVICE_ROLES[2]} = redis-server (shared likewise). From /proc/<pid>/stat utime+stime over each window (load + queue drain) / runs finished in it.`,
+        `${SERVICE_ROLES[2]} = redis-server (shared likewise). From /proc/<pid>/stat utime+stime over each window (load + queue drain) / runs that succeeded in it.`,
       "",
       renderMemoryTable(memory, [stacks[0].checkout.label, stacks[1].checkout.label]),
       "",

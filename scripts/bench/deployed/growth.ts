@@ -94,7 +94,7 @@ export async function measureGrowth(
     await stack.queues[c.queue].waitUntilIdle(120_000);
     const cpuS = Object.values(endAccount()).reduce((a, b) => a + b, 0);
     const cpu = endCpu();
-    const answered = result.requests - result.errors - result.non2xx;
+    const answered = result.requests - result.errors - result.non2xx - result.badBodies;
     const perRequest = answered > 0 ? (cpuS * 1_000) / answered : NaN;
     rows.push({
       label: c.label,
