@@ -24,12 +24,18 @@ export async function whenDatabaseAnswers<T>(
     return await work();
   } catch (err) {
     if (!isDatabaseUnavailable(err) || options.signal?.aborted) throw err;
-    return retryWhileUnavailable(work, options);
+    return retryWhileUnavailable(work, err, options);
   }
 }
 
-function retryWhileUnavailable<T>(work: () => Promise<T>, options: { signal?: AbortSignal; maxWaitMs?: number }) {
-  return pRetry(work, {
+function retryWhileUnavailable<T>(
+  work: () => Promise<T>,
+  firstError: unknown,
+  options: { signal?: AbortSignal; maxWaitMs?: number },
+) {
+  // p-retry's first attempt stands for the one that just failed, so the next real try comes after
+  // the first pause instead of hammering a server that refused us a moment ago.
+  return pRetry((attempt) => (attempt === 1 ? Promise.reject(firstError) : work()), {
     retries: Number.POSITIVE_INFINITY,
     minTimeout: 100,
     maxTimeout: 2_000,
