@@ -1,7 +1,7 @@
 import type { Context, Middleware } from "koa";
 import { AppError } from "../../shared/errors";
 import { countRateLimitRefusal, type RateLimitReason } from "../../shared/metrics/web";
-import type { Admission, RateLimiter, Refusal } from "../limits/rate-limiter";
+import type { Admission, RateLimitOutcome, RateLimiter, Refusal } from "../limits/rate-limiter";
 import type { ExhaustedKeys } from "./exhausted-keys";
 import type { V1State } from "./state";
 import { describeRefusal, rateLimitHeaders, staticRateLimitHeaders } from "./rate-limit-reply";
@@ -40,17 +40,14 @@ export function rateLimit(limiter: RateLimiter, options: RateLimitOptions = {}):
     const owner = ctx.state.auth;
     const { tier, limits } = limiter.limitsFor(owner.tier);
     ctx.set(staticRateLimitHeaders(tier, limits));
-    const verdict = limiter.consume(owner, options.admission?.(ctx)).then((outcome) => {
-      ctx.set(rateLimitHeaders(outcome.state));
-      options.exhaustedKeys?.note(owner, outcome.state);
-      if (outcome.refusals.length > 0) {
-        const refusal = describeRefusal(outcome);
-        countRateLimitRefusal(refusalReason(refusal.refusal));
-        ctx.set("Retry-After", String(refusal.retryAfterS));
-        throw new AppError(429, "RATE_LIMITED", refusal.message);
-      }
-      ctx.state.rateLimit = outcome.state;
-    });
+    const admission = options.admission?.(ctx) ?? { points: 1, startsRuns: false };
+    const prepaid = ctx.state.prepaidPoints ?? 0;
+    const rest = { ...admission, points: admission.points - prepaid };
+    // Paid in full before the body was read, and no spend to check: the verdict is already in.
+    const verdict =
+      rest.points <= 0 && !rest.startsRuns
+        ? Promise.resolve()
+        : limiter.consume(owner, rest).then((outcome) => settle(ctx, outcome, options.exhaustedKeys));
     if (!options.deferVerdict?.(ctx)) {
       await verdict;
       return next();
@@ -65,4 +62,51 @@ export function rateLimit(limiter: RateLimiter, options: RateLimitOptions = {}):
     }
     await verdict;
   };
+}
+
+/**
+ * Counts one point against the key's limits before a large body is read (runs after
+ * authentication, ahead of the body parser): a key may announce a body of many megabytes, or a
+ * compressed one that inflates to that, and reading and parsing it costs far more than the limiter.
+ * Without this, a burst of such requests is read in full before the first verdict could refuse any
+ * of them. The point is kept in `ctx.state.prepaidPoints`, and `rateLimit` counts only the rest (a
+ * batch's further items, the spend check). Small bodies go straight to the parser, with one round
+ * trip to the limiter as before.
+ */
+export function rateLimitBeforeLargeBodies(
+  limiter: RateLimiter,
+  options: { largeBodyBytes: number; exhaustedKeys?: ExhaustedKeys },
+): Middleware<V1State> {
+  return async (ctx, next) => {
+    if (!announcesLargeBody(ctx, options.largeBodyBytes)) return next();
+    const owner = ctx.state.auth;
+    const { tier, limits } = limiter.limitsFor(owner.tier);
+    ctx.set(staticRateLimitHeaders(tier, limits));
+    settle(ctx, await limiter.consume(owner, { points: 1, startsRuns: false }), options.exhaustedKeys);
+    ctx.state.prepaidPoints = 1;
+    return next();
+  };
+}
+
+/** A body over the threshold, of a length not announced (chunked), or compressed (its length says nothing of what it inflates to). */
+function announcesLargeBody(ctx: Context, largeBodyBytes: number): boolean {
+  const encoding = ctx.get("content-encoding").trim().toLowerCase();
+  if (encoding !== "" && encoding !== "identity") return true;
+  const length = ctx.request.length;
+  if (length === undefined) return ctx.get("transfer-encoding") !== "";
+  return length > largeBodyBytes;
+}
+
+/** Sets the verdict's headers, tells `exhaustedKeys`, and throws the 429 of a refusal. */
+function settle(ctx: Context, outcome: RateLimitOutcome, exhaustedKeys: ExhaustedKeys | undefined): void {
+  const owner = (ctx.state as V1State).auth;
+  ctx.set(rateLimitHeaders(outcome.state));
+  exhaustedKeys?.note(owner, outcome.state);
+  if (outcome.refusals.length > 0) {
+    const refusal = describeRefusal(outcome);
+    countRateLimitRefusal(refusalReason(refusal.refusal));
+    ctx.set("Retry-After", String(refusal.retryAfterS));
+    throw new AppError(429, "RATE_LIMITED", refusal.message);
+  }
+  (ctx.state as V1State).rateLimit = outcome.state;
 }

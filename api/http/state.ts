@@ -16,6 +16,8 @@ export interface V1State extends RequestState {
   rateLimit?: RateLimitState;
   /** The deferred rate-limit verdict, which the run spine awaits before its first write. */
   admission?: Promise<void>;
+  /** Points counted before the body was read (`rateLimitBeforeLargeBodies`), which `rateLimit` does not count again. */
+  prepaidPoints?: number;
 }
 
 /** A platform request behind `platformAuth`. */

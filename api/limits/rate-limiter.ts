@@ -60,7 +60,7 @@ export interface RateSubject {
 
 /** What a request costs. */
 export interface Admission {
-  /** Points counted in every window: 1, or a batch's number of items. */
+  /** Points counted in every window: 1, or a batch's number of items (less what was counted before its body was read). */
   points: number;
   /** The request starts runs, so it is refused once the account's daily spend is used up. */
   startsRuns: boolean;
@@ -158,7 +158,7 @@ class RedisRateLimiter implements RateLimiter {
     subject: RateSubject,
     admission: Admission = { points: 1, startsRuns: false },
   ): Promise<RateLimitOutcome> {
-    const points = Math.max(1, Math.floor(admission.points));
+    const points = Math.max(0, Math.floor(admission.points));
     const { reply, state, account } = await this.admit(subject, points, admission.startsRuns);
     if (reply.admitted) return { state, refusals: [] };
     const refusals: Refusal[] = [];

@@ -74,16 +74,19 @@ describe("refusing before reading the body", () => {
       expect(form.json()).to.deep.equal(V1_UNAUTHENTICATED);
     });
 
-    it("answers 429 to a key over its limit without the body", async () => {
+    /** The API app with a limiter allowing `perMinute` requests a minute, served on a free port. */
+    async function serveLimitedTo(perMinute: number): Promise<ServedApp> {
+      const tier = { perMinute, perHour: 100, perDay: 100, tokensPerAgent: 1 };
       const limiter = createRateLimiter(h.deps.redis, {
-        tiers: {
-          free: { perMinute: 1, perHour: 100, perDay: 100, tokensPerAgent: 1 },
-          premium: { perMinute: 1, perHour: 100, perDay: 100, tokensPerAgent: 1 },
-        },
+        tiers: { free: tier, premium: tier },
         prefix: `rl-test:${randomUUID()}`,
         timeoutMs: 1_000,
       });
-      const served: ServedApp = await serveApp(createApiApp(h.deps, { bullBoard: false, rateLimiter: limiter }));
+      return serveApp(createApiApp(h.deps, { bullBoard: false, rateLimiter: limiter }));
+    }
+
+    it("answers 429 to a key over its limit without the body", async () => {
+      const served = await serveLimitedTo(1);
       try {
         const { key } = await h.newKey();
         const first = await request(served.url, "GET", "/v1/rate/limits", { key });
@@ -96,6 +99,53 @@ describe("refusing before reading the body", () => {
         });
         expect(res.status).to.equal(429);
         expect(res.json()).to.include({ code: "RATE_LIMITED", status_code: 429 });
+      } finally {
+        await served.close();
+      }
+    });
+
+    // A burst arrives before any verdict could mark the key as used up: each large body must be
+    // admitted before it is read, or the whole burst is read and parsed only to be refused.
+    for (const [label, headers, declaredBytes] of [
+      ["a declared length over 64 KB", json, SIX_MB],
+      ["a chunked body", json, undefined],
+      ["a small gzip body (it may inflate to the body limit)", { ...json, "content-encoding": "gzip" }, 1_000],
+    ] as const) {
+      it(`reads the bodies of a burst with ${label} only for the requests its limit admits`, async () => {
+        const served = await serveLimitedTo(2);
+        try {
+          const { key } = await h.newKey();
+          const burst = await Promise.allSettled(
+            Array.from({ length: 6 }, () =>
+              answerWhileBodyWithheld(served.url, {
+                path: "/v1/agent/completions",
+                headers: { ...headers, "x-api-key": key },
+                declaredBytes,
+                firstBytes: "{",
+                withinMs: 1_500,
+              }),
+            ),
+          );
+          const refused = burst.filter((r) => r.status === "fulfilled" && r.value.status === 429);
+          const waitingForBody = burst.filter((r) => r.status === "rejected");
+          expect(refused).to.have.length(4);
+          expect(waitingForBody).to.have.length(2);
+        } finally {
+          await served.close();
+        }
+      });
+    }
+
+    it("counts a large batch's items once: one point before its body, the rest after", async () => {
+      const served = await serveLimitedTo(10);
+      try {
+        const { key } = await h.newKey();
+        const item = { agent_config: { max_loops: 0 }, task: "x".repeat(30 * 1024) };
+        const res = await request(served.url, "POST", "/v1/agent/batch/completions", { key, body: [item, item, item] });
+        expect(res.status).to.equal(422);
+        expect(res.headers.get("x-ratelimit-remaining-minute")).to.equal("7");
+        const after = await request(served.url, "GET", "/v1/rate/limits", { key });
+        expect(after.headers.get("x-ratelimit-remaining-minute")).to.equal("6");
       } finally {
         await served.close();
       }
