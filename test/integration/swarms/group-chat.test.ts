@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { mentionedAgents } from "../../../workers/swarms/types/group-chat";
+import { mentionedAgents } from "../../../workers/swarms/types/mentions";
 import { harness, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
 

@@ -1,24 +1,5 @@
 import type { SwarmTypeRunner } from "../swarm-type-runner";
-
-/** A character that can continue a name, so `@Critic` does not match inside `@Critics`. */
-const NAME_CHAR = /[\p{L}\p{N}_-]/u;
-
-/**
- * The agents a turn mentions as `@Name`, in order of first mention. Names are matched exactly
- * (case-sensitive, spaces allowed), the longest name winning where one is a prefix of another;
- * an `@` followed by no agent's name is ignored.
- */
-export function mentionedAgents(text: string, names: readonly string[]): number[] {
-  const byLength = names.map((name, index) => ({ name, index })).sort((a, b) => b.name.length - a.name.length);
-  const found: number[] = [];
-  for (let at = text.indexOf("@"); at !== -1; at = text.indexOf("@", at + 1)) {
-    const hit = byLength.find(
-      ({ name }) => name && text.startsWith(name, at + 1) && !NAME_CHAR.test(text.charAt(at + 1 + name.length)),
-    );
-    if (hit && !found.includes(hit.index)) found.push(hit.index);
-  }
-  return found;
-}
+import { mentionedAgents } from "./mentions";
 
 /**
  * `max_loops` rounds of discussion in which every agent speaks exactly once, on the transcript.

@@ -1,6 +1,6 @@
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
-import { mentionedAgents } from "./group-chat";
+import { mentionedAgents } from "./mentions";
 
 /** A speaker's input: the transcript, who can be called on, and whom to answer as. */
 function speakerInput(transcript: string, members: string, name: string): string {
