@@ -86,8 +86,20 @@ const reserved = Object.fromEntries(
  */
 const ENDPOINT_OPTION = /^(api[_-]?base|base[_-]?url|api[_-]?url|azure[_-]?endpoint|endpoint([_-]?url)?)$/i;
 
+/**
+ * Maps whose keys are names the client chose, not options: a JSON schema's properties and
+ * definitions (in `response_format` or a provider's own structured-output field) and `metadata`'s
+ * labels. A schema with a `base_url` property describes the answer; it says nothing of where the
+ * call goes, so such keys are not taken for options (their values are still searched).
+ */
+const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "metadata"]);
+
 /** The path (below the options object) of the first endpoint-naming option in `value`, or null. */
-function endpointOption(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
+function endpointOption(
+  value: unknown,
+  path: (string | number)[] = [],
+  keysAreNames = false,
+): (string | number)[] | null {
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
       const found = endpointOption(item, [...path, i]);
@@ -95,8 +107,8 @@ function endpointOption(value: unknown, path: (string | number)[] = []): (string
     }
   } else if (value && typeof value === "object") {
     for (const [key, item] of Object.entries(value)) {
-      if (ENDPOINT_OPTION.test(key)) return [...path, key];
-      const found = endpointOption(item, [...path, key]);
+      if (!keysAreNames && ENDPOINT_OPTION.test(key)) return [...path, key];
+      const found = endpointOption(item, [...path, key], !keysAreNames && NAME_MAPS.has(key));
       if (found) return found;
     }
   }

@@ -114,4 +114,31 @@ describe("hosted fields' provider credentials stay sealed", () => {
     }
     expect(h.sim.journal.length, "no LLM call").to.equal(before);
   });
+
+  it("takes a JSON schema's property names and metadata labels for names, not for options, and sends them on", async () => {
+    const schema = {
+      type: "object",
+      properties: { base_url: { type: "string" }, endpoint: { type: "object", properties: { api_base: {} } } },
+      $defs: { azure_endpoint: { type: "string" } },
+    };
+    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: a.key,
+      body: {
+        agent_config: {
+          agent_name: "A",
+          model_name: "gpt-4o-mini",
+          llm_args: {
+            sim_reply: '{"base_url": "https://example.com"}',
+            response_format: { type: "json_schema", json_schema: { name: "site", schema } },
+            metadata: { endpoint: "checkout" },
+          },
+        },
+        task: "Which site?",
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const call = h.sim.journal.at(-1)!;
+    expect(call.body.response_format.json_schema.schema).to.deep.equal(schema);
+    expect(call.body.metadata).to.deep.equal({ endpoint: "checkout" });
+  });
 });
