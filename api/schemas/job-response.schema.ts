@@ -5,6 +5,9 @@ import { agentBatchResponseSchema, agentCompletionResponseSchema } from "./agent
 import { dollars, runId, timestamp, tokenCount } from "./response-fields";
 import { swarmBatchResponseSchema, swarmResponseSchema } from "./swarm-response.schema";
 import { batchedGridWorkflowResponseSchema, graphWorkflowResponseSchema } from "./workflow-response.schema";
+import { advancedResearchBatchResponseSchema, advancedResearchResponseSchema } from "./advanced-research.schema";
+import { agentGenerateResponseSchema, autoSwarmBuilderResponseSchema } from "./builder-response.schema";
+import { reasoningResponseSchema } from "./reasoning-response.schema";
 
 /** 202 for `Prefer: respond-async` (or a batch that outlives the wait): where the result will be. */
 export const acceptedRunSchema = Joi.object({
@@ -68,6 +71,13 @@ export const jobResponseSchema = Joi.alternatives(
   ),
   graphWorkflowResponseSchema,
   batchedGridWorkflowResponseSchema,
+  reasoningResponseSchema,
+  autoSwarmBuilderResponseSchema.keys(succeeded).id("AutoSwarmBuilderJob"),
+  agentGenerateResponseSchema.keys(succeeded).id("AgentGenerateJob"),
+  advancedResearchResponseSchema.keys(succeeded).id("AdvancedResearchJob"),
+  Joi.object({ job_id: runId.required(), results: advancedResearchBatchResponseSchema.required(), ...succeeded }).id(
+    "AdvancedResearchBatchJob",
+  ),
   jobStateSchema,
 );
 

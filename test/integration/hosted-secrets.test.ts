@@ -137,7 +137,7 @@ describe("hosted fields' provider credentials stay sealed", () => {
       },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const call = h.sim.journal.at(-1)!;
+    const call = h.sim.journal.at(-1)! as { body: any };
     expect(call.body.response_format.json_schema.schema).to.deep.equal(schema);
     expect(call.body.metadata).to.deep.equal({ endpoint: "checkout" });
   });

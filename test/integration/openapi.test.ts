@@ -22,6 +22,9 @@ const E5 = "/v1/agent/completions";
 /** Event names of a `text/event-stream` body, in order of first appearance. */
 const eventNames = (body: string) => [...new Set(parseSse(body).map((f) => f.event))];
 
+/** A run's id. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 describe("OpenAPI documents and docs pages", function () {
   this.timeout(120_000);
   let h: Harness;
@@ -229,6 +232,7 @@ describe("OpenAPI documents and docs pages", function () {
     it("every request example is accepted by the live API and answered as documented", async () => {
       const { key } = await h.newKey();
       const sent: string[] = [];
+      const readBack: string[] = [];
       for (const [path, item] of Object.entries(api.doc.paths)) {
         for (const [method, op] of Object.entries<any>(item)) {
           const media = op.requestBody?.content?.["application/json"];
@@ -242,12 +246,26 @@ describe("OpenAPI documents and docs pages", function () {
                 eventNames(documented),
               );
             }
+            // A run read back is the answer it gave, in the document's words for GET /v1/jobs too.
+            // (`id` where it is the run's id; OpenAI's `chatcmpl-…` ids name no job.)
+            const jobIds = [res.body, ...(Array.isArray(res.body) ? res.body : [])]
+              .map((answer: { job_id?: unknown; id?: unknown } | null) => answer?.job_id ?? answer?.id)
+              .filter((id): id is string => typeof id === "string" && UUID.test(id));
+            for (const jobId of jobIds) {
+              const job = await request(h.baseUrl, "GET", `/v1/jobs/${jobId}`, { key });
+              expect(job.status, `${name}: GET /v1/jobs/${jobId}`).to.equal(200);
+              expect(api.schemas.responseProblems("GET", `/v1/jobs/${jobId}`, job), `${name}: read back`).to.deep.equal(
+                [],
+              );
+              readBack.push(name);
+            }
             sent.push(`${method} ${path} ${name}`);
           }
         }
       }
       expect(sent).to.have.length.greaterThan(5);
       expect(sent.some((s) => s.startsWith(`post ${E5}`))).to.equal(true);
+      expect(readBack.length, "runs read back").to.be.greaterThan(5);
     });
   });
 
