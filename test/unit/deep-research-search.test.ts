@@ -24,7 +24,7 @@ describe("DeepResearchSwarm's web search", () => {
   it("a swarm whose agents had the search pays its flat fee once, undiscounted, in the breakdown and total_cost", () => {
     const pricing = loadConfig({}).pricing;
     const counter = Object.assign(new UsageCounter(), { inputTokens: 2000, outputTokens: 1000 });
-    counter.agents.add("Scout");
+    counter.addCaller("Scout", false);
     const without = swarmUsage(counter, "flex", new Date("2026-11-24T12:00:00Z"), pricing);
     expect(without.billing_info.cost_breakdown).to.not.have.property("search_cost");
 

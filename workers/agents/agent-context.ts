@@ -14,15 +14,17 @@ export class UsageCounter {
   builtinCalls = 0;
   /** Distinct images the run sent: each is billed once, however many agents saw it. */
   readonly images = new Set<string>();
-  /** Agents that made at least one LLM call, by name. */
-  readonly agents = new Set<string>();
-  /** The same, an internal agent (Director, Consensus, …) apart from a request agent a client named the same. */
-  private readonly callers = new Set<string>();
+  /** Agents that made at least one LLM call: an internal agent (Director, Consensus, …) apart from a request agent a client named the same. */
+  private readonly callers = new Map<string, string>();
 
   /** Counts an agent's call; `internal`: one of the type's own agents, never merged with a request agent's name. */
   addCaller(name: string, internal: boolean): void {
-    this.agents.add(name);
-    this.callers.add(internal ? `internal:${name}` : `request:${name}`);
+    this.callers.set(internal ? `internal:${name}` : `request:${name}`, name);
+  }
+
+  /** The names of the agents that made calls (an internal agent and a request agent of one name once). */
+  get agentNames(): string[] {
+    return [...new Set(this.callers.values())];
   }
 
   /** How many agents made calls: `number_of_agents`, and what the per-agent charge counts. */

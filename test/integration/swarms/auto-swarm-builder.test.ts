@@ -120,7 +120,7 @@ describe("AutoSwarmBuilder (E1)", () => {
     expect(calls[1].messages[0].content).to.include("You are the editor.");
     expect(inputOf(calls[1])).to.equal(`${marker}\n\n${drafter}: ${output[1].content}`);
     expect(run.steps.map((s) => s.lane)).to.deep.equal(["builder", "swarm/l0/a0", "swarm/l0/a1"]);
-    expect([...run.ctx.usage.agents].sort()).to.deep.equal(["Builder", drafter, editor].sort());
+    expect(run.ctx.usage.agentNames.sort()).to.deep.equal(["Builder", drafter, editor].sort());
   });
 
   it("an invalid spec is repaired once with the request-rule problems shown; a second invalid one fails naming the Builder", async () => {

@@ -190,6 +190,6 @@ describe("HeavySwarm (E1)", () => {
     expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
     expect(recorder.replayed).to.equal(6);
     expect(callsMentioning(h, marker)).to.have.length(6);
-    expect([...ctx.usage.agents].sort()).to.deep.equal(["One", "Question Generator", "Synthesis", "Two"]);
+    expect(ctx.usage.agentNames.sort()).to.deep.equal(["One", "Question Generator", "Synthesis", "Two"]);
   });
 });

@@ -216,7 +216,7 @@ describe("LLMCouncil (E1)", () => {
     expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
     expect(recorder.replayed).to.equal(5);
     expect(callsMentioning(h, marker)).to.have.length(5);
-    expect([...ctx.usage.agents].sort()).to.deep.equal(["Chairman", "One", "Two"]);
+    expect(ctx.usage.agentNames.sort()).to.deep.equal(["Chairman", "One", "Two"]);
   });
 });
 

@@ -150,7 +150,7 @@ describe("MajorityVoting (E1)", () => {
     expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
     expect(recorder.replayed).to.equal(6);
     expect(callsMentioning(h, marker)).to.have.length(callsBefore);
-    expect([...ctx.usage.agents].sort()).to.deep.equal(["Consensus", "One", "Two"]);
+    expect(ctx.usage.agentNames.sort()).to.deep.equal(["Consensus", "One", "Two"]);
   });
 });
 

@@ -92,7 +92,7 @@ describe("Structured decisions", () => {
     expect(steps.map((s) => s.lane)).to.deep.equal(["t3/router", "t3/router"]);
     expect(steps.map((s) => (s.meta.input as any).attempt)).to.deep.equal([0, 1]);
     expect(steps.every((s) => s.meta.agentName === "Router" && s.meta.model === "gpt-4o-mini")).to.equal(true);
-    expect([...ctx.usage.agents]).to.deep.equal(["Router"]);
+    expect(ctx.usage.agentNames).to.deep.equal(["Router"]);
     expect(ctx.usage.inputTokens).to.be.above(0);
     expect(ctx.usage.tokenCost).to.be.above(0);
     expect(ctx.budget.tokens).to.equal(ctx.usage.inputTokens + ctx.usage.outputTokens);
