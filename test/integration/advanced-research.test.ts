@@ -179,6 +179,19 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
     expect(fields).to.include.members(["body.config.max_loops", "body.config.exa_search_num_results"]);
   });
 
+  it("refuses a batch over MAX_BATCH_SIZE with 400 before looking at its items, and an empty one", async () => {
+    const batchPath = "/v1/advanced-research/batch/completions";
+    const big = await request(h.baseUrl, "POST", batchPath, {
+      key,
+      body: { input_schemas: Array.from({ length: 101 }, () => ({ config: { max_loops: 9 } })) },
+    });
+    expect(big.status).to.equal(400);
+    expect(big.body.code).to.equal("BATCH_TOO_LARGE");
+    const empty = await request(h.baseUrl, "POST", batchPath, { key, body: { input_schemas: [] } });
+    expect(empty.status).to.equal(400);
+    expect(empty.body.code).to.equal("EMPTY_BATCH");
+  });
+
   it("runs a batch of sessions in parallel and answers in request order (through the SDK)", async () => {
     const markers = [`research-batch-a-${RUN}`, `research-batch-b-${RUN}`];
     for (const m of markers) scriptPlan(m, [`${m} one`]);

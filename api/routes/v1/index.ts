@@ -7,6 +7,7 @@ import {
   ADVANCED_RESEARCH_BATCH_PATH,
   ADVANCED_RESEARCH_PATH,
   advancedResearchRouter,
+  researchBatchItems,
 } from "./advanced-research/advanced-research.router";
 import { AGENT_BATCH_PATH, agentBatchRouter } from "./agent/agent-batch.router";
 import { AGENT_COMPLETIONS_PATH, agentRouter } from "./agent/agent.router";
@@ -82,9 +83,7 @@ const RUN_PATHS = new Set([
 
 /** The items of a batch whose body is an object holding them (the advanced research batch's `input_schemas`). */
 function wrappedItems(path: string, body: unknown): unknown {
-  return path === ADVANCED_RESEARCH_BATCH_PATH
-    ? (body as { input_schemas?: unknown } | null)?.input_schemas
-    : undefined;
+  return path === ADVANCED_RESEARCH_BATCH_PATH ? researchBatchItems(body) : undefined;
 }
 
 /**

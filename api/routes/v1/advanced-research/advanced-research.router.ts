@@ -1,6 +1,4 @@
 import Router from "@koa/router";
-import type { Middleware } from "koa";
-import { config } from "../../../../shared/config";
 import type { AdvancedResearchRequest } from "../../../../shared/contracts/advanced-research";
 import type { ApiDeps } from "../../../deps";
 import { parsePrefer } from "../../../http/prefer-header";
@@ -10,20 +8,18 @@ import { writeReply } from "../../../http/write-reply";
 import { documentRoutes } from "../../../openapi/operation";
 import { completeAdvancedResearch } from "../../../runs/advanced-research";
 import { completeAdvancedResearchBatch } from "../../../runs/advanced-research-batch";
-import { assertBatchSize } from "../../../runs/batch";
 import { advancedResearchBatchSchema, advancedResearchSchema } from "../../../schemas/advanced-research.schema";
+import { rejectOversizedBatch } from "../batch-size";
 import { advancedResearchBatchOperation, advancedResearchOperation } from "./advanced-research.openapi";
 
 export const ADVANCED_RESEARCH_PATH = "/v1/advanced-research/completions";
 /** Every item counts as one request against the rate limits (see `admissionOf`). */
 export const ADVANCED_RESEARCH_BATCH_PATH = "/v1/advanced-research/batch/completions";
 
-/** A batch over `MAX_BATCH_SIZE` is refused (400) before its items are validated one by one. */
-const rejectOversizedResearchBatch: Middleware = async (ctx, next) => {
-  const items = (ctx.request.body as { input_schemas?: unknown } | undefined)?.input_schemas;
-  if (Array.isArray(items) && items.length > config.maxBatchSize) assertBatchSize(items.length);
-  await next();
-};
+/** The research batch's items, which it wraps in `input_schemas`. */
+export function researchBatchItems(body: unknown): unknown {
+  return (body as { input_schemas?: unknown } | null | undefined)?.input_schemas;
+}
 
 /** `POST /v1/advanced-research/completions` and its batch. */
 export function advancedResearchRouter(deps: ApiDeps): Router {
@@ -35,7 +31,7 @@ export function advancedResearchRouter(deps: ApiDeps): Router {
   });
   router.post(
     ADVANCED_RESEARCH_BATCH_PATH,
-    rejectOversizedResearchBatch,
+    rejectOversizedBatch(researchBatchItems),
     validateBody<{ input_schemas: AdvancedResearchRequest[] }>(advancedResearchBatchSchema),
     async (ctx) => {
       const prefer = parsePrefer(ctx.get("prefer"));

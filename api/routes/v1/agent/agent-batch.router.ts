@@ -20,7 +20,7 @@ export function agentBatchRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(
     AGENT_BATCH_PATH,
-    rejectOversizedBatch,
+    rejectOversizedBatch(),
     validateBody<AgentCompletionRequest[]>(agentBatchSchema),
     async (ctx) => {
       const prefer = parsePrefer(ctx.get("prefer"));

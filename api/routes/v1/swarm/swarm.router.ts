@@ -32,18 +32,23 @@ export function swarmRouter(deps: ApiDeps): Router {
     await writeReply(ctx, outcome);
   });
   // Items are validated one by one by the service, so a bad item takes its slot instead of failing the batch.
-  router.post(SWARM_BATCH_PATH, rejectOversizedBatch, validateBody<unknown[]>(Joi.array().required()), async (ctx) => {
-    await writeReply(
-      ctx,
-      await completeSwarmBatch(
-        deps,
-        ctx.state.body,
-        ctx.state.auth,
-        parsePrefer(ctx.get("prefer")),
-        announcePublished(ctx),
-      ),
-    );
-  });
+  router.post(
+    SWARM_BATCH_PATH,
+    rejectOversizedBatch(),
+    validateBody<unknown[]>(Joi.array().required()),
+    async (ctx) => {
+      await writeReply(
+        ctx,
+        await completeSwarmBatch(
+          deps,
+          ctx.state.body,
+          ctx.state.auth,
+          parsePrefer(ctx.get("prefer")),
+          announcePublished(ctx),
+        ),
+      );
+    },
+  );
   router.get("/v1/swarms/available", (ctx) => {
     ctx.body = { success: true, swarm_types: AVAILABLE_SWARM_TYPES };
   });
