@@ -1,11 +1,9 @@
-import { config } from "../../shared/config";
-import { OMITTED_SWARM_FIELDS, type SwarmRequest } from "../../shared/contracts/swarm-request";
 import type { ReasoningAgentRun } from "../../shared/db/entities/run.entity";
 import { revealedRequest } from "../../shared/secrets/run-secrets";
 import { formatOutput } from "../reasoning/output-format";
 import { ReasoningRun } from "../reasoning/reasoning-run";
 import { reasoningRunners } from "../reasoning/registry";
-import { SwarmRun } from "../swarms/swarm-run";
+import { workflowSwarm } from "../swarms/workflow-swarm";
 import { swarmUsage } from "../swarms/swarm-usage";
 import type { Handler } from "./handler";
 import { executeRun } from "./run-lifecycle";
@@ -21,29 +19,22 @@ export const handleReasoningAgentRun: Handler<"reasoning-agent-run"> = ({ runId 
     async execute({ run, recorder, budget, usage, signal, events }) {
       const request = revealedRequest(run);
       const runner = reasoningRunners[request.swarm_type];
-      // The engine's view of the run: no request agents (the type's role agents are its own), no image.
-      const engineRequest: SwarmRequest = {
-        name: request.agent_name,
-        description: request.description,
-        agents: [],
-        max_loops: request.max_loops,
-        swarm_type: request.swarm_type,
-        task: request.task,
-        ...OMITTED_SWARM_FIELDS,
-        stream: Boolean(request.stream),
-        // A reasoning agent's roles are one agent's steps, not a team: no collaboration note.
-        multi_agent_collab_prompt: false,
-        heavy_swarm_question_agent_model_name: request.model_name,
-        heavy_swarm_worker_model_name: request.model_name,
-      };
-      const swarm = new SwarmRun(
-        engineRequest,
-        [],
-        request.task,
-        request.swarm_type,
+      // No request agents (the type's role agents are its own) and no image; the roles are one
+      // agent's steps, not a team, so no collaboration note.
+      const swarm = workflowSwarm(
+        {
+          type: request.swarm_type,
+          name: request.agent_name,
+          description: request.description,
+          agents: [],
+          max_loops: request.max_loops,
+          task: request.task,
+          stream: Boolean(request.stream),
+          multi_agent_collab_prompt: false,
+          model_name: request.model_name,
+        },
         { recorder, budget, usage, signal },
         events,
-        config.swarmMaxParallel,
       );
       const reasoning = new ReasoningRun(request, swarm);
       await runner.run(reasoning);

@@ -15,12 +15,19 @@ interface WorkflowFields {
   task?: string | null;
   tasks?: string[] | null;
   img?: string | null;
+  /** The client asked for the run's events as they happen. */
+  stream?: boolean;
+  /** Tell each agent about its team (false where the agents are one agent's roles). */
+  multi_agent_collab_prompt?: boolean;
+  /** The model the engine's own agents run on; the deployment's defaults when unset. */
+  model_name?: string;
 }
 
 /**
- * The swarm engine (turns, step lanes and replay, budget, usage, parallel limit) for a workflow
- * endpoint's run: the workflow's fields as the swarm request the engine reads, the rest of it
- * at the swarm defaults, and its opening the task (or nothing, for a grid whose rows are its tasks).
+ * The swarm engine (turns, step lanes and replay, budget, usage, parallel limit) for a run of an
+ * endpoint other than the swarm's (a workflow's, a reasoning agent's): its fields as the swarm
+ * request the engine reads, the rest of it at the swarm defaults, and its opening the task (or
+ * nothing, for a grid whose rows are its tasks).
  */
 export function workflowSwarm(fields: WorkflowFields, ctx: SwarmRun["ctx"], events: RunEventWriter | null): SwarmRun {
   const request: SwarmRequest = {
@@ -33,8 +40,10 @@ export function workflowSwarm(fields: WorkflowFields, ctx: SwarmRun["ctx"], even
     tasks: fields.tasks,
     img: fields.img,
     ...OMITTED_SWARM_FIELDS,
-    heavy_swarm_question_agent_model_name: config.llm.defaultModel,
-    heavy_swarm_worker_model_name: config.llm.defaultWorkerModel,
+    stream: fields.stream ?? OMITTED_SWARM_FIELDS.stream,
+    multi_agent_collab_prompt: fields.multi_agent_collab_prompt ?? OMITTED_SWARM_FIELDS.multi_agent_collab_prompt,
+    heavy_swarm_question_agent_model_name: fields.model_name ?? config.llm.defaultModel,
+    heavy_swarm_worker_model_name: fields.model_name ?? config.llm.defaultWorkerModel,
   };
   return new SwarmRun(request, fields.agents, fields.task ?? "", fields.type, ctx, events, config.swarmMaxParallel);
 }
