@@ -63,11 +63,14 @@ function prepareGrid(body: BatchedGridWorkflowBody, owner: KeyOwner): BatchedGri
 }
 
 /** The grid, stored as a `batched_grid_workflow` run and run by the `batched-grid-workflow` job. */
-const batchedGridWorkflowCompletion: CompletionKind<BatchedGridWorkflowRequest, "batched_grid_workflow"> = {
+const batchedGridWorkflowCompletion: CompletionKind<
+  BatchedGridWorkflowRequest,
+  "batched_grid_workflow",
+  BatchedGridWorkflowBody
+> = {
   kind: "batched_grid_workflow",
   job: "batched-grid-workflow",
-  // `completeRun` hands `prepare` the validated body, which has the hosted field names until then.
-  prepare: (body, owner) => prepareGrid(body as unknown as BatchedGridWorkflowBody, owner),
+  prepare: prepareGrid,
   agentsOf: (request) => ({
     specs: request.agents,
     images: imageUrls(request),
@@ -90,12 +93,5 @@ export function completeBatchedGridWorkflow(
   prefer: Prefer,
   hooks: RunHooks = {},
 ): Promise<Outcome> {
-  return completeRun(
-    deps,
-    batchedGridWorkflowCompletion,
-    body as unknown as BatchedGridWorkflowRequest,
-    owner,
-    prefer,
-    hooks,
-  );
+  return completeRun(deps, batchedGridWorkflowCompletion, body, owner, prefer, hooks);
 }

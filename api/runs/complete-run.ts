@@ -14,12 +14,15 @@ interface RunRequest {
   stream?: boolean | null;
 }
 
-/** What sets one kind of single run (E5's agent, E1's swarm, …) apart in the completion steps. */
-export interface CompletionKind<R extends RunRequest, K extends RunKind = RunKind> {
+/**
+ * What sets one kind of single run (E5's agent, E1's swarm, …) apart in the completion steps:
+ * `B` is the body as validated, `R` the request as stored (the same unless `prepare` reshapes it).
+ */
+export interface CompletionKind<R extends RunRequest, K extends RunKind = RunKind, B = R> {
   kind: K;
   job: JobName;
   /** The request checked (400 before anything is stored) and made ready: defaults and budget filled in. */
-  prepare(body: R, owner: KeyOwner): R;
+  prepare(body: B, owner: KeyOwner): R;
   /** The request's agents, and what else it connects to. */
   agentsOf(request: R): RequestAgents;
   /** The request with its agents made ready (see `readyAgents`). */
@@ -39,10 +42,10 @@ export interface CompletionKind<R extends RunRequest, K extends RunKind = RunKin
  * stores and queues the run, and answers when it ends: 200 with its result, 202 when the caller
  * does not wait, or its frames when it streams.
  */
-export async function completeRun<R extends RunRequest, K extends RunKind>(
+export async function completeRun<R extends RunRequest, K extends RunKind, B>(
   deps: ApiDeps,
-  kind: CompletionKind<R, K>,
-  body: R,
+  kind: CompletionKind<R, K, B>,
+  body: B,
   owner: KeyOwner,
   prefer: Prefer,
   hooks: RunHooks = {},

@@ -69,7 +69,7 @@ function prepareGraph(body: GraphWorkflowBody, owner: KeyOwner): GraphWorkflowRe
 }
 
 /** The graph workflow, stored as a `graph_workflow` run and run by the `graph-workflow` job. */
-const graphWorkflowCompletion: CompletionKind<GraphWorkflowRequest, "graph_workflow"> = {
+const graphWorkflowCompletion: CompletionKind<GraphWorkflowRequest, "graph_workflow", GraphWorkflowBody> = {
   kind: "graph_workflow",
   job: "graph-workflow",
   prepare: prepareGraph,
@@ -91,5 +91,5 @@ export function completeGraphWorkflow(
   prefer: Prefer,
   hooks: RunHooks = {},
 ): Promise<Outcome> {
-  return completeRun(deps, graphWorkflowCompletion, body as GraphWorkflowRequest, owner, prefer, hooks);
+  return completeRun(deps, graphWorkflowCompletion, body, owner, prefer, hooks);
 }
