@@ -18,7 +18,7 @@ describe("pricing", () => {
   it("builds the E5 usage object with image, MCP and agent charges", () => {
     const counter = Object.assign(new UsageCounter(), { inputTokens: 1000, outputTokens: 500, mcpCalls: 3 });
     counter.images.add("a.png").add("b.png").add("a.png");
-    counter.agents.add("a");
+    counter.addCaller("a", false);
     const usage = agentUsage(counter, pricing);
     expect(usage).to.deep.equal({
       input_tokens: 1000,

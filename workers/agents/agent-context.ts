@@ -12,6 +12,10 @@ export class UsageCounter {
   readonly builtinTools = new Set<string>();
   /** Built-in tool calls made so far, against `TOOL_MAX_CALLS_PER_RUN`. */
   builtinCalls = 0;
+  /** Advanced research's searches the provider answered: each is billed (a failed one is not). */
+  billedSearches = 0;
+  /** Agents billed however few made calls: an agent run's own agent, once its budget admitted the charge. */
+  minimumAgents = 0;
   /** Distinct images the run sent: each is billed once, however many agents saw it. */
   readonly images = new Set<string>();
   /** Agents that made at least one LLM call, by name. */
@@ -19,10 +23,21 @@ export class UsageCounter {
   /** The same, an internal agent (Director, Consensus, …) apart from a request agent a client named the same. */
   private readonly callers = new Set<string>();
 
-  /** Counts an agent's call; `internal`: one of the type's own agents, never merged with a request agent's name. */
-  addCaller(name: string, internal: boolean): void {
+  /**
+   * Counts an agent's call; `internal`: one of the type's own agents, never merged with a request
+   * agent's name. Returns how to take it back when it was the agent's first (for pricing a call
+   * before it is made), or null.
+   */
+  addCaller(name: string, internal: boolean): (() => void) | null {
+    const caller = internal ? `internal:${name}` : `request:${name}`;
+    if (this.callers.has(caller)) return null;
+    const newName = !this.agents.has(name);
     this.agents.add(name);
-    this.callers.add(internal ? `internal:${name}` : `request:${name}`);
+    this.callers.add(caller);
+    return () => {
+      this.callers.delete(caller);
+      if (newName) this.agents.delete(name);
+    };
   }
 
   /** How many agents made calls: `number_of_agents`, and what the per-agent charge counts. */
