@@ -72,8 +72,12 @@ export const advancedResearchResponseSchema = Joi.object({
     input_tokens: Joi.number().integer().min(0).required(),
     output_tokens: Joi.number().integer().min(0).required(),
     total_tokens: Joi.number().integer().min(0).required(),
-    searches: Joi.number().integer().min(0).required(),
-    search_cost: Joi.number().min(0).required(),
+    searches: Joi.number()
+      .integer()
+      .min(0)
+      .required()
+      .description("Searches the provider answered: each is billed (a failed search is not)"),
+    search_cost: Joi.number().min(0).required().description("`PRICE_PER_SEARCH` for each of `searches`"),
     agent_cost: Joi.number().min(0).required(),
     total_cost: Joi.number().min(0).required(),
   })

@@ -39,6 +39,7 @@ export interface AdvancedResearchUsage {
   input_tokens: number;
   output_tokens: number;
   total_tokens: number;
+  /** Searches the provider answered: each is billed, a failed one is not. */
   searches: number;
   search_cost: number;
   agent_cost: number;

@@ -27,6 +27,21 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   },
   {
     file: "workers/agents/run-budget.ts",
+    throwText: 'throw new BudgetExceededError(refused.exhausted("cost")',
+    why: "a flat charge (a tool fee, an image, an MCP call, a search) does not fit in a shared ceiling (the batch's budget, the account's day) while running: honoured, not refused; a request is refused at the door once the account's day is spent",
+  },
+  {
+    file: "workers/agents/run-charges.ts",
+    throwText: "throw err;",
+    why: "rethrows the budget's refusal of a flat charge (listed under run-budget.ts) or a Redis fault, after taking the charge back off the run's usage",
+  },
+  {
+    file: "workers/agents/agent-runner.ts",
+    throwText: "throw err;",
+    why: "rethrows an MCP call's failure (listed under mcp-toolbox.ts) after giving its charge back",
+  },
+  {
+    file: "workers/agents/run-budget.ts",
     throwText: "throw err;",
     why: "Redis failed while reserving a call's room: an infrastructure fault, retried",
   },

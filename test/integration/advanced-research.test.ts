@@ -129,6 +129,59 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
     expect(ledger).to.deep.equal({ kind: "advanced_research", billed_cost: usage.total_cost });
   });
 
+  it("bills no search the provider did not answer: the researchers read the failure, the session pays tokens and agents", async () => {
+    const marker = `research-failed-search-${RUN}`;
+    const queries = [`${marker} one`, `${marker} two`];
+    scriptPlan(marker, queries);
+    search.set({ status: 503 });
+    const before = search.requests.length;
+    let res;
+    try {
+      res = await request(h.baseUrl, "POST", PATH, { key, body: { task: `${marker} question` } });
+    } finally {
+      search.set({ results: "echo" });
+    }
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(search.requests.length - before, "both searches were made").to.equal(2);
+    for (const worker of callsOf(marker).slice(1, 3))
+      expect(lastUser(worker)).to.include("Search failed: the search provider answered 503.");
+    const steps = await h.deps.ds.query(
+      `SELECT s.model FROM run_steps s JOIN runs r ON r.id = s.run_id WHERE r.job_id = $1 AND s.model = 'tool:auto_search'`,
+      [res.body.id],
+    );
+    expect(steps).to.have.length(2);
+    const usage = res.body.usage as Record<string, number>;
+    // Director and two researchers made calls; neither search is billed.
+    expect(usage).to.include({ searches: 0, search_cost: 0, agent_cost: 0.03 });
+    const tokens =
+      (usage.input_tokens * config.pricing.inputPerMTok + usage.output_tokens * config.pricing.outputPerMTok) / 1e6;
+    expect(usage.total_cost).to.be.closeTo(tokens + 0.03, 1e-6);
+    const [ledger] = await h.deps.ds.query(`SELECT billed_cost FROM usage_ledger WHERE job_id = $1`, [res.body.id]);
+    expect(ledger.billed_cost).to.equal(usage.total_cost);
+  });
+
+  it("counts each search in the session's max_cost before making it: a search it cannot pay for is not made", async () => {
+    const marker = `research-search-budget-${RUN}`;
+    scriptPlan(marker, [`${marker} one`, `${marker} two`]);
+    const before = search.requests.length;
+    const maxCost = 0.03;
+    const res = await request(h.baseUrl, "POST", PATH, {
+      key,
+      body: { task: `${marker} question`, budget: { max_cost: maxCost } },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(500);
+    expect(res.body.detail).to.equal(
+      `The run reached its cost limit of $${maxCost}: a search ($${config.builtinTools.fees.auto_search}) does not fit in what is left`,
+    );
+    expect(search.requests.length, "no search was made").to.equal(before);
+    const [run] = await h.deps.ds.query(`SELECT usage, error FROM runs WHERE job_id = $1`, [res.body.job_id]);
+    expect(run.error.code).to.equal("BUDGET_EXCEEDED");
+    // Only the plan was made and billed: its tokens and the director's charge.
+    expect(run.usage).to.include({ searches: 0, search_cost: 0, agent_cost: config.pricing.perAgent });
+    expect(callsOf(marker)).to.have.length(1);
+    expect(run.usage.total_cost).to.be.at.most(maxCost);
+  });
+
   it("runs max_loops rounds, each planning from the last report, with director_max_loops turns per report", async () => {
     const marker = `research-marker-2-${RUN}`;
     scriptPlan(marker, [`${marker} a`, `${marker} b`]);

@@ -1,22 +1,29 @@
 import { expect } from "chai";
 import { Queue } from "bullmq";
 import { config } from "../../shared/config";
+import { accountSpendKey, requestSpendKey, SPEND_FIELDS } from "../../shared/limits/shared-spend";
+import { utcDay } from "../../shared/limits/utc-day";
 import { createRedis, type RedisClient } from "../../shared/queues/redis";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
+import { dataUrl, PNG_1PX } from "../helpers/images";
 import { ProcessDeployment, type WebProcess, type WorkerProcess } from "../helpers/process-deployment";
 
 /**
  * Spend ceilings shared by several runs, with small ceilings set the way an operator sets them
  * (the environment of a web process and two agent workers): a batch's items together stay within
  * the tier's one-run ceiling although they run side by side on different workers, and an
- * account's runs stop, and new ones are refused, once its spend of the day reaches its ceiling.
+ * account's runs stop, and new ones are refused, once its spend of the day reaches its ceiling. Both
+ * count in dollars what the runs' bills count, flat charges (images here) included.
  * The processes use a queue prefix of their own; the harness provides the database, keys and the
  * LLM simulator.
  */
 const PREFIX = config.queue.prefix.replace("}", "-spend}");
 const RUN_MAX_TOKENS = 1_000;
 const DAILY_TOKENS = 1_500;
+const RUN_MAX_COST = 0.6;
+const DAILY_COST = 1;
+const { perAgent, perImage } = config.pricing;
 
 /** About 300 tokens of answer for every call, so a few calls reach the ceilings. */
 const LONG_REPLY = "word ".repeat(300).trim();
@@ -46,6 +53,8 @@ describe("spend ceilings shared by several runs (web and worker processes with s
       LOG_LEVEL: "warn",
       RUN_MAX_TOKENS_FREE: String(RUN_MAX_TOKENS),
       ACCOUNT_DAILY_TOKENS_FREE: String(DAILY_TOKENS),
+      RUN_MAX_COST_FREE: String(RUN_MAX_COST),
+      ACCOUNT_DAILY_COST_FREE: String(DAILY_COST),
       // Three items per worker at most, so a batch's items spread over both.
       WORKER_CONCURRENCY_AGENT: "3",
     });
@@ -70,6 +79,25 @@ describe("spend ceilings shared by several runs (web and worker processes with s
     );
     return row;
   }
+
+  /** What the runs were billed, from the usage ledger. */
+  async function billed(where: string, id: string): Promise<number> {
+    const [row] = await h.deps.ds.query(
+      `SELECT coalesce(sum(billed_cost), 0)::float AS billed FROM usage_ledger WHERE ${where} = $1 AND kind = 'agent'`,
+      [id],
+    );
+    return row.billed;
+  }
+
+  /** Dollars a shared pool has counted (its Redis hash). */
+  const poolCost = async (key: string) => Number(await redis.hget(key, SPEND_FIELDS.cost));
+
+  /** An agent run with an image ($0.25): its flat charges are most of its cost. */
+  const withImage = (name: string, task: string) => ({
+    agent_config: { agent_name: name, llm_args: { sim_reply: "ok" } },
+    task,
+    img: dataUrl(PNG_1PX),
+  });
 
   it("keeps a batch's items together within the tier's one-run ceiling, though they run on different workers", async () => {
     const { key, userId } = await h.newKey();
@@ -175,5 +203,58 @@ describe("spend ceilings shared by several runs (web and worker processes with s
         `^Daily token limit reached: the account has used \\d+ of the ${DAILY_TOKENS} tokens its runs may use per UTC day \\(free tier\\)`,
       ),
     );
+  });
+
+  it("counts a batch's flat charges in its shared budget: an image the items together cannot pay for is not bought", async () => {
+    const { key } = await h.newKey();
+    const items = Array.from({ length: 3 }, (_, i) => withImage(`Viewer ${i}`, `Look at this (${i})`));
+    const res = await request(web.url, "POST", "/v1/agent/batch/completions", { key, body: items });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const children: { status: string; error: { code: string; message: string } | null; usage: any }[] =
+      await h.deps.ds.query("SELECT status, error, usage FROM runs WHERE parent_id = $1 ORDER BY item_index", [
+        res.body.batch_id,
+      ]);
+    // Each item costs its agent ($0.01), its image ($0.25) and a few tokens: two fit in $0.6, three do not.
+    const stopped = children.filter((c) => c.status === "failed");
+    expect(stopped).to.have.length(1);
+    expect(stopped[0].error).to.deep.include({
+      code: "BUDGET_EXCEEDED",
+      message: `The batch's items together reached their cost limit of $${RUN_MAX_COST} (they share one budget)`,
+    });
+    expect(stopped[0].usage).to.deep.include({ img_cost: 0, total_cost: perAgent, total_tokens: 0 });
+    const spent = await billed("parent_id", res.body.batch_id);
+    expect(spent)
+      .to.be.greaterThan(2 * (perAgent + perImage))
+      .and.at.most(RUN_MAX_COST);
+    expect(await poolCost(requestSpendKey(res.body.batch_id, PREFIX))).to.be.closeTo(spent, 1e-5);
+  });
+
+  it("counts flat charges in the account's day: the run whose image would pass the daily cost ceiling stops without it", async () => {
+    const { key, userId } = await h.newKey();
+    // About $0.261 each: three leave the day's spend under its $1 ceiling, so a fourth is admitted.
+    for (let i = 0; i < 3; i++) {
+      const res = await request(web.url, "POST", "/v1/agent/completions", {
+        key,
+        body: withImage(`Viewer ${i}`, `Look at this (${i})`),
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.usage.img_cost).to.equal(perImage);
+    }
+    const stopped = await request(web.url, "POST", "/v1/agent/completions", {
+      key,
+      body: withImage("Viewer 3", "Look at this too"),
+    });
+    expect(stopped.status, JSON.stringify(stopped.body)).to.equal(500);
+    expect(stopped.body.detail).to.equal(
+      `The account reached its daily cost limit of $${DAILY_COST} (all its runs of the UTC day together)`,
+    );
+    const [run] = await h.deps.ds.query("SELECT usage FROM runs WHERE id = $1", [stopped.body.job_id]);
+    expect(run.usage).to.deep.include({ img_cost: 0, total_cost: perAgent, total_tokens: 0 });
+    // The day's counter holds what the account was billed, and that stays within the ceiling.
+    const spent = await billed("user_id", userId);
+    expect(spent)
+      .to.be.greaterThan(3 * (perAgent + perImage))
+      .and.at.most(DAILY_COST);
+    expect(await poolCost(accountSpendKey(userId, utcDay(new Date()), PREFIX))).to.be.closeTo(spent, 1e-5);
   });
 });

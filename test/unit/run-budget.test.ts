@@ -71,6 +71,27 @@ describe("run budget", () => {
     expect((await rejectionOf(late.beforeCall(needs(5, 10)))).message).to.equal("The run reached its time limit");
   });
 
+  it("counts flat charges that fit whole, refuses one that does not, and gives a refund's room back", async () => {
+    const budget = new RunBudget(limits(1_000, 0.05));
+    await budget.addCharge(0.04, "the auto_search fee");
+    const err = await rejectionOf(budget.addCharge(0.02, "an image"));
+    expect(err).to.be.instanceOf(BudgetExceededError);
+    expect(err.message).to.equal(
+      "The run reached its cost limit of $0.05: an image ($0.02) does not fit in what is left",
+    );
+    expect(budget.cost).to.equal(0.04);
+    // A call whose agent's charge would fill what is left has no room for tokens.
+    expect((await rejectionOf(budget.beforeCall({ ...needs(5, 10), charge: 0.01 }))).message).to.equal(
+      "The run reached its cost limit of $0.05: its next agent's per-agent charge ($0.01) does not fit in what is left",
+    );
+    await budget.addCharge(0.01, "a search");
+    expect((await rejectionOf(budget.beforeCall(needs(5, 10)))).message).to.equal(
+      "The run reached its cost limit of $0.05",
+    );
+    budget.refundCharge(0.01);
+    expect((await budget.beforeCall(needs(5, 10))).maxTokens).to.equal(10);
+  });
+
   it("estimates a prompt from its text, tool calls and tool definitions, and images at a fixed price", () => {
     const text = "x".repeat(300);
     const plain = estimatePromptTokens([{ role: "user", content: text }]);

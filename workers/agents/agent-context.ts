@@ -12,14 +12,25 @@ export class UsageCounter {
   readonly builtinTools = new Set<string>();
   /** Built-in tool calls made so far, against `TOOL_MAX_CALLS_PER_RUN`. */
   builtinCalls = 0;
+  /** Advanced research's searches the provider answered: each is billed (a failed one is not). */
+  billedSearches = 0;
+  /** Agents billed however few made calls: an agent run's own agent, once its budget admitted the charge. */
+  minimumAgents = 0;
   /** Distinct images the run sent: each is billed once, however many agents saw it. */
   readonly images = new Set<string>();
   /** Agents that made at least one LLM call: an internal agent (Director, Consensus, …) apart from a request agent a client named the same. */
   private readonly callers = new Map<string, string>();
 
-  /** Counts an agent's call; `internal`: one of the type's own agents, never merged with a request agent's name. */
-  addCaller(name: string, internal: boolean): void {
-    this.callers.set(internal ? `internal:${name}` : `request:${name}`, name);
+  /**
+   * Counts an agent's call; `internal`: one of the type's own agents, never merged with a request
+   * agent's name. Returns how to take it back when it was the agent's first (for pricing a call
+   * before it is made), or null.
+   */
+  addCaller(name: string, internal: boolean): (() => void) | null {
+    const caller = internal ? `internal:${name}` : `request:${name}`;
+    if (this.callers.has(caller)) return null;
+    this.callers.set(caller, name);
+    return () => void this.callers.delete(caller);
   }
 
   /** The names of the agents that made calls (an internal agent and a request agent of one name once). */

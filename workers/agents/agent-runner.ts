@@ -16,6 +16,7 @@ import { agentName, HANDOFF_TOOL, handoffTool, MAX_HANDOFF_DEPTH, parseHandoff }
 import { buildChatRequest } from "./llm-request";
 import { estimatePromptTokens } from "./prompt-estimate";
 import { recordedLlmCall, type AssistantMessage } from "./recorded-llm-call";
+import { callerCharge, incur } from "./run-charges";
 import { historyMessages, REVIEW_PROMPT, userMessage } from "./messages";
 import { collectMcpServers } from "./mcp/mcp-servers";
 import { McpToolbox } from "./mcp/mcp-toolbox";
@@ -79,7 +80,10 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   const rec = ctx.recorder;
   const result: AgentResult = { agentName: name, content: "", llmCalls: 0 };
   const images = input.images ?? [];
-  for (const image of images) ctx.usage.images.add(image);
+  // Flat charges count in the budget before any call, so a run that cannot pay them makes none.
+  for (const image of images) await incur(ctx, { kind: "image", image });
+  const builtin = offeredBuiltin(input.toolsEnabled);
+  if (builtin) await incur(ctx, { kind: "tool", tool: builtin }); // a flat fee per request, used or not
 
   /** One recorded LLM call; the budget is checked before and charged after. */
   const call = async (
@@ -89,7 +93,11 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
     toolChoice?: "none",
   ): Promise<AssistantMessage> => {
     const allowance = await ctx.budget.beforeCall(
-      { prompt: estimatePromptTokens(messages, tools), output: spec.max_tokens },
+      {
+        prompt: estimatePromptTokens(messages, tools),
+        output: spec.max_tokens,
+        charge: callerCharge(ctx.usage, name, spec.role === "internal"),
+      },
       ctx.signal,
     );
     const request = buildChatRequest(spec, target, messages, {
@@ -115,7 +123,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   }
   if (!systemPrompt?.trim()) systemPrompt = [`You are ${name}.`, spec.description].filter(Boolean).join(" ");
 
-  const toolset = await openToolset(spec, ctx, input.toolsEnabled);
+  const toolset = await openToolset(spec, ctx, builtin, input.toolsEnabled);
   try {
     const messages: ChatMessage[] = [
       { role: "system", content: systemPrompt },
@@ -188,26 +196,36 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
       return typeof delegated.content === "string" ? delegated.content : JSON.stringify(delegated.content);
     }
     if (tool === toolset.builtin) return callBuiltinTool(toolset.builtin, args, name, ctx, lane);
-    const outcome = await lane.step(
-      { agentName: name, role: "tool", model: `mcp:${tool}`, input: { tool, arguments: args } },
-      async () => {
+    // Billed once the server answered: a call that fails the run gives its charge back.
+    const refund = await incur(ctx, { kind: "mcp_call", tool });
+    const outcome = await lane
+      .step({ agentName: name, role: "tool", model: `mcp:${tool}`, input: { tool, arguments: args } }, async () => {
         const answer = await toolset.mcp!.call(tool, args, ctx.signal);
         return { output: answer, inputTokens: 0, outputTokens: 0, cost: 0 };
-      },
-    );
-    ctx.usage.mcpCalls++;
+      })
+      .catch((err: unknown) => {
+        refund();
+        throw err;
+      });
     return (outcome.output as { text: string }).text;
   }
 }
 
-async function openToolset(spec: AgentSpec, ctx: AgentContext, toolsEnabled?: string[] | null): Promise<Toolset> {
+/** The built-in tool `tools_enabled` attaches. The API refused tools this deployment does not offer; one withdrawn since is left out, not run. */
+function offeredBuiltin(toolsEnabled?: string[] | null): BuiltinTool | null {
+  const chosen = chosenBuiltinTool(toolsEnabled);
+  return chosen && offeredBuiltinTools().includes(chosen) ? chosen : null;
+}
+
+async function openToolset(
+  spec: AgentSpec,
+  ctx: AgentContext,
+  builtin: BuiltinTool | null,
+  toolsEnabled?: string[] | null,
+): Promise<Toolset> {
   const servers = collectMcpServers(spec);
   const mcp = servers.length ? await McpToolbox.open(servers, ctx.signal) : null;
   const handoffs = ctx.depth < MAX_HANDOFF_DEPTH ? ((spec.handoffs ?? []) as AgentSpec[]) : [];
-  // The API refused tools this deployment does not offer; one withdrawn since is left out, not run.
-  const chosen = chosenBuiltinTool(toolsEnabled);
-  const builtin = chosen && offeredBuiltinTools().includes(chosen) ? chosen : null;
-  if (builtin) ctx.usage.builtinTools.add(builtin); // a flat fee per request, used or not
   const executable = new Set([
     ...(builtin ? [builtin] : []),
     ...(mcp?.tools.map((t) => t.function.name) ?? []),

@@ -10,8 +10,9 @@ interface BuiltinToolCostFields {
 
 /**
  * The flat fees of the built-in tools a run enabled, once per run however often they were called:
- * their sum, and the fields that report them (only a run that enabled a tool reports its fee). Agent
- * and swarm usage both bill them from here, so a search costs the same whichever kind of run made it.
+ * their sum, and the fields that report them (only a run that enabled a tool reports its fee). Part
+ * of `runCharges`, which agent and swarm usage and the run's budget all count from, so a search costs
+ * the same whichever kind of run made it.
  */
 export function builtinToolFees(
   usage: UsageCounter,

@@ -9,6 +9,7 @@ import { secondsSince } from "../../shared/metrics/registry";
 import type { AgentContext } from "./agent-context";
 import { withLlmSlot } from "./llm-slots";
 import type { CallAllowance } from "./run-budget";
+import { recordCaller } from "./run-charges";
 import type { StepMeta, StepRecorder } from "./step-recorder";
 
 /** What an assistant turn is stored as: its text and any tool calls. */
@@ -45,8 +46,9 @@ async function countedCall(target: ResolvedModel, call: () => Promise<ChatResult
 
 /**
  * One LLM call as a recorded step (replayed from Postgres on a retried job), charged to the run's
- * budget and usage under `meta.agentName`. The caller reserves the call's `allowance` from the
- * budget before building `request` (its output cap); a call that fails gives it back, a call
+ * budget and usage under `meta.agentName` (with the agent's per-agent charge on its first call).
+ * The caller reserves the call's `allowance` from the budget before building `request` (its output
+ * cap, and `callerCharge` as its `charge`); a call that fails gives it back, a call
  * whose run is cancelled while it waits for a slot under `LLM_MAX_IN_FLIGHT` too.
  */
 export async function recordedLlmCall(
@@ -83,10 +85,10 @@ export async function recordedLlmCall(
     ctx.budget.release(allowance);
     throw err;
   }
-  ctx.budget.charge(allowance, outcome.inputTokens, outcome.outputTokens, outcome.cost, outcome.replayed);
   ctx.usage.inputTokens += outcome.inputTokens;
   ctx.usage.outputTokens += outcome.outputTokens;
   ctx.usage.tokenCost += outcome.cost;
-  ctx.usage.addCaller(meta.agentName, meta.role === "internal");
+  const agentCharge = recordCaller(ctx.usage, meta.agentName, meta.role === "internal");
+  ctx.budget.charge(allowance, outcome.inputTokens, outcome.outputTokens, outcome.cost + agentCharge, outcome.replayed);
   return { message: outcome.output as AssistantMessage, replayed: outcome.replayed };
 }

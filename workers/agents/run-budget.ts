@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "../../shared/errors";
+import { roundCost } from "../../shared/llm/pricing";
 import type { BudgetLimitKind } from "../../shared/metrics/runs";
 import type { SharedSpend } from "./spend-pools";
 
@@ -27,12 +28,16 @@ export interface CallNeeds {
   prompt: number;
   /** The most output tokens it would use (the agent's `max_tokens`). */
   output: number;
+  /** Dollars the call adds to the bill besides its tokens: its agent's per-agent charge, on the agent's first call. */
+  charge?: number;
 }
 
 /** Room granted to one LLM call: its output cap; its prompt and output stay reserved until it is charged or released. */
 export interface CallAllowance {
   readonly maxTokens: number;
   readonly prompt: number;
+  /** The call's per-agent charge, held until it is charged or released. */
+  readonly charge: number;
   settled: boolean;
 }
 
@@ -42,6 +47,12 @@ export interface CallAllowance {
  * shared pools, its spend also counts against what it shares with other runs (the other items of
  * its batch, the rest of its account's day).
  *
+ * Dollars count what the run's bill counts, at list price (night and flex discounts come off the
+ * bill at the end): its calls' tokens, each agent's per-agent charge, and the flat charges
+ * (`addCharge`: built-in tool fees, images, MCP calls, searches), each before the work it pays for.
+ * A call needs its per-agent charge and some room left; a flat charge must fit whole, or it is
+ * refused and the run stops, so flat charges never take a run past its `max_cost`.
+ *
  * Every call reserves its estimated prompt and its output cap before it starts, so calls running
  * side by side (a swarm's parallel turns, a batch's items on other workers) cannot each be
  * granted the same remainder. The true prompt size is known only once the provider answers, so a
@@ -50,8 +61,11 @@ export interface CallAllowance {
  */
 export class RunBudget {
   tokens = 0;
+  /** Dollars charged so far: calls (tokens and per-agent charges) and flat charges. */
   cost = 0;
   private reserved = 0;
+  /** Dollars held by calls in flight (their per-agent charges) and by flat charges the pools are counting. */
+  private heldCost = 0;
 
   constructor(
     readonly limits: BudgetLimits,
@@ -73,10 +87,16 @@ export class RunBudget {
   }
 
   /** The call's allowance, or null when the room left is reserved by calls in flight. */
-  private async tryReserve({ prompt, output }: CallNeeds): Promise<CallAllowance | null> {
+  private async tryReserve({ prompt, output, charge = 0 }: CallNeeds): Promise<CallAllowance | null> {
     const { maxTokens, maxCost, deadline } = this.limits;
     if (Date.now() >= deadline) throw new BudgetExceededError("The run reached its time limit", "time");
     if (this.cost >= maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${maxCost}`, "cost");
+    if (charge > 0 && roundCost(this.cost + this.heldCost + charge) >= maxCost) {
+      throw new BudgetExceededError(
+        `The run reached its cost limit of $${maxCost}: its next agent's per-agent charge ($${charge}) does not fit in what is left`,
+        "cost",
+      );
+    }
     if (this.tokens >= maxTokens)
       throw new BudgetExceededError(`The run reached its limit of ${maxTokens} tokens`, "tokens");
     if (this.tokens + prompt >= maxTokens) {
@@ -89,27 +109,59 @@ export class RunBudget {
     if (room <= 0) return null;
     let granted = Math.min(output, room);
     this.reserved += prompt + granted;
-    if (!this.shared) return { maxTokens: granted, prompt, settled: false };
+    this.heldCost += charge;
+    if (!this.shared) return { maxTokens: granted, prompt, charge, settled: false };
     try {
-      const answer = await this.shared.reserve(prompt, granted);
+      const answer = await this.shared.reserve(prompt, granted, charge);
       if ("exhausted" in answer) throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure), "shared");
       if ("busy" in answer) {
         this.reserved -= prompt + granted;
+        this.heldCost -= charge;
         return null;
       }
       this.reserved -= granted - answer.granted;
       granted = answer.granted;
-      return { maxTokens: granted, prompt, settled: false };
+      return { maxTokens: granted, prompt, charge, settled: false };
     } catch (err) {
       this.reserved -= prompt + granted;
+      this.heldCost -= charge;
       throw err;
     }
   }
 
   /**
-   * Charges a finished call and frees its reservation. A replayed call (a retried job reading a
-   * stored step) counts towards this run again, but not in the shared pools: they counted it when
-   * it was first made.
+   * Counts a flat charge before the work it pays for, in the run and in every pool it shares, or
+   * throws `BudgetExceededError` (counting it nowhere) when it does not fit whole in what is left.
+   * `what` names it in the error.
+   */
+  async addCharge(amount: number, what: string): Promise<void> {
+    const { maxCost } = this.limits;
+    if (roundCost(this.cost + this.heldCost + amount) > maxCost) {
+      throw new BudgetExceededError(
+        `The run reached its cost limit of $${maxCost}: ${what} ($${amount}) does not fit in what is left`,
+        "cost",
+      );
+    }
+    this.heldCost += amount;
+    try {
+      const refused = await this.shared?.charge(amount);
+      if (refused) throw new BudgetExceededError(refused.exhausted("cost"), "shared");
+      this.cost += amount;
+    } finally {
+      this.heldCost -= amount;
+    }
+  }
+
+  /** Gives back a flat charge the run turned out not to owe (a search the provider did not answer). */
+  refundCharge(amount: number): void {
+    this.cost -= amount;
+    this.shared?.charge(-amount).catch(() => undefined);
+  }
+
+  /**
+   * Charges a finished call (`cost`: its tokens and, on its agent's first call, the per-agent
+   * charge) and frees its reservation. A replayed call (a retried job reading a stored step)
+   * counts towards this run again, but not in the shared pools: they counted it when it was first made.
    */
   charge(allowance: CallAllowance, inputTokens: number, outputTokens: number, cost: number, replayed = false): void {
     this.tokens += inputTokens + outputTokens;
@@ -131,6 +183,7 @@ export class RunBudget {
     if (allowance.settled) return;
     allowance.settled = true;
     this.reserved -= allowance.prompt + allowance.maxTokens;
+    this.heldCost -= allowance.charge;
     // Not awaited: Redis runs one connection's commands in order, so the run's next reservation
     // already sees this charge. A charge lost to a Redis failure under-counts this one call.
     this.shared

@@ -4,6 +4,7 @@ import { BadRequestError } from "../../shared/errors";
 import { revealedRequest } from "../../shared/secrets/run-secrets";
 import { agentName, runAgent } from "../agents/agent-runner";
 import { agentUsage } from "../agents/agent-usage";
+import { incur } from "../agents/run-charges";
 import type { Handler } from "./handler";
 import { executeRun } from "./run-lifecycle";
 
@@ -15,6 +16,8 @@ export const handleAgentRun: Handler<"agent-run"> = ({ runId }, ctx) =>
       const request = revealedRequest(run);
       if (!request.task?.trim()) throw new BadRequestError("No task given for this agent");
       const images = [...(request.img ? [request.img] : []), ...(request.imgs ?? [])];
+      // The run's own agent is billed whether or not it gets to call: its budget counts that first.
+      await incur({ budget, usage }, { kind: "run_agent" });
       const result = await runAgent(
         request.agent_config,
         { task: request.task, history: request.history, images, toolsEnabled: request.tools_enabled },

@@ -8,6 +8,7 @@ import { buildChatRequest } from "../agents/llm-request";
 import { modelFamily } from "../agents/model-family";
 import { estimatePromptTokens } from "../agents/prompt-estimate";
 import { recordedLlmCall, type AssistantMessage } from "../agents/recorded-llm-call";
+import { callerCharge } from "../agents/run-charges";
 import { internalAgentSpec } from "./internal-agent";
 import type { SwarmRun } from "./swarm-run";
 
@@ -115,7 +116,11 @@ export async function decide<T>(
 
   const call = async (attempt: number): Promise<AssistantMessage> => {
     const allowance = await ctx.budget.beforeCall(
-      { prompt: estimatePromptTokens(messages, tools), output: spec.max_tokens },
+      {
+        prompt: estimatePromptTokens(messages, tools),
+        output: spec.max_tokens,
+        charge: callerCharge(ctx.usage, who.name, spec.role === "internal"),
+      },
       ctx.signal,
     );
     const request = buildChatRequest(spec, target, messages, {
