@@ -1,6 +1,26 @@
 import { expect } from "chai";
 import { estimatePromptTokens } from "../../workers/agents/prompt-estimate";
 import { BudgetExceededError, RunBudget } from "../../workers/agents/run-budget";
+import type { SharedSpend } from "../../workers/agents/spend-pools";
+
+/** Shared pools that grant every reservation and record what the budget asks of them. */
+function recordingPools() {
+  const calls: string[] = [];
+  const pools = {
+    async reserve(prompt: number, granted: number, charge: number) {
+      calls.push(`reserve ${prompt}+${granted} checking $${charge}`);
+      return { granted };
+    },
+    async settle(_reservation: unknown, tokens: number, cost: number) {
+      calls.push(`settle ${tokens} tokens $${cost}`);
+    },
+    async charge(amount: number) {
+      calls.push(`charge $${amount}`);
+      return null;
+    },
+  };
+  return { calls, pools: pools as unknown as SharedSpend };
+}
 
 const limits = (maxTokens: number, maxCost = 100) => ({ maxTokens, maxCost, deadline: Date.now() + 60_000 });
 const needs = (prompt: number, output: number) => ({ prompt, output });
@@ -90,6 +110,29 @@ describe("run budget", () => {
     );
     budget.refundCharge(0.01);
     expect((await budget.beforeCall(needs(5, 10))).maxTokens).to.equal(10);
+  });
+
+  it("lets the pools check and count a charge every run has with its first call, or when it ends without one", async () => {
+    const { calls, pools } = recordingPools();
+    const budget = new RunBudget(limits(1_000, 1), pools);
+    await budget.addCharge(0.01, "the per-agent charge", { withNextCall: true });
+    expect(budget.cost).to.equal(0.01);
+    expect(calls, "no round trip of its own").to.deep.equal([]);
+    const call = await budget.beforeCall(needs(10, 20));
+    budget.charge(call, 10, 5, 0.002);
+    await budget.close();
+    expect(calls).to.deep.equal(["reserve 10+20 checking $0.01", "settle 15 tokens $0.012"]);
+
+    const idle = recordingPools();
+    const stopped = new RunBudget(limits(1_000, 1), idle.pools);
+    await stopped.addCharge(0.01, "the per-agent charge", { withNextCall: true });
+    await stopped.close();
+    await stopped.close();
+    expect(idle.calls, "counted once when the run made no call").to.deep.equal(["settle 0 tokens $0.01"]);
+    const err = await rejectionOf(
+      new RunBudget(limits(1_000, 0.005), idle.pools).addCharge(0.01, "the per-agent charge", { withNextCall: true }),
+    );
+    expect(err).to.be.instanceOf(BudgetExceededError);
   });
 
   it("estimates a prompt from its text, tool calls and tool definitions, and images at a fixed price", () => {

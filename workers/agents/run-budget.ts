@@ -38,6 +38,8 @@ export interface CallAllowance {
   readonly prompt: number;
   /** The call's per-agent charge, held until it is charged or released. */
   readonly charge: number;
+  /** Flat charges the run counted before this call that the pools count with its settlement (`withNextCall`). */
+  readonly carried: number;
   settled: boolean;
 }
 
@@ -66,6 +68,8 @@ export class RunBudget {
   private reserved = 0;
   /** Dollars held by calls in flight (their per-agent charges) and by flat charges the pools are counting. */
   private heldCost = 0;
+  /** Flat charges counted in this run's cost that the shared pools have not counted yet (`withNextCall`). */
+  private unpooled = 0;
 
   constructor(
     readonly limits: BudgetLimits,
@@ -110,9 +114,11 @@ export class RunBudget {
     let granted = Math.min(output, room);
     this.reserved += prompt + granted;
     this.heldCost += charge;
-    if (!this.shared) return { maxTokens: granted, prompt, charge, settled: false };
+    if (!this.shared) return { maxTokens: granted, prompt, charge, carried: 0, settled: false };
+    // The pools check the flat charges not counted yet with this call's, and count them when it settles.
+    const carried = this.unpooled;
     try {
-      const answer = await this.shared.reserve(prompt, granted, charge);
+      const answer = await this.shared.reserve(prompt, granted, charge + carried);
       if ("exhausted" in answer) throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure), "shared");
       if ("busy" in answer) {
         this.reserved -= prompt + granted;
@@ -121,7 +127,8 @@ export class RunBudget {
       }
       this.reserved -= granted - answer.granted;
       granted = answer.granted;
-      return { maxTokens: granted, prompt, charge, settled: false };
+      this.unpooled -= carried;
+      return { maxTokens: granted, prompt, charge, carried, settled: false };
     } catch (err) {
       this.reserved -= prompt + granted;
       this.heldCost -= charge;
@@ -132,15 +139,22 @@ export class RunBudget {
   /**
    * Counts a flat charge before the work it pays for, in the run and in every pool it shares, or
    * throws `BudgetExceededError` (counting it nowhere) when it does not fit whole in what is left.
-   * `what` names it in the error.
+   * `what` names it in the error. `withNextCall`: the pools check and count it with the run's next
+   * LLM call instead of in a round trip of its own (or when the run ends, if it makes none), for a
+   * charge every run has, such as an agent run's own agent.
    */
-  async addCharge(amount: number, what: string): Promise<void> {
+  async addCharge(amount: number, what: string, options: { withNextCall?: boolean } = {}): Promise<void> {
     const { maxCost } = this.limits;
     if (roundCost(this.cost + this.heldCost + amount) > maxCost) {
       throw new BudgetExceededError(
         `The run reached its cost limit of $${maxCost}: ${what} ($${amount}) does not fit in what is left`,
         "cost",
       );
+    }
+    if (options.withNextCall) {
+      this.cost += amount;
+      if (this.shared) this.unpooled += amount;
+      return;
     }
     this.heldCost += amount;
     try {
@@ -174,6 +188,14 @@ export class RunBudget {
     this.settle(allowance, 0, 0);
   }
 
+  /** Has the pools count what the run counted for them to check with a call that never came (see `withNextCall`). */
+  async close(): Promise<void> {
+    if (this.unpooled <= 0 || !this.shared) return;
+    const amount = this.unpooled;
+    this.unpooled = 0;
+    await this.shared.settle({ prompt: 0, granted: 0 }, 0, amount).catch(() => undefined);
+  }
+
   /** Milliseconds until the deadline (for aborting an in-flight call). */
   msLeft(): number {
     return Math.max(0, this.limits.deadline - Date.now());
@@ -185,9 +207,10 @@ export class RunBudget {
     this.reserved -= allowance.prompt + allowance.maxTokens;
     this.heldCost -= allowance.charge;
     // Not awaited: Redis runs one connection's commands in order, so the run's next reservation
-    // already sees this charge. A charge lost to a Redis failure under-counts this one call.
+    // already sees this charge. A charge lost to a Redis failure under-counts this one call. The
+    // flat charges it carried are owed whatever became of the call.
     this.shared
-      ?.settle({ prompt: allowance.prompt, granted: allowance.maxTokens }, tokens, cost)
+      ?.settle({ prompt: allowance.prompt, granted: allowance.maxTokens }, tokens, cost + allowance.carried)
       .catch(() => undefined);
   }
 }

@@ -113,7 +113,8 @@ export async function incur(ctx: Pick<AgentContext, "budget" | "usage">, charge:
   const { amount, undo } = priced(ctx.usage, () => record(ctx.usage, charge));
   if (amount > 0) {
     try {
-      await ctx.budget.addCharge(amount, describe(charge));
+      // Every agent run has this one: the pools count it with the run's first call, not in a round trip of its own.
+      await ctx.budget.addCharge(amount, describe(charge), { withNextCall: charge.kind === "run_agent" });
     } catch (err) {
       undo();
       throw err;

@@ -49,7 +49,8 @@ return {0, granted}
  */
 const SETTLE_LUA = `
 for i, key in ipairs(KEYS) do
-  redis.call('HINCRBY', key, '${R}', -tonumber(ARGV[1 + i * 2]))
+  -- 0 - x, not -x: Lua's -0 reaches Redis as "-0", which HINCRBY refuses
+  redis.call('HINCRBY', key, '${R}', 0 - tonumber(ARGV[1 + i * 2]))
   redis.call('HINCRBY', key, '${T}', ARGV[1])
   redis.call('HINCRBYFLOAT', key, '${C}', ARGV[2])
   if redis.call('PTTL', key) < 0 then redis.call('PEXPIRE', key, ARGV[2 + i * 2]) end

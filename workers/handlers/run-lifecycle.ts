@@ -161,6 +161,7 @@ export async function executeRun<R extends ExecutedRun>(
     }
     if (!isRunFailure(err)) giveUp(lease, err); // infrastructure trouble: let BullMQ retry the job
     await env.recorder.flush().catch(() => undefined); // what did finish is worth keeping
+    await env.budget.close(); // the pools hold the run's charges before anyone learns it failed
     const error = runErrorOf(err, how.failedAgent?.(err, env));
     const failedRow = await durable(() => failRun(ctx.ds, runId, error, how.usageSoFar(env)));
     countEnded(run, "failed");
@@ -169,6 +170,7 @@ export async function executeRun<R extends ExecutedRun>(
     env.events?.emit({ type: "error", error: err.message });
     ctx.logger.warn({ runId, err: err.message }, "run failed");
   } finally {
+    void env.budget.close(); // a run that stopped before its first call (cancelled, handed back)
     stop.dispose();
     lease.stop();
     ctx.cancels.release(runId);
