@@ -72,30 +72,34 @@ describe("run writes group-committed across concurrent runs", () => {
     const at = new Date();
     await Promise.all(
       runs.map((r, i) =>
-        insertStep(h.deps.ds, {
-          run_id: r.id,
-          seq: 1,
-          step_key: "agent:0",
-          agent_name: `Agent ${i}`,
-          role: "agent",
-          input: [{ role: "user", content: `step ${i} "quoted" \\ and {braces}` }],
-          output: { role: "assistant", content: `answer ${i}` },
-          model: "gpt-4o-mini",
-          provider: i % 2 ? null : "openai",
-          input_tokens: 10 + i,
-          output_tokens: 20 + i,
-          cost: 0.001 * i,
-          upstream_cost: null,
-          started_at: at,
-          finished_at: at,
-        }),
+        insertStep(
+          h.deps.ds,
+          {
+            run_id: r.id,
+            seq: 1,
+            step_key: "agent:0",
+            agent_name: `Agent ${i}`,
+            role: "agent",
+            input: [{ role: "user", content: `step ${i} "quoted" \\ and {braces}` }],
+            output: { role: "assistant", content: `answer ${i}` },
+            model: "gpt-4o-mini",
+            provider: i % 2 ? null : "openai",
+            input_tokens: 10 + i,
+            output_tokens: 20 + i,
+            cost: 0.001 * i,
+            upstream_cost: null,
+            started_at: at,
+            finished_at: at,
+          },
+          null,
+        ),
       ),
     );
     const rows = await Promise.all([
       ...runs.map((r, i) =>
-        completeRun(h.deps.ds, r.id, { outputs: [{ role: "A", content: `done ${i}` }] } as any, null),
+        completeRun(h.deps.ds, r.id, { outputs: [{ role: "A", content: `done ${i}` }] } as any, null, null),
       ),
-      completeRun(h.deps.ds, cancelled.id, { outputs: [] } as any, null),
+      completeRun(h.deps.ds, cancelled.id, { outputs: [] } as any, null, null),
     ]);
     for (const [i, r] of runs.entries()) {
       expect(rows[i], `run ${i}`).to.include({ id: r.id, status: "succeeded" });
@@ -112,8 +116,8 @@ describe("run writes group-committed across concurrent runs", () => {
   it("of two completions of one run in a batch, only the first is told it completed the run", async () => {
     const run = await createRun(h.deps.ds, { kind: "agent", owner, status: "running" });
     const [first, second] = await Promise.all([
-      completeRun(h.deps.ds, run.id, { outputs: [{ role: "A", content: "first" }] } as any, null),
-      completeRun(h.deps.ds, run.id, { outputs: [{ role: "A", content: "second" }] } as any, null),
+      completeRun(h.deps.ds, run.id, { outputs: [{ role: "A", content: "first" }] } as any, null, null),
+      completeRun(h.deps.ds, run.id, { outputs: [{ role: "A", content: "second" }] } as any, null, null),
     ]);
     expect(first).to.include({ id: run.id, status: "succeeded" });
     expect(first!.output).to.deep.equal({ outputs: [{ role: "A", content: "first" }] });
