@@ -41,10 +41,14 @@ type Values = unknown[];
 
 /**
  * Steps are written only while their execution holds the run's lease (the owner is the last value
- * of each row; null for a run claimed without one): `FOR SHARE` makes a claim by another execution
- * wait for the insert, or the insert wait for the claim and then find the owner changed. Returns,
- * per row, whether it was stored (false: the lease is gone, or the step was stored already); rows
- * are told apart by their position, as two executions may send the same step in one batch.
+ * of each row; null for a run claimed without one). The owner is read without locking the run's
+ * row: a share lock would make every completion wait for the steps inserted beside it, and batches
+ * locking rows in different orders could deadlock. So a claim committed while the statement runs
+ * (well under a millisecond) may still see that step stored; it is a call the stale execution did
+ * make, and the run's result stays its new owner's, whose completion is checked under the row's
+ * lock. Returns, per row, whether it was stored (false: the lease is gone, or the step was stored
+ * already); rows are told apart by their position, as two executions may send the same step in
+ * one batch.
  */
 const insertManySteps = async (ds: DataSource, rows: readonly Values[]) => {
   const stored = await sql<{ i: string }>(
@@ -56,7 +60,6 @@ const insertManySteps = async (ds: DataSource, rows: readonly Values[]) => {
          AS v(run_id, seq, step_key, agent_name, role, input, output, model, provider, input_tokens, output_tokens,
            cost, upstream_cost, started_at, finished_at, owner, i)
        JOIN runs ON runs.id = v.run_id AND runs.lease_owner IS NOT DISTINCT FROM v.owner
-       FOR SHARE OF runs
      ), inserted AS (
        INSERT INTO run_steps (${STEP_COLUMNS})
        SELECT run_id, seq, step_key, agent_name, role, input, output, model, provider, input_tokens, output_tokens,
