@@ -5,6 +5,7 @@ import { config } from "../../shared/config";
 import { BadRequestError, ValidationError } from "../../shared/errors";
 import { ImageError } from "../../shared/storage";
 import { PlatformError } from "../platform-error";
+import { clientLeft, readBodyUnlessClientLeaves, requestAborted } from "./client-left";
 import { findJsonHazard, MAX_JSON_DEPTH } from "./json-hazards";
 import type { PlatformState } from "./state";
 
@@ -14,25 +15,23 @@ const JSON_TYPES = ["json", "+json"];
 /** zlib (gzip, deflate) and brotli report input they cannot decode with codes like these. */
 const DECOMPRESSION_CODES = /^(Z_|ERR__ERROR_)/;
 
-/** The error of a request whose client left before its body was read (nobody will see the answer). */
-function requestAborted(): BadRequestError {
-  return new BadRequestError("The client closed the connection before its body was read", {}, "REQUEST_ABORTED");
-}
+/** raw-body's errors for a request stream it could not read to the end: gone before, or going during, the read. */
+const CUT_SHORT = new Set(["stream.not.readable", "request.aborted"]);
 
 /**
  * koa-body's `onError`: a parser error becomes the client's error. A body whose
  * `Content-Encoding` does not match its bytes fails inside zlib with an error that carries no
- * HTTP status, which would otherwise be answered as a 500. So does a client that closed its
- * connection before its body was read (the body is read after authentication): `raw-body` finds
- * the request stream no longer readable and reports a 500, logged as our error, for a request
- * nobody is waiting on.
+ * HTTP status, which would otherwise be answered as a 500. A client that closed its connection
+ * before its body was read (the body is read after authentication), or while it was, is
+ * `REQUEST_ABORTED`: `raw-body` reports the first as a 500, logged as our error, for a request
+ * nobody is waiting on, and the second as a bare 400 (see also `readBodyUnlessClientLeaves`).
  */
 export function rethrowBodyParseError(err: Error, ctx?: { req: { destroyed: boolean; complete: boolean } }): never {
   // Destroyed before the whole body came: the client left. (A request whose body was read in full
   // is destroyed too, and reading it again is our bug, which stays a 500.)
-  const clientLeft = ctx !== undefined && ctx.req.destroyed && !ctx.req.complete;
-  if (clientLeft && (err as { type?: unknown }).type === "stream.not.readable") {
-    throw requestAborted();
+  if (ctx !== undefined && clientLeft(ctx.req)) {
+    const type = (err as { type?: unknown }).type;
+    if (typeof type === "string" && CUT_SHORT.has(type)) throw requestAborted();
   }
   const code = (err as { code?: unknown }).code;
   if (typeof code === "string" && DECOMPRESSION_CODES.test(code)) {
@@ -72,10 +71,9 @@ export function jsonBody(limit: string): Middleware {
     if (hasBody && ["POST", "PUT", "PATCH"].includes(ctx.method) && !ctx.is(JSON_TYPES)) {
       throw new BadRequestError("Request body must be JSON: send Content-Type: application/json", {}, "INVALID_BODY");
     }
-    return parse(ctx, async () => {
-      refuseHazards(ctx.request.body);
-      await next();
-    });
+    await readBodyUnlessClientLeaves(ctx.req, () => parse(ctx, async () => undefined));
+    refuseHazards(ctx.request.body);
+    await next();
   };
 }
 
@@ -122,7 +120,7 @@ export function platformBody(options: { fileField: string; maxFileBytes?: number
     },
     onError: (err: Error & { httpCode?: unknown }, ctx) => {
       // formidable's "Request aborted": the client left in the middle of its upload.
-      if (ctx.req.aborted || (ctx.req.destroyed && !ctx.req.complete)) throw requestAborted();
+      if (ctx.req.aborted || clientLeft(ctx.req)) throw requestAborted();
       if (err?.httpCode === 413 || /maxFileSize|maxTotalFileSize/i.test(String(err?.message))) {
         throw new ImageError("too_large", `The image is larger than the ${maxFileBytes}-byte limit`);
       }
@@ -141,7 +139,7 @@ export function platformBody(options: { fileField: string; maxFileBytes?: number
         "INVALID_BODY",
       );
     }
-    await parse(ctx, async () => undefined);
+    await readBodyUnlessClientLeaves(ctx.req, () => parse(ctx, async () => undefined));
     const all = Object.values(ctx.request.files ?? {}).flatMap(filesOf);
     try {
       const [file] = filesOf(ctx.request.files?.[options.fileField]);

@@ -82,6 +82,7 @@ export function handleErrors(
       err = asOurError(ctx, caught, renderer);
     }
     if (!err) return;
+    ctx.state.errorCode = err.code;
     ctx.set(err.headers);
     const { status, body } = renderer.render(err);
     ctx.body = body;

@@ -6,8 +6,8 @@ import type { RequestState } from "./state";
 /**
  * Gives each request an id (the caller's `X-Request-Id` when it is a short safe string), and one
  * log line when it ends. Every line written while the request runs carries the id (`reqId`), and
- * its run's id (`runId`) once the use case has stored the run (see `shared/logger`). Headers are
- * not logged, so keys cannot leak through here.
+ * its run's id (`runId`) once the use case has stored the run (see `shared/logger`). An error
+ * answer's line names its code. Headers are not logged, so keys cannot leak through here.
  */
 export function requestLogger(root: Logger): Middleware<RequestState> {
   return (ctx, next) => {
@@ -21,7 +21,14 @@ export function requestLogger(root: Logger): Middleware<RequestState> {
         await next();
       } finally {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 };
+        const line = {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(ms * 100) / 100,
+          // Which error was answered (`REQUEST_ABORTED`: the client left before sending its body).
+          ...(ctx.state.errorCode ? { code: ctx.state.errorCode } : {}),
+        };
         if (ctx.status >= 500) ctx.state.logger.error(line, "request");
         else ctx.state.logger.info(line, "request");
       }

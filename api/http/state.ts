@@ -7,6 +7,8 @@ import type { RateLimitState } from "../limits/rate-limiter";
 export interface RequestState {
   requestId: string;
   logger: Logger;
+  /** The code of the error answered, for the request's log line (`handleErrors`). */
+  errorCode?: string;
 }
 
 /** A `/v1` request: behind the API key and the rate limits (`api/app.ts`). */

@@ -1,6 +1,7 @@
 import type { DataSource } from "typeorm";
 import type { Run } from "./entities/run.entity";
 import type { RunStep } from "./entities/run-step.entity";
+import { assertLeaseHeld } from "./run-lease-check";
 import { sql } from "./sql";
 import { columnsOf, rowBytes, statementBatch } from "./statement-batch";
 
@@ -38,61 +39,84 @@ function stepValues(step: RunStep): unknown[] {
 
 type Values = unknown[];
 
-// A lost step only means its call is made again on a retry: relaxed commits (see `sql`).
-const insertOneStep = (ds: DataSource, values: Values) =>
-  sql(
-    ds,
-    `INSERT INTO run_steps (${STEP_COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING`,
-    values,
-    { relaxed: true },
-  ).then(() => undefined);
-
+/**
+ * Steps are written only while their execution holds the run's lease (the owner is the last value
+ * of each row; null for a run claimed without one). The owner is read without locking the run's
+ * row: a share lock would make every completion wait for the steps inserted beside it, and batches
+ * locking rows in different orders could deadlock. So a claim committed while the statement runs
+ * (well under a millisecond) may still see that step stored; it is a call the stale execution did
+ * make, and the run's result stays its new owner's, whose completion is checked under the row's
+ * lock. Returns, per row, whether it was stored (false: the lease is gone, or the step was stored
+ * already); rows are told apart by their position, as two executions may send the same step in
+ * one batch.
+ */
 const insertManySteps = async (ds: DataSource, rows: readonly Values[]) => {
-  await sql(
+  const stored = await sql<{ i: string }>(
     ds,
-    `INSERT INTO run_steps (${STEP_COLUMNS})
-     SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[],
-       $8::text[], $9::text[], $10::int[], $11::int[], $12::float8[], $13::float8[], $14::timestamptz[],
-       $15::timestamptz[])
-     ON CONFLICT DO NOTHING`,
+    `WITH allowed AS (
+       SELECT v.* FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[],
+         $8::text[], $9::text[], $10::int[], $11::int[], $12::float8[], $13::float8[], $14::timestamptz[],
+         $15::timestamptz[], $16::uuid[]) WITH ORDINALITY
+         AS v(run_id, seq, step_key, agent_name, role, input, output, model, provider, input_tokens, output_tokens,
+           cost, upstream_cost, started_at, finished_at, owner, i)
+       JOIN runs ON runs.id = v.run_id AND runs.lease_owner IS NOT DISTINCT FROM v.owner
+     ), inserted AS (
+       INSERT INTO run_steps (${STEP_COLUMNS})
+       SELECT run_id, seq, step_key, agent_name, role, input, output, model, provider, input_tokens, output_tokens,
+         cost, upstream_cost, started_at, finished_at
+       FROM allowed ORDER BY i
+       ON CONFLICT DO NOTHING
+       RETURNING run_id, seq
+     )
+     SELECT allowed.i FROM allowed JOIN inserted USING (run_id, seq)`,
     columnsOf([...rows]),
-    { relaxed: true },
+    { relaxed: true }, // a lost step only means its call is made again on a retry (see `sql`)
   );
-  return rows.map(() => undefined);
+  const positions = new Set(stored.map((row) => Number(row.i) - 1));
+  return rows.map((_, i) => positions.has(i));
 };
 
+// Only the execution holding the run's lease (the row's last value) completes it.
 const COMPLETE_SET = `status = 'succeeded', output = v.output, usage = v.usage, finished_at = now(),
   execution_time = EXTRACT(EPOCH FROM (now() - runs.started_at))`;
+const COMPLETE_WHERE = `runs.id = v.id AND runs.status = 'running' AND runs.lease_owner IS NOT DISTINCT FROM v.owner`;
 
-/** A success's values: the run's id, its output and usage as JSON text. */
+/** A success's values: the run's id, its output and usage as JSON text, the lease owner. */
 const completeOne = async (ds: DataSource, values: Values) => {
   const rows = await sql<Run>(
     ds,
-    `UPDATE runs SET ${COMPLETE_SET} FROM (SELECT $1::uuid AS id, $2::jsonb AS output, $3::jsonb AS usage) v
-     WHERE runs.id = v.id AND runs.status = 'running' RETURNING runs.*`,
+    `UPDATE runs SET ${COMPLETE_SET}
+     FROM (SELECT $1::uuid AS id, $2::jsonb AS output, $3::jsonb AS usage, $4::uuid AS owner) v
+     WHERE ${COMPLETE_WHERE} RETURNING runs.*`,
     values,
   );
   return rows[0] ?? null;
 };
 
 const completeMany = async (ds: DataSource, successes: readonly Values[]) => {
-  // Two completions of one run in a batch: only the first is written and told it completed the
-  // run, as when they came one after the other and the second found the run no longer running.
-  const firsts = successes.filter(([id], i) => successes.findIndex(([other]) => other === id) === i);
+  // Two completions of one run by one owner in a batch: only the first is written and told it
+  // completed the run, as when they came one after the other and the second found the run no
+  // longer running. Of completions by different owners, only the lease's owner's can match.
+  const firsts = successes.filter(
+    ([id, , , owner], i) => successes.findIndex(([other, , , by]) => other === id && by === owner) === i,
+  );
   const rows = await sql<Run>(
     ds,
-    `UPDATE runs SET ${COMPLETE_SET} FROM unnest($1::uuid[], $2::jsonb[], $3::jsonb[]) AS v(id, output, usage)
-     WHERE runs.id = v.id AND runs.status = 'running' RETURNING runs.*`,
+    `UPDATE runs SET ${COMPLETE_SET}
+     FROM unnest($1::uuid[], $2::jsonb[], $3::jsonb[], $4::uuid[]) AS v(id, output, usage, owner)
+     WHERE ${COMPLETE_WHERE} RETURNING runs.*`,
     columnsOf(firsts),
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return successes.map((values) => (firsts.includes(values) ? (byId.get(values[0] as string) ?? null) : null));
+  return successes.map((values): Run | null => {
+    const row = byId.get(values[0] as string);
+    return row && firsts.includes(values) && row.lease_owner === values[3] ? row : null;
+  });
 };
 
 const batches = new WeakMap<
   DataSource,
-  { step: (values: Values) => Promise<void>; complete: (values: Values) => Promise<Run | null> }
+  { step: (values: Values) => Promise<boolean>; complete: (values: Values) => Promise<Run | null> }
 >();
 
 function batchesOf(ds: DataSource) {
@@ -101,7 +125,7 @@ function batchesOf(ds: DataSource) {
     found = {
       step: statementBatch(
         (rows) => insertManySteps(ds, rows),
-        (values) => insertOneStep(ds, values),
+        (values) => insertManySteps(ds, [values]).then(([stored]) => stored),
         rowBytes,
       ),
       complete: statementBatch(
@@ -115,20 +139,29 @@ function batchesOf(ds: DataSource) {
   return found;
 }
 
-/** Stores one finished step. A step already stored (a racing duplicate) is kept as it was. */
-export function insertStep(ds: DataSource, step: RunStep): Promise<void> {
-  return batchesOf(ds).step(stepValues(step));
+/**
+ * Stores one finished step of the execution holding the run's lease as `owner` (null: a run
+ * claimed without a lease). A step already stored (a racing duplicate) is kept as it was. Throws
+ * `RunLeaseLostError`, storing nothing, when the lease has passed to another execution.
+ */
+export async function insertStep(ds: DataSource, step: RunStep, owner: string | null): Promise<void> {
+  if (!(await batchesOf(ds).step([...stepValues(step), owner]))) await assertLeaseHeld(ds, step.run_id, owner);
 }
 
 /**
- * Records success and returns the final row; only a running run can succeed (a cancelled one
- * stays cancelled, and then null comes back).
+ * Records success and returns the final row. Only a running run can succeed (a cancelled one stays
+ * cancelled, and then null comes back), and only by the execution holding its lease as `owner`
+ * (null: a run claimed without a lease): for any other, nothing is written and `RunLeaseLostError`
+ * is thrown.
  */
-export function completeRun(
+export async function completeRun(
   ds: DataSource,
   id: string,
   output: NonNullable<Run["output"]>,
   usage: Run["usage"],
+  owner: string | null,
 ): Promise<Run | null> {
-  return batchesOf(ds).complete([id, JSON.stringify(output), JSON.stringify(usage)]);
+  const row = await batchesOf(ds).complete([id, JSON.stringify(output), JSON.stringify(usage), owner]);
+  if (!row) await assertLeaseHeld(ds, id, owner);
+  return row;
 }

@@ -2,6 +2,7 @@ import type { DataSource } from "typeorm";
 import type { Run, RunError, RunKind } from "./entities/run.entity";
 import type { RunStep } from "./entities/run-step.entity";
 import type { StoredSecret } from "../secrets/run-secrets";
+import { assertLeaseHeld } from "./run-lease-check";
 import { sql } from "./sql";
 import { columnsOf, rowBytes, statementBatch } from "./statement-batch";
 
@@ -188,22 +189,44 @@ export async function renewRunLease(ds: DataSource, id: string, owner: string, l
   return rows.length > 0;
 }
 
-/** Gives up `owner`'s lease (the job is being retried), so the next delivery need not wait for it to expire. */
+/**
+ * Gives up `owner`'s lease (the job is being retried), so the next delivery need not wait for it to
+ * expire; the execution that gave it up can write nothing more to the run.
+ */
 export async function releaseRunLease(ds: DataSource, id: string, owner: string): Promise<void> {
-  await sql(ds, `UPDATE runs SET lease_until = NULL WHERE id = $1 AND lease_owner = $2`, [id, owner], {
-    relaxed: true,
-  });
+  await sql(
+    ds,
+    `UPDATE runs SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2`,
+    [id, owner],
+    {
+      relaxed: true,
+    },
+  );
 }
 
-/** Records failure with a client-safe error object; returns the final row (null if it had ended). */
-export async function failRun(ds: DataSource, id: string, error: RunError, usage?: Run["usage"]): Promise<Run | null> {
+/**
+ * Records failure with a client-safe error object; returns the final row (null if it had ended).
+ * An execution passes the lease it holds as `owner` (null: a run claimed without a lease): for one
+ * that no longer holds it nothing is written and `RunLeaseLostError` is thrown. Without `owner`
+ * the failure is written whoever holds the run: only for the API failing a run it could not queue
+ * and the worker giving up a job that is out of attempts.
+ */
+export async function failRun(
+  ds: DataSource,
+  id: string,
+  error: RunError,
+  options: { usage?: Run["usage"]; owner?: string | null } = {},
+): Promise<Run | null> {
+  const { usage, owner } = options;
   const rows = await sql<Run>(
     ds,
     `UPDATE runs SET status = 'failed', error = $2, usage = COALESCE($3, usage), finished_at = now(),
        execution_time = EXTRACT(EPOCH FROM (now() - COALESCE(started_at, queued_at)))
-     WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
-    [id, JSON.stringify(error), usage === undefined ? null : JSON.stringify(usage)],
+     WHERE id = $1 AND status IN ('queued', 'running') AND ($4 OR lease_owner IS NOT DISTINCT FROM $5::uuid)
+     RETURNING *`,
+    [id, JSON.stringify(error), usage === undefined ? null : JSON.stringify(usage), owner === undefined, owner ?? null],
   );
+  if (!rows[0] && owner !== undefined) await assertLeaseHeld(ds, id, owner);
   return rows[0] ?? null;
 }
 

@@ -124,6 +124,16 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   },
   {
     file: "workers/handlers/run-lifecycle.ts",
+    throwText: "throw refused;",
+    why: "the run's failure could not be written for infrastructure trouble: handed back to BullMQ for a retry",
+  },
+  {
+    file: "workers/agents/step-recorder.ts",
+    throwText: "throw err;",
+    why: "a step that could not be stored (Postgres stayed away, or another execution took the run over): the run stops, and the job is retried or ends without writing",
+  },
+  {
+    file: "workers/handlers/run-lifecycle.ts",
     throwText: "err = new BudgetExceededError",
     why: "the run's deadline fell while it ran",
   },

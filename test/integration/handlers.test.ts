@@ -1,5 +1,7 @@
 import { expect } from "chai";
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { config } from "../../shared/config";
 import type { AgentRun, Run } from "../../shared/db/entities/run.entity";
 import { findRun, loadSteps } from "../../shared/db/run-store";
 import { logger } from "../../shared/logger";
@@ -9,6 +11,22 @@ import { handleAgentRun } from "../../workers/handlers/agent-run.handler";
 import type { HandlerContext } from "../../workers/handlers/handler";
 import { agentRequest, createRun } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
+import { captureLogs } from "../helpers/log-capture";
+
+/**
+ * Another worker's claim of `runId` for `owner`, made while this process is stalled: a child
+ * process writes it while this one's event loop waits blocked, so no lease renewal or write of the
+ * stalled execution can run meanwhile.
+ */
+function takeOverWhileStalled(runId: string, owner: string): void {
+  const claim = `UPDATE runs SET lease_owner = $1, lease_until = now() + interval '1 minute' WHERE id = $2`;
+  const script = `const { Client } = require("pg");
+    const c = new Client({ connectionString: process.env.URL });
+    c.connect().then(() => c.query(${JSON.stringify(claim)}, [process.env.OWNER, process.env.RUN])).then(() => c.end());`;
+  execFileSync(process.execPath, ["-e", script], {
+    env: { ...process.env, URL: config.databaseUrl, OWNER: owner, RUN: runId },
+  });
+}
 
 /**
  * Job handlers called directly with a payload, as a worker would call them, for runs the factories
@@ -94,6 +112,34 @@ describe("job handlers called directly", () => {
       expect(row?.error).to.include({ code: "LLM_CALL_FAILED", agent: "Refused" });
       expect(await loadSteps(h.deps.ds, run.id)).to.deep.equal([]);
       expect(announced.map((r) => r?.status)).to.deep.equal(["failed"]);
+    });
+
+    it("stops without storing its step or result when another delivery took the run over while it stalled", async () => {
+      const marker = `handler-${randomUUID()}`;
+      h.sim.script({ contains: marker, reply: "The stalled answer" });
+      const run = await createRun(h.deps.ds, {
+        kind: "agent",
+        request: agentRequest({ agent_config: { agent_name: "Stalled" }, task: `Answer ${marker}` }),
+      });
+      const current = randomUUID();
+      let stalls = 0;
+      // The job's progress is reported the moment the LLM call finishes, before its step is stored.
+      const job = { progress: () => stalls++ === 0 && takeOverWhileStalled(run.id, current), log: () => undefined };
+      const logs = captureLogs();
+      let result;
+      try {
+        result = await handleAgentRun({ runId: run.id }, { ...context(), job });
+      } finally {
+        logs.stop();
+      }
+
+      expect(stalls).to.equal(1);
+      expect(result).to.deep.equal({ runId: run.id });
+      expect(await findRun(h.deps.ds, run.id)).to.include({ status: "running", lease_owner: current, output: null });
+      expect(await loadSteps(h.deps.ds, run.id)).to.deep.equal([]);
+      expect(announced).to.deep.equal([]);
+      const lines = logs.lines.filter((l) => l.runId === run.id).map((l) => l.msg);
+      expect(lines).to.deep.equal(["run taken over by another delivery; this one stops without writing"]);
     });
 
     it("leaves a finished run alone when its job is delivered again", async () => {

@@ -19,6 +19,17 @@ describe("body parse errors (api/http/body.ts)", () => {
     expect(thrown).to.include({ status: 400, code: "REQUEST_ABORTED" });
   });
 
+  it("a client that left while its body was being read is the same 400, not raw-body's bare one", () => {
+    const cutShort = Object.assign(new Error("request aborted"), { type: "request.aborted", status: 400 });
+    let thrown: unknown;
+    try {
+      rethrowBodyParseError(cutShort, { req: { destroyed: true, complete: false } });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).to.include({ status: 400, code: "REQUEST_ABORTED" });
+  });
+
   it("a stream that cannot be read while the client is still there stays the error it is", () => {
     const err = notReadable();
     expect(() => rethrowBodyParseError(err, { req: { destroyed: false, complete: false } })).to.throw(err);

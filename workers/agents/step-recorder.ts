@@ -3,6 +3,7 @@ import type { DataSource } from "typeorm";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { insertStep } from "../../shared/db/run-finish-writes";
+import { RunLeaseLostError } from "../../shared/db/run-lease-check";
 
 /** What one step (an LLM call or a tool call) produced, before it is stored. */
 export interface StepOutcome {
@@ -41,6 +42,17 @@ export interface FinishedCall {
 /** Told of every finished call of a run, in the order they finish; it must not throw or block. */
 export type CallListener = (call: FinishedCall) => void;
 
+/**
+ * The lease a run's steps are written under: its owner (null for a run claimed without one), and
+ * what to do when a write finds it gone (stop the run).
+ */
+export interface StepLease {
+  owner: string | null;
+  lose(reason: Error): void;
+}
+
+const NO_LEASE: StepLease = { owner: null, lose: () => undefined };
+
 /** Storage shared by a run's recorder and all its lanes. */
 class StepStore {
   private nextSeq: number;
@@ -54,6 +66,7 @@ class StepStore {
     readonly ds: DataSource,
     readonly runId: string,
     steps: RunStep[],
+    readonly lease: StepLease,
   ) {
     this.finished = new Map(steps.map((s) => [s.step_key, s]));
     this.nextSeq = steps.reduce((max, s) => Math.max(max, s.seq + 1), 0);
@@ -90,9 +103,12 @@ export class StepRecorder {
     private readonly lanePath: string,
   ) {}
 
-  /** The recorder of a run, given the steps an earlier attempt stored. */
-  static forRun(ds: DataSource, runId: string, finishedSteps: RunStep[]): StepRecorder {
-    return new StepRecorder(new StepStore(ds, runId, finishedSteps), "");
+  /**
+   * The recorder of a run, given the steps an earlier attempt stored and the lease its steps are
+   * written under (none by default: a run claimed without a lease).
+   */
+  static forRun(ds: DataSource, runId: string, finishedSteps: RunStep[], lease = NO_LEASE): StepRecorder {
+    return new StepRecorder(new StepStore(ds, runId, finishedSteps, lease), "");
   }
 
   /** A sub-recorder whose steps are numbered on their own, under this lane. */
@@ -198,6 +214,10 @@ export class StepRecorder {
       finished_at: finishedAt,
     };
     // A Postgres restart delays the insert rather than losing the step (and repeating its call).
-    await whenDatabaseAnswers(() => insertStep(this.store.ds, step));
+    const { ds, lease } = this.store;
+    await whenDatabaseAnswers(() => insertStep(ds, step, lease.owner)).catch((err: unknown) => {
+      if (err instanceof RunLeaseLostError) lease.lose(err); // another execution has the run: stop it
+      throw err;
+    });
   }
 }

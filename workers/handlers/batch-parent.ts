@@ -26,6 +26,7 @@ export async function finishBatch(
   totalsOf: ItemTotals,
 ): Promise<RunJobResult> {
   const durable = <T>(work: () => Promise<T>) => whenDatabaseAnswers(work, { signal });
+  // Claimed without a lease (BullMQ runs a parent once its items have ended): its writes pass no owner.
   const parent = await durable(() => claimRun(ds, runId));
   if (!parent) return { runId };
   const children = await durable(() => loadChildren(ds, runId));
@@ -40,7 +41,7 @@ export async function finishBatch(
   totals.total_cost = roundCost(totals.total_cost);
   const succeeded = children.filter((c) => c.status === "succeeded").length;
   const output = { items: children.map((c) => c.job_id), succeeded, failed: children.length - succeeded };
-  announce(await durable(() => completeRun(ds, runId, output, totals)));
+  announce(await durable(() => completeRun(ds, runId, output, totals, null)));
   logger.info({ runId, items: children.length, succeeded }, "batch finished");
   return { runId };
 }

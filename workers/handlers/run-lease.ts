@@ -31,7 +31,8 @@ export class RunLease {
   private constructor(
     private readonly ds: DataSource,
     readonly runId: string,
-    private readonly owner: string,
+    /** This execution's token: every write it makes to the run is conditional on still holding it. */
+    readonly owner: string,
     private readonly leaseMs: number,
   ) {
     this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(leaseMs / 3)));
@@ -55,6 +56,15 @@ export class RunLease {
     return this.lost.signal;
   }
 
+  /**
+   * Records that a write was refused because another execution holds the run now: stops renewing
+   * and aborts `signal`, so the run's calls stop and nothing more is written.
+   */
+  lose(reason: Error): void {
+    this.stop();
+    this.lost.abort(reason);
+  }
+
   /** Stops renewing (the run has ended, or this execution is giving up). */
   stop(): void {
     clearInterval(this.timer);
@@ -68,10 +78,8 @@ export class RunLease {
 
   private async renew(): Promise<void> {
     try {
-      if (!(await renewRunLease(this.ds, this.runId, this.owner, this.leaseMs))) {
-        this.stop();
-        this.lost.abort(new Error("another delivery of the job took the run over"));
-      }
+      if (!(await renewRunLease(this.ds, this.runId, this.owner, this.leaseMs)))
+        this.lose(new Error("another delivery of the job took the run over"));
     } catch {
       // Postgres is unreachable: try again on the next tick. If it stays away past the lease,
       // another delivery may take over, and the next renewal tells this one to stop.

@@ -12,6 +12,7 @@ import type {
 import { config } from "../../shared/config";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { completeRun } from "../../shared/db/run-finish-writes";
+import { RunLeaseLostError } from "../../shared/db/run-lease-check";
 import { failRun, loadSteps } from "../../shared/db/run-store";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { countBudgetStop, countRun } from "../../shared/metrics/runs";
@@ -116,7 +117,7 @@ export async function executeRun<R extends ExecutedRun>(
   // failure here has only the lease to let go of (`giveUp`).
   let recorder: StepRecorder, events: RunEventWriter | null, planned: number | null;
   try {
-    recorder = StepRecorder.forRun(ctx.ds, runId, finishedSteps);
+    recorder = StepRecorder.forRun(ctx.ds, runId, finishedSteps, lease);
     events = request.stream ? new RunEventWriter(ctx.redis, runId) : null;
     planned = plannedSteps(run.kind, request);
   } catch (err) {
@@ -126,19 +127,28 @@ export async function executeRun<R extends ExecutedRun>(
   const stop = runSignal(cancel, ctx.signal, budget, lease.signal);
   const env: RunEnv<R> = { run, budget, signal: stop.signal, events, usage: new UsageCounter(), recorder };
   reportSteps(env.recorder, ctx.job, planned);
+  // A write refused for want of the lease (`RunLeaseLostError`), or a renewal that found it gone,
+  // means another execution has the run: this one stops where it is, writing and announcing
+  // nothing, and its job ends without failing, so the other's result is the run's.
+  const takenOver = () => {
+    ctx.logger.warn({ runId }, "run taken over by another delivery; this one stops without writing");
+    return { runId };
+  };
   try {
     env.events?.emit({ type: "start" });
     const { output, usage, log } = await how.execute(env);
     // The last step's insert and the run's completion go to Postgres side by side.
     const [, finalRow] = await Promise.all([
       env.recorder.flush(),
-      durable(() => completeRun(ctx.ds, runId, output, usage)),
+      durable(() => completeRun(ctx.ds, runId, output, usage, lease.owner)),
     ]);
     countEnded(run, "succeeded");
     ctx.announce(finalRow);
     env.events?.emit({ type: "finish", usage });
     ctx.logger.info({ runId, replayed: env.recorder.replayed, ...log }, "run succeeded");
   } catch (caught) {
+    if (caught instanceof RunLeaseLostError) lease.lose(caught);
+    if (lease.signal.aborted) return takenOver();
     let err = caught;
     // Tool calls rethrow the signal's own reason, LLM calls a RunAbortedError: either way the signal tells.
     if (err instanceof RunAbortedError || env.signal.aborted) {
@@ -146,10 +156,6 @@ export async function executeRun<R extends ExecutedRun>(
         countEnded(run, "cancelled");
         env.events?.emit({ type: "error", error: "The run was cancelled" });
         return { runId }; // the row says cancelled already
-      }
-      if (lease.signal.aborted) {
-        ctx.logger.warn({ runId }, "run taken over by another delivery; this one stops without writing");
-        return { runId };
       }
       if (ctx.signal?.aborted) giveUp(lease, err); // forced shutdown: the job goes back to the queue
       // A deadline that fell while a provider call was being retried says what the provider answered.
@@ -163,7 +169,14 @@ export async function executeRun<R extends ExecutedRun>(
     await env.recorder.flush().catch(() => undefined); // what did finish is worth keeping
     await env.budget.close(); // the pools hold the run's charges before anyone learns it failed
     const error = runErrorOf(err, how.failedAgent?.(err, env));
-    const failedRow = await durable(() => failRun(ctx.ds, runId, error, how.usageSoFar(env)));
+    const usage = how.usageSoFar(env);
+    let failedRow: Run | null;
+    try {
+      failedRow = await durable(() => failRun(ctx.ds, runId, error, { usage, owner: lease.owner }));
+    } catch (refused) {
+      if (refused instanceof RunLeaseLostError) return takenOver();
+      throw refused;
+    }
     countEnded(run, "failed");
     if (err instanceof BudgetExceededError) countBudgetStop(err.limit);
     ctx.announce(failedRow);

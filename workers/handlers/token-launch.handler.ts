@@ -56,7 +56,7 @@ export const handleTokenLaunch: Handler<"token-launch"> = async ({ runId, launch
       pool_address: result.poolAddress,
       signature: result.signature,
     };
-    ctx.announce(await completeRun(ctx.ds, runId, output, null));
+    ctx.announce(await completeRun(ctx.ds, runId, output, null, null));
     ctx.logger.info({ runId, launchId, mint: result.mintAddress, signature: result.signature }, "token launched");
   } catch (err) {
     const permanent = err instanceof LaunchFailedError;
@@ -67,7 +67,12 @@ export const handleTokenLaunch: Handler<"token-launch"> = async ({ runId, launch
       : "The launch could not be completed: the network or the database stayed unreachable";
     await markLaunchFailed(ctx.ds, launchId, message);
     ctx.announce(
-      await failRun(ctx.ds, runId, { message, code: permanent ? "TOKENIZATION_FAILED" : "TOKENIZATION_UNAVAILABLE" }),
+      await failRun(
+        ctx.ds,
+        runId,
+        { message, code: permanent ? "TOKENIZATION_FAILED" : "TOKENIZATION_UNAVAILABLE" },
+        { owner: null }, // claimed without a lease
+      ),
     );
     ctx.logger.warn({ runId, launchId, err: message }, "token launch failed");
     if (!permanent) throw new UnrecoverableError(message);

@@ -1,0 +1,53 @@
+import type { IncomingMessage } from "node:http";
+import type { Writable } from "node:stream";
+import { BadRequestError } from "../../shared/errors";
+
+/** The error of a request whose client left before its body was read (nobody will see the answer). */
+export function requestAborted(): BadRequestError {
+  return new BadRequestError("The client closed the connection before its body was read", {}, "REQUEST_ABORTED");
+}
+
+/**
+ * Whether the client left before sending its whole request. Node marks a request `complete` once
+ * its body has arrived, whether or not anyone read it, and destroys it when the connection goes.
+ */
+export function clientLeft(req: Pick<IncomingMessage, "destroyed" | "complete">): boolean {
+  return req.destroyed && !req.complete;
+}
+
+/**
+ * Runs a body parser (`parse`) on `req` and settles with `REQUEST_ABORTED` as soon as the client
+ * leaves before its whole body came, whatever the parser makes of it. Parsers hear of a client
+ * that left only through the request's own events, and two never do: a compressed body is read
+ * through a zlib stream piped from the request, and a pipe does not pass its source's destruction
+ * on, so the zlib stream waits for bytes that never come; formidable (multipart) starts listening
+ * only after an asynchronous step, so a client that left meanwhile is never heard of. Either way
+ * the request would hang, answered and logged by nobody. The streams the parser piped the body
+ * into are destroyed with the same error, so their reads end too and nothing is left waiting.
+ */
+export async function readBodyUnlessClientLeaves(req: IncomingMessage, parse: () => Promise<void>): Promise<void> {
+  if (clientLeft(req)) throw requestAborted();
+  // The request does not say what it is piped into; the decoders are caught as they are piped.
+  const piped: Writable[] = [];
+  const pipe = req.pipe;
+  req.pipe = function <T extends NodeJS.WritableStream>(this: IncomingMessage, dest: T, options?: { end?: boolean }) {
+    piped.push(dest as unknown as Writable);
+    return pipe.call(this, dest, options) as T;
+  };
+  let onClose: () => void = () => undefined;
+  const left = new Promise<never>((_, reject) => {
+    onClose = () => {
+      if (clientLeft(req)) reject(requestAborted());
+    };
+  });
+  req.once("close", onClose);
+  const parsing = parse();
+  parsing.catch(() => undefined); // settles after the race when the client left first
+  try {
+    await Promise.race([parsing, left]);
+  } finally {
+    req.off("close", onClose);
+    delete (req as { pipe?: unknown }).pipe; // the prototype's own again
+    if (clientLeft(req)) for (const stream of piped) stream.destroy(requestAborted());
+  }
+}
