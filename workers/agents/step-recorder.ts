@@ -46,7 +46,7 @@ export type CallListener = (call: FinishedCall) => void;
  * The lease a run's steps are written under: its owner (null for a run claimed without one), and
  * what to do when a write finds it gone (stop the run).
  */
-export interface StepLease {
+interface StepLease {
   owner: string | null;
   lose(reason: Error): void;
 }
