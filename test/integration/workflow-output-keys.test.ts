@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../helpers/harness";
+import { harnessWithKey, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 
 /**
@@ -11,8 +11,7 @@ describe("workflow outputs keep every agent's name as its key", () => {
   let key: string;
   before(async function () {
     this.timeout(60_000);
-    h = await harness();
-    ({ key } = await h.newKey());
+    ({ h, key } = await harnessWithKey());
   });
 
   const agent = (name: string) => ({

@@ -8,9 +8,18 @@ import {
   runOrders,
   type DirectorDecision,
 } from "../../../workers/swarms/types/hierarchical-swarm";
-import { harness, type Harness } from "../../helpers/harness";
-import { inProcessSwarm, replayStoredRun } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
+import { inProcessSwarm } from "../../helpers/swarm-fixture";
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  entriesMentioning,
+  expectReplayWithoutLlm,
+  inputOf,
+  postSwarm,
+} from "../../helpers/swarm";
 
 const unique = (label: string) => `hs-${label}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
@@ -21,10 +30,7 @@ function localSwarm(agents: ReturnType<typeof agent>[], opening: string, paralle
 describe("HierarchicalSwarm (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   /** The director's recorded decisions of a run, by loop. */
   async function decisions(runId: string, director = "Director"): Promise<DirectorDecision[]> {
@@ -197,7 +203,7 @@ describe("HierarchicalSwarm (E1)", () => {
       ],
     };
     const contents = await runOrders(swarm, swarm.agents, decision, 0);
-    const entries = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker));
+    const entries = entriesMentioning(h, marker);
     expect(entries.map((e: any) => callerOf(e.body))).to.have.members(["Fast", "Slow"]);
     const [a, b] = entries.map((e: any) => Date.parse(e.at));
     expect(Math.abs(b - a), "both orders start before either finishes").to.be.below(latency - 100);
@@ -251,12 +257,9 @@ describe("HierarchicalSwarm (E1)", () => {
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const before = callsMentioning(h, marker).length;
-    const { steps, recorder, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, hierarchicalSwarm);
-    expect(new Set(steps.map((s: any) => s.step_key)).size).to.equal(steps.length);
-    expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
-    expect(recorder.replayed).to.equal(before);
-    expect(callsMentioning(h, marker)).to.have.length(before);
+    const { stepKeys, recorder, made } = await expectReplayWithoutLlm(h, res, hierarchicalSwarm, marker);
+    expect(new Set(stepKeys).size).to.equal(stepKeys.length);
+    expect(recorder.replayed).to.equal(made);
   });
 
   it("answers 400 before any LLM call when the only agent is the director (no workers to order)", async () => {

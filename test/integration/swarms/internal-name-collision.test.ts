@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { config } from "../../../shared/config";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
 
 /**
@@ -13,8 +13,7 @@ describe("a request agent named like an internal agent is counted apart from it"
   let key: string;
   before(async function () {
     this.timeout(60_000);
-    h = await harness();
-    ({ key } = await h.newKey());
+    ({ h, key } = await harnessWithKey());
   });
 
   const agent = (name: string) => ({
