@@ -33,7 +33,7 @@ export function searchResultBody(query: string, i: number): string {
 }
 
 /** Starts the local search provider on `port`. */
-export async function startSearchServer(port: number): Promise<SearchServer> {
+async function startSearchServer(port: number): Promise<SearchServer> {
   let behaviour: SearchBehaviour = { results: "echo" };
   const requests: SearchRequest[] = [];
   const server: Server = createServer((req, res) => {

@@ -12,7 +12,7 @@ import { startSimulatorProcess } from "../stack/simulator-process";
 import { withTeardown } from "../stack/teardown";
 import { serviceTarget } from "../targets/agent-completion-targets";
 import { prepareCheckouts } from "./checkouts";
-import { SERVICE_ROLES } from "./cpu-account";
+import { SERVICE_ROLES } from "../probes/cpu-account";
 import { measureDeployedRounds, nodeProcesses, soak, warmUpStacks, type MemoryResult } from "./deployed-measure";
 import { parseDeployedOptions } from "./deployed-options";
 import { renderCpuTable, renderFigures, renderMemoryTable, renderWindows } from "./deployed-report";
