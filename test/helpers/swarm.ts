@@ -41,6 +41,20 @@ export function agent(name: string, extra: Record<string, unknown> = {}) {
   return { agent_name: name, description: `${name} does its part`, system_prompt: `You are ${name}.`, ...extra };
 }
 
+/** An agent spec the simulator answers with `by <name>`, so an output shows whose it is. */
+export function signedAgent(name: string) {
+  return { agent_name: name, model_name: "gpt-4o-mini", llm_args: { sim_reply: `by ${name}` } };
+}
+
+/** How many steps a run stored for the agents named `agentNames`. */
+export async function storedStepCount(h: Harness, runId: string, agentNames: string[]): Promise<number> {
+  const [row] = await h.deps.ds.query(
+    "SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1 AND agent_name = ANY($2)",
+    [runId, agentNames],
+  );
+  return row.n;
+}
+
 /** The conversation id the simulator puts in its default reply: ties an output turn to its call. */
 export const conversationOf = (body: any) => `(conversation ${hashText(JSON.stringify(body.messages)).slice(0, 8)})`;
 

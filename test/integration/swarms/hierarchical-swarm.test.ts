@@ -19,9 +19,11 @@ import {
   expectReplayWithoutLlm,
   inputOf,
   postSwarm,
+  storedStepCount,
+  uniqueMarker,
 } from "../../helpers/swarm";
 
-const unique = (label: string) => `hs-${label}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+const unique = (label: string) => uniqueMarker(`hs-${label}`);
 
 function localSwarm(agents: ReturnType<typeof agent>[], opening: string, parallel = 8) {
   return inProcessSwarm("HierarchicalSwarm", { agents }, undefined, { opening, parallel });
@@ -177,11 +179,7 @@ describe("HierarchicalSwarm (E1)", () => {
     expect(res.body.output.map((t: any) => t.role)).to.deep.equal(["Director", ...ordered, "Director"]);
     // Boss is the director, so no separate internal Director made calls.
     expect(res.body.number_of_agents).to.equal(1 + new Set(ordered).size);
-    const internal = await h.deps.ds.query(
-      "SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1 AND agent_name = 'Director'",
-      [res.body.job_id],
-    );
-    expect(internal[0].n).to.equal(0);
+    expect(await storedStepCount(h, res.body.job_id, ["Director"])).to.equal(0);
   });
 
   it("runs ordered workers at the same time and records them in order-list order, not completion order", async () => {

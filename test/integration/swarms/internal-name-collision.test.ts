@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { config } from "../../../shared/config";
 import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
+import { signedAgent } from "../../helpers/swarm";
 
 /**
  * A request agent may carry the name of one of the type's internal agents (the hosted docs' own
@@ -16,11 +17,7 @@ describe("a request agent named like an internal agent is counted apart from it"
     ({ h, key } = await harnessWithKey());
   });
 
-  const agent = (name: string) => ({
-    agent_name: name,
-    model_name: "gpt-4o-mini",
-    llm_args: { sim_reply: `by ${name}` },
-  });
+  const agent = signedAgent;
 
   for (const [type, names, internal] of [
     ["MajorityVoting", ["Consensus", "B"], "Consensus"],

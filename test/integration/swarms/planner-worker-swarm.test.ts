@@ -27,9 +27,11 @@ import {
   expectReplayWithoutLlm,
   inputOf,
   postSwarm,
+  storedStepCount,
+  uniqueMarker,
 } from "../../helpers/swarm";
 
-const unique = (label: string) => `pw-${label}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+const unique = (label: string) => uniqueMarker(`pw-${label}`);
 
 function localSwarm(agents: ReturnType<typeof agent>[], opening: string, parallel = 8) {
   return inProcessSwarm("PlannerWorkerSwarm", { agents }, undefined, { opening, parallel });
@@ -201,11 +203,7 @@ describe("PlannerWorkerSwarm (E1)", () => {
     ]);
     expect(plan.tasks.map((t) => t.agent)).to.not.include.members(["Plotter", "Arbiter"]);
     expect(res.body.number_of_agents).to.equal(2 + new Set(plan.tasks.map((t) => t.agent)).size);
-    const internal = await h.deps.ds.query(
-      "SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1 AND agent_name IN ('Planner', 'Judge')",
-      [res.body.job_id],
-    );
-    expect(internal[0].n).to.equal(0);
+    expect(await storedStepCount(h, res.body.job_id, ["Planner", "Judge"])).to.equal(0);
   });
 
   it("runs ready tasks together, a dependent task once its dependencies have results (which it sees), and records in plan order", async () => {
