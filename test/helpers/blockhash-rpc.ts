@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Keypair } from "@solana/web3.js";
+import { closeNow, listenLocally } from "./local-server";
 
 /**
  * The smallest Solana JSON-RPC 2.0 server a transaction builder needs: it answers
@@ -44,12 +44,10 @@ export async function startBlockhashRpc(): Promise<BlockhashRpc> {
       res.end(JSON.stringify(Array.isArray(calls) ? answers : answers[0]));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: await listenLocally(server),
     methods,
     blockhashes,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeNow(server),
   };
 }

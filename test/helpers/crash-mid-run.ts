@@ -16,23 +16,32 @@ export async function storedStepAgents(h: Harness, runId: string): Promise<strin
 
 /**
  * A worker process killed in the middle of a run: `queue`'s jobs go to a child worker (the
- * harness's own is paused), `start` queues the run and returns its id, the child is SIGKILLed once
- * `killAfterSteps` steps of the run are stored, `atKill` looks at what was stored then, and the
- * harness's worker retries the job. Returns the run's final row.
+ * harness's own is paused), `submit` posts the run asynchronously (it must answer 202), the child
+ * is SIGKILLed once `killAfterSteps` steps of the run are stored, `atKill` looks at the agents of
+ * the steps stored then (fewer than `stepsInAll`, when given: the child died before the run ended),
+ * and the harness's worker retries the job, which must succeed on that second attempt. Returns the
+ * run's id and final row.
  */
 export async function crashMidRun(
   h: Harness,
   queue: "agent" | "swarm",
-  start: () => Promise<string>,
-  options: { killAfterSteps: number; atKill?: (runId: string) => Promise<void>; timeoutMs?: number },
-): Promise<Run> {
+  submit: () => Promise<{ status: number; body: any }>,
+  options: {
+    killAfterSteps: number;
+    stepsInAll?: number;
+    atKill?: (storedAgents: string[]) => Promise<void>;
+    timeoutMs?: number;
+  },
+): Promise<{ runId: string; run: Run }> {
   const inProcess = h.workers.workers.find((w) => w.name === queue)!;
   expect(inProcess, `the harness runs an in-process ${queue} worker`).to.not.equal(undefined);
   await inProcess.pause(); // let the child process take the job
   const child = spawnEntry("workers/main.ts", ["--queues", queue], { LOG_LEVEL: "info" });
   try {
     await eventually(async () => (child.output.join("").includes("workers started") ? true : undefined), 30_000);
-    const runId = await start();
+    const accepted = await submit();
+    expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
+    const runId: string = accepted.body.job_id;
     await eventually(
       async () => {
         const rows = await h.deps.ds.query("SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1", [runId]);
@@ -43,12 +52,18 @@ export async function crashMidRun(
     );
     child.kill("SIGKILL");
     expect(await exited(child)).to.equal("SIGKILL");
-    await options.atKill?.(runId);
+    const stored = await storedStepAgents(h, runId);
+    if (options.stepsInAll !== undefined)
+      expect(stored.length, "the child died before the run ended").to.be.below(options.stepsInAll);
+    await options.atKill?.(stored);
     inProcess.resume();
-    return await eventually(async () => {
+    const run = await eventually(async () => {
       const row = await findRun(h.deps.ds, runId);
       return row && row.status !== "running" && row.status !== "queued" ? row : undefined;
     }, options.timeoutMs ?? 40_000);
+    expect(run.status, JSON.stringify(run.error)).to.equal("succeeded");
+    expect(run.attempts, "the retry finished the run").to.equal(2);
+    return { runId, run };
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     inProcess.resume();

@@ -1,8 +1,8 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import { Client } from "pg";
 import { createApiApp, createPlatformApp } from "../../api/app";
 import { createPlatformServices, platformSettings } from "../../api/marketplace/platform-services";
+import { closeNow, listenLocally } from "./local-server";
 import { startPriceServer, type PriceServer } from "./price-server";
 import { config } from "../../shared/config";
 import { createApiDeps, type ApiDeps } from "../../api/deps";
@@ -65,16 +65,6 @@ async function flushRedis(): Promise<void> {
   redis.disconnect();
 }
 
-async function serve(handler: Parameters<typeof createServer>[1]): Promise<Server> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
-}
-
-function urlOf(server: Server): string {
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 /** Starts the shared harness once; later calls get the same one. */
 export function harness(): Promise<Harness> {
   started ??= (async () => {
@@ -86,13 +76,13 @@ export function harness(): Promise<Harness> {
       createPlatformServices(platformSettings({ prices: { ...config.prices, sourceUrl: prices.url } })),
     );
     const workers = await startWorkers(["agent", "swarm", "chain"], handlers, deps.ds);
-    const [server, platform] = await Promise.all([
-      serve(createApiApp(deps).callback()),
-      serve(createPlatformApp(deps).callback()),
-    ]);
+    const [server, platform] = [
+      createServer(createApiApp(deps).callback()),
+      createServer(createPlatformApp(deps).callback()),
+    ];
+    const [baseUrl, platformUrl] = await Promise.all([listenLocally(server), listenLocally(platform)]);
     teardown = async () => {
-      for (const s of [server, platform]) s.closeAllConnections();
-      await Promise.all([server, platform].map((s) => new Promise((resolve) => s.close(resolve))));
+      await Promise.all([server, platform].map(closeNow));
       await workers.close();
       await deps.close();
       await closeDataSource();
@@ -101,8 +91,8 @@ export function harness(): Promise<Harness> {
       if (localnet) await (await localnet).close();
     };
     return {
-      baseUrl: urlOf(server),
-      platformUrl: urlOf(platform),
+      baseUrl,
+      platformUrl,
       deps,
       sim,
       prices,
@@ -115,6 +105,13 @@ export function harness(): Promise<Harness> {
     };
   })();
   return started;
+}
+
+/** The shared harness and a fresh user's key: what most suites need before their first test. */
+export async function harnessWithKey(): Promise<{ h: Harness; key: string }> {
+  const h = await harness();
+  const { key } = await h.newKey();
+  return { h, key };
 }
 
 /** Mocha root hooks: close the harness after the last test, if any test started it. */

@@ -1,10 +1,10 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import type Koa from "koa";
 import { createApiApp, createPlatformApp } from "../../api/app";
 import type { ApiDeps } from "../../api/deps";
 import type { PlatformServices } from "../../api/marketplace/platform-services";
 import type { Harness } from "./harness";
+import { closeNow, listenLocally } from "./local-server";
 
 /** A Koa app served on a free loopback port. */
 export interface ServedApp {
@@ -12,16 +12,10 @@ export interface ServedApp {
   close(): Promise<void>;
 }
 
+/** Serves `app` on a free loopback port. */
 export async function serveApp(app: Koa): Promise<ServedApp> {
   const server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return { url: await listenLocally(server), close: () => closeNow(server) };
 }
 
 /**

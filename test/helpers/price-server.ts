@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { closeNow, listenLocally } from "./local-server";
 
 /** What the local price endpoint does next. */
 export type PriceBehaviour =
@@ -42,16 +42,12 @@ export async function startPriceServer(initial: PriceBehaviour = { usd: 150 }): 
           };
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v3/simple/price`,
+    url: `${await listenLocally(server)}/api/v3/simple/price`,
     requests,
     set(next) {
       behaviour = next;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    close: () => closeNow(server),
   };
 }

@@ -16,7 +16,7 @@ import type { TrustSettings } from "../../api/marketplace/prompts/trust";
 import { setUserRole } from "../../shared/db/user-store";
 import { config } from "../../shared/config";
 import type { TokenLauncherName } from "../../shared/chain/metadata-limits";
-import { FixedPriceSource, type PriceSource } from "../../shared/prices";
+import { FixedPriceSource, HttpPriceSource, type PriceSource } from "../../shared/prices";
 import type { Harness } from "./harness";
 import { request } from "./http";
 import { servePlatform } from "./platform-app";
@@ -69,6 +69,12 @@ export interface PromptsPlatformOptions {
   trust?: Partial<TrustSettings>;
 }
 
+/** A price source reading the local price endpoint at `sourceUrl`, with no cache to speak of and a 1 s timeout. */
+export function httpPrices(sourceUrl: string): HttpPriceSource {
+  return new HttpPriceSource({ sourceUrl, currencyId: "solana", cacheMs: 1, maxAgeMs: 600_000, timeoutMs: 1_000 });
+}
+
+/** A platform app of its own for prompt tests (see `PromptsPlatformOptions`). */
 export async function promptsPlatform(h: Harness, options: PromptsPlatformOptions = {}): Promise<PromptsPlatform> {
   const storageDir = await mkdtemp(join(tmpdir(), "apiary-prompt-images-"));
   const base = platformSettings();

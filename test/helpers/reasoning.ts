@@ -1,5 +1,6 @@
 import type { Harness } from "./harness";
 import { request } from "./http";
+import { entriesMentioning } from "./swarm";
 
 /** Posts a reasoning agent (`POST /v1/reasoning-agent/completions`) and returns the response. */
 export function postReasoning(h: Harness, key: string, body: unknown, headers: Record<string, string> = {}) {
@@ -8,9 +9,7 @@ export function postReasoning(h: Harness, key: string, body: unknown, headers: R
 
 /** Simulator calls whose messages mention `marker`, in arrival order, with their arrival time (ms). */
 export function timedCallsMentioning(h: Harness, marker: string): { at: number; body: any }[] {
-  return h.sim.journal
-    .filter((e: any) => e.body && JSON.stringify(e.body.messages).includes(marker))
-    .map((e: any) => ({ at: Date.parse(e.at), body: e.body }));
+  return entriesMentioning(h, marker).map((e: any) => ({ at: Date.parse(e.at), body: e.body }));
 }
 
 /** The system prompt of a call. */

@@ -1,4 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { SEARCH_PORT } from "../env";
+import { closeNow, listenLocally } from "./local-server";
 
 /** A request the search provider received. */
 interface SearchRequest {
@@ -30,7 +32,8 @@ export function searchResultBody(query: string, i: number): string {
   return `Finding ${i + 1} about ${query}: the sky over the test network is a steady shade of blue.`;
 }
 
-export async function startSearchServer(port: number): Promise<SearchServer> {
+/** Starts the local search provider on `port`. */
+async function startSearchServer(port: number): Promise<SearchServer> {
   let behaviour: SearchBehaviour = { results: "echo" };
   const requests: SearchRequest[] = [];
   const server: Server = createServer((req, res) => {
@@ -62,16 +65,41 @@ export async function startSearchServer(port: number): Promise<SearchServer> {
       }, latencyMs);
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: await listenLocally(server, port),
     requests,
     set(next) {
       behaviour = next;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+    close: () => closeNow(server),
+  };
+}
+
+/**
+ * The local search provider at SEARCH_PORT (where the harness's SEARCH_PROVIDER_URL points) for the
+ * enclosing mocha suite: started in its `before` hook, closed in its `after` hook. The returned
+ * handle reads the running server.
+ */
+export function searchServerForSuite(): SearchServer {
+  let server: SearchServer | undefined;
+  before(async () => {
+    server = await startSearchServer(SEARCH_PORT);
+  });
+  after(async () => {
+    await server?.close();
+  });
+  const running = (): SearchServer => {
+    if (!server) throw new Error("the search server starts in the suite's before hook");
+    return server;
+  };
+  return {
+    get url() {
+      return running().url;
     },
+    get requests() {
+      return running().requests;
+    },
+    set: (behaviour) => running().set(behaviour),
+    close: () => running().close(),
   };
 }

@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { config } from "../../shared/config";
-import { SEARCH_PORT } from "../env";
-import { harness, type Harness } from "../helpers/harness";
+import { harnessWithKey, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
-import { searchResultBody, startSearchServer, type SearchServer } from "../helpers/search-server";
+import { searchResultBody, searchServerForSuite } from "../helpers/search-server";
+import { callsMentioning } from "../helpers/swarm";
 import { expectSdkType, swarmsClient } from "../helpers/swarms-sdk";
 
 const PATH = "/v1/advanced-research/completions";
@@ -16,16 +16,8 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
   this.timeout(60_000);
   let h: Harness;
   let key: string;
-  let search: SearchServer;
-
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-    search = await startSearchServer(SEARCH_PORT);
-  });
-  after(async () => {
-    await search?.close();
-  });
+  const search = searchServerForSuite();
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   /** Makes the director plan `queries` for a task starting with `marker`. */
   function scriptPlan(marker: string, queries: string[]) {
@@ -34,8 +26,6 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
       reply: JSON.stringify({ queries }),
     });
   }
-  const callsOf = (marker: string): any[] =>
-    h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker)).map((e: any) => e.body);
   const lastUser = (call: any) => call.messages.filter((m: any) => m.role === "user").at(-1).content as string;
 
   it("plans, searches with one researcher per query in parallel, and reports: calls, order, inputs, depth, answer, billing (through the SDK)", async () => {
@@ -86,7 +76,7 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
     );
 
     // The LLM calls: the plan, three researchers (any order), the report.
-    const calls = callsOf(marker);
+    const calls = callsMentioning(h, marker);
     expect(calls).to.have.length(5);
     expect(calls[0].model).to.equal("gpt-4o");
     expect(calls[0].max_tokens).to.equal(777);
@@ -192,7 +182,7 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     // Per round: plan, two researchers, a report of two turns.
-    const calls = callsOf(marker);
+    const calls = callsMentioning(h, marker);
     expect(calls).to.have.length(10);
     expect(lastUser(calls[0])).to.not.include("The report so far");
     const secondPlan = calls[5];

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { findRun } from "../../shared/db/run-store";
-import { harness, type Harness } from "../helpers/harness";
+import { harnessWithKey, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 
 const E3 = "/v1/agent/batch/completions";
@@ -8,10 +8,7 @@ const E3 = "/v1/agent/batch/completions";
 describe("E3 POST /v1/agent/batch/completions", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs every item as its own run, in parallel, and answers in request order with failures in their slots", async () => {
     const marker = `batch-${Date.now()}`;

@@ -3,24 +3,17 @@ import { findRun } from "../../shared/db/run-store";
 import { sql } from "../../shared/db/sql";
 import { roundCost } from "../../shared/llm/pricing";
 import { REVIEW_PROMPT } from "../../workers/agents/messages";
-import { harness, type Harness } from "../helpers/harness";
+import { harnessWithKey, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
+import { entriesMentioning } from "../helpers/swarm";
 
 const PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-
-/** Simulator journal entries whose messages mention `marker`. */
-function callsMentioning(h: Harness, marker: string) {
-  return h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker)) as { body: any }[];
-}
 
 describe("E5 POST /v1/agent/completions", () => {
   let h: Harness;
   let key: string;
 
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs one agent through the queue and answers with the documented fields", async () => {
     const marker = `honey-${Date.now()}`;
@@ -56,7 +49,7 @@ describe("E5 POST /v1/agent/completions", () => {
       .and.match(/simulated/i);
     expect(new Date(res.body.timestamp).toISOString()).to.equal(res.body.timestamp);
 
-    const calls = callsMentioning(h, marker);
+    const calls = entriesMentioning(h, marker);
     expect(calls).to.have.length(1);
     const sent = calls[0].body;
     expect(sent.model).to.equal("gpt-4.1");
@@ -114,7 +107,7 @@ describe("E5 POST /v1/agent/completions", () => {
       body: { agent_config: { agent_name: "Editor", max_loops: 3 }, task: `Write a slogan about ${marker}.` },
     });
     expect(res.status).to.equal(200);
-    const calls = callsMentioning(h, marker);
+    const calls = entriesMentioning(h, marker);
     expect(calls).to.have.length(3);
     const last = calls[2].body.messages;
     expect(last.filter((m: any) => m.role === "assistant")).to.have.length(2);
@@ -137,13 +130,13 @@ describe("E5 POST /v1/agent/completions", () => {
       "body.agent_config.llm_args.model",
       "body.agent_config.llm_args.messages",
     ]);
-    expect(callsMentioning(h, marker)).to.deep.equal([]);
+    expect(entriesMentioning(h, marker)).to.deep.equal([]);
     const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
       body: { agent_config: { llm_args: { top_p: 0.5, api_key: "provider-secret-123" } }, task: marker },
     });
     expect(res.status).to.equal(200);
-    const [call] = callsMentioning(h, marker);
+    const [call] = entriesMentioning(h, marker);
     expect(call.body.top_p).to.equal(0.5);
     expect(call.body.api_key).to.equal("provider-secret-123"); // put back only for the provider call
     const [stored] = await h.deps.ds.query("SELECT request::text AS request FROM runs WHERE id = $1", [

@@ -4,6 +4,7 @@ import type { AgentRun } from "../../shared/db/entities/run.entity";
 import { HANDOFF_TOOL } from "../../workers/agents/handoffs";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
+import { callsMentioning } from "../helpers/swarm";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
 
 const E5 = "/v1/agent/completions";
@@ -20,9 +21,7 @@ describe("the agent runtime (through E5)", () => {
   });
   after(async () => mcp.close());
 
-  /** Journal entries whose messages mention the marker, in order. */
-  const calls = (marker: string) =>
-    h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker)).map((e: any) => e.body);
+  const calls = (marker: string) => callsMentioning(h, marker);
 
   it("sends history before the task, in order, and image parts with the task", async () => {
     const marker = `hist-${Date.now()}`;

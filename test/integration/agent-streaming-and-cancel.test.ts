@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { findRun } from "../../shared/db/run-store";
 import type { AgentRun } from "../../shared/db/entities/run.entity";
-import { harness, type Harness } from "../helpers/harness";
+import { harnessWithKey, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { parseSse } from "../helpers/sse";
 
@@ -10,10 +10,7 @@ const E5 = "/v1/agent/completions";
 describe("E5 streaming and cancellation", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   async function stream(body: unknown) {
     const res = await fetch(`${h.baseUrl}${E5}`, {

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../helpers/harness";
+import { harnessWithKey, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { agent, callerOf, callsMentioning, conversationOf, inputOf, uniqueMarker } from "../helpers/swarm";
 import { expectSdkType, swarmsClient } from "../helpers/swarms-sdk";
@@ -20,10 +20,7 @@ describe("POST /v1/batched-grid-workflow/completions", () => {
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     request(h.baseUrl, "POST", PATH, { key, body, headers });
 
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs every agent on every task, all cells in parallel, each later round improving its own cell's answer; outputs per task keyed by agent (depth 2 for 8 calls)", async function () {
     this.timeout(30_000);

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
+import { entriesMentioning } from "../helpers/swarm";
 import { ProcessDeployment, type WebProcess } from "../helpers/process-deployment";
 
 /**
@@ -69,8 +70,6 @@ describe("built-in tools a deployment does not offer", function () {
     expect(research.body).to.include({ code: "TOOL_NOT_AVAILABLE" });
     expect(research.body.detail).to.include("no search provider");
     expect(await runs()).to.equal(before);
-    expect(
-      h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes("unoffered-marker")),
-    ).to.deep.equal([]);
+    expect(entriesMentioning(h, "unoffered-marker")).to.deep.equal([]);
   });
 });

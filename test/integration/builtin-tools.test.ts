@@ -1,13 +1,12 @@
 import { expect } from "chai";
 import { createServer, type RequestListener, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { config } from "../../shared/config";
 import { redisText, postgresText } from "../helpers/secret-scan";
-import { SEARCH_PORT } from "../env";
-import { harness, type Harness } from "../helpers/harness";
+import { harnessWithKey, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
+import { closeNow, listenLocally } from "../helpers/local-server";
 import { captureLogs, type CapturedLogs } from "../helpers/log-capture";
-import { searchResultBody, startSearchServer, type SearchServer } from "../helpers/search-server";
+import { searchResultBody, searchServerForSuite } from "../helpers/search-server";
 import { expectSdkType, swarmsClient } from "../helpers/swarms-sdk";
 
 const E5 = "/v1/agent/completions";
@@ -23,8 +22,7 @@ async function pageServer(
     hits.push(req.url ?? "");
     handler(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return { url: `http://${host}:${(server.address() as AddressInfo).port}`, hits, server };
+  return { url: await listenLocally(server, 0, host), hits, server };
 }
 
 /** Makes this file's markers its own in the shared simulator journal. */
@@ -34,16 +32,14 @@ describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1
   this.timeout(60_000);
   let h: Harness;
   let key: string;
-  let search: SearchServer;
+  const search = searchServerForSuite();
   let site: Awaited<ReturnType<typeof pageServer>>;
   let internal: Awaited<ReturnType<typeof pageServer>>;
   let logs: CapturedLogs;
   const answers: unknown[] = [];
 
   before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-    search = await startSearchServer(SEARCH_PORT);
+    ({ h, key } = await harnessWithKey());
     internal = await pageServer("127.0.0.2", (_req, res) => res.end("internal secrets"));
     site = await pageServer("127.0.0.1", (req, res) => {
       if (req.url === "/article")
@@ -67,11 +63,7 @@ describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1
   });
   after(async () => {
     logs?.stop();
-    await search?.close();
-    for (const s of [site?.server, internal?.server]) {
-      s?.closeAllConnections();
-      await new Promise((resolve) => s?.close(resolve));
-    }
+    for (const s of [site?.server, internal?.server]) if (s) await closeNow(s);
   });
 
   /** Runs E5 with one built-in tool and returns the answer and the simulator calls of its run. */

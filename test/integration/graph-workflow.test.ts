@@ -6,17 +6,20 @@ import { RunBudget } from "../../workers/agents/run-budget";
 import { StepRecorder } from "../../workers/agents/step-recorder";
 import { runGraph } from "../../workers/swarms/graph-workflow";
 import { workflowSwarm } from "../../workers/swarms/workflow-swarm";
-import { harness, type Harness } from "../helpers/harness";
+import { harnessWithKey, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
-import { agent, callerOf, callsMentioning, conversationOf, inputOf, uniqueMarker } from "../helpers/swarm";
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  entriesMentioning,
+  inputOf,
+  uniqueMarker,
+} from "../helpers/swarm";
 import { expectSdkType, swarmsClient } from "../helpers/swarms-sdk";
 
 const PATH = "/v1/graph-workflow/completions";
-
-/** The journal entries (with arrival time) of the calls whose messages mention `marker`. */
-function entriesMentioning(h: Harness, marker: string): any[] {
-  return h.sim.journal.filter((e: any) => JSON.stringify(e.body?.messages ?? "").includes(marker));
-}
 
 describe("POST /v1/graph-workflow/completions", () => {
   let h: Harness;
@@ -24,10 +27,7 @@ describe("POST /v1/graph-workflow/completions", () => {
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     request(h.baseUrl, "POST", PATH, { key, body, headers });
 
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs a diamond A → {B, C} → D: each node after all its sources, reading exactly their outputs, B and C in parallel (3 latencies, not 4)", async function () {
     this.timeout(30_000);

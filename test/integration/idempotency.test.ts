@@ -4,6 +4,7 @@ import { requestHash } from "../../shared/db/idempotency-store";
 import { config } from "../../shared/config";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
+import { entriesMentioning } from "../helpers/swarm";
 
 const PATH = "/v1/agent/completions";
 
@@ -31,7 +32,7 @@ describe("Idempotency-Key on /v1 POSTs", () => {
         }),
       runCount: async () =>
         Number((await h.deps.ds.query("SELECT count(*) AS n FROM runs WHERE api_key_id = $1", [keyId]))[0].n),
-      llmCalls: () => h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker)).length,
+      llmCalls: () => entriesMentioning(h, marker).length,
       record: async (idempotencyKey: string) =>
         (
           await h.deps.ds.query("SELECT * FROM idempotency_keys WHERE api_key_id = $1 AND key = $2", [

@@ -3,17 +3,14 @@ import { modelAvailability } from "../../api/runs/run-models";
 import { loadConfig } from "../../shared/config";
 import { MODEL_CATALOG } from "../../shared/llm/model-catalog";
 import { createKey, createRun } from "../helpers/factories";
-import { harness, type Harness } from "../helpers/harness";
+import { harness, harnessWithKey, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 
 describe("GET /v1/models/available", () => {
   let h: Harness;
   let key: string;
 
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("lists the catalogue's model ids as strings, all available behind the gateway, with details", async () => {
     const res = await request(h.baseUrl, "GET", "/v1/models/available", { key });

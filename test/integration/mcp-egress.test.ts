@@ -11,7 +11,7 @@ import { enqueue } from "../../shared/queues/queues";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
-import { agent } from "../helpers/swarm";
+import { agent, entriesMentioning } from "../helpers/swarm";
 
 const E5 = "/v1/agent/completions";
 
@@ -44,8 +44,6 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
 
   const runCount = async () =>
     Number((await h.deps.ds.query("SELECT count(*) AS n FROM runs WHERE api_key_id = $1", [keyId]))[0].n);
-  const llmCallsMentioning = (marker: string) =>
-    h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker));
 
   /** Posts and expects the 400 EGRESS_REFUSED body naming each field, with nothing stored, run or sent anywhere. */
   async function expectRefused(path: string, body: unknown, fields: string[], marker: string) {
@@ -56,7 +54,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     expect(res.body.detail).to.be.a("string").and.include("EGRESS_ALLOW");
     for (const field of fields) expect(res.body.detail).to.include(`${field}: `);
     expect(await runCount()).to.equal(runs);
-    expect(llmCallsMentioning(marker)).to.deep.equal([]);
+    expect(entriesMentioning(h, marker)).to.deep.equal([]);
     expect(internal.requests).to.deep.equal([]);
     return res.body.detail as string;
   }
@@ -149,7 +147,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
       .to.include("agents[0].mcp_url: 127.0.0.2 is a loopback address")
       .and.include("EGRESS_ALLOW");
     expect(res.body[1]).to.include({ status: "success", swarm_name: "fine" });
-    expect(llmCallsMentioning(`${marker} refused`)).to.deep.equal([]);
+    expect(entriesMentioning(h, `${marker} refused`)).to.deep.equal([]);
     expect(internal.requests).to.deep.equal([]);
   });
 
@@ -239,7 +237,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     expect((run.error as { message: string }).message)
       .to.include("127.0.0.2 is a loopback address")
       .and.include("EGRESS_ALLOW");
-    expect(llmCallsMentioning(marker)).to.deep.equal([]);
+    expect(entriesMentioning(h, marker)).to.deep.equal([]);
     expect(internal.requests).to.deep.equal([]);
   });
 

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../helpers/harness";
+import { harnessWithKey, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 
 /** An OpenAI client that strays under OpenAI's paths (a newer SDK's call, a typo) still reads OpenAI's error body. */
@@ -8,8 +8,7 @@ describe("unknown paths under OpenAI's answer in OpenAI's error body", () => {
   let key: string;
   before(async function () {
     this.timeout(60_000);
-    h = await harness();
-    ({ key } = await h.newKey());
+    ({ h, key } = await harnessWithKey());
   });
 
   it("a 404 under /v1/chat/completions and /v1/models, a 405 too; the Swarms catalogue keeps its own body", async () => {

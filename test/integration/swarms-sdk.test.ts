@@ -1,8 +1,7 @@
 import { expect } from "chai";
-import { SEARCH_PORT } from "../env";
 import type SwarmsClient from "../vendor/swarms-ts/src/index";
 import { harness, type Harness } from "../helpers/harness";
-import { startSearchServer, type SearchServer } from "../helpers/search-server";
+import { searchServerForSuite } from "../helpers/search-server";
 import { expectSdkType, sdkCalls, swarmsClient } from "../helpers/swarms-sdk";
 
 /**
@@ -13,7 +12,7 @@ describe("the swarms-ts SDK against Apiary", function () {
   this.timeout(60_000);
   let h: Harness;
   let client: SwarmsClient;
-  let search: SearchServer;
+  searchServerForSuite(); // the SDK tests reach auto_search too
   /** `METHOD /path` of every request the client sent. */
   const sent = new Set<string>();
   const marker = `sdk-${Date.now()}`;
@@ -22,9 +21,7 @@ describe("the swarms-ts SDK against Apiary", function () {
     h = await harness();
     const { key } = await h.newKey();
     client = swarmsClient(h.baseUrl, key, sent);
-    search = await startSearchServer(SEARCH_PORT);
   });
-  after(() => search?.close());
 
   it("getRoot", async () => {
     expect(await client.getRoot()).to.include({ name: "Apiary" });

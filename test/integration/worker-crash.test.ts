@@ -3,6 +3,7 @@ import { findRun } from "../../shared/db/run-store";
 import { harness, type Harness } from "../helpers/harness";
 import { exited, spawnEntry } from "../helpers/child-process";
 import { eventually, request } from "../helpers/http";
+import { entriesMentioning } from "../helpers/swarm";
 
 describe("a worker killed mid-run", () => {
   let h: Harness;
@@ -50,7 +51,7 @@ describe("a worker killed mid-run", () => {
 
       // The first turn was replayed from Postgres, not asked again: 1 call before the crash
       // for turn 1, the interrupted call for turn 2, and its retry.
-      const calls = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker));
+      const calls = entriesMentioning(h, marker);
       const firstTurnCalls = calls.filter(
         (e: any) => e.body.messages.filter((m: any) => m.role === "assistant").length === 0,
       );

@@ -6,6 +6,7 @@ import { createKey } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
 import { exited, spawnEntry } from "../helpers/child-process";
 import { eventually, request } from "../helpers/http";
+import { entriesMentioning } from "../helpers/swarm";
 
 /**
  * A worker process stopped with SIGTERM while a run's LLM call is in flight (the harness's own
@@ -59,12 +60,7 @@ describe("a worker stopped with SIGTERM", function () {
       },
     });
     expect(accepted.status).to.equal(202);
-    await eventually(
-      async () =>
-        h.sim.journal.some((e: any) => JSON.stringify(e.body?.messages ?? "").includes(marker)) ? true : undefined,
-      20_000,
-      10,
-    );
+    await eventually(async () => (entriesMentioning(h, marker).length > 0 ? true : undefined), 20_000, 10);
     return { runId: accepted.body.job_id, callStartedAt: Date.now() };
   }
 
@@ -139,7 +135,7 @@ describe("a worker stopped with SIGTERM", function () {
       ),
     );
     const ids = accepted.map((a) => a.body.job_id as string);
-    const sent = () => h.sim.journal.filter((e: any) => JSON.stringify(e.body?.messages ?? "").includes(marker));
+    const sent = () => entriesMentioning(h, marker);
     await eventually(
       async () => ((await h.deps.queues.agent.getActiveCount()) === runs && sent().length === cap ? true : undefined),
       20_000,

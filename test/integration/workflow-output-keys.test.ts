@@ -1,6 +1,7 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../helpers/harness";
+import { harnessWithKey, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
+import { signedAgent } from "../helpers/swarm";
 
 /**
  * Workflow outputs are keyed by the client's agent names: every name, `__proto__` and
@@ -11,15 +12,10 @@ describe("workflow outputs keep every agent's name as its key", () => {
   let key: string;
   before(async function () {
     this.timeout(60_000);
-    h = await harness();
-    ({ key } = await h.newKey());
+    ({ h, key } = await harnessWithKey());
   });
 
-  const agent = (name: string) => ({
-    agent_name: name,
-    model_name: "gpt-4o-mini",
-    llm_args: { sim_reply: `by ${name}` },
-  });
+  const agent = signedAgent;
   const own = (outputs: Record<string, unknown>, name: string) => Object.getOwnPropertyDescriptor(outputs, name)?.value;
 
   it("a graph node named __proto__ or constructor has its output under its name, per loop too", async () => {

@@ -15,7 +15,7 @@ import {
   parseStatTimes,
   recordTicks,
   type TickSpan,
-} from "../../scripts/bench/deployed/proc-accounting";
+} from "../../scripts/bench/probes/proc-accounting";
 import { deployedProcesses, metricsPortCount, withMetricsPort } from "../../scripts/bench/deployed/procfile-commands";
 import { roundOrder, soakSlices } from "../../scripts/bench/deployed/schedule";
 

@@ -1,17 +1,17 @@
 import { expect } from "chai";
-import { parseProc } from "../../scripts/bench/probes/proc-stats";
+import { parseProc } from "../../scripts/bench/probes/proc-accounting";
 import { simArrivals } from "../../scripts/bench/probes/sim-journal";
 import { parseTcpCounters } from "../../scripts/bench/probes/tcp-counters";
 
 describe("benchmark parts", () => {
-  it("reads RSS, its peak and CPU seconds from /proc/<pid>/status and stat, command names with spaces included", () => {
+  it("reads RSS, its peak and CPU ticks from /proc/<pid>/status and stat, command names with spaces included", () => {
     const status = "Name:\tnode\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\nThreads:\t11\n";
     // utime 250 and stime 50 ticks are fields 14 and 15; the command name holds a space and a ')'.
     const stat = "4242 (node main) x) S 1 4242 4242 0 -1 4194304 100 0 0 0 250 50 0 0 20 0 11 0 1000 1000000 25600";
     expect(parseProc(status, stat)).to.deep.equal({
       rssBytes: 100 * 1024 * 1024,
       peakRssBytes: 200 * 1024 * 1024,
-      cpuS: 3,
+      cpuTicks: 300,
     });
     expect(parseProc("Name:\tnode\n", stat)).to.equal(null);
   });

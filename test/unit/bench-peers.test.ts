@@ -3,7 +3,7 @@ import type { SequentialResult } from "../../scripts/bench/client/closed-loop";
 import type { LoadResult } from "../../scripts/bench/client/load-run";
 import { PEER_FOLDERS } from "../../scripts/bench/peers/peer-install";
 import { PEERS } from "../../scripts/bench/peers/peer-list";
-import { processTree } from "../../scripts/bench/peers/peer-cpu";
+import { processTree } from "../../scripts/bench/probes/proc-accounting";
 import { rotation } from "../../scripts/bench/peers/peers-measure";
 import { parsePeersOptions } from "../../scripts/bench/peers/peers-options";
 import { renderPeersTable, summarizePeer, type PeersRound } from "../../scripts/bench/peers/peers-report";

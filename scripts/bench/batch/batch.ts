@@ -1,20 +1,15 @@
-import { loadavg } from "node:os";
 import { startCpuWindow } from "../probes/cpu-usage";
 import { machineInfo } from "../probes/machine-info";
-import { watchQueue } from "../probes/queue-watcher";
 import { parseRepOptions } from "../rep-options";
-import { runStamp, writeJsonResult } from "../report/results-file";
+import { runStamp } from "../report/results-file";
+import { finishScenario } from "../report/scenario-output";
 import type { ScenarioRun } from "../scenario";
-import type { WorkerSpec } from "../stack/service-stack";
 import { setUpStack } from "../stack/stack-setup";
 import { withTeardown } from "../stack/teardown";
+import { workersFor } from "../stack/worker-specs";
 import { measurePhase, sendBatch, type BatchContext, type BatchPhase } from "./batch-measure";
 import { batchProblems, renderBatchRepsTable, renderBatchTable, summarizePhase } from "./batch-report";
 
-const WORKERS: WorkerSpec[] = [
-  { name: "worker-agent-1", queues: ["agent"] },
-  { name: "worker-agent-2", queues: ["agent"] },
-];
 // Two discarded batches: enough for both workers to take jobs and get their code paths compiled.
 const WARMUP_BATCHES = 2;
 
@@ -29,9 +24,8 @@ export const run: ScenarioRun = async (argv) => {
   const stamp = runStamp();
   const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
-    const setup = await setUpStack("batch", stamp, onTeardown, { workers: WORKERS });
-    const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "agent");
-    onTeardown(() => queue.close());
+    const setup = await setUpStack("batch", stamp, onTeardown, { workers: workersFor("agent", 2) });
+    const queue = setup.watchQueue("agent");
     const ctx: BatchContext = {
       apiUrl: setup.stack.apiUrl,
       apiKey: setup.apiKey,
@@ -59,43 +53,27 @@ export const run: ScenarioRun = async (argv) => {
     await setup.stack.stopProcess("worker-agent-2");
     phases.push(await measurePhase(ctx, 1, opts.reps, setup.say));
     const cpu = endCpu();
-    const loadAfter = loadavg()[0];
 
     // Shown fewest workers first, the way scaling reads.
     const shown = [...phases].sort((a, b) => a.workers - b.workers);
     const summaries = shown.map(summarizePhase);
     const failed = summaries.some((s) => s.failedItems + s.misplacedItems > 0);
-    const lines = [
-      renderBatchTable(summaries, shown, machine, cpu, opts.quick),
-      "",
-      "per repetition:",
-      renderBatchRepsTable(phases),
-    ];
-    const problems = batchProblems(phases);
-    if (problems.length)
-      lines.push(
-        "",
-        "problems:",
-        ...problems.map((p) => `  ${p}`),
-        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
-      );
-    const path = writeJsonResult(`batch-${stamp}.json`, {
+    finishScenario(setup, {
       scenario: "batch",
+      stamp,
       machine,
-      loadAvg1mAfter: loadAfter,
       options: opts,
-      ports: setup.ports,
-      setupStepsMs: setup.stepsMs,
-      logs: setup.logs,
-      // Over both phases; per phase in phases[].cpu, per request in phases[].reps[].cpu.
-      cpu,
-      summaries,
-      phases,
-      warmup,
+      lines: [
+        renderBatchTable(summaries, shown, machine, cpu, opts.quick),
+        "",
+        "per repetition:",
+        renderBatchRepsTable(phases),
+      ],
+      problems: batchProblems(phases),
+      // cpu is over both phases; per phase in phases[].cpu, per request in phases[].reps[].cpu.
+      raw: { cpu, summaries, phases, warmup },
       failed,
     });
-    lines.push("", `raw results: ${path}`);
-    process.stdout.write(`${lines.join("\n")}\n`);
     return failed ? 1 : 0;
   });
 };

@@ -1,13 +1,12 @@
-import { loadavg } from "node:os";
 import { config } from "../../../shared/config";
 import { preflight } from "../client/preflight";
 import { machineInfo } from "../probes/machine-info";
-import { watchQueue } from "../probes/queue-watcher";
-import { runStamp, writeJsonResult } from "../report/results-file";
+import { runStamp } from "../report/results-file";
+import { finishScenario } from "../report/scenario-output";
 import { standAlone, type ScenarioMeasure } from "../scenario";
-import type { WorkerSpec } from "../stack/service-stack";
 import { setUpStack } from "../stack/stack-setup";
 import { withTeardown } from "../stack/teardown";
+import { workersFor } from "../stack/worker-specs";
 import { swarmServiceTarget } from "../targets/concurrent-swarm-targets";
 import { measureBurst, type ConcurrencyContext } from "./concurrency-measure";
 import { parseConcurrencyOptions } from "./concurrency-options";
@@ -29,15 +28,10 @@ export const measure: ScenarioMeasure = async (argv) => {
   const opts = parseConcurrencyOptions(argv);
   const stamp = runStamp();
   const machine = machineInfo();
-  const workers: WorkerSpec[] = Array.from({ length: opts.workers }, (_, i) => ({
-    name: `worker-swarm-${i + 1}`,
-    queues: ["swarm"],
-  }));
   return withTeardown(async (onTeardown) => {
-    const setup = await setUpStack("concurrency", stamp, onTeardown, { workers });
+    const setup = await setUpStack("concurrency", stamp, onTeardown, { workers: workersFor("swarm", opts.workers) });
     const { stack, say } = setup;
-    const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "swarm");
-    onTeardown(() => queue.close());
+    const queue = setup.watchQueue("swarm");
     const ctx: ConcurrencyContext = {
       target: swarmServiceTarget(stack.apiUrl, setup.apiKey, opts.latencyMs),
       simulatorUrl: stack.simulatorUrl,
@@ -58,31 +52,16 @@ export const measure: ScenarioMeasure = async (argv) => {
     const summary = summarizeConcurrency(result, opts.latencyMs);
     const failed = summary.failed > 0;
 
-    const lines = [renderConcurrencyTable(summary, result, machine, opts.latencyMs, opts.quick)];
-    const problems = [...warmup.burst.problems.map((p) => `warm-up: ${p}`), ...result.burst.problems];
-    if (problems.length)
-      lines.push(
-        "",
-        "problems:",
-        ...problems.map((p) => `  ${p}`),
-        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
-      );
-    const rawFile = writeJsonResult(`concurrency-${stamp}.json`, {
+    const rawFile = finishScenario(setup, {
       scenario: "concurrency",
+      stamp,
       machine,
-      loadAvg1mAfter: loadavg()[0],
       options: opts,
-      workerConcurrencySwarm: config.queue.concurrency.swarm,
-      ports: setup.ports,
-      setupStepsMs: setup.stepsMs,
-      logs: setup.logs,
-      summary,
-      result,
-      warmup,
+      lines: [renderConcurrencyTable(summary, result, machine, opts.latencyMs, opts.quick)],
+      problems: [...warmup.burst.problems.map((p) => `warm-up: ${p}`), ...result.burst.problems],
+      raw: { workerConcurrencySwarm: config.queue.concurrency.swarm, summary, result, warmup },
       failed,
     });
-    lines.push("", `raw results: ${rawFile}`);
-    process.stdout.write(`${lines.join("\n")}\n`);
     return { code: failed ? 1 : 0, headline: concurrencyHeadline(summary, result), rawFile };
   });
 };

@@ -6,7 +6,7 @@ import { startCpuWindow, type CpuUsage } from "../probes/cpu-usage";
 import { watchProcesses, type ProcessUsage } from "../probes/process-watch";
 import { directTarget, serviceTarget } from "../targets/agent-completion-targets";
 import { swarmServiceTarget } from "../targets/concurrent-swarm-targets";
-import { startCpuAccount, type CpuByRole } from "./cpu-account";
+import { startCpuAccount, type CpuByRole } from "../probes/cpu-account";
 import type { DeployedOptions } from "./deployed-options";
 import type { DeployedStack } from "./deployed-stack";
 import { roundOrder, soakSlices } from "./schedule";

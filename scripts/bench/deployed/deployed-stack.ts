@@ -12,7 +12,8 @@ import { waitForHttpOk } from "../stack/http-ready";
 import { runToCompletion, startProcess, type ManagedProcess } from "../stack/managed-process";
 import type { TeardownStep } from "../stack/teardown";
 import type { Checkout } from "./checkouts";
-import { parentPid, type StackPids } from "./cpu-account";
+import type { StackPids } from "../probes/cpu-account";
+import { parentPid, visiblePid } from "../probes/proc-reader";
 import { deployedProcesses, metricsPortCount } from "./procfile-commands";
 
 /** One checkout's processes, started as its Procfile starts them, and what the scenario reads of them. */
@@ -67,17 +68,22 @@ function deploymentEnv(label: string, ports: { api: number; platform: number }, 
   };
 }
 
+/**
+ * The postmaster's pid as this machine's /proc shows it. Postgres answers with its own pid
+ * namespace's pids, which are another process's (or none) when it runs in a container.
+ */
 async function postmasterPid(databaseUrl: string): Promise<number> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
-    return parentPid(rows[0].pid);
+    return parentPid(visiblePid(rows[0].pid, "postgres"));
   } finally {
     await client.end();
   }
 }
 
+/** redis-server's pid as this machine's /proc shows it (see `postmasterPid`). */
 async function redisPid(url: string): Promise<number> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
@@ -85,7 +91,7 @@ async function redisPid(url: string): Promise<number> {
     const info = await redis.info("server");
     const m = /^process_id:(\d+)/m.exec(info);
     if (!m) throw new Error("redis INFO server has no process_id");
-    return Number(m[1]);
+    return visiblePid(Number(m[1]), "redis-server");
   } finally {
     redis.disconnect();
   }

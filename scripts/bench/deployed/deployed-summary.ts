@@ -1,5 +1,5 @@
 import { median } from "../report/stats";
-import { cpuMsPerRun } from "./proc-accounting";
+import { cpuMsPerRun } from "../probes/proc-accounting";
 import type { DeployedRound, LoadWindow } from "./deployed-measure";
 
 /** CPU ms per run of each counted process (role), and of all of them. */

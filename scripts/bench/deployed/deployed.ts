@@ -7,13 +7,12 @@ import { cpuHeaderLine } from "../report/cpu-cells";
 import { benchPath, runStamp, writeJsonResult } from "../report/results-file";
 import type { ScenarioRun } from "../scenario";
 import { ensureServices } from "../stack/data-stores";
-import { freePorts } from "../stack/free-port";
-import { nodeTsx, startProcess } from "../stack/managed-process";
 import type { ServiceStack } from "../stack/service-stack";
+import { startSimulatorProcess } from "../stack/simulator-process";
 import { withTeardown } from "../stack/teardown";
 import { serviceTarget } from "../targets/agent-completion-targets";
 import { prepareCheckouts } from "./checkouts";
-import { SERVICE_ROLES } from "./cpu-account";
+import { SERVICE_ROLES } from "../probes/cpu-account";
 import { measureDeployedRounds, nodeProcesses, soak, warmUpStacks, type MemoryResult } from "./deployed-measure";
 import { parseDeployedOptions } from "./deployed-options";
 import { renderCpuTable, renderFigures, renderMemoryTable, renderWindows } from "./deployed-report";
@@ -50,16 +49,7 @@ export const run: ScenarioRun = async (argv) => {
   return withTeardown(async (onTeardown) => {
     await ensureServices("apiary_bench_current", process.env, benchPath(`deployed-${stamp}-ensure-services.log`));
     const checkouts = await prepareCheckouts(opts.baseline, stamp, say, onTeardown);
-    const [simPort] = await freePorts(1);
-    const simulatorUrl = `http://127.0.0.1:${simPort}`;
-    const sim = startProcess(
-      "llm-simulator",
-      nodeTsx("scripts/llm-simulator/main.ts", "--port", String(simPort)),
-      { ...process.env, LOG_LEVEL: "warn" },
-      benchPath(`deployed-${stamp}-llm-simulator.log`),
-    );
-    onTeardown(() => sim.stop());
-    await sim.waitForOutput(/LLM simulator listening on /, 60_000);
+    const simulatorUrl = await startSimulatorProcess(benchPath(`deployed-${stamp}-llm-simulator.log`), onTeardown);
     const stacks: DeployedStack[] = [];
     for (const c of checkouts)
       stacks.push(await startDeployedStack(c, simulatorUrl, stamp, say, onTeardown, opts.profile));

@@ -5,7 +5,7 @@ import { startCpuWindow } from "../probes/cpu-usage";
 import { busyCell, stealCell } from "../report/cpu-cells";
 import { textTable } from "../report/text-table";
 import { swarmBody, type SwarmShape } from "../targets/swarm-body";
-import { startCpuAccount } from "./cpu-account";
+import { startCpuAccount } from "../probes/cpu-account";
 import type { DeployedStack } from "./deployed-stack";
 
 /** One request shape whose CPU is measured: what it sends and how many LLM calls it makes. */

@@ -3,8 +3,8 @@ import { parseBenchOptions } from "../bench-options";
 import { warmUp, warmupWarnings } from "../client/direct-vs-service";
 import { startCpuWindow } from "../probes/cpu-usage";
 import { machineInfo } from "../probes/machine-info";
-import { watchQueue } from "../probes/queue-watcher";
-import { runStamp, writeJsonResult } from "../report/results-file";
+import { runStamp } from "../report/results-file";
+import { finishScenario } from "../report/scenario-output";
 import type { ScenarioRun } from "../scenario";
 import { withTeardown } from "../stack/teardown";
 import { measureRounds } from "./e5-measure";
@@ -24,8 +24,7 @@ export const run: ScenarioRun = async (argv) => {
   const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
     const setup = await setUpE5(stamp, onTeardown);
-    const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "agent");
-    onTeardown(() => queue.close());
+    const queue = setup.watchQueue("agent");
     const ctx = { direct: setup.direct, service: setup.service, queue, assertAlive: () => setup.stack.assertAlive() };
 
     const warmup = await warmUp(ctx, opts, setup.say);
@@ -47,35 +46,28 @@ export const run: ScenarioRun = async (argv) => {
       );
     if (failed)
       lines.push("", "NOT A VALID RESULT: some measured requests failed; req/s above counts failed answers too.");
-    const notes = [...warmupWarnings(warmup), ...failureDetails(rounds)];
-    if (notes.length)
-      lines.push(
-        "",
-        "problems:",
-        ...notes.map((n) => `  ${n}`),
-        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
-      );
-    const path = writeJsonResult(`e5-${stamp}.json`, {
+    finishScenario(setup, {
       scenario: "e5",
+      stamp,
       machine,
-      loadAvg1mAfter: loadAfter,
-      // Over all measured rounds; per round and per run in rounds[].cpu / rounds[].cpuByRun.
-      cpu,
       options: opts,
-      ports: setup.ports,
-      setupStepsMs: setup.stepsMs,
-      logs: setup.logs,
-      targets: {
-        direct: { url: setup.direct.url, body: setup.direct.body },
-        service: { url: setup.service.url, body: setup.service.body },
+      lines,
+      problems: [...warmupWarnings(warmup), ...failureDetails(rounds)],
+      raw: {
+        // The load the table shows, not one taken after the printing.
+        loadAvg1mAfter: loadAfter,
+        // Over all measured rounds; per round and per run in rounds[].cpu / rounds[].cpuByRun.
+        cpu,
+        targets: {
+          direct: { url: setup.direct.url, body: setup.direct.body },
+          service: { url: setup.service.url, body: setup.service.body },
+        },
+        summary,
+        rounds,
+        warmup,
       },
-      summary,
-      rounds,
-      warmup,
       failed,
     });
-    lines.push("", `raw results: ${path}`);
-    process.stdout.write(`${lines.join("\n")}\n`);
     return failed ? 1 : 0;
   });
 };

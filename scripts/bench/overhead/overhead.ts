@@ -1,15 +1,14 @@
-import { loadavg } from "node:os";
 import { parseBenchOptions } from "../bench-options";
 import { warmUp, warmupWarnings } from "../client/direct-vs-service";
 import { preflight } from "../client/preflight";
 import { startCpuWindow } from "../probes/cpu-usage";
 import { machineInfo } from "../probes/machine-info";
-import { watchQueue } from "../probes/queue-watcher";
-import { runStamp, writeJsonResult } from "../report/results-file";
+import { runStamp } from "../report/results-file";
+import { finishScenario } from "../report/scenario-output";
 import { standAlone, type ScenarioMeasure } from "../scenario";
-import type { WorkerSpec } from "../stack/service-stack";
 import { setUpStack } from "../stack/stack-setup";
 import { withTeardown } from "../stack/teardown";
+import { RUN_WORKERS } from "../stack/worker-specs";
 import { directTarget, serviceTarget } from "../targets/agent-completion-targets";
 import { CONCURRENT_SWARM, swarmDirectTarget, swarmServiceTarget } from "../targets/concurrent-swarm-targets";
 import { measureOverhead, type Workload } from "./overhead-measure";
@@ -20,12 +19,6 @@ import {
   renderOverheadTable,
   summarizeOverhead,
 } from "./overhead-report";
-
-// The Procfile's two run workers: E5 runs in the agent worker, swarm turns in the swarm worker.
-const WORKERS: WorkerSpec[] = [
-  { name: "worker-agent", queues: ["agent"] },
-  { name: "worker-swarm", queues: ["swarm"] },
-];
 
 /**
  * Added latency of the service over direct simulator calls, for E5 and for a 3-agent
@@ -38,21 +31,16 @@ export const measure: ScenarioMeasure = async (argv) => {
   const stamp = runStamp();
   const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
-    const setup = await setUpStack("overhead", stamp, onTeardown, { workers: WORKERS });
+    const setup = await setUpStack("overhead", stamp, onTeardown, { workers: RUN_WORKERS });
     const { stack, apiKey, say } = setup;
     const assertAlive = () => stack.assertAlive();
-    const queue = (name: string) => {
-      const q = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, name);
-      onTeardown(() => q.close());
-      return q;
-    };
     const workloads: Workload[] = [
       {
         name: "E5 agent",
         ctx: {
           direct: directTarget(stack.simulatorUrl),
           service: serviceTarget(stack.apiUrl, apiKey),
-          queue: queue("agent"),
+          queue: setup.watchQueue("agent"),
           assertAlive,
         },
       },
@@ -61,7 +49,7 @@ export const measure: ScenarioMeasure = async (argv) => {
         ctx: {
           direct: swarmDirectTarget(stack.simulatorUrl),
           service: swarmServiceTarget(stack.apiUrl, apiKey, 0),
-          queue: queue("swarm"),
+          queue: setup.watchQueue("swarm"),
           assertAlive,
         },
       },
@@ -82,35 +70,26 @@ export const measure: ScenarioMeasure = async (argv) => {
 
     const lines = [renderOverheadTable(cells, machine, opts, rounds, cpu)];
     if (failed) lines.push("", "NOT A VALID RESULT: some measured requests failed.");
-    const notes = [...warmup.flatMap(warmupWarnings), ...overheadProblems(rounds)];
-    if (notes.length)
-      lines.push(
-        "",
-        "problems:",
-        ...notes.map((n) => `  ${n}`),
-        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
-      );
-    const rawFile = writeJsonResult(`overhead-${stamp}.json`, {
+    const rawFile = finishScenario(setup, {
       scenario: "overhead",
+      stamp,
       machine,
-      loadAvg1mAfter: loadavg()[0],
-      cpu,
       options: opts,
-      ports: setup.ports,
-      setupStepsMs: setup.stepsMs,
-      logs: setup.logs,
-      workloads: workloads.map((w) => ({
-        name: w.name,
-        direct: { url: w.ctx.direct.url, body: w.ctx.direct.body, fanOut: w.ctx.direct.fanOut ?? 1 },
-        service: { url: w.ctx.service.url, body: w.ctx.service.body },
-      })),
-      cells,
-      rounds,
-      warmup,
+      lines,
+      problems: [...warmup.flatMap(warmupWarnings), ...overheadProblems(rounds)],
+      raw: {
+        cpu,
+        workloads: workloads.map((w) => ({
+          name: w.name,
+          direct: { url: w.ctx.direct.url, body: w.ctx.direct.body, fanOut: w.ctx.direct.fanOut ?? 1 },
+          service: { url: w.ctx.service.url, body: w.ctx.service.body },
+        })),
+        cells,
+        rounds,
+        warmup,
+      },
       failed,
     });
-    lines.push("", `raw results: ${rawFile}`);
-    process.stdout.write(`${lines.join("\n")}\n`);
     return { code: failed ? 1 : 0, headline: overheadHeadline(cells), rawFile };
   });
 };

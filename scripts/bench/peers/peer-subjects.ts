@@ -1,7 +1,7 @@
 import { loadavg } from "node:os";
 import type { HttpTarget } from "../client/http-target";
 import { runLoad, type LoadResult } from "../client/load-run";
-import { startCpuAccount } from "../deployed/cpu-account";
+import { startCpuAccount, startTreeCpuAccount } from "../probes/cpu-account";
 import type { DeployedStack } from "../deployed/deployed-stack";
 import { startCpuWindow } from "../probes/cpu-usage";
 import { freePorts } from "../stack/free-port";
@@ -9,7 +9,6 @@ import { startProcess, type ManagedProcess } from "../stack/managed-process";
 import type { TeardownStep } from "../stack/teardown";
 import type { PeerFolder } from "./peer-install";
 import { PEERS } from "./peer-list";
-import { startTreeCpuAccount } from "./peer-cpu";
 import type { PeerWindow } from "./peers-report";
 
 /** Something the scenario measures alike: a peer server or one of Apiary's endpoints. */
@@ -92,9 +91,9 @@ export async function startPeers(
       target: spec.target(url, simulatorUrl),
       async window(load) {
         const endCpu = startCpuWindow();
-        const endAccount = startTreeCpuAccount(proc.pid!);
+        const endAccount = startTreeCpuAccount({ peer: proc.pid! });
         const result = await load();
-        const cpuS = endAccount();
+        const cpuS = endAccount().peer ?? 0;
         alive(proc);
         return {
           load: result,

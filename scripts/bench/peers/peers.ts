@@ -10,8 +10,7 @@ import { cpuHeaderLine } from "../report/cpu-cells";
 import { benchPath, runStamp, writeJsonResult } from "../report/results-file";
 import type { ScenarioRun } from "../scenario";
 import { ensureServices } from "../stack/data-stores";
-import { freePorts } from "../stack/free-port";
-import { nodeTsx, startProcess } from "../stack/managed-process";
+import { startSimulatorProcess } from "../stack/simulator-process";
 import { withTeardown } from "../stack/teardown";
 import { serviceTarget } from "../targets/agent-completion-targets";
 import { swarmServiceTarget } from "../targets/concurrent-swarm-targets";
@@ -50,16 +49,7 @@ export const run: ScenarioRun = async (argv) => {
     const checkout = { ...currentCheckout(), label: "peers" };
     say(`npm run build in ${checkout.dir}…`);
     await build(checkout, log("build"));
-    const [simPort] = await freePorts(1);
-    const simulatorUrl = `http://127.0.0.1:${simPort}`;
-    const sim = startProcess(
-      "llm-simulator",
-      nodeTsx("scripts/llm-simulator/main.ts", "--port", String(simPort)),
-      { ...process.env, LOG_LEVEL: "warn" },
-      log("llm-simulator"),
-    );
-    onTeardown(() => sim.stop());
-    await sim.waitForOutput(/LLM simulator listening on /, 60_000);
+    const simulatorUrl = await startSimulatorProcess(log("llm-simulator"), onTeardown);
     const stack = await startDeployedStack(checkout, simulatorUrl, stamp, say, onTeardown);
     say("starting the peers");
     const subjects = [

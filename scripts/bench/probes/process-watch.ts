@@ -1,4 +1,5 @@
-import { readProc, type ProcSnapshot } from "./proc-stats";
+import { cpuSeconds, recordTicks, type TickSpan } from "./proc-accounting";
+import { readProc, treeOf } from "./proc-reader";
 
 /** What one process used over a watched window. */
 export interface ProcessUsage {
@@ -22,22 +23,31 @@ export interface ProcessWatch {
 const MiB = 1024 * 1024;
 
 /**
- * Samples the RSS of each process every `intervalMs` from /proc while a run goes, and its CPU time
- * at the start and the end. Sampling (not the kernel's VmHWM) gives the peak of this window alone:
- * the high-water mark would also count start-up and earlier scenarios. Reading two small /proc
- * files per process costs microseconds, so it does not disturb what is measured.
+ * Samples the RSS of each process, together with every process below it (a wrapper's real worker
+ * is its child), every `intervalMs` from /proc while a run goes, and counts their CPU time from
+ * each one's first to its last reading. Sampling (not the kernel's VmHWM) gives the peak of this
+ * window alone: the high-water mark would also count start-up and earlier scenarios. Reading two
+ * small /proc files per process costs microseconds, so it does not disturb what is measured.
  */
 export function watchProcesses(processes: { name: string; pid: number | undefined }[], intervalMs = 100): ProcessWatch {
   const started = performance.now();
   const watched = processes
     .filter((p): p is { name: string; pid: number } => p.pid !== undefined)
-    .map((p) => ({ ...p, first: readProc(p.pid), last: null as ProcSnapshot | null, peak: 0, samples: 0 }));
+    .map((p) => ({ ...p, ticks: new Map<number, TickSpan>(), lastRss: 0, peak: 0, samples: 0 }));
   const sample = () => {
     for (const w of watched) {
-      const snap = readProc(w.pid);
-      if (!snap) continue;
-      w.last = snap;
-      w.peak = Math.max(w.peak, snap.rssBytes);
+      let rss = 0;
+      let seen = false;
+      for (const pid of treeOf(w.pid)) {
+        const snap = readProc(pid);
+        if (!snap) continue;
+        seen = true;
+        rss += snap.rssBytes;
+        recordTicks(w.ticks, pid, snap.cpuTicks);
+      }
+      if (!seen) continue;
+      w.lastRss = rss;
+      w.peak = Math.max(w.peak, rss);
       w.samples++;
     }
   };
@@ -49,13 +59,13 @@ export function watchProcesses(processes: { name: string; pid: number | undefine
       sample();
       const windowS = (performance.now() - started) / 1_000;
       return watched
-        .filter((w) => w.first && w.last)
+        .filter((w) => w.samples > 0)
         .map((w) => {
-          const cpuS = w.last!.cpuS - w.first!.cpuS;
+          const cpuS = cpuSeconds(w.ticks.values());
           return {
             name: w.name,
             peakRssMiB: w.peak / MiB,
-            endRssMiB: w.last!.rssBytes / MiB,
+            endRssMiB: w.lastRss / MiB,
             cpuS,
             cpuPctOfCore: windowS > 0 ? (100 * cpuS) / windowS : 0,
             samples: w.samples,

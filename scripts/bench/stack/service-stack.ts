@@ -1,6 +1,7 @@
 import type { BenchPorts } from "./bench-env";
 import { waitForHttpOk } from "./http-ready";
 import { nodeTsx, startProcess, type ManagedProcess } from "./managed-process";
+import { simulatorCommand, simulatorListening } from "./simulator-process";
 import type { TeardownStep } from "./teardown";
 
 /** The running simulator, web and worker processes, and where to reach them. */
@@ -74,7 +75,7 @@ export async function startServiceStack(
     return proc;
   };
 
-  const simulator = start("llm-simulator", nodeTsx("scripts/llm-simulator/main.ts", "--port", String(ports.simulator)));
+  const simulator = start("llm-simulator", simulatorCommand(ports.simulator));
   // The web and worker do not call the simulator until a request arrives, so they start in parallel.
   start("web", nodeTsx("api/main.ts"));
   extraWebs.forEach((p, i) =>
@@ -84,7 +85,7 @@ export async function startServiceStack(
   for (const w of workers)
     start(w.name, nodeTsx("workers/main.ts", "--queues", w.queues.join(","), "--metrics-port", "0"));
 
-  await simulator.waitForOutput(/LLM simulator listening on /, START_TIMEOUT_MS);
+  await simulatorListening(simulator);
   const apiUrls = [ports.api, ...extraWebs.map((p) => p.api)].map((port) => `http://127.0.0.1:${port}`);
   // /health checks Postgres and Redis from the web process; the worker has no endpoint, so the
   // caller's first real request is what proves the worker consumes jobs.

@@ -1,3 +1,4 @@
+import { watchQueue, type QueueWatcher } from "../probes/queue-watcher";
 import { benchPath } from "../report/results-file";
 import { BENCH_DATABASE, benchEnv, type BenchPorts } from "./bench-env";
 import { createApiKey, ensureServices, flushRedisDb, migrateDatabase, recreateDatabase } from "./data-stores";
@@ -18,6 +19,8 @@ export interface StackSetup {
   stepsMs: Record<string, number>;
   /** Writes a progress line to stderr, prefixed with the scenario name. */
   say(line: string): void;
+  /** Watches queue `name` of the stack's Redis and queue prefix; closed at teardown. */
+  watchQueue(name: string): QueueWatcher;
 }
 
 /** Which processes a scenario runs, and settings it changes for all of them. */
@@ -75,5 +78,10 @@ export async function setUpStack(
   const stack = await step("startStack", `starting simulator :${simulator}, web ${webs}, ${names}`, () =>
     startServiceStack(ports, env, logFile, onTeardown, workers, webPorts),
   );
-  return { env, ports, stack, apiKey, logs, stepsMs, say };
+  const watch = (name: string) => {
+    const queue = watchQueue(env.REDIS_URL!, env.QUEUE_PREFIX!, name);
+    onTeardown(() => queue.close());
+    return queue;
+  };
+  return { env, ports, stack, apiKey, logs, stepsMs, say, watchQueue: watch };
 }

@@ -1,13 +1,12 @@
-import { loadavg } from "node:os";
 import { jsonRequest } from "../client/json-request";
 import { machineInfo } from "../probes/machine-info";
-import { watchQueue } from "../probes/queue-watcher";
 import { parseRepOptions } from "../rep-options";
-import { runStamp, writeJsonResult } from "../report/results-file";
+import { runStamp } from "../report/results-file";
+import { finishScenario } from "../report/scenario-output";
 import { standAlone, UsageError, type ScenarioMeasure } from "../scenario";
-import type { WorkerSpec } from "../stack/service-stack";
 import { setUpStack } from "../stack/stack-setup";
 import { withTeardown } from "../stack/teardown";
+import { RUN_WORKERS } from "../stack/worker-specs";
 import type { SwarmShape } from "../targets/swarm-body";
 import { SWARM_CASES } from "./swarm-cases";
 import { measureSwarms, type SwarmsContext } from "./swarms-measure";
@@ -19,12 +18,6 @@ import {
   swarmsHeadline,
   type SwarmOutcome,
 } from "./swarms-report";
-
-// Swarm turns run inside the swarm worker; the agent worker is there because production runs one.
-const WORKERS: WorkerSpec[] = [
-  { name: "worker-agent", queues: ["agent"] },
-  { name: "worker-swarm", queues: ["swarm"] },
-];
 
 /** The types the running service says it can run (`GET /v1/swarms/available`). */
 async function availableTypes(apiUrl: string, apiKey: string): Promise<string[]> {
@@ -56,9 +49,9 @@ export const measure: ScenarioMeasure = async (argv) => {
   const stamp = runStamp();
   const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
-    const setup = await setUpStack("swarms", stamp, onTeardown, { workers: WORKERS });
-    const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "swarm");
-    onTeardown(() => queue.close());
+    // Swarm turns run inside the swarm worker; the agent worker is there because production runs one.
+    const setup = await setUpStack("swarms", stamp, onTeardown, { workers: RUN_WORKERS });
+    const queue = setup.watchQueue("swarm");
     const { apiUrl, simulatorUrl } = setup.stack;
     const ctx: SwarmsContext = {
       apiUrl,
@@ -81,7 +74,6 @@ export const measure: ScenarioMeasure = async (argv) => {
       .map((t): [string, SwarmShape] => [t, SWARM_CASES[t].shape]);
 
     const { warmup, runs, cpu } = await measureSwarms(ctx, toRun, opts.reps, setup.say);
-    const loadAfter = loadavg()[0];
 
     const outcomes: SwarmOutcome[] = types.map((type) => {
       if (!available.includes(type)) return { type, kind: "not available" };
@@ -100,25 +92,17 @@ export const measure: ScenarioMeasure = async (argv) => {
       renderSwarmRunsTable(runs),
     ];
     if (failed) lines.push("", `child process logs: ${Object.values(setup.logs).join(", ")}`);
-    const rawFile = writeJsonResult(`swarms-${stamp}.json`, {
+    const rawFile = finishScenario(setup, {
       scenario: "swarms",
+      stamp,
       machine,
-      loadAvg1mAfter: loadAfter,
       options: opts,
-      ports: setup.ports,
-      setupStepsMs: setup.stepsMs,
-      logs: setup.logs,
-      available,
-      // Over the measured passes (warm-up excluded); per run in runs[].cpu.
-      cpu,
-      cases: Object.fromEntries(toRun),
-      outcomes,
-      runs,
-      warmup,
+      lines,
+      problems: [],
+      // cpu is over the measured passes (warm-up excluded); per run in runs[].cpu.
+      raw: { available, cpu, cases: Object.fromEntries(toRun), outcomes, runs, warmup },
       failed,
     });
-    lines.push("", `raw results: ${rawFile}`);
-    process.stdout.write(`${lines.join("\n")}\n`);
     return { code: failed ? 1 : 0, headline: swarmsHeadline(outcomes), rawFile };
   });
 };

@@ -1,15 +1,14 @@
-import { loadavg } from "node:os";
 import { parseBenchOptions } from "../bench-options";
 import { measureClosedLoop } from "../client/closed-loop";
 import { preflight } from "../client/preflight";
 import { startCpuWindow } from "../probes/cpu-usage";
 import { machineInfo } from "../probes/machine-info";
-import { watchQueue } from "../probes/queue-watcher";
-import { runStamp, writeJsonResult } from "../report/results-file";
+import { runStamp } from "../report/results-file";
+import { finishScenario } from "../report/scenario-output";
 import { standAlone, type ScenarioMeasure } from "../scenario";
-import type { WorkerSpec } from "../stack/service-stack";
 import { setUpStack } from "../stack/stack-setup";
 import { withTeardown } from "../stack/teardown";
+import { workersFor } from "../stack/worker-specs";
 import { serviceTarget } from "../targets/agent-completion-targets";
 import {
   measureThroughputPhase,
@@ -25,10 +24,6 @@ import {
 } from "./throughput-report";
 
 const MAX_WORKERS = 4;
-const WORKERS: WorkerSpec[] = Array.from({ length: MAX_WORKERS }, (_, i) => ({
-  name: `worker-agent-${i + 1}`,
-  queues: ["agent"],
-}));
 /**
  * Postgres connections per process. Six processes at the default 20 can ask for 120, above
  * Postgres's default `max_connections` (100), and requests then fail with 500 ("remaining
@@ -50,13 +45,12 @@ export const measure: ScenarioMeasure = async (argv) => {
   const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
     const setup = await setUpStack("throughput", stamp, onTeardown, {
-      workers: WORKERS,
+      workers: workersFor("agent", MAX_WORKERS),
       extraWebs: 1,
       env: { DATABASE_POOL_SIZE: POOL_SIZE },
     });
     const { stack, say } = setup;
-    const queue = watchQueue(setup.env.REDIS_URL!, setup.env.QUEUE_PREFIX!, "agent");
-    onTeardown(() => queue.close());
+    const queue = setup.watchQueue("agent");
     const ctx: ThroughputContext = { queue, processes: stack.processes, assertAlive: () => stack.assertAlive() };
     const [first, second] = stack.apiUrls.map((url) => serviceTarget(url, setup.apiKey));
     say("checking both web processes answer…");
@@ -83,34 +77,18 @@ export const measure: ScenarioMeasure = async (argv) => {
 
     const summaries = summarizeThroughput(phases);
     const failed = summaries.some((s) => s.failures > 0);
-    const lines = [renderThroughputTable(summaries, phases, machine, opts, cpu)];
     const problems = throughputProblems(phases);
     if (warmup.problems.length) problems.unshift(`warm-up: ${warmup.problems.join("; ")}`);
-    if (problems.length)
-      lines.push(
-        "",
-        "problems:",
-        ...problems.map((p) => `  ${p}`),
-        `  child process logs: ${Object.values(setup.logs).join(", ")}`,
-      );
-    const rawFile = writeJsonResult(`throughput-${stamp}.json`, {
+    const rawFile = finishScenario(setup, {
       scenario: "throughput",
+      stamp,
       machine,
-      loadAvg1mAfter: loadavg()[0],
-      cpu,
       options: opts,
-      concurrency: THROUGHPUT_CONCURRENCY,
-      ports: setup.ports,
-      apiUrls: stack.apiUrls,
-      setupStepsMs: setup.stepsMs,
-      logs: setup.logs,
-      summaries,
-      phases,
-      warmup,
+      lines: [renderThroughputTable(summaries, phases, machine, opts, cpu)],
+      problems,
+      raw: { cpu, concurrency: THROUGHPUT_CONCURRENCY, apiUrls: stack.apiUrls, summaries, phases, warmup },
       failed,
     });
-    lines.push("", `raw results: ${rawFile}`);
-    process.stdout.write(`${lines.join("\n")}\n`);
     return { code: failed ? 1 : 0, headline: throughputHeadline(summaries, phases), rawFile };
   });
 };

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { agentSpecSchema } from "../../../api/schemas/agent-spec.schema";
 import { agentProblem } from "../../../workers/swarms/builder/design-agent";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
 import { callerOf, callsMentioning, inputOf } from "../../helpers/swarm";
 
@@ -23,10 +23,7 @@ describe("POST /v1/agents/auto-generate", () => {
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     request(h.baseUrl, "POST", PATH, { key, body, headers });
 
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
   afterEach(() => h.sim.clearScripts());
 
   it("{task} → one forced Builder call → an agent_config that POST /v1/agent/completions runs as it stands", async () => {

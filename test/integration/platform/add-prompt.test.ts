@@ -4,12 +4,12 @@ import bs58 from "bs58";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { config } from "../../../shared/config";
-import { HttpPriceSource } from "../../../shared/prices";
 import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
 import { dataUrl, GIF_1PX, PDF_BYTES, PNG_1PX } from "../../helpers/images";
 import { startPriceServer, type PriceServer } from "../../helpers/price-server";
 import {
+  httpPrices,
   makeTrusted,
   post,
   promptBody,
@@ -248,13 +248,7 @@ describe("E7 POST /api/add-prompt", function () {
     before(async () => {
       prices = await startPriceServer({ usd: 200 });
       paid = await promptsPlatform(h, {
-        prices: new HttpPriceSource({
-          sourceUrl: prices.url,
-          currencyId: "solana",
-          cacheMs: 1,
-          maxAgeMs: 600_000,
-          timeoutMs: 1_000,
-        }),
+        prices: httpPrices(prices.url),
       });
       seller = await h.newKey();
       await makeTrusted(h, paid.url, seller.key);
@@ -274,13 +268,7 @@ describe("E7 POST /api/add-prompt", function () {
       prices.set({ status: 500 });
       const before = await countOf(seller.userId);
       const failing = await promptsPlatform(h, {
-        prices: new HttpPriceSource({
-          sourceUrl: prices.url,
-          currencyId: "solana",
-          cacheMs: 1,
-          maxAgeMs: 600_000,
-          timeoutMs: 1_000,
-        }),
+        prices: httpPrices(prices.url),
       });
       try {
         const res = await post(

@@ -2,11 +2,12 @@ import { expect } from "chai";
 import { Keypair } from "@solana/web3.js";
 import { randomUUID } from "node:crypto";
 import { config } from "../../../shared/config";
-import { FixedPriceSource, HttpPriceSource } from "../../../shared/prices";
+import { FixedPriceSource } from "../../../shared/prices";
 import { harness, type Harness } from "../../helpers/harness";
 import { dataUrl, PNG_1PX } from "../../helpers/images";
 import { startPriceServer } from "../../helpers/price-server";
 import {
+  httpPrices,
   makeTrusted,
   post,
   PROMPT_RECORD_FIELDS,
@@ -157,13 +158,7 @@ describe("E8 POST /api/edit-prompt", function () {
   it("answers 503 and changes nothing when a price change finds no recent price", async () => {
     const prices = await startPriceServer({ status: 500 });
     const offline = await promptsPlatform(h, {
-      prices: new HttpPriceSource({
-        sourceUrl: prices.url,
-        currencyId: "solana",
-        cacheMs: 1,
-        maxAgeMs: 600_000,
-        timeoutMs: 1_000,
-      }),
+      prices: httpPrices(prices.url),
     });
     try {
       const id = await create();

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { postReasoning, systemOf, timedCallsMentioning } from "../../helpers/reasoning";
 import { callerOf, inputOf, uniqueMarker } from "../../helpers/swarm";
 
@@ -8,10 +8,7 @@ const LATENCY_MS = 600;
 describe("reasoning agents: GKPAgent", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("generates num_knowledge_items statements, answers from each in parallel, then the coordinator answers from every pair: depth 3", async function () {
     this.timeout(30_000);

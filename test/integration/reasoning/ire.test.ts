@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { postReasoning, timedCallsMentioning } from "../../helpers/reasoning";
 import { inputOf, uniqueMarker } from "../../helpers/swarm";
 
@@ -20,10 +20,7 @@ function stepOf(input: string): string {
 describe("reasoning agents: ire (Iterative Reflective Expansion)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("keeps num_samples paths, simulates them in parallel, reflects on and revises the weak ones, selects, max_loops times, then synthesises", async function () {
     this.timeout(30_000);

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { postReasoning, systemOf } from "../../helpers/reasoning";
 import { callerOf, callsMentioning, inputOf, uniqueMarker } from "../../helpers/swarm";
 
@@ -8,10 +8,7 @@ const LATENCY_MS = 200;
 describe("reasoning agents: reasoning-duo and AgentJudge", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("reasoning-duo: each round the reasoner reasons, then the main agent answers from the transcript ending with that reasoning; 2·L calls, one after the other", async function () {
     this.timeout(30_000);

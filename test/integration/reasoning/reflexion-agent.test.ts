@@ -1,15 +1,12 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { postReasoning } from "../../helpers/reasoning";
 import { callerOf, callsMentioning, inputOf, uniqueMarker } from "../../helpers/swarm";
 
 describe("reasoning agents: ReflexionAgent", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("acts, evaluates and reflects each round, refining with its remembered reflections, at most memory_capacity of them", async function () {
     this.timeout(30_000);

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { postReasoning, timedCallsMentioning } from "../../helpers/reasoning";
 import { callerOf, inputOf, uniqueMarker } from "../../helpers/swarm";
 
@@ -8,10 +8,7 @@ const LATENCY_MS = 500;
 describe("reasoning agents: self-consistency", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("takes num_samples answers in parallel, then the aggregator sees all of them: wall time about two calls, not N+1", async function () {
     this.timeout(30_000);

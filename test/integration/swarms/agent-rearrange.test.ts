@@ -1,14 +1,19 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm, uniqueMarker } from "../../helpers/swarm";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  entriesMentioning,
+  inputOf,
+  postSwarm,
+  uniqueMarker,
+} from "../../helpers/swarm";
 
 describe("AgentRearrange (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs the flow's steps in order, a step's agents in parallel on the transcript as it stood when the step began, and repeats the flow max_loops times", async function () {
     this.timeout(30_000);
@@ -46,7 +51,7 @@ describe("AgentRearrange (E1)", () => {
     // Planner appears twice per loop; its turns are distinct answers, not replays.
     expect(new Set([output[0].content, output[3].content, output[4].content, output[7].content]).size).to.equal(4);
 
-    const entries = h.sim.journal.filter((e: any) => JSON.stringify(e.body?.messages ?? null).includes(marker));
+    const entries = entriesMentioning(h, marker);
     const calls = callsMentioning(h, marker);
     expect(calls).to.have.length(8);
     const callers = calls.map(callerOf);

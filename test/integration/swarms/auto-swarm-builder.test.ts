@@ -6,7 +6,7 @@ import { swarmRunners } from "../../../workers/swarms/registry";
 import { DecisionError } from "../../../workers/swarms/structured-decision";
 import { generatedAgentSpec, readSpec, renderSpec, type SwarmSpec } from "../../../workers/swarms/builder/swarm-spec";
 import { concreteTypes } from "../../../workers/swarms/types/chosen-type";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, uniqueMarker } from "../../helpers/swarm";
 
@@ -21,10 +21,7 @@ const builtAgent = (role: string) => ({ description: `${role} part`, system_prom
 describe("AutoSwarmBuilder (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("a Builder writes a spec (forced tool, concrete types only), the service runs the generated swarm and reports it", async () => {
     // The simulator answers every request deterministically; some specs it writes are invalid

@@ -3,7 +3,7 @@ import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import { SWARM_TYPES } from "../../../shared/swarms/swarm-catalog";
 import { swarmRunners } from "../../../workers/swarms/registry";
 import { possibleTypes, type TypeChoice } from "../../../workers/swarms/types/auto";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, uniqueMarker } from "../../helpers/swarm";
 
@@ -21,10 +21,7 @@ const registered = SWARM_TYPES.filter((t) => swarmRunners[t] && t !== "auto" && 
 describe("auto (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("a Selector chooses among the possible types only, then that type runs; the response names the chosen type", async () => {
     const marker = uniqueMarker("auto");

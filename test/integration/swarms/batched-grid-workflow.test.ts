@@ -1,14 +1,11 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
 describe("BatchedGridWorkflow (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs every agent on every task, refines each pair's own answer for max_loops rounds, in (round, task, agent) order with task_index", async () => {
     const marker = `grid-${Date.now()}-${Math.random().toString(36).slice(2)}`;

@@ -1,14 +1,19 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  expectSwarmSuccess,
+  inputOf,
+  postSwarm,
+  conversationOf,
+} from "../../helpers/swarm";
 
 describe("ConcurrentWorkflow (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs every agent in parallel for max_loops rounds, records turns in agent order (not completion order), and feeds round 2 every round-1 answer, attributed", async function () {
     this.timeout(30_000);
@@ -23,14 +28,7 @@ describe("ConcurrentWorkflow (E1)", () => {
       agents: names.map((n) => agent(n, { llm_args: { sim_latency_ms: latencies[n] } })),
       task: marker,
     });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({
-      status: "success",
-      swarm_type: "ConcurrentWorkflow",
-      swarm_name: "Parallel panel",
-      number_of_agents: 3,
-    });
-    expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(3);
+    expectSwarmSuccess(res, { swarm_type: "ConcurrentWorkflow", swarm_name: "Parallel panel", number_of_agents: 3 });
 
     const output: { role: string; content: string }[] = res.body.output;
     expect(output.map((t) => t.role)).to.deep.equal([...names, ...names]);

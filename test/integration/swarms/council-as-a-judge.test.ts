@@ -1,13 +1,14 @@
 import { expect } from "chai";
 import { config } from "../../../shared/config";
 import { BUILT_IN_JUDGES, councilAsAJudge } from "../../../workers/swarms/types/council-as-a-judge";
-import { harness, type Harness } from "../../helpers/harness";
-import { replayStoredRun } from "../../helpers/swarm-fixture";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import {
   agent,
   callerOf,
   callsMentioning,
   conversationOf,
+  expectReplayWithoutLlm,
+  expectSwarmSuccess,
   inputOf,
   postSwarm,
   uniqueMarker,
@@ -16,10 +17,7 @@ import {
 describe("CouncilAsAJudge (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs the request's agents as judges in parallel, each on the material and its own dimension, then an internal Chair on every report", async () => {
     const marker = uniqueMarker("caj");
@@ -34,16 +32,7 @@ describe("CouncilAsAJudge (E1)", () => {
     ];
     const names = ["Factuality", "Clarity", "Tone"];
     const res = await postSwarm(h, key, { name: "Jury", swarm_type: "CouncilAsAJudge", agents: judges, task: marker });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({
-      status: "success",
-      swarm_type: "CouncilAsAJudge",
-      swarm_name: "Jury",
-      number_of_agents: 4,
-    });
-    expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(4);
-
-    const output = res.body.output as { role: string; content: string }[];
+    const output = expectSwarmSuccess(res, { swarm_type: "CouncilAsAJudge", swarm_name: "Jury", number_of_agents: 4 });
     expect(output.map((t) => t.role)).to.deep.equal([...names, "Chair"]);
 
     // J+1 calls: the three judges (any order; the slow first one must not shift attribution), then the Chair.
@@ -76,9 +65,7 @@ describe("CouncilAsAJudge (E1)", () => {
   it("without agents runs the six built-in dimension judges on the default model, then the Chair (7 agents)", async () => {
     const marker = uniqueMarker("caj-builtin");
     const res = await postSwarm(h, key, { swarm_type: "CouncilAsAJudge", task: marker });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body.number_of_agents).to.equal(7);
-    expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(7);
+    const output = expectSwarmSuccess(res, { swarm_type: "CouncilAsAJudge", number_of_agents: 7 });
 
     const judgeNames = BUILT_IN_JUDGES.map((j) => j.name);
     expect(judgeNames).to.deep.equal([
@@ -89,7 +76,6 @@ describe("CouncilAsAJudge (E1)", () => {
       "Conciseness Judge",
       "Instruction Adherence Judge",
     ]);
-    const output = res.body.output as { role: string; content: string }[];
     expect(output.map((t) => t.role)).to.deep.equal([...judgeNames, "Chair"]);
 
     const calls = callsMentioning(h, marker);
@@ -124,12 +110,8 @@ describe("CouncilAsAJudge (E1)", () => {
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(callsMentioning(h, marker)).to.have.length(3);
-
-    const { steps, recorder, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, councilAsAJudge);
-    expect(steps.map((s: any) => s.step_key).sort()).to.deep.equal(["chair#0", "j0#0", "j1#0"]);
-    expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
+    const { stepKeys, recorder } = await expectReplayWithoutLlm(h, res, councilAsAJudge, marker, 3);
+    expect(stepKeys).to.deep.equal(["chair#0", "j0#0", "j1#0"]);
     expect(recorder.replayed).to.equal(3);
-    expect(callsMentioning(h, marker)).to.have.length(3);
   });
 });

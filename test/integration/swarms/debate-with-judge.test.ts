@@ -1,14 +1,19 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  expectSwarmSuccess,
+  inputOf,
+  postSwarm,
+  conversationOf,
+} from "../../helpers/swarm";
 
 describe("DebateWithJudge (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs Pro, Con, Judge per round; round 2 argues over the judge's synthesis; the last judge turn gives the verdict", async () => {
     const marker = `debate-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -20,9 +25,7 @@ describe("DebateWithJudge (E1)", () => {
       agents: names.map((n) => agent(n)),
       task: marker,
     });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({ status: "success", swarm_type: "DebateWithJudge", number_of_agents: 3 });
-    expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(3);
+    expectSwarmSuccess(res, { swarm_type: "DebateWithJudge", number_of_agents: 3 });
 
     // Exactly [Pro, Con, Judge] per round: role = agent name, content = text, nothing else.
     const output = res.body.output as { role: string; content: string }[];

@@ -1,13 +1,14 @@
 import { expect } from "chai";
 import { config } from "../../../shared/config";
 import { deepResearchSwarm } from "../../../workers/swarms/types/deep-research-swarm";
-import { harness, type Harness } from "../../helpers/harness";
-import { cannedCall, inProcessSwarm, replayStoredRun, type CannedDecisions } from "../../helpers/swarm-fixture";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
+import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import {
   agent,
   callerOf,
   callsMentioning,
   conversationOf,
+  expectReplayWithoutLlm,
   inputOf,
   postSwarm,
   uniqueMarker,
@@ -46,10 +47,7 @@ async function storedPlans(h: Harness, runId: string): Promise<Query[][]> {
 describe("DeepResearchSwarm (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("plans queries for named researchers, researches every query in its own turn in parallel, and synthesises a report from every finding", async () => {
     const marker = uniqueMarker("research");
@@ -221,17 +219,14 @@ describe("DeepResearchSwarm (E1)", () => {
     const marker = uniqueMarker("research-replay");
     const res = await postSwarm(h, key, { swarm_type: "DeepResearchSwarm", agents: [agent("Scout")], task: marker });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const made = callsMentioning(h, marker).length;
-    const { steps, recorder, output } = await replayStoredRun(h.deps.ds, res.body.job_id, deepResearchSwarm);
+    const { stepKeys, recorder, made } = await expectReplayWithoutLlm(h, res, deepResearchSwarm, marker);
     const queries = (made - 2) / CALLS_PER_RESEARCH_TURN;
     // Each research turn: its search call, the search (a tool step), the answer, the summary.
     const turnSteps = (i: number) => [`r0/q${i}#0`, `r0/q${i}/l0r0t0#0`, `r0/q${i}#1`, `r0/q${i}#2`];
-    expect(steps.map((s: any) => s.step_key).sort()).to.deep.equal(
+    expect(stepKeys).to.deep.equal(
       ["r0/queries#0", ...Array.from({ length: queries }, (_, i) => turnSteps(i)).flat(), "synthesis#0"].sort(),
     );
-    expect(JSON.parse(JSON.stringify(output))).to.deep.equal(res.body.output);
     expect(recorder.replayed).to.equal(made + queries);
-    expect(callsMentioning(h, marker)).to.have.length(made);
   });
 
   it("answers 400 for agents with the same name, before any LLM call", async () => {

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { mentionedAgents } from "../../../workers/swarms/types/mentions";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
 
 /** SWARM-TYPES.md's transcript: the task, then the first `upTo` turns as `<name>: <content>` blocks. */
@@ -11,10 +11,7 @@ function transcript(task: string, turns: { role: string; content: string }[], up
 describe("GroupChat (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   /** Posts a GroupChat and checks what holds for every run: N·L calls, each on the transcript so far. */
   async function chat(marker: string, agents: unknown[], maxLoops = 1) {

@@ -6,13 +6,14 @@ import {
   workerInput,
   type QuestionDecision,
 } from "../../../workers/swarms/types/heavy-swarm";
-import { harness, type Harness } from "../../helpers/harness";
-import { replayStoredRun } from "../../helpers/swarm-fixture";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import {
   agent,
   callerOf,
   callsMentioning,
   conversationOf,
+  expectReplayWithoutLlm,
+  expectSwarmSuccess,
   inputOf,
   postSwarm,
   uniqueMarker,
@@ -32,10 +33,7 @@ async function storedQuestions(h: Harness, runId: string): Promise<QuestionDecis
 describe("HeavySwarm (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("without agents: a Question Generator on its model field, four built-in workers with 2 loops each on the worker model, then Synthesis", async () => {
     const marker = uniqueMarker("heavy");
@@ -48,14 +46,7 @@ describe("HeavySwarm (E1)", () => {
       heavy_swarm_question_agent_model_name: "gpt-4o-mini",
       heavy_swarm_worker_model_name: "gpt-4.1-nano",
     });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({
-      status: "success",
-      swarm_type: "HeavySwarm",
-      swarm_name: "Deep",
-      number_of_agents: 6,
-    });
-    expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(6);
+    expectSwarmSuccess(res, { swarm_type: "HeavySwarm", swarm_name: "Deep", number_of_agents: 6 });
 
     const output = res.body.output as { role: string; content: any }[];
     expect(output.map((t) => t.role)).to.deep.equal(["Question Generator", ...workers, "Synthesis"]);
@@ -176,20 +167,9 @@ describe("HeavySwarm (E1)", () => {
       heavy_swarm_loops_per_agent: 2,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(callsMentioning(h, marker)).to.have.length(6);
-
-    const { steps, recorder, ctx, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, heavySwarm);
-    expect(steps.map((s: any) => s.step_key).sort()).to.deep.equal([
-      "questions#0",
-      "synthesis#0",
-      "w0#0",
-      "w0#1",
-      "w1#0",
-      "w1#1",
-    ]);
-    expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
+    const { stepKeys, recorder, ctx } = await expectReplayWithoutLlm(h, res, heavySwarm, marker, 6);
+    expect(stepKeys).to.deep.equal(["questions#0", "synthesis#0", "w0#0", "w0#1", "w1#0", "w1#1"]);
     expect(recorder.replayed).to.equal(6);
-    expect(callsMentioning(h, marker)).to.have.length(6);
     expect(ctx.usage.agentNames.sort()).to.deep.equal(["One", "Question Generator", "Synthesis", "Two"]);
   });
 });

@@ -8,11 +8,22 @@ import {
   runOrders,
   type DirectorDecision,
 } from "../../../workers/swarms/types/hierarchical-swarm";
-import { harness, type Harness } from "../../helpers/harness";
-import { inProcessSwarm, replayStoredRun } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
+import { inProcessSwarm } from "../../helpers/swarm-fixture";
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  entriesMentioning,
+  expectReplayWithoutLlm,
+  inputOf,
+  postSwarm,
+  storedStepCount,
+  uniqueMarker,
+} from "../../helpers/swarm";
 
-const unique = (label: string) => `hs-${label}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+const unique = (label: string) => uniqueMarker(`hs-${label}`);
 
 function localSwarm(agents: ReturnType<typeof agent>[], opening: string, parallel = 8) {
   return inProcessSwarm("HierarchicalSwarm", { agents }, undefined, { opening, parallel });
@@ -21,10 +32,7 @@ function localSwarm(agents: ReturnType<typeof agent>[], opening: string, paralle
 describe("HierarchicalSwarm (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   /** The director's recorded decisions of a run, by loop. */
   async function decisions(runId: string, director = "Director"): Promise<DirectorDecision[]> {
@@ -171,11 +179,7 @@ describe("HierarchicalSwarm (E1)", () => {
     expect(res.body.output.map((t: any) => t.role)).to.deep.equal(["Director", ...ordered, "Director"]);
     // Boss is the director, so no separate internal Director made calls.
     expect(res.body.number_of_agents).to.equal(1 + new Set(ordered).size);
-    const internal = await h.deps.ds.query(
-      "SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1 AND agent_name = 'Director'",
-      [res.body.job_id],
-    );
-    expect(internal[0].n).to.equal(0);
+    expect(await storedStepCount(h, res.body.job_id, ["Director"])).to.equal(0);
   });
 
   it("runs ordered workers at the same time and records them in order-list order, not completion order", async () => {
@@ -197,7 +201,7 @@ describe("HierarchicalSwarm (E1)", () => {
       ],
     };
     const contents = await runOrders(swarm, swarm.agents, decision, 0);
-    const entries = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker));
+    const entries = entriesMentioning(h, marker);
     expect(entries.map((e: any) => callerOf(e.body))).to.have.members(["Fast", "Slow"]);
     const [a, b] = entries.map((e: any) => Date.parse(e.at));
     expect(Math.abs(b - a), "both orders start before either finishes").to.be.below(latency - 100);
@@ -251,12 +255,9 @@ describe("HierarchicalSwarm (E1)", () => {
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const before = callsMentioning(h, marker).length;
-    const { steps, recorder, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, hierarchicalSwarm);
-    expect(new Set(steps.map((s: any) => s.step_key)).size).to.equal(steps.length);
-    expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
-    expect(recorder.replayed).to.equal(before);
-    expect(callsMentioning(h, marker)).to.have.length(before);
+    const { stepKeys, recorder, made } = await expectReplayWithoutLlm(h, res, hierarchicalSwarm, marker);
+    expect(new Set(stepKeys).size).to.equal(stepKeys.length);
+    expect(recorder.replayed).to.equal(made);
   });
 
   it("answers 400 before any LLM call when the only agent is the director (no workers to order)", async () => {

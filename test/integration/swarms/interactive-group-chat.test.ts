@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import {
   agent,
   callerOf,
@@ -13,10 +13,7 @@ import {
 describe("InteractiveGroupChat (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("only the agents the task @mentions answer, in order of mention; a reply's @mention calls that agent next, addressed or not; max_loops rounds on the whole transcript", async () => {
     const marker = uniqueMarker("igc");

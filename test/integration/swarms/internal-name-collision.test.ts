@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { config } from "../../../shared/config";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
+import { signedAgent } from "../../helpers/swarm";
 
 /**
  * A request agent may carry the name of one of the type's internal agents (the hosted docs' own
@@ -13,15 +14,10 @@ describe("a request agent named like an internal agent is counted apart from it"
   let key: string;
   before(async function () {
     this.timeout(60_000);
-    h = await harness();
-    ({ key } = await h.newKey());
+    ({ h, key } = await harnessWithKey());
   });
 
-  const agent = (name: string) => ({
-    agent_name: name,
-    model_name: "gpt-4o-mini",
-    llm_args: { sim_reply: `by ${name}` },
-  });
+  const agent = signedAgent;
 
   for (const [type, names, internal] of [
     ["MajorityVoting", ["Consensus", "B"], "Consensus"],

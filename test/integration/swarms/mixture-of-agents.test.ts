@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
+import { agent, callerOf, callsMentioning, expectSwarmSuccess, inputOf, postSwarm } from "../../helpers/swarm";
 
 /** The input an aggregator or later-layer expert gets: the task, a heading, then attributed answers. */
 function withAnswers(task: string, heading: string, turns: { role: string; content: string }[]): string {
@@ -10,10 +10,7 @@ function withAnswers(task: string, heading: string, turns: { role: string; conte
 describe("MixtureOfAgents (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs the experts in parallel on the task, then the last agent aggregates their attributed answers", async () => {
     const marker = `moa1-${Date.now()}`;
@@ -28,9 +25,7 @@ describe("MixtureOfAgents (E1)", () => {
       ],
       task: marker,
     });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({ status: "success", swarm_type: "MixtureOfAgents", number_of_agents: 3 });
-    expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(3);
+    expectSwarmSuccess(res, { swarm_type: "MixtureOfAgents", number_of_agents: 3 });
 
     const calls = callsMentioning(h, marker);
     expect(calls).to.have.length(3); // (N−1)·L+1 with N=3, L=1

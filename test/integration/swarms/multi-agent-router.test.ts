@@ -8,7 +8,7 @@ import {
   routeProblem,
   type RouteDecision,
 } from "../../../workers/swarms/types/multi-agent-router";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { cannedCall, inProcessSwarm, type CannedDecisions } from "../../helpers/swarm-fixture";
 import {
   agent,
@@ -30,10 +30,7 @@ function inProcess(
 describe("MultiAgentRouter (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("is registered and listed", () => {
     expect(swarmRunners.MultiAgentRouter).to.equal(multiAgentRouter);

@@ -16,11 +16,22 @@ import {
   type TaskResult,
 } from "../../../workers/swarms/types/planner-worker-tasks";
 import { renderVerdict, verdictProblem, type Verdict } from "../../../workers/swarms/types/planner-worker-verdict";
-import { harness, type Harness } from "../../helpers/harness";
-import { inProcessSwarm, replayStoredRun } from "../../helpers/swarm-fixture";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
+import { inProcessSwarm } from "../../helpers/swarm-fixture";
+import {
+  agent,
+  callerOf,
+  callsMentioning,
+  conversationOf,
+  entriesMentioning,
+  expectReplayWithoutLlm,
+  inputOf,
+  postSwarm,
+  storedStepCount,
+  uniqueMarker,
+} from "../../helpers/swarm";
 
-const unique = (label: string) => `pw-${label}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+const unique = (label: string) => uniqueMarker(`pw-${label}`);
 
 function localSwarm(agents: ReturnType<typeof agent>[], opening: string, parallel = 8) {
   return inProcessSwarm("PlannerWorkerSwarm", { agents }, undefined, { opening, parallel });
@@ -37,10 +48,7 @@ const task = (id: string, agentName: string, depends_on: string[] | null = null,
 describe("PlannerWorkerSwarm (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   /** The recorded decisions of a run (`planner` or `judge` lanes), by cycle. */
   async function recorded<T>(runId: string, job: "planner" | "judge"): Promise<T[]> {
@@ -195,11 +203,7 @@ describe("PlannerWorkerSwarm (E1)", () => {
     ]);
     expect(plan.tasks.map((t) => t.agent)).to.not.include.members(["Plotter", "Arbiter"]);
     expect(res.body.number_of_agents).to.equal(2 + new Set(plan.tasks.map((t) => t.agent)).size);
-    const internal = await h.deps.ds.query(
-      "SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1 AND agent_name IN ('Planner', 'Judge')",
-      [res.body.job_id],
-    );
-    expect(internal[0].n).to.equal(0);
+    expect(await storedStepCount(h, res.body.job_id, ["Planner", "Judge"])).to.equal(0);
   });
 
   it("runs ready tasks together, a dependent task once its dependencies have results (which it sees), and records in plan order", async () => {
@@ -226,7 +230,7 @@ describe("PlannerWorkerSwarm (E1)", () => {
     ];
     const results = await runPlan(swarm, swarm.agents, tasks, 1, earlier);
 
-    const entries = h.sim.journal.filter((e: any) => JSON.stringify(e.body.messages).includes(marker));
+    const entries = entriesMentioning(h, marker);
     const at = (id: string) => Date.parse(entries.find((e: any) => inputOf(e.body).includes(`Your task (${id})`))!.at);
     const bodyOf = (id: string) => entries.find((e: any) => inputOf(e.body).includes(`Your task (${id})`))!.body;
     expect(entries).to.have.length(4);
@@ -332,12 +336,9 @@ describe("PlannerWorkerSwarm (E1)", () => {
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const before = callsMentioning(h, marker).length;
-    const { steps, recorder, output: replayed } = await replayStoredRun(h.deps.ds, res.body.job_id, plannerWorkerSwarm);
-    expect(new Set(steps.map((s: any) => s.step_key)).size).to.equal(steps.length);
-    expect(JSON.parse(JSON.stringify(replayed))).to.deep.equal(res.body.output);
-    expect(recorder.replayed).to.equal(before);
-    expect(callsMentioning(h, marker)).to.have.length(before);
+    const { stepKeys, recorder, made } = await expectReplayWithoutLlm(h, res, plannerWorkerSwarm, marker);
+    expect(new Set(stepKeys).size).to.equal(stepKeys.length);
+    expect(recorder.replayed).to.equal(made);
   });
 });
 

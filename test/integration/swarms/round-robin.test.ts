@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
-import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
+import { agent, callerOf, callsMentioning, expectSwarmSuccess, inputOf, postSwarm } from "../../helpers/swarm";
 
 /** SWARM-TYPES.md's transcript: the task, then the first `upTo` turns as `<name>: <content>` blocks. */
 function transcript(task: string, turns: { role: string; content: string }[], upTo: number): string {
@@ -10,10 +10,7 @@ function transcript(task: string, turns: { role: string; content: string }[], up
 describe("RoundRobin (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs max_loops rounds in request order, each turn told its round and neighbours, on the transcript", async () => {
     const marker = `rr2-${Date.now()}`;
@@ -23,9 +20,7 @@ describe("RoundRobin (E1)", () => {
       agents: [agent("Ann"), agent("Bo"), agent("Cy")],
       task: marker,
     });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.include({ status: "success", swarm_type: "RoundRobin", number_of_agents: 3 });
-    expect(res.body.usage.billing_info.cost_breakdown.num_agents).to.equal(3);
+    expectSwarmSuccess(res, { swarm_type: "RoundRobin", number_of_agents: 3 });
     const output = res.body.output as { role: string; content: string }[];
     const order = ["Ann", "Bo", "Cy", "Ann", "Bo", "Cy"];
     expect(output.map((t) => t.role)).to.deep.equal(order);

@@ -1,14 +1,11 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
 
 describe("SequentialWorkflow (E1)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("runs agents in order on the growing transcript, max_loops times, with the documented response", async () => {
     const marker = `seq-${Date.now()}`;

@@ -7,7 +7,7 @@ import { internalAgentModel } from "../../../workers/swarms/internal-agent";
 import { swarmRunners } from "../../../workers/swarms/registry";
 import { decide, DecisionError, type DecisionTool } from "../../../workers/swarms/structured-decision";
 import { SwarmRun } from "../../../workers/swarms/swarm-run";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { agent, callsMentioning, postSwarm } from "../../helpers/swarm";
 import { memoryRecorder } from "../../helpers/swarm-fixture";
 
@@ -50,10 +50,7 @@ function swarmFor(
 describe("Structured decisions", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   it("forces the tool call, validates it, and gives one repair attempt that shows the model its call and the error", async () => {
     const marker = `decide-repair-${Date.now()}-${Math.random().toString(36).slice(2)}`;

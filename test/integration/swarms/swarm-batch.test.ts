@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
 import { agent, callerOf, callsMentioning, uniqueMarker } from "../../helpers/swarm";
 
@@ -26,10 +26,7 @@ function expectError(item: any, name: string, detail: RegExp) {
 describe("E2 batch swarm completions", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   /** A mix: two valid items, one failing at run time, one failing the whole-request rules, one failing the schema. */
   function mixedBatch(marker: string) {

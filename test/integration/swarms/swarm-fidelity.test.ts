@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, postSwarm } from "../../helpers/swarm";
 
 const unique = (label: string) => `fid-${label}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -26,10 +26,7 @@ const decisionCalls = (calls: any[], tool: string) => calls.filter((c) => c.tool
 describe("Swarm fidelity: acting agents (issue 16 item 8)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   describe("every decision call uses the acting agent's own settings, never the first agent's", () => {
     it("MultiAgentRouter: the router's decision", async () => {

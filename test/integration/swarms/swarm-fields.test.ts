@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { COLLABORATION_PROMPT } from "../../../workers/swarms/swarm-prompt";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
 import { expectSdkType, swarmsClient } from "../../helpers/swarms-sdk";
 
@@ -14,10 +14,7 @@ const callsBy = (calls: any[], name: string) => calls.filter((c) => callerOf(c) 
 describe("The hosted swarm fields (issue 16 item 7)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   describe("multi_agent_collab_prompt", () => {
     it("by default every agent's system prompt carries the collaboration prompt; false leaves it out", async () => {

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { harness, type Harness } from "../../helpers/harness";
+import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
 import { parseSse, type SseFrame } from "../../helpers/sse";
 import { agent, callsMentioning, uniqueMarker } from "../../helpers/swarm";
@@ -9,10 +9,7 @@ const E1 = "/v1/swarm/completions";
 describe("E1 streaming (stream: true)", () => {
   let h: Harness;
   let key: string;
-  before(async () => {
-    h = await harness();
-    ({ key } = await h.newKey());
-  });
+  before(async () => ({ h, key } = await harnessWithKey()));
 
   async function stream(body: Record<string, unknown>) {
     const res = await fetch(`${h.baseUrl}${E1}`, {

@@ -1,4 +1,5 @@
-// CPU accounting from /proc text, kept free of I/O so it can be tested on fixed strings.
+// Process accounting from /proc text, kept free of I/O so it can be tested on fixed strings;
+// proc-reader.ts reads the files.
 
 /** USER_HZ, the unit of /proc/<pid>/stat times: 100 on every Linux build Node supports. */
 const TICKS_PER_SECOND = 100;
@@ -27,6 +28,73 @@ export function parseStatTimes(stat: string): StatTimes | null {
   const stime = Number(fields[12]);
   if (![pid, ppid, utime, stime].every(Number.isFinite)) return null;
   return { pid, ppid, cpuTicks: utime + stime };
+}
+
+/** One process's memory and CPU time, read from /proc. */
+export interface ProcSnapshot {
+  /** Resident set size now, bytes. */
+  rssBytes: number;
+  /** The kernel's high-water mark of the resident set since the process started, bytes. */
+  peakRssBytes: number;
+  /** User + system CPU time so far, in ticks (see `cpuSeconds`). */
+  cpuTicks: number;
+}
+
+function kiB(status: string, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+  return m ? Number(m[1]) * 1024 : NaN;
+}
+
+/** Parses the text of /proc/<pid>/status and /proc/<pid>/stat; null when either is not as expected. */
+export function parseProc(status: string, stat: string): ProcSnapshot | null {
+  const times = parseStatTimes(stat);
+  const rssBytes = kiB(status, "VmRSS");
+  if (!times || !Number.isFinite(rssBytes)) return null;
+  return { rssBytes, peakRssBytes: kiB(status, "VmHWM"), cpuTicks: times.cpuTicks };
+}
+
+/** A process as /proc/<pid>/status names it, with its pid in each pid namespace, this /proc's first. */
+export interface ProcIdentity {
+  name: string;
+  nsPids: number[];
+}
+
+/** Parses the `Name:` and `NSpid:` lines of /proc/<pid>/status; null when either is missing. */
+export function parseIdentity(status: string): ProcIdentity | null {
+  const name = /^Name:\t(.*)$/m.exec(status)?.[1];
+  const nsPids = /^NSpid:\t(.*)$/m.exec(status)?.[1].split(/\s+/).filter(Boolean).map(Number);
+  if (name === undefined || !nsPids?.length || !nsPids.every(Number.isInteger)) return null;
+  return { name, nsPids };
+}
+
+/**
+ * The pid in this /proc of the process a server reported as its own (`pg_backend_pid()`, Redis's
+ * `process_id`) and that is named `name`. A server in a container reports its pid in the
+ * container's namespace, which here is another process or none: its process here is the one whose
+ * innermost namespace pid is `reported`. Null when no process or more than one fits.
+ */
+export function hostPid(reported: number, name: string, processes: Map<number, ProcIdentity>): number | null {
+  const fits: number[] = [];
+  for (const [pid, p] of processes)
+    if (p.name === name && (p.nsPids.length === 1 ? pid === reported : p.nsPids.at(-1) === reported)) fits.push(pid);
+  return fits.length === 1 ? fits[0] : null;
+}
+
+/**
+ * `root` and all its descendants, breadth first, each once. Pure over `children`, so it can be
+ * tested without processes; a pid seen twice (a cycle in bad input) is not followed again.
+ */
+export function processTree(root: number, children: (pid: number) => number[]): number[] {
+  const seen = new Set<number>([root]);
+  const queue = [root];
+  for (let i = 0; i < queue.length; i++) {
+    for (const child of children(queue[i])) {
+      if (seen.has(child)) continue;
+      seen.add(child);
+      queue.push(child);
+    }
+  }
+  return queue;
 }
 
 /** What a child of the postmaster does, from its process title. */
