@@ -133,7 +133,7 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
     }
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(search.requests.length - before, "both searches were made").to.equal(2);
-    for (const worker of callsOf(marker).slice(1, 3))
+    for (const worker of callsMentioning(h, marker).slice(1, 3))
       expect(lastUser(worker)).to.include("Search failed: the search provider answered 503.");
     const steps = await h.deps.ds.query(
       `SELECT s.model FROM run_steps s JOIN runs r ON r.id = s.run_id WHERE r.job_id = $1 AND s.model = 'tool:auto_search'`,
@@ -168,7 +168,7 @@ describe("advanced research (POST /v1/advanced-research/completions and its batc
     expect(run.error.code).to.equal("BUDGET_EXCEEDED");
     // Only the plan was made and billed: its tokens and the director's charge.
     expect(run.usage).to.include({ searches: 0, search_cost: 0, agent_cost: config.pricing.perAgent });
-    expect(callsOf(marker)).to.have.length(1);
+    expect(callsMentioning(h, marker)).to.have.length(1);
     expect(run.usage.total_cost).to.be.at.most(maxCost);
   });
 

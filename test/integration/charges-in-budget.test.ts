@@ -2,12 +2,11 @@ import { expect } from "chai";
 import { config } from "../../shared/config";
 import { findRun } from "../../shared/db/run-store";
 import { roundCost, tokenCosts } from "../../shared/llm/pricing";
-import { SEARCH_PORT } from "../env";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { dataUrl, PNG_1PX } from "../helpers/images";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
-import { startSearchServer, type SearchServer } from "../helpers/search-server";
+import { searchServerForSuite } from "../helpers/search-server";
 import { agent, callsMentioning, postSwarm, uniqueMarker } from "../helpers/swarm";
 
 const E5 = "/v1/agent/completions";
@@ -25,17 +24,15 @@ describe("charges besides tokens count in a run's max_cost", function () {
   this.timeout(60_000);
   let h: Harness;
   let key: string;
-  let search: SearchServer;
+  const search = searchServerForSuite();
   let mcp: McpTestServer;
 
   before(async () => {
     h = await harness();
     ({ key } = await h.newKey());
-    search = await startSearchServer(SEARCH_PORT);
     mcp = await startMcpTestServer();
   });
   after(async () => {
-    await search?.close();
     await mcp?.close();
   });
 
