@@ -3,20 +3,21 @@ import { estimatePromptTokens } from "../../workers/agents/prompt-estimate";
 import { BudgetExceededError, RunBudget } from "../../workers/agents/run-budget";
 import type { SharedSpend } from "../../workers/agents/spend-pools";
 
-/** Shared pools that grant every reservation and record what the budget asks of them. */
-function recordingPools() {
+/** Shared pools that grant every reservation and charge (or refuse them all) and record what the budget asks of them. */
+function recordingPools(refuse = false) {
   const calls: string[] = [];
+  const pool = { exhausted: () => "The pool is spent" };
   const pools = {
     async reserve(prompt: number, granted: number, charge: number) {
       calls.push(`reserve ${prompt}+${granted} checking $${charge}`);
-      return { granted };
+      return refuse ? { exhausted: pool, measure: "cost" } : { granted };
     },
     async settle(_reservation: unknown, tokens: number, cost: number) {
       calls.push(`settle ${tokens} tokens $${cost}`);
     },
     async charge(amount: number) {
       calls.push(`charge $${amount}`);
-      return null;
+      return refuse ? pool : null;
     },
   };
   return { calls, pools: pools as unknown as SharedSpend };
@@ -128,11 +129,26 @@ describe("run budget", () => {
     await stopped.addCharge(0.01, "the per-agent charge", { withNextCall: true });
     await stopped.close();
     await stopped.close();
-    expect(idle.calls, "counted once when the run made no call").to.deep.equal(["settle 0 tokens $0.01"]);
+    expect(idle.calls, "counted once when the run made no call").to.deep.equal(["charge $0.01"]);
     const err = await rejectionOf(
       new RunBudget(limits(1_000, 0.005), idle.pools).addCharge(0.01, "the per-agent charge", { withNextCall: true }),
     );
     expect(err).to.be.instanceOf(BudgetExceededError);
+  });
+
+  it("takes a deferred charge off the bill when the pools have no room for it", async () => {
+    for (const when of ["at the first call", "when the run ends"]) {
+      const { pools } = recordingPools(true);
+      const budget = new RunBudget(limits(1_000, 1), pools);
+      let billed = true;
+      await budget.addCharge(0.01, "the per-agent charge", { withNextCall: true, undo: () => (billed = false) });
+      if (when === "at the first call") {
+        expect(await rejectionOf(budget.beforeCall(needs(10, 20)))).to.be.instanceOf(BudgetExceededError);
+      }
+      await budget.close();
+      expect(budget.cost, when).to.equal(0);
+      expect(billed, when).to.equal(false);
+    }
   });
 
   it("estimates a prompt from its text, tool calls and tool definitions, and images at a fixed price", () => {

@@ -32,6 +32,12 @@ export interface CallNeeds {
   charge?: number;
 }
 
+/** A flat charge the pools count with the run's next call (`withNextCall`), and how to take it off the bill. */
+interface DeferredCharge {
+  amount: number;
+  undo: () => void;
+}
+
 /** Room granted to one LLM call: its output cap; its prompt and output stay reserved until it is charged or released. */
 export interface CallAllowance {
   readonly maxTokens: number;
@@ -69,7 +75,7 @@ export class RunBudget {
   /** Dollars held by calls in flight (their per-agent charges) and by flat charges the pools are counting. */
   private heldCost = 0;
   /** Flat charges counted in this run's cost that the shared pools have not counted yet (`withNextCall`). */
-  private unpooled = 0;
+  private unpooled: DeferredCharge[] = [];
 
   constructor(
     readonly limits: BudgetLimits,
@@ -116,22 +122,28 @@ export class RunBudget {
     this.heldCost += charge;
     if (!this.shared) return { maxTokens: granted, prompt, charge, carried: 0, settled: false };
     // The pools check the flat charges not counted yet with this call's, and count them when it settles.
-    const carried = this.unpooled;
+    const carried = this.unpooled.splice(0);
+    const carriedCost = carried.reduce((sum, c) => sum + c.amount, 0);
     try {
-      const answer = await this.shared.reserve(prompt, granted, charge + carried);
-      if ("exhausted" in answer) throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure), "shared");
+      const answer = await this.shared.reserve(prompt, granted, charge + carriedCost);
+      if ("exhausted" in answer) {
+        // The pools have no room for the run: what it was to pay them for is not bought either.
+        this.drop(carried.splice(0));
+        throw new BudgetExceededError(answer.exhausted.exhausted(answer.measure), "shared");
+      }
       if ("busy" in answer) {
         this.reserved -= prompt + granted;
         this.heldCost -= charge;
+        this.unpooled.unshift(...carried);
         return null;
       }
       this.reserved -= granted - answer.granted;
       granted = answer.granted;
-      this.unpooled -= carried;
-      return { maxTokens: granted, prompt, charge, carried, settled: false };
+      return { maxTokens: granted, prompt, charge, carried: carriedCost, settled: false };
     } catch (err) {
       this.reserved -= prompt + granted;
       this.heldCost -= charge;
+      this.unpooled.unshift(...carried);
       throw err;
     }
   }
@@ -143,7 +155,11 @@ export class RunBudget {
    * LLM call instead of in a round trip of its own (or when the run ends, if it makes none), for a
    * charge every run has, such as an agent run's own agent.
    */
-  async addCharge(amount: number, what: string, options: { withNextCall?: boolean } = {}): Promise<void> {
+  async addCharge(
+    amount: number,
+    what: string,
+    options: { withNextCall?: boolean; undo?: () => void } = {},
+  ): Promise<void> {
     const { maxCost } = this.limits;
     if (roundCost(this.cost + this.heldCost + amount) > maxCost) {
       throw new BudgetExceededError(
@@ -153,7 +169,7 @@ export class RunBudget {
     }
     if (options.withNextCall) {
       this.cost += amount;
-      if (this.shared) this.unpooled += amount;
+      if (this.shared) this.unpooled.push({ amount, undo: options.undo ?? (() => undefined) });
       return;
     }
     this.heldCost += amount;
@@ -188,12 +204,24 @@ export class RunBudget {
     this.settle(allowance, 0, 0);
   }
 
-  /** Has the pools count what the run counted for them to check with a call that never came (see `withNextCall`). */
+  /**
+   * Has the pools count what the run counted for them to check with a call that never came (see
+   * `withNextCall`): what they have no room for is taken off the run's bill, as a flat charge
+   * that does not fit is never bought.
+   */
   async close(): Promise<void> {
-    if (this.unpooled <= 0 || !this.shared) return;
-    const amount = this.unpooled;
-    this.unpooled = 0;
-    await this.shared.settle({ prompt: 0, granted: 0 }, 0, amount).catch(() => undefined);
+    const carried = this.unpooled.splice(0);
+    if (!carried.length || !this.shared) return;
+    const refused = await this.shared.charge(carried.reduce((sum, c) => sum + c.amount, 0)).catch(() => null);
+    if (refused) this.drop(carried);
+  }
+
+  /** Takes deferred charges off the run's cost and its bill. */
+  private drop(charges: DeferredCharge[]): void {
+    for (const { amount, undo } of charges) {
+      this.cost -= amount;
+      undo();
+    }
   }
 
   /** Milliseconds until the deadline (for aborting an in-flight call). */

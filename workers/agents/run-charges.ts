@@ -103,18 +103,49 @@ export function recordCaller(usage: UsageCounter, name: string, internal: boolea
   return priced(usage, () => usage.addCaller(name, internal)).amount;
 }
 
+/** An image or a tool is bought once per run: the key of its charge, or null for charges counted each time. */
+function onceKey(charge: Charge): string | null {
+  if (charge.kind === "image") return `image:${charge.image}`;
+  if (charge.kind === "tool") return `tool:${charge.tool}`;
+  return charge.kind === "run_agent" ? "run_agent" : null;
+}
+
+/** Per run, the bought-once charges whose budget verdict is still awaited. */
+const pendingVerdicts = new WeakMap<UsageCounter, Map<string, Promise<void>>>();
+
 /**
  * Incurs a charge before the work it pays for: records it in the run's usage (what the bill is
  * made from) and counts what that adds to the bill in the run's budget and the pools it shares.
  * When it does not fit, nothing is recorded and `BudgetExceededError` stops the run. Returns a
  * refund, for work that turned out not to be owed (a search the provider did not answer).
+ *
+ * An agent running beside another that is buying the same image or tool waits for that verdict
+ * and shares it: it must not use what the first may yet be refused.
  */
 export async function incur(ctx: Pick<AgentContext, "budget" | "usage">, charge: Charge): Promise<() => void> {
+  const key = onceKey(charge);
+  let pending = pendingVerdicts.get(ctx.usage);
+  const awaited = key ? pending?.get(key) : undefined;
+  if (awaited) {
+    await awaited;
+    return () => undefined; // the first buyer holds the refund
+  }
   const { amount, undo } = priced(ctx.usage, () => record(ctx.usage, charge));
   if (amount > 0) {
+    // Every agent run has this one: the pools count it with the run's first call, not in a round trip of its own.
+    const verdict = ctx.budget.addCharge(amount, describe(charge), {
+      withNextCall: charge.kind === "run_agent",
+      undo,
+    });
+    if (key) {
+      if (!pending) pendingVerdicts.set(ctx.usage, (pending = new Map()));
+      const waiting = pending;
+      waiting.set(key, verdict);
+      const forget = () => void waiting.delete(key);
+      verdict.then(forget, forget);
+    }
     try {
-      // Every agent run has this one: the pools count it with the run's first call, not in a round trip of its own.
-      await ctx.budget.addCharge(amount, describe(charge), { withNextCall: charge.kind === "run_agent" });
+      await verdict;
     } catch (err) {
       undo();
       throw err;
