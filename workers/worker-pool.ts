@@ -4,13 +4,12 @@ import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from
 import type { DataSource } from "typeorm";
 import type { Run } from "../shared/db/entities/run.entity";
 import { config } from "../shared/config";
-import { whenDatabaseAnswers } from "../shared/db/outage-wait";
-import { failRun } from "../shared/db/run-store";
 import { logger, safeRequestId, withLogContext } from "../shared/logger";
 import { CancelListener } from "../shared/queues/cancellation";
 import { discardJobSecrets, isFinalAttempt } from "../shared/queues/job-secrets";
 import { createRedis } from "../shared/queues/redis";
 import { announceRunDone } from "../shared/queues/run-notices";
+import { failAbandonedRun } from "./abandoned-runs";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
 import type { Handler, HandlerTable, JobReport } from "./handlers/handler";
 import { RunLeasedError } from "./handlers/run-lease";
@@ -132,12 +131,7 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         );
       if (job.attemptsMade >= attempts && typeof (job.data as { runId?: unknown })?.runId === "string") {
         const runId = (job.data as { runId: string }).runId;
-        whenDatabaseAnswers(() =>
-          failRun(ds, runId, {
-            message: "The run could not be completed after several attempts",
-            code: "RUN_ABANDONED",
-          }),
-        )
+        failAbandonedRun(ds, runId)
           // Waiting API processes learn of it from this notice (they read no BullMQ events).
           .then((row) => row && announceRunDone(redis, runId, row))
           .catch((e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"));

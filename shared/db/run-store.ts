@@ -209,22 +209,31 @@ export async function releaseRunLease(ds: DataSource, id: string, owner: string)
  * An execution passes the lease it holds as `owner` (null: a run claimed without a lease): for one
  * that no longer holds it nothing is written and `RunLeaseLostError` is thrown. Without `owner`
  * the failure is written whoever holds the run: only for the API failing a run it could not queue
- * and the worker giving up a job that is out of attempts.
+ * and the worker giving up a job that is out of attempts, which passes `unlessLeased` so that an
+ * execution still holding a live lease keeps its run (see `failAbandonedRun`).
  */
 export async function failRun(
   ds: DataSource,
   id: string,
   error: RunError,
-  options: { usage?: Run["usage"]; owner?: string | null } = {},
+  options: { usage?: Run["usage"]; owner?: string | null; unlessLeased?: boolean } = {},
 ): Promise<Run | null> {
-  const { usage, owner } = options;
+  const { usage, owner, unlessLeased = false } = options;
   const rows = await sql<Run>(
     ds,
     `UPDATE runs SET status = 'failed', error = $2, usage = COALESCE($3, usage), finished_at = now(),
        execution_time = EXTRACT(EPOCH FROM (now() - COALESCE(started_at, queued_at)))
      WHERE id = $1 AND status IN ('queued', 'running') AND ($4 OR lease_owner IS NOT DISTINCT FROM $5::uuid)
+       AND (NOT $6 OR lease_until IS NULL OR lease_until < now())
      RETURNING *`,
-    [id, JSON.stringify(error), usage === undefined ? null : JSON.stringify(usage), owner === undefined, owner ?? null],
+    [
+      id,
+      JSON.stringify(error),
+      usage === undefined ? null : JSON.stringify(usage),
+      owner === undefined,
+      owner ?? null,
+      unlessLeased,
+    ],
   );
   if (!rows[0] && owner !== undefined) await assertLeaseHeld(ds, id, owner);
   return rows[0] ?? null;

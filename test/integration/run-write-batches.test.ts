@@ -4,6 +4,7 @@ import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { completeRun, insertStep } from "../../shared/db/run-finish-writes";
 import { RunLeaseLostError } from "../../shared/db/run-lease-check";
 import { newRunId } from "../../shared/db/run-id";
+import { failAbandonedRun } from "../../workers/abandoned-runs";
 import { claimRunLease, failRun, findRun, insertRun, loadSteps, releaseRunLease } from "../../shared/db/run-store";
 import { agentRequest, createKey, createRun } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
@@ -226,6 +227,29 @@ describe("run writes group-committed across concurrent runs", () => {
       expect(await loadSteps(h.deps.ds, run.id)).to.deep.equal([]);
       // Released, the run is the next delivery's at once.
       expect((await claimRunLease(h.deps.ds, run.id, randomUUID(), 30_000)).state).to.equal("claimed");
+    });
+
+    // BullMQ gives a job up when its lock was lost too often, which a long stall can cause while
+    // the execution holding the run is alive: its run must not be failed from under it.
+    it("a job out of attempts leaves a run to the execution holding a live lease, which completes it", async () => {
+      const run = await createRun(h.deps.ds, { kind: "agent", owner });
+      const holder = randomUUID();
+      expect((await claimRunLease(h.deps.ds, run.id, holder, 400)).state).to.equal("claimed");
+      const abandoned = failAbandonedRun(h.deps.ds, run.id);
+      const completed = await completeRun(h.deps.ds, run.id, output("finished"), null, holder);
+      expect(completed).to.include({ status: "succeeded" });
+      expect(await abandoned, "nothing left to fail").to.equal(null);
+      expect(await findRun(h.deps.ds, run.id)).to.include({ status: "succeeded" });
+    });
+
+    it("a job out of attempts fails its run once the lease lapses without the run ending (its holder died)", async () => {
+      const run = await createRun(h.deps.ds, { kind: "agent", owner });
+      expect((await claimRunLease(h.deps.ds, run.id, randomUUID(), 400)).state).to.equal("claimed");
+      const started = Date.now();
+      const failed = await failAbandonedRun(h.deps.ds, run.id);
+      expect(Date.now() - started, "not while the lease held").to.be.at.least(350);
+      expect(failed).to.include({ status: "failed" });
+      expect(failed!.error).to.deep.include({ code: "RUN_ABANDONED" });
     });
   });
 });
