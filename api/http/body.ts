@@ -58,7 +58,7 @@ const JSON_PARSING: Partial<KoaBodyMiddlewareOptions> = {
  * `MAX_JSON_DEPTH` is refused (400) before anything recurses over it, and a string or key Postgres
  * cannot store (a NUL character, an unpaired surrogate) is a validation error at its location.
  */
-export function jsonBody(limit: string): Middleware {
+export function jsonBody(limit: string, readTimeoutMs = config.http.bodyReadTimeoutMs): Middleware {
   const parse = koaBody({
     ...JSON_PARSING,
     jsonLimit: limit,
@@ -71,7 +71,10 @@ export function jsonBody(limit: string): Middleware {
     if (hasBody && ["POST", "PUT", "PATCH"].includes(ctx.method) && !ctx.is(JSON_TYPES)) {
       throw new BadRequestError("Request body must be JSON: send Content-Type: application/json", {}, "INVALID_BODY");
     }
-    await readBodyUnlessClientLeaves(ctx.req, () => parse(ctx, async () => undefined));
+    await readBodyUnlessClientLeaves(ctx.req, () => parse(ctx, async () => undefined), {
+      res: ctx.res,
+      ms: readTimeoutMs,
+    });
     refuseHazards(ctx.request.body);
     await next();
   };
@@ -103,7 +106,11 @@ function filesOf(value: unknown): UploadedFile[] {
  * one image file, capped at `IMAGE_MAX_BYTES`). The file's bytes are left in `ctx.state.upload`
  * and its temporary copy is removed at once. Other content types are a 400.
  */
-export function platformBody(options: { fileField: string; maxFileBytes?: number }): Middleware<PlatformState> {
+export function platformBody(options: {
+  fileField: string;
+  maxFileBytes?: number;
+  readTimeoutMs?: number;
+}): Middleware<PlatformState> {
   const maxFileBytes = options.maxFileBytes ?? config.platform.imageMaxBytes;
   const parse = koaBody({
     ...JSON_PARSING,
@@ -139,7 +146,10 @@ export function platformBody(options: { fileField: string; maxFileBytes?: number
         "INVALID_BODY",
       );
     }
-    await readBodyUnlessClientLeaves(ctx.req, () => parse(ctx, async () => undefined));
+    await readBodyUnlessClientLeaves(ctx.req, () => parse(ctx, async () => undefined), {
+      res: ctx.res,
+      ms: options.readTimeoutMs ?? config.http.bodyReadTimeoutMs,
+    });
     const all = Object.values(ctx.request.files ?? {}).flatMap(filesOf);
     try {
       const [file] = filesOf(ctx.request.files?.[options.fileField]);

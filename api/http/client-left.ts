@@ -1,10 +1,15 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Writable } from "node:stream";
-import { BadRequestError } from "../../shared/errors";
+import { AppError, BadRequestError } from "../../shared/errors";
 
 /** The error of a request whose client left before its body was read (nobody will see the answer). */
 export function requestAborted(): BadRequestError {
   return new BadRequestError("The client closed the connection before its body was read", {}, "REQUEST_ABORTED");
+}
+
+/** The error of a request whose body did not arrive in time. */
+function bodyTooSlow(ms: number): AppError {
+  return new AppError(408, "REQUEST_TIMEOUT", `The request body did not arrive within ${ms / 1000} s`);
 }
 
 /**
@@ -25,7 +30,11 @@ export function clientLeft(req: Pick<IncomingMessage, "destroyed" | "complete">)
  * the request would hang, answered and logged by nobody. The streams the parser piped the body
  * into are destroyed with the same error, so their reads end too and nothing is left waiting.
  */
-export async function readBodyUnlessClientLeaves(req: IncomingMessage, parse: () => Promise<void>): Promise<void> {
+export async function readBodyUnlessClientLeaves(
+  req: IncomingMessage,
+  parse: () => Promise<void>,
+  deadline: { res: ServerResponse; ms: number },
+): Promise<void> {
   if (clientLeft(req)) throw requestAborted();
   // The request does not say what it is piped into; the decoders are caught as they are piped.
   const piped: Writable[] = [];
@@ -35,19 +44,30 @@ export async function readBodyUnlessClientLeaves(req: IncomingMessage, parse: ()
     return pipe.call(this, dest, options) as T;
   };
   let onClose: () => void = () => undefined;
+  let timer: NodeJS.Timeout | undefined;
   const left = new Promise<never>((_, reject) => {
     onClose = () => {
       if (clientLeft(req)) reject(requestAborted());
     };
+    // A client sending its body a byte at a time would hold its socket and this request forever
+    // (the server has no request timeout: synchronous runs may take minutes to answer).
+    timer = setTimeout(() => reject(bodyTooSlow(deadline.ms)), deadline.ms);
   });
   req.once("close", onClose);
   const parsing = parse();
   parsing.catch(() => undefined); // settles after the race when the client left first
+  let timedOut = false;
   try {
-    await Promise.race([parsing, left]);
+    await Promise.race([parsing, left]).catch((err: unknown) => {
+      timedOut = err instanceof AppError && err.code === "REQUEST_TIMEOUT";
+      throw err;
+    });
   } finally {
+    clearTimeout(timer);
     req.off("close", onClose);
     delete (req as { pipe?: unknown }).pipe; // the prototype's own again
-    if (clientLeft(req)) for (const stream of piped) stream.destroy(requestAborted());
+    if (clientLeft(req) || timedOut) for (const stream of piped) stream.destroy(requestAborted());
+    // The rest of the body is not waited for: the connection closes once the 408 is written.
+    if (timedOut) deadline.res.shouldKeepAlive = false;
   }
 }

@@ -19,6 +19,10 @@ export const http = defineDomain(
         .default("10mb"),
       "largest accepted JSON body",
     ),
+    BODY_READ_TIMEOUT_MS: num(
+      ms.default(60_000),
+      "longest a client may take to send a request body once its request is admitted; then 408 and the connection closes",
+    ),
     SYNC_WAIT_MS: num(
       ms.default(300_000),
       "longest a synchronous request waits before answering 504 with the `job_id`",
@@ -33,6 +37,7 @@ export const http = defineDomain(
       publicBaseUrl: env("PUBLIC_BASE_URL") ?? `http://localhost:${env("PORT")}`,
       platformUrl: env("PLATFORM_URL") ?? `http://localhost:${env("PLATFORM_PORT")}`,
       bodyLimit: env("BODY_LIMIT"),
+      bodyReadTimeoutMs: env("BODY_READ_TIMEOUT_MS"),
       syncWaitMs: env("SYNC_WAIT_MS"),
       shutdownTimeoutMs: env("SHUTDOWN_TIMEOUT_MS"),
     },

@@ -13,6 +13,7 @@ import { httpRequests } from "../../shared/metrics/web";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually } from "../helpers/http";
 import { captureLogs, type CapturedLogs } from "../helpers/log-capture";
+import { answerWhileBodyWithheld } from "../helpers/withheld-body";
 import { serveApp, type ServedApp } from "../helpers/platform-app";
 
 /**
@@ -203,4 +204,44 @@ describe("a request whose client leaves before sending its whole body", () => {
           expect(lines[0]).to.include({ status: 400, code: "REQUEST_ABORTED", level: 30 });
         });
   });
+});
+
+describe("a request whose body does not arrive in time", () => {
+  const READ_TIMEOUT_MS = 300;
+  let served: ServedApp;
+  before(async () => {
+    const app = new Koa();
+    app.silent = true;
+    app.use(handleErrors(v1ErrorBodies("")));
+    const json = jsonBody("1mb", READ_TIMEOUT_MS);
+    const upload = platformBody({ fileField: "image", readTimeoutMs: READ_TIMEOUT_MS }) as unknown as Koa.Middleware;
+    app.use((ctx, next) => (ctx.path === "/json" ? json(ctx, next) : upload(ctx, next)));
+    app.use((ctx) => void (ctx.body = { read: true }));
+    served = await serveApp(app);
+  });
+  after(() => served.close());
+
+  // A client trickling its body (or sending part of it and then nothing) would otherwise hold its
+  // socket and its request forever: the server sets no request timeout, as synchronous runs may
+  // take minutes to answer.
+  for (const [name, path, headers, firstBytes] of [
+    ["a JSON body", "/json", { "content-type": "application/json" }, '{"task": "'],
+    ["a gzip JSON body", "/json", { "content-type": "application/json", "content-encoding": "gzip" }, gzipSync("{")],
+    ["a multipart upload", "/upload", { "content-type": "multipart/form-data; boundary=b" }, "--b\r\n"],
+  ] as const) {
+    it(`answers ${name} still missing after BODY_READ_TIMEOUT_MS with 408 and closes the connection`, async () => {
+      const started = Date.now();
+      const res = await answerWhileBodyWithheld(served.url, {
+        path,
+        headers: { ...headers },
+        declaredBytes: 500_000,
+        firstBytes,
+        withinMs: 3_000,
+      });
+      expect(res.status).to.equal(408);
+      expect(res.json()).to.include({ code: "REQUEST_TIMEOUT", status_code: 408 });
+      expect(res.headers.connection).to.equal("close");
+      expect(Date.now() - started).to.be.at.least(READ_TIMEOUT_MS - 20);
+    });
+  }
 });
