@@ -80,10 +80,25 @@ describe("benchmark process accounting", () => {
       const rootTicks = readStatTimes(root.pid!)!.cpuTicks;
       const endAccount = startTreeCpuAccount({ server: root.pid! });
       const watch = watchProcesses([{ name: "server", pid: root.pid }], 50);
+      // The bench client starts the processes it measures: a tree stops where another watched one starts.
+      const split = watchProcesses(
+        [
+          { name: "wrapper", pid: root.pid },
+          { name: "worker", pid: grandchild },
+        ],
+        50,
+      );
+      const endSplitAccount = startTreeCpuAccount({ wrapper: root.pid!, worker: grandchild });
       root.stdin!.write("go\n");
       expect(await nextLine(lines)).to.equal("burned");
       const [usage] = watch.stop();
       const cpu = endAccount();
+      const [wrapperUsage, workerUsage] = split.stop();
+      const splitCpu = endSplitAccount();
+      expect(workerUsage.cpuS, "the worker's own").to.be.within(0.35, 2);
+      expect(wrapperUsage.cpuS, "the wrapper's tree without the worker").to.be.below(0.1);
+      expect(splitCpu.worker).to.be.within(0.35, 2);
+      expect(splitCpu.wrapper ?? 0).to.be.below(0.1);
 
       // 400 ms of CPU were burned in the grandchild; sampling starts and ends around it.
       expect(cpu.server, "the account's CPU seconds").to.be.within(0.35, 2);

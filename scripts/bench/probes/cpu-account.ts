@@ -47,9 +47,10 @@ function startTickAccount(readings: () => Iterable<[role: string, pid: number]>)
   };
 }
 
-/** Every process of each root's tree, under the root's name. */
+/** Every process of each root's tree, under the root's name; a tree stops at the other roots. */
 function* treeReadings(roots: Record<string, number>): Iterable<[string, number]> {
-  for (const [name, root] of Object.entries(roots)) for (const pid of treeOf(root)) yield [name, pid];
+  const apart = new Set(Object.values(roots));
+  for (const [name, root] of Object.entries(roots)) for (const pid of treeOf(root, apart)) yield [name, pid];
 }
 
 /**

@@ -82,14 +82,20 @@ export function hostPid(reported: number, name: string, processes: Map<number, P
 
 /**
  * `root` and all its descendants, breadth first, each once. Pure over `children`, so it can be
- * tested without processes; a pid seen twice (a cycle in bad input) is not followed again.
+ * tested without processes; a pid seen twice (a cycle in bad input) is not followed again. A pid
+ * in `apart` is left out with all below it: a process measured under its own name (the bench
+ * client started the simulator, the web process and the workers, each measured apart).
  */
-export function processTree(root: number, children: (pid: number) => number[]): number[] {
+export function processTree(
+  root: number,
+  children: (pid: number) => number[],
+  apart: ReadonlySet<number> = new Set(),
+): number[] {
   const seen = new Set<number>([root]);
   const queue = [root];
   for (let i = 0; i < queue.length; i++) {
     for (const child of children(queue[i])) {
-      if (seen.has(child)) continue;
+      if (seen.has(child) || apart.has(child)) continue;
       seen.add(child);
       queue.push(child);
     }

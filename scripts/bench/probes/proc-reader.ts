@@ -49,8 +49,8 @@ export function childrenOf(pid: number): number[] {
  * shell, `npm`, a CLI that runs the server in a child) does its work in a child or grandchild, which
  * the wrapper's own pid does not show.
  */
-export function treeOf(root: number): number[] {
-  return processTree(root, childrenOf);
+export function treeOf(root: number, apart?: ReadonlySet<number>): number[] {
+  return processTree(root, childrenOf, apart);
 }
 
 /** The parent pid of `pid` (e.g. the postmaster, from one of its backends). */

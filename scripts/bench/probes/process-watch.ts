@@ -24,7 +24,7 @@ const MiB = 1024 * 1024;
 
 /**
  * Samples the RSS of each process, together with every process below it (a wrapper's real worker
- * is its child), every `intervalMs` from /proc while a run goes, and counts their CPU time from
+ * is its child) that is not watched under its own name, every `intervalMs` from /proc while a run goes, and counts their CPU time from
  * each one's first to its last reading. Sampling (not the kernel's VmHWM) gives the peak of this
  * window alone: the high-water mark would also count start-up and earlier scenarios. Reading two
  * small /proc files per process costs microseconds, so it does not disturb what is measured.
@@ -34,11 +34,13 @@ export function watchProcesses(processes: { name: string; pid: number | undefine
   const watched = processes
     .filter((p): p is { name: string; pid: number } => p.pid !== undefined)
     .map((p) => ({ ...p, ticks: new Map<number, TickSpan>(), lastRss: 0, peak: 0, samples: 0 }));
+  // Each tree stops at the others' roots, so a process started by another watched one counts once.
+  const roots = new Set(watched.map((w) => w.pid));
   const sample = () => {
     for (const w of watched) {
       let rss = 0;
       let seen = false;
-      for (const pid of treeOf(w.pid)) {
+      for (const pid of treeOf(w.pid, roots)) {
         const snap = readProc(pid);
         if (!snap) continue;
         seen = true;
