@@ -7,6 +7,10 @@ export function requestAborted(): BadRequestError {
   return new BadRequestError("The client closed the connection before its body was read", {}, "REQUEST_ABORTED");
 }
 
+/** Each this many bytes a body announces add `SECOND_PER_BYTES` to its deadline (64 KB a second, about 0.5 Mbit/s). */
+const ALLOWANCE_BYTES = 64 * 1024;
+const SECOND_PER_BYTES = 1_000;
+
 /** The error of a request whose body did not arrive in time. */
 function bodyTooSlow(ms: number): AppError {
   return new AppError(408, "REQUEST_TIMEOUT", `The request body did not arrive within ${ms / 1000} s`);
@@ -50,8 +54,10 @@ export async function readBodyUnlessClientLeaves(
       if (clientLeft(req)) reject(requestAborted());
     };
     // A client sending its body a byte at a time would hold its socket and this request forever
-    // (the server has no request timeout: synchronous runs may take minutes to answer).
-    timer = setTimeout(() => reject(bodyTooSlow(deadline.ms)), deadline.ms);
+    // (the server has no request timeout: synchronous runs may take minutes to answer). A large
+    // body gets longer, so a slow but steady link is not cut off.
+    const ms = deadline.ms + SECOND_PER_BYTES * Math.ceil(Number(req.headers["content-length"] ?? 0) / ALLOWANCE_BYTES);
+    timer = setTimeout(() => reject(bodyTooSlow(ms)), ms);
   });
   req.once("close", onClose);
   const parsing = parse();
@@ -67,7 +73,12 @@ export async function readBodyUnlessClientLeaves(
     req.off("close", onClose);
     delete (req as { pipe?: unknown }).pipe; // the prototype's own again
     if (clientLeft(req) || timedOut) for (const stream of piped) stream.destroy(requestAborted());
-    // The rest of the body is not waited for: the connection closes once the 408 is written.
-    if (timedOut) deadline.res.shouldKeepAlive = false;
+    if (timedOut) {
+      // The rest of the body is not waited for: the connection closes once the 408 is written.
+      deadline.res.shouldKeepAlive = false;
+      // Once answered, Node no longer ties the request to its socket, so its closing does not end
+      // the request: a multipart parser would keep its temporary file open for good.
+      deadline.res.once("close", () => req.destroy());
+    }
   }
 }

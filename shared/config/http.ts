@@ -21,7 +21,7 @@ export const http = defineDomain(
     ),
     BODY_READ_TIMEOUT_MS: num(
       ms.default(60_000),
-      "longest a client may take to send a request body once its request is admitted; then 408 and the connection closes",
+      "longest a client may take to send a request body once its request is admitted, plus a second per 64 KB it announces; then 408 and the connection closes",
     ),
     SYNC_WAIT_MS: num(
       ms.default(300_000),
