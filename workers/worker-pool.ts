@@ -131,7 +131,7 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         );
       if (job.attemptsMade >= attempts && typeof (job.data as { runId?: unknown })?.runId === "string") {
         const runId = (job.data as { runId: string }).runId;
-        failAbandonedRun(ds, runId)
+        failAbandonedRun(ds, runId, shutdown.signal)
           // Waiting API processes learn of it from this notice (they read no BullMQ events).
           .then((row) => row && announceRunDone(redis, runId, row))
           .catch((e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"));

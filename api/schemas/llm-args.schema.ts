@@ -88,8 +88,8 @@ const ENDPOINT_OPTION = /^(api[_-]?base|base[_-]?url|api[_-]?url|azure[_-]?endpo
 
 /**
  * Maps whose keys are names the client chose, not options: a JSON schema's properties and
- * definitions (in `response_format` or a provider's own structured-output field), and the
- * top-level `metadata`'s labels (checked above as short string labels; a `metadata` nested in a
+ * definitions inside `response_format` (anywhere else, such a map could be a gateway's options by
+ * another name, and is searched), and the top-level `metadata`'s labels (checked above as short string labels; a `metadata` nested in a
  * provider's own field is not, and is searched like any option). A schema with a `base_url`
  * property describes the answer; it says nothing of where the call goes, so such keys are not taken
  * for options (their values are still searched).
@@ -110,7 +110,8 @@ function endpointOption(
   } else if (value && typeof value === "object") {
     for (const [key, item] of Object.entries(value)) {
       if (!keysAreNames && ENDPOINT_OPTION.test(key)) return [...path, key];
-      const names = SCHEMA_NAME_MAPS.has(key) || (key === "metadata" && path.length === 0);
+      const names =
+        (SCHEMA_NAME_MAPS.has(key) && path[0] === "response_format") || (key === "metadata" && path.length === 0);
       const found = endpointOption(item, [...path, key], !keysAreNames && names);
       if (found) return found;
     }

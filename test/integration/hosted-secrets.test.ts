@@ -103,6 +103,11 @@ describe("hosted fields' provider credentials stay sealed", () => {
         ["body", "llm_args", "extra_body", "metadata", "api_base"],
       ],
       [
+        "/v1/reasoning-agent/completions",
+        { task: "t", llm_args: { extra_body: { properties: { base_url: "http://10.0.0.1/v1" } } } },
+        ["body", "llm_args", "extra_body", "properties", "base_url"],
+      ],
+      [
         "/v1/graph-workflow/completions",
         { agents: [worker("G", { azure_endpoint: "http://10.1.2.3" })], task: "t" },
         ["body", "agents", 0, "llm_args", "azure_endpoint"],

@@ -8,6 +8,7 @@ import { failAbandonedRun } from "../../workers/abandoned-runs";
 import { claimRunLease, failRun, findRun, insertRun, loadSteps, releaseRunLease } from "../../shared/db/run-store";
 import { agentRequest, createKey, createRun } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
+import { eventually } from "../helpers/http";
 
 /**
  * The group-committed writes of the run spine (shared/db/statement-batch.ts): the batched SQL
@@ -240,6 +241,23 @@ describe("run writes group-committed across concurrent runs", () => {
       expect(completed).to.include({ status: "succeeded" });
       expect(await abandoned, "nothing left to fail").to.equal(null);
       expect(await findRun(h.deps.ds, run.id)).to.include({ status: "succeeded" });
+    });
+
+    it("a job out of attempts fails its run whoever holds it once the run is past its own time limit, or the worker stops", async () => {
+      // A lease still renewed a minute past the run's time limit (a day by default) is a stuck execution's.
+      const stuck = await createRun(h.deps.ds, { kind: "agent", owner });
+      expect((await claimRunLease(h.deps.ds, stuck.id, randomUUID(), 30_000)).state).to.equal("claimed");
+      await h.deps.ds.query(`UPDATE runs SET started_at = now() - interval '25 hours' WHERE id = $1`, [stuck.id]);
+      expect(await failAbandonedRun(h.deps.ds, stuck.id)).to.include({ status: "failed" });
+
+      // A worker shutting down fails what it still waits for: nothing would fail it after.
+      const waited = await createRun(h.deps.ds, { kind: "agent", owner });
+      expect((await claimRunLease(h.deps.ds, waited.id, randomUUID(), 30_000)).state).to.equal("claimed");
+      const shutdown = new AbortController();
+      const abandoned = failAbandonedRun(h.deps.ds, waited.id, shutdown.signal);
+      await eventually(async () => ((await findRun(h.deps.ds, waited.id))?.status === "running" ? true : undefined));
+      shutdown.abort();
+      expect(await abandoned).to.include({ status: "failed" });
     });
 
     it("a job out of attempts fails its run once the lease lapses without the run ending (its holder died)", async () => {
