@@ -41,14 +41,20 @@ export async function readBodyUnlessClientLeaves(
 ): Promise<void> {
   if (clientLeft(req)) throw requestAborted();
   // The request does not say what it is piped into; the decoders are caught as they are piped.
+  // Only a compressed body is piped (into zlib): a plain one is read from the request itself, so
+  // most requests keep the prototype's `pipe` and their shape.
   const piped: Writable[] = [];
-  const pipe = req.pipe;
-  req.pipe = function <T extends NodeJS.WritableStream>(this: IncomingMessage, dest: T, options?: { end?: boolean }) {
-    piped.push(dest as unknown as Writable);
-    return pipe.call(this, dest, options) as T;
-  };
+  const encoded = (req.headers["content-encoding"] ?? "identity") !== "identity";
+  if (encoded) {
+    const pipe = req.pipe;
+    req.pipe = function <T extends NodeJS.WritableStream>(this: IncomingMessage, dest: T, options?: { end?: boolean }) {
+      piped.push(dest as unknown as Writable);
+      return pipe.call(this, dest, options) as T;
+    };
+  }
   let onClose: () => void = () => undefined;
   let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
   const left = new Promise<never>((_, reject) => {
     onClose = () => {
       if (clientLeft(req)) reject(requestAborted());
@@ -57,21 +63,20 @@ export async function readBodyUnlessClientLeaves(
     // (the server has no request timeout: synchronous runs may take minutes to answer). A large
     // body gets longer, so a slow but steady link is not cut off.
     const ms = deadline.ms + SECOND_PER_BYTES * Math.ceil(Number(req.headers["content-length"] ?? 0) / ALLOWANCE_BYTES);
-    timer = setTimeout(() => reject(bodyTooSlow(ms)), ms);
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(bodyTooSlow(ms));
+    }, ms);
   });
   req.once("close", onClose);
   const parsing = parse();
   parsing.catch(() => undefined); // settles after the race when the client left first
-  let timedOut = false;
   try {
-    await Promise.race([parsing, left]).catch((err: unknown) => {
-      timedOut = err instanceof AppError && err.code === "REQUEST_TIMEOUT";
-      throw err;
-    });
+    await Promise.race([parsing, left]);
   } finally {
     clearTimeout(timer);
     req.off("close", onClose);
-    delete (req as { pipe?: unknown }).pipe; // the prototype's own again
+    if (encoded) delete (req as { pipe?: unknown }).pipe; // the prototype's own again
     if (clientLeft(req) || timedOut) for (const stream of piped) stream.destroy(requestAborted());
     if (timedOut) {
       // The rest of the body is not waited for: the connection closes once the 408 is written.
