@@ -1,5 +1,5 @@
 import { readFile, rm } from "node:fs/promises";
-import type { Middleware } from "koa";
+import type { Context, Middleware } from "koa";
 import { koaBody, type KoaBodyMiddlewareOptions } from "koa-body";
 import { config } from "../../shared/config";
 import { BadRequestError, ValidationError } from "../../shared/errors";
@@ -8,6 +8,13 @@ import { PlatformError } from "../platform-error";
 import { clientLeft, readBodyUnlessClientLeaves, requestAborted } from "./client-left";
 import { findJsonHazard, MAX_JSON_DEPTH } from "./json-hazards";
 import type { PlatformState } from "./state";
+
+/** A size in the `BODY_LIMIT` style (`32kb`, `10mb`, or plain bytes) in bytes. */
+export function byteCount(size: string): number {
+  const [, n, unit] = /^(\d+)\s*(kb|mb)?$/i.exec(size.trim()) ?? [];
+  if (n === undefined) throw new Error(`Not a size: ${size}`);
+  return Number(n) * (unit ? (unit.toLowerCase() === "kb" ? 1024 : 1024 * 1024) : 1);
+}
 
 /** `application/json` and every `+json` type: the ones the guard lets through must be the ones parsed. */
 const JSON_TYPES = ["json", "+json"];
@@ -44,6 +51,32 @@ export function rethrowBodyParseError(err: Error, ctx?: { req: { destroyed: bool
   throw err;
 }
 
+/** A koa-body parser, run for its effect on `ctx.request` (it never calls on). */
+type BodyParser = (ctx: Context, next: () => Promise<void>) => Promise<unknown>;
+
+/**
+ * Runs a body parser as every app must: a request that announces a body not yet all arrived is
+ * read under `readBodyUnlessClientLeaves` (the client leaving, or taking longer than
+ * `readTimeoutMs` plus its size's allowance, capped at `maxBytes`, ends it); one with no body, or
+ * whose body is already all here, is parsed at once.
+ */
+export async function readBody(
+  ctx: Context,
+  parse: BodyParser,
+  limits: { maxBytes: number; readTimeoutMs?: number },
+): Promise<void> {
+  const announcesBody = ctx.request.length > 0 || ctx.get("transfer-encoding") !== "";
+  if (!announcesBody || ctx.req.complete) {
+    await parse(ctx, async () => undefined);
+    return;
+  }
+  await readBodyUnlessClientLeaves(ctx.req, () => parse(ctx, async () => undefined).then(() => undefined), {
+    res: ctx.res,
+    ms: limits.readTimeoutMs ?? config.http.bodyReadTimeoutMs,
+    maxBytes: limits.maxBytes,
+  });
+}
+
 /** What both apps parse: lenient JSON (any value, not only objects and arrays), never url-encoded forms or text. */
 const JSON_PARSING: Partial<KoaBodyMiddlewareOptions> = {
   json: true,
@@ -58,7 +91,7 @@ const JSON_PARSING: Partial<KoaBodyMiddlewareOptions> = {
  * `MAX_JSON_DEPTH` is refused (400) before anything recurses over it, and a string or key Postgres
  * cannot store (a NUL character, an unpaired surrogate) is a validation error at its location.
  */
-export function jsonBody(limit: string, readTimeoutMs = config.http.bodyReadTimeoutMs): Middleware {
+export function jsonBody(limit: string, readTimeoutMs?: number): Middleware {
   const parse = koaBody({
     ...JSON_PARSING,
     jsonLimit: limit,
@@ -71,10 +104,7 @@ export function jsonBody(limit: string, readTimeoutMs = config.http.bodyReadTime
     if (hasBody && ["POST", "PUT", "PATCH"].includes(ctx.method) && !ctx.is(JSON_TYPES)) {
       throw new BadRequestError("Request body must be JSON: send Content-Type: application/json", {}, "INVALID_BODY");
     }
-    await readBodyUnlessClientLeaves(ctx.req, () => parse(ctx, async () => undefined), {
-      res: ctx.res,
-      ms: readTimeoutMs,
-    });
+    await readBody(ctx, parse, { maxBytes: byteCount(limit), readTimeoutMs });
     refuseHazards(ctx.request.body);
     await next();
   };
@@ -127,7 +157,7 @@ export function platformBody(options: {
     },
     onError: (err: Error & { httpCode?: unknown }, ctx) => {
       // formidable's "Request aborted": the client left in the middle of its upload.
-      if (ctx.req.aborted || clientLeft(ctx.req)) throw requestAborted();
+      if (clientLeft(ctx.req)) throw requestAborted();
       if (err?.httpCode === 413 || /maxFileSize|maxTotalFileSize/i.test(String(err?.message))) {
         throw new ImageError("too_large", `The image is larger than the ${maxFileBytes}-byte limit`);
       }
@@ -146,9 +176,9 @@ export function platformBody(options: {
         "INVALID_BODY",
       );
     }
-    await readBodyUnlessClientLeaves(ctx.req, () => parse(ctx, async () => undefined), {
-      res: ctx.res,
-      ms: options.readTimeoutMs ?? config.http.bodyReadTimeoutMs,
+    await readBody(ctx, parse, {
+      maxBytes: byteCount(config.http.bodyLimit) + Math.ceil(maxFileBytes * 1.4) + 64 * 1024,
+      readTimeoutMs: options.readTimeoutMs,
     });
     const all = Object.values(ctx.request.files ?? {}).flatMap(filesOf);
     try {

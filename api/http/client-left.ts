@@ -37,7 +37,7 @@ export function clientLeft(req: Pick<IncomingMessage, "destroyed" | "complete">)
 export async function readBodyUnlessClientLeaves(
   req: IncomingMessage,
   parse: () => Promise<void>,
-  deadline: { res: ServerResponse; ms: number },
+  deadline: { res: ServerResponse; ms: number; maxBytes: number },
 ): Promise<void> {
   if (clientLeft(req)) throw requestAborted();
   // The request does not say what it is piped into; the decoders are caught as they are piped.
@@ -62,7 +62,10 @@ export async function readBodyUnlessClientLeaves(
     // A client sending its body a byte at a time would hold its socket and this request forever
     // (the server has no request timeout: synchronous runs may take minutes to answer). A large
     // body gets longer, so a slow but steady link is not cut off.
-    const ms = deadline.ms + SECOND_PER_BYTES * Math.ceil(Number(req.headers["content-length"] ?? 0) / ALLOWANCE_BYTES);
+    // The allowance counts no more than the parser would read: the announced length is the client's to choose.
+    const announced = Number(req.headers["content-length"]);
+    const bytes = Number.isFinite(announced) && announced > 0 ? Math.min(announced, deadline.maxBytes) : 0;
+    const ms = deadline.ms + SECOND_PER_BYTES * Math.ceil(bytes / ALLOWANCE_BYTES);
     timer = setTimeout(() => {
       timedOut = true;
       reject(bodyTooSlow(ms));

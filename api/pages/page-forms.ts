@@ -1,21 +1,29 @@
 import type { Context, Middleware } from "koa";
 import compose from "koa-compose";
 import { koaBody } from "koa-body";
-import { rethrowBodyParseError } from "../http/body";
+import { byteCount, readBody, rethrowBodyParseError } from "../http/body";
 import { isValidCsrfToken } from "./csrf-tokens";
 import { viewerOf } from "./page-session";
 import { renderMessage } from "./render";
 import { renderSignIn } from "./sign-in-page";
 
 /** Forms are small: a name, a session token, a form token. */
-const formBody = koaBody({
+const FORM_LIMIT = "32kb";
+
+const parseForm = koaBody({
   urlencoded: true,
-  formLimit: "32kb",
+  formLimit: FORM_LIMIT,
   json: false,
   text: false,
   multipart: false,
   onError: rethrowBodyParseError,
 });
+
+/** A form body, read as every body is (`readBody`): a client that trickles it is cut off too. */
+const formBody: Middleware = async (ctx, next) => {
+  await readBody(ctx, parseForm, { maxBytes: byteCount(FORM_LIMIT) });
+  await next();
+};
 
 export function formField(ctx: Context, name: string): string {
   const value = (ctx.request.body as Record<string, unknown> | undefined)?.[name];
