@@ -30,7 +30,8 @@ export async function failAbandonedRun(ds: DataSource, runId: string, signal?: A
     const failed = await whenDatabaseAnswers(() => failRun(ds, runId, ABANDONED, { unlessLeased: true }));
     if (failed) return failed;
     const run = await whenDatabaseAnswers(() => findRun(ds, runId));
-    if (!run || isTerminal(run.status) || !run.lease_until) return null;
+    if (!run || isTerminal(run.status)) return null;
+    if (!run.lease_until) continue; // let go of since the failed try: the next one fails it
     const { budget } = (run.request ?? {}) as { budget?: RunBudgetRequest };
     const giveUpAt = budgetLimits(budget, run.started_at).deadline + AFTER_DEADLINE_MS;
     if (Date.now() >= giveUpAt || signal?.aborted) return failAnyway();

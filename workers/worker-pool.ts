@@ -53,6 +53,8 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
   await cancels.start();
   const redis = createRedis("blocking");
   const shutdown = new AbortController();
+  /** Abandoned runs being failed (`failAbandonedRun`), which `close` lets finish. */
+  const abandoning = new Set<Promise<unknown>>();
   const name = workerName();
   // Every LLM call of every concurrent job listens on this one signal.
   setMaxListeners(0, shutdown.signal);
@@ -131,10 +133,12 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         );
       if (job.attemptsMade >= attempts && typeof (job.data as { runId?: unknown })?.runId === "string") {
         const runId = (job.data as { runId: string }).runId;
-        failAbandonedRun(ds, runId, shutdown.signal)
+        const failing = failAbandonedRun(ds, runId, shutdown.signal)
           // Waiting API processes learn of it from this notice (they read no BullMQ events).
           .then((row) => row && announceRunDone(redis, runId, row))
-          .catch((e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"));
+          .catch((e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"))
+          .finally(() => abandoning.delete(failing));
+        abandoning.add(failing);
       }
     });
     worker.on("error", (err) => logger.error({ queue, err: err.message }, "worker error"));
@@ -158,6 +162,8 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         await drained;
       }
       shutdown.abort();
+      // Abandoned runs still waited for are failed now (see failAbandonedRun), before Redis and Postgres go.
+      await Promise.allSettled(abandoning);
       await cancels.close();
       redis.disconnect();
     },

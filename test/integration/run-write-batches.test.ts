@@ -8,7 +8,6 @@ import { failAbandonedRun } from "../../workers/abandoned-runs";
 import { claimRunLease, failRun, findRun, insertRun, loadSteps, releaseRunLease } from "../../shared/db/run-store";
 import { agentRequest, createKey, createRun } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
-import { eventually } from "../helpers/http";
 
 /**
  * The group-committed writes of the run spine (shared/db/statement-batch.ts): the batched SQL
@@ -255,7 +254,9 @@ describe("run writes group-committed across concurrent runs", () => {
       expect((await claimRunLease(h.deps.ds, waited.id, randomUUID(), 30_000)).state).to.equal("claimed");
       const shutdown = new AbortController();
       const abandoned = failAbandonedRun(h.deps.ds, waited.id, shutdown.signal);
-      await eventually(async () => ((await findRun(h.deps.ds, waited.id))?.status === "running" ? true : undefined));
+      // It waits for the lease while the holder lives: the run is still running a moment later.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await findRun(h.deps.ds, waited.id)).to.include({ status: "running" });
       shutdown.abort();
       expect(await abandoned).to.include({ status: "failed" });
     });

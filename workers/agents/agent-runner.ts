@@ -196,7 +196,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
       return typeof delegated.content === "string" ? delegated.content : JSON.stringify(delegated.content);
     }
     if (tool === toolset.builtin) return callBuiltinTool(toolset.builtin, args, name, ctx, lane);
-    // Billed once the server answered: a call that fails the run gives its charge back.
+    // Charged before the call, as every flat charge is; a call that fails the run gives it back.
     const refund = await incur(ctx, { kind: "mcp_call", tool });
     const outcome = await lane
       .step({ agentName: name, role: "tool", model: `mcp:${tool}`, input: { tool, arguments: args } }, async () => {

@@ -60,9 +60,12 @@ export class SwarmRun {
     return this.request.max_loops;
   }
 
+  /** The agents' names, in request order (built once: every turn's team note reads them). */
   get names(): string[] {
-    return this.agents.map(agentName);
+    return (this.agentNames ??= this.agents.map(agentName));
   }
+
+  private agentNames?: string[];
 
   /**
    * Provider options for internal agents (router, judge, consensus…): those of the first request
