@@ -1,6 +1,7 @@
 import { loadavg } from "node:os";
 import type { MachineInfo } from "../probes/machine-info";
 import type { StackSetup } from "../stack/stack-setup";
+import { checkoutInfo } from "./checkout-info";
 import { writeJsonResult } from "./results-file";
 
 /** The end of one scenario run: what it prints and what its raw JSON file holds besides the common fields. */
@@ -20,7 +21,7 @@ export interface ScenarioOutput {
 
 /**
  * Prints a scenario's tables and problems to stdout and writes `.bench/<scenario>-<stamp>.json`
- * with what every scenario records (machine, load after, options, ports, setup steps, logs), its
+ * with what every scenario records (the commit, machine, load after, options, ports, setup steps, logs), its
  * own results and whether it failed. Returns the JSON file's path.
  */
 export function finishScenario(setup: Pick<StackSetup, "ports" | "stepsMs" | "logs">, out: ScenarioOutput): string {
@@ -32,8 +33,10 @@ export function finishScenario(setup: Pick<StackSetup, "ports" | "stepsMs" | "lo
       ...out.problems.map((p) => `  ${p}`),
       `  child process logs: ${Object.values(setup.logs).join(", ")}`,
     );
+  const checkout = checkoutInfo();
   const rawFile = writeJsonResult(`${out.scenario}-${out.stamp}.json`, {
     scenario: out.scenario,
+    checkout,
     machine: out.machine,
     loadAvg1mAfter: loadavg()[0],
     options: out.options,
@@ -43,7 +46,9 @@ export function finishScenario(setup: Pick<StackSetup, "ports" | "stepsMs" | "lo
     ...out.raw,
     failed: out.failed,
   });
-  lines.push("", `raw results: ${rawFile}`);
+  lines.push("");
+  if (checkout) lines.push(`code: ${checkout.commit}${checkout.dirty ? " with uncommitted changes" : ""}`);
+  lines.push(`raw results: ${rawFile}`);
   process.stdout.write(`${lines.join("\n")}\n`);
   return rawFile;
 }
