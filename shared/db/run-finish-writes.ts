@@ -3,7 +3,7 @@ import type { Run } from "./entities/run.entity";
 import type { RunStep } from "./entities/run-step.entity";
 import { assertLeaseHeld } from "./run-lease-check";
 import { sql } from "./sql";
-import { columnsOf, rowBytes, statementBatch } from "./statement-batch";
+import { columnsOf, rowChars, statementBatch } from "./statement-batch";
 
 /**
  * The two writes a worker makes as its runs' LLM calls finish: a finished step, and a run's
@@ -126,12 +126,12 @@ function batchesOf(ds: DataSource) {
       step: statementBatch(
         (rows) => insertManySteps(ds, rows),
         (values) => insertManySteps(ds, [values]).then(([stored]) => stored),
-        rowBytes,
+        rowChars,
       ),
       complete: statementBatch(
         (rows) => completeMany(ds, rows),
         (values) => completeOne(ds, values),
-        rowBytes,
+        rowChars,
       ),
     };
     batches.set(ds, found);

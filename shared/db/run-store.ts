@@ -4,7 +4,7 @@ import type { RunStep } from "./entities/run-step.entity";
 import type { StoredSecret } from "../secrets/run-secrets";
 import { assertLeaseHeld } from "./run-lease-check";
 import { sql } from "./sql";
-import { columnsOf, rowBytes, statementBatch } from "./statement-batch";
+import { columnsOf, rowChars, statementBatch } from "./statement-batch";
 
 /**
  * SQL for the request spine's hot path: every statement here runs once per request, so each is a
@@ -60,7 +60,7 @@ function runInserts(ds: DataSource, relaxed: boolean) {
         { relaxed },
       );
     },
-    rowBytes,
+    rowChars,
   );
 }
 

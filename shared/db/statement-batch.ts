@@ -3,8 +3,11 @@ import { isDatabaseUnavailable } from "../unavailable";
 
 /** How many rows one batched statement carries at most. */
 const MAX_ROWS = 100;
-/** A row larger than this (its serialised size) is written on its own: batches stay a few MB at most. */
-const MAX_BATCHED_ROW_BYTES = 64 * 1024;
+/**
+ * A row longer than this (its text, in characters: up to three times as many bytes in UTF-8) is
+ * written on its own, so batches stay a few MB at most.
+ */
+const MAX_BATCHED_ROW_CHARS = 64 * 1024;
 
 /**
  * Group commit for a hot-path write (docs/performance.md): the calls made while the event loop
@@ -37,7 +40,7 @@ export function statementBatch<I, O>(
     },
     { cache: false, maxBatchSize: MAX_ROWS, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
   );
-  return (item) => (sizeOf(item) > MAX_BATCHED_ROW_BYTES ? one(item) : loader.load(item));
+  return (item) => (sizeOf(item) > MAX_BATCHED_ROW_CHARS ? one(item) : loader.load(item));
 }
 
 /** Column arrays from rows of values, for a batched statement's `unnest`, which takes one array per column. */
@@ -45,8 +48,8 @@ export function columnsOf(rows: unknown[][]): unknown[][] {
   return rows[0].map((_, i) => rows.map((row) => row[i]));
 }
 
-/** The serialised size of a row of values (its text values; numbers, dates and nulls are small). */
-export function rowBytes(row: unknown[]): number {
+/** The length of a row's text values in characters (counted without encoding them: this is on the hot path; numbers, dates and nulls are small). */
+export function rowChars(row: unknown[]): number {
   let bytes = 0;
   for (const value of row) if (typeof value === "string") bytes += value.length;
   return bytes;
