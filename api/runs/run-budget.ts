@@ -3,7 +3,9 @@ import type { RunBudgetRequest } from "../../shared/contracts/agent-spec";
 import type { SharedSpendCeilings } from "../../shared/limits/shared-spend";
 
 /** The budget stored with a run: its own ceilings, and those it shares with other runs. */
-export type StoredRunBudget = Required<RunBudgetRequest> & SharedSpendCeilings;
+export type StoredRunBudget = Required<Omit<RunBudgetRequest, "on_exceeded">> &
+  Pick<RunBudgetRequest, "on_exceeded"> &
+  SharedSpendCeilings;
 
 /**
  * The budget a run gets: what the request asks for, never above the caller's tier ceilings, which
@@ -21,6 +23,7 @@ export function effectiveBudget(requested: RunBudgetRequest | undefined, tier: s
     max_tokens: Math.min(requested?.max_tokens ?? maxTokens, maxTokens),
     max_cost: Math.min(requested?.max_cost ?? maxCost, maxCost),
     timeout_seconds: Math.min(requested?.timeout_seconds ?? limits.maxSeconds, limits.maxSeconds),
+    ...(requested?.on_exceeded ? { on_exceeded: requested.on_exceeded } : {}),
     request_total: { max_tokens: maxTokens, max_cost: maxCost },
     account_daily: { max_tokens: account.dailyTokens, max_cost: account.dailyCost },
   };

@@ -19,6 +19,7 @@ import { isDatabaseUnavailable } from "../../shared/unavailable";
 import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type WithheldSecret } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
+import { presentStoppedRun } from "./presenters/stopped-run.presenter";
 
 /** What the client's `Prefer` header asks of a run request (see `parsePrefer`). */
 export interface Prefer {
@@ -176,12 +177,17 @@ export function assertSucceeded<K extends RunKind>(
     );
   }
   if (run.status === "cancelled")
-    throw new AppError(409, "RUN_CANCELLED", "The run was cancelled", { job_id: run.job_id });
+    throw new AppError(409, "RUN_CANCELLED", "The run was cancelled", {
+      job_id: run.job_id,
+      ...presentStoppedRun(run),
+    });
   if (run.status !== "succeeded") {
+    // The failure's own code, as the job read gives it; RUN_FAILED only when the run stored none.
     const agent = run.error?.agent;
-    throw new AppError(500, "RUN_FAILED", run.error?.message ?? "The run failed", {
+    throw new AppError(500, run.error?.code ?? "RUN_FAILED", run.error?.message ?? "The run failed", {
       job_id: run.job_id,
       ...(agent ? { agent } : {}),
+      ...presentStoppedRun(run),
     });
   }
   if (run.kind !== kind) throw new Error(`Run ${runId} is a ${run.kind} run, not ${kind}`);

@@ -27,5 +27,11 @@ export const metricsSummaryResponseSchema = Joi.object({
   successful_completions: count.description("Those that succeeded"),
   completions_last_24h: count.description("Completion calls queued in the last 24 hours"),
   completions_last_7d: count.description("Completion calls queued in the last 7 days"),
+  total_tokens: count.description("Tokens of every call the account's runs made (cut-off calls included)"),
+  total_cost: Joi.number()
+    .required()
+    .description(
+      "US dollars the account's runs were billed in all: the billing ledger `GET /v1/usage` sums, so the two agree over the same runs",
+    ),
   timestamp: timestamp.required(),
 }).id("MetricsSummary");

@@ -1,5 +1,6 @@
 import Joi from "joi";
 import { dollars, nullableString, runId, timestamp, tokenCount } from "./response-fields";
+import { woundDownFields } from "./run-outcome.schema";
 
 /** E5 usage (CONTRACT.md). */
 const agentUsageSchema = Joi.object({
@@ -16,7 +17,12 @@ const agentUsageSchema = Joi.object({
 /** E5 response (CONTRACT.md). */
 export const agentCompletionResponseSchema = Joi.object({
   job_id: runId.required(),
-  success: Joi.valid(true).required(),
+  success: Joi.boolean()
+    .required()
+    .description("True; false only for a run its budget wound down (`status: incomplete`)"),
+  status: Joi.valid("incomplete").description(
+    "Only on a run its budget wound down (`budget.on_exceeded: wind_down`): `outputs` holds what finished",
+  ),
   name: nullableString.required().description("`agent_config.agent_name`"),
   description: nullableString.required(),
   temperature: Joi.number().allow(null).required(),
@@ -26,6 +32,7 @@ export const agentCompletionResponseSchema = Joi.object({
     .description("The agent's answer (the last turn's answer when `max_loops` > 1)"),
   usage: agentUsageSchema.required(),
   timestamp: timestamp.required(),
+  ...woundDownFields,
 }).id("AgentCompletionResponse");
 
 /** An E3 item that failed, in its slot. */

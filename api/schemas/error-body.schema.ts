@@ -1,4 +1,5 @@
 import Joi from "joi";
+import { agentOutcomesSchema } from "./run-outcome.schema";
 
 /**
  * The `/v1` error body (CONTRACT.md): FastAPI's `detail`, a stable `code` and the status, plus the
@@ -12,9 +13,15 @@ export const apiErrorBodySchema = Joi.object({
     .description("Stable UPPER_SNAKE code"),
   status_code: Joi.number().integer().min(400).max(599).required(),
   job_id: Joi.string().description(
-    "The run the error is about (500 RUN_FAILED, 504 RUN_TIMEOUT, 409 RUN_CANCELLED and JOB_FINISHED)",
+    "The run the error is about (a failed run's 500, 504 RUN_TIMEOUT, 409 RUN_CANCELLED and JOB_FINISHED)",
   ),
-  agent: Joi.string().description("The agent whose turn failed (500 RUN_FAILED)"),
+  agent: Joi.string().description("The agent whose turn failed (a failed run's 500)"),
+  agents: agentOutcomesSchema.description(
+    "A failed or cancelled run's agents (request agents in request order, then the type's own): what finished, what failed and what never started",
+  ),
+  usage: Joi.object()
+    .unknown(true)
+    .description("What a failed or cancelled run spent until it stopped, in its endpoint's usage shape"),
   how_to_get_key: Joi.string().uri().description("Where to get an API key (401)"),
   request_id: Joi.string().description("Quote it when reporting an internal error (500 INTERNAL_ERROR)"),
 }).id("ApiError");

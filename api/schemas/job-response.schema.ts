@@ -1,4 +1,5 @@
 import Joi from "joi";
+import { agentOutcomesSchema } from "./run-outcome.schema";
 import { RUN_KINDS } from "../../shared/db/entities/run.entity";
 import { PUBLIC_STATUS } from "../runs/presenters/run-status";
 import { agentBatchResponseSchema, agentCompletionResponseSchema } from "./agent-response.schema";
@@ -52,7 +53,11 @@ const jobStateSchema = Joi.object({
   started_at: timestamp.allow(null).required(),
   finished_at: timestamp.allow(null).required(),
   detail: Joi.string().description("Why the run failed or was cancelled"),
-  code: Joi.string(),
+  code: Joi.string().description("The failure's code, the one its answer gave"),
+  agent: Joi.string().description("The agent whose turn failed, when one did"),
+  agents: agentOutcomesSchema.description(
+    "A failed or cancelled run's agents: what finished, what failed, what never started",
+  ),
   usage: Joi.any().description("What the run used before it ended"),
   progress: jobProgressSchema.description(
     "While an agent or swarm run is queued or running: the steps finished so far",
@@ -64,7 +69,9 @@ const succeeded = { status: Joi.valid("success").required() };
 /** `GET /v1/jobs/{job_id}`: a succeeded run's stored response (with `status: success`), else its state. */
 export const jobResponseSchema = Joi.alternatives(
   swarmResponseSchema,
-  agentCompletionResponseSchema.keys(succeeded).id("AgentCompletionJob"),
+  agentCompletionResponseSchema
+    .keys({ status: Joi.valid("success", "incomplete").required() })
+    .id("AgentCompletionJob"),
   agentBatchResponseSchema.keys(succeeded).id("AgentBatchJob"),
   Joi.object({ job_id: runId.required(), results: swarmBatchResponseSchema.required(), ...succeeded }).id(
     "SwarmBatchJob",

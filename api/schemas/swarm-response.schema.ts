@@ -1,4 +1,5 @@
 import Joi from "joi";
+import { woundDownFields } from "./run-outcome.schema";
 import { dollars, nullableString, runId, tokenCount } from "./response-fields";
 
 /** Spec: Usage of a swarm run, with CONTRACT.md's cost breakdown. */
@@ -34,7 +35,12 @@ export const swarmUsageSchema = Joi.object({
 /** Spec: SwarmResponse (E1), plus `service_tier`. */
 export const swarmResponseSchema = Joi.object({
   job_id: runId.allow(null).required(),
-  status: Joi.string().allow(null).required().description("`success` on a successful run"),
+  status: Joi.string()
+    .allow(null)
+    .required()
+    .description(
+      "`success` on a successful run; `incomplete` on one its budget wound down (`budget.on_exceeded: wind_down`), whose `output` is then `[{role: <agent>, content}]` of what finished",
+    ),
   swarm_name: nullableString.required().description("The request's `name`"),
   description: nullableString.required().description("The request's `description`"),
   swarm_type: Joi.string().allow(null).required(),
@@ -47,6 +53,7 @@ export const swarmResponseSchema = Joi.object({
   service_tier: Joi.string().valid("standard", "flex").required(),
   execution_time: Joi.number().min(0).allow(null).required().description("Seconds"),
   usage: swarmUsageSchema.allow(null).required(),
+  ...woundDownFields,
 }).id("SwarmResponse");
 
 /** One E2 slot of a swarm that ran and succeeded. */

@@ -1,3 +1,4 @@
+import type { WoundDown } from "./agent-outcome";
 import type { SharedSpendCeilings } from "../limits/shared-spend";
 
 /** An MCP server an agent may call (spec: McpConfig). */
@@ -83,6 +84,8 @@ export interface AgentUsage {
 /** What an agent run stores in `runs.output`. */
 export interface AgentRunOutput {
   outputs: { role: string; content: unknown }[];
+  /** Set when the budget wound the run down: it holds what finished. */
+  incomplete?: WoundDown;
 }
 
 /** Ceilings of one run; the API fills in the caller's tier defaults for what the request leaves out. */
@@ -91,6 +94,8 @@ export interface RunBudgetRequest {
   /** US dollars. */
   max_cost?: number;
   timeout_seconds?: number;
+  /** What the run does at a ceiling: fail (the default), or stop starting work and answer with what finished. */
+  on_exceeded?: "fail" | "wind_down";
 }
 
 /** The budget the API stores with a run (older runs, and the service's own, may lack the shared ceilings). */

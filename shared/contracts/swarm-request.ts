@@ -1,3 +1,4 @@
+import type { WoundDown } from "./agent-outcome";
 import type { AgentSpec, RunBudgetRequest } from "./agent-spec";
 
 /** A message of `messages`: the conversation a swarm starts from. */
@@ -87,6 +88,8 @@ export interface SwarmRunOutput {
   swarm_type: string;
   output: unknown;
   number_of_agents: number;
+  /** Set when the budget wound the run down: `output` then lists what finished. */
+  incomplete?: WoundDown;
 }
 
 /** The SwarmResponse `usage` object of the spec and CONTRACT.md, as a swarm run stores it. */

@@ -4,6 +4,7 @@ import { UserEntity } from "./entities/user.entity";
 import { ApiKeyEntity } from "./entities/api-key.entity";
 import { RunEntity } from "./entities/run.entity";
 import { RunStepEntity } from "./entities/run-step.entity";
+import { RunChargeEntity } from "./entities/run-charge.entity";
 import { IdempotencyKeyEntity } from "./entities/idempotency-key.entity";
 import { PromptEntity } from "./entities/prompt.entity";
 import { PromptReviewEntity } from "./entities/prompt-review.entity";
@@ -18,6 +19,7 @@ const entities = [
   ApiKeyEntity,
   RunEntity,
   RunStepEntity,
+  RunChargeEntity,
   IdempotencyKeyEntity,
   PromptEntity,
   PromptReviewEntity,

@@ -14,7 +14,7 @@ import { columnsOf, rowChars, statementBatch } from "./statement-batch";
  */
 
 const STEP_COLUMNS = `run_id, seq, step_key, agent_name, role, input, output, model, provider,
-  input_tokens, output_tokens, cost, upstream_cost, started_at, finished_at`;
+  input_tokens, output_tokens, cost, upstream_cost, started_at, finished_at, status`;
 
 /** One step's values, in STEP_COLUMNS order, JSON columns as text. */
 function stepValues(step: RunStep): unknown[] {
@@ -34,6 +34,7 @@ function stepValues(step: RunStep): unknown[] {
     step.upstream_cost,
     step.started_at,
     step.finished_at,
+    step.status,
   ];
 }
 
@@ -56,14 +57,14 @@ const insertManySteps = async (ds: DataSource, rows: readonly Values[]) => {
     `WITH allowed AS (
        SELECT v.* FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[],
          $8::text[], $9::text[], $10::int[], $11::int[], $12::float8[], $13::float8[], $14::timestamptz[],
-         $15::timestamptz[], $16::uuid[]) WITH ORDINALITY
+         $15::timestamptz[], $16::text[], $17::uuid[]) WITH ORDINALITY
          AS v(run_id, seq, step_key, agent_name, role, input, output, model, provider, input_tokens, output_tokens,
-           cost, upstream_cost, started_at, finished_at, owner, i)
+           cost, upstream_cost, started_at, finished_at, status, owner, i)
        JOIN runs ON runs.id = v.run_id AND runs.lease_owner IS NOT DISTINCT FROM v.owner
      ), inserted AS (
        INSERT INTO run_steps (${STEP_COLUMNS})
        SELECT run_id, seq, step_key, agent_name, role, input, output, model, provider, input_tokens, output_tokens,
-         cost, upstream_cost, started_at, finished_at
+         cost, upstream_cost, started_at, finished_at, status
        FROM allowed ORDER BY i
        ON CONFLICT DO NOTHING
        RETURNING run_id, seq
@@ -140,12 +141,15 @@ function batchesOf(ds: DataSource) {
 }
 
 /**
- * Stores one finished step of the execution holding the run's lease as `owner` (null: a run
- * claimed without a lease). A step already stored (a racing duplicate) is kept as it was. Throws
- * `RunLeaseLostError`, storing nothing, when the lease has passed to another execution.
+ * Stores one step of the execution holding the run's lease as `owner` (null: a run claimed
+ * without a lease); true when it was stored, false when it was stored already (a racing
+ * duplicate, kept as it was). Throws `RunLeaseLostError`, storing nothing, when the lease has
+ * passed to another execution.
  */
-export async function insertStep(ds: DataSource, step: RunStep, owner: string | null): Promise<void> {
-  if (!(await batchesOf(ds).step([...stepValues(step), owner]))) await assertLeaseHeld(ds, step.run_id, owner);
+export async function insertStep(ds: DataSource, step: RunStep, owner: string | null): Promise<boolean> {
+  const stored = await batchesOf(ds).step([...stepValues(step), owner]);
+  if (!stored) await assertLeaseHeld(ds, step.run_id, owner);
+  return stored;
 }
 
 /**

@@ -216,13 +216,13 @@ export async function failRun(
   ds: DataSource,
   id: string,
   error: RunError,
-  options: { usage?: Run["usage"]; owner?: string | null; unlessLeased?: boolean } = {},
+  options: { usage?: Run["usage"]; agents?: Run["agents"]; owner?: string | null; unlessLeased?: boolean } = {},
 ): Promise<Run | null> {
-  const { usage, owner, unlessLeased = false } = options;
+  const { usage, agents, owner, unlessLeased = false } = options;
   const rows = await sql<Run>(
     ds,
-    `UPDATE runs SET status = 'failed', error = $2, usage = COALESCE($3, usage), finished_at = now(),
-       execution_time = EXTRACT(EPOCH FROM (now() - COALESCE(started_at, queued_at)))
+    `UPDATE runs SET status = 'failed', error = $2, usage = COALESCE($3, usage), agents = COALESCE($7, agents),
+       finished_at = now(), execution_time = EXTRACT(EPOCH FROM (now() - COALESCE(started_at, queued_at)))
      WHERE id = $1 AND status IN ('queued', 'running') AND ($4 OR lease_owner IS NOT DISTINCT FROM $5::uuid)
        AND (NOT $6 OR lease_until IS NULL OR lease_until < now())
      RETURNING *`,
@@ -233,10 +233,32 @@ export async function failRun(
       owner === undefined,
       owner ?? null,
       unlessLeased,
+      agents ? JSON.stringify(agents) : null,
     ],
   );
   if (!rows[0] && owner !== undefined) await assertLeaseHeld(ds, id, owner);
   return rows[0] ?? null;
+}
+
+/**
+ * Stores what a cancelled run had spent and done when its execution stopped (the API marked it
+ * cancelled; the execution holding its lease as `owner` knows its usage and its agents' outcomes).
+ * Throws `RunLeaseLostError` when another execution holds it.
+ */
+export async function recordCancelledUsage(
+  ds: DataSource,
+  id: string,
+  spent: { usage: Run["usage"]; agents: Run["agents"] },
+  owner: string | null,
+): Promise<void> {
+  const rows = await sql(
+    ds,
+    `UPDATE runs SET usage = $2, agents = $4
+      WHERE id = $1 AND status = 'cancelled' AND lease_owner IS NOT DISTINCT FROM $3
+     RETURNING 1`,
+    [id, JSON.stringify(spent.usage), owner, JSON.stringify(spent.agents)],
+  );
+  if (!rows.length) await assertLeaseHeld(ds, id, owner);
 }
 
 /** A run by its public job id, only when it belongs to the given user. */

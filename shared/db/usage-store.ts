@@ -2,7 +2,11 @@ import type { DataSource } from "typeorm";
 import type { RunKind } from "./entities/run.entity";
 import { sql } from "./sql";
 
-/** The step ledger summed for one UTC day, model, key and run kind of an account. */
+/**
+ * The billing ledger summed for one UTC day, model, key and run kind of an account. A charge that
+ * is not a call is summed under `fee:<kind>` (`fee:agent`, `fee:image`, `fee:tool`…) or
+ * `discount`, with no calls or tokens.
+ */
 export interface UsageRow {
   /** `YYYY-MM-DD`, the UTC day the calls finished. */
   day: string;
@@ -17,20 +21,32 @@ export interface UsageRow {
 }
 
 /**
- * An account's `run_steps` (every finished LLM or tool call) that finished in `[since, until)`
- * (no end when `until` is left out), summed by UTC day, model, key and the kind of run they belong
- * to. The runs are found through `runs_user_queued_idx`; a run's steps finish after it was queued,
- * and within a day of it (runs have a deadline well under that).
+ * An account's billing ledger in `[since, until)` (no end when `until` is left out): its runs'
+ * calls (`run_steps`, every LLM or tool call, by the time it ended) and their other charges
+ * (`run_charges`, by the time they were made), summed by UTC day, model, key and the kind of run
+ * they belong to. The runs are found through `runs_user_queued_idx`; a run's entries come after it
+ * was queued, and within a day of it (runs have a deadline well under that).
  */
 export function usageOfUser(ds: DataSource, userId: string, since: Date, until?: Date): Promise<UsageRow[]> {
   return sql<UsageRow>(
     ds,
-    `SELECT to_char(s.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, s.model, r.api_key_id, r.kind,
-            count(*)::int AS calls, sum(s.input_tokens)::float8 AS input_tokens,
-            sum(s.output_tokens)::float8 AS output_tokens, sum(s.cost)::float8 AS cost
-       FROM runs r JOIN run_steps s ON s.run_id = r.id
-      WHERE r.user_id = $1 AND r.queued_at >= $2::timestamptz - interval '1 day' AND s.finished_at >= $2
-        AND ($3::timestamptz IS NULL OR (r.queued_at < $3 AND s.finished_at < $3))
+    `WITH mine AS (
+       SELECT id, api_key_id, kind FROM runs
+        WHERE user_id = $1 AND queued_at >= $2::timestamptz - interval '1 day'
+          AND ($3::timestamptz IS NULL OR queued_at < $3)
+     ), entries AS (
+       SELECT s.run_id, s.finished_at AS at, s.model, 1 AS calls, s.input_tokens, s.output_tokens, s.cost
+         FROM mine JOIN run_steps s ON s.run_id = mine.id
+       UNION ALL
+       SELECT c.run_id, c.created_at, CASE WHEN c.kind = 'discount' THEN 'discount' ELSE 'fee:' || c.kind END,
+              0, 0, 0, c.amount
+         FROM mine JOIN run_charges c ON c.run_id = mine.id
+     )
+     SELECT to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, e.model, m.api_key_id, m.kind,
+            sum(e.calls)::int AS calls, sum(e.input_tokens)::float8 AS input_tokens,
+            sum(e.output_tokens)::float8 AS output_tokens, sum(e.cost)::float8 AS cost
+       FROM entries e JOIN mine m ON m.id = e.run_id
+      WHERE e.at >= $2 AND ($3::timestamptz IS NULL OR e.at < $3)
       GROUP BY 1, 2, 3, 4
       ORDER BY 1, 2, 3, 4`,
     [userId, since, until ?? null],
@@ -54,4 +70,26 @@ export function keysLastUse(ds: DataSource, userId: string): Promise<KeyLastUse[
        FROM api_keys k WHERE k.user_id = $1 ORDER BY k.created_at`,
     [userId],
   );
+}
+
+/** An account's billing ledger summed over all time: its calls' tokens, and every charge. */
+export interface LedgerTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cost: number;
+}
+
+/** The whole ledger of an account's runs (`runs_user_queued_idx`, then each run's steps and charges). */
+export async function ledgerTotals(ds: DataSource, userId: string): Promise<LedgerTotals> {
+  const [row] = await sql<LedgerTotals>(
+    ds,
+    `WITH mine AS (SELECT id FROM runs WHERE user_id = $1)
+     SELECT coalesce(sum(s.input_tokens), 0)::float8 AS input_tokens,
+            coalesce(sum(s.output_tokens), 0)::float8 AS output_tokens,
+            coalesce(sum(s.cost), 0)::float8 + (SELECT coalesce(sum(c.amount), 0)::float8
+                                                 FROM mine JOIN run_charges c ON c.run_id = mine.id) AS cost
+       FROM mine JOIN run_steps s ON s.run_id = mine.id`,
+    [userId],
+  );
+  return row;
 }

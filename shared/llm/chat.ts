@@ -6,6 +6,7 @@ import { clientFor } from "./client-cache";
 import { countLlmRetry } from "../metrics/llm";
 import { LlmCallError, scrubSecrets } from "./llm-error";
 import type { ResolvedModel } from "./providers";
+import type { CallConsumption } from "./call-consumption";
 import { abortReason, RunAbortedError } from "./run-aborted";
 import { StreamAccumulator } from "./stream-accumulator";
 import { countTokens } from "./tokens";
@@ -72,13 +73,38 @@ function toLlmError(err: unknown, target: ResolvedModel, attempts: number): LlmC
   );
 }
 
+/** What the attempt in flight has produced so far, for billing a call cut off part-way. */
+interface Attempt {
+  /** The request is with the provider (sent, its answer not yet all read). */
+  inFlight: boolean;
+  /** A streamed answer as far as it came. */
+  stream?: StreamAccumulator;
+}
+
+/** What the attempt consumed, when it was with the provider: the prompt, and any output it streamed. */
+function consumedBy(attempt: Attempt, request: ChatRequest): CallConsumption | undefined {
+  if (!attempt.inFlight) return undefined;
+  const acc = attempt.stream;
+  const message = acc ? acc.message() : null;
+  return {
+    inputTokens: acc?.usage?.prompt_tokens ?? countTokens(JSON.stringify(request.messages)),
+    outputTokens:
+      acc?.usage?.completion_tokens ??
+      (message ? countTokens((message.content ?? "") + JSON.stringify(message.tool_calls ?? "")) : 0),
+    message,
+  };
+}
+
 async function once(
   target: ResolvedModel,
   request: ChatRequest,
   options: ChatOptions,
   emitted: { any: boolean },
+  attempt: Attempt,
 ): Promise<ChatResult> {
   const client = clientFor(target);
+  attempt.inFlight = true;
+  attempt.stream = undefined;
   if (!options.onText) {
     const body = {
       ...request,
@@ -86,6 +112,7 @@ async function once(
       stream: false,
     } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
     const completion = await client.chat.completions.create(body, { signal: options.signal });
+    attempt.inFlight = false;
     const choice = completion.choices[0];
     if (!choice)
       throw new LlmCallError(`${target.provider} returned no choices`, null, target.provider, target.model, false);
@@ -105,7 +132,7 @@ async function once(
     stream_options: { include_usage: true },
   } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
   const stream = await client.chat.completions.create(body, { signal: options.signal });
-  const acc = new StreamAccumulator();
+  const acc = (attempt.stream = new StreamAccumulator());
   for await (const chunk of stream) {
     const text = acc.add(chunk);
     if (text) {
@@ -113,6 +140,7 @@ async function once(
       options.onText(text);
     }
   }
+  attempt.inFlight = false;
   const message = acc.message();
   return {
     message,
@@ -128,7 +156,9 @@ async function once(
  * Retry-After up to a cap); permanent errors (other 4xx) fail at once, and a streamed call is not
  * retried once text has reached the client. Token counts are the provider's; a provider that
  * reports none is counted with a local tokenizer. An aborted signal ends the call with
- * `RunAbortedError`.
+ * `RunAbortedError`. A call that ends without its answer while an attempt is with the provider
+ * (cut off by the signal, or a stream failing part-way) carries what that attempt consumed
+ * (`consumed`), to be billed; attempts the provider refused, or abandoned and retried, are not.
  */
 export async function chatCompletion(
   target: ResolvedModel,
@@ -139,9 +169,10 @@ export async function chatCompletion(
   const { signal } = options;
   let attempts = 0;
   let lastFailure: unknown;
+  const attempt: Attempt = { inFlight: false };
   try {
     const retrying = (error: unknown) => !emitted.any && !signal?.aborted && isRetryable(error);
-    return await pRetry(() => (attempts++, once(target, request, options, emitted)), {
+    return await pRetry(() => (attempts++, once(target, request, options, emitted, attempt)), {
       retries: config.llm.maxRetries,
       minTimeout: config.llm.retryBaseMs,
       maxTimeout: config.llm.retryMaxDelayMs,
@@ -149,7 +180,10 @@ export async function chatCompletion(
       signal,
       shouldRetry: ({ error }) => retrying(error),
       onFailedAttempt: async ({ error, retriesLeft }) => {
-        lastFailure = error;
+        // The signal cutting an attempt off is not the provider's answer: the last failure stays the one before.
+        if (!signal?.aborted) lastFailure = error;
+        // A refused or abandoned attempt is not billed; only the last one, if it was cut off, is.
+        if (!signal?.aborted && !emitted.any) attempt.inFlight = false;
         // Called for every failure, the last and the permanent ones too: only wait before a retry.
         const retried = retriesLeft > 0 && retrying(error);
         if (retried) countLlmRetry(target.provider);
@@ -159,11 +193,15 @@ export async function chatCompletion(
       },
     });
   } catch (err) {
+    const consumed = consumedBy(attempt, request);
     if (signal?.aborted)
       throw new RunAbortedError(
         abortReason(signal),
         lastFailure === undefined ? undefined : toLlmError(lastFailure, target, attempts),
+        consumed,
       );
-    throw toLlmError(err, target, attempts);
+    const failure = toLlmError(err, target, attempts);
+    if (emitted.any) failure.consumed = consumed;
+    throw failure;
   }
 }

@@ -1,5 +1,10 @@
+import type { CallConsumption } from "./call-consumption";
+
 /** A provider call that failed for good (after retries, or at once for a permanent error). */
 export class LlmCallError extends Error {
+  /** What the call consumed before it failed, when it had streamed part of an answer. */
+  consumed?: CallConsumption;
+
   constructor(
     message: string,
     /** HTTP status from the provider, or null when no answer came (network, timeout). */

@@ -22,14 +22,14 @@ const duration = new Histogram({
 
 const tokens = new Counter({
   name: `${PREFIX}llm_tokens_total`,
-  help: "Tokens of finished LLM calls, by provider, model and direction (input, output)",
+  help: "Tokens of LLM calls (finished, or cut off part-way: what they consumed), by provider, model and direction (input, output)",
   labelNames: [...labelNames, "direction"] as const,
   registers,
 });
 
 const cost = new Counter({
   name: `${PREFIX}llm_cost_usd_total`,
-  help: "What finished LLM calls were billed to their runs, in US dollars, by provider and model",
+  help: "The list price of the tokens of LLM calls (finished, or cut off part-way), in US dollars, by provider and model",
   labelNames,
   registers,
 });

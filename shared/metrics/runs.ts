@@ -7,7 +7,7 @@ const registers = [workerRegistry];
 
 const runs = new Counter({
   name: `${PREFIX}runs_total`,
-  help: "Runs a worker finished, by kind (agent, swarm, graph_workflow…), swarm type (none but for swarms) and outcome (succeeded, failed, cancelled)",
+  help: "Runs a worker finished, by kind (agent, swarm, graph_workflow…), swarm type (none but for swarms) and outcome (succeeded, incomplete: wound down at its budget, failed, cancelled)",
   labelNames: ["kind", "swarm_type", "outcome"] as const,
   registers,
 });
@@ -30,11 +30,14 @@ const budgetStops = new Counter({
   registers,
 });
 
+/** How a run ended: `incomplete` is a run its budget wound down (it answers with what finished). */
+export type RunOutcome = "succeeded" | "incomplete" | "failed" | "cancelled";
+
 export interface RunRecord {
   kind: RunKind;
   /** The request's swarm type (swarm runs); counted under `other` unless it is a catalogue type. */
   swarmType?: string;
-  outcome: "succeeded" | "failed" | "cancelled";
+  outcome: RunOutcome;
   seconds: number;
 }
 

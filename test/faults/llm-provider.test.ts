@@ -35,7 +35,7 @@ describe("fault: a slow or failing LLM provider", function () {
     it(`fails a run whose provider answers ${status} past its retries, with an error naming the status`, async () => {
       const answer = await run({ llmArgs: { sim_error: status, sim_error_times: 100 } });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(500);
-      expect(answer.body).to.include({ code: "RUN_FAILED", agent: "Loaded" });
+      expect(answer.body).to.include({ code: "LLM_CALL_FAILED", agent: "Loaded" });
       expect(answer.body.detail)
         .to.include(`HTTP ${status}`)
         .and.match(new RegExp(`after ${ATTEMPTS} attempts`));
@@ -48,7 +48,7 @@ describe("fault: a slow or failing LLM provider", function () {
   it("fails a run whose provider is slower than the per-call timeout, saying it timed out", async () => {
     const answer = await run({ latencyMs: 5_000 });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(500);
-    expect(answer.body).to.include({ code: "RUN_FAILED" });
+    expect(answer.body).to.include({ code: "LLM_CALL_FAILED" });
     expect(answer.body.detail)
       .to.match(/timed out after 1 s/)
       .and.match(new RegExp(`after ${ATTEMPTS} attempts`));

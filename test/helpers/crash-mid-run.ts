@@ -5,10 +5,13 @@ import { exited, spawnEntry } from "./child-process";
 import type { Harness } from "./harness";
 import { eventually } from "./http";
 
-/** The agent names of a run's stored steps, in order. */
+/**
+ * The agent names of a run's finished steps, in order: what a retry replays (a call the crash
+ * interrupted is stored apart, as billed but not finished).
+ */
 export async function storedStepAgents(h: Harness, runId: string): Promise<string[]> {
   const rows: { agent_name: string }[] = await h.deps.ds.query(
-    "SELECT agent_name FROM run_steps WHERE run_id = $1 ORDER BY seq",
+    "SELECT agent_name FROM run_steps WHERE run_id = $1 AND status = 'finished' ORDER BY seq",
     [runId],
   );
   return rows.map((r) => r.agent_name);
@@ -17,7 +20,7 @@ export async function storedStepAgents(h: Harness, runId: string): Promise<strin
 /**
  * A worker process killed in the middle of a run: `queue`'s jobs go to a child worker (the
  * harness's own is paused), `submit` posts the run asynchronously (it must answer 202), the child
- * is SIGKILLed once `killAfterSteps` steps of the run are stored, `atKill` looks at the agents of
+ * is SIGKILLed once `killAfterSteps` steps of the run are stored (and `killWhen` says so), `atKill` looks at the agents of
  * the steps stored then (fewer than `stepsInAll`, when given: the child died before the run ended),
  * and the harness's worker retries the job, which must succeed on that second attempt. Returns the
  * run's id and final row.
@@ -28,8 +31,10 @@ export async function crashMidRun(
   submit: () => Promise<{ status: number; body: any }>,
   options: {
     killAfterSteps: number;
+    /** Waits for this too before the kill (e.g. for a call to be with the provider). */
+    killWhen?: (runId: string) => Promise<boolean>;
     stepsInAll?: number;
-    atKill?: (storedAgents: string[]) => Promise<void>;
+    atKill?: (storedAgents: string[], runId: string) => Promise<void>;
     timeoutMs?: number;
   },
 ): Promise<{ runId: string; run: Run }> {
@@ -45,17 +50,18 @@ export async function crashMidRun(
     await eventually(
       async () => {
         const rows = await h.deps.ds.query("SELECT count(*)::int AS n FROM run_steps WHERE run_id = $1", [runId]);
-        return rows[0].n >= options.killAfterSteps ? true : undefined;
+        if (rows[0].n < options.killAfterSteps) return undefined;
+        return !options.killWhen || (await options.killWhen(runId)) ? true : undefined;
       },
       20_000,
-      20,
+      10,
     );
     child.kill("SIGKILL");
     expect(await exited(child)).to.equal("SIGKILL");
     const stored = await storedStepAgents(h, runId);
     if (options.stepsInAll !== undefined)
       expect(stored.length, "the child died before the run ended").to.be.below(options.stepsInAll);
-    await options.atKill?.(stored);
+    await options.atKill?.(stored, runId);
     inProcess.resume();
     const run = await eventually(async () => {
       const row = await findRun(h.deps.ds, runId);

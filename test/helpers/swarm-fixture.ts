@@ -1,5 +1,6 @@
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { UsageCounter } from "../../workers/agents/agent-context";
+import { AgentOutcomes } from "../../workers/agents/agent-outcomes";
 import { RunBudget } from "../../workers/agents/run-budget";
 import type { DataSource } from "typeorm";
 import { StepRecorder, type StepMeta, type StepOutcome } from "../../workers/agents/step-recorder";
@@ -31,16 +32,24 @@ export function cannedCall(tool: string, args: unknown): StepOutcome {
  */
 export function memoryRecorder(canned: CannedDecisions = () => undefined) {
   const steps: { lane: string; meta: StepMeta }[] = [];
-  const lane = (path: string): StepRecorder =>
-    ({
+  const outcomes = new AgentOutcomes();
+  const lane = (path: string): StepRecorder => {
+    let next = 0;
+    return {
       lane: (name: string) => lane(path ? `${path}/${name}` : name),
+      outcomes,
+      nextKey: () => `${path}#${next}`,
+      charge: () => ({ replayed: false }),
+      madeEarlier: () => false,
       async step(meta: StepMeta, call: () => Promise<StepOutcome>) {
+        next++;
         steps.push({ lane: path, meta });
         const input = meta.input as { kind?: string; attempt?: number };
         const fake = input?.kind === "decision" ? canned(path, input.attempt ?? 0) : undefined;
         return { ...(fake ?? (await call())), replayed: false };
       },
-    }) as unknown as StepRecorder;
+    } as unknown as StepRecorder;
+  };
   return { recorder: lane(""), steps };
 }
 

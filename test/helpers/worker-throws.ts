@@ -51,6 +51,21 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "the LLM call failed after its reservation was released, passed on: the provider's or the network's fault, or a provider 4xx over something in the request the API cannot know (a limit of one model, such as its largest max_tokens or an option it does not take); what a provider refuses for every model is refused at the door (llm-args.schema.ts)",
   },
   {
+    file: "workers/agents/recorded-llm-call.ts",
+    throwText: "throw new CallCutOff(err, partial);",
+    why: "an LLM call cut off part-way (the run's deadline or cancel, a stream failing after output): carries what it consumed to the recorder, which stores it and throws the original error on",
+  },
+  {
+    file: "workers/agents/step-recorder.ts",
+    throwText: "if (!(err instanceof CallCutOff)) throw err;",
+    why: "passes on a step's call failing before it consumed anything (listed where it is thrown: the LLM call, the tool)",
+  },
+  {
+    file: "workers/agents/step-recorder.ts",
+    throwText: "throw err.reason;",
+    why: "passes on the error that cut a call off (a run stopping, or the provider failing part-way), once what the call consumed is stored",
+  },
+  {
     file: "workers/agents/llm-slots.ts",
     throwText: "throw signal?.aborted ? new RunAbortedError(abortReason(signal)) : err;",
     why: "the run was cancelled, reached its deadline or the worker drained while its LLM call waited for a slot under LLM_MAX_IN_FLIGHT: a run stopping, not a request refused",
@@ -128,9 +143,9 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "the run's failure could not be written for infrastructure trouble: handed back to BullMQ for a retry",
   },
   {
-    file: "workers/agents/step-recorder.ts",
+    file: "workers/agents/step-store.ts",
     throwText: "throw err;",
-    why: "a step that could not be stored (Postgres stayed away, or another execution took the run over): the run stops, and the job is retried or ends without writing",
+    why: "a step or charge that could not be stored (Postgres stayed away, or another execution took the run over): the run stops, and the job is retried or ends without writing",
   },
   {
     file: "workers/handlers/run-lifecycle.ts",

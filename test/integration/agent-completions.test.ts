@@ -147,7 +147,7 @@ describe("E5 POST /v1/agent/completions", () => {
     expect(call.body.messages.at(-1).content).to.equal(marker);
   });
 
-  it("retries a provider 5xx and succeeds; a permanent provider error fails the run with 500 RUN_FAILED", async () => {
+  it("retries a provider 5xx and succeeds; a permanent provider error fails the run with 500 LLM_CALL_FAILED", async () => {
     const retried = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
       body: {
@@ -162,7 +162,7 @@ describe("E5 POST /v1/agent/completions", () => {
       body: { agent_config: { agent_name: "Broken", llm_args: { sim_error: 400 } }, task: "fail please" },
     });
     expect(failed.status).to.equal(500);
-    expect(failed.body).to.include({ code: "RUN_FAILED", status_code: 500, agent: "Broken" });
+    expect(failed.body).to.include({ code: "LLM_CALL_FAILED", status_code: 500, agent: "Broken" });
     expect(failed.body.job_id).to.be.a("string");
     expect(failed.body.detail).to.match(/HTTP 400/);
     const run = await findRun(h.deps.ds, failed.body.job_id);

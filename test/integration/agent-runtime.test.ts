@@ -157,7 +157,7 @@ describe("the agent runtime (through E5)", () => {
       },
     });
     expect(res.status).to.equal(500);
-    expect(res.body.code).to.equal("RUN_FAILED");
+    expect(res.body.code).to.equal("MCP_UNAVAILABLE");
     expect(res.body.detail).to.include("127.0.0.1");
     expect(JSON.stringify(res.body)).to.not.include("wrong-token");
   });

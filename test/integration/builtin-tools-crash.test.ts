@@ -31,7 +31,10 @@ describe("a worker killed after a built-in search", () => {
       // Killed once the tool call and the search are stored and the answer is in flight.
       { killAfterSteps: 2, stepsInAll: 3, timeoutMs: 30_000 },
     );
-    const steps = await h.deps.ds.query("SELECT model FROM run_steps WHERE run_id = $1 ORDER BY seq", [runId]);
+    const steps = await h.deps.ds.query(
+      "SELECT model FROM run_steps WHERE run_id = $1 AND status = 'finished' ORDER BY seq",
+      [runId],
+    );
     const model = config.llm.defaultModel;
     expect(steps.map((s: { model: string }) => s.model)).to.deep.equal([model, "tool:auto_search", model]);
     // One search in all: the retry read it back from Postgres.

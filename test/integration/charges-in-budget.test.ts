@@ -43,7 +43,7 @@ describe("charges besides tokens count in a run's max_cost", function () {
       body: { agent_config: { agent_name: "Thrifty", ...agentConfig }, task: `Look this up: ${marker}`, ...body },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(500);
-    expect(res.body.code).to.equal("RUN_FAILED");
+    expect(res.body.code).to.equal("BUDGET_EXCEEDED");
     const run = await findRun(h.deps.ds, res.body.job_id);
     expect(run?.error?.code).to.equal("BUDGET_EXCEEDED");
     const steps = await h.deps.ds.query("SELECT model FROM run_steps WHERE run_id = $1 ORDER BY seq", [run!.id]);

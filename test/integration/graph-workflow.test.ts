@@ -294,7 +294,7 @@ describe("POST /v1/graph-workflow/completions", () => {
     expect(keyed.api_key, "the worker put the sealed credential back for the provider call").to.equal(secret);
   });
 
-  it("a node that fails fails the run naming it (500 RUN_FAILED); the nodes after it never run", async function () {
+  it("a node that fails fails the run naming it (500 AGENT_FAILED); the nodes after it never run", async function () {
     this.timeout(30_000);
     const marker = uniqueMarker("failing");
     const res = await post({
@@ -306,7 +306,7 @@ describe("POST /v1/graph-workflow/completions", () => {
       task: marker,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(500);
-    expect(res.body).to.include({ code: "RUN_FAILED", agent: "Broken" });
+    expect(res.body).to.include({ code: "AGENT_FAILED", agent: "Broken" });
     expect(callsMentioning(h, marker).map(callerOf)).to.deep.equal(["Start", "Broken"]);
   });
 

@@ -139,7 +139,7 @@ describe("Idempotency-Key on /v1 POSTs", () => {
     const s = await scenario({ agent_name: "Broken", llm_args: { sim_error: 400 } });
     const first = await s.post("fail-1");
     expect(first.status).to.equal(500);
-    expect(first.body).to.include({ code: "RUN_FAILED" });
+    expect(first.body).to.include({ code: "LLM_CALL_FAILED" });
     const second = await s.post("fail-1");
     expect(second.status).to.equal(500);
     expect(second.body).to.deep.equal(first.body);

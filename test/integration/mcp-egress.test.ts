@@ -267,7 +267,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
         body: { agent_config: { agent_name: "R", mcp_url: url }, task: `egress-body-${Date.now()}` },
       });
       expect(res.status, what).to.equal(500);
-      expect(res.body.code, what).to.equal("RUN_FAILED");
+      expect(res.body.code, what).to.equal("MCP_UNAVAILABLE");
       expect(res.body.detail, what).to.include(`MCP server ${url} is unavailable`);
       expect(JSON.stringify(res.body), what).to.not.include(SECRET).and.not.include("hunter2");
       const job = await request(h.baseUrl, "GET", `/v1/jobs/${res.body.job_id}`, { key });

@@ -61,6 +61,8 @@ describe("GET /v1/metrics/summary", () => {
       successful_completions: 5,
       completions_last_24h: 5,
       completions_last_7d: 6,
+      total_tokens: 0, // these runs were stored without calls or charges in the ledger
+      total_cost: 0,
       timestamp: undefined,
     });
     const listed = await request(h.baseUrl, "GET", "/v1/agents/list", { key: a.key });

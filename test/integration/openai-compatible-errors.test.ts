@@ -203,7 +203,10 @@ describe("OpenAI-compatible endpoints: refusals, limits, billing, idempotency", 
       total_tokens: completion.usage!.total_tokens,
     });
     expect(usage.body.totals.cost).to.be.above(0);
-    expect(usage.body.by_day.map((d: { model: string }) => d.model)).to.deep.equal(["gpt-4.1"]);
+    // The chat run's per-agent charge is on its bill and in the ledger, beside its call.
+    expect(usage.body.by_day.map((d: { model: string }) => d.model)).to.deep.equal(["fee:agent", "gpt-4.1"]);
+    const [run] = await h.deps.ds.query(`SELECT usage FROM runs WHERE user_id = $1`, [payer.userId]);
+    expect(usage.body.totals.cost).to.be.closeTo(run.usage.total_cost, 1e-6);
   });
 
   it("answers an Idempotency-Key once: the replay is the same completion with no second LLM call; another body is 409", async () => {

@@ -93,6 +93,7 @@ describe("run writes group-committed across concurrent runs", () => {
             upstream_cost: null,
             started_at: at,
             finished_at: at,
+            status: "finished",
           },
           null,
         ),
@@ -150,6 +151,7 @@ describe("run writes group-committed across concurrent runs", () => {
         upstream_cost: null,
         started_at: at,
         finished_at: at,
+        status: "finished",
       };
     };
     const output = (content: string) => ({ outputs: [{ role: "A", content }] }) as any;

@@ -185,7 +185,7 @@ describe("spend ceilings shared by several runs (web and worker processes with s
       body: { agent_config: agent("Long talker", 5), task: "Say many words, again and again" },
     });
     expect(stopped.status, JSON.stringify(stopped.body)).to.equal(500);
-    expect(stopped.body).to.include({ code: "RUN_FAILED" });
+    expect(stopped.body).to.include({ code: "BUDGET_EXCEEDED" });
     expect(stopped.body.detail).to.equal(
       `The account reached its daily limit of ${DAILY_TOKENS} tokens (all its runs of the UTC day together)`,
     );

@@ -135,8 +135,8 @@ describe("GET /v1/usage/report", () => {
     expect(run.status, JSON.stringify(run.body)).to.equal(200);
     const [ledger] = await h.deps.ds.query(
       `SELECT count(*)::int AS llm_calls, sum(s.input_tokens)::int AS input_tokens, sum(s.output_tokens)::int AS output_tokens,
-              sum(s.cost)::float8 AS total_cost
-         FROM run_steps s JOIN runs r ON r.id = s.run_id WHERE r.job_id = $1`,
+              sum(s.cost)::float8 + (SELECT sum(c.amount)::float8 FROM run_charges c WHERE c.run_id = $1) AS total_cost
+         FROM run_steps s WHERE s.run_id = $1`,
       [run.body.job_id],
     );
     const today = new Date().toISOString().slice(0, 10);
@@ -154,7 +154,11 @@ describe("GET /v1/usage/report", () => {
       expect(res.body.totals.input_tokens).to.equal(ledger.input_tokens);
       expect(res.body.totals.output_tokens).to.equal(ledger.output_tokens);
       expect(res.body.totals.total_cost).to.be.closeTo(ledger.total_cost, 1e-9);
-      expect(res.body.results[0].by_model.map((m: { model: string }) => m.model)).to.deep.equal(["gpt-4o-mini"]);
+      expect(res.body.totals.total_cost, "the run's bill").to.be.closeTo(run.body.usage.total_cost, 1e-6);
+      expect(res.body.results[0].by_model.map((m: { model: string }) => m.model)).to.deep.equal([
+        "fee:agent",
+        "gpt-4o-mini",
+      ]);
     }
   });
 

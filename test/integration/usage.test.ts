@@ -11,8 +11,10 @@ interface StepSums {
 }
 
 /**
- * `GET /v1/usage`: an account's spend from the step ledger, by day and model and by key. Each key
- * of an account sees the whole account, never a stranger's; the numbers are the steps' own sums.
+ * `GET /v1/usage`: an account's spend from the billing ledger, by day and model and by key. Each
+ * key of an account sees the whole account, never a stranger's; the numbers are the ledger's own
+ * sums (calls and their tokens from `run_steps`, charges from `run_charges`), and they add up to
+ * the runs' bills.
  */
 describe("GET /v1/usage", () => {
   let h: Harness;
@@ -26,11 +28,13 @@ describe("GET /v1/usage", () => {
       body: { agent_config: { agent_name: "Counter", model_name: model, max_loops: 2 }, task },
     });
 
-  /** The ledger summed straight from `run_steps`, for some runs' owner or key. */
+  /** The ledger summed straight from `run_steps` and `run_charges`, for some runs' owner or key. */
   async function ledger(where: string, param: string): Promise<StepSums> {
     const [row] = await h.deps.ds.query(
       `SELECT count(*)::int AS calls, coalesce(sum(s.input_tokens), 0)::int AS input_tokens,
-              coalesce(sum(s.output_tokens), 0)::int AS output_tokens, coalesce(sum(s.cost), 0)::float8 AS cost
+              coalesce(sum(s.output_tokens), 0)::int AS output_tokens,
+              coalesce(sum(s.cost), 0)::float8 + (SELECT coalesce(sum(c.amount), 0)::float8
+                FROM run_charges c JOIN runs r ON r.id = c.run_id WHERE ${where} = $1) AS cost
          FROM run_steps s JOIN runs r ON r.id = s.run_id WHERE ${where} = $1`,
       [param],
     );
@@ -49,13 +53,14 @@ describe("GET /v1/usage", () => {
     const second = await createKey(h.deps.ds, { userId: first.userId, name: "second" });
     const idle = await createKey(h.deps.ds, { userId: first.userId, name: "idle" });
     const stranger = await h.newKey();
-    for (const res of await Promise.all([
+    const runs = await Promise.all([
       agent(first.key, "gpt-4.1", "Name a bee."),
       agent(first.key, "gpt-4.1-mini", "Name a flower."),
       agent(second.key, "gpt-4.1", "Name a hive."),
       agent(stranger.key, "gpt-4.1", "Name a wasp."),
-    ]))
-      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    ]);
+    for (const res of runs) expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const billed = runs.slice(0, 3).reduce((sum, res) => sum + res.body.usage.total_cost, 0);
 
     const account = await ledger("r.user_id", first.userId);
     expect(account.calls).to.be.greaterThan(3); // max_loops 2: two calls per run
@@ -67,18 +72,29 @@ describe("GET /v1/usage", () => {
     for (const res of [fromFirst, fromSecond]) {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expectSums(res.body.totals, account);
+      expect(res.body.totals.cost, "what the runs were billed, per-agent charges included").to.be.closeTo(billed, 1e-6);
       expect(res.body.totals.total_tokens).to.equal(account.input_tokens + account.output_tokens);
       const today = new Date().toISOString().slice(0, 10);
       expect(res.body.to).to.equal(today);
-      expect(res.body.by_day.map((d: { date: string }) => d.date)).to.deep.equal([today, today]);
-      expect(res.body.by_day.map((d: { model: string }) => d.model)).to.deep.equal(["gpt-4.1", "gpt-4.1-mini"]);
+      expect(res.body.by_day.map((d: { date: string }) => d.date)).to.deep.equal([today, today, today]);
+      expect(res.body.by_day.map((d: { model: string }) => d.model)).to.deep.equal([
+        "fee:agent",
+        "gpt-4.1",
+        "gpt-4.1-mini",
+      ]);
       for (const day of res.body.by_day) {
-        const [row] = await h.deps.ds.query(
-          `SELECT count(*)::int AS calls, sum(s.input_tokens)::int AS input_tokens,
-                  sum(s.output_tokens)::int AS output_tokens, sum(s.cost)::float8 AS cost
-             FROM run_steps s JOIN runs r ON r.id = s.run_id WHERE r.user_id = $1 AND s.model = $2`,
-          [first.userId, day.model],
-        );
+        const [row] = day.model.startsWith("fee:")
+          ? await h.deps.ds.query(
+              `SELECT 0 AS calls, 0 AS input_tokens, 0 AS output_tokens, sum(c.amount)::float8 AS cost
+                 FROM run_charges c JOIN runs r ON r.id = c.run_id WHERE r.user_id = $1 AND 'fee:' || c.kind = $2`,
+              [first.userId, day.model],
+            )
+          : await h.deps.ds.query(
+              `SELECT count(*)::int AS calls, sum(s.input_tokens)::int AS input_tokens,
+                      sum(s.output_tokens)::int AS output_tokens, sum(s.cost)::float8 AS cost
+                 FROM run_steps s JOIN runs r ON r.id = s.run_id WHERE r.user_id = $1 AND s.model = $2`,
+              [first.userId, day.model],
+            );
         expectSums(day, row);
       }
       const keys = new Map(res.body.by_key.map((k: { key_id: string }) => [k.key_id, k]));

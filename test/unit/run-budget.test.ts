@@ -1,27 +1,7 @@
 import { expect } from "chai";
 import { estimatePromptTokens } from "../../workers/agents/prompt-estimate";
 import { BudgetExceededError, RunBudget } from "../../workers/agents/run-budget";
-import type { SharedSpend } from "../../workers/agents/spend-pools";
-
-/** Shared pools that grant every reservation and charge (or refuse them all) and record what the budget asks of them. */
-function recordingPools(refuse = false) {
-  const calls: string[] = [];
-  const pool = { exhausted: () => "The pool is spent" };
-  const pools = {
-    async reserve(prompt: number, granted: number, charge: number) {
-      calls.push(`reserve ${prompt}+${granted} checking $${charge}`);
-      return refuse ? { exhausted: pool, measure: "cost" } : { granted };
-    },
-    async settle(_reservation: unknown, tokens: number, cost: number) {
-      calls.push(`settle ${tokens} tokens $${cost}`);
-    },
-    async charge(amount: number) {
-      calls.push(`charge $${amount}`);
-      return refuse ? pool : null;
-    },
-  };
-  return { calls, pools: pools as unknown as SharedSpend };
-}
+import { recordingPools } from "../helpers/recording-pools";
 
 const limits = (maxTokens: number, maxCost = 100) => ({ maxTokens, maxCost, deadline: Date.now() + 60_000 });
 const needs = (prompt: number, output: number) => ({ prompt, output });
@@ -40,10 +20,10 @@ describe("run budget", () => {
     const budget = new RunBudget(limits(100));
     const first = await budget.beforeCall(needs(20, 8_192));
     expect(first.maxTokens).to.equal(80);
-    budget.charge(first, 20, 50, 0.01);
+    budget.charge(first, { inputTokens: 20, outputTokens: 50, cost: 0.01, replayed: false });
     const second = await budget.beforeCall(needs(20, 8_192));
     expect(second.maxTokens).to.equal(10);
-    budget.charge(second, 20, 5, 0.01);
+    budget.charge(second, { inputTokens: 20, outputTokens: 5, cost: 0.01, replayed: false });
     const err = await rejectionOf(budget.beforeCall(needs(20, 8_192)));
     expect(err).to.be.instanceOf(BudgetExceededError);
     expect(err.message).to.equal(
@@ -51,7 +31,7 @@ describe("run budget", () => {
     );
     const last = await budget.beforeCall(needs(1, 8_192));
     expect(last.maxTokens).to.equal(4);
-    budget.charge(last, 1, 4, 0);
+    budget.charge(last, { inputTokens: 1, outputTokens: 4, cost: 0, replayed: false });
     expect((await rejectionOf(budget.beforeCall(needs(1, 8_192)))).message).to.equal(
       "The run reached its limit of 100 tokens",
     );
@@ -67,7 +47,7 @@ describe("run budget", () => {
     const third = budget.beforeCall(needs(50, 500)).then((c) => (granted = c.maxTokens));
     for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve)); // its first attempt has been made
     expect(granted, "nothing is left while both are in flight").to.equal(0);
-    budget.charge(a, 50, 100, 0);
+    budget.charge(a, { inputTokens: 50, outputTokens: 100, cost: 0, replayed: false });
     expect(await third).to.equal(1_000 - 150 - 450 - 50);
   });
 
@@ -84,7 +64,12 @@ describe("run budget", () => {
 
   it("refuses at the cost limit and past the deadline", async () => {
     const budget = new RunBudget(limits(1_000, 0.5));
-    budget.charge(await budget.beforeCall(needs(5, 10)), 5, 5, 0.5);
+    budget.charge(await budget.beforeCall(needs(5, 10)), {
+      inputTokens: 5,
+      outputTokens: 5,
+      cost: 0.5,
+      replayed: false,
+    });
     expect((await rejectionOf(budget.beforeCall(needs(5, 10)))).message).to.equal(
       "The run reached its cost limit of $0.5",
     );
@@ -120,7 +105,7 @@ describe("run budget", () => {
     expect(budget.cost).to.equal(0.01);
     expect(calls, "no round trip of its own").to.deep.equal([]);
     const call = await budget.beforeCall(needs(10, 20));
-    budget.charge(call, 10, 5, 0.002);
+    budget.charge(call, { inputTokens: 10, outputTokens: 5, cost: 0.002, replayed: false });
     await budget.close();
     expect(calls).to.deep.equal(["reserve 10+20 checking $0.01", "settle 15 tokens $0.012"]);
 

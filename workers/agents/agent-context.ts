@@ -16,6 +16,11 @@ export class UsageCounter {
   billedSearches = 0;
   /** Agents billed however few made calls: an agent run's own agent, once its budget admitted the charge. */
   minimumAgents = 0;
+  /**
+   * What the bill takes off at the end (a swarm's night and flex discounts), as its usage was last
+   * priced: the ledger records the same amount.
+   */
+  discount = 0;
   /** Distinct images the run sent: each is billed once, however many agents saw it. */
   readonly images = new Set<string>();
   /** Agents that made at least one LLM call: an internal agent (Director, Consensus, …) apart from a request agent a client named the same. */

@@ -15,7 +15,7 @@ import { functionTools, type FunctionTool } from "./function-tools";
 import { agentName, HANDOFF_TOOL, handoffTool, MAX_HANDOFF_DEPTH, parseHandoff } from "./handoffs";
 import { buildChatRequest } from "./llm-request";
 import { estimatePromptTokens } from "./prompt-estimate";
-import { recordedLlmCall, type AssistantMessage } from "./recorded-llm-call";
+import { inFlightCall, recordedLlmCall, type AssistantMessage } from "./recorded-llm-call";
 import { callerCharge, incur } from "./run-charges";
 import { historyMessages, REVIEW_PROMPT, userMessage } from "./messages";
 import { collectMcpServers } from "./mcp/mcp-servers";
@@ -81,9 +81,9 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   const result: AgentResult = { agentName: name, content: "", llmCalls: 0 };
   const images = input.images ?? [];
   // Flat charges count in the budget before any call, so a run that cannot pay them makes none.
-  for (const image of images) await incur(ctx, { kind: "image", image });
+  for (const image of images) await incur(ctx, { kind: "image", image, agent: name });
   const builtin = offeredBuiltin(input.toolsEnabled);
-  if (builtin) await incur(ctx, { kind: "tool", tool: builtin }); // a flat fee per request, used or not
+  if (builtin) await incur(ctx, { kind: "tool", tool: builtin, agent: name }); // a flat fee per request, used or not
 
   /** One recorded LLM call; the budget is checked before and charged after. */
   const call = async (
@@ -97,6 +97,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
         prompt: estimatePromptTokens(messages, tools),
         output: spec.max_tokens,
         charge: callerCharge(ctx.usage, name, spec.role === "internal"),
+        call: inFlightCall(rec, name, spec.role, spec.model_name, target),
       },
       ctx.signal,
     );
@@ -139,6 +140,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
       }
       messages.push({ role: "assistant", content: answer });
       result.content = answer;
+      ctx.recorder.outcomes.answered(name, answer); // what a run wound down at its budget keeps of it
     }
     return result;
   } finally {
@@ -197,7 +199,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
     }
     if (tool === toolset.builtin) return callBuiltinTool(toolset.builtin, args, name, ctx, lane);
     // Charged before the call, as every flat charge is; a call that fails the run gives it back.
-    const refund = await incur(ctx, { kind: "mcp_call", tool });
+    const refund = await incur(ctx, { kind: "mcp_call", tool, agent: name, forStep: lane.nextKey() });
     const outcome = await lane
       .step({ agentName: name, role: "tool", model: `mcp:${tool}`, input: { tool, arguments: args } }, async () => {
         const answer = await toolset.mcp!.call(tool, args, ctx.signal);

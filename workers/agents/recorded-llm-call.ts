@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import { consumptionOf } from "../../shared/llm/call-consumption";
 import { chatCompletion, type ChatRequest, type ChatResult } from "../../shared/llm/chat";
 import { tokenCosts } from "../../shared/llm/pricing";
 import type { ResolvedModel } from "../../shared/llm/providers";
@@ -9,8 +10,9 @@ import { secondsSince } from "../../shared/metrics/registry";
 import type { AgentContext } from "./agent-context";
 import { withLlmSlot } from "./llm-slots";
 import type { CallAllowance } from "./run-budget";
-import { recordCaller } from "./run-charges";
-import type { StepMeta, StepRecorder } from "./step-recorder";
+import type { InFlightCall } from "./spend-pools";
+import { billCaller } from "./run-charges";
+import { CallCutOff, type StepMeta, type StepOutcome, type StepRecorder } from "./step-recorder";
 
 /** What an assistant turn is stored as: its text and any tool calls. */
 export type AssistantMessage = {
@@ -18,7 +20,7 @@ export type AssistantMessage = {
   tool_calls?: OpenAI.Chat.Completions.ChatCompletionMessageToolCall[];
 };
 
-/** Makes one LLM call and counts it in the worker's metrics (`apiary_llm_*`), whatever its end. */
+/** Makes one LLM call and counts it in the worker's metrics (`apiary_llm_*`), whatever its end (a cut-off one with what it consumed). */
 async function countedCall(target: ResolvedModel, call: () => Promise<ChatResult>): Promise<ChatResult> {
   const start = performance.now();
   const labels = { provider: target.provider, model: target.model };
@@ -35,13 +37,75 @@ async function countedCall(target: ResolvedModel, call: () => Promise<ChatResult
     });
     return reply;
   } catch (err) {
+    // A call cut off part-way counts what it consumed, as its run is billed for it.
+    const consumed = consumptionOf(err);
+    const spent = consumed ? tokenCosts(consumed.inputTokens, consumed.outputTokens) : null;
     countLlmCall({
       ...labels,
       seconds: secondsSince(start),
       outcome: err instanceof RunAbortedError ? "aborted" : "error",
+      inputTokens: consumed?.inputTokens,
+      outputTokens: consumed?.outputTokens,
+      cost: spent ? spent.inputCost + spent.outputCost : undefined,
     });
     throw err;
   }
+}
+
+/**
+ * What the pools note of the call the lane makes next while it is with the provider (see
+ * `InFlightCall`): the step it makes, whose agent, which model.
+ */
+export function inFlightCall(
+  lane: StepRecorder,
+  agentName: string,
+  role: string,
+  model: string,
+  target: ResolvedModel,
+): InFlightCall {
+  return { step: lane.nextKey(), agentName, role, model, provider: target.provider };
+}
+
+/** A call's tokens at our prices, and what the provider charges for them where its prices are known. */
+function pricedOutcome(
+  target: ResolvedModel,
+  inputTokens: number,
+  outputTokens: number,
+  output: AssistantMessage,
+): StepOutcome {
+  const { inputCost, outputCost } = tokenCosts(inputTokens, outputTokens);
+  return {
+    output,
+    inputTokens,
+    outputTokens,
+    cost: inputCost + outputCost,
+    provider: target.provider,
+    upstreamCost: () => upstreamCost(target.model, target.provider, inputTokens, outputTokens),
+  };
+}
+
+/** What an assistant message is stored as: its text and any tool calls. */
+function assistantMessage(message: OpenAI.Chat.Completions.ChatCompletionMessage | null): AssistantMessage {
+  return {
+    content: message?.content ?? null,
+    ...(message?.tool_calls?.length ? { tool_calls: message.tool_calls } : {}),
+  };
+}
+
+/** Counts a call's tokens and cost in the run's usage and budget (its agent's per-agent charge with its first call). */
+function charge(
+  ctx: Pick<AgentContext, "budget" | "usage">,
+  recorder: StepRecorder,
+  meta: StepMeta,
+  allowance: CallAllowance,
+  outcome: StepOutcome,
+  replayed: boolean,
+): void {
+  ctx.usage.inputTokens += outcome.inputTokens;
+  ctx.usage.outputTokens += outcome.outputTokens;
+  ctx.usage.tokenCost += outcome.cost;
+  const fee = billCaller({ ...ctx, recorder }, meta.agentName, meta.role === "internal");
+  ctx.budget.charge(allowance, { ...outcome, replayed }, fee);
 }
 
 /**
@@ -49,7 +113,9 @@ async function countedCall(target: ResolvedModel, call: () => Promise<ChatResult
  * budget and usage under `meta.agentName` (with the agent's per-agent charge on its first call).
  * The caller reserves the call's `allowance` from the budget before building `request` (its output
  * cap, and `callerCharge` as its `charge`); a call that fails gives it back, a call
- * whose run is cancelled while it waits for a slot under `LLM_MAX_IN_FLIGHT` too.
+ * whose run is cancelled while it waits for a slot under `LLM_MAX_IN_FLIGHT` too. A call cut off
+ * while the provider had it (the run's deadline or cancel, a stream failing part-way) is charged
+ * what it consumed and stored as a `cut_off` step before its error goes on.
  */
 export async function recordedLlmCall(
   ctx: Pick<AgentContext, "budget" | "usage" | "signal">,
@@ -64,31 +130,28 @@ export async function recordedLlmCall(
   try {
     outcome = await recorder.step(meta, async () => {
       // A replayed step never gets here, so it takes no slot of the process's LLM_MAX_IN_FLIGHT.
-      const reply = await withLlmSlot(ctx.signal, () =>
-        countedCall(target, () => chatCompletion(target, request, { signal: ctx.signal, onText })),
-      );
-      const { inputCost, outputCost } = tokenCosts(reply.inputTokens, reply.outputTokens);
-      const output: AssistantMessage = {
-        content: reply.message.content ?? null,
-        ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}),
-      };
-      return {
-        output,
-        inputTokens: reply.inputTokens,
-        outputTokens: reply.outputTokens,
-        cost: inputCost + outputCost,
-        provider: target.provider,
-        upstreamCost: () => upstreamCost(target.model, target.provider, reply.inputTokens, reply.outputTokens),
-      };
+      try {
+        const reply = await withLlmSlot(ctx.signal, () =>
+          countedCall(target, () => chatCompletion(target, request, { signal: ctx.signal, onText })),
+        );
+        return pricedOutcome(target, reply.inputTokens, reply.outputTokens, assistantMessage(reply.message));
+      } catch (err) {
+        const consumed = consumptionOf(err);
+        if (!consumed) throw err;
+        const partial = pricedOutcome(
+          target,
+          consumed.inputTokens,
+          consumed.outputTokens,
+          assistantMessage(consumed.message),
+        );
+        charge(ctx, recorder, meta, allowance, partial, false);
+        throw new CallCutOff(err, partial);
+      }
     });
   } catch (err) {
-    ctx.budget.release(allowance);
+    ctx.budget.release(allowance); // nothing once a cut-off call was charged
     throw err;
   }
-  ctx.usage.inputTokens += outcome.inputTokens;
-  ctx.usage.outputTokens += outcome.outputTokens;
-  ctx.usage.tokenCost += outcome.cost;
-  const agentCharge = recordCaller(ctx.usage, meta.agentName, meta.role === "internal");
-  ctx.budget.charge(allowance, outcome.inputTokens, outcome.outputTokens, outcome.cost + agentCharge, outcome.replayed);
+  charge(ctx, recorder, meta, allowance, outcome, outcome.replayed);
   return { message: outcome.output as AssistantMessage, replayed: outcome.replayed };
 }

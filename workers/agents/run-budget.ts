@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "../../shared/errors";
 import { roundCost } from "../../shared/llm/pricing";
 import type { BudgetLimitKind } from "../../shared/metrics/runs";
-import type { SharedSpend } from "./spend-pools";
+import type { InFlightCall, LeftInFlight, SharedSpend } from "./spend-pools";
 
 /** Limits of one run: wall time, tokens and dollars. */
 export interface BudgetLimits {
@@ -30,6 +30,8 @@ export interface CallNeeds {
   output: number;
   /** Dollars the call adds to the bill besides its tokens: its agent's per-agent charge, on the agent's first call. */
   charge?: number;
+  /** What the call is, noted in flight in the pools so that a retry bills it if the worker dies during it. */
+  call?: InFlightCall;
 }
 
 /** A flat charge the pools count with the run's next call (`withNextCall`), and how to take it off the bill. */
@@ -46,6 +48,8 @@ export interface CallAllowance {
   readonly charge: number;
   /** Flat charges the run counted before this call that the pools count with its settlement (`withNextCall`). */
   readonly carried: number;
+  /** The call's step, as the pools noted it in flight (empty: not noted). */
+  readonly step: string;
   settled: boolean;
 }
 
@@ -97,7 +101,7 @@ export class RunBudget {
   }
 
   /** The call's allowance, or null when the room left is reserved by calls in flight. */
-  private async tryReserve({ prompt, output, charge = 0 }: CallNeeds): Promise<CallAllowance | null> {
+  private async tryReserve({ prompt, output, charge = 0, call }: CallNeeds): Promise<CallAllowance | null> {
     const { maxTokens, maxCost, deadline } = this.limits;
     if (Date.now() >= deadline) throw new BudgetExceededError("The run reached its time limit", "time");
     if (this.cost >= maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${maxCost}`, "cost");
@@ -120,12 +124,13 @@ export class RunBudget {
     let granted = Math.min(output, room);
     this.reserved += prompt + granted;
     this.heldCost += charge;
-    if (!this.shared) return { maxTokens: granted, prompt, charge, carried: 0, settled: false };
+    if (!this.shared) return { maxTokens: granted, prompt, charge, carried: 0, step: "", settled: false };
     // The pools check the flat charges not counted yet with this call's, and count them when it settles.
     const carried = this.unpooled.splice(0);
     const carriedCost = carried.reduce((sum, c) => sum + c.amount, 0);
     try {
-      const answer = await this.shared.reserve(prompt, granted, charge + carriedCost);
+      const noted = call ? { what: call, carried: carriedCost } : undefined;
+      const answer = await this.shared.reserve(prompt, granted, charge + carriedCost, noted);
       if ("exhausted" in answer) {
         // The pools have no room for the run: what it was to pay them for is not bought either.
         this.drop(carried.splice(0));
@@ -139,7 +144,7 @@ export class RunBudget {
       }
       this.reserved -= granted - answer.granted;
       granted = answer.granted;
-      return { maxTokens: granted, prompt, charge, carried: carriedCost, settled: false };
+      return { maxTokens: granted, prompt, charge, carried: carriedCost, step: call?.step ?? "", settled: false };
     } catch (err) {
       this.reserved -= prompt + granted;
       this.heldCost -= charge;
@@ -188,15 +193,41 @@ export class RunBudget {
     this.shared?.charge(-amount).catch(() => undefined);
   }
 
-  /**
-   * Charges a finished call (`cost`: its tokens and, on its agent's first call, the per-agent
-   * charge) and frees its reservation. A replayed call (a retried job reading a stored step)
-   * counts towards this run again, but not in the shared pools: they counted it when it was first made.
-   */
-  charge(allowance: CallAllowance, inputTokens: number, outputTokens: number, cost: number, replayed = false): void {
-    this.tokens += inputTokens + outputTokens;
+  /** Takes a discount the bill gives at the end off the pools the run shares (not off its own list-price count). */
+  creditPools(amount: number): void {
+    if (amount > 0) this.shared?.charge(-amount).catch(() => undefined);
+  }
+
+  /** Counts a call an earlier attempt of the run's job made and billed (cut off, interrupted) in this run, not in the pools. */
+  addReplayedCall(tokens: number, cost: number): void {
+    this.tokens += tokens;
     this.cost += cost;
-    this.settle(allowance, replayed ? 0 : inputTokens + outputTokens, replayed ? 0 : cost);
+  }
+
+  /**
+   * Counts a flat charge an earlier attempt of the run's job made (negative: its refund) in this
+   * run's cost, not in the pools, which counted it when it was made.
+   */
+  addReplayedCharge(amount: number): void {
+    this.cost += amount;
+  }
+
+  /**
+   * Charges a call that ended (finished, or cut off with what it consumed) and frees its
+   * reservation: its tokens and their cost, and on its agent's first call the per-agent `fee`. A
+   * replayed call or fee (a retried job reading what an earlier attempt stored) counts towards
+   * this run again, but not in the shared pools: they counted it when it was first made.
+   */
+  charge(
+    allowance: CallAllowance,
+    call: { inputTokens: number; outputTokens: number; cost: number; replayed: boolean },
+    fee: { amount: number; replayed: boolean } = { amount: 0, replayed: false },
+  ): void {
+    const tokens = call.inputTokens + call.outputTokens;
+    this.tokens += tokens;
+    this.cost += call.cost + fee.amount;
+    const pooled = (call.replayed ? 0 : call.cost) + (fee.replayed ? 0 : fee.amount);
+    this.settle(allowance, call.replayed ? 0 : tokens, pooled);
   }
 
   /** Frees the reservation of a call that made no answer (failed, aborted). */
@@ -224,6 +255,24 @@ export class RunBudget {
     }
   }
 
+  /**
+   * Settles a call an earlier execution left in flight (its worker died): frees its reservation and
+   * counts what it spent in the pools (with the flat charges it carried) and, unless the run
+   * replays it as a stored step, in this run too.
+   */
+  settleLeftInFlight(call: LeftInFlight, tokens: number, cost: number, replayed: boolean): Promise<void> {
+    if (!replayed) {
+      this.tokens += tokens;
+      this.cost += cost;
+    }
+    return this.shared?.settle(call, tokens, cost + call.carried, call.step) ?? Promise.resolve();
+  }
+
+  /** The pools this run shares, when it shares any. */
+  get pools(): SharedSpend | null {
+    return this.shared;
+  }
+
   /** Milliseconds until the deadline (for aborting an in-flight call). */
   msLeft(): number {
     return Math.max(0, this.limits.deadline - Date.now());
@@ -238,7 +287,12 @@ export class RunBudget {
     // already sees this charge. A charge lost to a Redis failure under-counts this one call. The
     // flat charges it carried are owed whatever became of the call.
     this.shared
-      ?.settle({ prompt: allowance.prompt, granted: allowance.maxTokens }, tokens, cost + allowance.carried)
+      ?.settle(
+        { prompt: allowance.prompt, granted: allowance.maxTokens },
+        tokens,
+        cost + allowance.carried,
+        allowance.step,
+      )
       .catch(() => undefined);
   }
 }

@@ -1,9 +1,12 @@
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import type { DataSource } from "typeorm";
-import type { RunStep } from "../../shared/db/entities/run-step.entity";
-import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
+import type { ChargeKind, RunCharge } from "../../shared/db/entities/run-charge.entity";
+import type { RunStep, StepStatus } from "../../shared/db/entities/run-step.entity";
+import { insertCharge } from "../../shared/db/run-charge-store";
 import { insertStep } from "../../shared/db/run-finish-writes";
-import { RunLeaseLostError } from "../../shared/db/run-lease-check";
+import { countLedgerEntry } from "../../shared/metrics/billing";
+import type { AgentOutcomes } from "./agent-outcomes";
+import { NO_LEASE, StepStore, type CallListener } from "./step-store";
 
 /** What one step (an LLM call or a tool call) produced, before it is stored. */
 export interface StepOutcome {
@@ -24,68 +27,30 @@ export interface StepMeta {
 }
 
 /**
- * One finished LLM or tool call (a tool call's `model` is `mcp:<tool>`, its tokens 0). `replayed`:
- * stored by an earlier attempt of the job and returned from Postgres, not made again.
+ * Thrown by a step's call that ended without its result but had consumed something (a call cut
+ * off by a deadline or a cancel, a stream that failed part-way): the recorder stores what it
+ * consumed as a `cut_off` step, which is billed and never replayed, then throws `reason` on.
  */
-export interface FinishedCall {
-  agentName: string;
-  role: string;
-  model: string;
-  provider: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  cost: number;
-  ms: number;
-  replayed: boolean;
-}
-
-/** Told of every finished call of a run, in the order they finish; it must not throw or block. */
-export type CallListener = (call: FinishedCall) => void;
-
-/**
- * The lease a run's steps are written under: its owner (null for a run claimed without one), and
- * what to do when a write finds it gone (stop the run).
- */
-interface StepLease {
-  owner: string | null;
-  lose(reason: Error): void;
-}
-
-const NO_LEASE: StepLease = { owner: null, lose: () => undefined };
-
-/** Storage shared by a run's recorder and all its lanes. */
-class StepStore {
-  private nextSeq: number;
-  readonly finished: Map<string, RunStep>;
-  replayed = 0;
-  /** Inserts in flight; `flush` waits for them. */
-  readonly pending: Promise<void>[] = [];
-  readonly listeners: CallListener[] = [];
-
+export class CallCutOff extends Error {
   constructor(
-    readonly ds: DataSource,
-    readonly runId: string,
-    steps: RunStep[],
-    readonly lease: StepLease,
+    /** The error that cut the call off. */
+    readonly reason: unknown,
+    readonly consumed: StepOutcome,
   ) {
-    this.finished = new Map(steps.map((s) => [s.step_key, s]));
-    this.nextSeq = steps.reduce((max, s) => Math.max(max, s.seq + 1), 0);
+    super("the call was cut off");
+    this.name = "CallCutOff";
   }
+}
 
-  takeSeq(): number {
-    return this.nextSeq++;
-  }
-
-  /** Tells every listener; one that throws is ignored, so watching a run never breaks it. */
-  callFinished(call: FinishedCall): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(call);
-      } catch {
-        // a listener's own trouble (e.g. a metric) is not the run's
-      }
-    }
-  }
+/** What an interrupted call (its worker died while it was in flight) is recorded with. */
+export interface InterruptedCall extends StepMeta {
+  /** The key of the step the call was making. */
+  key: string;
+  /** The execution that made it, so its row never takes the key of another's. */
+  owner: string;
+  provider: string | null;
+  outcome: StepOutcome;
+  startedAt: Date;
 }
 
 /**
@@ -107,8 +72,14 @@ export class StepRecorder {
    * The recorder of a run, given the steps an earlier attempt stored and the lease its steps are
    * written under (none by default: a run claimed without a lease).
    */
-  static forRun(ds: DataSource, runId: string, finishedSteps: RunStep[], lease = NO_LEASE): StepRecorder {
-    return new StepRecorder(new StepStore(ds, runId, finishedSteps, lease), "");
+  static forRun(
+    ds: DataSource,
+    runId: string,
+    finishedSteps: RunStep[],
+    lease = NO_LEASE,
+    charges: RunCharge[] = [],
+  ): StepRecorder {
+    return new StepRecorder(new StepStore(ds, runId, finishedSteps, lease, charges), "");
   }
 
   /** A sub-recorder whose steps are numbered on their own, under this lane. */
@@ -122,6 +93,64 @@ export class StepRecorder {
    */
   onCallFinished(listener: CallListener): void {
     this.store.listeners.push(listener);
+  }
+
+  /** Each agent's part in the run so far (shared by every lane): what a run that stops early reports. */
+  get outcomes(): AgentOutcomes {
+    return this.store.outcomes;
+  }
+
+  /** The key the next `step` of this lane takes (a charge that pays for that step is keyed by it). */
+  nextKey(): string {
+    return `${this.lanePath}#${this.nextIndex}`;
+  }
+
+  /**
+   * Records a charge of the run that is not a call (see `run_charges`) under a key stable across
+   * the job's attempts. `replayed`: an earlier attempt stored it (its pools counted it then); it is
+   * not stored again. A key recorded twice in one execution is stored once.
+   */
+  charge(key: string, kind: ChargeKind, agentName: string | null, amount: number): { replayed: boolean } {
+    const known = this.store.charges.get(key);
+    if (known) return { replayed: known.replayed };
+    this.store.charges.set(key, { amount, replayed: false });
+    const { ds, runId, lease } = this.store;
+    this.store.track(
+      (async () => {
+        await yieldToIo();
+        const row = { run_id: runId, charge_key: key, kind, agent_name: agentName, amount };
+        if (await this.store.leased(() => insertCharge(ds, row, lease.owner))) countLedgerEntry(kind, amount);
+      })(),
+    );
+    return { replayed: false };
+  }
+
+  /** The calls earlier attempts stored as cut off or interrupted (billed, never replayed). */
+  earlierUnfinishedSteps(): readonly RunStep[] {
+    return this.store.unfinished;
+  }
+
+  /** The step of this key an earlier attempt finished and stored, if any. */
+  storedStep(key: string): RunStep | undefined {
+    return this.store.finished.get(key);
+  }
+
+  /** Whether an earlier attempt of the job stored the charge of this key. */
+  madeEarlier(key: string): boolean {
+    return this.store.charges.get(key)?.replayed === true;
+  }
+
+  /** The sum of the charges of the run so far whose keys start with `prefix` (stored by earlier attempts, or made by this one). */
+  chargedSoFar(prefix: string): number {
+    let sum = 0;
+    for (const [key, { amount }] of this.store.charges) if (key.startsWith(prefix)) sum += amount;
+    return sum;
+  }
+
+  /** Stores a call its worker's death interrupted (see `InterruptedCall`), once, billed what it consumed. */
+  interrupted(call: InterruptedCall): void {
+    const key = `${call.key}!interrupted@${call.owner}`;
+    this.store.track(this.persist(key, call, call.outcome, call.startedAt, new Date(), "interrupted"));
   }
 
   /** Steps replayed from an earlier attempt so far, across all lanes (for logs and tests). */
@@ -167,7 +196,16 @@ export class StepRecorder {
       };
     }
     const startedAt = new Date();
-    const outcome = await call();
+    let outcome: StepOutcome;
+    try {
+      outcome = await call();
+    } catch (err) {
+      if (!(err instanceof CallCutOff)) throw err;
+      // Stored under a key of its own: the step's key stays free for the call to be made again.
+      const cutKey = `${key}!cut_off@${this.store.lease.owner ?? "unleased"}`;
+      this.store.track(this.persist(cutKey, meta, err.consumed, startedAt, new Date(), "cut_off"));
+      throw err.reason;
+    }
     const finishedAt = new Date();
     this.store.callFinished({
       agentName: meta.agentName,
@@ -180,9 +218,7 @@ export class StepRecorder {
       ms: finishedAt.getTime() - startedAt.getTime(),
       replayed: false,
     });
-    const saving = this.persist(key, meta, outcome, startedAt, finishedAt);
-    saving.catch(() => undefined); // seen by `flush`; never an unhandled rejection meanwhile
-    this.store.pending.push(saving);
+    this.store.track(this.persist(key, meta, outcome, startedAt, finishedAt, "finished"));
     return { ...outcome, replayed: false };
   }
 
@@ -192,6 +228,7 @@ export class StepRecorder {
     outcome: StepOutcome,
     startedAt: Date,
     finishedAt: Date,
+    status: StepStatus,
   ): Promise<void> {
     // Lets the run go on first (its next call, or its final write) and builds the row after, so
     // the price lookup and the row's serialisation are not on the run's critical path.
@@ -212,12 +249,11 @@ export class StepRecorder {
       upstream_cost: outcome.upstreamCost?.() ?? null,
       started_at: startedAt,
       finished_at: finishedAt,
+      status,
     };
     // A Postgres restart delays the insert rather than losing the step (and repeating its call).
     const { ds, lease } = this.store;
-    await whenDatabaseAnswers(() => insertStep(ds, step, lease.owner)).catch((err: unknown) => {
-      if (err instanceof RunLeaseLostError) lease.lose(err); // another execution has the run: stop it
-      throw err;
-    });
+    if (await this.store.leased(() => insertStep(ds, step, lease.owner)))
+      countLedgerEntry(meta.role === "tool" ? "tool_call" : "llm_call", step.cost);
   }
 }

@@ -16,8 +16,11 @@ export const handleAgentRun: Handler<"agent-run"> = ({ runId }, ctx) =>
       const request = revealedRequest(run);
       if (!request.task?.trim()) throw new BadRequestError("No task given for this agent");
       const images = [...(request.img ? [request.img] : []), ...(request.imgs ?? [])];
+      const name = agentName(request.agent_config);
+      recorder.outcomes.expect([name]);
       // The run's own agent is billed whether or not it gets to call: its budget counts that first.
-      await incur({ budget, usage }, { kind: "run_agent" });
+      await incur({ budget, usage, recorder }, { kind: "run_agent", agent: name });
+      recorder.outcomes.started(name);
       const result = await runAgent(
         request.agent_config,
         { task: request.task, history: request.history, images, toolsEnabled: request.tools_enabled },
@@ -30,9 +33,15 @@ export const handleAgentRun: Handler<"agent-run"> = ({ runId }, ctx) =>
           onText: events ? (_agent, text) => events.emit({ type: "chunk", content: text }) : undefined,
         },
       );
+      recorder.outcomes.finished(name, result.content);
       const output: AgentRunOutput = { outputs: [{ role: result.agentName, content: result.content }] };
       return { output, usage: agentUsage(usage), log: { calls: result.llmCalls } };
     },
     usageSoFar: ({ usage }) => agentUsage(usage),
     failedAgent: (_err, { run }) => agentName(run.request.agent_config),
+    windDown({ run, recorder }) {
+      const name = agentName(run.request.agent_config);
+      const answer = recorder.outcomes.lastAnswer(name);
+      return { outputs: answer === null ? [] : [{ role: name, content: answer }] };
+    },
   });

@@ -1,4 +1,5 @@
-import type { FinishedCall, StepRecorder } from "../agents/step-recorder";
+import type { StepRecorder } from "../agents/step-recorder";
+import type { FinishedCall } from "../agents/step-store";
 import type { JobReport } from "./handler";
 
 /**

@@ -13,14 +13,20 @@ import { config } from "../../shared/config";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { completeRun } from "../../shared/db/run-finish-writes";
 import { RunLeaseLostError } from "../../shared/db/run-lease-check";
-import { failRun, loadSteps } from "../../shared/db/run-store";
+import type { DataSource } from "typeorm";
+import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
+import type { RunStep } from "../../shared/db/entities/run-step.entity";
+import { loadCharges } from "../../shared/db/run-charge-store";
+import { failRun, loadSteps, recordCancelledUsage } from "../../shared/db/run-store";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
-import { countBudgetStop, countRun } from "../../shared/metrics/runs";
+import { countBudgetStop, countRun, type RunOutcome } from "../../shared/metrics/runs";
 import { RunEventWriter } from "../../shared/queues/run-events";
 import type { RunJobResult } from "../../shared/queues/registry";
 import { plannedSteps } from "../../shared/swarms/planned-steps";
 import { UsageCounter } from "../agents/agent-context";
 import { budgetLimits, sharedPools } from "../agents/budget-limits";
+import { billEarlierCalls } from "../agents/earlier-calls";
+import { recordDiscount } from "../agents/run-charges";
 import { BudgetExceededError, RunBudget } from "../agents/run-budget";
 import { SharedSpend } from "../agents/spend-pools";
 import { StepRecorder } from "../agents/step-recorder";
@@ -63,6 +69,11 @@ export interface RunExecution<R extends ExecutedRun> {
   usageSoFar(env: RunEnv<R>): R["usage"];
   /** The agent a failure is attributed to, when known. */
   failedAgent?(err: unknown, env: RunEnv<R>): string | undefined;
+  /**
+   * The output of a run its budget winds down (`on_exceeded: "wind_down"`), from what finished;
+   * kinds without one fail at their budget whatever it says.
+   */
+  windDown?(env: RunEnv<R>): NonNullable<R["output"]>;
 }
 
 /** Whether the claimed run is of the kind this execution runs (the job's name says it should be). */
@@ -71,7 +82,7 @@ function isRunFor<R extends ExecutedRun>(run: Run, how: RunExecution<R>): run is
 }
 
 /** Counts a run that ended in the worker's metrics: from its start (its first attempt's) to now. */
-function countEnded(run: ExecutedRun, outcome: "succeeded" | "failed" | "cancelled"): void {
+function countEnded(run: ExecutedRun, outcome: RunOutcome): void {
   const startedMs = (run.started_at ?? run.queued_at).getTime();
   countRun({
     kind: run.kind,
@@ -79,6 +90,31 @@ function countEnded(run: ExecutedRun, outcome: "succeeded" | "failed" | "cancell
     outcome,
     seconds: Math.max(0, Date.now() - startedMs) / 1_000,
   });
+}
+
+/** What earlier attempts of the job stored: the steps a retry replays (or bills) and the charges it made. */
+async function loadEarlierWork(ds: DataSource, runId: string): Promise<{ steps: RunStep[]; charges: RunCharge[] }> {
+  const [steps, charges] = await Promise.all([loadSteps(ds, runId), loadCharges(ds, runId)]);
+  return { steps, charges };
+}
+
+/**
+ * A cancelled run's usage: its steps (a call cut off by the cancel included) and charges stored,
+ * the pools told, and what it spent written to its row, which the API marked cancelled.
+ */
+async function keepCancelledUsage<R extends ExecutedRun>(
+  ds: DataSource,
+  env: RunEnv<R>,
+  how: RunExecution<R>,
+  lease: RunLease,
+  durable: <T>(work: () => Promise<T>) => Promise<T>,
+): Promise<void> {
+  await env.budget.close();
+  const usage = how.usageSoFar(env);
+  recordDiscount(env, lease.owner);
+  await env.recorder.flush();
+  const agents = env.recorder.outcomes.list("the run was cancelled");
+  await durable(() => recordCancelledUsage(ds, env.run.id, { usage, agents }, lease.owner));
 }
 
 /** Frees the run for the job's retry (best effort: an unreleased lease simply runs out) and rethrows. */
@@ -105,19 +141,21 @@ export async function executeRun<R extends ExecutedRun>(
   if (!claimed) return { runId }; // finished or cancelled already: a duplicate delivery
   const { run, lease } = claimed;
   if (!isRunFor(run, how)) giveUp(lease, new Error(`Run ${runId} is a ${run.kind} run, not ${how.kind}`));
-  const finishedSteps =
-    run.attempts > 1 ? await durable(() => loadSteps(ctx.ds, runId)).catch((err) => giveUp(lease, err)) : [];
+  const earlier =
+    run.attempts > 1
+      ? await durable(() => loadEarlierWork(ctx.ds, runId)).catch((err) => giveUp(lease, err))
+      : { steps: [], charges: [] };
   const request = run.request;
   const pools = sharedPools(request.budget, run);
   const budget = new RunBudget(
     budgetLimits(request.budget, run.started_at),
-    pools.length ? new SharedSpend(ctx.redis, pools) : null,
+    pools.length ? new SharedSpend(ctx.redis, pools, { runId, owner: lease.owner }) : null,
   );
   // What could throw is built before the run takes hold of its cancel tracking and signal, so a
   // failure here has only the lease to let go of (`giveUp`).
   let recorder: StepRecorder, events: RunEventWriter | null, planned: number | null;
   try {
-    recorder = StepRecorder.forRun(ctx.ds, runId, finishedSteps, lease);
+    recorder = StepRecorder.forRun(ctx.ds, runId, earlier.steps, lease, earlier.charges);
     events = request.stream ? new RunEventWriter(ctx.redis, runId) : null;
     planned = plannedSteps(run.kind, request);
   } catch (err) {
@@ -135,8 +173,11 @@ export async function executeRun<R extends ExecutedRun>(
     return { runId };
   };
   try {
+    // Calls earlier executions cut off, or had in flight when their worker died, are billed before any of this one's.
+    if (run.attempts > 1) await billEarlierCalls(env);
     env.events?.emit({ type: "start" });
     const { output, usage, log } = await how.execute(env);
+    recordDiscount(env, lease.owner);
     // The last step's insert and the run's completion go to Postgres side by side.
     const [, finalRow] = await Promise.all([
       env.recorder.flush(),
@@ -153,9 +194,16 @@ export async function executeRun<R extends ExecutedRun>(
     // Tool calls rethrow the signal's own reason, LLM calls a RunAbortedError: either way the signal tells.
     if (err instanceof RunAbortedError || env.signal.aborted) {
       if (cancel.aborted) {
+        // The row says cancelled already; what the run spent until the cancel is billed all the same.
+        try {
+          await keepCancelledUsage(ctx.ds, env, how, lease, durable);
+        } catch (refused) {
+          if (refused instanceof RunLeaseLostError) return takenOver();
+          throw refused;
+        }
         countEnded(run, "cancelled");
         env.events?.emit({ type: "error", error: "The run was cancelled" });
-        return { runId }; // the row says cancelled already
+        return { runId };
       }
       if (ctx.signal?.aborted) giveUp(lease, err); // forced shutdown: the job goes back to the queue
       // A deadline that fell while a provider call was being retried says what the provider answered.
@@ -166,22 +214,43 @@ export async function executeRun<R extends ExecutedRun>(
       );
     }
     if (!isRunFailure(err)) giveUp(lease, err); // infrastructure trouble: let BullMQ retry the job
-    await env.recorder.flush().catch(() => undefined); // what did finish is worth keeping
     await env.budget.close(); // the pools hold the run's charges before anyone learns it failed
     const error = runErrorOf(err, how.failedAgent?.(err, env));
     const usage = how.usageSoFar(env);
-    let failedRow: Run | null;
+    recordDiscount(env, lease.owner);
+    await env.recorder.flush().catch(() => undefined); // what did finish (and was cut off) is worth keeping
+    const agents = env.recorder.outcomes.list(err.message);
+    const stoppedAt = err instanceof BudgetExceededError ? err : null;
+    const woundDown = stoppedAt && request.budget?.on_exceeded === "wind_down" && how.windDown ? stoppedAt : null;
+    let endedRow: Run | null;
     try {
-      failedRow = await durable(() => failRun(ctx.ds, runId, error, { usage, owner: lease.owner }));
+      endedRow = woundDown
+        ? await durable(() => {
+            const incomplete = {
+              reason: "budget_exceeded" as const,
+              limit: woundDown.limit,
+              message: woundDown.message,
+              agents,
+            };
+            const output = { ...how.windDown!(env), incomplete };
+            return completeRun(ctx.ds, runId, output, usage, lease.owner);
+          })
+        : await durable(() => failRun(ctx.ds, runId, error, { usage, agents, owner: lease.owner }));
     } catch (refused) {
       if (refused instanceof RunLeaseLostError) return takenOver();
       throw refused;
     }
-    countEnded(run, "failed");
-    if (err instanceof BudgetExceededError) countBudgetStop(err.limit);
-    ctx.announce(failedRow);
-    env.events?.emit({ type: "error", error: err.message });
-    ctx.logger.warn({ runId, err: err.message }, "run failed");
+    if (stoppedAt) countBudgetStop(stoppedAt.limit);
+    ctx.announce(endedRow);
+    if (woundDown) {
+      countEnded(run, "incomplete");
+      env.events?.emit({ type: "finish", usage });
+      ctx.logger.info({ runId, limit: woundDown.limit }, "run wound down at its budget");
+    } else {
+      countEnded(run, "failed");
+      env.events?.emit({ type: "error", error: err.message });
+      ctx.logger.warn({ runId, err: err.message }, "run failed");
+    }
   } finally {
     void env.budget.close(); // a run that stopped before its first call (cancelled, handed back)
     stop.dispose();

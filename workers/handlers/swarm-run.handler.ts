@@ -55,4 +55,16 @@ export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
     },
     usageSoFar: ({ run, usage }) => swarmUsage(usage, run.request.service_tier, new Date()),
     failedAgent: (err) => (err as { agent?: string }).agent,
+    windDown({ run, recorder, usage }) {
+      // What finished, agent by agent: the last answer of each that gave one.
+      const answers = recorder.outcomes
+        .list("the run's budget was reached")
+        .filter((a) => a.output !== null)
+        .map((a) => ({ role: a.agent, content: a.output }));
+      return {
+        swarm_type: run.request.swarm_type ?? "SequentialWorkflow",
+        output: answers,
+        number_of_agents: usage.agentCount,
+      };
+    },
   });

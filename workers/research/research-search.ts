@@ -30,7 +30,7 @@ export async function researchSearch(
   if (ctx.usage.builtinCalls >= limit)
     return { text: `Not searched: this run has made its ${limit} searches.`, urls: [] };
   ctx.usage.builtinCalls++;
-  const refund = await incur(ctx, { kind: "search" });
+  const refund = await incur(ctx, { kind: "search", agent: agentName, forStep: lane.nextKey() });
   let found: ResearchSearch;
   try {
     const outcome = await lane.step(

@@ -7,7 +7,7 @@ import type { FunctionTool } from "../agents/function-tools";
 import { buildChatRequest } from "../agents/llm-request";
 import { modelFamily } from "../agents/model-family";
 import { estimatePromptTokens } from "../agents/prompt-estimate";
-import { recordedLlmCall, type AssistantMessage } from "../agents/recorded-llm-call";
+import { inFlightCall, recordedLlmCall, type AssistantMessage } from "../agents/recorded-llm-call";
 import { callerCharge } from "../agents/run-charges";
 import { internalAgentSpec } from "./internal-agent";
 import type { SwarmRun } from "./swarm-run";
@@ -120,6 +120,7 @@ export async function decide<T>(
         prompt: estimatePromptTokens(messages, tools),
         output: spec.max_tokens,
         charge: callerCharge(ctx.usage, who.name, spec.role === "internal"),
+        call: inFlightCall(recorder, who.name, spec.role, who.model, target),
       },
       ctx.signal,
     );

@@ -53,6 +53,7 @@ export class SwarmRun {
     readonly lanePrefix = "",
   ) {
     this.conversation = new Conversation(opening);
+    ctx.recorder.outcomes.expect(agents.map(agentName));
   }
 
   /** Swarm `max_loops`. */
@@ -119,6 +120,7 @@ export class SwarmRun {
     const label = options.label ?? name;
     if (agent.role === "internal" && agent.llm_args == null) agent = { ...agent, llm_args: this.internalLlmArgs };
     this.events?.emit({ type: "agent_start", agent: label });
+    this.ctx.recorder.outcomes.started(label);
     try {
       const result = await runAgent(
         agent,
@@ -138,8 +140,11 @@ export class SwarmRun {
             : undefined,
         },
       );
+      this.ctx.recorder.outcomes.finished(label, result.content);
       return result.content;
     } catch (err) {
+      // A turn stopped by the run's signal is left started, not ended: the run says why it stopped.
+      if (isRunFailure(err)) this.ctx.recorder.outcomes.failed(label, err.message);
       if (isRunFailure(err) && !(err instanceof AgentTurnError)) throw new AgentTurnError(label, err);
       throw err;
     } finally {

@@ -9,7 +9,8 @@ import { runCharges } from "../agents/run-charges";
  * night in the configured time zone, the night discount, decided at finish time), plus the run's
  * charges (`runCharges`: the per-agent charge for every agent that made a call, image and MCP
  * charges, and the flat fee of a built-in tool the run's agents were given, DeepResearchSwarm's
- * search), undiscounted as an agent run's are.
+ * search), undiscounted as an agent run's are. The discount is kept on the counter
+ * (`UsageCounter.discount`) for the ledger to record.
  */
 export function swarmUsage(
   usage: UsageCounter,
@@ -24,6 +25,7 @@ export function swarmUsage(
   const charges = runCharges(usage, pricing);
   const inputTokenCost = inputCost * factor;
   const outputTokenCost = outputCost * factor;
+  usage.discount = inputCost + outputCost - inputTokenCost - outputTokenCost;
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,

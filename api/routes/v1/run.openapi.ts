@@ -26,9 +26,11 @@ export const acceptedResponse: ResponseSpec = {
 
 /** What a run can end in besides success, and what can refuse it before it starts. */
 export const runErrorResponses: Record<number, ResponseSpec> = {
-  409: apiError("The run was cancelled (`RUN_CANCELLED`, with `job_id`)"),
+  409: apiError(
+    "The run was cancelled (`RUN_CANCELLED`, with `job_id`, and the `agents` and `usage` the worker had stored by then)",
+  ),
   500: apiError(
-    "The run failed (`RUN_FAILED`, with `job_id` and the failing `agent`); never a transcript dressed as success",
+    "The run failed, with the failure's own `code` (as `GET /v1/jobs/{job_id}` gives it: `LLM_CALL_FAILED`, `AGENT_FAILED`, `BUDGET_EXCEEDED`, `EGRESS_REFUSED`…; `RUN_FAILED` when there is none), `job_id`, the failing `agent`, each agent's outcome (`agents`) and what it spent (`usage`); never a transcript dressed as success",
   ),
   503: apiError("The job queue is unavailable (`SERVICE_UNAVAILABLE`)"),
   504: {

@@ -1,5 +1,6 @@
 import type { AgentUsage } from "../../../shared/contracts/agent-spec";
 import type { AgentRun } from "../../../shared/db/entities/run.entity";
+import { presentWoundDown } from "./wound-down.presenter";
 
 /** The usage object in the contract's field order (jsonb storage does not keep key order). */
 function orderedUsage(u: AgentUsage | null): AgentUsage | null {
@@ -16,17 +17,21 @@ function orderedUsage(u: AgentUsage | null): AgentUsage | null {
   };
 }
 
-/** CONTRACT.md's E5 response, built from a succeeded run. */
+/**
+ * The agent completion response, built from a succeeded run; one its budget wound down answers
+ * `success: false` and `status: "incomplete"` with what finished (see `presentWoundDown`).
+ */
 export function presentAgentCompletion(run: AgentRun) {
   const { request, output } = run;
   return {
     job_id: run.job_id,
-    success: true,
+    success: !output?.incomplete,
     name: request.agent_config.agent_name ?? null,
     description: request.agent_config.description ?? null,
     temperature: request.agent_config.temperature ?? null,
     outputs: output?.outputs ?? [],
     usage: orderedUsage(run.usage),
     timestamp: (run.finished_at ?? new Date()).toISOString(),
+    ...presentWoundDown(output?.incomplete),
   };
 }

@@ -8,6 +8,7 @@ import { presentSwarmCompletion } from "./swarm-completion.presenter";
 import { presentBatchedGridWorkflow, presentGraphWorkflow } from "./workflow.presenter";
 import { presentReasoningCompletion } from "./reasoning-completion.presenter";
 import { PUBLIC_STATUS } from "./run-status";
+import { presentStoppedRun } from "./stopped-run.presenter";
 
 /** The stored response of a succeeded run, for the kinds that have one (a batch's from its items). */
 function presentSuccess(run: Run, children: Run[]): Record<string, unknown> | null {
@@ -49,7 +50,8 @@ export const KINDS_WITH_CHILDREN = new Set<Run["kind"]>(["agent_batch", "swarm_b
 export function presentJob(run: Run, children: Run[] = []): Record<string, unknown> {
   const status = PUBLIC_STATUS[run.status];
   const success = run.status === "succeeded" ? presentSuccess(run, children) : null;
-  if (success) return { ...success, status };
+  // A run its budget wound down keeps the `incomplete` status its answer gave.
+  if (success) return { ...success, status: success.status === "incomplete" ? "incomplete" : status };
   const error = run.error;
   return {
     job_id: run.job_id,
@@ -58,7 +60,7 @@ export function presentJob(run: Run, children: Run[] = []): Record<string, unkno
     queued_at: new Date(run.queued_at).toISOString(),
     started_at: run.started_at ? new Date(run.started_at).toISOString() : null,
     finished_at: run.finished_at ? new Date(run.finished_at).toISOString() : null,
-    ...(error ? { detail: error.message, code: error.code } : {}),
-    ...(run.usage ? { usage: run.usage } : {}),
+    ...(error ? { detail: error.message, code: error.code, ...(error.agent ? { agent: error.agent } : {}) } : {}),
+    ...presentStoppedRun(run),
   };
 }

@@ -1,5 +1,6 @@
 import type { SwarmUsage } from "../../../shared/contracts/swarm-request";
 import type { SwarmRun } from "../../../shared/db/entities/run.entity";
+import { presentWoundDown } from "./wound-down.presenter";
 
 /** The usage object in the contract's field order (jsonb storage does not keep key order). */
 export function orderedSwarmUsage(u: SwarmUsage | null): SwarmUsage | null {
@@ -34,12 +35,15 @@ export function orderedSwarmUsage(u: SwarmUsage | null): SwarmUsage | null {
   };
 }
 
-/** The spec's SwarmResponse (plus `service_tier`), built from a succeeded run. */
+/**
+ * The spec's SwarmResponse (plus `service_tier`), built from a succeeded run; one its budget
+ * wound down says `status: "incomplete"` and lists what finished (see `presentWoundDown`).
+ */
 export function presentSwarmCompletion(run: SwarmRun) {
   const { request, output: stored } = run;
   return {
     job_id: run.job_id,
-    status: "success",
+    status: "success" as string,
     swarm_name: request.name ?? null,
     description: request.description ?? null,
     swarm_type: stored?.swarm_type,
@@ -48,5 +52,6 @@ export function presentSwarmCompletion(run: SwarmRun) {
     service_tier: run.service_tier,
     execution_time: run.execution_time,
     usage: orderedSwarmUsage(run.usage),
+    ...presentWoundDown(stored?.incomplete),
   };
 }

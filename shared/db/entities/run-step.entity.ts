@@ -1,8 +1,15 @@
 import { EntitySchema } from "typeorm";
 
 /**
- * One finished step of a run (an LLM call or a tool call): the usage ledger at step level, and
- * what a retried job replays instead of calling again.
+ * How a step's call ended: it `finished` (its result is what a retried job replays), or it was
+ * `cut_off` (a deadline, a cancel, or a provider failure after it had answered part of it) or
+ * `interrupted` (its worker died) and is billed what it consumed, never replayed.
+ */
+export type StepStatus = "finished" | "cut_off" | "interrupted";
+
+/**
+ * One step of a run (an LLM call or a tool call): the calls' part of the billing ledger (the
+ * other charges are in `run_charges`), and what a retried job replays instead of calling again.
  */
 export interface RunStep {
   run_id: string;
@@ -22,6 +29,7 @@ export interface RunStep {
   output_tokens: number;
   /** What we bill for the step. */
   cost: number;
+  status: StepStatus;
   /** What the upstream provider charges for it, when its prices are known (for operators). */
   upstream_cost: number | null;
   started_at: Date;
@@ -44,6 +52,7 @@ export const RunStepEntity = new EntitySchema<RunStep>({
     input_tokens: { type: "int" },
     output_tokens: { type: "int" },
     cost: { type: "double precision" },
+    status: { type: "text", default: "finished" },
     upstream_cost: { type: "double precision", nullable: true },
     started_at: { type: "timestamptz" },
     finished_at: { type: "timestamptz" },

@@ -18,6 +18,7 @@ import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/s
 import type { ReasoningRequest, ReasoningRunOutput } from "../../contracts/reasoning-request";
 import type { PromptTokenizeRunRequest, TokenLaunchOutput, TokenLaunchRunRequest } from "../../contracts/token-launch";
 import type { StoredSecret } from "../../secrets/run-secrets";
+import type { AgentOutcome } from "../../contracts/agent-outcome";
 import type {
   BatchedGridWorkflowOutput,
   BatchedGridWorkflowRequest,
@@ -73,6 +74,8 @@ interface RunRecord<Kind extends RunKind, Request, Output, Usage> {
   output: Output | null;
   usage: Usage | null;
   error: RunError | null;
+  /** Each agent's part, for a run that failed, was cancelled or stopped at its budget; null otherwise. */
+  agents: AgentOutcome[] | null;
   service_tier: string;
   attempts: number;
   /** The execution holding the run (see `claimRunLease`), and until when. */
@@ -182,6 +185,7 @@ export const RunEntity = new EntitySchema<Run>({
     output: { type: "jsonb", nullable: true },
     usage: { type: "jsonb", nullable: true },
     error: { type: "jsonb", nullable: true },
+    agents: { type: "jsonb", nullable: true },
     service_tier: { type: "text", default: "standard" },
     attempts: { type: "int", default: 0 },
     lease_owner: { type: "uuid", nullable: true },

@@ -8,6 +8,8 @@ import { PromptTokenLaunches1763802000000 } from "./1763802000000-prompt-token-l
 import { RunSealedSecrets1763805600000 } from "./1763805600000-run-sealed-secrets";
 import { PromptModeration1763806500000 } from "./1763806500000-prompt-moderation";
 import { HostedRunKinds1763810000000 } from "./1763810000000-hosted-run-kinds";
+import { BillingLedger1763820000000 } from "./1763820000000-billing-ledger";
+import { RunAgentOutcomes1763823600000 } from "./1763823600000-run-agent-outcomes";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -21,4 +23,6 @@ export const migrations = [
   RunSealedSecrets1763805600000,
   PromptModeration1763806500000,
   HostedRunKinds1763810000000,
+  BillingLedger1763820000000,
+  RunAgentOutcomes1763823600000,
 ];

@@ -90,7 +90,7 @@ describe("POST /v1/agents/auto-generate", () => {
     h.sim.script({ contains: marker2, reply: JSON.stringify(written(marker2, { agent_name: "" })) });
     const failed = await post({ task: `Fail ${marker2}` });
     expect(failed.status).to.equal(500);
-    expect(failed.body).to.include({ code: "RUN_FAILED", agent: "Builder" });
+    expect(failed.body).to.include({ code: "DECISION_INVALID", agent: "Builder" });
     expect(failed.body.detail).to.include("'agent_name' must not be empty");
     expect(callsMentioning(h, marker2)).to.have.length(2);
   });

@@ -194,7 +194,7 @@ describe("POST /v1/auto-swarm-builder/completions", () => {
     h.sim.script({ contains: marker, reply: JSON.stringify(bad) });
     const res = await post({ task: `Fail ${marker}` });
     expect(res.status, JSON.stringify(res.body)).to.equal(500);
-    expect(res.body).to.include({ code: "RUN_FAILED", agent: "Builder" });
+    expect(res.body).to.include({ code: "DECISION_INVALID", agent: "Builder" });
     expect(res.body.detail).to.include("'name' must be a string").and.include("after one repair attempt");
     expect(callsMentioning(h, marker).map(callerOf)).to.deep.equal(["Builder", "Builder"]);
 

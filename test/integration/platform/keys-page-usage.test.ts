@@ -40,8 +40,11 @@ describe("API-keys page: last use and usage", function () {
 
     const rows = await page.locator('[data-field="usage"] tbody tr').allInnerTexts();
     const today = new Date().toISOString().slice(0, 10);
-    expect(rows).to.have.length(1);
-    const cells = rows[0].split("\t").map((c) => c.trim());
+    // The run's call, and its per-agent charge (a fee of the ledger: no calls, no tokens).
+    expect(rows).to.have.length(2);
+    const fee = rows.map((row) => row.split("\t").map((c) => c.trim())).find((cells) => cells[1] === "fee:agent");
+    expect(fee?.slice(0, 3)).to.deep.equal([today, "fee:agent", "0"]);
+    const cells = rows.map((row) => row.split("\t").map((c) => c.trim())).find((c) => c[1] === "gpt-4.1")!;
     expect(cells.slice(0, 3)).to.deep.equal([today, "gpt-4.1", String(steps.calls)]);
     expect(cells[3]).to.equal(
       `${steps.input.toLocaleString("en-US")} in / ${steps.output.toLocaleString("en-US")} out`,

@@ -51,7 +51,7 @@ describe("AutoSwarmBuilder (E1)", () => {
       if (res.status === 200) success = { res, journalFrom, marker };
       else {
         expect(res.status, JSON.stringify(res.body)).to.equal(500);
-        expect(res.body).to.include({ code: "RUN_FAILED", agent: "Builder" });
+        expect(res.body).to.include({ code: "DECISION_INVALID", agent: "Builder" });
         expect(builderCalls, "failed only after the repair").to.have.length(2);
       }
     }

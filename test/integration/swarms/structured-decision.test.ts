@@ -145,7 +145,7 @@ describe("Structured decisions", () => {
     expect(callsMentioning(h, marker)).to.have.length(0);
   });
 
-  it("a run whose decision stays invalid fails with 500 RUN_FAILED naming the agent and the problem", async () => {
+  it("a run whose decision stays invalid fails with 500 DECISION_INVALID naming the agent and the problem", async () => {
     const marker = `decide-run-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     const original = swarmRunners.MajorityVoting;
     // A stand-in type whose only step is a decision no answer can satisfy.
@@ -172,7 +172,7 @@ describe("Structured decisions", () => {
       swarmRunners.MajorityVoting = original;
     }
     expect(res.status, JSON.stringify(res.body)).to.equal(500);
-    expect(res.body).to.include({ code: "RUN_FAILED", agent: "Consensus" });
+    expect(res.body).to.include({ code: "DECISION_INVALID", agent: "Consensus" });
     expect(res.body.job_id).to.be.a("string");
     expect(res.body.detail).to.include("Consensus").and.include(`rejected ${marker}`);
     expect(callsMentioning(h, marker)).to.have.length(2);

@@ -53,7 +53,7 @@ describe("a swarm worker killed in the middle of a SequentialWorkflow", () => {
 
     // One stored step per agent, in order: nothing was recorded twice.
     const steps: { agent_name: string; seq: number }[] = await h.deps.ds.query(
-      "SELECT agent_name, seq FROM run_steps WHERE run_id = $1 ORDER BY seq",
+      "SELECT agent_name, seq FROM run_steps WHERE run_id = $1 AND status = 'finished' ORDER BY seq",
       [runId],
     );
     expect(steps.map((s) => s.agent_name)).to.deep.equal(names);

@@ -92,7 +92,7 @@ describe("E1 request handling", () => {
       expect(callsMentioning(h, marker).length).to.be.above(0);
     });
 
-    it("500 RUN_FAILED naming the agent when an agent's turn fails; later agents never run", async () => {
+    it("500 naming the agent when an agent's turn fails, with what finished; later agents never run", async () => {
       const marker = uniqueMarker("fail");
       const res = await postSwarm(h, key, {
         swarm_type: "SequentialWorkflow",
@@ -100,14 +100,30 @@ describe("E1 request handling", () => {
         task: marker,
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(500);
-      expect(res.body.code).to.equal("RUN_FAILED");
+      expect(res.body.code).to.equal("AGENT_FAILED");
       expect(res.body.detail).to.be.a("string").and.include("Breaker");
       expect(res.body.job_id).to.be.a("string");
       expect(res.body).to.not.have.property("output");
       expect(callsMentioning(h, marker).map(callerOf)).to.deep.equal(["Steady", "Breaker"]);
+      // What finished is in the answer: the first agent's output, the failure, the agent never run.
+      const steady = res.body.agents[0];
+      expect(res.body.agents.map((a: { agent: string; status: string }) => [a.agent, a.status])).to.deep.equal([
+        ["Steady", "succeeded"],
+        ["Breaker", "failed"],
+        ["Never", "skipped"],
+      ]);
+      expect(steady.output).to.be.a("string").and.not.equal("");
+      expect(res.body.agents[1].error).to.include("HTTP 400");
+      expect(res.body.agents[2].output).to.equal(null);
+      expect(res.body.usage.billing_info.total_cost, "the billed work is in the answer").to.be.greaterThan(0);
+      expect(res.body.usage.input_tokens).to.be.greaterThan(0);
+      // The job read tells the same failure with the same code, agents and usage.
       const job = await request(h.baseUrl, "GET", `/v1/jobs/${res.body.job_id}`, { key });
       expect(job.body.status).to.equal("failed");
       expect(job.body.detail).to.include("Breaker");
+      expect(job.body).to.include({ code: res.body.code, agent: "Breaker" });
+      expect(job.body.agents).to.deep.equal(res.body.agents);
+      expect(job.body.usage).to.deep.equal(res.body.usage);
     });
   });
 

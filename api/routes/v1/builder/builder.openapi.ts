@@ -42,7 +42,7 @@ const researcher = {
 };
 const writer = { ...researcher, agent_name: "Writer", description: "Writes the report", system_prompt: "You write." };
 const FAILS_500 =
-  "The run failed (`RUN_FAILED`, with `job_id` and `agent: Builder`): the Builder's design stayed invalid after its repair call, and the message lists what was wrong";
+  "The run failed (`DECISION_INVALID`, with `job_id` and `agent: Builder`): the Builder's design stayed invalid after its repair call, and the message lists what was wrong";
 
 /** `POST /v1/auto-swarm-builder/completions`. */
 export const autoSwarmBuilderOperation: Operation = {

@@ -1,0 +1,59 @@
+import { tokenCosts } from "../../shared/llm/pricing";
+import type { AgentContext } from "./agent-context";
+
+/**
+ * Bills, in a retried execution of a run, the calls earlier executions made that are not replayed
+ * as finished steps. Call before the run's first call, so no call of this execution is mistaken
+ * for one left over; returns how many it found.
+ *
+ * - Calls an earlier execution stored as cut off or interrupted: counted in the run's usage and
+ *   budget again (they are on its bill), not in the pools (they counted them then).
+ * - Calls an earlier execution had with the provider when its worker died: the pools noted each in
+ *   flight (see `SharedSpend.reserve`) and nobody settled it. One the execution did finish and
+ *   store is only settled in the pools (the run replays its step); any other is stored as an
+ *   `interrupted` step, billed its prompt (the estimate its reservation was made with: its answer,
+ *   if any, never came back), counted in the run's usage and budget, and settled in the pools, once.
+ */
+export async function billEarlierCalls(ctx: Pick<AgentContext, "budget" | "usage" | "recorder">): Promise<number> {
+  let billed = 0;
+  for (const step of ctx.recorder.earlierUnfinishedSteps()) {
+    ctx.usage.inputTokens += step.input_tokens;
+    ctx.usage.outputTokens += step.output_tokens;
+    ctx.usage.tokenCost += Number(step.cost);
+    ctx.budget.addReplayedCall(step.input_tokens + step.output_tokens, Number(step.cost));
+    billed++;
+  }
+  const pools = ctx.budget.pools;
+  if (!pools) return billed;
+  for (const call of await pools.leftInFlight()) {
+    const stored = ctx.recorder.storedStep(call.step);
+    if (stored) {
+      const tokens = stored.input_tokens + stored.output_tokens;
+      await ctx.budget.settleLeftInFlight(call, tokens, Number(stored.cost), true);
+      continue;
+    }
+    const { inputCost } = tokenCosts(call.prompt, 0);
+    ctx.recorder.interrupted({
+      key: call.step,
+      owner: call.owner,
+      agentName: call.agentName,
+      role: call.role,
+      model: call.model,
+      provider: call.provider,
+      input: { interrupted: true },
+      outcome: {
+        output: { content: null },
+        inputTokens: call.prompt,
+        outputTokens: 0,
+        cost: inputCost,
+        provider: call.provider ?? undefined,
+      },
+      startedAt: new Date(call.startedAt),
+    });
+    ctx.usage.inputTokens += call.prompt;
+    ctx.usage.tokenCost += inputCost;
+    await ctx.budget.settleLeftInFlight(call, call.prompt, inputCost, false);
+    billed++;
+  }
+  return billed;
+}
