@@ -17,10 +17,16 @@ export interface UsageRow {
 }
 
 /**
+ * A run's steps all finish within this long of its request: its deadline is well under it, and an
+ * operator's retry is refused once its attempt could end later (see `api/runs/operator-retry.ts`).
+ */
+export const RUN_STEPS_WITHIN_MS = 24 * 3_600_000;
+
+/**
  * An account's `run_steps` (every finished LLM or tool call) that finished in `[since, until)`
  * (no end when `until` is left out), summed by UTC day, model, key and the kind of run they belong
  * to. The runs are found through `runs_user_queued_idx`; a run's steps finish after it was queued,
- * and within a day of it (runs have a deadline well under that).
+ * and within `RUN_STEPS_WITHIN_MS` of it.
  */
 export function usageOfUser(ds: DataSource, userId: string, since: Date, until?: Date): Promise<UsageRow[]> {
   return sql<UsageRow>(
@@ -29,11 +35,11 @@ export function usageOfUser(ds: DataSource, userId: string, since: Date, until?:
             count(*)::int AS calls, sum(s.input_tokens)::float8 AS input_tokens,
             sum(s.output_tokens)::float8 AS output_tokens, sum(s.cost)::float8 AS cost
        FROM runs r JOIN run_steps s ON s.run_id = r.id
-      WHERE r.user_id = $1 AND r.queued_at >= $2::timestamptz - interval '1 day' AND s.finished_at >= $2
+      WHERE r.user_id = $1 AND r.queued_at >= $2::timestamptz - $4::double precision * interval '1 millisecond' AND s.finished_at >= $2
         AND ($3::timestamptz IS NULL OR (r.queued_at < $3 AND s.finished_at < $3))
       GROUP BY 1, 2, 3, 4
       ORDER BY 1, 2, 3, 4`,
-    [userId, since, until ?? null],
+    [userId, since, until ?? null, RUN_STEPS_WITHIN_MS],
   );
 }
 

@@ -8,6 +8,7 @@ import { PromptTokenLaunches1763802000000 } from "./1763802000000-prompt-token-l
 import { RunSealedSecrets1763805600000 } from "./1763805600000-run-sealed-secrets";
 import { PromptModeration1763806500000 } from "./1763806500000-prompt-moderation";
 import { HostedRunKinds1763810000000 } from "./1763810000000-hosted-run-kinds";
+import { RunRetries1763812000000 } from "./1763812000000-run-retries";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   RunSealedSecrets1763805600000,
   PromptModeration1763806500000,
   HostedRunKinds1763810000000,
+  RunRetries1763812000000,
 ];
