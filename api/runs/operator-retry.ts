@@ -68,6 +68,11 @@ export type RetryAnswer = { retried: true } | { retried: false; status: 404 | 40
 
 const refused = (status: 404 | 409, reason: string): RetryAnswer => ({ retried: false, status, reason });
 
+/** Whether BullMQ refused to move a job (its scripts number their refusals: the job is gone, or in another state). */
+function jobMovedMeanwhile(err: unknown): boolean {
+  return typeof (err as { code?: unknown })?.code === "number";
+}
+
 /**
  * Bull Board's Retry of one job, through the run's state machine: the failed run is re-opened in
  * Postgres first (a new attempt, the ended one kept in `retries`), then its job goes back to the
@@ -81,20 +86,33 @@ export async function retryRunJob(ds: DataSource, queue: Queue, jobId: string): 
   // A run's job id is the run's id.
   const run = isUuid(job.id) ? await findRetryCandidate(ds, job.id) : null;
   if (!run) return refused(409, "The job has no run to retry");
-  const refusal = retryRefusal(run);
-  if (refusal) return refused(409, refusal);
-  const state = await job.getState();
   // A failed run's job has failed; one that completed anyway (a retry that bypassed this, before
   // workers ended such jobs as their runs) is retried from there.
-  if (state !== "failed" && state !== "completed") return refused(409, `The job is ${state}, not finished`);
+  const state = await job.getState();
+  const finished = state === "failed" || state === "completed";
+  const moveBack = (from: "failed" | "completed") =>
+    job.retry(from, { resetAttemptsMade: true, resetAttemptsStarted: true });
+  // A run re-opened whose job never went back (the process died between the two writes) waits
+  // queued with nothing to run it: its job goes back now.
+  if (run.status === "queued" && finished && run.retries.length > 0) {
+    try {
+      await moveBack(state);
+    } catch (err) {
+      if (jobMovedMeanwhile(err)) return refused(409, "The job changed meanwhile");
+      throw err;
+    }
+    return { retried: true };
+  }
+  const refusal = retryRefusal(run);
+  if (refusal) return refused(409, refusal);
+  if (!finished) return refused(409, `The job is ${state}, not finished`);
   const reopened = await reopenFailedRun(ds, run.id);
   if (!reopened) return refused(409, "The run is no longer failed: another retry re-opened it");
   try {
-    await job.retry(state, { resetAttemptsMade: true, resetAttemptsStarted: true });
+    await moveBack(state);
   } catch (err) {
     await undoReopen(ds, run.id);
-    // BullMQ numbers the refusals of its scripts (the job is gone, or no longer in that state).
-    if (typeof (err as { code?: unknown }).code === "number") return refused(409, "The job changed meanwhile");
+    if (jobMovedMeanwhile(err)) return refused(409, "The job changed meanwhile");
     throw err;
   }
   const ended = reopened.retries.at(-1);

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { config } from "../../shared/config";
 import { revokeApiKey } from "../../shared/db/api-key-store";
 import type { Run } from "../../shared/db/entities/run.entity";
+import { reopenFailedRun } from "../../shared/db/run-retry";
 import { findRun } from "../../shared/db/run-store";
 import { APIError } from "../vendor/swarms-ts/src/core/error";
 import { harness, type Harness } from "../helpers/harness";
@@ -74,6 +75,7 @@ describe("operators' actions in Bull Board", () => {
     expect(retried.status, JSON.stringify(retried.body)).to.equal(204);
     const shown = await jobOnceIn("swarm", jobId, ["completed", "failed"]);
     expect(shown.status, shown.job.failedReason).to.equal("completed");
+    expect(shown.job.attempts).to.equal(1); // the job's attempts were counted afresh
 
     // Postgres: the run succeeded on its second attempt, and keeps how the first one ended.
     const record = await row(jobId);
@@ -129,7 +131,27 @@ describe("operators' actions in Bull Board", () => {
     expect(read.body).to.include({ status: "success", job_id: jobId });
   });
 
-  it("refuses Retry on a succeeded run's job: nothing runs again and nothing is billed", async () => {
+  it("finishes a retry cut short between its two writes (the run re-opened, its job still failed) when retried again", async () => {
+    const owner = await h.newKey();
+    const marker = uniqueMarker("board-cut-short");
+    const jobId = await failedSwarm(owner.key, marker);
+    expect(await reopenFailedRun(h.deps.ds, jobId)).to.include({ status: "queued" });
+    expect((await board("GET", `/queues/swarm/${jobId}`)).body.status).to.equal("failed");
+
+    const retried = await board("PUT", `/queues/swarm/${jobId}/retry`);
+    expect(retried.status, JSON.stringify(retried.body)).to.equal(204);
+    expect((await jobOnceIn("swarm", jobId, ["completed", "failed"])).status).to.equal("completed");
+    const record = await row(jobId);
+    expect(record).to.include({ status: "succeeded", attempts: 2 });
+    expect(record.retries).to.have.length(1); // one retry, not two
+    expect(
+      callsMentioning(h, marker)
+        .map(callerOf)
+        .filter((c) => c === "Writer"),
+    ).to.have.length(2);
+  });
+
+  it("refuses Retry on a succeeded run's job (nothing runs again, nothing is billed) and on what is no run's job", async () => {
     const owner = await h.newKey();
     const marker = uniqueMarker("board-no-rerun");
     const res = await postSwarm(h, owner.key, {
@@ -150,6 +172,29 @@ describe("operators' actions in Bull Board", () => {
     expect((await board("GET", `/queues/swarm/${jobId}`)).body.status).to.equal("completed");
     expect(await row(jobId)).to.deep.equal(before);
     expect(callsMentioning(h, marker)).to.have.length(1);
+
+    // What names no run's job gets the board's own 4xx; nothing without the admin's credentials.
+    const answers = await Promise.all(
+      [
+        "/queues/nowhere/0b7e0000-0000-4000-8000-00000000ab12/retry",
+        "/queues/swarm/not-a-job/retry",
+        `/queues/swarm/${"x".repeat(5_000)}/retry`,
+        "/queues/swarm/%00%27%22/retry",
+        "/queues/swarm/retry/active",
+        "/queues/nowhere/retry/failed",
+      ].map((path) => board("PUT", path)),
+    );
+    expect(answers.map((a) => a.status)).to.deep.equal([404, 404, 404, 404, 400, 404]);
+    expect(answers.map((a) => a.body.error.key)).to.deep.equal([
+      "ERRORS.QUEUE_NOT_FOUND",
+      "ERRORS.JOB_NOT_FOUND",
+      "ERRORS.JOB_NOT_FOUND",
+      "ERRORS.JOB_NOT_FOUND",
+      "ERRORS.STATUS_NOT_RETRIABLE",
+      "ERRORS.QUEUE_NOT_FOUND",
+    ]);
+    const anonymous = await request(h.baseUrl, "PUT", "/admin/queues/api/queues/swarm/retry/failed");
+    expect(anonymous.status).to.equal(401);
   });
 
   it("refuses what would leave a run's record untrue (Edit, Add, Duplicate, Empty, Obliterate, cleaning unfinished jobs), and lets finished jobs be cleaned", async () => {
