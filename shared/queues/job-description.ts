@@ -44,11 +44,12 @@ function listed(values: string[]): string[] {
 /** The start of a text, on one line: at most `maxChars` characters, an ellipsis ending one that was cut. */
 export function oneLine(text: unknown, maxChars: number): string | undefined {
   if (typeof text !== "string") return undefined;
-  // Only the start is read: a long output is not rewritten whole for the few characters shown.
-  const head = text.length > maxChars * 4 ? text.slice(0, maxChars * 4) : text;
-  const line = head.replace(/\s+/g, " ").trim();
+  // Only as much as is shown is rewritten (a run's output can be long, and it is read for every run).
+  const start = text.trimStart();
+  const head = start.length > maxChars ? start.slice(0, maxChars + 1) : start;
+  const line = head.replace(/\s+/g, " ").trimEnd();
   if (!line) return undefined;
-  return line.length <= maxChars && head === text ? line : `${line.slice(0, maxChars - 1)}…`;
+  return line.length <= maxChars && head === start ? line : `${line.slice(0, maxChars - 1)}…`;
 }
 
 /** The agents a stored request names at its top level (a swarm's, or an agent run's one). */

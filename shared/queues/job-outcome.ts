@@ -1,4 +1,4 @@
-import { everyAgent } from "../contracts/agent-tree";
+import type { AgentSpec } from "../contracts/agent-spec";
 import type { Run, RunStatus } from "../db/entities/run.entity";
 import { agentsOf, oneLine } from "./job-description";
 
@@ -57,11 +57,18 @@ function batchSummary(output: unknown): string | undefined {
   return `${batch.succeeded} of ${batch.items.length} items succeeded`;
 }
 
+/** Whether any of the agents, or of their handoffs, uses a marketplace prompt. */
+function usesMarketplacePrompt(specs: AgentSpec[]): boolean {
+  return specs.some(
+    (spec) => !!spec.marketplace_prompt_id?.trim() || usesMarketplacePrompt((spec.handoffs ?? []) as AgentSpec[]),
+  );
+}
+
 /** Whether an operator may see the start of the run's output (see `JobOutcome.output`). */
 function outputIsShown(run: Pick<Run, "api_key_id" | "request">): boolean {
   if (run.api_key_id === null) return false;
   const request = (run.request && typeof run.request === "object" ? run.request : {}) as Record<string, unknown>;
-  return !everyAgent(agentsOf(request)).some(({ spec }) => spec.marketplace_prompt_id?.trim());
+  return !usesMarketplacePrompt(agentsOf(request));
 }
 
 /** A number from a usage object, when it is one. */
