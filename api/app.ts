@@ -19,6 +19,7 @@ import { platformErrorBodies, v1ErrorBodies } from "./http/error-bodies";
 import { openAiErrorBodies } from "./http/openai-error-bodies";
 import { isOpenAiPath } from "./routes/v1/openai/openai-paths";
 import { EXECUTION_API_INFO } from "./openapi/document-info";
+import { bullBoardRetryRouter } from "./routes/admin/bull-board-retry.router";
 import { platformRouters } from "./routes/platform";
 import { docsRouter } from "./routes/meta/docs.router";
 import { healthRouter } from "./routes/meta/health.router";
@@ -79,6 +80,8 @@ export function createApiApp(
   app.use(metricsEndpoint(options.metrics));
   if (options.bullBoard !== false) {
     app.use(basicAuth(BULL_BOARD_PATH, config.admin.user, config.admin.password));
+    // The board's retries are answered in front of it, through the runs' state machine.
+    app.use(bullBoardRetryRouter(deps).routes() as Koa.Middleware);
     app.use(bullBoard(Object.values(deps.queues)));
   }
   mount(app, routers.open);

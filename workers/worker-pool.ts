@@ -8,6 +8,7 @@ import { logger, safeRequestId, withLogContext } from "../shared/logger";
 import { CancelListener } from "../shared/queues/cancellation";
 import { discardJobSecrets, isFinalAttempt } from "../shared/queues/job-secrets";
 import { createRedis } from "../shared/queues/redis";
+import { jobOutcome, outcomeLogLine } from "../shared/queues/job-outcome";
 import { announceRunDone } from "../shared/queues/run-notices";
 import { failAbandonedRun } from "./abandoned-runs";
 import { jobNamesOf, type JobName, type QueueName, type RunJobResult } from "../shared/queues/registry";
@@ -67,11 +68,11 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         if (!handler) throw new Error(`No handler for job '${job.name}'`);
         const log = logger.child({ queue, jobId: job.id, job: job.name, attempt: job.attemptsMade + 1 });
         let announced = false;
-        let failure: string | null = null;
+        let ended: Run | null = null;
         const runId = (job.data as { runId?: string }).runId ?? String(job.id);
         const announce = (row: Run | null) => {
           announced = true;
-          if (row?.status === "failed") failure = row.error?.message ?? "The run failed";
+          ended = row;
           announceRunDone(redis, runId, row);
         };
         const finalAttempt = isFinalAttempt(job);
@@ -107,10 +108,16 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         // finds the run finished) discards again.
         await discardJobSecrets(redis, job);
         if (!announced) announceRunDone(redis, result.runId);
-        // The handler recorded a failed run: the job fails too, with the run's error as its reason
-        // (Bull Board's failed list), and is never retried: the run row is final.
-        if (failure !== null) throw new UnrecoverableError(failure);
-        return result;
+        // The job ends the way its run did, and says how (Bull Board): with the final row the
+        // handler wrote, or the one a delivery found already ended.
+        const outcome = ended ? { ...result, ...jobOutcome(ended) } : result;
+        // A failed run fails its job too, with the run's error as its reason (Bull Board's failed
+        // list), and it is never retried: the run row is final (an operator's retry re-opens it first).
+        if (outcome.status === "failed") {
+          await job.log(outcomeLogLine(outcome)).catch(() => undefined);
+          throw new UnrecoverableError(outcome.error ?? "The run failed");
+        }
+        return outcome;
       },
       {
         connection: createRedis("blocking"),

@@ -4,6 +4,7 @@ import { KoaAdapter } from "@bull-board/koa";
 import type { Queue } from "bullmq";
 import type { Middleware } from "koa";
 import { describedName } from "../../shared/queues/job-description";
+import { boardActionPolicy } from "./bull-board-actions";
 
 export const BULL_BOARD_PATH = "/admin/queues";
 
@@ -14,10 +15,18 @@ function boardQueue(queue: Queue): BullMQAdapter {
   return board;
 }
 
-/** Bull Board for the given queues, mounted at `/admin/queues` (the caller puts auth in front). */
+/**
+ * Bull Board for the given queues, mounted at `/admin/queues` (the caller puts auth in front, and
+ * the retry routes: see `api/routes/admin/bull-board-retry.router.ts`). Each action is let through
+ * or refused by `boardActionPolicy`.
+ */
 export function bullBoard(queues: Queue[]): Middleware {
   const adapter = new KoaAdapter();
   adapter.setBasePath(BULL_BOARD_PATH);
-  createBullBoard({ queues: queues.map(boardQueue), serverAdapter: adapter });
+  createBullBoard({
+    queues: queues.map(boardQueue),
+    serverAdapter: adapter,
+    options: { uiConfig: {}, handlerHooks: boardActionPolicy },
+  });
   return adapter.registerPlugin() as unknown as Middleware;
 }

@@ -113,8 +113,12 @@ export async function claimRun(ds: DataSource, id: string): Promise<Run | null> 
   return rows[0] ?? null;
 }
 
-/** What claiming a run under a lease found: the run (now ours), a run that ended, or one held by a live lease. */
-export type LeaseClaim = { state: "claimed"; run: Run } | { state: "finished" } | { state: "leased"; msLeft: number };
+/**
+ * What claiming a run under a lease found: the run (now ours), a run that ended (its final row;
+ * null when there is no such run), or one held by a live lease.
+ */
+export type LeaseClaim =
+  { state: "claimed"; run: Run } | { state: "finished"; run: Run | null } | { state: "leased"; msLeft: number };
 
 /**
  * Like `claimRun`, but a running run is taken only when nobody holds a live lease on it: a job
@@ -166,15 +170,23 @@ async function claimMany(ds: DataSource, attempts: readonly ClaimAttempt[]): Pro
   });
 }
 
-/** Why a run could not be claimed: it has ended, or another execution's lease still holds it. */
+/**
+ * Why a run could not be claimed: it has ended (its row comes along, for the job to end the way
+ * the run did), or another execution's lease still holds it.
+ */
 async function heldState(ds: DataSource, id: string): Promise<LeaseClaim> {
-  const held = await sql<{ status: string; ms_left: number | null }>(
+  const held = await sql<Run & { ms_left: number | null }>(
     ds,
-    `SELECT status, EXTRACT(EPOCH FROM (lease_until - now())) * 1000 AS ms_left FROM runs WHERE id = $1`,
+    `SELECT *, EXTRACT(EPOCH FROM (lease_until - now())) * 1000 AS ms_left FROM runs WHERE id = $1`,
     [id],
   );
-  if (held[0]?.status !== "running") return { state: "finished" };
-  return { state: "leased", msLeft: Math.max(0, Number(held[0].ms_left ?? 0)) };
+  const row = held[0];
+  if (row?.status !== "running") {
+    if (!row) return { state: "finished", run: null };
+    const { ms_left: _, ...run } = row;
+    return { state: "finished", run: run as Run };
+  }
+  return { state: "leased", msLeft: Math.max(0, Number(row.ms_left ?? 0)) };
 }
 
 /** Extends `owner`'s lease; false when the lease has passed to another execution. */

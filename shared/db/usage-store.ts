@@ -21,18 +21,24 @@ export interface UsageRow {
 }
 
 /**
+ * A run's ledger entries all come within this long of its request: its deadline is well under it,
+ * and an operator's retry is refused once its attempt could end later (see `api/runs/operator-retry.ts`).
+ */
+export const RUN_STEPS_WITHIN_MS = 24 * 3_600_000;
+
+/**
  * An account's billing ledger in `[since, until)` (no end when `until` is left out): its runs'
  * calls (`run_steps`, every LLM or tool call, by the time it ended) and their other charges
  * (`run_charges`, by the time they were made), summed by UTC day, model, key and the kind of run
  * they belong to. The runs are found through `runs_user_queued_idx`; a run's entries come after it
- * was queued, and within a day of it (runs have a deadline well under that).
+ * was queued, and within `RUN_STEPS_WITHIN_MS` of it.
  */
 export function usageOfUser(ds: DataSource, userId: string, since: Date, until?: Date): Promise<UsageRow[]> {
   return sql<UsageRow>(
     ds,
     `WITH mine AS (
        SELECT id, api_key_id, kind FROM runs
-        WHERE user_id = $1 AND queued_at >= $2::timestamptz - interval '1 day'
+        WHERE user_id = $1 AND queued_at >= $2::timestamptz - $4::double precision * interval '1 millisecond'
           AND ($3::timestamptz IS NULL OR queued_at < $3)
      ), entries AS (
        SELECT s.run_id, s.finished_at AS at, s.model, 1 AS calls, s.input_tokens, s.output_tokens, s.cost
@@ -49,7 +55,7 @@ export function usageOfUser(ds: DataSource, userId: string, since: Date, until?:
       WHERE e.at >= $2 AND ($3::timestamptz IS NULL OR e.at < $3)
       GROUP BY 1, 2, 3, 4
       ORDER BY 1, 2, 3, 4`,
-    [userId, since, until ?? null],
+    [userId, since, until ?? null, RUN_STEPS_WITHIN_MS],
   );
 }
 

@@ -41,13 +41,19 @@ function listed(values: string[]): string[] {
     : [...unique.slice(0, MAX_LISTED), `(+${unique.length - MAX_LISTED} more)`];
 }
 
-function preview(text: unknown): string | undefined {
-  if (typeof text !== "string" || !text.trim()) return undefined;
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length <= TASK_PREVIEW_CHARS ? line : `${line.slice(0, TASK_PREVIEW_CHARS - 1)}…`;
+/** The start of a text, on one line: at most `maxChars` characters, an ellipsis ending one that was cut. */
+export function oneLine(text: unknown, maxChars: number): string | undefined {
+  if (typeof text !== "string") return undefined;
+  // Only as much as is shown is rewritten (a run's output can be long, and it is read for every run).
+  const start = text.trimStart();
+  const head = start.length > maxChars ? start.slice(0, maxChars + 1) : start;
+  const line = head.replace(/\s+/g, " ").trimEnd();
+  if (!line) return undefined;
+  return line.length <= maxChars && head === start ? line : `${line.slice(0, maxChars - 1)}…`;
 }
 
-function agentsOf(request: Record<string, unknown>): AgentSpec[] {
+/** The agents a stored request names at its top level (a swarm's, or an agent run's one). */
+export function agentsOf(request: Record<string, unknown>): AgentSpec[] {
   if (Array.isArray(request.agents)) return request.agents as AgentSpec[];
   const single = request.agent_config as AgentSpec | undefined;
   return single && typeof single === "object" ? [single] : [];
@@ -70,7 +76,7 @@ export function describeJob(run: DescribedRun): JobDescription {
   const request = (run.request && typeof run.request === "object" ? run.request : {}) as Record<string, unknown>;
   const agents = agentsOf(request);
   const models = agents.map((a) => a.model_name).filter((m): m is string => typeof m === "string" && m !== "");
-  const task = run.owner.apiKeyId === null ? undefined : preview(taskOf(request));
+  const task = run.owner.apiKeyId === null ? undefined : oneLine(taskOf(request), TASK_PREVIEW_CHARS);
   const items = typeof request.total_requests === "number" ? request.total_requests : undefined;
   return {
     kind: run.kind,

@@ -1,4 +1,5 @@
 import type { JobDescription } from "./job-description";
+import type { JobOutcome } from "./job-outcome";
 
 /**
  * The one registry of queues and job names. Each job name belongs to exactly one queue, and every
@@ -70,8 +71,12 @@ export interface JobPayloads {
  */
 export type JobData<N extends JobName> = JobPayloads[N] & Partial<JobDescription>;
 
-/** What a finished job returns: a pointer, never the output itself. */
-export interface RunJobResult {
+/**
+ * What a finished job returns: a pointer to its run and, once the run has ended, how it ended
+ * (`JobOutcome`: status, tokens, cost and the start of the output), for Bull Board. The output
+ * itself stays in Postgres.
+ */
+export interface RunJobResult extends Partial<JobOutcome> {
   runId: string;
 }
 

@@ -133,6 +133,71 @@ describe("what operators see of a run", () => {
     expect(answer.job.attempts).to.equal(1); // never retried: the run row is final
   });
 
+  it("shows how a finished run ended, as Postgres records it: a completed job in its return value, a failed one in its log", async () => {
+    const tag = randomUUID().slice(0, 8);
+    const ok = await postSwarm(h, owner.key, {
+      swarm_type: "SequentialWorkflow",
+      task: `Two steps ${tag}`,
+      agents: [agent("First"), agent("Last", { llm_args: { sim_reply: `The last word on ${tag}.\n\nIndeed.` } })],
+    });
+    expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
+    const done = await eventually(async () => {
+      const found = await board(`/queues/swarm/${ok.body.job_id}`);
+      return found.body?.status === "completed" ? found.body.job : undefined;
+    });
+    const [row] = await h.deps.ds.query("SELECT usage FROM runs WHERE id = $1", [ok.body.job_id]);
+    expect(done.returnValue).to.deep.equal({
+      runId: ok.body.job_id,
+      status: "succeeded",
+      tokens: row.usage.total_tokens,
+      cost: row.usage.billing_info.total_cost,
+      output: `The last word on ${tag}. Indeed.`,
+    });
+
+    const failed = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: owner.key,
+      body: { agent_config: { agent_name: "Broken", llm_args: { sim_error: 400 } }, task: `fail ${tag}` },
+    });
+    expect(failed.status, JSON.stringify(failed.body)).to.equal(500);
+    const failedJob = await eventually(async () => {
+      const found = await board(`/queues/agent/${failed.body.job_id}`);
+      return found.body?.status === "failed" ? found.body.job : undefined;
+    });
+    expect(failedJob.failedReason).to.equal(failed.body.detail);
+    const [failedRow] = await h.deps.ds.query("SELECT usage FROM runs WHERE id = $1", [failed.body.job_id]);
+    const logs = (await board(`/queues/agent/${failed.body.job_id}/logs`)).body as string[];
+    expect(logs).to.deep.equal([
+      `outcome status=failed tokens=${failedRow.usage.total_tokens} cost=${failedRow.usage.total_cost}`,
+    ]);
+  });
+
+  it("ends a job delivered again for a run that has ended the way the run did, running nothing", async () => {
+    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: owner.key,
+      body: { agent_config: { agent_name: "Broken", llm_args: { sim_error: 400 } }, task: "fail, then be moved back" },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(500);
+    const jobId: string = res.body.job_id;
+    const job = await eventually(async () => {
+      const found = await h.deps.queues.agent.getJob(jobId);
+      return (await found?.getState()) === "failed" ? found : undefined;
+    });
+    const [before] = await h.deps.ds.query("SELECT * FROM runs WHERE id = $1", [jobId]);
+    const calls = h.sim.journal.length;
+    // What Bull Board's own Retry does: BullMQ's retry, the run left as it was.
+    await job.retry("failed");
+    await eventually(async () => ((await job.getState()) !== "failed" ? true : undefined));
+    const ended = await eventually(async () => {
+      const state = await job.getState();
+      return state === "failed" || state === "completed" ? state : undefined;
+    });
+    expect(ended).to.equal("failed");
+    expect((await h.deps.queues.agent.getJob(jobId))!.failedReason).to.equal(res.body.detail);
+    const [after] = await h.deps.ds.query("SELECT * FROM runs WHERE id = $1", [jobId]);
+    expect(after).to.deep.equal(before);
+    expect(h.sim.journal.length).to.equal(calls);
+  });
+
   it("GET /v1/jobs/{id} of a running swarm shows its progress moving, from the stored steps", async () => {
     const slow = { sim_latency_ms: 700 };
     const res = await postSwarm(

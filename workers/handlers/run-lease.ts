@@ -40,13 +40,18 @@ export class RunLease {
   }
 
   /**
-   * Claims the run for a new execution: the run and its lease, or null when the run has ended
-   * already (a duplicate delivery). Throws `RunLeasedError` while another execution holds it.
+   * Claims the run for a new execution: the run and its lease, or the run's final row when it has
+   * ended already (a duplicate delivery; null when there is no such run). Throws `RunLeasedError`
+   * while another execution holds it.
    */
-  static async claim(ds: DataSource, runId: string, leaseMs: number): Promise<{ run: Run; lease: RunLease } | null> {
+  static async claim(
+    ds: DataSource,
+    runId: string,
+    leaseMs: number,
+  ): Promise<{ run: Run; lease: RunLease } | { ended: Run | null }> {
     const owner = randomUUID();
     const claim = await claimRunLease(ds, runId, owner, leaseMs);
-    if (claim.state === "finished") return null;
+    if (claim.state === "finished") return { ended: claim.run };
     if (claim.state === "leased") throw new RunLeasedError(runId, Math.ceil(claim.msLeft) + RECHECK_MARGIN_MS);
     return { run: claim.run, lease: new RunLease(ds, runId, owner, leaseMs) };
   }

@@ -21,6 +21,7 @@ import { failRun, loadSteps, recordCancelledUsage } from "../../shared/db/run-st
 import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { countBudgetStop, countRun, type RunOutcome } from "../../shared/metrics/runs";
 import { RunEventWriter } from "../../shared/queues/run-events";
+import { jobOutcome } from "../../shared/queues/job-outcome";
 import type { RunJobResult } from "../../shared/queues/registry";
 import { plannedSteps } from "../../shared/swarms/planned-steps";
 import { UsageCounter } from "../agents/agent-context";
@@ -138,7 +139,9 @@ export async function executeRun<R extends ExecutedRun>(
   // Postgres being restarted delays each read and write here rather than failing the run.
   const durable = <T>(work: () => Promise<T>) => whenDatabaseAnswers(work, { signal: ctx.signal });
   const claimed = await durable(() => RunLease.claim(ctx.ds, runId, config.queue.lockMs));
-  if (!claimed) return { runId }; // finished or cancelled already: a duplicate delivery
+  // Ended already (a duplicate delivery, or a job moved back to its queue without re-opening its
+  // run): nothing runs, and the job ends the way the run did (see the worker pool).
+  if ("ended" in claimed) return { runId, ...(claimed.ended ? jobOutcome(claimed.ended) : {}) };
   const { run, lease } = claimed;
   if (!isRunFor(run, how)) giveUp(lease, new Error(`Run ${runId} is a ${run.kind} run, not ${how.kind}`));
   const earlier =
@@ -203,7 +206,7 @@ export async function executeRun<R extends ExecutedRun>(
         }
         countEnded(run, "cancelled");
         env.events?.emit({ type: "error", error: "The run was cancelled" });
-        return { runId };
+        return { runId, status: "cancelled" };
       }
       if (ctx.signal?.aborted) giveUp(lease, err); // forced shutdown: the job goes back to the queue
       // A deadline that fell while a provider call was being retried says what the provider answered.

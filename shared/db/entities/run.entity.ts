@@ -51,6 +51,22 @@ export interface RunError {
   [detail: string]: unknown;
 }
 
+/**
+ * How an attempt of a run ended before an operator retried it (Bull Board's Retry re-opens a
+ * failed run): one entry per retry, oldest first, in `runs.retries`.
+ */
+interface RunRetry {
+  /** When the operator retried the run (ISO 8601). */
+  retried_at: string;
+  status: RunStatus;
+  error: RunError | null;
+  /** What the attempt had spent (its steps stay in `run_steps` and replay in the next attempt). */
+  usage: unknown;
+  started_at: string | null;
+  finished_at: string | null;
+  execution_time: number | null;
+}
+
 /** A request as a run stores it: the API has filled its budget with the caller's shared ceilings. */
 type Stored<Request extends { budget?: unknown }> = Omit<Request, "budget"> & { budget?: StoredBudget };
 
@@ -77,7 +93,10 @@ interface RunRecord<Kind extends RunKind, Request, Output, Usage> {
   /** Each agent's part, for a run that failed, was cancelled or stopped at its budget; null otherwise. */
   agents: AgentOutcome[] | null;
   service_tier: string;
+  /** Deliveries of its job that claimed the run (a crashed worker's retry counts, as does an operator's retry). */
   attempts: number;
+  /** How each attempt before an operator's retry ended (see `RunRetry`). */
+  retries: RunRetry[];
   /** The execution holding the run (see `claimRunLease`), and until when. */
   lease_owner: string | null;
   lease_until: Date | null;
@@ -188,6 +207,7 @@ export const RunEntity = new EntitySchema<Run>({
     agents: { type: "jsonb", nullable: true },
     service_tier: { type: "text", default: "standard" },
     attempts: { type: "int", default: 0 },
+    retries: { type: "jsonb", default: () => "'[]'" },
     lease_owner: { type: "uuid", nullable: true },
     lease_until: { type: "timestamptz", nullable: true },
     queued_at: { type: "timestamptz" },

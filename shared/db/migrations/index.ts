@@ -8,6 +8,7 @@ import { PromptTokenLaunches1763802000000 } from "./1763802000000-prompt-token-l
 import { RunSealedSecrets1763805600000 } from "./1763805600000-run-sealed-secrets";
 import { PromptModeration1763806500000 } from "./1763806500000-prompt-moderation";
 import { HostedRunKinds1763810000000 } from "./1763810000000-hosted-run-kinds";
+import { RunRetries1763812000000 } from "./1763812000000-run-retries";
 import { BillingLedger1763820000000 } from "./1763820000000-billing-ledger";
 import { RunAgentOutcomes1763823600000 } from "./1763823600000-run-agent-outcomes";
 
@@ -23,6 +24,7 @@ export const migrations = [
   RunSealedSecrets1763805600000,
   PromptModeration1763806500000,
   HostedRunKinds1763810000000,
+  RunRetries1763812000000,
   BillingLedger1763820000000,
   RunAgentOutcomes1763823600000,
 ];
