@@ -11,6 +11,7 @@ import {
   type IdempotencyRecord,
   type StoredResponse,
 } from "../../shared/db/idempotency-store";
+import { announcedWaitMs } from "./client-wait";
 import { v1ErrorBody } from "./error-bodies";
 import { parsePrefer } from "./prefer-header";
 import type { V1State } from "./state";
@@ -51,7 +52,8 @@ const v1Rendered: RenderError = (_ctx, err) => ({
  *   answer — status, body and the headers the route set — once it has one.
  * - Same key, same request, answered: the stored answer again (`Idempotent-Replayed: true`).
  * - Same key, same request, still being answered: waits for the first request's answer, polling
- *   the record up to the request's own wait (`Prefer: wait`, at most `SYNC_WAIT_MS`), then 409
+ *   the record up to the request's own wait (`Prefer: wait` or its announced time-out, at most
+ *   `SYNC_WAIT_MS`), then 409
  *   `IDEMPOTENCY_KEY_IN_PROGRESS`. Simultaneous duplicates therefore create one run.
  * - Same key, another request: 409 `IDEMPOTENCY_KEY_REUSED`.
  * - Records older than 24 h count as absent and are replaced.
@@ -81,7 +83,9 @@ export function idempotency(ds: DataSource, options: IdempotencyOptions): Middle
     }
     const claim = { apiKeyId: ctx.state.auth.apiKeyId, key, hash: requestHash(ctx.method, ctx.path, ctx.request.body) };
     const prefer = parsePrefer(ctx.get("prefer"));
-    const deadline = Date.now() + Math.min(prefer.waitMs ?? options.syncWaitMs, options.syncWaitMs) + WAIT_GRACE_MS;
+    const waitMs = Math.min(prefer.waitMs ?? options.syncWaitMs, options.syncWaitMs) + WAIT_GRACE_MS;
+    // Never past the time-out the client announced: it would not hear the answer.
+    const deadline = Date.now() + Math.min(waitMs, announcedWaitMs(ctx) ?? waitMs);
 
     for (;;) {
       const held = await claimKey(ds, claim, ttlMs, staleMs);

@@ -46,6 +46,28 @@ export const SHARED_HEADERS: Record<SharedHeader, { component: string; parameter
       schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
     },
   },
+  "X-Stainless-Retry-Count": {
+    component: "RetryCount",
+    parameter: {
+      name: "X-Stainless-Retry-Count",
+      in: "header",
+      required: false,
+      description:
+        "How many times the client sent this request before (the official SDKs send it, from 0). From 1, a request repeating an earlier attempt of the same key, body and `User-Agent` whose answer never reached the client (it left, or was answered 504, 500 `RUN_FAILED` or 409 `RUN_CANCELLED`) answers from that attempt's run instead of starting one; remembered for 5 minutes.",
+      schema: { type: "integer", minimum: 0 },
+    },
+  },
+  "X-Stainless-Timeout": {
+    component: "ClientTimeout",
+    parameter: {
+      name: "X-Stainless-Timeout",
+      in: "header",
+      required: false,
+      description:
+        "The client's time-out in seconds (the official SDKs send it for a request given its own `timeout`): a run still going is answered 504 with its `job_id` a little before it.",
+      schema: { type: "integer", minimum: 0 },
+    },
+  },
 };
 
 const count = { type: "integer", minimum: 0 };
