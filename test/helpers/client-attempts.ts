@@ -3,6 +3,7 @@ import type { Harness } from "./harness";
 /** A fresh account and what it caused: its runs and the LLM and tool calls billed to them. */
 export interface Account {
   key: string;
+  keyId: string;
   userId: string;
   /** The account's runs, oldest first (batch items included). */
   runs(): Promise<{ id: string; kind: string; status: string; parent_id: string | null }[]>;
@@ -16,11 +17,12 @@ export interface Account {
 
 /** A fresh user and key, with readers for the runs and charges made on its account. */
 export async function freshAccount(h: Harness): Promise<Account> {
-  const { key, userId } = await h.newKey();
+  const { key, keyId, userId } = await h.newKey();
   const runs = () =>
     h.deps.ds.query("SELECT id, kind, status, parent_id FROM runs WHERE user_id = $1 ORDER BY queued_at, id", [userId]);
   return {
     key,
+    keyId,
     userId,
     runs,
     topRuns: async () => (await runs()).filter((r: { parent_id: string | null }) => r.parent_id === null),

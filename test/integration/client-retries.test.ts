@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { config } from "../../shared/config";
 import { freshAccount, type Account } from "../helpers/client-attempts";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
@@ -133,6 +134,10 @@ describe("retried requests: one intent, one run", function () {
     while (!text.includes("\n\n")) text += new TextDecoder().decode((await reader.read()).value);
     const jobId = parseSse(text)[0].data.job_id;
     dropped.abort();
+    // An SDK retries after a back-off; this one waits until the service has seen its client leave.
+    await eventually(async () =>
+      (await h.deps.redis.keys(`${config.queue.prefix}:unanswered:${account.keyId}:*`)).length > 0 ? true : undefined,
+    );
 
     const retry = await fetch(`${h.baseUrl}${AGENT_PATH}`, {
       method: "POST",
