@@ -8,6 +8,7 @@ import type { ApiDeps } from "./deps";
 import { apiKeyAuth } from "./http/auth";
 import { basicAuth } from "./http/basic-auth";
 import { idempotency } from "./http/idempotency";
+import { retriedRequests } from "./http/retried-requests";
 import { jsonBody } from "./http/body";
 import { ExhaustedKeys, refuseExhaustedKeys } from "./http/exhausted-keys";
 import { rateLimit, rateLimitBeforeLargeBodies } from "./http/rate-limit";
@@ -102,6 +103,7 @@ export function createApiApp(
       syncWaitMs: config.http.syncWaitMs,
       renderError: (ctx, err) => renderers(ctx).render(err),
     }),
+    retriedRequests(deps.redis),
     ...routes(routers.v1),
   ]);
   app.use((ctx, next) => (ctx.path.startsWith("/v1/") ? v1(ctx, next) : next()));

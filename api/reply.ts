@@ -25,3 +25,12 @@ export function acceptedReply(runId: string): Reply {
     headers: { Location: url, "Preference-Applied": "respond-async" },
   };
 }
+
+/**
+ * The `x-should-retry` header: whether sending the same request again can change its answer. The
+ * Stainless-generated SDKs (swarms-ts, openai) obey it over their own rule (retry 408, 409, 429 and
+ * every 5xx), so a run that failed is not started again by a client that would retry a 500.
+ */
+export function retryHint(helps: boolean): Record<string, string> {
+  return { "x-should-retry": helps ? "true" : "false" };
+}

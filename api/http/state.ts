@@ -2,6 +2,7 @@ import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { Logger } from "../../shared/logger";
 import type { PlatformCaller } from "../auth/platform-caller";
 import type { RateLimitState } from "../limits/rate-limiter";
+import type { RunAttempt } from "../runs/run-attempt";
 
 /** What every request carries once `requestLogger` has run. */
 export interface RequestState {
@@ -20,6 +21,8 @@ export interface V1State extends RequestState {
   admission?: Promise<void>;
   /** Points counted before the body was read (`rateLimitBeforeLargeBodies`), which `rateLimit` does not count again. */
   prepaidPoints?: number;
+  /** Whether a POST is another attempt of one that started a run, and who hears of its run (`idempotency`, `retriedRequests`). */
+  attempt?: RunAttempt;
 }
 
 /** A platform request behind `platformAuth`. */

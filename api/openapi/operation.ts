@@ -20,7 +20,7 @@ type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 export type Access = "apiKey" | "platform" | "platformOptional" | "public";
 
 /** Request headers described once in the document (`components.parameters`). */
-export type SharedHeader = "Prefer" | "Idempotency-Key";
+export type SharedHeader = "Prefer" | "Idempotency-Key" | "X-Stainless-Retry-Count" | "X-Stainless-Timeout";
 
 interface Example {
   summary?: string;

@@ -46,6 +46,28 @@ export const SHARED_HEADERS: Record<SharedHeader, { component: string; parameter
       schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
     },
   },
+  "X-Stainless-Retry-Count": {
+    component: "RetryCount",
+    parameter: {
+      name: "X-Stainless-Retry-Count",
+      in: "header",
+      required: false,
+      description:
+        "How many times the client sent this request before, a whole number (the official SDKs send it, from 0; any other value is ignored). From 1, a request repeating an earlier attempt of the same key, body and `User-Agent` whose answer never reached the client (it left, or was answered 504, a failed run's 500 or 409 `RUN_CANCELLED`) answers from that attempt's run instead of starting one; remembered for 5 minutes.",
+      schema: { type: "string", examples: ["1"] },
+    },
+  },
+  "X-Stainless-Timeout": {
+    component: "ClientTimeout",
+    parameter: {
+      name: "X-Stainless-Timeout",
+      in: "header",
+      required: false,
+      description:
+        "The client's time-out in whole seconds (the official SDKs send it for a request given its own `timeout`; 0 and any other value are ignored): a run still going is answered 504 with its `job_id` a little before it.",
+      schema: { type: "string", examples: ["60"] },
+    },
+  },
 };
 
 const count = { type: "integer", minimum: 0 };

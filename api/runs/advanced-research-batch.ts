@@ -5,7 +5,7 @@ import type { Reply } from "../reply";
 import { prepareResearch } from "./advanced-research";
 import { assertBatchSize, runBatch, type BatchKind } from "./batch";
 import { presentAdvancedResearch } from "./presenters/advanced-research.presenter";
-import { readyAgents } from "./ready-agents";
+import { readyAgents, type RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import type { Prefer } from "./submit-run";
 
@@ -14,6 +14,7 @@ const RESEARCH_BATCH: BatchKind<"advanced_research_batch", "advanced_research"> 
   childKind: "advanced_research",
   parentJob: "advanced-research-batch",
   childJob: "advanced-research",
+  present: (_parent, children) => children.map(presentAdvancedResearch),
 };
 
 /**
@@ -27,20 +28,16 @@ export async function completeAdvancedResearchBatch(
   items: AdvancedResearchRequest[],
   owner: KeyOwner,
   prefer: Prefer,
+  hooks: RunHooks = {},
 ): Promise<Reply> {
   assertBatchSize(items.length);
-  const prepared = items.map((item, i) => prepareResearch(item, owner, `input_schemas[${i}].`));
-  const images = prepared.flatMap((item, i) => imageUrls(item, `input_schemas[${i}]`));
-  await readyAgents(deps, owner.userId, { specs: [], images });
-  return runBatch(
-    deps,
-    {
-      kind: RESEARCH_BATCH,
-      owner,
+  return runBatch(deps, RESEARCH_BATCH, owner, prefer, hooks, async () => {
+    const prepared = items.map((item, i) => prepareResearch(item, owner, `input_schemas[${i}].`));
+    const images = prepared.flatMap((item, i) => imageUrls(item, `input_schemas[${i}]`));
+    await readyAgents(deps, owner.userId, { specs: [], images });
+    return {
       parentRequest: { total_requests: items.length },
       items: prepared.map((request) => ({ request, secrets: [] })),
-      present: (_parent, children) => children.map(presentAdvancedResearch),
-    },
-    prefer,
-  );
+    };
+  });
 }

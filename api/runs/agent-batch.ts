@@ -2,11 +2,10 @@ import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import { withholdAgentSecrets } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
-import type { OnPublished } from "../marketplace/publishing/publish-agents";
 import type { Reply } from "../reply";
 import { assertBatchSize, runBatch, type BatchKind } from "./batch";
 import { presentAgentBatch } from "./presenters/agent-batch.presenter";
-import { readyAgents } from "./ready-agents";
+import { readyAgents, type RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
@@ -18,6 +17,7 @@ const AGENT_BATCH: BatchKind<"agent_batch", "agent"> = {
   childKind: "agent",
   parentJob: "agent-batch",
   childJob: "agent-run",
+  present: presentAgentBatch,
 };
 
 /**
@@ -30,21 +30,18 @@ export async function completeAgentBatch(
   items: AgentCompletionRequest[],
   owner: KeyOwner,
   prefer: Prefer,
-  onPublished?: OnPublished,
+  hooks: RunHooks = {},
 ): Promise<Reply> {
   assertBatchSize(items.length);
-  const where = (i: number) => `[${i}].agent_config`;
-  const specs = items.map((item) => item.agent_config);
-  assertAgentModelsServable(specs, where);
-  assertBuiltinToolsOffered(items, (i) => `[${i}].tools_enabled`);
-  // One pass over every item's agents: one marketplace lookup, one publication.
-  const images = items.flatMap((item, i) => imageUrls(item, `[${i}]`));
-  const configs = await readyAgents(deps, owner.userId, { specs, images, where }, { onPublished });
-  return runBatch(
-    deps,
-    {
-      kind: AGENT_BATCH,
-      owner,
+  return runBatch(deps, AGENT_BATCH, owner, prefer, hooks, async () => {
+    const where = (i: number) => `[${i}].agent_config`;
+    const specs = items.map((item) => item.agent_config);
+    assertAgentModelsServable(specs, where);
+    assertBuiltinToolsOffered(items, (i) => `[${i}].tools_enabled`);
+    // One pass over every item's agents: one marketplace lookup, one publication.
+    const images = items.flatMap((item, i) => imageUrls(item, `[${i}]`));
+    const configs = await readyAgents(deps, owner.userId, { specs, images, where }, hooks);
+    return {
       parentRequest: { total_requests: items.length },
       // Items stream nothing: their results come back together.
       items: items.map((item, i) =>
@@ -55,8 +52,6 @@ export async function completeAgentBatch(
           budget: effectiveBudget(item.budget, owner.tier),
         }),
       ),
-      present: presentAgentBatch,
-    },
-    prefer,
-  );
+    };
+  });
 }

@@ -1,13 +1,14 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
-import type { RunKind, RunOfKind } from "../../shared/db/entities/run.entity";
+import type { Run, RunKind, RunOfKind } from "../../shared/db/entities/run.entity";
 import type { JobName } from "../../shared/queues/registry";
 import type { SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { acceptedReply, type Outcome } from "../reply";
 import { readyAgents, type RequestAgents, type RunHooks } from "./ready-agents";
 import { runFrames, type StreamFormat } from "./run-stream";
-import { assertSucceeded, runAndWait, syncWaitMs, type Prefer } from "./submit-run";
+import { takeEarlierRun } from "./run-attempt";
+import { assertSucceeded, awaitRun, runAndWait, syncWaitMs, type Prefer } from "./submit-run";
 
 /** What a completion endpoint's requests have in common: whether to stream. */
 interface RunRequest {
@@ -40,7 +41,8 @@ export interface CompletionKind<R extends RunRequest, K extends RunKind = RunKin
 /**
  * E5 and E1: checks the request, makes its agents ready (egress, marketplace prompts, publication),
  * stores and queues the run, and answers when it ends: 200 with its result, 202 when the caller
- * does not wait, or its frames when it streams.
+ * does not wait, or its frames when it streams. A request that is another attempt of one that
+ * started a run (see `takeEarlierRun`) does none of that: it answers from that run.
  */
 export async function completeRun<R extends RunRequest, K extends RunKind, B>(
   deps: ApiDeps,
@@ -50,11 +52,17 @@ export async function completeRun<R extends RunRequest, K extends RunKind, B>(
   prefer: Prefer,
   hooks: RunHooks = {},
 ): Promise<Outcome> {
+  const earlier = await takeEarlierRun(deps, owner, kind.kind, prefer, hooks);
+  if (earlier) {
+    const { run: taken, prefer: waiting } = earlier;
+    const request = taken.request as unknown as R; // the request as this kind stored it
+    const waitMs = waitFor(request, waiting);
+    const run = waitMs === null ? null : await awaitRun(deps, taken.id, waitMs);
+    return answer(deps, kind, { runId: taken.id, request, run }, waiting);
+  }
   const prepared = kind.prepare(body, owner);
   const specs = await readyAgents(deps, owner.userId, kind.agentsOf(prepared), hooks);
   const { request, secrets } = kind.withholdSecrets(kind.withAgents(prepared, specs));
-  const streaming = Boolean(request.stream) && !prefer.respondAsync;
-  const waitMs = streaming ? null : syncWaitMs(prefer);
   const { runId, run } = await runAndWait(
     deps,
     {
@@ -65,11 +73,29 @@ export async function completeRun<R extends RunRequest, K extends RunKind, B>(
       owner,
       serviceTier: kind.serviceTier?.(request),
       admission: hooks.admission,
+      onStored: hooks.attempt?.runFound,
     },
-    waitMs,
+    waitFor(request, prefer),
   );
-  if (streaming) return { stream: runFrames(deps, runId, kind.streamFormat(runId, request)) };
-  if (waitMs === null) return acceptedReply(runId);
+  return answer(deps, kind, { runId, request, run }, prefer);
+}
+
+const streams = (request: RunRequest, prefer: Prefer) => Boolean(request.stream) && !prefer.respondAsync;
+
+/** How long a request waits for its run: null when it streams or does not wait. */
+function waitFor(request: RunRequest, prefer: Prefer): number | null {
+  return streams(request, prefer) ? null : syncWaitMs(prefer);
+}
+
+/** The answer for a run: its frames, a 202, or its result (or the error it ended in) once it ended. */
+function answer<R extends RunRequest, K extends RunKind, B>(
+  deps: ApiDeps,
+  kind: CompletionKind<R, K, B>,
+  { runId, request, run }: { runId: string; request: R; run: Run | null },
+  prefer: Prefer,
+): Outcome {
+  if (streams(request, prefer)) return { stream: runFrames(deps, runId, kind.streamFormat(runId, request)) };
+  if (syncWaitMs(prefer) === null) return acceptedReply(runId);
   assertSucceeded(run, runId, kind.kind);
   return { status: 200, body: kind.present(run) };
 }

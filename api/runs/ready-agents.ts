@@ -3,6 +3,7 @@ import type { ApiDeps } from "../deps";
 import { publishAgentPrompts, type OnPublished } from "../marketplace/publishing/publish-agents";
 import { attachMarketplacePrompts } from "../marketplace/run-prompts";
 import { assertRequestEgress, type RequestUrl } from "./request-egress";
+import type { RunAttempt } from "./run-attempt";
 
 /** What the route hands a run use case besides the request itself. */
 export interface RunHooks {
@@ -10,6 +11,8 @@ export interface RunHooks {
   onPublished?: OnPublished;
   /** The rate-limit verdict, when it is still on its way: awaited before anything is written. */
   admission?: Promise<void>;
+  /** Whether the request is another attempt of one that started a run, and who hears of its run. */
+  attempt?: RunAttempt;
 }
 
 /** One request's agents, and what else it asks to connect to, with where they sit in the request. */

@@ -20,8 +20,12 @@ import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type WithheldSecret } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { presentStoppedRun } from "./presenters/stopped-run.presenter";
+import { retryHint } from "../reply";
 
-/** What the client's `Prefer` header asks of a run request (see `parsePrefer`). */
+/**
+ * How the client wants a run request answered: at once (`Prefer: respond-async`), or after waiting
+ * up to `waitMs` (its `Prefer: wait`, or the time-out it announced, whichever is sooner).
+ */
 export interface Prefer {
   respondAsync: boolean;
   waitMs: number | null;
@@ -55,6 +59,8 @@ export interface SubmitRun {
    * is queued.
    */
   admission?: Promise<void>;
+  /** Told the run's id once its row is stored, before it is queued. */
+  onStored?(runId: string): void;
 }
 
 /**
@@ -62,15 +68,13 @@ export interface SubmitRun {
  * forever) and waits up to `waitMs` for the row to reach a final state. Listens before enqueueing,
  * so a fast job's completion cannot slip past. Null when nobody waits or the wait ran out.
  */
-export async function enqueueAndAwait(
+export function enqueueAndAwait(
   deps: ApiDeps,
   runId: string,
   enqueueJob: () => Promise<void>,
   waitMs: number | null,
 ): Promise<Run | null> {
-  addLogContext({ runId });
-  const watch = waitMs === null ? null : deps.waiter.watch(runId);
-  try {
+  return watchRun(deps, runId, waitMs, async () => {
     try {
       await enqueueJob();
     } catch {
@@ -79,7 +83,36 @@ export async function enqueueAndAwait(
       );
       throw new ServiceUnavailableError("The job queue is unavailable; try again shortly");
     }
-    if (!watch || waitMs === null) return null;
+    return null;
+  });
+}
+
+/**
+ * Waits up to `waitMs` for a run that is already queued (an earlier request's) to end; one that
+ * has ended is returned at once. Null when the wait ran out or nobody waits.
+ */
+export function awaitRun(deps: ApiDeps, runId: string, waitMs: number | null): Promise<Run | null> {
+  return watchRun(deps, runId, waitMs, async () => {
+    const row = await findRun(deps.ds, runId);
+    return row && isTerminal(row.status) ? row : null;
+  });
+}
+
+/**
+ * Listens for a run's end, then does `first` (which may already find it ended) and waits up to
+ * `waitMs` for the final row. Listening first means an end announced meanwhile is not missed.
+ */
+async function watchRun(
+  deps: ApiDeps,
+  runId: string,
+  waitMs: number | null,
+  first: () => Promise<Run | null>,
+): Promise<Run | null> {
+  addLogContext({ runId });
+  const watch = waitMs === null ? null : deps.waiter.watch(runId);
+  try {
+    const ended = await first();
+    if (ended || !watch || waitMs === null) return ended;
     const finished = await watch.wait(async (announced) => {
       const row =
         announced && isTerminal(announced.status)
@@ -131,6 +164,7 @@ export async function runAndWait(
     serviceTier: run.serviceTier,
   };
   await insertAdmitted(deps, row, { relaxed: waits }, run.admission);
+  run.onStored?.(runId);
   const options = run.serviceTier === "flex" ? { priority: FLEX_PRIORITY } : {};
   const finished = await enqueueAndAwait(
     deps,
@@ -161,7 +195,12 @@ async function insertAdmitted(
   if (inserted.status === "rejected") throw inserted.reason;
 }
 
-/** Throws the contract's error for a run that did not succeed (or is still going); `kind` is the kind it was submitted as. */
+/**
+ * Throws the contract's error for a run that did not succeed (or is still going); `kind` is the
+ * kind it was submitted as. Each says whether the same request sent again can change it
+ * (`x-should-retry`): a run still going, yes (a retry waits for it again); a failed or cancelled
+ * one, no (a retry gets the same answer).
+ */
 export function assertSucceeded<K extends RunKind>(
   run: Run | null,
   runId: string,
@@ -173,22 +212,27 @@ export function assertSucceeded<K extends RunKind>(
       "RUN_TIMEOUT",
       "The run is still in progress; fetch its result later with GET /v1/jobs/{job_id}",
       { job_id: runId },
-      { Location: `/v1/jobs/${runId}`, "Retry-After": String(RUN_TIMEOUT_RETRY_AFTER_S) },
+      { Location: `/v1/jobs/${runId}`, "Retry-After": String(RUN_TIMEOUT_RETRY_AFTER_S), ...retryHint(true) },
     );
   }
   if (run.status === "cancelled")
-    throw new AppError(409, "RUN_CANCELLED", "The run was cancelled", {
-      job_id: run.job_id,
-      ...presentStoppedRun(run),
-    });
+    throw new AppError(
+      409,
+      "RUN_CANCELLED",
+      "The run was cancelled",
+      { job_id: run.job_id, ...presentStoppedRun(run) },
+      retryHint(false),
+    );
   if (run.status !== "succeeded") {
     // The failure's own code, as the job read gives it; RUN_FAILED only when the run stored none.
     const agent = run.error?.agent;
-    throw new AppError(500, run.error?.code ?? "RUN_FAILED", run.error?.message ?? "The run failed", {
-      job_id: run.job_id,
-      ...(agent ? { agent } : {}),
-      ...presentStoppedRun(run),
-    });
+    throw new AppError(
+      500,
+      run.error?.code ?? "RUN_FAILED",
+      run.error?.message ?? "The run failed",
+      { job_id: run.job_id, ...(agent ? { agent } : {}), ...presentStoppedRun(run) },
+      retryHint(false),
+    );
   }
   if (run.kind !== kind) throw new Error(`Run ${runId} is a ${run.kind} run, not ${kind}`);
 }

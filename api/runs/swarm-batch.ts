@@ -3,7 +3,7 @@ import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { AppError } from "../../shared/errors";
 import { withholdSwarmSecrets } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
-import { publishAgentPrompts, type OnPublished } from "../marketplace/publishing/publish-agents";
+import { publishAgentPrompts } from "../marketplace/publishing/publish-agents";
 import { applyMarketplacePrompts, lookupMarketplacePrompts } from "../marketplace/run-prompts";
 import type { Reply } from "../reply";
 import { swarmRequestSchema } from "../schemas/swarm-request.schema";
@@ -11,6 +11,7 @@ import { validateRequest } from "../schemas/validate-request";
 import { assertBatchSize, runBatch, type BatchKind } from "./batch";
 import type { SwarmBatchItem, SwarmBatchParent } from "../../shared/contracts/batch";
 import { batchSlots } from "./presenters/swarm-batch.presenter";
+import type { RunHooks } from "./ready-agents";
 import { assertRequestEgress, imageUrls } from "./request-egress";
 import type { Prefer } from "./submit-run";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
@@ -20,6 +21,8 @@ const SWARM_BATCH: BatchKind<"swarm_batch", "swarm"> = {
   childKind: "swarm",
   parentJob: "swarm-batch",
   childJob: "swarm-run",
+  // Refused items are kept with the parent, so every slot is told from the stored batch.
+  present: (parent, children) => batchSlots(parent.request, children),
 };
 
 type PreparedItem = { request: SwarmRequest } | { error: SwarmBatchItem };
@@ -69,25 +72,45 @@ export async function completeSwarmBatch(
   items: unknown[],
   owner: KeyOwner,
   prefer: Prefer,
-  onPublished: OnPublished = () => undefined,
+  hooks: RunHooks = {},
 ): Promise<Reply> {
   assertBatchSize(items.length);
-  const validated = await Promise.all(
-    items.map((item) =>
-      step(prepareItem(item, owner), async (request) => {
-        await assertRequestEgress(request.agents ?? [], imageUrls(request));
-        return request;
-      }),
-    ),
-  );
-  // One lookup for the marketplace prompts of every item.
+  return runBatch(deps, SWARM_BATCH, owner, prefer, hooks, async () => {
+    const validated = await Promise.all(
+      items.map((item) =>
+        step(prepareItem(item, owner), async (request) => {
+          await assertRequestEgress(request.agents ?? [], imageUrls(request));
+          return request;
+        }),
+      ),
+    );
+    const prepared = await readySwarms(deps, owner, validated);
+    hooks.onPublished?.(prepared.promptIds);
+    const runnable = prepared.items.flatMap((p) => ("request" in p ? [withholdSwarmSecrets(p.request)] : []));
+    // Refused items are kept with the parent, so a later GET /v1/jobs shows every slot too.
+    const rejected = prepared.items.flatMap((p, index) => ("error" in p ? [{ index, item: p.error }] : []));
+    const parentRequest: SwarmBatchParent = { total_requests: items.length, rejected };
+    if (runnable.length === 0) return { status: 200, body: batchSlots(parentRequest, []) };
+    return { parentRequest, items: runnable };
+  });
+}
+
+/**
+ * The valid items with their marketplace prompts in place and their agents published (one
+ * marketplace lookup for all), one after another so that items publishing the same prompt share
+ * one record; an item either step refuses takes its slot as an error.
+ */
+async function readySwarms(
+  deps: ApiDeps,
+  owner: KeyOwner,
+  validated: PreparedItem[],
+): Promise<{ items: PreparedItem[]; promptIds: string[] }> {
   const lookup = await lookupMarketplacePrompts(
     deps.ds,
     validated.flatMap((p) => ("request" in p ? (p.request.agents ?? []) : [])),
   );
   const promptIds: string[] = [];
   const prepared: PreparedItem[] = [];
-  // One item after another, so items publishing the same prompt share one record.
   for (const item of validated) {
     prepared.push(
       await step(item, async (request) => {
@@ -98,21 +121,5 @@ export async function completeSwarmBatch(
       }),
     );
   }
-  onPublished([...new Set(promptIds)]);
-  const runnable = prepared.flatMap((p) => ("request" in p ? [withholdSwarmSecrets(p.request)] : []));
-  // Refused items are kept with the parent, so a later GET /v1/jobs shows every slot too.
-  const rejected = prepared.flatMap((p, index) => ("error" in p ? [{ index, item: p.error }] : []));
-  const parentRequest: SwarmBatchParent = { total_requests: items.length, rejected };
-  if (runnable.length === 0) return { status: 200, body: batchSlots(parentRequest, []) };
-  return runBatch(
-    deps,
-    {
-      kind: SWARM_BATCH,
-      owner,
-      parentRequest,
-      items: runnable,
-      present: (_parent, children) => batchSlots(parentRequest, children),
-    },
-    prefer,
-  );
+  return { items: prepared, promptIds: [...new Set(promptIds)] };
 }

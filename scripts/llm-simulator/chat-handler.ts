@@ -7,7 +7,7 @@ import { readBody, sendJson } from "./http-io";
 import { recordRequest } from "./journal";
 import { parseChatRequest } from "./parse-request";
 import { buildReply } from "./reply";
-import { scriptedReply } from "./scripts";
+import { scriptFor, withScript } from "./scripts";
 import { buildFrames, sendStream } from "./sse";
 import { runAt } from "./timing";
 import type { JournalEntry, ScriptedReply } from "./types";
@@ -68,8 +68,8 @@ function respond(
   }
 
   const { body, request } = parsed;
-  // An explicit sim_reply in the request wins over a script.
-  const controls = { ...parsed.controls, reply: parsed.controls.reply ?? scriptedReply(state.scripts, request) };
+  // The request's own sim_* fields win over a script's.
+  const controls = withScript(parsed.controls, scriptFor(state.scripts, request));
   let key: string | undefined;
   const requestKey = () => (key ??= requestHash(body));
   const deadline = startedAt + controls.latencyMs;

@@ -6,7 +6,8 @@ export type ParseResult =
   | { ok: false; body: unknown; message: string; param: string | null };
 
 // A latency above this is almost certainly a unit mistake (seconds vs ms) and would hang a test.
-const MAX_LATENCY_MS = 600_000;
+/** The longest simulated latency a request or a script may ask for. */
+export const MAX_LATENCY_MS = 600_000;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -4,7 +4,7 @@ import { handleChatCompletion, type SimulatorState } from "./chat-handler";
 import { sendError, sendInternalError } from "./errors";
 import { FailureCounter } from "./failure-counter";
 import { readBody, sendJson } from "./http-io";
-import { scriptProblem } from "./scripts";
+import { scriptProblem, scriptRule } from "./scripts";
 import { isListedModel, modelList, modelObject } from "./models";
 import { warmTokenizer } from "./tokens";
 import type { JournalEntry, ScriptedReply } from "./types";
@@ -28,7 +28,10 @@ export interface Simulator {
   resetPeak(): void;
   /** Empties the journal and forgets `sim_error_times` counters. */
   clearJournal(): void;
-  /** Answers requests whose user or system text contains `rule.contains` with `rule.reply` (newest rule wins). */
+  /**
+   * Answers requests whose user, system or tool text contains `rule.contains` as the rule says
+   * (its reply, error status, latency; the newest matching rule wins).
+   */
   script(rule: ScriptedReply): void;
   /** Forgets every scripted answer. */
   clearScripts(): void;
@@ -74,7 +77,7 @@ function route(req: IncomingMessage, res: ServerResponse, state: SimulatorState,
   sendError(res, 404, `Invalid URL (${method} ${url})`);
 }
 
-/** `/_scripts`: GET lists the scripted answers, POST adds one `{contains, reply}`, DELETE forgets them all. */
+/** `/_scripts`: GET lists the scripted answers, POST adds one `{contains, reply?, error?, latency_ms?}`, DELETE forgets them all. */
 function routeScripts(req: IncomingMessage, res: ServerResponse, state: SimulatorState, method: string): void {
   if (method === "GET") return sendJson(res, 200, state.scripts);
   if (method === "DELETE") {
@@ -93,9 +96,9 @@ function routeScripts(req: IncomingMessage, res: ServerResponse, state: Simulato
     }
     const problem = scriptProblem(rule);
     if (problem) return sendError(res, 400, `Invalid script: ${problem}.`);
-    const { contains, reply } = rule as ScriptedReply;
-    state.scripts.push({ contains, reply });
-    sendJson(res, 201, { contains, reply });
+    const added = scriptRule(rule as ScriptedReply);
+    state.scripts.push(added);
+    sendJson(res, 201, added);
   });
 }
 
@@ -150,7 +153,7 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
       state.concurrency.peak = state.concurrency.now;
     },
     script(rule) {
-      state.scripts.push({ ...rule });
+      state.scripts.push(scriptRule(rule));
     },
     clearScripts() {
       state.scripts.length = 0;

@@ -80,10 +80,18 @@ export interface Reply {
   completionTokens: number;
 }
 
-/** A scripted answer: requests whose user, system or tool text contains `contains` get `reply`. */
+/**
+ * A scripted answer: requests whose user, system or tool text contains `contains` are answered
+ * with `reply`, fail with the HTTP status `error`, and take `latency_ms` to answer, as a request's
+ * own `sim_reply`, `sim_error` and `sim_latency_ms` would make them (which win when it has them).
+ * Scripts reach requests a client cannot add `sim_*` fields to (those the service builds itself,
+ * or an OpenAI-compatible endpoint's).
+ */
 export interface ScriptedReply {
   contains: string;
-  reply: string;
+  reply?: string;
+  error?: number;
+  latency_ms?: number;
 }
 
 /** One chat request as recorded for tests. */

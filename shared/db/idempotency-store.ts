@@ -19,8 +19,11 @@ export type IdempotencyRecord = Pick<
   "id" | "request_hash" | "run_id" | "response_status" | "response_body" | "response_headers"
 >;
 
-/** Who holds a key after a claim: this request (run it), or an earlier one (replay or wait for it). */
-export type Claim = { owned: true; id: string } | { owned: false; record: IdempotencyRecord };
+/**
+ * Who holds a key after a claim: this request (run it; `runId` names the run an abandoned holder
+ * had started, for this request to answer from), or an earlier one (replay or wait for it).
+ */
+export type Claim = { owned: true; id: string; runId: string | null } | { owned: false; record: IdempotencyRecord };
 
 /** JSON with object keys sorted at every level, so `{a, b}` and `{b, a}` hash the same. */
 function canonicalJson(value: unknown): string {
@@ -47,9 +50,11 @@ const RECORD_COLUMNS = "id, request_hash, run_id, response_status, response_body
 /**
  * Takes the key for this request in one statement when nobody holds it, or when its record has
  * expired (`ttlMs`) or was abandoned unanswered by a request that died (`staleMs`); taking over
- * gives the record a new id. Otherwise returns the holder's record; null when that record
- * vanished between the two statements (its request left no answer), so the caller claims again.
- * Two simultaneous claims serialise on the unique index: exactly one of them owns the key.
+ * gives the record a new id. An abandoned record whose run had started keeps that run, for the
+ * same request only: another body under the key stays refused while the record lasts. Otherwise
+ * returns the holder's record; null when that record vanished between the two statements (its
+ * request left no answer), so the caller claims again. Two simultaneous claims serialise on the
+ * unique index: exactly one of them owns the key.
  */
 export async function claimKey(
   ds: DataSource,
@@ -57,18 +62,21 @@ export async function claimKey(
   ttlMs: number,
   staleMs: number,
 ): Promise<Claim | null> {
-  const taken = await sql<{ id: string }>(
+  const taken = await sql<{ id: string; run_id: string | null }>(
     ds,
     `INSERT INTO idempotency_keys AS k (api_key_id, key, request_hash) VALUES ($1, $2, $3)
      ON CONFLICT (api_key_id, key) DO UPDATE
-       SET id = gen_random_uuid(), request_hash = EXCLUDED.request_hash, run_id = NULL, response_status = NULL,
-           response_body = NULL, response_headers = NULL, created_at = now()
+       SET id = gen_random_uuid(), request_hash = EXCLUDED.request_hash,
+           run_id = CASE WHEN k.created_at < now() - $4::double precision * interval '1 millisecond' THEN NULL
+                         ELSE k.run_id END,
+           response_status = NULL, response_body = NULL, response_headers = NULL, created_at = now()
        WHERE k.created_at < now() - $4::double precision * interval '1 millisecond'
-          OR (k.response_status IS NULL AND k.created_at < now() - $5::double precision * interval '1 millisecond')
-     RETURNING id`,
+          OR (k.response_status IS NULL AND k.created_at < now() - $5::double precision * interval '1 millisecond'
+              AND (k.run_id IS NULL OR k.request_hash = EXCLUDED.request_hash))
+     RETURNING id, run_id`,
     [claim.apiKeyId, claim.key, claim.hash, ttlMs, staleMs],
   );
-  if (taken[0]) return { owned: true, id: taken[0].id };
+  if (taken[0]) return { owned: true, id: taken[0].id, runId: taken[0].run_id };
   const rows = await sql<IdempotencyRecord>(
     ds,
     `SELECT ${RECORD_COLUMNS} FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
@@ -103,6 +111,27 @@ export async function saveResponse(
       JSON.stringify(response.headers),
       isUuid(runId) ? runId : null,
     ],
+  );
+}
+
+/**
+ * Notes the run a key's request started, as soon as it exists (before its answer): a duplicate
+ * whose original is gone then answers from that run instead of starting another.
+ */
+export async function recordRun(ds: DataSource, id: string, runId: string): Promise<void> {
+  await sql(ds, `UPDATE idempotency_keys SET run_id = $2 WHERE id = $1`, [id, runId]);
+}
+
+/**
+ * Replaces a kept 504 (the run was still going) with the run's final answer, once a duplicate has
+ * it: later duplicates replay that instead of waiting on the run again.
+ */
+export async function replaceTimedOutAnswer(ds: DataSource, id: string, response: StoredResponse): Promise<void> {
+  await sql(
+    ds,
+    `UPDATE idempotency_keys SET response_status = $2, response_body = $3, response_headers = $4
+      WHERE id = $1 AND response_status = 504`,
+    [id, response.status, JSON.stringify(response.body), JSON.stringify(response.headers)],
   );
 }
 

@@ -118,8 +118,64 @@ describe("Idempotency-Key on /v1 POSTs", () => {
     const impatient = await s.post("long-1", s.body, { prefer: "wait=0.1" });
     expect(impatient.status).to.equal(409);
     expect(impatient.body).to.include({ code: "IDEMPOTENCY_KEY_IN_PROGRESS", status_code: 409 });
-    expect((await original).status).to.equal(200);
+    expect(impatient.headers.get("x-should-retry")).to.equal("true");
+    const answered = await original;
+    expect(answered.status).to.equal(200);
+    // The original's run was known by then: the 409 says where to read it.
+    expect(impatient.body.job_id).to.equal(answered.body.job_id);
+    expect(impatient.headers.get("location")).to.equal(`/v1/jobs/${answered.body.job_id}`);
     expect(await s.runCount()).to.equal(1);
+  });
+
+  it("knows the run of a request still being answered as soon as the run exists", async () => {
+    const s = await scenario({ llm_args: { sim_latency_ms: 1_000 } });
+    const original = s.post("early-1");
+    const known = await eventually(async () => {
+      const record = await s.record("early-1");
+      return record?.run_id ? record : undefined;
+    });
+    expect(known.response_status).to.equal(null);
+    expect((await original).body.job_id).to.equal(known.run_id);
+  });
+
+  it("attaches a duplicate whose original died after starting its run to that run, instead of starting another", async () => {
+    const s = await scenario();
+    // The run the dead original started, and the record it left unanswered.
+    const started = await request(h.baseUrl, "POST", PATH, {
+      key: s.key,
+      body: s.body,
+      headers: { prefer: "respond-async" },
+    });
+    await h.deps.ds.query(
+      `INSERT INTO idempotency_keys (api_key_id, key, request_hash, run_id, created_at)
+       VALUES ($1, 'died', $2, $3, now() - $4 * interval '1 millisecond')`,
+      [s.keyId, requestHash("POST", PATH, s.body), started.body.job_id, config.http.syncWaitMs + 61_000],
+    );
+    const res = await s.post("died");
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.job_id).to.equal(started.body.job_id);
+    expect(await s.runCount()).to.equal(1);
+    expect(s.llmCalls()).to.equal(1);
+    expect(await s.record("died")).to.include({ run_id: started.body.job_id, response_status: 200 });
+    // Another body under that key is still another request.
+    const other = await s.post("died", { ...s.body, task: `${s.body.task} Differently.` });
+    expect(other.status).to.equal(409);
+    expect(other.body).to.include({ code: "IDEMPOTENCY_KEY_REUSED" });
+  });
+
+  it("answers a duplicate of a request answered 504 from its run, which has ended since", async () => {
+    const s = await scenario({ llm_args: { sim_latency_ms: 600 } });
+    const first = await s.post("timed-out", s.body, { prefer: "wait=0.1" });
+    expect(first.status).to.equal(504);
+    const later = await s.post("timed-out");
+    expect(later.status, JSON.stringify(later.body)).to.equal(200);
+    expect(later.body.job_id).to.equal(first.body.job_id);
+    expect(later.headers.get("idempotent-replayed")).to.equal("true");
+    // The run's answer is kept from then on.
+    expect(await s.record("timed-out")).to.include({ run_id: first.body.job_id, response_status: 200 });
+    expect((await s.post("timed-out")).body).to.deep.equal(later.body);
+    expect(await s.runCount()).to.equal(1);
+    expect(s.llmCalls()).to.equal(1);
   });
 
   it("takes over a record left unanswered by a request that died", async () => {

@@ -427,6 +427,29 @@ describe("LLM simulator", function () {
       });
       expect(after.choices[0].message.content).to.not.equal("scripted over HTTP");
     });
+
+    it("scripts an error status and a latency for requests whose client cannot add sim_* fields", async () => {
+      for (const bad of [{ contains: "x" }, { contains: "x", error: 302 }, { contains: "x", latency_ms: -1 }]) {
+        const res = await fetch(`${root}/_scripts`, { method: "POST", body: JSON.stringify(bad) });
+        expect(res.status, JSON.stringify(bad)).to.equal(400);
+      }
+      sim.script({ contains: "script-fails", error: 503 });
+      const failed = await client.chat.completions
+        .create({ model: "gpt-4o", messages: user("script-fails") }, { maxRetries: 0 })
+        .catch((err: unknown) => err);
+      expect(failed).to.be.instanceOf(OpenAI.APIError);
+      expect((failed as InstanceType<typeof OpenAI.APIError>).status).to.equal(503);
+
+      sim.script({ contains: "script-slow", latency_ms: 300 });
+      const started = performance.now();
+      await client.chat.completions.create({ model: "gpt-4o", messages: user("script-slow") });
+      expect(performance.now() - started).to.be.at.least(290);
+      // The request's own controls win over the script's.
+      const own = await client.chat.completions
+        .create(withSim({ model: "gpt-4o", messages: user("script-fails") }, { sim_error: 418 }), { maxRetries: 0 })
+        .catch((err: unknown) => err);
+      expect((own as InstanceType<typeof OpenAI.APIError>).status).to.equal(418);
+    });
   });
 
   describe("streaming", () => {

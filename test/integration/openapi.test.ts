@@ -168,7 +168,7 @@ describe("OpenAPI documents and docs pages", function () {
       expect(e7.responses).to.include.keys("400", "500");
     });
 
-    it("documents streaming answers and the Prefer and Idempotency-Key headers of the run endpoints", () => {
+    it("documents streaming answers and the Prefer, Idempotency-Key and SDK retry headers of the run endpoints", () => {
       for (const path of ["/v1/swarm/completions", E5]) {
         expect(Object.keys(api.doc.paths[path].post.responses["200"].content)).to.have.members([
           "application/json",
@@ -177,10 +177,14 @@ describe("OpenAPI documents and docs pages", function () {
       }
       for (const path of ["/v1/swarm/completions", "/v1/swarm/batch/completions", "/v1/agent/batch/completions", E5]) {
         const refs = api.doc.paths[path].post.parameters.map((p: any) => p.$ref);
-        expect(refs).to.have.members(["#/components/parameters/Prefer", "#/components/parameters/IdempotencyKey"]);
+        expect(refs).to.have.members(
+          ["Prefer", "IdempotencyKey", "RetryCount", "ClientTimeout"].map((name) => `#/components/parameters/${name}`),
+        );
         expect(api.doc.paths[path].post.responses).to.include.keys("202", "401", "422", "429", "504");
+        expect(api.doc.paths[path].post.responses["504"].headers).to.include.keys("Location", "x-should-retry");
       }
       expect(api.doc.components.parameters.IdempotencyKey).to.include({ name: "Idempotency-Key", in: "header" });
+      expect(api.doc.components.parameters.RetryCount).to.include({ name: "X-Stainless-Retry-Count", in: "header" });
     });
 
     it("names endpoints by method and path in its text, never by the spec's codes E1–E9", () => {

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { buildReply } from "../../scripts/llm-simulator/reply";
-import { scriptedReply } from "../../scripts/llm-simulator/scripts";
+import { scriptFor } from "../../scripts/llm-simulator/scripts";
 import type { ChatRequest } from "../../scripts/llm-simulator/types";
 
 const tool = {
@@ -43,9 +43,9 @@ describe("LLM simulator: scripted decisions", () => {
       { role: "user", content: "task-1" },
       { role: "assistant", content: "problem-2" },
     ];
-    expect(scriptedReply(scripts, forced(messages))).to.equal("first");
+    expect(scriptFor(scripts, forced(messages))?.reply).to.equal("first");
     const repair = [...messages, { role: "tool", content: "invalid: problem-1", tool_call_id: "c" }];
-    expect(scriptedReply(scripts, forced(repair))).to.equal("repair");
-    expect(scriptedReply([{ contains: "problem-2", reply: "x" }], forced(messages))).to.equal(undefined);
+    expect(scriptFor(scripts, forced(repair))?.reply).to.equal("repair");
+    expect(scriptFor([{ contains: "problem-2", reply: "x" }], forced(messages))).to.equal(undefined);
   });
 });

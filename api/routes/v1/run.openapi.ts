@@ -4,7 +4,20 @@ import { apiError } from "../../openapi/shared-parts";
 
 /** The parts every run-creating operation (E1, E2, E3, E5) documents alike. */
 
-export const RUN_HEADERS: SharedHeader[] = ["Prefer", "Idempotency-Key"];
+export const RUN_HEADERS: SharedHeader[] = [
+  "Prefer",
+  "Idempotency-Key",
+  "X-Stainless-Retry-Count",
+  "X-Stainless-Timeout",
+];
+
+/** `x-should-retry`: whether sending the same request again can change the answer (the official SDKs obey it). */
+const shouldRetry = (helps: boolean) => ({
+  "x-should-retry": {
+    description: helps ? "`true`: a retry waits for the run again" : "`false`: a retry gets this answer again",
+    schema: { type: "string", enum: [String(helps)] },
+  },
+});
 
 export const acceptedResponse: ResponseSpec = {
   description: "`Prefer: respond-async` was given (or a batch outlived the wait): the run is queued; poll `status_url`",
@@ -26,12 +39,18 @@ export const acceptedResponse: ResponseSpec = {
 
 /** What a run can end in besides success, and what can refuse it before it starts. */
 export const runErrorResponses: Record<number, ResponseSpec> = {
-  409: apiError(
-    "The run was cancelled (`RUN_CANCELLED`, with `job_id`, and the `agents` and `usage` the worker had stored by then)",
-  ),
-  500: apiError(
-    "The run failed, with the failure's own `code` (as `GET /v1/jobs/{job_id}` gives it: `LLM_CALL_FAILED`, `AGENT_FAILED`, `BUDGET_EXCEEDED`, `EGRESS_REFUSED`…; `RUN_FAILED` when there is none), `job_id`, the failing `agent`, each agent's outcome (`agents`) and what it spent (`usage`); never a transcript dressed as success",
-  ),
+  409: {
+    ...apiError(
+      "The run was cancelled (`RUN_CANCELLED`, with `job_id`, and the `agents` and `usage` the worker had stored by then)",
+    ),
+    headers: shouldRetry(false),
+  },
+  500: {
+    ...apiError(
+      "The run failed, with the failure's own `code` (as `GET /v1/jobs/{job_id}` gives it: `LLM_CALL_FAILED`, `AGENT_FAILED`, `BUDGET_EXCEEDED`, `EGRESS_REFUSED`…; `RUN_FAILED` when there is none), `job_id`, the failing `agent`, each agent's outcome (`agents`) and what it spent (`usage`); never a transcript dressed as success",
+    ),
+    headers: shouldRetry(false),
+  },
   503: apiError("The job queue is unavailable (`SERVICE_UNAVAILABLE`)"),
   504: {
     ...apiError(
@@ -43,6 +62,7 @@ export const runErrorResponses: Record<number, ResponseSpec> = {
         description: "Seconds before reading the run again is worth it",
         schema: { type: "integer", minimum: 1 },
       },
+      ...shouldRetry(true),
     },
   },
 };

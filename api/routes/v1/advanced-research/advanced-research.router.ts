@@ -1,9 +1,9 @@
 import Router from "@koa/router";
 import type { AdvancedResearchRequest } from "../../../../shared/contracts/advanced-research";
 import type { ApiDeps } from "../../../deps";
-import { parsePrefer } from "../../../http/prefer-header";
 import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
+import { runRequest } from "../../../http/run-request";
 import { writeReply } from "../../../http/write-reply";
 import { documentRoutes } from "../../../openapi/operation";
 import { completeAdvancedResearch } from "../../../runs/advanced-research";
@@ -25,8 +25,8 @@ export function researchBatchItems(body: unknown): unknown {
 export function advancedResearchRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(ADVANCED_RESEARCH_PATH, validateBody<AdvancedResearchRequest>(advancedResearchSchema), async (ctx) => {
-    const prefer = parsePrefer(ctx.get("prefer"));
-    const outcome = await completeAdvancedResearch(deps, ctx.state.body, ctx.state.auth, prefer);
+    const { prefer, hooks } = runRequest(ctx);
+    const outcome = await completeAdvancedResearch(deps, ctx.state.body, ctx.state.auth, prefer, hooks);
     await writeReply(ctx, outcome);
   });
   router.post(
@@ -34,8 +34,9 @@ export function advancedResearchRouter(deps: ApiDeps): Router {
     rejectOversizedBatch(researchBatchItems),
     validateBody<{ input_schemas: AdvancedResearchRequest[] }>(advancedResearchBatchSchema),
     async (ctx) => {
-      const prefer = parsePrefer(ctx.get("prefer"));
-      const reply = await completeAdvancedResearchBatch(deps, ctx.state.body.input_schemas, ctx.state.auth, prefer);
+      const { prefer, hooks } = runRequest(ctx);
+      const items = ctx.state.body.input_schemas;
+      const reply = await completeAdvancedResearchBatch(deps, items, ctx.state.auth, prefer, hooks);
       await writeReply(ctx, reply);
     },
   );

@@ -4,10 +4,9 @@ import type { ApiDeps } from "../../../deps";
 import { rejectOversizedBatch } from "../batch-size";
 import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
+import { runRequest } from "../../../http/run-request";
 import { documentRoutes } from "../../../openapi/operation";
 import { completeAgentBatch } from "../../../runs/agent-batch";
-import { parsePrefer } from "../../../http/prefer-header";
-import { announcePublished } from "../../../http/published-prompts";
 import { writeReply } from "../../../http/write-reply";
 import { agentBatchOperation } from "./agent.openapi";
 import { agentBatchSchema } from "../../../schemas/agent-request.schema";
@@ -23,11 +22,8 @@ export function agentBatchRouter(deps: ApiDeps): Router {
     rejectOversizedBatch(),
     validateBody<AgentCompletionRequest[]>(agentBatchSchema),
     async (ctx) => {
-      const prefer = parsePrefer(ctx.get("prefer"));
-      await writeReply(
-        ctx,
-        await completeAgentBatch(deps, ctx.state.body, ctx.state.auth, prefer, announcePublished(ctx)),
-      );
+      const { prefer, hooks } = runRequest(ctx);
+      await writeReply(ctx, await completeAgentBatch(deps, ctx.state.body, ctx.state.auth, prefer, hooks));
     },
   );
   return documentRoutes(router, agentBatchOperation);

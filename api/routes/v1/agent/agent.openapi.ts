@@ -126,7 +126,7 @@ export const agentBatchOperation: Operation = {
               {
                 success: false,
                 error: "The model refused the request",
-                code: "RUN_FAILED",
+                code: "LLM_CALL_FAILED",
                 index: 1,
                 job_id: "7c6b5a4f-3e2d-4c1b-9a0f-8e7d6c5b4a3f",
               },

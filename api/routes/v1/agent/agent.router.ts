@@ -3,10 +3,9 @@ import type { AgentCompletionRequest } from "../../../../shared/contracts/agent-
 import type { ApiDeps } from "../../../deps";
 import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
+import { runRequest } from "../../../http/run-request";
 import { documentRoutes } from "../../../openapi/operation";
 import { completeAgent } from "../../../runs/agent-completion";
-import { parsePrefer } from "../../../http/prefer-header";
-import { announcePublished } from "../../../http/published-prompts";
 import { writeReply } from "../../../http/write-reply";
 import { agentCompletionOperation } from "./agent.openapi";
 import { agentCompletionSchema } from "../../../schemas/agent-request.schema";
@@ -18,11 +17,8 @@ export const AGENT_COMPLETIONS_PATH = "/v1/agent/completions";
 export function agentRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(AGENT_COMPLETIONS_PATH, validateBody<AgentCompletionRequest>(agentCompletionSchema), async (ctx) => {
-    const prefer = parsePrefer(ctx.get("prefer"));
-    const outcome = await completeAgent(deps, ctx.state.body, ctx.state.auth, prefer, {
-      onPublished: announcePublished(ctx),
-      admission: ctx.state.admission,
-    });
+    const { prefer, hooks } = runRequest(ctx);
+    const outcome = await completeAgent(deps, ctx.state.body, ctx.state.auth, prefer, hooks);
     await writeReply(ctx, outcome);
   });
   return documentRoutes(router, agentCompletionOperation);

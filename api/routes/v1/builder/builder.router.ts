@@ -5,9 +5,9 @@ import {
   type AutoSwarmBuilderRequest,
 } from "../../../../shared/contracts/auto-swarm-builder";
 import type { ApiDeps } from "../../../deps";
-import { parsePrefer } from "../../../http/prefer-header";
 import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
+import { runRequest } from "../../../http/run-request";
 import { writeReply } from "../../../http/write-reply";
 import { documentRoutes } from "../../../openapi/operation";
 import { completeAgentGenerate, completeAutoSwarmBuilder } from "../../../runs/builder-completion";
@@ -22,15 +22,15 @@ export const AGENT_GENERATE_PATH = "/v1/agents/auto-generate";
 export function builderRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(AUTO_SWARM_BUILDER_PATH, validateBody<AutoSwarmBuilderRequest>(autoSwarmBuilderSchema), async (ctx) => {
-    const prefer = parsePrefer(ctx.get("prefer"));
-    await writeReply(ctx, await completeAutoSwarmBuilder(deps, ctx.state.body, ctx.state.auth, prefer));
+    const { prefer, hooks } = runRequest(ctx);
+    await writeReply(ctx, await completeAutoSwarmBuilder(deps, ctx.state.body, ctx.state.auth, prefer, hooks));
   });
   router.get("/v1/auto-swarm-builder/execution-types", (ctx) => {
     ctx.body = [...EXECUTION_TYPES];
   });
   router.post(AGENT_GENERATE_PATH, validateBody<AgentGenerateRequest>(agentGenerateSchema), async (ctx) => {
-    const prefer = parsePrefer(ctx.get("prefer"));
-    await writeReply(ctx, await completeAgentGenerate(deps, ctx.state.body, ctx.state.auth, prefer));
+    const { prefer, hooks } = runRequest(ctx);
+    await writeReply(ctx, await completeAgentGenerate(deps, ctx.state.body, ctx.state.auth, prefer, hooks));
   });
   return documentRoutes(router, autoSwarmBuilderOperation, executionTypesOperation, agentGenerateOperation);
 }

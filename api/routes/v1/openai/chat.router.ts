@@ -1,8 +1,8 @@
 import Router from "@koa/router";
 import type { ApiDeps } from "../../../deps";
-import { parsePrefer } from "../../../http/prefer-header";
 import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
+import { runRequest } from "../../../http/run-request";
 import { writeReply } from "../../../http/write-reply";
 import { documentRoutes } from "../../../openapi/operation";
 import { completeChat } from "../../../runs/chat-completion";
@@ -15,10 +15,8 @@ import { CHAT_COMPLETIONS_PATH } from "./openai-paths";
 export function chatRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(CHAT_COMPLETIONS_PATH, validateBody<ChatCompletionRequest>(chatCompletionSchema), async (ctx) => {
-    const prefer = parsePrefer(ctx.get("prefer"));
-    const outcome = await completeChat(deps, ctx.state.body, ctx.state.auth, prefer, {
-      admission: ctx.state.admission,
-    });
+    const { prefer, hooks } = runRequest(ctx);
+    const outcome = await completeChat(deps, ctx.state.body, ctx.state.auth, prefer, hooks);
     await writeReply(ctx, outcome);
   });
   return documentRoutes(router, chatCompletionOperation);

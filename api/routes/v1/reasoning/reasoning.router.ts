@@ -5,9 +5,9 @@ import {
   canonicalReasoningType,
 } from "../../../../shared/reasoning/reasoning-catalog";
 import type { ApiDeps } from "../../../deps";
-import { parsePrefer } from "../../../http/prefer-header";
 import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
+import { runRequest } from "../../../http/run-request";
 import { writeReply } from "../../../http/write-reply";
 import { documentRoutes } from "../../../openapi/operation";
 import { completeReasoning, type ReasoningBody } from "../../../runs/reasoning-completion";
@@ -38,7 +38,8 @@ export function reasoningRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(REASONING_COMPLETIONS_PATH, validateBody<ReasoningBody>(reasoningRequestSchema), async (ctx) => {
     // Not a path that defers its rate-limit verdict (`defersRateLimitVerdict`): admitted already.
-    const outcome = await completeReasoning(deps, ctx.state.body, ctx.state.auth, parsePrefer(ctx.get("prefer")));
+    const { prefer, hooks } = runRequest(ctx);
+    const outcome = await completeReasoning(deps, ctx.state.body, ctx.state.auth, prefer, hooks);
     await writeReply(ctx, outcome);
   });
   router.get("/v1/reasoning-agent/types", (ctx) => {

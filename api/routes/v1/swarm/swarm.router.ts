@@ -6,11 +6,10 @@ import type { ApiDeps } from "../../../deps";
 import { rejectOversizedBatch } from "../batch-size";
 import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
+import { runRequest } from "../../../http/run-request";
 import { documentRoutes } from "../../../openapi/operation";
-import { parsePrefer } from "../../../http/prefer-header";
 import { completeSwarmBatch } from "../../../runs/swarm-batch";
 import { completeSwarm } from "../../../runs/swarm-completion";
-import { announcePublished } from "../../../http/published-prompts";
 import { writeReply } from "../../../http/write-reply";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 import { swarmBatchOperation, swarmCompletionOperation, swarmTypesOperation } from "./swarm.openapi";
@@ -25,10 +24,8 @@ export const SWARM_BATCH_PATH = "/v1/swarm/batch/completions";
 export function swarmRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(SWARM_COMPLETIONS_PATH, validateBody<SwarmRequest>(swarmRequestSchema), async (ctx) => {
-    const outcome = await completeSwarm(deps, ctx.state.body, ctx.state.auth, parsePrefer(ctx.get("prefer")), {
-      onPublished: announcePublished(ctx),
-      admission: ctx.state.admission,
-    });
+    const { prefer, hooks } = runRequest(ctx);
+    const outcome = await completeSwarm(deps, ctx.state.body, ctx.state.auth, prefer, hooks);
     await writeReply(ctx, outcome);
   });
   // Items are validated one by one by the service, so a bad item takes its slot instead of failing the batch.
@@ -37,16 +34,8 @@ export function swarmRouter(deps: ApiDeps): Router {
     rejectOversizedBatch(),
     validateBody<unknown[]>(Joi.array().required()),
     async (ctx) => {
-      await writeReply(
-        ctx,
-        await completeSwarmBatch(
-          deps,
-          ctx.state.body,
-          ctx.state.auth,
-          parsePrefer(ctx.get("prefer")),
-          announcePublished(ctx),
-        ),
-      );
+      const { prefer, hooks } = runRequest(ctx);
+      await writeReply(ctx, await completeSwarmBatch(deps, ctx.state.body, ctx.state.auth, prefer, hooks));
     },
   );
   router.get("/v1/swarms/available", (ctx) => {

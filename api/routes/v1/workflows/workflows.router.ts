@@ -1,9 +1,8 @@
 import Router from "@koa/router";
 import type { ApiDeps } from "../../../deps";
-import { parsePrefer } from "../../../http/prefer-header";
-import { announcePublished } from "../../../http/published-prompts";
 import type { V1State } from "../../../http/state";
 import { validateBody } from "../../../http/validate";
+import { runRequest } from "../../../http/run-request";
 import { writeReply } from "../../../http/write-reply";
 import { documentRoutes } from "../../../openapi/operation";
 import { completeBatchedGridWorkflow, type BatchedGridWorkflowBody } from "../../../runs/batched-grid-workflow";
@@ -19,19 +18,16 @@ export const BATCHED_GRID_WORKFLOW_PATH = "/v1/batched-grid-workflow/completions
 export function workflowsRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(GRAPH_WORKFLOW_PATH, validateBody<GraphWorkflowBody>(graphWorkflowRequestSchema), async (ctx) => {
-    const outcome = await completeGraphWorkflow(deps, ctx.state.body, ctx.state.auth, parsePrefer(ctx.get("prefer")), {
-      onPublished: announcePublished(ctx),
-    });
+    const { prefer, hooks } = runRequest(ctx);
+    const outcome = await completeGraphWorkflow(deps, ctx.state.body, ctx.state.auth, prefer, hooks);
     await writeReply(ctx, outcome);
   });
   router.post(
     BATCHED_GRID_WORKFLOW_PATH,
     validateBody<BatchedGridWorkflowBody>(batchedGridWorkflowRequestSchema),
     async (ctx) => {
-      const prefer = parsePrefer(ctx.get("prefer"));
-      const outcome = await completeBatchedGridWorkflow(deps, ctx.state.body, ctx.state.auth, prefer, {
-        onPublished: announcePublished(ctx),
-      });
+      const { prefer, hooks } = runRequest(ctx);
+      const outcome = await completeBatchedGridWorkflow(deps, ctx.state.body, ctx.state.auth, prefer, hooks);
       await writeReply(ctx, outcome);
     },
   );
