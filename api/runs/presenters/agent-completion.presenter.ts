@@ -1,3 +1,4 @@
+import { agentTemperature } from "../../../shared/contracts/agent-defaults";
 import type { AgentUsage } from "../../../shared/contracts/agent-spec";
 import type { AgentRun } from "../../../shared/db/entities/run.entity";
 
@@ -24,7 +25,7 @@ export function presentAgentCompletion(run: AgentRun) {
     success: true,
     name: request.agent_config.agent_name ?? null,
     description: request.agent_config.description ?? null,
-    temperature: request.agent_config.temperature ?? null,
+    temperature: agentTemperature(request.agent_config),
     outputs: output?.outputs ?? [],
     usage: orderedUsage(run.usage),
     timestamp: (run.finished_at ?? new Date()).toISOString(),
