@@ -87,6 +87,7 @@ describe("POST /v1/auto-swarm-builder/completions", () => {
           model_name: "gpt-4o-mini",
           auto_generate_prompt: false,
           max_tokens: 1234,
+          temperature: 0.5, // the agents' default, which they run at
           role: "worker",
           max_loops: 1,
         },
@@ -97,6 +98,7 @@ describe("POST /v1/auto-swarm-builder/completions", () => {
           model_name: "gpt-4o-mini",
           auto_generate_prompt: false,
           max_tokens: 1234,
+          temperature: 0.5, // the agents' default, which they run at
           role: "worker",
           max_loops: 1,
         },
