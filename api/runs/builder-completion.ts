@@ -27,7 +27,7 @@ const builderSteps = {
 /** A builder request as validated: `max_tokens` is left out when the client sends none. */
 type BuilderBody<R> = Omit<R, "max_tokens" | "stream"> & { max_tokens?: number | null };
 
-/** The hosted defaults of the two endpoints' `max_tokens` (the Builder's call and the agents it writes). */
+/** The auto swarm builder's hosted default `max_tokens` (auto-generate's is the agents' default, 8192). */
 const AUTO_SWARM_BUILDER_MAX_TOKENS = 8000;
 
 /**
