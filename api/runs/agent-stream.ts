@@ -1,3 +1,4 @@
+import { agentTemperature } from "../../shared/contracts/agent-defaults";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import type { RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
@@ -12,7 +13,7 @@ export function agentStreamFormat(jobId: string, request: AgentCompletionRequest
       success: true,
       name: spec.agent_name ?? null,
       description: spec.description ?? null,
-      temperature: spec.temperature ?? null,
+      temperature: agentTemperature(spec),
       timestamp: now(),
       stream: true,
       type: "metadata",

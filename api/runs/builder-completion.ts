@@ -1,5 +1,7 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
+import { DEFAULT_MAX_TOKENS } from "../../shared/contracts/agent-defaults";
 import type { AgentGenerateRequest, AutoSwarmBuilderRequest } from "../../shared/contracts/auto-swarm-builder";
+import { outputTokensFor } from "../../shared/llm/model-catalog";
 import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
 import { completeRun, type CompletionKind } from "./complete-run";
@@ -22,29 +24,49 @@ const builderSteps = {
   },
 };
 
-/** A builder request made ready: its model servable (400 naming `model_name`), never streamed, the budget filled in. */
-function prepared<R extends { model_name: string; budget?: AutoSwarmBuilderRequest["budget"] }>(
-  body: R,
-  owner: KeyOwner,
-): R & { stream: false } {
+/** A builder request as validated: `max_tokens` is left out when the client sends none. */
+type BuilderBody<R> = Omit<R, "max_tokens" | "stream"> & { max_tokens?: number | null };
+
+/** The auto swarm builder's hosted default `max_tokens` (auto-generate's is the agents' default, 8192). */
+const AUTO_SWARM_BUILDER_MAX_TOKENS = 8000;
+
+/**
+ * A builder request made ready: its model servable (400 naming `model_name`), never streamed, the
+ * budget filled in, and an output limit: the client's, else `defaultMaxTokens` or the model's
+ * smaller limit (a default the provider refuses would fail the run).
+ */
+function prepared<B extends BuilderBody<AgentGenerateRequest>>(body: B, owner: KeyOwner, defaultMaxTokens: number) {
   assertModelServable(body.model_name, "model_name");
-  return { ...body, stream: false, budget: effectiveBudget(body.budget, owner.tier) };
+  return {
+    ...body,
+    max_tokens: body.max_tokens ?? outputTokensFor(body.model_name, defaultMaxTokens),
+    stream: false as const,
+    budget: effectiveBudget(body.budget, owner.tier),
+  };
 }
 
 /** `POST /v1/auto-swarm-builder/completions`, stored as an `auto_swarm_builder` run. */
-const autoSwarmBuilderCompletion: CompletionKind<AutoSwarmBuilderRequest, "auto_swarm_builder"> = {
+const autoSwarmBuilderCompletion: CompletionKind<
+  AutoSwarmBuilderRequest,
+  "auto_swarm_builder",
+  BuilderBody<AutoSwarmBuilderRequest>
+> = {
   kind: "auto_swarm_builder",
   job: "auto-swarm-builder",
-  prepare: prepared,
+  prepare: (body, owner) => prepared(body, owner, AUTO_SWARM_BUILDER_MAX_TOKENS),
   ...builderSteps,
   present: presentAutoSwarmBuilder,
 };
 
 /** `POST /v1/agents/auto-generate`, stored as an `agent_generate` run. */
-const agentGenerateCompletion: CompletionKind<AgentGenerateRequest, "agent_generate"> = {
+const agentGenerateCompletion: CompletionKind<
+  AgentGenerateRequest,
+  "agent_generate",
+  BuilderBody<AgentGenerateRequest>
+> = {
   kind: "agent_generate",
   job: "agent-generate",
-  prepare: prepared,
+  prepare: (body, owner) => prepared(body, owner, DEFAULT_MAX_TOKENS),
   ...builderSteps,
   present: presentAgentGenerate,
 };
@@ -55,7 +77,7 @@ const agentGenerateCompletion: CompletionKind<AgentGenerateRequest, "agent_gener
  */
 export function completeAutoSwarmBuilder(
   deps: ApiDeps,
-  body: AutoSwarmBuilderRequest,
+  body: BuilderBody<AutoSwarmBuilderRequest>,
   owner: KeyOwner,
   prefer: Prefer,
   hooks: RunHooks = {},
@@ -66,7 +88,7 @@ export function completeAutoSwarmBuilder(
 /** `POST /v1/agents/auto-generate`: as the builder, for one agent. */
 export function completeAgentGenerate(
   deps: ApiDeps,
-  body: AgentGenerateRequest,
+  body: BuilderBody<AgentGenerateRequest>,
   owner: KeyOwner,
   prefer: Prefer,
   hooks: RunHooks = {},

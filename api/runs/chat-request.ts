@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from "../../shared/contracts/agent-defaults";
 import type { AgentCompletionRequest, HistoryMessage } from "../../shared/contracts/agent-spec";
 import { BadRequestError } from "../../shared/errors";
 import { agentCompletionSchema } from "../schemas/agent-request.schema";
@@ -41,8 +42,6 @@ const PASSED_OPTIONS = [
 
 /** What the hosted API answers with when a conversation gives no system message. */
 const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
-const DEFAULT_TEMPERATURE = 0.5;
-const DEFAULT_MAX_TOKENS = 8192;
 
 /** A chat request as the agent run it becomes, and where its image URLs sit in the chat request. */
 export interface ChatAsAgent {

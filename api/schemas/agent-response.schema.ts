@@ -25,7 +25,10 @@ export const agentCompletionResponseSchema = Joi.object({
   ),
   name: nullableString.required().description("`agent_config.agent_name`"),
   description: nullableString.required(),
-  temperature: Joi.number().allow(null).required(),
+  temperature: Joi.number()
+    .allow(null)
+    .required()
+    .description("The agent's temperature setting (0.5 when it gave none), the one its first call sends"),
   outputs: Joi.array()
     .items(Joi.object({ role: Joi.string().required().description("The agent's name"), content: Joi.any().required() }))
     .required()

@@ -1,5 +1,6 @@
 import Joi from "joi";
 import { config } from "../../shared/config";
+import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from "../../shared/contracts/agent-defaults";
 import { agentName } from "../../shared/contracts/agent-tree";
 import { functionToolsSchema } from "./function-tool.schema";
 import { headersSchema, headerValueSchema } from "./http-header.schema";
@@ -37,8 +38,14 @@ export const agentSpecSchema = Joi.object({
     .description("A stored prompt; takes precedence over `system_prompt`"),
   model_name: nonBlankString().max(200).default(config.llm.defaultModel),
   auto_generate_prompt: Joi.boolean().default(false),
-  max_tokens: Joi.number().integer().min(1).max(1_000_000).default(8192),
-  temperature: Joi.number().min(0).max(2).allow(null),
+  max_tokens: Joi.number().integer().min(1).max(1_000_000).default(DEFAULT_MAX_TOKENS),
+  temperature: Joi.number()
+    .min(0)
+    .max(2)
+    .allow(null)
+    .empty(null)
+    .default(DEFAULT_TEMPERATURE)
+    .description("0–2; null or unset: 0.5, the hosted default (never left to the provider's own)"),
   // `internal` marks the service's own agents (router, consensus, …), billed and set up apart from request agents.
   role: Joi.string()
     .max(100)

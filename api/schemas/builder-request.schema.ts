@@ -35,8 +35,9 @@ export const autoSwarmBuilderSchema = Joi.object({
     .max(1_000_000)
     .allow(null)
     .empty(null)
-    .default(8000)
-    .description("Output limit of the Builder's call and of each generated agent"),
+    .description(
+      "Output limit of the Builder's call and of each generated agent (default 8000, or the model's limit where lower)",
+    ),
   max_loops: Joi.number()
     .integer()
     .min(1)
@@ -66,8 +67,9 @@ export const agentGenerateSchema = Joi.object({
     .max(1_000_000)
     .allow(null)
     .empty(null)
-    .default(8192)
-    .description("Output limit of the Builder's call and of the generated agent"),
+    .description(
+      "Output limit of the Builder's call and of the generated agent (default 8192, or the model's limit where lower)",
+    ),
   budget: budgetSchema,
 })
   .unknown(true)

@@ -1,17 +1,23 @@
-/** Model ids listed by `GET /v1/models`; chat requests accept any model name regardless. */
-const MODEL_IDS = [
-  "gpt-4.1",
-  "gpt-4.1-mini",
-  "gpt-4.1-nano",
-  "gpt-4o",
-  "gpt-4o-mini",
-  "gpt-5",
-  "gpt-5-mini",
-  "o4-mini",
-  "claude-sonnet-4-20250514",
-  "claude-opus-4-20250514",
-  "claude-3-5-haiku-20241022",
-];
+/**
+ * The models the simulator lists (`GET /v1/models`), each with the most output tokens its provider
+ * lets one request ask for. Chat requests accept any model name; a request for a listed model
+ * asking for more output than that is refused as OpenAI refuses it.
+ */
+const MODELS: Record<string, { maxOutputTokens: number }> = {
+  "gpt-4.1": { maxOutputTokens: 32_768 },
+  "gpt-4.1-mini": { maxOutputTokens: 32_768 },
+  "gpt-4.1-nano": { maxOutputTokens: 32_768 },
+  "gpt-4o": { maxOutputTokens: 16_384 },
+  "gpt-4o-mini": { maxOutputTokens: 16_384 },
+  "gpt-5": { maxOutputTokens: 128_000 },
+  "gpt-5-mini": { maxOutputTokens: 128_000 },
+  "o4-mini": { maxOutputTokens: 100_000 },
+  // An older model whose output limit (4,096) is below the agents' default of 8,192.
+  "gpt-3.5-turbo": { maxOutputTokens: 4_096 },
+  "claude-sonnet-4-20250514": { maxOutputTokens: 64_000 },
+  "claude-opus-4-20250514": { maxOutputTokens: 32_000 },
+  "claude-3-5-haiku-20241022": { maxOutputTokens: 8_192 },
+};
 
 // Fixed so the listing is byte-for-byte deterministic.
 const CREATED = 1_735_689_600; // 2025-01-01T00:00:00Z
@@ -23,10 +29,32 @@ export function modelObject(id: string) {
 
 /** The `GET /v1/models` list body. */
 export function modelList() {
-  return { object: "list", data: MODEL_IDS.map(modelObject) };
+  return { object: "list", data: Object.keys(MODELS).map(modelObject) };
 }
 
 /** Whether `id` is one of the listed models. */
 export function isListedModel(id: string): boolean {
-  return MODEL_IDS.includes(id);
+  return Object.hasOwn(MODELS, id);
+}
+
+/**
+ * OpenAI's refusal of an output cap above the model's limit (`max_tokens is too large: …`), for a
+ * listed model; undefined when the request's cap fits or the model is not listed.
+ */
+export function outputCapProblem(request: {
+  model: string;
+  max_tokens?: number | null;
+  max_completion_tokens?: number | null;
+}): { message: string; param: string } | undefined {
+  if (!isListedModel(request.model)) return undefined;
+  const limit = MODELS[request.model].maxOutputTokens;
+  for (const param of ["max_completion_tokens", "max_tokens"] as const) {
+    const asked = request[param];
+    if (typeof asked === "number" && asked > limit)
+      return {
+        message: `${param} is too large: ${asked}. This model supports at most ${limit} completion tokens, whereas you provided ${asked}.`,
+        param,
+      };
+  }
+  return undefined;
 }

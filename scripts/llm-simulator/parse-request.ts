@@ -1,3 +1,4 @@
+import { outputCapProblem } from "./models";
 import type { ChatRequest, SimControls } from "./types";
 
 /** A validated request with its controls, or the 400 message explaining what is wrong. */
@@ -95,7 +96,7 @@ function findRequestProblem(body: Record<string, unknown>): { message: string; p
       return { message: `Invalid '${param}': expected an integer of at least 1.`, param };
     }
   }
-  return undefined;
+  return outputCapProblem(body as { model: string });
 }
 
 /** Reads the `sim_*` fields; a malformed control is a client mistake worth a loud 400. */

@@ -38,7 +38,7 @@ export const REASONING_CATALOG: Record<ReasoningTypeName, ReasoningTypeRecord> =
   },
   GKPAgent: {
     description:
-      "Generated Knowledge Prompting: generates num_knowledge_items knowledge statements, answers from each one in parallel, then a coordinator gives the final answer from all of them.",
+      "Generated Knowledge Prompting: generates num_knowledge_items knowledge statements (asking once more for any missing, and saying so in the output when still short), answers from each one in parallel, then a coordinator gives the final answer from all of them.",
     aliases: [],
     fields: ["num_knowledge_items"],
   },

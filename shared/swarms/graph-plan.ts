@@ -55,11 +55,15 @@ function adjacency(nodes: string[], edges: GraphEdge[]) {
   };
 }
 
-/** The cycles a depth-first walk meets (one per edge that closes one), each as `A → B → A`. */
-function cycles(nodes: string[], targets: Map<string, string[]>): string[] {
+/**
+ * The cycles a depth-first walk meets (one per edge that closes one), each as `A → B → A`, and
+ * those closing edges: without them the graph has no cycle.
+ */
+function cycles(nodes: string[], targets: Map<string, string[]>) {
   const state = new Map<string, "open" | "done">();
   const path: string[] = [];
   const found = new Map<string, string>();
+  const closing: GraphEdge[] = [];
   const visit = (node: string) => {
     state.set(node, "open");
     path.push(node);
@@ -67,13 +71,14 @@ function cycles(nodes: string[], targets: Map<string, string[]>): string[] {
       if (state.get(next) === "open") {
         const loop = path.slice(path.indexOf(next));
         found.set([...loop].sort().join("\u0000"), [...loop, next].join(" → "));
+        closing.push({ source: node, target: next });
       } else if (!state.has(next)) visit(next);
     }
     path.pop();
     state.set(node, "done");
   };
   nodes.forEach((n) => state.has(n) || visit(n));
-  return [...found.values()];
+  return { loops: [...found.values()], closing };
 }
 
 /** The nodes reachable from `starts` along the edges, the starts included. */
@@ -92,27 +97,44 @@ function reachable(starts: string[], targets: Map<string, string[]>): Set<string
 }
 
 /**
- * Everything wrong with a graph, each naming its node(s), all at once: missing or duplicate names, edges and
- * entry or end points naming no agent, cycles, entry points that have sources, and nodes (end
- * points first among them) that no entry point leads to. Empty when the graph can run.
+ * Everything wrong with a graph, each naming its node(s), all at once: missing or duplicate names,
+ * edges and entry or end points naming no agent, cycles, entry points that have sources, and nodes
+ * (end points first among them) that no entry point leads to. The checks of the graph's shape read
+ * the edges between known nodes, without the edge closing each cycle found (as if the client had
+ * broken the cycle there), and the known points, so a problem already named is not named again as
+ * its consequence. Empty when the graph can run.
  */
 export function graphProblems(graph: GraphShape): string[] {
-  const { names: nodes, edges } = graph;
-  const known = new Set(nodes);
-  const problems = nameProblems(nodes);
+  const { names, edges } = graph;
+  const known = new Set(names.filter(Boolean));
+  const nodes = [...known];
+  const problems = nameProblems(names);
   edges.forEach(({ source, target }, i) => {
     if (!known.has(source)) problems.push(`edges[${i}].source '${source}' is not an agent of the graph`);
     if (!known.has(target)) problems.push(`edges[${i}].target '${target}' is not an agent of the graph`);
   });
-  for (const field of ["entry_points", "end_points"] as const) {
-    (graph[field] ?? []).forEach((name, i) => {
+  const points = { entry_points: graph.entry_points ?? [], end_points: graph.end_points ?? [] };
+  for (const [field, given] of Object.entries(points)) {
+    given.forEach((name, i) => {
       if (!known.has(name)) problems.push(`${field}[${i}] '${name}' is not an agent of the graph`);
     });
   }
-  if (problems.length) return problems;
-  const { sources, targets } = adjacency(nodes, edges);
-  const loops = cycles(nodes, targets);
-  if (loops.length) return loops.map((loop) => `the edges form a cycle: ${loop}`);
+  const { loops, closing } = cycles(nodes, adjacency(nodes, edges).targets);
+  problems.push(...loops.map((loop) => `the edges form a cycle: ${loop}`));
+  const closes = (e: GraphEdge) => closing.some((c) => c.source === e.source && c.target === e.target);
+  const acyclic = {
+    names: nodes,
+    edges: edges.filter((e) => !closes(e)),
+    entry_points: points.entry_points.filter((n) => known.has(n)),
+    end_points: points.end_points.filter((n) => known.has(n)),
+  };
+  return [...problems, ...flowProblems(acyclic)];
+}
+
+/** What keeps a graph without cycles, its points all known, from running every node after its sources. */
+function flowProblems(graph: GraphShape): string[] {
+  const problems: string[] = [];
+  const { sources, targets } = adjacency(graph.names, graph.edges);
   const { entryPoints, endPoints } = endsOf(graph, sources, targets);
   for (const entry of entryPoints) {
     const before = sources.get(entry)!;
@@ -120,7 +142,7 @@ export function graphProblems(graph: GraphShape): string[] {
   }
   const reached = reachable(entryPoints, targets);
   const ends = new Set(endPoints);
-  for (const node of [...endPoints, ...nodes.filter((n) => !ends.has(n))]) {
+  for (const node of [...endPoints, ...graph.names.filter((n) => !ends.has(n))]) {
     if (reached.has(node)) continue;
     const what = ends.has(node) ? "end point" : "node";
     problems.push(`${what} '${node}' cannot be reached from the entry points (${quoted(entryPoints)})`);

@@ -265,6 +265,30 @@ describe("the agent runtime (through E5)", () => {
     expect(sent[0].messages[0]).to.deep.equal({ role: "system", content: step[0].output.content });
   });
 
+  it("sends an agent without a temperature the hosted default 0.5, varied per loop like a given one, and answers that it used 0.5", async () => {
+    const marker = `default-temp-${Date.now()}`;
+    const res = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: { agent_config: { agent_name: "Plain", max_loops: 3 }, task: marker },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.temperature).to.equal(0.5);
+    expect(calls(marker).map((b: any) => b.temperature)).to.deep.equal([0.5, 0.6, 0.4]);
+
+    // null reads as unset; without dynamic temperature every loop sends the same one.
+    const steady = `${marker}-steady`;
+    const fixed = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: {
+        agent_config: { agent_name: "Steady", temperature: null, dynamic_temperature_enabled: false, max_loops: 3 },
+        task: steady,
+      },
+    });
+    expect(fixed.status, JSON.stringify(fixed.body)).to.equal(200);
+    expect(fixed.body.temperature).to.equal(0.5);
+    expect(calls(steady).map((b: any) => b.temperature)).to.deep.equal([0.5, 0.5, 0.5]);
+  });
+
   it("stops a run at its token budget with a clear failure", async () => {
     const res = await request(h.baseUrl, "POST", E5, {
       key,

@@ -35,6 +35,7 @@ describe("E5 streaming and cancellation", () => {
       success: true,
       name: "Streamer",
       description: "d",
+      temperature: 0.5, // none given: the hosted default, which the call was sent
       stream: true,
       type: "metadata",
     });
@@ -57,6 +58,7 @@ describe("E5 streaming and cancellation", () => {
       .map((e: any) => e.body);
     expect(sent.stream).to.equal(true);
     expect(sent.stream_options).to.deep.equal({ include_usage: true });
+    expect(sent.temperature).to.equal(0.5);
   });
 
   it("streams with top-level stream: true too, and ends with one error frame when the run fails", async () => {

@@ -231,6 +231,35 @@ describe("POST /v1/graph-workflow/completions", () => {
     });
   });
 
+  it("a graph with problems of every kind is refused with all of them at once, each named once, not only the first kind found", async () => {
+    const marker = uniqueMarker("bad-graph-all");
+    const res = await post({
+      task: marker,
+      agents: ["A", "B", "C", "D", "E", "X", "X_loop_2"].map((n) => agent(n)),
+      edges: [
+        { source: "A", target: "B" },
+        { source: "B", target: "A" },
+        { source: "C", target: "Ghost" },
+        { source: "C", target: "D" },
+      ],
+      entry_points: ["A", "C", "D", "Nobody"],
+      max_loops: 2,
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    expect(res.body.code).to.equal("INVALID_WORKFLOW");
+    expect(res.body.detail.split("; ")).to.deep.equal([
+      "edges[2].target 'Ghost' is not an agent of the graph",
+      "entry_points[3] 'Nobody' is not an agent of the graph",
+      "the edges form a cycle: A → B → A",
+      "entry point 'D' has sources ('C'): the task enters there",
+      "end point 'E' cannot be reached from the entry points ('A', 'C', 'D')",
+      "end point 'X' cannot be reached from the entry points ('A', 'C', 'D')",
+      "end point 'X_loop_2' cannot be reached from the entry points ('A', 'C', 'D')",
+      "'X_loop_2' is the outputs key of loop 2 of 'X' (max_loops 2): rename the agent",
+    ]);
+    expect(callsMentioning(h, marker)).to.have.length(0);
+  });
+
   it("refuses malformed bodies with 422 listing every problem: list edges, no task, no agents, too many edges", async () => {
     const res = await post({ edges: [["A", "B"]], max_loops: 0 });
     expect(res.status, JSON.stringify(res.body)).to.equal(422);

@@ -227,6 +227,37 @@ describe("LLM simulator", function () {
       expect(roomy.choices[0].message.content).to.equal(full);
     });
 
+    it("refuses an output cap above a listed model's limit as OpenAI does (400 naming the limit); any other model takes any cap", async () => {
+      for (const param of ["max_tokens", "max_completion_tokens"] as const) {
+        const err = await client.chat.completions
+          .create({ model: "gpt-3.5-turbo", messages: user("long"), [param]: 8192 })
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+        expect(err).to.be.instanceOf(OpenAI.BadRequestError);
+        const { error } = err as InstanceType<typeof OpenAI.BadRequestError>;
+        expect(error).to.deep.equal({
+          message: `${param} is too large: 8192. This model supports at most 4096 completion tokens, whereas you provided 8192.`,
+          type: "invalid_request_error",
+          param,
+          code: null,
+        });
+      }
+      const atLimit = await client.chat.completions.create({
+        model: "gpt-3.5-turbo",
+        messages: user("hi"),
+        max_tokens: 4096,
+      });
+      expect(atLimit.choices[0].finish_reason).to.equal("stop");
+      const unlisted = await client.chat.completions.create({
+        model: "my-own-model",
+        messages: user("hi"),
+        max_tokens: 1e6,
+      });
+      expect(unlisted.choices[0].finish_reason).to.equal("stop");
+    });
+
     it("uses sim_reply verbatim, still subject to max_tokens, even when tools are offered", async () => {
       const reply = "@Planner please decide: APPROVE";
       const res = await client.chat.completions.create(

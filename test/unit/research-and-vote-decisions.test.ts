@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { queryPlanProblem, renderQueries } from "../../workers/swarms/types/deep-research-queries";
+import { queryPlanProblem, renderQueries, sortPlan } from "../../workers/swarms/types/deep-research-queries";
 import { renderVote, voteProblem } from "../../workers/swarms/types/malt-vote";
 
 const plan = (...queries: [string, string][]) => ({
@@ -9,24 +9,19 @@ const plan = (...queries: [string, string][]) => ({
 describe("DeepResearchSwarm's query plans", () => {
   const team = ["Historian", "Economist"];
 
-  it("take 3 to 6 distinct queries in the first round and 0 to 6 new ones later, each for a researcher of the team", () => {
+  it("take 3 to 6 new queries in the first round and 0 to 6 later, each new one for a researcher of the team", () => {
     const three = plan(["a", "Historian"], ["b", "Economist"], ["c", "Historian"]);
     expect(queryPlanProblem(team, true, three)).to.equal(null);
     expect(queryPlanProblem(team, false, plan())).to.equal(null);
-    expect(queryPlanProblem(team, true, plan(["a", "Historian"]))).to.equal("plan from 3 to 6 queries (got 1)");
+    expect(queryPlanProblem(team, true, plan(["a", "Historian"]))).to.equal("plan from 3 to 6 new queries (got 1)");
     expect(
       queryPlanProblem(
         team,
         false,
         plan(...Array.from({ length: 7 }, (_, i): [string, string] => [`q${i}`, "Historian"])),
       ),
-    ).to.equal("plan from 0 to 6 queries (got 7)");
-    expect(
-      queryPlanProblem(team, false, plan(["Same", "Historian"], [" same ", "Economist"], [" ", "Ghost"])),
-    ).to.equal("query 2 repeats an earlier query; query 3 has no text");
-    expect(
-      queryPlanProblem(team, false, plan([" OLD ", "Historian"], ["new", "Economist"]), new Set(["old"])),
-    ).to.equal("query 1 was already researched in an earlier round");
+    ).to.equal("plan from 0 to 6 new queries (got 7)");
+    expect(queryPlanProblem(team, false, plan(["Same", "Historian"], [" ", "Ghost"]))).to.equal("query 2 has no text");
     expect(queryPlanProblem(team, false, plan(["a", "Ghost"]))).to.equal(
       "query 1 names no researcher of the team (Historian, Economist)",
     );
@@ -35,11 +30,43 @@ describe("DeepResearchSwarm's query plans", () => {
     );
   });
 
-  it("are shown as numbered lines naming the researcher, or as the end of the research", () => {
-    expect(renderQueries(plan(["a", "Historian"], ["b", "Economist"]).queries)).to.equal(
-      "1. [Historian] a\n2. [Economist] b",
+  it("count only new queries: a repeat is no problem, but a first round of repeats is too small", () => {
+    const repeats = plan(["Same", "Historian"], [" same ", "Ghost"], ["SAME", "Economist"]);
+    expect(queryPlanProblem(team, false, repeats)).to.equal(null);
+    expect(queryPlanProblem(team, true, repeats)).to.equal("plan from 3 to 6 new queries (got 1)");
+    const researched = new Set(["old"]);
+    expect(queryPlanProblem(team, false, plan([" OLD ", "Ghost"]), researched)).to.equal(null);
+    const seven = plan(
+      ["old", "Historian"],
+      ...Array.from({ length: 6 }, (_, i): [string, string] => [`q${i}`, "Economist"]),
     );
-    expect(renderQueries([])).to.equal("No further queries: the findings answer the task.");
+    expect(queryPlanProblem(team, false, seven, researched)).to.equal(null);
+  });
+
+  it("leave out a query planned earlier in the plan or researched in an earlier round, keeping the first in order", () => {
+    const sorted = sortPlan(
+      plan([" new ", "Historian"], ["OLD", "Economist"], ["New", "Economist"], ["other", "Economist"]),
+      new Set(["old"]),
+    );
+    expect(sorted).to.deep.equal({
+      queries: [
+        { query: "new", researcher: "Historian" },
+        { query: "other", researcher: "Economist" },
+      ],
+      repeats: ["OLD", "New"],
+    });
+  });
+
+  it("are shown as numbered lines naming the researcher, the repeats left out, or as the end of the research", () => {
+    const two = plan(["a", "Historian"], ["b", "Economist"]).queries;
+    expect(renderQueries({ queries: two, repeats: [] })).to.equal("1. [Historian] a\n2. [Economist] b");
+    expect(renderQueries({ queries: two, repeats: ["old"] })).to.equal(
+      "1. [Historian] a\n2. [Economist] b\nLeft out, already planned or researched: old",
+    );
+    expect(renderQueries({ queries: [], repeats: [] })).to.equal("No further queries: the findings answer the task.");
+    expect(renderQueries({ queries: [], repeats: ["old", "older"] })).to.equal(
+      "No new queries: the research ends.\nLeft out, already planned or researched: old; older",
+    );
   });
 });
 

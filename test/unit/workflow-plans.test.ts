@@ -31,6 +31,40 @@ describe("graph plans (shared/swarms/graph-plan.ts)", () => {
     expect(problems).to.deep.equal(["the edges form a cycle: A → B → A", "the edges form a cycle: C → D → E → C"]);
   });
 
+  it("names every problem at once: unknown names beside cycles beside unreachable nodes", () => {
+    const problems = graphProblems({
+      names: ["A", "B", "C", "", "C"],
+      edges: [edge("A", "B"), edge("B", "A"), edge("Q", "C")],
+      end_points: ["Z"],
+    });
+    expect(problems).to.deep.equal([
+      "agents[3] has no agent_name: a node is its agent_name",
+      "'C' names more than one agent (agents[2], agents[4]): a node is its agent_name",
+      "edges[2].source 'Q' is not an agent of the graph",
+      "end_points[0] 'Z' is not an agent of the graph",
+      "the edges form a cycle: A → B → A",
+    ]);
+  });
+
+  it("reads the rest of a graph as if each cycle were broken at the edge that closes it, so a cycle's consequences are not named again", () => {
+    // Broken at B → A, A is where the task enters and every node is reached.
+    expect(
+      graphProblems({ names: ["A", "B", "C"], edges: [edge("A", "B"), edge("B", "A"), edge("B", "C")] }),
+    ).to.deep.equal(["the edges form a cycle: A → B → A"]);
+    // An entry point the client chose still has to lead to every node once the cycle is broken.
+    expect(
+      graphProblems({
+        names: ["X", "A", "B"],
+        edges: [edge("A", "B"), edge("B", "A")],
+        entry_points: ["X"],
+      }),
+    ).to.deep.equal([
+      "the edges form a cycle: A → B → A",
+      "end point 'B' cannot be reached from the entry points ('X')",
+      "node 'A' cannot be reached from the entry points ('X')",
+    ]);
+  });
+
   it("refuses a root left out of the entry points: the nodes after it only are unreachable", () => {
     const problems = graphProblems({
       names: ["A", "X", "B", "C"],

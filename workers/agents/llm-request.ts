@@ -1,3 +1,4 @@
+import { agentTemperature } from "../../shared/contracts/agent-defaults";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { RESERVED_LLM_ARGS } from "../../shared/contracts/llm-args";
 import type { ChatMessage, ChatRequest } from "../../shared/llm/chat";
@@ -10,17 +11,18 @@ const RESERVED_FIELDS = new Set<string>(RESERVED_LLM_ARGS);
 /** Thinking budgets for an effort level when the request gives no `thinking_tokens`. */
 const EFFORT_BUDGET: Record<string, number> = { minimal: 1024, low: 1024, medium: 2048, high: 4096 };
 
-/** Variation applied on successive loops: loop 1 uses the user's temperature exactly. */
+/** Variation applied on successive loops: loop 1 uses the agent's temperature exactly. */
 const TEMPERATURE_STEPS = [0, 0.1, -0.1, 0.2, -0.2];
 
 /**
- * The temperature of a loop: the agent's own, varied deterministically within ±0.2 on later loops
- * when `dynamic_temperature_enabled` (never random, never dropping the user's value).
+ * The temperature of a loop: the agent's own (the hosted default 0.5 when it gives none), varied
+ * within ±0.2 on later loops when `dynamic_temperature_enabled`. The variation is a function of the
+ * loop alone, never random, so a retried job sends every call what its first attempt sent.
  */
-function loopTemperature(spec: AgentSpec, loop: number): number | undefined {
-  if (spec.temperature == null) return undefined;
-  if (!spec.dynamic_temperature_enabled) return spec.temperature;
-  const varied = spec.temperature + TEMPERATURE_STEPS[loop % TEMPERATURE_STEPS.length];
+function loopTemperature(spec: AgentSpec, loop: number): number {
+  const base = agentTemperature(spec);
+  if (!spec.dynamic_temperature_enabled) return base;
+  const varied = base + TEMPERATURE_STEPS[loop % TEMPERATURE_STEPS.length];
   return Math.round(Math.min(2, Math.max(0, varied)) * 100) / 100;
 }
 
@@ -46,7 +48,7 @@ export function buildChatRequest(
   const request: ChatRequest = { messages: [...messages] };
   for (const [key, value] of Object.entries(spec.llm_args ?? {})) if (!RESERVED_FIELDS.has(key)) request[key] = value;
   const maxTokens = Math.min(spec.max_tokens, options.maxTokensCap ?? Infinity);
-  let temperature = loopTemperature(spec, options.loop);
+  let temperature: number | undefined = loopTemperature(spec, options.loop);
   const family = modelFamily(target);
 
   switch (family) {

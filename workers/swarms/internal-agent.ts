@@ -1,8 +1,10 @@
 import { config } from "../../shared/config";
+import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from "../../shared/contracts/agent-defaults";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { agentName } from "../../shared/contracts/agent-tree";
 import type { SwarmRequest, SwarmTurn } from "../../shared/contracts/swarm-request";
 import { BadRequestError } from "../../shared/errors";
+import { outputTokensFor } from "../../shared/llm/model-catalog";
 import { hasRole } from "../../shared/swarms/request-checks";
 import { swarmTypeRecord } from "../../shared/swarms/swarm-catalog";
 import type { SwarmRun } from "./swarm-run";
@@ -62,7 +64,9 @@ export function internalAgentModel(swarm: SwarmRun, job: InternalJob, typeField?
 
 /**
  * A complete agent spec for an internal agent, with the defaults the API gives request agents,
- * so internal calls are built (reasoning settings, output limits) exactly like agent calls.
+ * so internal calls are built (reasoning settings, output limits) exactly like agent calls. Its
+ * output limit is the agents' default, or the model's own limit where that is lower (no client
+ * chose it, so it must never be one the provider refuses); the run's budget caps each call further.
  */
 export function internalAgentSpec(name: string, model: string, systemPrompt: string, role = "internal"): AgentSpec {
   return {
@@ -71,8 +75,8 @@ export function internalAgentSpec(name: string, model: string, systemPrompt: str
     system_prompt: systemPrompt,
     model_name: model,
     auto_generate_prompt: false,
-    max_tokens: 8192,
-    temperature: null,
+    max_tokens: outputTokensFor(model, DEFAULT_MAX_TOKENS),
+    temperature: DEFAULT_TEMPERATURE,
     role,
     max_loops: 1,
     streaming_on: false,

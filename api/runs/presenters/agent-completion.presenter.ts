@@ -1,3 +1,4 @@
+import { agentTemperature } from "../../../shared/contracts/agent-defaults";
 import type { AgentUsage } from "../../../shared/contracts/agent-spec";
 import type { AgentRun } from "../../../shared/db/entities/run.entity";
 import { presentWoundDown } from "./wound-down.presenter";
@@ -28,7 +29,7 @@ export function presentAgentCompletion(run: AgentRun) {
     success: !output?.incomplete,
     name: request.agent_config.agent_name ?? null,
     description: request.agent_config.description ?? null,
-    temperature: request.agent_config.temperature ?? null,
+    temperature: agentTemperature(request.agent_config),
     outputs: output?.outputs ?? [],
     usage: orderedUsage(run.usage),
     timestamp: (run.finished_at ?? new Date()).toISOString(),

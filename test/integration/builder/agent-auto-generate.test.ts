@@ -69,6 +69,16 @@ describe("POST /v1/agents/auto-generate", () => {
     expect(job.body).to.deep.include({ agent_config: config, status: "success" });
   });
 
+  it("without max_tokens, a model that allows fewer than 8192 output tokens gets its own limit, not a default it refuses", async () => {
+    const marker = unique("gen-small");
+    h.sim.script({ contains: marker, reply: JSON.stringify(written(marker)) });
+    const res = await post({ task: `Review supplier contracts ${marker}`, model_name: "gpt-3.5-turbo" });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const [call] = callsMentioning(h, marker);
+    expect([callerOf(call), call.max_tokens]).to.deep.equal(["Builder", 4096]);
+    expect(res.body.agent_config).to.include({ model_name: "gpt-3.5-turbo", max_tokens: 4096 });
+  });
+
   it("an invalid agent is repaired once, the problem quoted; still invalid, the run fails naming the Builder", async () => {
     const marker = unique("gen-repair");
     const bad = written(marker, { system_prompt: "   ", temperature: 3 });

@@ -87,6 +87,7 @@ describe("POST /v1/auto-swarm-builder/completions", () => {
           model_name: "gpt-4o-mini",
           auto_generate_prompt: false,
           max_tokens: 1234,
+          temperature: 0.5, // the agents' default, which they run at
           role: "worker",
           max_loops: 1,
         },
@@ -97,6 +98,7 @@ describe("POST /v1/auto-swarm-builder/completions", () => {
           model_name: "gpt-4o-mini",
           auto_generate_prompt: false,
           max_tokens: 1234,
+          temperature: 0.5, // the agents' default, which they run at
           role: "worker",
           max_loops: 1,
         },
@@ -224,6 +226,16 @@ describe("POST /v1/auto-swarm-builder/completions", () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.type).to.equal("return-agents");
     expect(res.body.outputs.agents[0].max_tokens).to.equal(8000);
+  });
+
+  it("without max_tokens, a model that allows fewer than 8000 output tokens gets its own limit, not a default it refuses", async () => {
+    const marker = unique("asb-small");
+    h.sim.script({ contains: marker, reply: JSON.stringify(design(marker)) });
+    const res = await post({ task: marker, model_name: "gpt-3.5-turbo" });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const [call] = callsMentioning(h, marker);
+    expect([callerOf(call), call.max_tokens]).to.deep.equal(["Builder", 4096]);
+    expect(res.body.outputs.agents.map((a: any) => a.max_tokens)).to.deep.equal([4096, 4096]);
   });
 
   it("async mode: Prefer respond-async answers 202, and GET /v1/jobs/{id} gives the result once done", async () => {

@@ -111,7 +111,7 @@ describe("DeepResearchSwarm (E1)", () => {
     expect(output.at(-1)!.content).to.include(conversationOf(synthesis));
   });
 
-  it("with max_loops, plans new follow-up queries from the findings; a repeated query is repaired; planning none ends the research", async () => {
+  it("with max_loops, plans new follow-up queries from the findings; a plan of nothing but repeats ends the research, without a repair", async () => {
     const marker = uniqueMarker("research-rounds");
     const tool = "plan_research_queries";
     const first = [
@@ -119,11 +119,10 @@ describe("DeepResearchSwarm (E1)", () => {
       { query: "old-b", researcher: "Economist" },
       { query: "old-c", researcher: "Historian" },
     ];
-    // Round 1 is canned, round 2 is the model's own plan, round 3 repeats a query and then plans none.
-    const canned: CannedDecisions = (lane, attempt) => {
+    // Round 1 is canned, round 2 is the model's own plan, round 3 only repeats a query, whatever it is asked.
+    const canned: CannedDecisions = (lane) => {
       if (lane === "r0/queries") return cannedCall(tool, { queries: first });
-      if (lane === "r2/queries")
-        return cannedCall(tool, { queries: attempt === 0 ? [{ query: " OLD-A ", researcher: "Economist" }] : [] });
+      if (lane === "r2/queries") return cannedCall(tool, { queries: [{ query: " OLD-A ", researcher: "Economist" }] });
       return undefined;
     };
     const { swarm, steps } = inProcessSwarm(
@@ -151,19 +150,68 @@ describe("DeepResearchSwarm (E1)", () => {
       "Query Generator",
       "Synthesis",
     ]);
-    expect(output[6].content).to.equal("No further queries: the findings answer the task.");
+    expect(output[6].content).to.equal(
+      "No new queries: the research ends.\nLeft out, already planned or researched: OLD-A",
+    );
     // Round 2's plan saw every round-1 finding, and may plan none.
     expect(inputOf(followUpPlan)).to.include("Findings so far");
     for (const turn of output.slice(1, 4))
       expect(inputOf(followUpPlan)).to.include(`${turn.role}, query: ${turn.query}):\n${turn.content}`);
     expect(followUpPlan.tools[0].function.parameters.properties.queries.minItems).to.equal(0);
-    // The repeat of old-a was refused once (a repair attempt), and the empty plan ended the research: no round 4.
+    // The repeat of old-a was left out, not repaired, and with nothing new the research ended: no round 4.
     const decisionSteps = steps.filter((s) => (s.meta.input as any)?.kind === "decision").map((s) => s.lane);
-    expect(decisionSteps).to.deep.equal(["r0/queries", "r1/queries", "r2/queries", "r2/queries"]);
+    expect(decisionSteps).to.deep.equal(["r0/queries", "r1/queries", "r2/queries"]);
     // Calls: 3 + 1 research turns (the search call and the answer: these specs, not through the
     // API, have no tool_call_summary), the model's own round-2 plan, the report.
     expect(calls.map(callerOf)).to.have.length(4 * 2 + 2);
     const synthesis = calls.at(-1);
+    for (const turn of output.filter((t) => t.query)) expect(inputOf(synthesis)).to.include(turn.content);
+  });
+
+  it("a follow-up plan that repeats queries researches only the new ones, and the run goes on to its report", async () => {
+    const marker = uniqueMarker("research-repeats");
+    const tool = "plan_research_queries";
+    const first = ["old-a", "old-b", "old-c"].map((query) => ({ query, researcher: "Historian" }));
+    // Every attempt of round 2 repeats a researched query and plans one new query twice.
+    const canned: CannedDecisions = (lane) => {
+      if (lane === "r0/queries") return cannedCall(tool, { queries: first });
+      if (lane === "r1/queries")
+        return cannedCall(tool, {
+          queries: [
+            { query: "Old-B", researcher: "Economist" },
+            { query: "new-d", researcher: "Economist" },
+            { query: " NEW-D", researcher: "Historian" },
+          ],
+        });
+      return undefined;
+    };
+    const { swarm, steps } = inProcessSwarm(
+      "DeepResearchSwarm",
+      { agents: [agent("Historian"), agent("Economist")], max_loops: 2 },
+      canned,
+      { opening: marker },
+    );
+    const output = (await deepResearchSwarm.run(swarm)) as { role: string; content: string; query?: string }[];
+
+    expect(output.map((t) => [t.role, t.query])).to.deep.equal([
+      ["Query Generator", undefined],
+      ["Historian", "old-a"],
+      ["Historian", "old-b"],
+      ["Historian", "old-c"],
+      ["Query Generator", undefined],
+      ["Economist", "new-d"],
+      ["Synthesis", undefined],
+    ]);
+    expect(output[4].content).to.equal("1. [Economist] new-d\nLeft out, already planned or researched: Old-B; NEW-D");
+    const decisionSteps = steps.filter((s) => (s.meta.input as any)?.kind === "decision").map((s) => s.lane);
+    expect(decisionSteps, "no repair").to.deep.equal(["r0/queries", "r1/queries"]);
+    // old-b was researched once (its search call and answer); the report reads all four findings.
+    const calls = callsMentioning(h, marker);
+    const research = calls.slice(0, -1);
+    expect(researchTurnCalls(research, "old-b").map(callerOf)).to.deep.equal(["Historian", "Historian"]);
+    expect(researchTurnCalls(research, "new-d").map(callerOf)).to.deep.equal(["Economist", "Economist"]);
+    const synthesis = calls.at(-1);
+    expect(callerOf(synthesis)).to.equal("Synthesis");
     for (const turn of output.filter((t) => t.query)) expect(inputOf(synthesis)).to.include(turn.content);
   });
 

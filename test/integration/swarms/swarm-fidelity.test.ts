@@ -193,4 +193,66 @@ describe("Swarm fidelity: acting agents (issue 16 item 8)", () => {
       }
     });
   });
+
+  describe("internal agents: the hosted default temperature, and an output cap the model allows", () => {
+    /** A model whose provider refuses more than 4,096 output tokens (the simulator refuses it as OpenAI does). */
+    const SMALL = { model_name: "gpt-3.5-turbo", max_tokens: 1000 };
+
+    it("MajorityVoting: the Consensus asks a small model for its 4,096 tokens, not the 8,192 it refuses; every call is sent 0.5", async () => {
+      const marker = unique("small-model");
+      const res = await postSwarm(h, key, {
+        swarm_type: "MajorityVoting",
+        agents: [agent("Alpha", SMALL), agent("Beta", SMALL)],
+        task: marker,
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const calls = callsMentioning(h, marker);
+      expect(calls.map((c) => [callerOf(c), c.model, c.max_tokens, c.temperature])).to.deep.equal([
+        ["Alpha", "gpt-3.5-turbo", 1000, 0.5],
+        ["Beta", "gpt-3.5-turbo", 1000, 0.5],
+        ["Consensus", "gpt-3.5-turbo", 4096, 0.5],
+      ]);
+
+      // On a model that allows more, an internal agent still asks for the agents' default, 8,192.
+      const roomy = unique("roomy-model");
+      const ran = await postSwarm(h, key, {
+        swarm_type: "MajorityVoting",
+        agents: [agent("Alpha", { model_name: "gpt-4.1" }), agent("Beta", { model_name: "gpt-4.1" })],
+        task: roomy,
+      });
+      expect(ran.status, JSON.stringify(ran.body)).to.equal(200);
+      const consensus = callsMentioning(h, roomy).filter((c) => callerOf(c) === "Consensus");
+      expect(consensus.map((c) => c.max_tokens)).to.deep.equal([8192]);
+    });
+
+    it("AutoSwarmBuilder: the Builder and the agents it writes ask a small model for at most its 4,096 tokens", async () => {
+      const marker = unique("small-builder");
+      const design = {
+        name: `Team ${marker}`,
+        description: "Two writers",
+        swarm_type: "SequentialWorkflow",
+        agents: {
+          [`Drafter-${marker}`]: { description: "Drafts", system_prompt: `You draft (${marker}).` },
+          [`Editor-${marker}`]: { description: "Edits", system_prompt: `You edit (${marker}).` },
+        },
+      };
+      h.sim.script({ contains: marker, reply: JSON.stringify(design) });
+      try {
+        const res = await postSwarm(h, key, {
+          swarm_type: "AutoSwarmBuilder",
+          agents: [agent("Hint", SMALL)],
+          task: `Write about ${marker}`,
+        });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        const calls = callsMentioning(h, marker);
+        expect(calls.map((c) => [callerOf(c), c.model, c.max_tokens, c.temperature])).to.deep.equal([
+          ["Builder", "gpt-3.5-turbo", 4096, 0.5],
+          [`Drafter-${marker}`, "gpt-3.5-turbo", 4096, 0.5],
+          [`Editor-${marker}`, "gpt-3.5-turbo", 4096, 0.5],
+        ]);
+      } finally {
+        h.sim.clearScripts();
+      }
+    });
+  });
 });

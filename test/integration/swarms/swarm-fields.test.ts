@@ -258,7 +258,8 @@ describe("The hosted swarm fields (issue 16 item 7)", () => {
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const calls = callsMentioning(h, marker);
-      expect(calls.map((c) => [callerOf(c), c.model, c.temperature])).to.deep.equal([["Ann", "gpt-4o", undefined]]);
+      // Ann is sent her own temperature (the default 0.5), never the director's.
+      expect(calls.map((c) => [callerOf(c), c.model, c.temperature])).to.deep.equal([["Ann", "gpt-4o", 0.5]]);
     });
   });
 });

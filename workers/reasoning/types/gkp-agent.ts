@@ -36,19 +36,68 @@ export function knowledgeItems(reply: string, items: number): string[] {
   return (found.length ? found : [reply.trim()]).slice(0, items);
 }
 
+/** The generator's input when its first reply held fewer statements than asked: the ones it wrote, and how many more. */
+function moreKnowledgeInput(task: string, found: string[], missing: number): string {
+  const written = found.map((item, i) => `Knowledge ${i + 1}: ${item}`).join("\n");
+  return [
+    `Input: ${task}`,
+    `Knowledge already written:\n${written}`,
+    `Write ${missing} more, each different from those above, numbered from Knowledge ${found.length + 1}.`,
+    "Knowledge:",
+  ].join("\n\n");
+}
+
+/** The statements of `more` that repeat none of `found` nor each other (compared case-insensitive). */
+function newStatements(found: string[], more: string[]): string[] {
+  const seen = new Set(found.map((item) => item.toLowerCase()));
+  const fresh: string[] = [];
+  for (const item of more) {
+    if (seen.has(item.toLowerCase())) continue;
+    seen.add(item.toLowerCase());
+    fresh.push(item);
+  }
+  return fresh;
+}
+
 /**
- * GKPAgent: the generator writes `num_knowledge_items` knowledge statements about the task; one
- * reasoner call per statement answers from it, all in parallel; the coordinator answers from every
- * (knowledge, answer) pair. Calls 1 + K + 1 (K the statements found, at most the number asked), depth 3.
+ * The knowledge statements for the run: the generator writes `items`; when its reply holds fewer,
+ * it is asked once more for the rest (shown the ones it wrote), so a short reply costs one call,
+ * never an unbounded retry. Still short, the run goes on with what it has and its output says so
+ * in a `system` turn, since a silent shortfall would read as the K answers asked for.
+ */
+async function generateKnowledge(run: ReasoningRun, items: number): Promise<string[]> {
+  const name = run.nameOf("knowledge");
+  const generator = { name, prompt: generatorPrompt(items), place: "generating knowledge" };
+  const reply = await run.call(generator, `Input: ${run.task}\nKnowledge:`, "knowledge");
+  run.record(name, reply);
+  const knowledge = knowledgeItems(reply, items);
+  if (knowledge.length >= items) return knowledge;
+
+  const missing = items - knowledge.length;
+  const asked = { ...generator, prompt: generatorPrompt(missing) };
+  const more = await run.call(asked, moreKnowledgeInput(run.task, knowledge, missing), "knowledge-more");
+  run.record(name, more);
+  knowledge.push(...newStatements(knowledge, knowledgeItems(more, missing)).slice(0, missing));
+  const n = knowledge.length;
+  if (n < items)
+    run.record(
+      "system",
+      `Only ${n} of the ${items} knowledge statements asked for (num_knowledge_items) ${n === 1 ? "was" : "were"} written, after asking ${name} twice: the answer is reasoned from ${n === 1 ? "it" : "them"} alone.`,
+    );
+  return knowledge;
+}
+
+/**
+ * GKPAgent: the generator writes `num_knowledge_items` knowledge statements about the task (asked
+ * once more for the rest when it writes fewer); one reasoner call per statement answers from it,
+ * all in parallel; the coordinator answers from every (knowledge, answer) pair. Calls 1 + K + 1
+ * (one more when the generator is asked again; K the statements found, at most the number asked), depth 3 (or 4).
  */
 export const gkpAgent: ReasoningTypeRunner<"GKPAgent"> = {
   name: "GKPAgent",
   async run(run: ReasoningRun) {
     const items = run.request.num_knowledge_items ?? DEFAULT_KNOWLEDGE_ITEMS;
-    const generator = { name: run.nameOf("knowledge"), prompt: generatorPrompt(items), place: "generating knowledge" };
-    const reply = await run.call(generator, `Input: ${run.task}\nKnowledge:`, "knowledge");
-    run.record(generator.name, reply);
-    const knowledge = knowledgeItems(reply, items);
+    const knowledge = await generateKnowledge(run, items);
 
     const reasoner = {
       name: run.nameOf("reasoner"),

@@ -1,4 +1,6 @@
+import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from "../../../shared/contracts/agent-defaults";
 import type { AgentSpec } from "../../../shared/contracts/agent-spec";
+import { outputTokensFor } from "../../../shared/llm/model-catalog";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import type { SwarmTypeName } from "../../../shared/swarms/swarm-catalog";
 import { isJsonObject, type DecisionTool } from "../structured-decision";
@@ -131,7 +133,7 @@ export function readSpec(types: SwarmTypeName[], value: unknown): { spec?: Swarm
 /** What a generated agent's spec takes from the request besides the builder's words. */
 export interface GeneratedAgentSettings {
   model: string;
-  /** The agents' output limit (the API's default, 8192, when the request sets none). */
+  /** The agents' output limit (when the request sets none: the API's default, 8192, or the model's limit where lower). */
   maxTokens?: number;
   /** The client's provider options, which reach the agents generated for it as they reach internal agents. */
   llmArgs?: Record<string, unknown> | null;
@@ -162,7 +164,8 @@ export function generatedAgentSpec(
     system_prompt: built.system_prompt,
     model_name: settings.model,
     auto_generate_prompt: false,
-    max_tokens: settings.maxTokens ?? 8192,
+    max_tokens: settings.maxTokens ?? outputTokensFor(settings.model, DEFAULT_MAX_TOKENS),
+    temperature: DEFAULT_TEMPERATURE,
     role: "worker",
     max_loops: 1,
     streaming_on: false,

@@ -56,9 +56,36 @@ export function queryTool(researchers: string[], firstRound: boolean): DecisionT
 /** How queries are compared for repeats: trimmed, case-insensitive. */
 export const queryKey = (query: string) => query.trim().toLowerCase();
 
+/** A round's plan split into the queries to research and the repeats left out. */
+export interface SortedPlan {
+  /** New queries, trimmed, each once, in plan order. */
+  queries: ResearchQuery[];
+  /** Queries planned before (in an earlier round or earlier in this plan), as the plan wrote them, trimmed. */
+  repeats: string[];
+}
+
+/**
+ * The queries of a valid plan (`queryPlanProblem` found nothing wrong) to research: a query
+ * planned earlier in the plan or researched in an earlier round (`researched` holds their keys) is
+ * left out, since researching it again would only pay for the same finding twice.
+ */
+export function sortPlan(plan: QueryPlan, researched: ReadonlySet<string> = new Set()): SortedPlan {
+  const seen = new Set(researched);
+  const sorted: SortedPlan = { queries: [], repeats: [] };
+  for (const { query, researcher } of plan.queries) {
+    const key = queryKey(query);
+    if (seen.has(key)) sorted.repeats.push(query.trim());
+    else sorted.queries.push({ query: query.trim(), researcher });
+    seen.add(key);
+  }
+  return sorted;
+}
+
 /**
  * What is wrong with a round's plan, or null (the `decide` validator). `researched` holds the keys
- * of the queries earlier rounds researched: a follow-up query must be new.
+ * of the queries earlier rounds researched. Repeats are not wrong (`sortPlan` leaves them out):
+ * the bounds count new queries (the first round needs FIRST_ROUND_MIN_QUERIES, no round researches
+ * more than MAX_QUERIES_PER_ROUND); every query needs text, and every new one a researcher of the team.
  */
 export function queryPlanProblem(
   researchers: string[],
@@ -68,28 +95,35 @@ export function queryPlanProblem(
 ): string | null {
   if (!isJsonObject(value) || !Array.isArray(value.queries)) return "'queries' must be a list of {query, researcher}";
   const queries = value.queries as unknown[];
-  const min = firstRound ? FIRST_ROUND_MIN_QUERIES : 0;
   const problems: string[] = [];
-  if (queries.length < min || queries.length > MAX_QUERIES_PER_ROUND)
-    problems.push(`plan from ${min} to ${MAX_QUERIES_PER_ROUND} queries (got ${queries.length})`);
-  const seen = new Set<string>();
+  const seen = new Set(researched);
+  let fresh = 0;
   queries.forEach((item, i) => {
     if (!isJsonObject(item) || typeof item.query !== "string" || !item.query.trim()) {
       problems.push(`query ${i + 1} has no text`);
       return;
     }
     const key = queryKey(item.query);
-    if (seen.has(key)) problems.push(`query ${i + 1} repeats an earlier query`);
-    else if (researched.has(key)) problems.push(`query ${i + 1} was already researched in an earlier round`);
+    if (seen.has(key)) return;
     seen.add(key);
+    fresh++;
     if (typeof item.researcher !== "string" || !researchers.includes(item.researcher))
       problems.push(`query ${i + 1} names no researcher of the team (${researchers.join(", ")})`);
   });
+  const min = firstRound ? FIRST_ROUND_MIN_QUERIES : 0;
+  if (fresh < min || fresh > MAX_QUERIES_PER_ROUND)
+    problems.unshift(`plan from ${min} to ${MAX_QUERIES_PER_ROUND} new queries (got ${fresh})`);
   return problems.length ? problems.join("; ") : null;
 }
 
-/** The Query Generator turn's readable content: one numbered line per query, with its researcher. */
-export function renderQueries(queries: ResearchQuery[]): string {
-  if (!queries.length) return "No further queries: the findings answer the task.";
-  return queries.map((q, i) => `${i + 1}. [${q.researcher}] ${q.query}`).join("\n");
+/**
+ * The Query Generator turn's readable content: one numbered line per query, with its researcher,
+ * and a line naming the repeats left out; or the end of the research.
+ */
+export function renderQueries({ queries, repeats }: SortedPlan): string {
+  const lines = queries.map((q, i) => `${i + 1}. [${q.researcher}] ${q.query}`);
+  if (!repeats.length) return lines.length ? lines.join("\n") : "No further queries: the findings answer the task.";
+  if (!lines.length) lines.push("No new queries: the research ends.");
+  lines.push(`Left out, already planned or researched: ${repeats.join("; ")}`);
+  return lines.join("\n");
 }

@@ -11,6 +11,7 @@ import {
   queryPlanProblem,
   queryTool,
   renderQueries,
+  sortPlan,
   type QueryPlan,
   type ResearchQuery,
 } from "./deep-research-queries";
@@ -54,10 +55,11 @@ function findingBlocks(findings: Finding[]): string[] {
 
 /**
  * DeepResearchSwarm: an internal Query Generator plans research queries, each given to a
- * researcher (a structured decision; the first round plans 3 to 6, later rounds 0 to 6); every
- * query is researched in its own agent turn, all in parallel (the request's agents, else a built-in
+ * researcher (a structured decision; the first round plans 3 to 6, later rounds 0 to 6 new ones);
+ * every query is researched in its own agent turn, all in parallel (the request's agents, else a built-in
  * Researcher; several queries may go to one researcher); for L>1 the Query Generator sees the
- * findings and plans new follow-up queries for what is still open, and planning none ends the research;
+ * findings and plans new follow-up queries for what is still open, a query planned or researched
+ * before is left out (never a reason to fail the run), and no new query ends the research;
  * an internal Synthesis agent writes the report from every finding. Calls Σ(1+Q)+1, depth at most
  * 2·L+1. Output per round: the Query Generator turn (the numbered queries), then one turn per query
  * under its researcher's name with `query`; last, the Synthesis turn. Research turns search the web
@@ -90,16 +92,18 @@ export const deepResearchSwarm: SwarmTypeRunner<"DeepResearchSwarm"> = {
           ? `Plan the research with ${tool.name}.`
           : `Plan new follow-up queries (never one already researched) for what the findings leave open with ${tool.name}, or none if they answer the task.`,
       ].join("\n\n");
+      const researched = new Set(findings.map((f) => queryKey(f.query)));
       const plan = await decide<QueryPlan>(
         swarm,
         generator,
         input,
         tool,
-        (value) => queryPlanProblem(names, first, value, new Set(findings.map((f) => queryKey(f.query)))),
+        (value) => queryPlanProblem(names, first, value, researched),
         `r${round}/queries`,
       );
-      const queries = plan.queries.map((q) => ({ query: q.query.trim(), researcher: q.researcher }));
-      swarm.conversation.add(jobTurn(QUERY_GENERATOR, generator.name, renderQueries(queries)));
+      const sorted = sortPlan(plan, researched);
+      const { queries } = sorted;
+      swarm.conversation.add(jobTurn(QUERY_GENERATOR, generator.name, renderQueries(sorted)));
       if (!queries.length) break;
 
       const results = await swarm.parallel(queries, (q, i) => {
