@@ -45,7 +45,7 @@ export async function cancelJob(
     const status = result.status === "succeeded" ? "success" : result.status;
     throw new AppError(409, "JOB_FINISHED", `The job has already ended (${status})`, { job_id: jobId });
   }
-  // The row says cancelled already; the broadcast makes the worker holding it stop now.
-  await publishCancel(deps.redis, result.id).catch(() => undefined);
+  // The rows say cancelled already; the broadcast makes the workers holding them (a batch's items too) stop now.
+  await Promise.all(result.cancelled.map((id) => publishCancel(deps.redis, id).catch(() => undefined)));
   return { job_id: jobId, status: "cancelled" };
 }

@@ -9,7 +9,7 @@ import type { ResolvedModel } from "./providers";
 import type { CallConsumption } from "./call-consumption";
 import { abortReason, RunAbortedError } from "./run-aborted";
 import { StreamAccumulator } from "./stream-accumulator";
-import { countTokens } from "./tokens";
+import { answerTokens, promptTokens } from "./tokens";
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 export type ChatRequest = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, "model"> &
@@ -87,10 +87,8 @@ function consumedBy(attempt: Attempt, request: ChatRequest): CallConsumption | u
   const acc = attempt.stream;
   const message = acc ? acc.message() : null;
   return {
-    inputTokens: acc?.usage?.prompt_tokens ?? countTokens(JSON.stringify(request.messages)),
-    outputTokens:
-      acc?.usage?.completion_tokens ??
-      (message ? countTokens((message.content ?? "") + JSON.stringify(message.tool_calls ?? "")) : 0),
+    inputTokens: acc?.usage?.prompt_tokens ?? promptTokens(request.messages, request.tools),
+    outputTokens: acc?.usage?.completion_tokens ?? (message ? answerTokens(message) : 0),
     message,
   };
 }
@@ -119,10 +117,8 @@ async function once(
     return {
       message: choice.message,
       finishReason: choice.finish_reason,
-      inputTokens: completion.usage?.prompt_tokens ?? countTokens(JSON.stringify(request.messages)),
-      outputTokens:
-        completion.usage?.completion_tokens ??
-        countTokens(choice.message.content ?? JSON.stringify(choice.message.tool_calls ?? "")),
+      inputTokens: completion.usage?.prompt_tokens ?? promptTokens(request.messages, request.tools),
+      outputTokens: completion.usage?.completion_tokens ?? answerTokens(choice.message),
     };
   }
   const body = {
@@ -145,9 +141,8 @@ async function once(
   return {
     message,
     finishReason: acc.finishReason,
-    inputTokens: acc.usage?.prompt_tokens ?? countTokens(JSON.stringify(request.messages)),
-    outputTokens:
-      acc.usage?.completion_tokens ?? countTokens(message.content ?? JSON.stringify(message.tool_calls ?? "")),
+    inputTokens: acc.usage?.prompt_tokens ?? promptTokens(request.messages, request.tools),
+    outputTokens: acc.usage?.completion_tokens ?? answerTokens(message),
   };
 }
 

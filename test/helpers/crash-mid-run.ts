@@ -36,12 +36,14 @@ export async function crashMidRun(
     stepsInAll?: number;
     atKill?: (storedAgents: string[], runId: string) => Promise<void>;
     timeoutMs?: number;
+    /** Settings of the child worker (besides the tests' own). */
+    childEnv?: Record<string, string>;
   },
 ): Promise<{ runId: string; run: Run }> {
   const inProcess = h.workers.workers.find((w) => w.name === queue)!;
   expect(inProcess, `the harness runs an in-process ${queue} worker`).to.not.equal(undefined);
   await inProcess.pause(); // let the child process take the job
-  const child = spawnEntry("workers/main.ts", ["--queues", queue], { LOG_LEVEL: "info" });
+  const child = spawnEntry("workers/main.ts", ["--queues", queue], { LOG_LEVEL: "info", ...options.childEnv });
   try {
     await eventually(async () => (child.output.join("").includes("workers started") ? true : undefined), 30_000);
     const accepted = await submit();

@@ -16,6 +16,9 @@ export function recordingPools(refuse = false) {
       calls.push(`charge $${amount}`);
       return refuse ? pool : null;
     },
+    async adjust(amount: number) {
+      calls.push(`adjust $${amount}`);
+    },
   };
   return { calls, pools: pools as unknown as SharedSpend };
 }

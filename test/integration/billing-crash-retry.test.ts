@@ -4,6 +4,7 @@ import { inFlightKey } from "../../workers/agents/spend-pools";
 import { crashMidRun } from "../helpers/crash-mid-run";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
+import { agent, postSwarm, uniqueMarker } from "../helpers/swarm";
 import { dataUrl, PNG_1PX } from "../helpers/images";
 import { callInFlight, expectPoolMatchesLedger, runLedger } from "../helpers/ledger";
 
@@ -49,5 +50,41 @@ describe("a worker killed while its call is with the provider: billed once, coun
     // retry, but only in the run), holds no reservation, and no call is left noted in flight.
     await expectPoolMatchesLedger(h, userId);
     expect(await h.deps.redis.hlen(inFlightKey(runId, config.queue.prefix))).to.equal(0);
+  });
+
+  it("bills only the calls that had reached the provider, not those waiting for a slot of LLM_MAX_IN_FLIGHT", async function () {
+    this.timeout(60_000);
+    const { key, userId } = await h.newKey();
+    const noted = (runId: string) => h.deps.redis.hlen(inFlightKey(runId, config.queue.prefix));
+    const { runId } = await crashMidRun(
+      h,
+      "swarm",
+      () =>
+        postSwarm(
+          h,
+          key,
+          {
+            swarm_type: "ConcurrentWorkflow",
+            task: uniqueMarker("slots"),
+            agents: ["A", "B", "C"].map((name) => agent(name, { llm_args: { sim_latency_ms: 4_000 } })),
+          },
+          { prefer: "respond-async" },
+        ),
+      {
+        killAfterSteps: 0,
+        // All three reserved room; the child's one slot let only one go to the provider.
+        killWhen: async (id) => (await noted(id)) === 3,
+        childEnv: { LLM_MAX_IN_FLIGHT: "1" },
+      },
+    );
+    const ledger = await runLedger(h, runId);
+    expect(ledger.steps.filter((s) => s.status === "interrupted")).to.have.length(1);
+    expect(
+      ledger.steps.filter((s) => s.status === "finished"),
+      JSON.stringify(ledger.steps),
+    ).to.have.length(3);
+    expect(ledger.ledger).to.be.closeTo(ledger.billed!, 1e-6);
+    await expectPoolMatchesLedger(h, userId);
+    expect(await noted(runId)).to.equal(0);
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { estimatePromptTokens } from "../../workers/agents/prompt-estimate";
-import { BudgetExceededError, RunBudget } from "../../workers/agents/run-budget";
+import { RunBudget } from "../../workers/agents/run-budget";
+import { BudgetExceededError } from "../../workers/agents/call-allowance";
 import { recordingPools } from "../helpers/recording-pools";
 
 const limits = (maxTokens: number, maxCost = 100) => ({ maxTokens, maxCost, deadline: Date.now() + 60_000 });
@@ -155,5 +156,15 @@ describe("run budget", () => {
     );
     const tools = [{ type: "function", function: { name: "pick", parameters: { type: "object" } } }];
     expect(estimatePromptTokens([{ role: "user", content: text }], tools)).to.be.greaterThan(plain);
+  });
+
+  it("a replayed step reserves nothing, in the run or the pools, and settles nothing in the pools", async () => {
+    const { calls, pools } = recordingPools();
+    const budget = new RunBudget(limits(100), pools);
+    const replay = await budget.beforeCall({ ...needs(90, 90), replay: true });
+    expect(replay.maxTokens).to.equal(90);
+    budget.charge(replay, { inputTokens: 90, outputTokens: 5, cost: 0.001, replayed: true });
+    expect(calls, "no round trip for a step that costs nothing new").to.deep.equal([]);
+    expect(budget.tokens, "it counts in the run").to.equal(95);
   });
 });

@@ -1,8 +1,9 @@
 import { expect } from "chai";
 import { config } from "../../shared/config";
 import { UsageCounter } from "../../workers/agents/agent-context";
-import { BudgetExceededError, RunBudget } from "../../workers/agents/run-budget";
-import { incur } from "../../workers/agents/run-charges";
+import { RunBudget } from "../../workers/agents/run-budget";
+import { BudgetExceededError } from "../../workers/agents/call-allowance";
+import { incur, recordDiscount } from "../../workers/agents/run-charges";
 import { StepRecorder } from "../../workers/agents/step-recorder";
 import type { DataSource } from "typeorm";
 import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
@@ -57,5 +58,33 @@ describe("charges a run incurs besides its tokens", () => {
     expect(calls).to.deep.equal([`charge $${fee}`]);
     expect(retried.usage.mcpCalls).to.equal(2);
     expect(retried.recorder.chargedSoFar("mcp_call/agent#3~2"), "stored under a key of its own").to.equal(fee);
+  });
+
+  it("a refund of a charge an earlier attempt made is credited to the pools", async () => {
+    const fee = config.pricing.perMcpCall;
+    const { calls, pools } = recordingPools();
+    const retried = {
+      budget: new RunBudget({ maxTokens: 1_000, maxCost: 10, deadline: Date.now() + 60_000 }, pools),
+      usage: new UsageCounter(),
+      recorder: recorder([{ charge_key: "mcp_call/agent#1", amount: fee }]),
+    };
+    // Made earlier, refunded now (the call failed this time): the pools are credited.
+    const refundNow = await incur(retried, { kind: "mcp_call", tool: "echo", agent: "A", forStep: "agent#1" });
+    refundNow();
+    expect(calls).to.deep.equal([`charge $${-fee}`]);
+    expect(retried.budget.cost).to.equal(0);
+  });
+
+  it("a discount a retry takes back is added to the pools; one it gives is taken off", () => {
+    const { calls, pools } = recordingPools();
+    const budget = new RunBudget({ maxTokens: 1_000, maxCost: 10, deadline: Date.now() + 60_000 }, pools);
+    const usage = new UsageCounter();
+    // An earlier attempt recorded a discount of 0.002; this one, priced in daytime, gives none.
+    const taken = { budget, usage, recorder: recorder([{ charge_key: "discount@first", amount: -0.002 }]) };
+    recordDiscount(taken, "second");
+    expect(taken.recorder.chargedSoFar("discount")).to.be.closeTo(0, 1e-12);
+    usage.discount = 0.003;
+    recordDiscount({ budget, usage, recorder: recorder() }, "third");
+    expect(calls).to.deep.equal(["adjust $0.002", "adjust $-0.003"]);
   });
 });

@@ -18,6 +18,7 @@ import { estimatePromptTokens } from "./prompt-estimate";
 import { inFlightCall, recordedLlmCall, type AssistantMessage } from "./recorded-llm-call";
 import { callerCharge, incur } from "./run-charges";
 import { historyMessages, REVIEW_PROMPT, userMessage } from "./messages";
+import { isRunFailure } from "../handlers/run-failure";
 import { collectMcpServers } from "./mcp/mcp-servers";
 import { McpToolbox } from "./mcp/mcp-toolbox";
 import type { StepRecorder } from "./step-recorder";
@@ -98,6 +99,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
         output: spec.max_tokens,
         charge: callerCharge(ctx.usage, name, spec.role === "internal"),
         call: inFlightCall(rec, name, spec.role, spec.model_name, target),
+        replay: rec.willReplay(),
       },
       ctx.signal,
     );
@@ -190,11 +192,18 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
       const handoff = parseHandoff(args, toolset.handoffs);
       if (!handoff)
         return `Invalid handoff: name one of ${toolset.handoffs.map(agentName).join(", ")} and give a task.`;
+      // The delegated agent's turn is its own in the run's outcomes, as a swarm agent's is.
+      const delegate = agentName(handoff.spec);
+      ctx.recorder.outcomes.started(delegate);
       const delegated = await runAgent(
         handoff.spec,
         { task: handoff.task },
         { ...ctx, recorder: lane, depth: ctx.depth + 1 },
-      );
+      ).catch((err: unknown) => {
+        if (isRunFailure(err)) ctx.recorder.outcomes.failed(delegate, err.message);
+        throw err;
+      });
+      ctx.recorder.outcomes.finished(delegate, delegated.content);
       return typeof delegated.content === "string" ? delegated.content : JSON.stringify(delegated.content);
     }
     if (tool === toolset.builtin) return callBuiltinTool(toolset.builtin, args, name, ctx, lane);

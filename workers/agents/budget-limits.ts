@@ -6,7 +6,7 @@ import {
   requestSpendKey,
 } from "../../shared/limits/shared-spend";
 import { utcDay } from "../../shared/limits/utc-day";
-import type { BudgetLimits } from "./run-budget";
+import type { BudgetLimits } from "./call-allowance";
 import type { SpendPool } from "./spend-pools";
 
 /**

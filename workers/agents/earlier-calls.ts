@@ -26,14 +26,22 @@ export async function billEarlierCalls(ctx: Pick<AgentContext, "budget" | "usage
   const pools = ctx.budget.pools;
   if (!pools) return billed;
   for (const call of await pools.leftInFlight()) {
-    const stored = ctx.recorder.storedStep(call.step);
+    if (!call.sent) {
+      // It waited for a slot and never reached the provider: its room is freed, nothing billed.
+      await ctx.budget.settleLeftInFlight(call, 0, 0, true);
+      continue;
+    }
+    // Finished and stored, or stored as interrupted by an execution that died before settling it:
+    // on the bill already (replayed, or counted above), so only the pools are told.
+    const stored = ctx.recorder.storedStep(call.step) ?? ctx.recorder.storedInterruption(call.step, call.owner);
     if (stored) {
       const tokens = stored.input_tokens + stored.output_tokens;
       await ctx.budget.settleLeftInFlight(call, tokens, Number(stored.cost), true);
       continue;
     }
     const { inputCost } = tokenCosts(call.prompt, 0);
-    ctx.recorder.interrupted({
+    // Stored before it is settled: a worker dying between the two leaves it stored, to settle once.
+    await ctx.recorder.interrupted({
       key: call.step,
       owner: call.owner,
       agentName: call.agentName,

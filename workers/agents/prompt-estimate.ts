@@ -1,12 +1,9 @@
 import type { ChatMessage } from "../../shared/llm/chat";
+import { REPLY_PRIMING_TOKENS, TOKENS_PER_IMAGE, TOKENS_PER_MESSAGE } from "../../shared/llm/tokens";
 
 // English text runs about four UTF-8 bytes a token and most other text fewer; counting three keeps
 // the estimate on the high side without a tokenizer pass over every prompt.
 const BYTES_PER_TOKEN = 3;
-const TOKENS_PER_MESSAGE = 4;
-const REPLY_PRIMING_TOKENS = 3;
-/** What a low-detail image costs at OpenAI (and the simulator); providers reading more detail charge more. */
-const TOKENS_PER_IMAGE = 85;
 
 function bytes(text: string): number {
   return Buffer.byteLength(text, "utf8");

@@ -9,7 +9,7 @@ import { countLlmCall } from "../../shared/metrics/llm";
 import { secondsSince } from "../../shared/metrics/registry";
 import type { AgentContext } from "./agent-context";
 import { withLlmSlot } from "./llm-slots";
-import type { CallAllowance } from "./run-budget";
+import type { CallAllowance } from "./call-allowance";
 import type { InFlightCall } from "./spend-pools";
 import { billCaller } from "./run-charges";
 import { CallCutOff, type StepMeta, type StepOutcome, type StepRecorder } from "./step-recorder";
@@ -131,9 +131,10 @@ export async function recordedLlmCall(
     outcome = await recorder.step(meta, async () => {
       // A replayed step never gets here, so it takes no slot of the process's LLM_MAX_IN_FLIGHT.
       try {
-        const reply = await withLlmSlot(ctx.signal, () =>
-          countedCall(target, () => chatCompletion(target, request, { signal: ctx.signal, onText })),
-        );
+        const reply = await withLlmSlot(ctx.signal, () => {
+          ctx.budget.callSent(allowance); // from now on a worker dying leaves the call to be billed
+          return countedCall(target, () => chatCompletion(target, request, { signal: ctx.signal, onText }));
+        });
         return pricedOutcome(target, reply.inputTokens, reply.outputTokens, assistantMessage(reply.message));
       } catch (err) {
         const consumed = consumptionOf(err);

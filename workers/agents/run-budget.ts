@@ -1,56 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { AppError } from "../../shared/errors";
 import { roundCost } from "../../shared/llm/pricing";
-import type { BudgetLimitKind } from "../../shared/metrics/runs";
-import type { InFlightCall, LeftInFlight, SharedSpend } from "./spend-pools";
-
-/** Limits of one run: wall time, tokens and dollars. */
-export interface BudgetLimits {
-  maxTokens: number;
-  maxCost: number;
-  deadline: number;
-}
-
-/** A run stopped because it would pass its budget. */
-export class BudgetExceededError extends AppError {
-  constructor(
-    message: string,
-    /** The ceiling reached (for `apiary_budget_stops_total`). */
-    readonly limit: BudgetLimitKind,
-  ) {
-    super(400, "BUDGET_EXCEEDED", message);
-  }
-}
-
-/** What one LLM call asks the budget for. */
-export interface CallNeeds {
-  /** Estimated prompt tokens (`estimatePromptTokens`). */
-  prompt: number;
-  /** The most output tokens it would use (the agent's `max_tokens`). */
-  output: number;
-  /** Dollars the call adds to the bill besides its tokens: its agent's per-agent charge, on the agent's first call. */
-  charge?: number;
-  /** What the call is, noted in flight in the pools so that a retry bills it if the worker dies during it. */
-  call?: InFlightCall;
-}
+import { BudgetExceededError, type BudgetLimits, type CallAllowance, type CallNeeds } from "./call-allowance";
+import type { LeftInFlight, SharedSpend } from "./spend-pools";
 
 /** A flat charge the pools count with the run's next call (`withNextCall`), and how to take it off the bill. */
 interface DeferredCharge {
   amount: number;
   undo: () => void;
-}
-
-/** Room granted to one LLM call: its output cap; its prompt and output stay reserved until it is charged or released. */
-export interface CallAllowance {
-  readonly maxTokens: number;
-  readonly prompt: number;
-  /** The call's per-agent charge, held until it is charged or released. */
-  readonly charge: number;
-  /** Flat charges the run counted before this call that the pools count with its settlement (`withNextCall`). */
-  readonly carried: number;
-  /** The call's step, as the pools noted it in flight (empty: not noted). */
-  readonly step: string;
-  settled: boolean;
 }
 
 /**
@@ -80,6 +36,9 @@ export class RunBudget {
   private heldCost = 0;
   /** Flat charges counted in this run's cost that the shared pools have not counted yet (`withNextCall`). */
   private unpooled: DeferredCharge[] = [];
+  /** Calls granted room that have not been charged or released yet, and who waits for there to be none. */
+  private outstanding = 0;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     readonly limits: BudgetLimits,
@@ -94,14 +53,19 @@ export class RunBudget {
    */
   async beforeCall(needs: CallNeeds, signal?: AbortSignal): Promise<CallAllowance> {
     for (let delayMs = 5; ; delayMs = Math.min(delayMs * 2, 250)) {
+      signal?.throwIfAborted(); // a run that has ended starts no call
       const allowance = await this.tryReserve(needs);
-      if (allowance) return allowance;
+      if (allowance) {
+        this.outstanding++;
+        return allowance;
+      }
       await sleep(Math.min(delayMs, Math.max(1, this.msLeft())), undefined, { signal });
     }
   }
 
   /** The call's allowance, or null when the room left is reserved by calls in flight. */
-  private async tryReserve({ prompt, output, charge = 0, call }: CallNeeds): Promise<CallAllowance | null> {
+  private async tryReserve({ prompt, output, charge = 0, call, replay }: CallNeeds): Promise<CallAllowance | null> {
+    if (replay) return { maxTokens: output, prompt: 0, charge: 0, carried: 0, step: "", replay, settled: false };
     const { maxTokens, maxCost, deadline } = this.limits;
     if (Date.now() >= deadline) throw new BudgetExceededError("The run reached its time limit", "time");
     if (this.cost >= maxCost) throw new BudgetExceededError(`The run reached its cost limit of $${maxCost}`, "cost");
@@ -144,7 +108,15 @@ export class RunBudget {
       }
       this.reserved -= granted - answer.granted;
       granted = answer.granted;
-      return { maxTokens: granted, prompt, charge, carried: carriedCost, step: call?.step ?? "", settled: false };
+      return {
+        maxTokens: granted,
+        prompt,
+        charge,
+        carried: carriedCost,
+        step: call?.step ?? "",
+        note: answer.note,
+        settled: false,
+      };
     } catch (err) {
       this.reserved -= prompt + granted;
       this.heldCost -= charge;
@@ -193,9 +165,17 @@ export class RunBudget {
     this.shared?.charge(-amount).catch(() => undefined);
   }
 
-  /** Takes a discount the bill gives at the end off the pools the run shares (not off its own list-price count). */
-  creditPools(amount: number): void {
-    if (amount > 0) this.shared?.charge(-amount).catch(() => undefined);
+  /** Marks the call as gone to the provider in the pools' in-flight hash (a worker dying now leaves it billable). */
+  callSent(allowance: CallAllowance): void {
+    if (allowance.note) this.shared?.markSent(allowance.note).catch(() => undefined);
+  }
+
+  /**
+   * Applies a discount's ledger entry (negative; positive when a retry takes back part of an earlier
+   * one) to the pools the run shares, never refused: not to its own list-price count.
+   */
+  adjustPools(amount: number): void {
+    if (amount !== 0) this.shared?.adjust(amount).catch(() => undefined);
   }
 
   /** Counts a call an earlier attempt of the run's job made and billed (cut off, interrupted) in this run, not in the pools. */
@@ -278,9 +258,25 @@ export class RunBudget {
     return Math.max(0, this.limits.deadline - Date.now());
   }
 
+  /**
+   * Resolves once every call granted room has been charged or released (at most `withinMs` later):
+   * after the run's signal fired, the calls it cut off have then been billed what they consumed.
+   */
+  async callsEnded(withinMs: number): Promise<void> {
+    if (this.outstanding === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.idleWaiters.push(resolve);
+      timer = setTimeout(resolve, withinMs);
+    });
+    clearTimeout(timer);
+  }
+
   private settle(allowance: CallAllowance, tokens: number, cost: number): void {
     if (allowance.settled) return;
     allowance.settled = true;
+    if (--this.outstanding === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    if (allowance.replay) return;
     this.reserved -= allowance.prompt + allowance.maxTokens;
     this.heldCost -= allowance.charge;
     // Not awaited: Redis runs one connection's commands in order, so the run's next reservation

@@ -235,20 +235,23 @@ function replayedCharge(ctx: Pick<AgentContext, "budget" | "usage" | "recorder">
   ctx.budget.addReplayedCharge(amount);
   return () => {
     undo();
-    ctx.budget.addReplayedCharge(-amount);
-    ctx.recorder.charge(`${entry}/refund`, ledgerKind(charge), charge.agent, -amount);
+    const refund = ctx.recorder.charge(`${entry}/refund`, ledgerKind(charge), charge.agent, -amount);
+    // The pools counted the charge when it was made: they are credited now, unless the attempt
+    // that refunded it did so then.
+    if (refund.replayed) ctx.budget.addReplayedCharge(-amount);
+    else ctx.budget.refundCharge(amount);
   };
 }
 
 /**
  * Stores the discount the run's bill takes off as its usage was last priced (`UsageCounter.discount`),
- * less what earlier executions of the run stored, under this execution's key, and takes it off
- * the pools the run shares: the ledger and the shared ceilings then sum to the bill. (The run's
+ * less what earlier executions of the run stored, under this execution's key (positive when a
+ * retry finds less discount than an earlier attempt recorded), and applies it to the pools the run shares: the ledger and the shared ceilings then sum to the bill. (The run's
  * own `max_cost` counts list prices, as documented.) Call once its usage is priced for the last time.
  */
 export function recordDiscount(ctx: Pick<AgentContext, "usage" | "recorder" | "budget">, execution: string): void {
   const amount = -ctx.usage.discount - ctx.recorder.chargedSoFar("discount");
   if (Math.abs(amount) < 1e-12) return;
   ctx.recorder.charge(`discount@${execution}`, "discount", null, amount);
-  ctx.budget.creditPools(-amount);
+  ctx.budget.adjustPools(amount);
 }

@@ -1,106 +1,10 @@
 import { config } from "../../shared/config";
-import { finite, SPEND_FIELDS } from "../../shared/limits/shared-spend";
-import { luaScript } from "../../shared/queues/lua-script";
+import { finite } from "../../shared/limits/shared-spend";
 import type { RedisClient } from "../../shared/queues/redis";
-
-const { tokens: T, cost: C, reserved: R } = SPEND_FIELDS;
-
-/**
- * Reserves room for one LLM call in every pool at once, or in none: as much output as the
- * smallest room left allows (ceiling − spent − reserved by calls in flight), plus, in a pool that
- * holds prompts, the call's estimated prompt. A pool whose dollars are spent (counting the call's
- * per-agent charge), or whose tokens are (in a pool holding prompts: where the prompt no longer
- * fits), refuses the call; one whose room is all reserved by calls in flight says so (the caller
- * waits for them). A granted call is noted in its run's in-flight hash (its field: the call's
- * step; its value: the output granted, a space, then what the call is), so that if its worker
- * dies the job's retry finds it and bills it.
- * KEYS: the pools' hashes, then the run's in-flight hash. ARGV: prompt estimate, output tokens
- * wanted, the call's per-agent charge in dollars, the number of pools, then per pool its token
- * ceiling, dollar ceiling, whether it holds prompts (1/0), ttl ms; then the call's field (empty:
- * note nothing), what it is, and the in-flight hash's ttl ms.
- * Reply: {0, output granted}, or {number of the pool, 1: tokens spent, 2: dollars spent, 3: room all reserved}.
- */
-const RESERVE_LUA = `
-local prompt, granted, charge, pools = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local busy = 0
-for i = 1, pools do
-  local key = KEYS[i]
-  local v = redis.call('HMGET', key, '${T}', '${C}', '${R}')
-  local base = 4 + (i - 1) * 4
-  local spent, ceiling = tonumber(v[1] or '0'), tonumber(ARGV[base + 1])
-  local held = prompt * tonumber(ARGV[base + 3])
-  if tonumber(v[2] or '0') + charge >= tonumber(ARGV[base + 2]) then return {i, 2} end
-  if spent + held >= ceiling then return {i, 1} end
-  local room = ceiling - spent - math.max(tonumber(v[3] or '0'), 0) - held
-  if room <= 0 then
-    if busy == 0 then busy = i end
-  elseif room < granted then
-    granted = room
-  end
-end
-if busy > 0 then return {busy, 3} end
-for i = 1, pools do
-  local key = KEYS[i]
-  local base = 4 + (i - 1) * 4
-  redis.call('HINCRBY', key, '${R}', prompt * tonumber(ARGV[base + 3]) + granted)
-  if redis.call('PTTL', key) < 0 then redis.call('PEXPIRE', key, ARGV[base + 4]) end
-end
-local call = 5 + pools * 4
-if ARGV[call] ~= '' then
-  redis.call('HSET', KEYS[pools + 1], ARGV[call], granted .. ' ' .. ARGV[call + 1])
-  redis.call('PEXPIRE', KEYS[pools + 1], ARGV[call + 2])
-end
-return {0, granted}
-`;
-
-/**
- * Frees a call's reservation and charges what it spent, in every pool, and takes the call out of
- * its run's in-flight hash.
- * KEYS: the pools' hashes, then the run's in-flight hash. ARGV: tokens spent, dollars spent, the
- * number of pools, then per pool the tokens it had reserved and its ttl ms; then the call's field
- * in the in-flight hash (empty: none).
- */
-const SETTLE_LUA = `
-local pools = tonumber(ARGV[3])
-for i = 1, pools do
-  local key = KEYS[i]
-  -- 0 - x, not -x: Lua's -0 reaches Redis as "-0", which HINCRBY refuses
-  redis.call('HINCRBY', key, '${R}', 0 - tonumber(ARGV[2 + i * 2]))
-  redis.call('HINCRBY', key, '${T}', ARGV[1])
-  redis.call('HINCRBYFLOAT', key, '${C}', ARGV[2])
-  if redis.call('PTTL', key) < 0 then redis.call('PEXPIRE', key, ARGV[3 + i * 2]) end
-end
-local call = ARGV[4 + pools * 2]
-if call ~= '' then redis.call('HDEL', KEYS[pools + 1], call) end
-return 1
-`;
-
-/**
- * Counts a flat charge (a tool fee, an image, an MCP call…) in every pool at once, or in none: a
- * pool it would take past its dollar ceiling refuses it. A negative amount (a refund) is never refused.
- * KEYS: the pools' hashes. ARGV: dollars, then per pool its dollar ceiling and ttl ms.
- * Reply: 0, or the number of the pool that refused.
- */
-const CHARGE_LUA = `
-local amount = tonumber(ARGV[1])
-if amount > 0 then
-  for i, key in ipairs(KEYS) do
-    if tonumber(redis.call('HGET', key, '${C}') or '0') + amount > tonumber(ARGV[i * 2]) then return i end
-  end
-end
-for i, key in ipairs(KEYS) do
-  redis.call('HINCRBYFLOAT', key, '${C}', ARGV[1])
-  if redis.call('PTTL', key) < 0 then redis.call('PEXPIRE', key, ARGV[1 + i * 2]) end
-end
-return 0
-`;
-
-const reserveScript = luaScript("apiarySpendReserveNoted", RESERVE_LUA);
-const settleScript = luaScript("apiarySpendSettleNoted", SETTLE_LUA);
+import { adjustScript, chargeScript, reserveScript, settleScript } from "./spend-pool-scripts";
 
 /** How long a run's in-flight hash outlives its last noted call: past any run's deadline. */
 const IN_FLIGHT_TTL_MS = 48 * 3_600_000;
-const chargeScript = luaScript("apiarySpendCharge", CHARGE_LUA);
 
 /** One counter a run's LLM calls draw from together with other runs (a request's, an account's day). */
 export interface SpendPool {
@@ -134,13 +38,26 @@ export interface InFlightCall {
   provider: string | null;
 }
 
-/** A call found in the in-flight hash: noted by an execution that never settled it (its worker died). */
-export interface LeftInFlight extends InFlightCall, PoolReservation {
+/** What the in-flight hash holds of a call besides its reservation's output. */
+interface NotedCall extends InFlightCall {
+  prompt: number;
   /** The execution that made it. */
   owner: string;
   /** Flat charges the pools were to count with the call's settlement (`CallAllowance.carried`). */
   carried: number;
   startedAt: string;
+  /** Whether the call had gone to the provider (it may wait for a slot under `LLM_MAX_IN_FLIGHT` first). */
+  sent: boolean;
+}
+
+/** A call found in the in-flight hash: noted by an execution that never settled it (its worker died). */
+export interface LeftInFlight extends NotedCall, PoolReservation {}
+
+/** A granted call's entry in the in-flight hash, to mark it sent once it goes to the provider. */
+export interface InFlightNote {
+  step: string;
+  granted: number;
+  call: NotedCall;
 }
 
 /** The hash of a run's calls in flight: in the pools' hash slot, so one script updates both. */
@@ -177,22 +94,25 @@ export class SharedSpend {
     wanted: number,
     charge = 0,
     call?: { what: InFlightCall; carried: number },
-  ): Promise<{ granted: number } | { exhausted: SpendPool; measure: "tokens" | "cost" } | { busy: true }> {
+  ): Promise<
+    { granted: number; note?: InFlightNote } | { exhausted: SpendPool; measure: "tokens" | "cost" } | { busy: true }
+  > {
     const perPool = this.pools.flatMap((p) => [
       Math.floor(finite(p.maxTokens)),
       finite(p.maxCost),
       p.holdsPrompts ? 1 : 0,
       p.ttlMs,
     ]);
-    const noted = call
-      ? JSON.stringify({
+    const noted: NotedCall | null = call
+      ? {
           ...call.what,
           prompt: Math.ceil(prompt),
           carried: call.carried,
           owner: this.execution.owner,
           startedAt: new Date().toISOString(),
-        })
-      : "";
+          sent: false,
+        }
+      : null;
     const [which, value] = (await reserveScript(
       this.redis,
       [...this.keys(), this.inFlight],
@@ -203,11 +123,12 @@ export class SharedSpend {
         this.pools.length,
         ...perPool,
         call?.what.step ?? "",
-        noted,
+        noted ? JSON.stringify(noted) : "",
         IN_FLIGHT_TTL_MS,
       ],
     )) as [number, number];
-    if (which === 0) return { granted: value };
+    if (which === 0)
+      return { granted: value, ...(noted ? { note: { step: noted.step, granted: value, call: noted } } : {}) };
     if (value === 3) return { busy: true };
     return { exhausted: this.pools[which - 1], measure: value === 1 ? "tokens" : "cost" };
   }
@@ -226,20 +147,34 @@ export class SharedSpend {
   }
 
   /**
+   * Marks a noted call as gone to the provider (not awaited by the caller: the settlement that takes
+   * it out of the hash follows on the same connection, so Redis sees the two in order).
+   */
+  async markSent(note: InFlightNote): Promise<void> {
+    await this.redis.hset(this.inFlight, note.step, `${note.granted} ${JSON.stringify({ ...note.call, sent: true })}`);
+  }
+
+  /**
    * The calls an earlier execution of the run noted in flight and never settled: its worker died
-   * while the provider had them. Each is to be billed and settled (`settle` with its step) once.
+   * while they waited for a slot (`sent` false) or the provider had them. Each is to be settled
+   * (`settle` with its step), and billed if it was sent, once.
    */
   async leftInFlight(): Promise<LeftInFlight[]> {
     const noted = await this.redis.hgetall(this.inFlight);
     return Object.entries(noted).flatMap(([step, value]) => {
       const space = value.indexOf(" ");
       try {
-        const call = JSON.parse(value.slice(space + 1)) as Omit<LeftInFlight, "granted">;
+        const call = JSON.parse(value.slice(space + 1)) as NotedCall;
         return call.owner === this.execution.owner ? [] : [{ ...call, step, granted: Number(value.slice(0, space)) }];
       } catch {
         return []; // not ours to read: nothing to bill
       }
     });
+  }
+
+  /** Adds dollars (negative: takes them off) to every pool, never refused: a discount, or taking one back. */
+  async adjust(amount: number): Promise<void> {
+    await adjustScript(this.redis, this.keys(), [amount, ...this.pools.map((p) => p.ttlMs)]);
   }
 
   /** Counts a flat charge in every pool (a negative one: a refund); the pool it would take past its dollar ceiling, if any, which then counts nothing. */

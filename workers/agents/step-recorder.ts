@@ -42,6 +42,9 @@ export class CallCutOff extends Error {
   }
 }
 
+/** The key an interrupted call is stored under: its step's, and the execution that made it. */
+const interruptedKey = (step: string, owner: string) => `${step}!interrupted@${owner}`;
+
 /** What an interrupted call (its worker died while it was in flight) is recorded with. */
 export interface InterruptedCall extends StepMeta {
   /** The key of the step the call was making. */
@@ -130,6 +133,17 @@ export class StepRecorder {
     return this.store.unfinished;
   }
 
+  /** The interrupted call an earlier attempt stored for the step `key` the execution `owner` was making, if any. */
+  storedInterruption(key: string, owner: string): RunStep | undefined {
+    const stored = interruptedKey(key, owner);
+    return this.store.unfinished.find((step) => step.step_key === stored);
+  }
+
+  /** Whether this lane's next step is one an earlier attempt finished: it replays, making no call. */
+  willReplay(): boolean {
+    return this.store.finished.has(this.nextKey());
+  }
+
   /** The step of this key an earlier attempt finished and stored, if any. */
   storedStep(key: string): RunStep | undefined {
     return this.store.finished.get(key);
@@ -147,10 +161,15 @@ export class StepRecorder {
     return sum;
   }
 
-  /** Stores a call its worker's death interrupted (see `InterruptedCall`), once, billed what it consumed. */
-  interrupted(call: InterruptedCall): void {
-    const key = `${call.key}!interrupted@${call.owner}`;
-    this.store.track(this.persist(key, call, call.outcome, call.startedAt, new Date(), "interrupted"));
+  /**
+   * Stores a call its worker's death interrupted (see `InterruptedCall`), once, billed what it
+   * consumed; resolves once it is stored.
+   */
+  async interrupted(call: InterruptedCall): Promise<void> {
+    const key = interruptedKey(call.key, call.owner);
+    const write = this.persist(key, call, call.outcome, call.startedAt, new Date(), "interrupted");
+    this.store.track(write);
+    await write;
   }
 
   /** Steps replayed from an earlier attempt so far, across all lanes (for logs and tests). */

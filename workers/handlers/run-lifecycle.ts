@@ -1,25 +1,11 @@
-import type {
-  AdvancedResearchRun,
-  AgentGenerateRun,
-  AgentRun,
-  AutoSwarmBuilderRun,
-  BatchedGridWorkflowRun,
-  GraphWorkflowRun,
-  ReasoningAgentRun,
-  Run,
-  SwarmRun,
-} from "../../shared/db/entities/run.entity";
+import type { Run } from "../../shared/db/entities/run.entity";
 import { config } from "../../shared/config";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { completeRun } from "../../shared/db/run-finish-writes";
 import { RunLeaseLostError } from "../../shared/db/run-lease-check";
-import type { DataSource } from "typeorm";
-import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
-import type { RunStep } from "../../shared/db/entities/run-step.entity";
-import { loadCharges } from "../../shared/db/run-charge-store";
-import { failRun, loadSteps, recordCancelledUsage } from "../../shared/db/run-store";
+import { failRun, recordCancelledUsage } from "../../shared/db/run-store";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
-import { countBudgetStop, countRun, type RunOutcome } from "../../shared/metrics/runs";
+import { countBudgetStop } from "../../shared/metrics/runs";
 import { RunEventWriter } from "../../shared/queues/run-events";
 import { jobOutcome } from "../../shared/queues/job-outcome";
 import type { RunJobResult } from "../../shared/queues/registry";
@@ -28,7 +14,8 @@ import { UsageCounter } from "../agents/agent-context";
 import { budgetLimits, sharedPools } from "../agents/budget-limits";
 import { billEarlierCalls } from "../agents/earlier-calls";
 import { recordDiscount } from "../agents/run-charges";
-import { BudgetExceededError, RunBudget } from "../agents/run-budget";
+import { RunBudget } from "../agents/run-budget";
+import { BudgetExceededError } from "../agents/call-allowance";
 import { SharedSpend } from "../agents/spend-pools";
 import { StepRecorder } from "../agents/step-recorder";
 import type { HandlerContext } from "./handler";
@@ -36,87 +23,18 @@ import { reportSteps } from "./job-progress";
 import { isRunFailure, runErrorOf } from "./run-failure";
 import { RunLease } from "./run-lease";
 import { runSignal } from "./run-signal";
-
-/** The kinds of run a worker executes itself (batch parents and launches have their own handlers). */
-export type ExecutedRun =
-  | AgentRun
-  | SwarmRun
-  | AutoSwarmBuilderRun
-  | AgentGenerateRun
-  | GraphWorkflowRun
-  | BatchedGridWorkflowRun
-  | ReasoningAgentRun
-  | AdvancedResearchRun;
-
-/** What a run's execution gets: its row, and the run-wide recorder, budget, usage, signal and events. */
-interface RunEnv<R extends ExecutedRun> {
-  run: R;
-  recorder: StepRecorder;
-  budget: RunBudget;
-  usage: UsageCounter;
-  signal: AbortSignal;
-  events: RunEventWriter | null;
-}
-
-/** How one kind of run executes and is billed. */
-export interface RunExecution<R extends ExecutedRun> {
-  /** The kind of run this executes. */
-  kind: R["kind"];
-  /** Does the work; returns what to store as the run's output and usage. */
-  execute(
-    env: RunEnv<R>,
-  ): Promise<{ output: NonNullable<R["output"]>; usage: NonNullable<R["usage"]>; log?: Record<string, unknown> }>;
-  /** Usage to store when the run fails (what was spent until then). */
-  usageSoFar(env: RunEnv<R>): R["usage"];
-  /** The agent a failure is attributed to, when known. */
-  failedAgent?(err: unknown, env: RunEnv<R>): string | undefined;
-  /**
-   * The output of a run its budget winds down (`on_exceeded: "wind_down"`), from what finished;
-   * kinds without one fail at their budget whatever it says.
-   */
-  windDown?(env: RunEnv<R>): NonNullable<R["output"]>;
-}
-
-/** Whether the claimed run is of the kind this execution runs (the job's name says it should be). */
-function isRunFor<R extends ExecutedRun>(run: Run, how: RunExecution<R>): run is R {
-  return run.kind === how.kind;
-}
-
-/** Counts a run that ended in the worker's metrics: from its start (its first attempt's) to now. */
-function countEnded(run: ExecutedRun, outcome: RunOutcome): void {
-  const startedMs = (run.started_at ?? run.queued_at).getTime();
-  countRun({
-    kind: run.kind,
-    swarmType: run.kind === "swarm" ? run.request.swarm_type : undefined,
-    outcome,
-    seconds: Math.max(0, Date.now() - startedMs) / 1_000,
-  });
-}
-
-/** What earlier attempts of the job stored: the steps a retry replays (or bills) and the charges it made. */
-async function loadEarlierWork(ds: DataSource, runId: string): Promise<{ steps: RunStep[]; charges: RunCharge[] }> {
-  const [steps, charges] = await Promise.all([loadSteps(ds, runId), loadCharges(ds, runId)]);
-  return { steps, charges };
-}
-
-/**
- * A cancelled run's usage: its steps (a call cut off by the cancel included) and charges stored,
- * the pools told, and what it spent written to its row, which the API marked cancelled.
- */
-async function keepCancelledUsage<R extends ExecutedRun>(
-  ds: DataSource,
-  env: RunEnv<R>,
-  how: RunExecution<R>,
-  lease: RunLease,
-  durable: <T>(work: () => Promise<T>) => Promise<T>,
-): Promise<void> {
-  await env.budget.close();
-  const usage = how.usageSoFar(env);
-  recordDiscount(env, lease.owner);
-  await env.recorder.flush();
-  const agents = env.recorder.outcomes.list("the run was cancelled");
-  await durable(() => recordCancelledUsage(ds, env.run.id, { usage, agents }, lease.owner));
-}
+import {
+  budgetStopOf,
+  CALLS_END_WITHIN_MS,
+  cancelledAgents,
+  countEnded,
+  isRunFor,
+  keepCancelledUsage,
+  loadEarlierWork,
+  type ExecutedRun,
+  type RunEnv,
+  type RunExecution,
+} from "./run-execution";
 
 /** Frees the run for the job's retry (best effort: an unreleased lease simply runs out) and rethrows. */
 function giveUp(lease: RunLease, err: unknown): never {
@@ -186,6 +104,13 @@ export async function executeRun<R extends ExecutedRun>(
       env.recorder.flush(),
       durable(() => completeRun(ctx.ds, runId, output, usage, lease.owner)),
     ]);
+    if (!finalRow) {
+      // Cancelled as it finished: the cancel stands, and what the run did is its bill.
+      await durable(() => recordCancelledUsage(ctx.ds, runId, { usage, agents: cancelledAgents(env) }, lease.owner));
+      countEnded(run, "cancelled");
+      env.events?.emit({ type: "error", error: "The run was cancelled" });
+      return { runId, status: "cancelled" };
+    }
     countEnded(run, "succeeded");
     ctx.announce(finalRow);
     env.events?.emit({ type: "finish", usage });
@@ -194,8 +119,13 @@ export async function executeRun<R extends ExecutedRun>(
     if (caught instanceof RunLeaseLostError) lease.lose(caught);
     if (lease.signal.aborted) return takenOver();
     let err = caught;
+    const stoppedFromOutside = env.signal.aborted; // cancel, deadline, shutdown
+    // Work still going beside what ended the run (a parallel turn, a handoff) stops, and the calls
+    // it cut off are billed what they consumed before the run's bill is made.
+    stop.end(caught);
+    await env.budget.callsEnded(CALLS_END_WITHIN_MS);
     // Tool calls rethrow the signal's own reason, LLM calls a RunAbortedError: either way the signal tells.
-    if (err instanceof RunAbortedError || env.signal.aborted) {
+    if (err instanceof RunAbortedError || stoppedFromOutside) {
       if (cancel.aborted) {
         // The row says cancelled already; what the run spent until the cancel is billed all the same.
         try {
@@ -223,7 +153,7 @@ export async function executeRun<R extends ExecutedRun>(
     recordDiscount(env, lease.owner);
     await env.recorder.flush().catch(() => undefined); // what did finish (and was cut off) is worth keeping
     const agents = env.recorder.outcomes.list(err.message);
-    const stoppedAt = err instanceof BudgetExceededError ? err : null;
+    const stoppedAt = budgetStopOf(err);
     const woundDown = stoppedAt && request.budget?.on_exceeded === "wind_down" && how.windDown ? stoppedAt : null;
     let endedRow: Run | null;
     try {
@@ -244,6 +174,13 @@ export async function executeRun<R extends ExecutedRun>(
       throw refused;
     }
     if (stoppedAt) countBudgetStop(stoppedAt.limit);
+    if (!endedRow) {
+      // Cancelled as it failed: the cancel stands, and what the run did is its bill.
+      await durable(() => recordCancelledUsage(ctx.ds, runId, { usage, agents: cancelledAgents(env) }, lease.owner));
+      countEnded(run, "cancelled");
+      env.events?.emit({ type: "error", error: "The run was cancelled" });
+      return { runId, status: "cancelled" };
+    }
     ctx.announce(endedRow);
     if (woundDown) {
       countEnded(run, "incomplete");

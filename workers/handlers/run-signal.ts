@@ -4,6 +4,11 @@ import type { RunBudget } from "../agents/run-budget";
 /** A run's signal, and what lets go of its sources once the run has ended. */
 export interface RunSignal {
   signal: AbortSignal;
+  /**
+   * Aborts the signal for the run's own ending (a turn failed, the budget stopped it): work still
+   * going beside the turn that ended it (a parallel turn, an agent's next loop) stops too.
+   */
+  end(reason: unknown): void;
   /** Stops listening to the sources and clears the deadline's timer; call once the run has ended. */
   dispose(): void;
 }
@@ -46,5 +51,8 @@ export function runSignal(
     source.addEventListener("abort", listener, { once: true });
   }
   controller.signal.addEventListener("abort", dispose, { once: true });
-  return { signal: controller.signal, dispose };
+  const end = (reason: unknown) => {
+    if (!controller.signal.aborted) controller.abort(reason);
+  };
+  return { signal: controller.signal, end, dispose };
 }

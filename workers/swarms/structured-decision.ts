@@ -121,6 +121,7 @@ export async function decide<T>(
         output: spec.max_tokens,
         charge: callerCharge(ctx.usage, who.name, spec.role === "internal"),
         call: inFlightCall(recorder, who.name, spec.role, who.model, target),
+        replay: recorder.willReplay(),
       },
       ctx.signal,
     );

@@ -8,7 +8,7 @@ function presentItem(child: AgentRun, index: number) {
   return {
     success: false,
     error: error?.message ?? `The item ended as ${child.status}`,
-    code: error?.code ?? (child.status === "cancelled" ? "CANCELLED" : "RUN_FAILED"),
+    code: error?.code ?? (child.status === "cancelled" ? "RUN_CANCELLED" : "RUN_FAILED"),
     index,
     job_id: child.job_id,
   };

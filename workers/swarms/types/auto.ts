@@ -2,7 +2,7 @@ import { RunAbortedError } from "../../../shared/llm/run-aborted";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
 import type { SwarmTypeName } from "../../../shared/swarms/swarm-catalog";
 import { swarmRuleProblems } from "../../../shared/swarms/swarm-rules";
-import { BudgetExceededError } from "../../agents/run-budget";
+import { BudgetExceededError } from "../../agents/call-allowance";
 import { internalAgent, internalAgentModel, jobTurn } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { RunnerOf, SwarmTypeRunner } from "../swarm-type-runner";
