@@ -41,6 +41,7 @@ export function memoryRecorder(canned: CannedDecisions = () => undefined) {
       nextKey: () => `${path}#${next}`,
       charge: () => ({ replayed: false }),
       madeEarlier: () => false,
+      willReplay: () => false,
       async step(meta: StepMeta, call: () => Promise<StepOutcome>) {
         next++;
         steps.push({ lane: path, meta });

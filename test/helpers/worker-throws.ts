@@ -66,6 +66,11 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "passes on the error that cut a call off (a run stopping, or the provider failing part-way), once what the call consumed is stored",
   },
   {
+    file: "workers/agents/run-budget.ts",
+    throwText: "if (signal?.aborted) throw new RunAbortedError(abortReason(signal));",
+    why: "a run that has ended (cancelled, past its deadline, stopped by a failing turn beside this one) starts no call: a run stopping, not a request refused",
+  },
+  {
     file: "workers/agents/llm-slots.ts",
     throwText: "throw signal?.aborted ? new RunAbortedError(abortReason(signal)) : err;",
     why: "the run was cancelled, reached its deadline or the worker drained while its LLM call waited for a slot under LLM_MAX_IN_FLIGHT: a run stopping, not a request refused",

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { roundCost } from "../../shared/llm/pricing";
+import { abortReason, RunAbortedError } from "../../shared/llm/run-aborted";
 import { BudgetExceededError, type BudgetLimits, type CallAllowance, type CallNeeds } from "./call-allowance";
 import type { LeftInFlight, SharedSpend } from "./spend-pools";
 
@@ -53,7 +54,8 @@ export class RunBudget {
    */
   async beforeCall(needs: CallNeeds, signal?: AbortSignal): Promise<CallAllowance> {
     for (let delayMs = 5; ; delayMs = Math.min(delayMs * 2, 250)) {
-      signal?.throwIfAborted(); // a run that has ended starts no call
+      // A run that has ended (cancelled, past its deadline, or stopped by what ended it) starts no call.
+      if (signal?.aborted) throw new RunAbortedError(abortReason(signal));
       const allowance = await this.tryReserve(needs);
       if (allowance) {
         this.outstanding++;

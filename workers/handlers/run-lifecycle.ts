@@ -99,11 +99,10 @@ export async function executeRun<R extends ExecutedRun>(
     env.events?.emit({ type: "start" });
     const { output, usage, log } = await how.execute(env);
     recordDiscount(env, lease.owner);
-    // The last step's insert and the run's completion go to Postgres side by side.
-    const [, finalRow] = await Promise.all([
-      env.recorder.flush(),
-      durable(() => completeRun(ctx.ds, runId, output, usage, lease.owner)),
-    ]);
+    // The run's last steps and charges are stored before its completion: whoever reads the bill
+    // then finds the whole ledger behind it.
+    await env.recorder.flush();
+    const finalRow = await durable(() => completeRun(ctx.ds, runId, output, usage, lease.owner));
     if (!finalRow) {
       // Cancelled as it finished: the cancel stands, and what the run did is its bill.
       await durable(() => recordCancelledUsage(ctx.ds, runId, { usage, agents: cancelledAgents(env) }, lease.owner));
