@@ -72,8 +72,11 @@ describe("a worker killed while its call is with the provider: billed once, coun
         ),
       {
         killAfterSteps: 0,
-        // All three reserved room; the child's one slot let only one go to the provider.
-        killWhen: async (id) => (await noted(id)) === 3,
+        // All three reserved room; the child's one slot let one go to the provider, marked sent.
+        killWhen: async (id) => {
+          const calls = Object.values(await h.deps.redis.hgetall(inFlightKey(id, config.queue.prefix)));
+          return calls.length === 3 && calls.filter((c) => c.includes('"sent":true')).length === 1;
+        },
         childEnv: { LLM_MAX_IN_FLIGHT: "1" },
       },
     );
