@@ -13,7 +13,8 @@ export interface AuditedRun {
   task: string;
   status: string;
   attempts: number;
-  steps: { step_key: string; seq: number; finished_at: Date }[];
+  /** Its steps; `status` says how each call ended (`finished`, or billed as `interrupted` by a crash). */
+  steps: { step_key: string; seq: number; finished_at: Date; status: string }[];
   /** Calls whose messages carry the run's task, with the turn each belongs to. */
   calls: { turn: number; at: Date; status: number }[];
 }
@@ -71,9 +72,9 @@ async function auditRuns(ds: DataSource, journal: JournalEntry[]): Promise<Audit
     ds,
     "SELECT id, request->>'task' AS task, status, attempts FROM runs WHERE kind = 'agent'",
   );
-  const steps = await sql<{ run_id: string; step_key: string; seq: number; finished_at: Date }>(
+  const steps = await sql<{ run_id: string; step_key: string; seq: number; finished_at: Date; status: string }>(
     ds,
-    "SELECT run_id, step_key, seq, finished_at FROM run_steps ORDER BY seq",
+    "SELECT run_id, step_key, seq, finished_at, status FROM run_steps ORDER BY seq",
   );
   const texts = journal.map((entry) => ({
     entry,
@@ -91,7 +92,8 @@ async function auditRuns(ds: DataSource, journal: JournalEntry[]): Promise<Audit
 /**
  * Each run ran once: its steps are numbered without gaps, no LLM call was made for a turn after
  * that turn's call had finished (a stored step is replayed, never asked again), and the only
- * extra calls are at most one per extra attempt (the call a crash cut short).
+ * extra calls are at most one per extra attempt (the call a crash cut short, billed as an
+ * `interrupted` step of its own when it had reached the provider).
  */
 function expectRanOnce(run: AuditedRun): void {
   const label = `run ${run.id} (${run.task}, ${run.attempts} attempt(s))`;
@@ -99,7 +101,10 @@ function expectRanOnce(run: AuditedRun): void {
     run.steps.map((s) => s.seq),
     `${label}: step numbers`,
   ).to.deep.equal(run.steps.map((_, i) => i));
-  for (const step of run.steps) {
+  const finished = run.steps.filter((s) => s.status === "finished");
+  const interrupted = run.steps.filter((s) => s.status === "interrupted");
+  expect(interrupted.length, `${label}: calls billed as interrupted`).to.be.at.most(run.attempts - 1);
+  for (const step of finished) {
     const turn = Number(step.step_key.split("#").pop()); // an agent's steps are `agent#<turn>`
     const late = run.calls.filter((c) => c.turn === turn && c.at > new Date(step.finished_at));
     expect(late, `${label}: LLM calls for turn ${turn} after its call had finished`).to.deep.equal([]);
@@ -109,8 +114,8 @@ function expectRanOnce(run: AuditedRun): void {
     ).to.equal(true);
   }
   expect(run.calls.length, `${label}: LLM calls vs stored steps`).to.be.within(
-    run.steps.length,
-    run.steps.length + Math.max(0, run.attempts - 1),
+    finished.length + interrupted.length,
+    finished.length + Math.max(0, run.attempts - 1),
   );
 }
 
