@@ -131,10 +131,16 @@ export async function recordedLlmCall(
     outcome = await recorder.step(meta, async () => {
       // A replayed step never gets here, so it takes no slot of the process's LLM_MAX_IN_FLIGHT.
       try {
-        const reply = await withLlmSlot(ctx.signal, () => {
-          ctx.budget.callSent(allowance); // from now on a worker dying leaves the call to be billed
-          return countedCall(target, () => chatCompletion(target, request, { signal: ctx.signal, onText }));
-        });
+        // A call noted in flight counts as sent unless it has to wait for a slot: a worker dying
+        // while it waits leaves nothing to bill for it.
+        const reply = await withLlmSlot(
+          ctx.signal,
+          () => countedCall(target, () => chatCompletion(target, request, { signal: ctx.signal, onText })),
+          {
+            started: () => ctx.budget.callWaiting(allowance, true),
+            ended: () => ctx.budget.callWaiting(allowance, false),
+          },
+        );
         return pricedOutcome(target, reply.inputTokens, reply.outputTokens, assistantMessage(reply.message));
       } catch (err) {
         const consumed = consumptionOf(err);

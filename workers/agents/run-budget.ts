@@ -167,9 +167,12 @@ export class RunBudget {
     this.shared?.charge(-amount).catch(() => undefined);
   }
 
-  /** Marks the call as gone to the provider in the pools' in-flight hash (a worker dying now leaves it billable). */
-  callSent(allowance: CallAllowance): void {
-    if (allowance.note) this.shared?.markSent(allowance.note).catch(() => undefined);
+  /**
+   * Marks the call in the pools' in-flight hash as waiting for a slot (nothing to bill if the worker
+   * dies now) or, once it has one, as sent again (billable).
+   */
+  callWaiting(allowance: CallAllowance, waiting: boolean): void {
+    if (allowance.note) this.shared?.markSent(allowance.note, !waiting).catch(() => undefined);
   }
 
   /**

@@ -110,7 +110,8 @@ export class SharedSpend {
           carried: call.carried,
           owner: this.execution.owner,
           startedAt: new Date().toISOString(),
-          sent: false,
+          // Sent unless it turns out to wait for a slot (`markSent`): the common case costs no command.
+          sent: true,
         }
       : null;
     const [which, value] = (await reserveScript(
@@ -147,11 +148,12 @@ export class SharedSpend {
   }
 
   /**
-   * Marks a noted call as gone to the provider (not awaited by the caller: the settlement that takes
-   * it out of the hash follows on the same connection, so Redis sees the two in order).
+   * Marks a noted call as gone to the provider or not (waiting for a slot). Not awaited by the
+   * caller: the settlement that takes it out of the hash follows on the same connection, so Redis
+   * sees the two in order.
    */
-  async markSent(note: InFlightNote): Promise<void> {
-    await this.redis.hset(this.inFlight, note.step, `${note.granted} ${JSON.stringify({ ...note.call, sent: true })}`);
+  async markSent(note: InFlightNote, sent: boolean): Promise<void> {
+    await this.redis.hset(this.inFlight, note.step, `${note.granted} ${JSON.stringify({ ...note.call, sent })}`);
   }
 
   /**
