@@ -32,7 +32,7 @@ export interface BatchItems<P extends RunKind> {
   items: SplitRequest<unknown>[];
 }
 
-/** Refuses an empty batch or one over `MAX_BATCH_SIZE` (400, as CONTRACT.md says). */
+/** Refuses an empty batch or one over `MAX_BATCH_SIZE` (400, as docs/api.md "Batches" says). */
 export function assertBatchSize(count: number): void {
   if (count === 0) throw new BadRequestError("The batch is empty: send at least one item", {}, "EMPTY_BATCH");
   if (count > config.maxBatchSize) {

@@ -2,7 +2,7 @@ import Joi from "joi";
 import { dollars, nullableString, runId, timestamp, tokenCount } from "./response-fields";
 import { woundDownFields } from "./run-outcome.schema";
 
-/** E5 usage (CONTRACT.md). */
+/** The agent completion's usage (docs/api.md, "Request and answer shapes"). */
 const agentUsageSchema = Joi.object({
   input_tokens: tokenCount.required(),
   output_tokens: tokenCount.required(),
@@ -14,7 +14,7 @@ const agentUsageSchema = Joi.object({
   total_cost: dollars.required(),
 }).id("AgentUsage");
 
-/** E5 response (CONTRACT.md). */
+/** The agent completion response (docs/api.md, "Request and answer shapes"). */
 export const agentCompletionResponseSchema = Joi.object({
   job_id: runId.required(),
   success: Joi.boolean()

@@ -2,7 +2,7 @@ import Joi from "joi";
 import { agentOutcomesSchema } from "./run-outcome.schema";
 
 /**
- * The `/v1` error body (CONTRACT.md): FastAPI's `detail`, a stable `code` and the status, plus the
+ * The `/v1` error body (docs/api.md, "Errors"): FastAPI's `detail`, a stable `code` and the status, plus the
  * extras some errors carry. These schemas document responses; nothing validates with them at run time.
  */
 export const apiErrorBodySchema = Joi.object({

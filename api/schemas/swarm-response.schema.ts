@@ -2,7 +2,7 @@ import Joi from "joi";
 import { woundDownFields } from "./run-outcome.schema";
 import { dollars, nullableString, runId, tokenCount } from "./response-fields";
 
-/** Spec: Usage of a swarm run, with CONTRACT.md's cost breakdown. */
+/** Spec: Usage of a swarm run, with its cost breakdown (docs/api.md, "Request and answer shapes"). */
 export const swarmUsageSchema = Joi.object({
   input_tokens: tokenCount.required(),
   output_tokens: tokenCount.required(),
@@ -47,7 +47,7 @@ export const swarmResponseSchema = Joi.object({
   output: Joi.any()
     .required()
     .description(
-      "Usually `[{role: <agent name>, content}]` in turn order; with `tasks`, one `{task, output}` per task. Per-type shapes: SWARM-TYPES.md",
+      "Usually `[{role: <agent name>, content}]` in turn order; with `tasks`, one `{task, output}` per task. Per-type shapes: docs/swarm-types.md (Output shapes)",
     ),
   number_of_agents: Joi.number().integer().min(0).allow(null).required(),
   service_tier: Joi.string().valid("standard", "flex").required(),

@@ -1,4 +1,4 @@
-/** One E2 slot (CONTRACT.md): the item's result, or its error in its place. */
+/** One E2 slot (docs/api.md, "Batches"): the item's result, or its error in its place. */
 export type SwarmBatchItem =
   | {
       status: "success";

@@ -92,7 +92,7 @@ export interface SwarmRunOutput {
   incomplete?: WoundDown;
 }
 
-/** The SwarmResponse `usage` object of the spec and CONTRACT.md, as a swarm run stores it. */
+/** The SwarmResponse `usage` object of the spec and docs/api.md, as a swarm run stores it. */
 export interface SwarmUsage {
   input_tokens: number;
   output_tokens: number;

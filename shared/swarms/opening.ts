@@ -15,7 +15,7 @@ export function messageList(messages: SwarmRequest["messages"]): SwarmMessage[] 
 }
 
 /**
- * Where a swarm run starts (CONTRACT.md): the conversation in `messages`, then `task` appended
+ * Where a swarm run starts (docs/swarm-types.md, "Swarms"): the conversation in `messages`, then `task` appended
  * after it. With `tasks` and no `task`, `task` is the grid entry being run.
  */
 export function openingText(

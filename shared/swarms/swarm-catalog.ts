@@ -15,7 +15,7 @@ type ModelField = Extract<keyof SwarmRequest, `${string}_model_name` | "chairman
 
 /**
  * What one swarm type is, as the API's validation, `GET /v1/swarms/available`, `auto`,
- * AutoSwarmBuilder and the worker read it (SWARM-TYPES.md describes what each type does).
+ * AutoSwarmBuilder and the worker read it (docs/swarm-types.md describes what each type does).
  */
 export interface SwarmTypeRecord {
   /** One line on how its agents work together: what `auto`'s Selector and the Builder choose by. */
@@ -188,7 +188,7 @@ export function swarmTypeRecord(name: string): SwarmTypeRecord | undefined {
 }
 
 /**
- * Whether the request's `tasks` are run one swarm per task (CONTRACT.md): `tasks` without a
+ * Whether the request's `tasks` are run one swarm per task (docs/swarm-types.md, "Swarms"): `tasks` without a
  * `task`, unless the type reads `tasks` itself.
  */
 export function runsOncePerTask(request: Pick<SwarmRequest, "task" | "tasks" | "swarm_type">): boolean {

@@ -14,7 +14,7 @@ function agentCountProblem(type: string, rule: AgentCountRule, n: number): strin
 }
 
 /**
- * The rules that need the whole request (CONTRACT.md: 400 with a readable `detail`), checked
+ * The rules that need the whole request (docs/api.md, "Request and answer shapes": 400 with a readable `detail`), checked
  * before any LLM call: something to work on, a type the service offers, its agent count, unique
  * agent names, and the type's own checks (its catalog record). Returns the problems found; empty
  * when the request can run.

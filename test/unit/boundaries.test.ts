@@ -27,7 +27,7 @@ function offending(graph: Record<string, string[]>, from: string[], to: string[]
 }
 
 /**
- * The folder rules of ARCHITECTURE.md, checked on the real import graph (ESLint's
+ * The folder rules of docs/architecture.md ("Layout"), checked on the real import graph (ESLint's
  * `boundaries/dependencies` says the same while editing): shared/ imports neither api/ nor
  * workers/, api/ and workers/ never import each other, use cases never import the HTTP plumbing or
  * the routes, the plumbing never imports routes nor calls a use case (it may name their types),

@@ -69,7 +69,7 @@ function functionCalls(calls: AnyToolCall[]): ToolCall[] {
 }
 
 /**
- * Runs one agent on one task, as SWARM-TYPES.md's common rules define: a system prompt (written
+ * Runs one agent on one task, as docs/swarm-types.md's common rules define: a system prompt (written
  * by an extra call with `auto_generate_prompt`), history, the task with its images; function
  * tools offered, MCP tools and handoffs executed and fed back (at most 10 rounds), an optional
  * summary of tool results; then `max_loops − 1` review turns. Every LLM and tool call is a recorded

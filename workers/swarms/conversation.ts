@@ -16,7 +16,7 @@ export class Conversation {
   }
 
   /**
-   * SWARM-TYPES.md's transcript: the opening followed by every turn so far (or the first `upTo`) as
+   * The transcript of docs/swarm-types.md ("Common rules"): the opening followed by every turn so far (or the first `upTo`) as
    * `<agent name>: <content>` blocks.
    */
   transcript(upTo = this.turns.length): string {

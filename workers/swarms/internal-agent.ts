@@ -10,7 +10,7 @@ import { swarmTypeRecord } from "../../shared/swarms/swarm-catalog";
 import type { SwarmRun } from "./swarm-run";
 import { ownPrompt, swarmSystemPrompt } from "./swarm-prompt";
 
-/** The jobs internal agents do (SWARM-TYPES.md "Internal agents" and "Output shapes"). */
+/** The jobs internal agents do (docs/swarm-types.md, "Common rules" and "Output shapes"). */
 export type InternalJob =
   | "router"
   | "director"
@@ -25,7 +25,7 @@ export type InternalJob =
   | "selector";
 
 /**
- * The jobs a request agent can take over by its `role`. SWARM-TYPES.md names exactly these; any
+ * The jobs a request agent can take over by its `role`. docs/swarm-types.md names exactly these; any
  * other job (e.g. `consensus`) is always internal, so an agent's role never silently removes it
  * from the workers.
  */

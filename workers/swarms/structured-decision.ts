@@ -77,7 +77,7 @@ function readCall(message: AssistantMessage, tool: string): { call?: FunctionCal
 }
 
 /**
- * Asks `who` for a structured decision (SWARM-TYPES.md "Structured decisions"): a forced
+ * Asks `who` for a structured decision (docs/swarm-types.md, "Common rules"): a forced
  * function-tool call with the caller's JSON schema, parsed and checked by `validate`. An invalid
  * answer gets one repair attempt that shows the model its call and the error; a second invalid
  * answer fails the run with `DecisionError`. Each call is a recorded step in `lane` (so a retried

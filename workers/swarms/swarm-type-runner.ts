@@ -1,7 +1,7 @@
 import type { SwarmTypeName } from "../../shared/swarms/swarm-catalog";
 import type { SwarmRun } from "./swarm-run";
 
-/** How one swarm type orchestrates its turns, as SWARM-TYPES.md defines it. */
+/** How one swarm type orchestrates its turns, as docs/swarm-types.md defines it. */
 export interface SwarmTypeRunner<T extends SwarmTypeName = SwarmTypeName> {
   name: T;
   /** Runs the swarm and returns its `output` (usually `swarm.conversation.turns`). */

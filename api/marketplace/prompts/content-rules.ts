@@ -18,7 +18,7 @@ export interface ContentScore {
   scoredBy: "rules" | "model";
 }
 
-/** Pass marks (CONTRACT.md): free content needs 4, paid content 6, in quality and in safety. */
+/** Pass marks (docs/marketplace.md, "What the platform decides"): free content needs 4, paid content 6, in quality and in safety. */
 const PASS_MARK = { free: 4, paid: 6 } as const;
 
 /** Throws the content-validation error when a score is under the pass mark: 403 when unsafe, 400 when poor. */

@@ -119,7 +119,7 @@ async function scoreWithModel(
 }
 
 /**
- * CONTRACT.md's content validation, cheapest first: the rules (length, repetition, unsafe
+ * The content validation of docs/marketplace.md, cheapest first: the rules (length, repetition, unsafe
  * patterns), then for paid content the seller's trustworthiness, then the scoring model (unless
  * `CONTENT_SCORING_MODEL=none`). Each stage must reach the pass mark; the first that does not
  * throws 400 (quality) or 403 (safety, trust). Returns the deciding score.

@@ -14,7 +14,7 @@ function presentItem(child: AgentRun, index: number) {
   };
 }
 
-/** CONTRACT.md's E3 response: results in request order; a failed item never fails the batch. */
+/** The agent batch response (docs/api.md, "Batches"): results in request order; a failed item never fails the batch. */
 export function presentAgentBatch(parent: AgentBatchRun, children: AgentRun[]) {
   return {
     batch_id: parent.job_id,

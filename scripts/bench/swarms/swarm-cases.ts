@@ -26,7 +26,7 @@ export const SWARM_SIM_LATENCY_MS = 300;
 const steps = (flow = "") => flow.split("->").length;
 
 /**
- * One entry per swarm type of SWARM-TYPES.md ("The 20 types"); a new type is one more entry. The
+ * One entry per swarm type of docs/swarm-types.md ("The 20 types"); a new type is one more entry. The
  * `formula` strings are that page's depth column verbatim (N agents, L = max_loops), and `of`
  * computes it for the entry's shape: the longest chain of LLM calls that must wait for each other,
  * so a swarm that really runs its parallel work in parallel takes about depth × one call's latency.

@@ -11,7 +11,7 @@ export interface SwarmShape {
   /** HeavySwarm's `heavy_swarm_loops_per_agent`. */
   heavyLoops?: number;
   /**
-   * `role` per agent index, where SWARM-TYPES.md lets a request agent act as an internal one
+   * `role` per agent index, where docs/swarm-types.md lets a request agent act as an internal one
    * (director, router, chairman): that agent carries `sim_latency_ms`, so the internal call waits
    * like every other call instead of depending on what the service passes to internal agents.
    */

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, expectSwarmSuccess, inputOf, postSwarm } from "../../helpers/swarm";
 
-/** SWARM-TYPES.md's transcript: the task, then the first `upTo` turns as `<name>: <content>` blocks. */
+/** The transcript of docs/swarm-types.md ("Common rules"): the task, then the first `upTo` turns as `<name>: <content>` blocks. */
 function transcript(task: string, turns: { role: string; content: string }[], upTo: number): string {
   return [task, ...turns.slice(0, upTo).map((t) => `${t.role}: ${t.content}`)].join("\n\n");
 }

@@ -16,7 +16,7 @@ import {
   type SwarmSpec,
 } from "./swarm-spec";
 
-/** The builder's role name: its turn and its calls appear under it (SWARM-TYPES.md "Output shapes"). */
+/** The builder's role name: its turn and its calls appear under it (docs/swarm-types.md, "Output shapes"). */
 export const BUILDER = "Builder";
 
 /** What the Builder designs with besides the swarm's opening: its model, and the generated agents' settings. */
@@ -34,7 +34,7 @@ export interface SwarmDesign {
 }
 
 /**
- * The Builder's design of a swarm for `swarm`'s opening (SWARM-TYPES.md "AutoSwarmBuilder"): one
+ * The Builder's design of a swarm for `swarm`'s opening (docs/auto-swarm-builder.md): one
  * structured decision whose swarm types are the concrete ones the catalog offers, checked for
  * shape (2–8 uniquely named agents, typed fields) and against the request rules the generated
  * swarm will run under (the type's agent count, AgentRearrange's flow…). An invalid answer gets

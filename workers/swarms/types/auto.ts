@@ -9,7 +9,7 @@ import type { RunnerOf, SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
 import { concreteTypes, runChosenType, typeOptions } from "./chosen-type";
 
-/** The selector's role name: its turn appears under it (SWARM-TYPES.md "Output shapes"). */
+/** The selector's role name: its turn appears under it (docs/swarm-types.md, "Output shapes"). */
 const SELECTOR = "Selector";
 const TOOL_NAME = "choose_swarm_type";
 /** What runs when the selector cannot make a valid choice. */

@@ -5,7 +5,7 @@ import { internalAgent, internalAgentModel, jobTurn } from "../internal-agent";
 import type { SwarmRun } from "../swarm-run";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 
-/** The internal agent that merges the reports (SWARM-TYPES.md "Output shapes"). */
+/** The internal agent that merges the reports (docs/swarm-types.md, "Output shapes"). */
 const CHAIR = "Chair";
 
 /** The built-in judges used when the request has no agents: name and the dimension it judges. */

@@ -2,7 +2,7 @@ import { contentText } from "../../../shared/swarms/opening";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 
 /**
- * DebateWithJudge (spec E1 rules, SWARM-TYPES.md): exactly three agents, Pro, Con and Judge, in
+ * DebateWithJudge (spec E1 rules, docs/swarm-types.md): exactly three agents, Pro, Con and Judge, in
  * request order. Each round Pro argues for, Con argues against Pro, and the Judge evaluates both
  * and synthesises; in the next round Pro, Con and the Judge all build on that synthesis, and the
  * last Judge turn gives the verdict. Output is `[Pro, Con, Judge]` per round under the agents' names. Calls and depth 3·L.

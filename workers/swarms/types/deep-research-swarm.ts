@@ -17,7 +17,7 @@ import {
 } from "./deep-research-queries";
 import { researchInput, researchTools } from "./deep-research-researcher";
 
-/** The internal agents' names: their turns appear under these roles (SWARM-TYPES.md "Output shapes"). */
+/** The internal agents' names: their turns appear under these roles (docs/swarm-types.md, "Output shapes"). */
 const QUERY_GENERATOR = "Query Generator";
 const SYNTHESIS = "Synthesis";
 const BUILT_IN_RESEARCHER = "Researcher";

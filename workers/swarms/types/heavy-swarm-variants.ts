@@ -70,7 +70,7 @@ const HEAVY_WORKERS: readonly BuiltInWorker[] = [
 ];
 
 /**
- * The built-in team of each `heavy_swarm_variant` (SWARM-TYPES.md HeavySwarm): `default` is the
+ * The built-in team of each `heavy_swarm_variant` (docs/swarm-types.md HeavySwarm): `default` is the
  * hosted docs' four roles and a Synthesis agent; `medium` and `heavy` are the reference framework's
  * three- and fifteen-specialist teams, whose report a Captain Swarm writes.
  */

@@ -9,7 +9,7 @@ import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
 import { HEAVY_SWARM_TEAMS, type HeavySwarmTeam } from "./heavy-swarm-variants";
 
-/** The internal agents' names: their turns appear under these roles (SWARM-TYPES.md "Output shapes"). */
+/** The internal agents' names: their turns appear under these roles (docs/swarm-types.md, "Output shapes"). */
 const QUESTION_GENERATOR = "Question Generator";
 const SYNTHESIS = "Synthesis";
 const TOOL_NAME = "assign_questions";

@@ -8,7 +8,7 @@ import type { SwarmRun } from "../swarm-run";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
 
-/** The director's role name: its turns appear under it (SWARM-TYPES.md "Output shapes"). */
+/** The director's role name: its turns appear under it (docs/swarm-types.md, "Output shapes"). */
 const DIRECTOR = "Director";
 const TOOL_NAME = "give_orders";
 
@@ -139,7 +139,7 @@ function resultList(results: OrderResult[]): string {
 }
 
 /**
- * HierarchicalSwarm (SWARM-TYPES.md): a Director — the request agent with role `director`, which
+ * HierarchicalSwarm (docs/swarm-types.md): a Director — the request agent with role `director`, which
  * then gives no worker turns, else an internal agent — writes a plan and orders through a
  * structured decision; the ordered workers run in parallel, each seeing the task, the plan and its
  * order. For L>1 the Director reviews all results so far and orders again or declares the work done.

@@ -8,7 +8,7 @@ import { swarmSystemPrompt } from "../swarm-prompt";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { answersByAgent } from "../turn-inputs";
 
-/** The internal chairman's name: its turn appears under this role (SWARM-TYPES.md "Output shapes"). */
+/** The internal chairman's name: its turn appears under this role (docs/swarm-types.md, "Output shapes"). */
 const CHAIRMAN = "Chairman";
 /** The role of the turn that carries the service's tally. */
 const TALLY = "Tally";

@@ -3,7 +3,7 @@ import { decide, isJsonObject, type DecisionTool } from "../structured-decision"
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { answersByAgent } from "../turn-inputs";
 
-/** The internal agent's name: its turns appear under this role (SWARM-TYPES.md "Output shapes"). */
+/** The internal agent's name: its turns appear under this role (docs/swarm-types.md, "Output shapes"). */
 const CONSENSUS = "Consensus";
 const TOOL_NAME = "report_votes";
 

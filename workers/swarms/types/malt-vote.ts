@@ -2,7 +2,7 @@ import { internalAgent, internalAgentModel } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { SwarmRun } from "../swarm-run";
 
-/** The internal agent that takes MALT's majority vote (SWARM-TYPES.md "Output shapes"). */
+/** The internal agent that takes MALT's majority vote (docs/swarm-types.md, "Output shapes"). */
 export const CONSENSUS = "Consensus";
 const TOOL_NAME = "choose_refinement";
 

@@ -4,7 +4,7 @@ import { decide, isJsonObject, type DecisionTool } from "../structured-decision"
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
 
-/** The router's role name: its turn appears under it (SWARM-TYPES.md "Output shapes"). */
+/** The router's role name: its turn appears under it (docs/swarm-types.md, "Output shapes"). */
 const ROUTER = "Router";
 const TOOL_NAME = "route_task";
 

@@ -1,6 +1,6 @@
 import { isJsonObject, type DecisionTool } from "../structured-decision";
 
-/** The internal planner's role name: its turns appear under it (SWARM-TYPES.md "Output shapes"). */
+/** The internal planner's role name: its turns appear under it (docs/swarm-types.md, "Output shapes"). */
 export const PLANNER = "Planner";
 /** The planning decision's tool name. */
 export const PLAN_TOOL = "plan_tasks";

@@ -14,7 +14,7 @@ const JUDGE_JOB =
   "You judge whether a team's results meet the goal it was given, and say precisely what is still missing when they do not.";
 
 /**
- * PlannerWorkerSwarm (SWARM-TYPES.md): each cycle a Planner (the request agent with role
+ * PlannerWorkerSwarm (docs/swarm-types.md): each cycle a Planner (the request agent with role
  * `planner`, else internal) splits the goal into tasks with ids, priorities and dependencies,
  * assigned to workers, through a validated structured decision (no unknown or cyclic
  * dependencies); workers run ready tasks in parallel in dependency order; a Judge (role `judge`,

@@ -1,6 +1,6 @@
 import { isJsonObject, type DecisionTool } from "../structured-decision";
 
-/** The internal judge's role name: its turns appear under it (SWARM-TYPES.md "Output shapes"). */
+/** The internal judge's role name: its turns appear under it (docs/swarm-types.md, "Output shapes"). */
 export const JUDGE = "Judge";
 /** The judging decision's tool name. */
 export const JUDGE_TOOL = "judge_goal";
