@@ -4,7 +4,7 @@ import type { AgentContext } from "./agent-context";
 /**
  * Bills, in a retried execution of a run, the calls earlier executions made that are not replayed
  * as finished steps. Call before the run's first call, so no call of this execution is mistaken
- * for one left over; returns how many it found.
+ * for one left over.
  *
  * - Calls an earlier execution stored as cut off or interrupted: counted in the run's usage and
  *   budget again (they are on its bill), not in the pools (they counted them then).
@@ -14,17 +14,15 @@ import type { AgentContext } from "./agent-context";
  *   `interrupted` step, billed its prompt (the estimate its reservation was made with: its answer,
  *   if any, never came back), counted in the run's usage and budget, and settled in the pools, once.
  */
-export async function billEarlierCalls(ctx: Pick<AgentContext, "budget" | "usage" | "recorder">): Promise<number> {
-  let billed = 0;
+export async function billEarlierCalls(ctx: Pick<AgentContext, "budget" | "usage" | "recorder">): Promise<void> {
   for (const step of ctx.recorder.earlierUnfinishedSteps()) {
     ctx.usage.inputTokens += step.input_tokens;
     ctx.usage.outputTokens += step.output_tokens;
     ctx.usage.tokenCost += Number(step.cost);
     ctx.budget.addReplayedCall(step.input_tokens + step.output_tokens, Number(step.cost));
-    billed++;
   }
   const pools = ctx.budget.pools;
-  if (!pools) return billed;
+  if (!pools) return;
   for (const call of await pools.leftInFlight()) {
     if (!call.sent) {
       // It waited for a slot and never reached the provider: its room is freed, nothing billed.
@@ -47,7 +45,6 @@ export async function billEarlierCalls(ctx: Pick<AgentContext, "budget" | "usage
       agentName: call.agentName,
       role: call.role,
       model: call.model,
-      provider: call.provider,
       input: { interrupted: true },
       outcome: {
         output: { content: null },
@@ -61,7 +58,5 @@ export async function billEarlierCalls(ctx: Pick<AgentContext, "budget" | "usage
     ctx.usage.inputTokens += call.prompt;
     ctx.usage.tokenCost += inputCost;
     await ctx.budget.settleLeftInFlight(call, call.prompt, inputCost, false);
-    billed++;
   }
-  return billed;
 }

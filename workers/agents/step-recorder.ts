@@ -51,7 +51,6 @@ export interface InterruptedCall extends StepMeta {
   key: string;
   /** The execution that made it, so its row never takes the key of another's. */
   owner: string;
-  provider: string | null;
   outcome: StepOutcome;
   startedAt: Date;
 }
