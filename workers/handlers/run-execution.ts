@@ -13,15 +13,14 @@ import type {
 import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { loadCharges } from "../../shared/db/run-charge-store";
-import { loadSteps, recordCancelledUsage } from "../../shared/db/run-store";
+import { loadSteps } from "../../shared/db/run-store";
 import { countRun, type RunOutcome } from "../../shared/metrics/runs";
 import type { RunEventWriter } from "../../shared/queues/run-events";
 import type { UsageCounter } from "../agents/agent-context";
 import { recordDiscount } from "../agents/run-charges";
-import { type RunBudget } from "../agents/run-budget";
+import type { RunBudget } from "../agents/run-budget";
 import { BudgetExceededError } from "../agents/call-allowance";
 import type { StepRecorder } from "../agents/step-recorder";
-import type { RunLease } from "./run-lease";
 
 /*
  * What a run's execution is made of (its kinds, its environment, how one kind executes) and the
@@ -110,19 +109,18 @@ export async function loadEarlierWork(
 }
 
 /**
- * A cancelled run's usage: its steps (a call cut off by the cancel included) and charges stored,
- * the pools told, and what it spent written to its row, which the API marked cancelled.
+ * What a run that stopped (failed, cancelled) spent: the pools hold its charges, its discount is
+ * recorded, and its steps (the calls its stop cut off included) and charges are stored, before
+ * anyone learns it ended. A store that fails is the next write's to report.
  */
-export async function keepCancelledUsage<R extends ExecutedRun>(
-  ds: DataSource,
+export async function usageAtEnd<R extends ExecutedRun>(
   env: RunEnv<R>,
   how: RunExecution<R>,
-  lease: RunLease,
-  durable: <T>(work: () => Promise<T>) => Promise<T>,
-): Promise<void> {
+  execution: string,
+): Promise<R["usage"]> {
   await env.budget.close();
   const usage = how.usageSoFar(env);
-  recordDiscount(env, lease.owner);
-  await env.recorder.flush();
-  await durable(() => recordCancelledUsage(ds, env.run.id, { usage, agents: cancelledAgents(env) }, lease.owner));
+  recordDiscount(env, execution);
+  await env.recorder.flush().catch(() => undefined);
+  return usage;
 }

@@ -29,7 +29,7 @@ import {
   cancelledAgents,
   countEnded,
   isRunFor,
-  keepCancelledUsage,
+  usageAtEnd,
   loadEarlierWork,
   type ExecutedRun,
   type RunEnv,
@@ -93,6 +93,19 @@ export async function executeRun<R extends ExecutedRun>(
     ctx.logger.warn({ runId }, "run taken over by another delivery; this one stops without writing");
     return { runId };
   };
+  // The run was cancelled (before its work ended, or as it finished or failed): the cancel stands,
+  // and what the run spent and did is written to its cancelled row.
+  const endCancelled = async (usage: R["usage"]): Promise<RunJobResult> => {
+    try {
+      await durable(() => recordCancelledUsage(ctx.ds, runId, { usage, agents: cancelledAgents(env) }, lease.owner));
+    } catch (refused) {
+      if (refused instanceof RunLeaseLostError) return takenOver();
+      throw refused;
+    }
+    countEnded(run, "cancelled");
+    env.events?.emit({ type: "error", error: "The run was cancelled" });
+    return { runId, status: "cancelled" };
+  };
   try {
     // Calls earlier executions cut off, or had in flight when their worker died, are billed before any of this one's.
     if (run.attempts > 1) await billEarlierCalls(env);
@@ -103,13 +116,7 @@ export async function executeRun<R extends ExecutedRun>(
     // then finds the whole ledger behind it.
     await env.recorder.flush();
     const finalRow = await durable(() => completeRun(ctx.ds, runId, output, usage, lease.owner));
-    if (!finalRow) {
-      // Cancelled as it finished: the cancel stands, and what the run did is its bill.
-      await durable(() => recordCancelledUsage(ctx.ds, runId, { usage, agents: cancelledAgents(env) }, lease.owner));
-      countEnded(run, "cancelled");
-      env.events?.emit({ type: "error", error: "The run was cancelled" });
-      return { runId, status: "cancelled" };
-    }
+    if (!finalRow) return await endCancelled(usage); // cancelled as it finished
     countEnded(run, "succeeded");
     ctx.announce(finalRow);
     env.events?.emit({ type: "finish", usage });
@@ -125,18 +132,7 @@ export async function executeRun<R extends ExecutedRun>(
     await env.budget.callsEnded(CALLS_END_WITHIN_MS);
     // Tool calls rethrow the signal's own reason, LLM calls a RunAbortedError: either way the signal tells.
     if (err instanceof RunAbortedError || stoppedFromOutside) {
-      if (cancel.aborted) {
-        // The row says cancelled already; what the run spent until the cancel is billed all the same.
-        try {
-          await keepCancelledUsage(ctx.ds, env, how, lease, durable);
-        } catch (refused) {
-          if (refused instanceof RunLeaseLostError) return takenOver();
-          throw refused;
-        }
-        countEnded(run, "cancelled");
-        env.events?.emit({ type: "error", error: "The run was cancelled" });
-        return { runId, status: "cancelled" };
-      }
+      if (cancel.aborted) return await endCancelled(await usageAtEnd(env, how, lease.owner));
       if (ctx.signal?.aborted) giveUp(lease, err); // forced shutdown: the job goes back to the queue
       // A deadline that fell while a provider call was being retried says what the provider answered.
       const last = err instanceof RunAbortedError ? err.lastFailure : undefined;
@@ -146,11 +142,8 @@ export async function executeRun<R extends ExecutedRun>(
       );
     }
     if (!isRunFailure(err)) giveUp(lease, err); // infrastructure trouble: let BullMQ retry the job
-    await env.budget.close(); // the pools hold the run's charges before anyone learns it failed
     const error = runErrorOf(err, how.failedAgent?.(err, env));
-    const usage = how.usageSoFar(env);
-    recordDiscount(env, lease.owner);
-    await env.recorder.flush().catch(() => undefined); // what did finish (and was cut off) is worth keeping
+    const usage = await usageAtEnd(env, how, lease.owner);
     const agents = env.recorder.outcomes.list(err.message);
     const stoppedAt = budgetStopOf(err);
     const woundDown = stoppedAt && request.budget?.on_exceeded === "wind_down" && how.windDown ? stoppedAt : null;
@@ -173,13 +166,7 @@ export async function executeRun<R extends ExecutedRun>(
       throw refused;
     }
     if (stoppedAt) countBudgetStop(stoppedAt.limit);
-    if (!endedRow) {
-      // Cancelled as it failed: the cancel stands, and what the run did is its bill.
-      await durable(() => recordCancelledUsage(ctx.ds, runId, { usage, agents: cancelledAgents(env) }, lease.owner));
-      countEnded(run, "cancelled");
-      env.events?.emit({ type: "error", error: "The run was cancelled" });
-      return { runId, status: "cancelled" };
-    }
+    if (!endedRow) return await endCancelled(usage); // cancelled as it failed
     ctx.announce(endedRow);
     if (woundDown) {
       countEnded(run, "incomplete");
