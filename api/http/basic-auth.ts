@@ -8,10 +8,15 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
 }
 
-/** HTTP basic authentication for every path under `prefix` (Bull Board has none of its own). */
+/**
+ * HTTP basic authentication for every path under `prefix` (Bull Board has none of its own), in
+ * any letter case: a router behind the guard may match paths without regard to case.
+ */
 export function basicAuth(prefix: string, user: string, password: string): Middleware {
+  const guarded = prefix.toLowerCase();
   return async (ctx, next) => {
-    if (ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return next();
+    const path = ctx.path.toLowerCase();
+    if (path !== guarded && !path.startsWith(`${guarded}/`)) return next();
     const given = auth(ctx.req);
     const userOk = given ? sameSecret(given.name, user) : false;
     const passwordOk = given ? sameSecret(given.pass, password) : false;

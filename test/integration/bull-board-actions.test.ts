@@ -193,8 +193,16 @@ describe("operators' actions in Bull Board", () => {
       "ERRORS.STATUS_NOT_RETRIABLE",
       "ERRORS.QUEUE_NOT_FOUND",
     ]);
-    const anonymous = await request(h.baseUrl, "PUT", "/admin/queues/api/queues/swarm/retry/failed");
-    expect(anonymous.status).to.equal(401);
+    // Without credentials, in any spelling of the path (a router may match it without regard to case).
+    for (const path of [
+      "/admin/queues/api/queues/swarm/retry/failed",
+      "/ADMIN/queues/api/queues/swarm/retry/failed",
+      "/Admin/Queues/api/queues/agent/retry/failed",
+      "/admin/queues/API/QUEUES/swarm/retry/failed/",
+    ]) {
+      const anonymous = await request(h.baseUrl, "PUT", path);
+      expect(anonymous.status, path).to.equal(401);
+    }
   });
 
   it("refuses what would leave a run's record untrue (Edit, Add, Duplicate, Empty, Obliterate, cleaning unfinished jobs), and lets finished jobs be cleaned", async () => {

@@ -24,7 +24,8 @@ function boardError(
  * Mounted behind the board's basic auth; answers in the board's own shapes.
  */
 export function bullBoardRetryRouter(deps: Pick<ApiDeps, "ds" | "queues">): Router {
-  const router = new Router({ prefix: `${BULL_BOARD_PATH}/api/queues` });
+  // Matched exactly as the board's own routes are (case and trailing slash included).
+  const router = new Router({ prefix: `${BULL_BOARD_PATH}/api/queues`, sensitive: true, strict: true });
   router.put("/:queueName/retry/:queueStatus", async (ctx) => {
     const { queueName, queueStatus } = ctx.params;
     if (!isQueueName(queueName)) return boardError(ctx, 404, "ERRORS.QUEUE_NOT_FOUND");
