@@ -15,16 +15,22 @@ export function waitWithin(patienceMs: number): number {
 }
 
 /**
+ * Below this, a time-out (announced, or seen when a client left) says nothing useful about the
+ * client's patience: a connection that dropped at once, or a time-out no wait fits in. Its retries
+ * still find the run it started; they wait as a request that said nothing would.
+ */
+export const MIN_PATIENCE_MS = 1_000;
+
+/**
  * The wait that fits the time-out a client announced (`X-Stainless-Timeout: <seconds>`, which the
  * Stainless-generated SDKs, swarms-ts and openai, send for a request given its own `timeout`).
- * Null when it announced none, or 0 (they round down: a time-out under a second, in which no
- * useful wait fits; its retries still find the run it started).
+ * Null when it announced none, or under a second (`MIN_PATIENCE_MS`; the SDKs round down to 0).
  */
 export function announcedWaitMs(ctx: Pick<Context, "get">): number | null {
   const header = ctx.get("x-stainless-timeout").trim();
   if (!/^\d{1,9}(\.\d+)?$/.test(header)) return null;
   const ms = Number(header) * 1_000;
-  return ms > 0 ? waitWithin(ms) : null;
+  return ms >= MIN_PATIENCE_MS ? waitWithin(ms) : null;
 }
 
 /**

@@ -175,7 +175,10 @@ async function answerFromRun(
   ctx.set("Idempotent-Replayed", "true");
   ctx.state.attempt = { takeEarlierRun: () => Promise.resolve({ runId }), runFound: () => undefined };
   await runKeeping(ctx, next, render, async (response) => {
-    if (response && response.status !== 504) await replaceTimedOutAnswer(ds, record.id, response);
+    // Kept only once the run has ended: a 202 (a duplicate sent with `respond-async`) or another
+    // 504 would be replayed for a day as if the run were still queued.
+    if (response && response.status !== 504 && response.status !== 202)
+      await replaceTimedOutAnswer(ds, record.id, response);
   });
 }
 

@@ -5,7 +5,7 @@ import { AppError } from "../../shared/errors";
 import type { RedisClient } from "../../shared/queues/redis";
 import { rememberUnanswered, takeUnanswered, type AttemptIdentity } from "../../shared/queues/unanswered-attempts";
 import type { EarlierRun, RunAttempt } from "../runs/run-attempt";
-import { waitWithin } from "./client-wait";
+import { MIN_PATIENCE_MS, waitWithin } from "./client-wait";
 import type { V1State } from "./state";
 
 /** How many times the client sent this request before (`X-Stainless-Retry-Count`; 0 when it does not say). */
@@ -84,14 +84,19 @@ function trackAttempt(
     // A response closed before it finished is one whose client left (or whose connection broke).
     const ifClientLeft = () => {
       if (ctx.res.writableFinished) return;
-      patienceMs = Date.now() - started;
+      const waited = Date.now() - started;
+      if (waited >= MIN_PATIENCE_MS) patienceMs = waited; // a connection that dropped at once says nothing of it
       void unanswered();
     };
     if (ctx.res.destroyed) ifClientLeft();
     else ctx.res.once("close", ifClientLeft);
   };
   const takeEarlierRun = async (): Promise<EarlierRun | null> => {
-    const earlier = await takeUnanswered(redis, who());
+    // Redis failing here costs what a retry cost before this existed: a run of its own.
+    const earlier = await takeUnanswered(redis, who()).catch((err: unknown) => {
+      ctx.state.logger?.warn({ err }, "no earlier attempt could be looked up; this retry starts a run");
+      return null;
+    });
     if (!earlier) return null;
     patienceMs = earlier.patienceMs;
     return { runId: earlier.runId, ...(patienceMs === undefined ? {} : { waitMs: waitWithin(patienceMs) }) };

@@ -1,6 +1,6 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { RunKind, RunOfKind } from "../../shared/db/entities/run.entity";
-import { findRun } from "../../shared/db/run-store";
+import { findRunForUser } from "../../shared/db/run-store";
 import { addLogContext } from "../../shared/logger";
 import type { ApiDeps } from "../deps";
 import type { Prefer } from "./submit-run";
@@ -46,9 +46,9 @@ export async function takeEarlierRun<K extends RunKind>(
   await admission;
   const earlier = await attempt.takeEarlierRun();
   if (!earlier) return null;
-  const run = await findRun(deps.ds, earlier.runId);
+  const run = await findRunForUser(deps.ds, earlier.runId, owner.userId);
   // The attempt's path and key were part of what it was remembered by; this only guards the rest.
-  if (!run || run.kind !== kind || run.user_id !== owner.userId) return null;
+  if (!run || run.kind !== kind) return null;
   addLogContext({ runId: run.id }); // the request's lines from here on name its run
   attempt.runFound(run.id);
   const waitMs =

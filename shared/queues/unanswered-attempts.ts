@@ -17,11 +17,17 @@ export interface AttemptIdentity {
 }
 
 /** The run of an attempt whose client did not get its answer, and how long that client waited. */
-export interface UnansweredAttempt {
+interface UnansweredAttempt {
   runId: string;
   /** How long the client waited before it left (its time-out, as seen here); absent when it did not leave. */
   patienceMs?: number;
 }
+
+/** An attempt as the list holds it: until when it may be taken. */
+type RememberedAttempt = UnansweredAttempt & { until: number };
+
+/** The most attempts one request keeps remembered (the newest): a client's retries need a few. */
+const MAX_REMEMBERED = 16;
 
 const attemptsKey = ({ apiKeyId, fingerprint }: AttemptIdentity) =>
   `${config.queue.prefix}:unanswered:${apiKeyId}:${fingerprint}`;
@@ -37,16 +43,33 @@ export async function rememberUnanswered(
   redis: RedisClient,
   who: AttemptIdentity,
   attempt: UnansweredAttempt,
+  now = Date.now(),
 ): Promise<void> {
   const key = attemptsKey(who);
-  await redis.multi().rpush(key, JSON.stringify(attempt)).pexpire(key, UNANSWERED_ATTEMPT_TTL_MS).exec();
+  const entry: RememberedAttempt = { ...attempt, until: now + UNANSWERED_ATTEMPT_TTL_MS };
+  await redis
+    .multi()
+    .rpush(key, JSON.stringify(entry))
+    .ltrim(key, -MAX_REMEMBERED, -1)
+    .pexpire(key, UNANSWERED_ATTEMPT_TTL_MS)
+    .exec();
 }
 
 /**
- * Takes the oldest remembered attempt of the request, atomically (two retries never take the same
- * one); null when there is none.
+ * Takes the oldest remembered attempt of the request still within its window, atomically (two
+ * retries never take the same one); null when there is none.
  */
-export async function takeUnanswered(redis: RedisClient, who: AttemptIdentity): Promise<UnansweredAttempt | null> {
-  const entry = await redis.lpop(attemptsKey(who));
-  return entry === null ? null : (JSON.parse(entry) as UnansweredAttempt);
+export async function takeUnanswered(
+  redis: RedisClient,
+  who: AttemptIdentity,
+  now = Date.now(),
+): Promise<UnansweredAttempt | null> {
+  // Every attempt keeps its own time: a request sent again and again keeps the list alive, but an
+  // attempt older than the window is dropped, never answered from.
+  for (;;) {
+    const entry = await redis.lpop(attemptsKey(who));
+    if (entry === null) return null;
+    const { until, ...attempt } = JSON.parse(entry) as RememberedAttempt;
+    if (until > now) return attempt;
+  }
 }

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { config } from "../../shared/config";
+import { rememberUnanswered, takeUnanswered } from "../../shared/queues/unanswered-attempts";
 import { freshAccount, type Account } from "../helpers/client-attempts";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
@@ -187,5 +188,16 @@ describe("retried requests: one intent, one run", function () {
         ? true
         : undefined,
     );
+  });
+
+  it("answers a retry only from an attempt within its window, however often the request was sent", async () => {
+    const who = { apiKeyId: "key", fingerprint: uniqueMarker("fingerprint") };
+    const past = Date.now() - 10 * 60_000;
+    // Two attempts remembered ten minutes ago, one now: the list's own expiry was renewed by the last.
+    await rememberUnanswered(h.deps.redis, who, { runId: "old-1" }, past);
+    await rememberUnanswered(h.deps.redis, who, { runId: "old-2" }, past);
+    await rememberUnanswered(h.deps.redis, who, { runId: "recent" });
+    expect(await takeUnanswered(h.deps.redis, who)).to.deep.equal({ runId: "recent" });
+    expect(await takeUnanswered(h.deps.redis, who)).to.equal(null);
   });
 });

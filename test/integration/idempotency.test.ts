@@ -178,6 +178,22 @@ describe("Idempotency-Key on /v1 POSTs", () => {
     expect(s.llmCalls()).to.equal(1);
   });
 
+  it("keeps no 202 as the answer of a key whose first answer was a 504: a later duplicate gets the run's answer", async () => {
+    const s = await scenario({ llm_args: { sim_latency_ms: 600 } });
+    const first = await s.post("timed-out-async", s.body, { prefer: "wait=0.1" });
+    expect(first.status).to.equal(504);
+    const queued = await s.post("timed-out-async", s.body, { prefer: "respond-async" });
+    expect(queued.status).to.equal(202);
+    expect(queued.body.job_id).to.equal(first.body.job_id);
+    const ended = await eventually(async () => {
+      const again = await s.post("timed-out-async");
+      return again.status === 200 ? again : undefined;
+    });
+    expect(ended.body.job_id).to.equal(first.body.job_id);
+    expect((await s.record("timed-out-async")).response_status).to.equal(200);
+    expect(await s.runCount()).to.equal(1);
+  });
+
   it("takes over a record left unanswered by a request that died", async () => {
     const s = await scenario();
     const hash = requestHash("POST", PATH, s.body);
