@@ -69,6 +69,9 @@ export type RetryAnswer = { retried: true } | { retried: false; status: 404 | 40
 const refused = (status: 404 | 409, reason: string): RetryAnswer => ({ retried: false, status, reason });
 
 /** Whether BullMQ refused to move a job (its scripts number their refusals: the job is gone, or in another state). */
+/** The states of a job that is back in its queue, to be run. */
+const BACK_IN_QUEUE: string[] = ["waiting", "prioritized", "delayed", "active"];
+
 function jobMovedMeanwhile(err: unknown): boolean {
   return typeof (err as { code?: unknown })?.code === "number";
 }
@@ -111,6 +114,9 @@ export async function retryRunJob(ds: DataSource, queue: Queue, jobId: string): 
   try {
     await moveBack(state);
   } catch (err) {
+    // Moved back meanwhile by a concurrent retry (which found the run re-opened): the run is on its
+    // way, and putting it back as failed would leave its job with nothing to run.
+    if (jobMovedMeanwhile(err) && BACK_IN_QUEUE.includes(await job.getState())) return { retried: true };
     await undoReopen(ds, run.id);
     if (jobMovedMeanwhile(err)) return refused(409, "The job changed meanwhile");
     throw err;

@@ -255,22 +255,23 @@ export async function failRun(
 /**
  * Stores what a cancelled run had spent and done when its execution stopped (the API marked it
  * cancelled; the execution holding its lease as `owner` knows its usage and its agents' outcomes).
- * Throws `RunLeaseLostError` when another execution holds it.
+ * Returns the cancelled row; throws `RunLeaseLostError` when another execution holds it.
  */
 export async function recordCancelledUsage(
   ds: DataSource,
   id: string,
   spent: { usage: Run["usage"]; agents: Run["agents"] },
   owner: string | null,
-): Promise<void> {
-  const rows = await sql(
+): Promise<Run | null> {
+  const rows = await sql<Run>(
     ds,
     `UPDATE runs SET usage = $2, agents = $4
       WHERE id = $1 AND status = 'cancelled' AND lease_owner IS NOT DISTINCT FROM $3
-     RETURNING 1`,
+     RETURNING *`,
     [id, JSON.stringify(spent.usage), owner, JSON.stringify(spent.agents)],
   );
   if (!rows.length) await assertLeaseHeld(ds, id, owner);
+  return rows[0] ?? null;
 }
 
 /** A run by its public job id, only when it belongs to the given user. */

@@ -1,3 +1,4 @@
+import { everyAgent } from "../contracts/agent-tree";
 import type { AgentSpec } from "../contracts/agent-spec";
 import type { Run, RunStatus } from "../db/entities/run.entity";
 import { agentsOf, oneLine } from "./job-description";
@@ -39,12 +40,20 @@ const TEXT_KEYS = ["content", "output", "outputs"];
 function lastText(value: unknown, depth = 0): string | undefined {
   if (typeof value === "string") return value.trim() ? value : undefined;
   if (depth >= MAX_OUTPUT_DEPTH || value === null || typeof value !== "object") return undefined;
+  if (Array.isArray(value)) {
+    for (let i = value.length - 1; i >= 0; i--) {
+      const text = lastText(value[i], depth + 1);
+      if (text !== undefined) return text;
+    }
+    return undefined;
+  }
+  // Each value is looked at once: the text keys first, then the others from the last.
   const record = value as Record<string, unknown>;
-  const candidates = Array.isArray(value)
-    ? [...value].reverse()
-    : [...TEXT_KEYS.map((key) => record[key]), ...Object.values(record).reverse()];
-  for (const candidate of candidates) {
-    const text = lastText(candidate, depth + 1);
+  const others = Object.keys(record)
+    .filter((key) => !TEXT_KEYS.includes(key))
+    .reverse();
+  for (const key of [...TEXT_KEYS, ...others]) {
+    const text = lastText(record[key], depth + 1);
     if (text !== undefined) return text;
   }
   return undefined;
@@ -59,9 +68,7 @@ function batchSummary(output: unknown): string | undefined {
 
 /** Whether any of the agents, or of their handoffs, uses a marketplace prompt. */
 function usesMarketplacePrompt(specs: AgentSpec[]): boolean {
-  return specs.some(
-    (spec) => !!spec.marketplace_prompt_id?.trim() || usesMarketplacePrompt((spec.handoffs ?? []) as AgentSpec[]),
-  );
+  return everyAgent(specs).some(({ spec }) => !!spec.marketplace_prompt_id?.trim());
 }
 
 /** Whether an operator may see the start of the run's output (see `JobOutcome.output`). */

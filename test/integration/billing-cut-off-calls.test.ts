@@ -113,6 +113,12 @@ describe("every token a client received is billed once: calls cut off part-way",
     await expectCutOffBilled(runId, received, userId);
     const read = await request(h.baseUrl, "GET", `/v1/jobs/${runId}`, { key });
     expect(read.body.status).to.equal("cancelled");
+    // Bull Board shows the cancelled run's job with what it spent, as its row does.
+    const shown = await eventually(async () => {
+      const job = await h.deps.queues.agent.getJob(runId);
+      return (await job?.getState()) === "completed" ? job!.returnvalue : undefined;
+    });
+    expect(shown).to.include({ status: "cancelled", cost: read.body.usage.total_cost });
     expect(read.body.usage.output_tokens, "the job read shows what the cancelled run spent").to.equal(
       countTokens(received),
     );

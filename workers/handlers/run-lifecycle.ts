@@ -96,15 +96,19 @@ export async function executeRun<R extends ExecutedRun>(
   // The run was cancelled (before its work ended, or as it finished or failed): the cancel stands,
   // and what the run spent and did is written to its cancelled row.
   const endCancelled = async (usage: R["usage"]): Promise<RunJobResult> => {
+    let row: Run | null;
     try {
-      await durable(() => recordCancelledUsage(ctx.ds, runId, { usage, agents: cancelledAgents(env) }, lease.owner));
+      row = await durable(() =>
+        recordCancelledUsage(ctx.ds, runId, { usage, agents: cancelledAgents(env) }, lease.owner),
+      );
     } catch (refused) {
       if (refused instanceof RunLeaseLostError) return takenOver();
       throw refused;
     }
     countEnded(run, "cancelled");
     env.events?.emit({ type: "error", error: "The run was cancelled" });
-    return { runId, status: "cancelled" };
+    // Bull Board shows what the cancelled run spent, as its row does.
+    return { runId, ...(row ? jobOutcome(row) : { status: "cancelled" }) };
   };
   try {
     // Calls earlier executions cut off, or had in flight when their worker died, are billed before any of this one's.

@@ -62,6 +62,8 @@ interface RunRetry {
   error: RunError | null;
   /** What the attempt had spent (its steps stay in `run_steps` and replay in the next attempt). */
   usage: unknown;
+  /** Its agents' outcomes (see `AgentOutcome`). */
+  agents: AgentOutcome[] | null;
   started_at: string | null;
   finished_at: string | null;
   execution_time: number | null;
