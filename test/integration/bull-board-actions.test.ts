@@ -106,6 +106,8 @@ describe("operators' actions in Bull Board", () => {
     expect(usage.body.totals).to.include({ calls: 3, total_tokens: stepTokens });
     expect(record.usage!.total_tokens).to.equal(stepTokens);
     expect(record.usage!.billing_info.cost_breakdown.num_agents).to.equal(3);
+    // And the bill is the ledger: both attempts' calls and charges, each once.
+    expect(usage.body.totals.cost).to.be.closeTo(record.usage!.billing_info.total_cost, 1e-6);
 
     // The board says what the record says, next to the run's id.
     expect(shown.job.returnValue).to.deep.equal({
