@@ -142,8 +142,11 @@ describe("the official clients' retries: one call, one run", function () {
 
     it("swarms-ts: each retry is answered before the client's time-out; the last one's error names the job", async () => {
       const account = await freshAccount(h);
-      const { client, attempts, outcomes } = swarms(account, 1_000);
-      const { body } = agentRun("Slower", { sim_latency_ms: 9_500 });
+      // 2 s, well above MIN_PATIENCE_MS: the client's timer starts before the request reaches the
+      // service, so a 1 s time-out is seen as a little under a second and says nothing.
+      const { client, attempts, outcomes } = swarms(account, 2_000);
+      // Long enough for three attempts and the 504's 5 s Retry-After between the last two.
+      const { body } = agentRun("Slower", { sim_latency_ms: 14_000 });
       const err = await client.agent.run(body).catch((e: unknown) => e);
       expect(err).to.be.instanceOf(APIError);
       // The first attempt showed how long the client waits; its retries were answered within that.
