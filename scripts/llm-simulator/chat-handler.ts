@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { completionBody, newCompletionMeta } from "./completion";
 import { sendError, sendInternalError, sendSimulatedError } from "./errors";
+import { SampleTooLargeError } from "./schema-sample";
 import type { FailureCounter } from "./failure-counter";
 import { requestHash } from "./hash";
 import { readBody, sendJson } from "./http-io";
@@ -10,7 +11,7 @@ import { buildReply } from "./reply";
 import { scriptFor, withScript } from "./scripts";
 import { buildFrames, sendStream } from "./sse";
 import { runAt } from "./timing";
-import type { JournalEntry, ScriptedReply } from "./types";
+import type { JournalEntry, Reply, ScriptedReply } from "./types";
 
 /** Mutable state one simulator instance shares across requests. */
 export interface SimulatorState {
@@ -84,7 +85,15 @@ function respond(
     return;
   }
 
-  const reply = buildReply(request, controls, requestKey);
+  let reply: Reply;
+  try {
+    reply = buildReply(request, controls, requestKey);
+  } catch (err) {
+    if (!(err instanceof SampleTooLargeError)) throw err;
+    recordRequest(state.journal, { at, body, status: 400 });
+    sendError(res, 400, err.message);
+    return;
+  }
   recordRequest(state.journal, { at, body, status: 200 });
   const meta = newCompletionMeta(request.model);
   if (request.stream === true) {

@@ -25,8 +25,36 @@ import type { JsonSchema } from "./types";
 const SOFT_DEPTH = 6;
 const HARD_DEPTH = 24;
 
+/**
+ * The most values (and characters of strings) one sample may hold. A schema is a client's, and
+ * `$ref`s reused at every level, or a `minItems`/`minLength` of a billion, would otherwise ask for
+ * an answer that grows exponentially with the schema, or without bound: such a schema is refused
+ * (400, as a provider refuses a schema beyond its limits) instead of freezing the simulator.
+ */
+const MAX_VALUES = 20_000;
+const MAX_STRING_CHARS = 500_000;
+
+/** A schema whose sample would be larger than `MAX_VALUES` values or `MAX_STRING_CHARS` characters. */
+export class SampleTooLargeError extends Error {
+  constructor() {
+    super(
+      `The JSON schema asks for an answer larger than the simulator generates (${MAX_VALUES} values, ${MAX_STRING_CHARS} characters of strings)`,
+    );
+    this.name = "SampleTooLargeError";
+  }
+}
+
 interface Context {
   root: unknown;
+  valuesLeft: number;
+  charsLeft: number;
+}
+
+/** Takes `values` values and `chars` characters from the sample's allowance; throws past it. */
+function spend(ctx: Context, values: number, chars = 0): void {
+  ctx.valuesLeft -= values;
+  ctx.charsLeft -= chars;
+  if (ctx.valuesLeft < 0 || ctx.charsLeft < 0) throw new SampleTooLargeError();
 }
 
 /** Mixes a child index into a seed so siblings pick independently yet reproducibly. */
@@ -138,6 +166,7 @@ function sampleObject(node: Schema, ctx: Context, seed: number, depth: number): 
 
 function sampleNode(raw: unknown, ctx: Context, seed: number, depth: number, hint?: string): unknown {
   if (depth > HARD_DEPTH) return null;
+  spend(ctx, 1);
   const node = deref(raw, ctx);
   if (node === false) return null; // unsatisfiable; null is the least surprising filler
   if (!isSchemaObject(node)) return hint ? `simulated ${hint}` : "simulated"; // `true` / {}: anything goes
@@ -147,6 +176,7 @@ function sampleNode(raw: unknown, ctx: Context, seed: number, depth: number, hin
 
   if (Array.isArray(node.allOf) && node.allOf.length > 0) {
     const { allOf, ...base } = node;
+    spend(ctx, allOf.length); // each member is merged into a copy of what came before
     let merged: Schema = base;
     for (const member of allOf) {
       const resolved = deref(member, ctx);
@@ -168,6 +198,7 @@ function sampleNode(raw: unknown, ctx: Context, seed: number, depth: number, hin
     case "array":
       return sampleArray(node, ctx, seed, depth, hint);
     case "string":
+      spend(ctx, 0, nonNegativeInt(node.minLength) ?? 0); // before padding to it
       return sampleString(node, seed, hint);
     case "integer":
       return sampleNumber(node, true);
@@ -185,7 +216,9 @@ function sampleNode(raw: unknown, ctx: Context, seed: number, depth: number, hin
 /**
  * A JSON value valid against `schema` (within the supported keywords), chosen deterministically:
  * the same schema and seed always give the same value, and `seed` varies enum and boolean picks.
+ * Throws {@link SampleTooLargeError} when the value would be too large to generate.
  */
 export function sampleSchema(schema: JsonSchema | undefined, seed: number): unknown {
-  return sampleNode(schema ?? true, { root: schema }, seed >>> 0, 0);
+  const ctx = { root: schema, valuesLeft: MAX_VALUES, charsLeft: MAX_STRING_CHARS };
+  return sampleNode(schema ?? true, ctx, seed >>> 0, 0);
 }

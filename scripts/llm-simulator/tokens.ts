@@ -1,4 +1,5 @@
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { countInPieces, tokenPieces } from "../../shared/llm/token-pieces";
 import type { ChatMessage, ChatRequest } from "./types";
 
 /** Fixed cost of any non-text content part (images, audio, files), like OpenAI's low-detail image. */
@@ -19,12 +20,15 @@ const CACHE_LIMIT = 2_000;
 const CACHEABLE_LENGTH = 32_768;
 const countCache = new Map<string, number>();
 
-/** Tokens of `text` in the o200k_base encoding. */
+/** Tokens of one piece of text (see `tokenPieces`), as the encoding counts them. */
+const pieceTokens = (piece: string) => encode(piece, PLAIN_TEXT).length;
+
+/** Tokens of `text` in the o200k_base encoding, counted in linear time (`tokenPieces`). */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   const cached = countCache.get(text);
   if (cached !== undefined) return cached;
-  const count = encode(text, PLAIN_TEXT).length;
+  const count = countInPieces(text, pieceTokens);
   if (text.length <= CACHEABLE_LENGTH) {
     if (countCache.size >= CACHE_LIMIT) countCache.clear();
     countCache.set(text, count);
@@ -40,27 +44,47 @@ export function truncateToTokens(
   text: string,
   maxTokens: number,
 ): { text: string; tokens: number; truncated: boolean } {
-  // The common case fits; the cached count avoids another BPE pass over the answer.
+  // The common case fits; the cached count avoids another pass over the answer.
   const count = countTokens(text);
   if (count <= maxTokens) return { text, tokens: count, truncated: false };
 
-  // Binary search over code-point boundaries rather than decode(tokens.slice(0, n)): the library's
-  // decode shares one streaming TextDecoder, so a cut inside a multi-token character would leak
-  // its bytes into later, unrelated decodes (and break determinism).
+  // Whole pieces while they fit, then the longest prefix of the next that does: linear in the
+  // text, as the count is (a search over the whole text's prefixes would count it again and again).
+  let kept = 0;
+  let keptTokens = 0;
+  for (const piece of tokenPieces(text)) {
+    const tokens = pieceTokens(piece);
+    if (keptTokens + tokens > maxTokens) {
+      const part = longestPrefixWithin(piece, maxTokens - keptTokens);
+      return { text: text.slice(0, kept + part.length), tokens: keptTokens + part.tokens, truncated: true };
+    }
+    kept += piece.length;
+    keptTokens += tokens;
+  }
+  return { text, tokens: keptTokens, truncated: false };
+}
+
+/**
+ * The longest prefix of one piece within `maxTokens`, by binary search over its code-point
+ * boundaries rather than decode(tokens.slice(0, n)): the library's decode shares one streaming
+ * TextDecoder, so a cut inside a multi-token character would leak its bytes into later, unrelated
+ * decodes (and break determinism).
+ */
+function longestPrefixWithin(piece: string, maxTokens: number): { length: number; tokens: number } {
   const bounds = [0];
-  for (const char of text) bounds.push(bounds[bounds.length - 1] + char.length);
+  for (const char of piece) bounds.push(bounds[bounds.length - 1] + char.length);
   let lo = 0; // bounds[lo] is known to fit
   let hi = bounds.length - 1; // bounds[hi] is known not to fit
   let loTokens = 0;
   while (hi - lo > 1) {
     const mid = (lo + hi) >>> 1;
-    const tokens = encode(text.slice(0, bounds[mid]), PLAIN_TEXT).length;
+    const tokens = pieceTokens(piece.slice(0, bounds[mid]));
     if (tokens <= maxTokens) {
       lo = mid;
       loTokens = tokens;
     } else hi = mid;
   }
-  return { text: text.slice(0, bounds[lo]), tokens: loTokens, truncated: true };
+  return { length: bounds[lo], tokens: loTokens };
 }
 
 function contentTokens(content: ChatMessage["content"]): number {

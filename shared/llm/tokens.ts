@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
 import { encode } from "gpt-tokenizer";
+import { countInPieces } from "./token-pieces";
 
 /** Tokens OpenAI counts for each message's framing, and for priming the reply. */
 export const TOKENS_PER_MESSAGE = 4;
@@ -7,9 +8,12 @@ export const REPLY_PRIMING_TOKENS = 3;
 /** What a low-detail image costs at OpenAI (and the simulator); providers reading more detail charge more. */
 export const TOKENS_PER_IMAGE = 85;
 
-/** Token count of a text, for providers that do not report usage. */
+/** A client's text may hold a special token's spelling (`<|endoftext|>`): it is counted as text, never refused. */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** Token count of a text, for providers that do not report usage; linear in its length (`tokenPieces`). */
 export function countTokens(text: string): number {
-  return text ? encode(text).length : 0;
+  return text ? countInPieces(text, (piece) => encode(piece, PLAIN_TEXT).length) : 0;
 }
 
 /**

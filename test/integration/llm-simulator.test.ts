@@ -393,6 +393,44 @@ describe("LLM simulator", function () {
       expect(validate(value, schema, schema)).to.deep.equal([]);
     });
 
+    it("refuses, at once and with 400, a schema whose answer grows without bound (refs reused at every level, a huge minItems or minLength)", async () => {
+      // Ten properties, each the next level's definition, ten levels deep: 10^10 values.
+      const $defs = Object.fromEntries(
+        Array.from({ length: 10 }, (_, level) => [
+          `l${level}`,
+          {
+            type: "object",
+            properties: Object.fromEntries(
+              Array.from({ length: 10 }, (_, p) => [
+                `p${p}`,
+                level === 9 ? { type: "string" } : { $ref: `#/$defs/l${level + 1}` },
+              ]),
+            ),
+            required: Array.from({ length: 10 }, (_, p) => `p${p}`),
+          },
+        ]),
+      );
+      const schemas: Schema[] = [
+        { $ref: "#/$defs/l0", $defs },
+        { type: "array", items: { type: "string" }, minItems: 1_000_000_000 },
+        { type: "object", properties: { s: { type: "string", minLength: 1_000_000_000 } }, required: ["s"] },
+      ];
+      for (const schema of schemas) {
+        const started = performance.now();
+        const err = await client.chat.completions
+          .create({
+            model: "gpt-4o",
+            messages: user("Fill it in."),
+            response_format: { type: "json_schema", json_schema: { name: "huge", schema } },
+          })
+          .catch((e: unknown) => e);
+        expect(err).to.be.instanceOf(OpenAI.BadRequestError);
+        expect((err as Error).message).to.match(/larger than the simulator generates/);
+        expect(performance.now() - started, "ms").to.be.below(2_000);
+      }
+      expect(sim.journal.map((entry) => entry.status)).to.deep.equal([400, 400, 400]);
+    });
+
     it("answers json_object response formats with a JSON object", async () => {
       const res = await client.chat.completions.create({
         model: "gpt-4o",
