@@ -8,7 +8,8 @@ export const KINDS_WITH_STEPS = new Set<Run["kind"]>(["agent", "swarm", "graph_w
 
 /** One finished step of a running run, as `progress.turns` shows it. */
 function presentTurn(step: StepSummary) {
-  const tool = step.role === "tool" && step.model.startsWith("mcp:");
+  // MCP tools (`mcp:<name>`) and the built-in ones (`tool:web_scraper`): each an outbound call.
+  const tool = step.role === "tool";
   return {
     agent: step.agent_name,
     type: tool ? "tool" : "llm",
