@@ -5,10 +5,15 @@ export const REQUEST_VALIDATION: Joi.ValidationOptions = { abortEarly: false, st
 
 type Description = {
   type?: string;
+  flags?: { id?: string };
   keys?: Record<string, Description>;
   items?: Description[];
   rules?: { name: string; args?: { limit?: number } }[];
+  link?: { ref?: { path?: string[]; type?: string } };
 };
+
+/** Schemas an `id` names, for the `Joi.link`s below them (handoffs are agents, validated as their parent). */
+type Named = ReadonlyMap<string, Description>;
 
 const descriptions = new WeakMap<Joi.Schema, Description>();
 
@@ -25,15 +30,25 @@ function label(path: (string | number)[]): string {
 
 /**
  * Arrays longer than their schema's `max`, found by walking the value along the schema's plain
- * objects and arrays. joi validates every item before it checks an array's length, so 10,000
- * agents sent where 100 are allowed would cost seconds of CPU (blocking every other request)
- * just to be refused.
+ * objects, arrays and links (a handoff's own handoffs and tools). joi validates every item before
+ * it checks an array's length, and runs `unique` comparators on every pair even then, so 32,000
+ * handoffs sent where 20 are allowed took 41 s of CPU (blocking every other request) just to be
+ * refused.
  */
 function oversizedArrays(
-  described: Description,
+  schema: Description,
   value: unknown,
   path: (string | number)[] = [],
+  named: Named = new Map(),
 ): Joi.ValidationErrorItem[] {
+  let described = schema;
+  if (described.type === "link") {
+    const [id] = described.link?.ref?.type === "local" ? (described.link.ref.path ?? []) : [];
+    const target = id === undefined ? undefined : named.get(id);
+    if (!target) return [];
+    described = target;
+  }
+  if (described.flags?.id) named = new Map(named).set(described.flags.id, described);
   if (described.type === "array" && Array.isArray(value)) {
     const limit = described.rules?.find((r) => r.name === "max")?.args?.limit;
     if (typeof limit === "number" && value.length > limit) {
@@ -47,7 +62,7 @@ function oversizedArrays(
       ];
     }
     const item = described.items?.length === 1 ? described.items[0] : undefined;
-    return item ? value.flatMap((v, i) => oversizedArrays(item, v, [...path, i])) : [];
+    return item ? value.flatMap((v, i) => oversizedArrays(item, v, [...path, i], named)) : [];
   }
   if (
     described.type === "object" &&
@@ -57,7 +72,9 @@ function oversizedArrays(
     !Array.isArray(value)
   ) {
     return Object.entries(described.keys).flatMap(([key, child]) =>
-      Object.hasOwn(value, key) ? oversizedArrays(child, (value as Record<string, unknown>)[key], [...path, key]) : [],
+      Object.hasOwn(value, key)
+        ? oversizedArrays(child, (value as Record<string, unknown>)[key], [...path, key], named)
+        : [],
     );
   }
   return [];

@@ -11,7 +11,7 @@ describe("progress turns", () => {
       model,
       input_tokens: 1,
       output_tokens: 1,
-      cost: "0.000001",
+      cost: 0.000001,
       finished_at: new Date(0),
     });
     const run = { kind: "agent", request: { agent_config: {}, task: "t" } } as unknown as Run;

@@ -26,4 +26,29 @@ describe("what the reasoning types read from their agents' replies", () => {
     expect(evaluationScore("Good, but no number")).to.equal(5);
     expect(evaluationScore("Final score: 85")).to.equal(10);
   });
+
+  it("reads a hostile 100,000-character reply in linear time (runs of newlines and spaces took seconds)", () => {
+    const timed = (read: () => unknown) => {
+      const started = performance.now();
+      read();
+      return performance.now() - started;
+    };
+    expect(
+      timed(() => simulationVerdict("\n".repeat(100_000))),
+      "IRE, newlines",
+    ).to.be.below(200);
+    expect(
+      timed(() => simulationVerdict(" \n".repeat(50_000))),
+      "IRE, spaced lines",
+    ).to.be.below(200);
+    expect(
+      timed(() => evaluationScore(`final score${" ".repeat(100_000)}x`)),
+      "Reflexion",
+    ).to.be.below(200);
+    expect(simulationVerdict(`${"\n".repeat(1_000)}  2. Score: 0.7\nErrors: none`)).to.deep.equal({
+      score: 0.7,
+      errors: "none",
+    });
+    expect(evaluationScore("Overall score :  8")).to.equal(8);
+  });
 });

@@ -11,6 +11,7 @@ import { inFlightCall, recordedLlmCall, type AssistantMessage } from "../agents/
 import { callerCharge } from "../agents/run-charges";
 import { internalAgentSpec } from "./internal-agent";
 import type { SwarmRun } from "./swarm-run";
+import { boundedProblem } from "./decision-problems";
 
 /** Who makes a decision: an internal agent (or a request agent acting as one). */
 export interface DecisionMaker {
@@ -144,7 +145,7 @@ export async function decide<T>(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const reply = await call(attempt);
     const read = readCall(reply, tool.name);
-    problem = read.problem ?? validate(read.value) ?? "";
+    problem = boundedProblem(read.problem ?? validate(read.value) ?? "");
     if (!problem) return read.value as T;
     const fix = `That ${tool.name} call is invalid: ${problem}. Call ${tool.name} again with corrected arguments.`;
     if (read.call) {

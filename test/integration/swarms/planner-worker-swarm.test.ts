@@ -423,3 +423,26 @@ describe("PlannerWorkerSwarm plans (unit)", () => {
     );
   });
 });
+
+describe("PlannerWorkerSwarm plans a model could make enormous (unit)", () => {
+  const workers = ["Alpha", "Beta"];
+
+  it("refuses a plan of thousands of tasks, or a task depending on thousands, at once and in a few words", () => {
+    const many = (n: number, depends: (i: number) => string[] | null) =>
+      Array.from({ length: n }, (_, i) => task(`t${i}`, "Alpha", depends(i)));
+    const started = performance.now();
+    const huge = planProblem(workers, [], { tasks: many(16_000, () => ["zz"]) });
+    expect(huge).to.equal("plan at most 100 tasks (got 16000); combine related work into one task");
+    const chain = planProblem(workers, [], {
+      tasks: [task("a", "Alpha", Array(200_000).fill("b")), task("b", "Beta")],
+    });
+    expect(chain).to.equal("task 1: 'depends_on' may name at most 100 tasks");
+    expect(performance.now() - started, "ms").to.be.below(500);
+  });
+
+  it("names the first 20 problems and counts the rest, so a repair message stays short", () => {
+    const problem = planProblem(workers, [], { tasks: Array.from({ length: 100 }, (_, i) => task(`t${i}`, "Zed")) });
+    expect(problem).to.match(/; and 80 more$/);
+    expect(problem!.split("; ")).to.have.length(21);
+  });
+});

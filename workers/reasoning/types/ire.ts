@@ -18,10 +18,14 @@ function lines(reply: string, max: number): string[] {
   return (found.length ? found : [reply.trim()]).slice(0, max);
 }
 
-/** The `Score:` and `Errors:` lines of a simulation (a missing or unreadable score is 0). */
+/**
+ * The `Score:` and `Errors:` lines of a simulation (a missing or unreadable score is 0). Spaces
+ * are `[ \t]`, not `\s`: with `m`, a `\s*` at a line start runs across the following lines, and a
+ * model's answer of 40,000 newlines took 12 s to read.
+ */
 export function simulationVerdict(reply: string): { score: number; errors: string } {
-  const score = /^\s*(?:\d\.\s*)?Score:\s*([0-9]*\.?[0-9]+)/im.exec(reply);
-  const errors = /^\s*(?:\d\.\s*)?Errors:\s*(.*)$/im.exec(reply);
+  const score = /^[ \t]*(?:\d\.[ \t]*)?Score:[ \t]*([0-9]*\.?[0-9]+)/im.exec(reply);
+  const errors = /^[ \t]*(?:\d\.[ \t]*)?Errors:[ \t]*(.*)$/im.exec(reply);
   return { score: score ? Number(score[1]) : 0, errors: errors?.[1].trim() || reply };
 }
 

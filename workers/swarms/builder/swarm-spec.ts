@@ -71,11 +71,11 @@ function optionalText(value: Record<string, unknown>, field: string): string | n
   return v === undefined || v === null || typeof v === "string" ? null : `'${field}' must be a string`;
 }
 
-/** The problems of the agents' part of a decision. */
+/** The problems of the agents' part of a decision (only the count when there are too many to read). */
 function agentProblems(agents: [string, unknown][]): string[] {
-  const problems: string[] = [];
   if (agents.length < MIN_BUILT_AGENTS || agents.length > MAX_BUILT_AGENTS)
-    problems.push(`the swarm needs ${MIN_BUILT_AGENTS} to ${MAX_BUILT_AGENTS} agents (got ${agents.length})`);
+    return [`the swarm needs ${MIN_BUILT_AGENTS} to ${MAX_BUILT_AGENTS} agents (got ${agents.length})`];
+  const problems: string[] = [];
   const names = agents.map(([name]) => name.trim());
   if (names.some((name) => !name)) problems.push("every agent needs a non-empty name");
   const twice = names.filter((name, i) => name && names.indexOf(name) !== i);

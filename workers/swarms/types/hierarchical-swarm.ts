@@ -7,6 +7,7 @@ import { decide, isJsonObject, type DecisionTool } from "../structured-decision"
 import type { SwarmRun } from "../swarm-run";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
+import { ProblemList } from "../decision-problems";
 
 /** The director's role name: its turns appear under it (docs/swarm-types.md, "Output shapes"). */
 const DIRECTOR = "Director";
@@ -81,27 +82,26 @@ export function ordersTool(workers: string[], review: boolean): DecisionTool {
 /** What is wrong with a director decision for these workers, or null (the `decide` validator). */
 export function ordersProblem(workers: string[], review: boolean, value: unknown): string | null {
   if (!isJsonObject(value)) return "the arguments must be an object with 'plan' and 'orders'";
-  const problems: string[] = [];
-  if (typeof value.plan !== "string" || !value.plan.trim()) problems.push("'plan' must be a non-empty string");
-  if (review && typeof value.done !== "boolean") problems.push("'done' must be true or false");
+  const problems = new ProblemList();
+  if (typeof value.plan !== "string" || !value.plan.trim()) problems.add("'plan' must be a non-empty string");
+  if (review && typeof value.done !== "boolean") problems.add("'done' must be true or false");
   const done = review && value.done === true;
-  if (!Array.isArray(value.orders)) problems.push("'orders' must be a list");
+  if (!Array.isArray(value.orders)) problems.add("'orders' must be a list");
   else if (!done) {
     if (!value.orders.length)
-      problems.push(review ? "give at least one order, or set done to true" : "give at least one order");
+      problems.add(review ? "give at least one order, or set done to true" : "give at least one order");
     const seen = new Set<string>();
     value.orders.forEach((order, i) => {
-      if (!isJsonObject(order)) return void problems.push(`order ${i + 1} must be an object with 'agent' and 'task'`);
+      if (!isJsonObject(order)) return void problems.add(`order ${i + 1} must be an object with 'agent' and 'task'`);
       if (typeof order.agent !== "string" || !workers.includes(order.agent))
-        problems.push(`order ${i + 1}: 'agent' must be one of ${workers.join(", ")}`);
+        problems.add(() => `order ${i + 1}: 'agent' must be one of ${workers.join(", ")}`);
       else if (seen.has(order.agent))
-        problems.push(`${order.agent} has more than one order (give each worker at most one, combining its tasks)`);
+        problems.add(`${order.agent} has more than one order (give each worker at most one, combining its tasks)`);
       else seen.add(order.agent);
-      if (typeof order.task !== "string" || !order.task.trim())
-        problems.push(`order ${i + 1} needs a non-empty 'task'`);
+      if (typeof order.task !== "string" || !order.task.trim()) problems.add(`order ${i + 1} needs a non-empty 'task'`);
     });
   }
-  return problems.length ? problems.join("; ") : null;
+  return problems.text();
 }
 
 /** The Director turn's readable text. */

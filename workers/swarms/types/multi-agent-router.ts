@@ -3,6 +3,7 @@ import { jobHolder, jobTurn, roleAgent } from "../internal-agent";
 import { decide, isJsonObject, type DecisionTool } from "../structured-decision";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 import { teamList } from "../turn-inputs";
+import { ProblemList } from "../decision-problems";
 
 /** The router's role name: its turn appears under it (docs/swarm-types.md, "Output shapes"). */
 const ROUTER = "Router";
@@ -63,20 +64,20 @@ function routeTool(workers: string[]): DecisionTool {
 export function routeProblem(workers: string[], value: unknown): string | null {
   if (!isJsonObject(value) || !Array.isArray(value.routes)) return "'routes' must be a list of {agent, task}";
   if (value.routes.length === 0) return `'routes' must name at least one agent (the agents are ${workers.join(", ")})`;
-  const problems: string[] = [];
+  const problems = new ProblemList();
   const seen = new Set<string>();
   value.routes.forEach((route: unknown, i: number) => {
-    if (!isJsonObject(route)) return void problems.push(`route ${i + 1} must be an object {agent, task}`);
+    if (!isJsonObject(route)) return void problems.add(`route ${i + 1} must be an object {agent, task}`);
     if (typeof route.agent !== "string" || !workers.includes(route.agent))
-      problems.push(`route ${i + 1}: 'agent' must be one of ${workers.join(", ")}`);
+      problems.add(() => `route ${i + 1}: 'agent' must be one of ${workers.join(", ")}`);
     else if (seen.has(route.agent))
-      problems.push(`${route.agent} is named more than once (give each agent one sub-task)`);
+      problems.add(`${route.agent} is named more than once (give each agent one sub-task)`);
     else seen.add(route.agent);
     if (typeof route.task !== "string" || !route.task.trim())
-      problems.push(`route ${i + 1}: 'task' must be a non-empty sub-task`);
+      problems.add(`route ${i + 1}: 'task' must be a non-empty sub-task`);
   });
-  if (typeof value.reason !== "string") problems.push("'reason' must be a string");
-  return problems.length ? problems.join("; ") : null;
+  if (typeof value.reason !== "string") problems.add("'reason' must be a string");
+  return problems.text();
 }
 
 /** The Router turn's readable text. */

@@ -1,3 +1,4 @@
+import { ProblemList } from "../decision-problems";
 import { isJsonObject, type DecisionTool } from "../structured-decision";
 
 /** The internal planner's role name: its turns appear under it (docs/swarm-types.md, "Output shapes"). */
@@ -17,6 +18,12 @@ export interface PlannedTask {
 export interface Plan {
   tasks: PlannedTask[];
 }
+
+/**
+ * The most tasks one plan may hold: far more than a swarm's workers can take on in a cycle, and a
+ * bound on the checks below (a plan is a model's output, as long as its output limit allows).
+ */
+const MAX_PLANNED_TASKS = 100;
 
 /** How a task of cycle `cycle` (0-based) is referred to from later cycles. */
 export function taskRef(cycle: number, id: string): string {
@@ -40,6 +47,7 @@ export function planTool(workers: string[]): DecisionTool {
         tasks: {
           type: "array",
           minItems: 1,
+          maxItems: MAX_PLANNED_TASKS,
           items: {
             type: "object",
             properties: {
@@ -76,7 +84,8 @@ export function dependencies(task: Pick<PlannedTask, "depends_on">): string[] {
 
 /** A dependency cycle among the plan's tasks, as ids `a -> b -> a`, or null when there is none. */
 export function findCycle(tasks: Pick<PlannedTask, "id" | "depends_on">[]): string[] | null {
-  const deps = new Map(tasks.map((t) => [t.id, dependencies(t).filter((d) => tasks.some((o) => o.id === d))]));
+  const ids = new Set(tasks.map((t) => t.id));
+  const deps = new Map(tasks.map((t) => [t.id, dependencies(t).filter((d) => ids.has(d))]));
   const state = new Map<string, "visiting" | "done">();
   const path: string[] = [];
   const visit = (id: string): string[] | null => {
@@ -108,44 +117,49 @@ export function findCycle(tasks: Pick<PlannedTask, "id" | "depends_on">[]): stri
 export function planProblem(workers: string[], earlier: string[], value: unknown): string | null {
   if (!isJsonObject(value) || !Array.isArray(value.tasks)) return "'tasks' must be a list of tasks";
   if (!value.tasks.length) return "plan at least one task";
-  const problems: string[] = [];
+  if (value.tasks.length > MAX_PLANNED_TASKS)
+    return `plan at most ${MAX_PLANNED_TASKS} tasks (got ${value.tasks.length}); combine related work into one task`;
+  const problems = new ProblemList();
   const ids = new Set<string>();
   const tasks = value.tasks as unknown[];
   tasks.forEach((task, i) => {
     const at = `task ${i + 1}`;
-    if (!isJsonObject(task)) return void problems.push(`${at} must be an object`);
-    if (typeof task.id !== "string" || !task.id.trim()) problems.push(`${at} needs a non-empty 'id'`);
+    if (!isJsonObject(task)) return void problems.add(`${at} must be an object`);
+    if (typeof task.id !== "string" || !task.id.trim()) problems.add(`${at} needs a non-empty 'id'`);
     else if (QUALIFIED.test(task.id))
-      problems.push(`${at}: the id '${task.id}' looks like a reference to an earlier cycle's task; choose another`);
-    else if (ids.has(task.id)) problems.push(`the id '${task.id}' is used by more than one task (ids must be unique)`);
+      problems.add(`${at}: the id '${task.id}' looks like a reference to an earlier cycle's task; choose another`);
+    else if (ids.has(task.id)) problems.add(`the id '${task.id}' is used by more than one task (ids must be unique)`);
     else ids.add(task.id);
-    if (typeof task.task !== "string" || !task.task.trim()) problems.push(`${at} needs a non-empty 'task'`);
+    if (typeof task.task !== "string" || !task.task.trim()) problems.add(`${at} needs a non-empty 'task'`);
     if (typeof task.agent !== "string" || !workers.includes(task.agent))
-      problems.push(`${at}: 'agent' must be one of ${workers.join(", ")}`);
+      problems.add(() => `${at}: 'agent' must be one of ${workers.join(", ")}`);
     if (typeof task.priority !== "number" || !Number.isInteger(task.priority) || task.priority < 1 || task.priority > 5)
-      problems.push(`${at}: 'priority' must be an integer from 1 to 5`);
+      problems.add(`${at}: 'priority' must be an integer from 1 to 5`);
     if (
       task.depends_on !== null &&
       task.depends_on !== undefined &&
       (!Array.isArray(task.depends_on) || task.depends_on.some((d) => typeof d !== "string"))
     ) {
-      problems.push(`${at}: 'depends_on' must be null or a list of task ids`);
+      problems.add(`${at}: 'depends_on' must be null or a list of task ids`);
+    } else if (Array.isArray(task.depends_on) && task.depends_on.length > MAX_PLANNED_TASKS) {
+      problems.add(`${at}: 'depends_on' may name at most ${MAX_PLANNED_TASKS} tasks`);
     }
   });
-  if (problems.length) return problems.join("; ");
+  if (problems.size) return problems.text();
 
   const planned = tasks as PlannedTask[];
   for (const task of planned) {
     for (const dep of dependencies(task)) {
-      if (dep === task.id) problems.push(`task '${task.id}' depends on itself`);
+      if (dep === task.id) problems.add(`task '${task.id}' depends on itself`);
       else if (!ids.has(dep) && !earlier.includes(dep)) {
-        problems.push(
-          `task '${task.id}' depends on '${dep}', which is neither a task of this plan (${[...ids].join(", ")})${earlier.length ? ` nor a finished task (${earlier.join(", ")})` : ""}`,
+        problems.add(
+          () =>
+            `task '${task.id}' depends on '${dep}', which is neither a task of this plan (${[...ids].join(", ")})${earlier.length ? ` nor a finished task (${earlier.join(", ")})` : ""}`,
         );
       }
     }
   }
-  if (problems.length) return problems.join("; ");
+  if (problems.size) return problems.text();
   const cycle = findCycle(planned);
   if (cycle)
     return `the dependencies form a cycle (${cycle.join(" -> ")}); a task can only wait for tasks that do not wait for it`;
