@@ -136,8 +136,12 @@ export const PASSED_CHAT_OPTIONS = Object.keys(providerOptionRules).filter(
  * field is refused naming it, as OpenAI refuses an unrecognized argument.
  */
 export const chatCompletionSchema = Joi.object({
-  ...Object.fromEntries(Object.entries(providerOptionRules).filter(([option]) => !IGNORED_FIELDS.includes(option))),
   ...ownFields,
+  ...Object.fromEntries(
+    Object.entries(providerOptionRules).filter(
+      ([option]) => !(option in ownFields) && !IGNORED_FIELDS.includes(option),
+    ),
+  ),
   ...Object.fromEntries(IGNORED_FIELDS.map((field) => [field, Joi.any()])),
 })
   .unknown(false)
