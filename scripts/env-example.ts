@@ -21,6 +21,7 @@ const HEADER = `# Apiary's environment for docker-compose.yml: \`cp .env.example
 # Solana localnet. Point the app at them by setting, below:
 #   LLM_BASE_URL=http://llm-simulator:8090/v1
 #   LLM_API_KEY=simulator
+#   LLM_SIMULATOR=true
 #   SOLANA_RPC_URL=http://solana-localnet:8899
 #   SOLANA_WS_URL=ws://solana-localnet:8900`;
 

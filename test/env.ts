@@ -14,6 +14,8 @@ const defaults: Record<string, string> = {
   LOG_LEVEL: "silent",
   LLM_BASE_URL: `http://127.0.0.1:${18090 + slot}/v1`,
   LLM_API_KEY: "simulator",
+  // The simulator answers: its `sim_*` controls are options `llm_args` may give.
+  LLM_SIMULATOR: "true",
   SOLANA_RPC_URL: `http://127.0.0.1:${18899 + slot * 2}`,
   LLM_RETRY_BASE_MS: "20",
   LLM_RETRY_MAX_DELAY_MS: "200",

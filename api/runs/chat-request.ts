@@ -2,7 +2,7 @@ import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from "../../shared/contracts/
 import type { AgentCompletionRequest, HistoryMessage } from "../../shared/contracts/agent-spec";
 import { BadRequestError } from "../../shared/errors";
 import { agentCompletionSchema } from "../schemas/agent-request.schema";
-import { MAX_CHAT_IMAGES } from "../schemas/chat-completion.schema";
+import { MAX_CHAT_IMAGES, PASSED_CHAT_OPTIONS } from "../schemas/chat-completion.schema";
 import { validateRequest } from "../schemas/validate-request";
 import type { RequestUrl } from "./request-egress";
 
@@ -26,19 +26,6 @@ export interface ChatCompletionRequest {
   stream_options?: { include_usage?: boolean | null } | null;
   [option: string]: unknown;
 }
-
-/** The provider options a chat request hands the agent's LLM call as they are (`llm_args`). */
-const PASSED_OPTIONS = [
-  "top_p",
-  "presence_penalty",
-  "frequency_penalty",
-  "seed",
-  "stop",
-  "logit_bias",
-  "reasoning_effort",
-  "response_format",
-  "user",
-] as const;
 
 /** What the hosted API answers with when a conversation gives no system message. */
 const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
@@ -105,7 +92,7 @@ export function chatAsAgent(body: ChatCompletionRequest): ChatAsAgent {
     .map(textOf)
     .filter((t) => t.trim());
   const llmArgs = Object.fromEntries(
-    PASSED_OPTIONS.flatMap((option) =>
+    PASSED_CHAT_OPTIONS.flatMap((option) =>
       body[option] === undefined || body[option] === null ? [] : [[option, body[option]]],
     ),
   );

@@ -1,6 +1,7 @@
 import Joi from "joi";
 import { imageSchema } from "./image.schema";
-import { llmArgsSchema } from "./llm-args.schema";
+import { llmArgsSchema, providerOptionMessages, refuseUnlistedOption } from "./llm-args.schema";
+import { providerOptionRules } from "./provider-options.schema";
 import { nonBlankString } from "./text.schema";
 
 /** Most messages in one conversation, as in `history`. */
@@ -43,12 +44,24 @@ const message = Joi.object({
 }).unknown(true);
 
 /**
- * `POST /v1/chat/completions` (OpenAI's ChatCompletionRequest, plus the Swarms `max_loops`).
- * Provider options reuse the `llm_args` rules. Options whose answer this endpoint cannot give (tool
- * calls, log probabilities, audio, several choices) are refused, so a client never waits for
- * them; fields not listed here are ignored.
+ * OpenAI's fields this endpoint takes and does not act on (storage, the tier, tool settings without
+ * tools, caching and safety ids): accepted, as OpenAI clients send them, and never passed to the model.
  */
-export const chatCompletionSchema = Joi.object({
+const IGNORED_FIELDS = [
+  "store",
+  "metadata",
+  "service_tier",
+  "parallel_tool_calls",
+  "tool_choice",
+  "function_call",
+  "web_search_options",
+  "verbosity",
+  "prompt_cache_key",
+  "safety_identifier",
+];
+
+/** The fields this endpoint reads itself, provider options among them (`temperature`, `n`, `logprobs`…). */
+const ownFields = {
   model: nonBlankString().max(200).required().description("The model the agent calls (`GET /v1/models` lists them)"),
   messages: Joi.array()
     .items(message)
@@ -102,6 +115,40 @@ export const chatCompletionSchema = Joi.object({
     .items(Joi.valid("text").messages({ "any.only": "{{#label}} must be 'text': answers are text only" }))
     .allow(null),
   prediction: Joi.valid(null).messages({ "any.only": "{{#label}} is not supported on this endpoint" }),
+};
+
+/** Provider options this endpoint reads itself: the agent's temperature, and answers it gives one way only. */
+const READ_HERE = ["temperature", "n", "logprobs", "top_logprobs"];
+
+/**
+ * The body fields passed to the model as they are (`llm_args`): every provider option on the
+ * allow-list (shared/llm/provider-options.ts) this endpoint neither reads itself nor ignores.
+ */
+export const PASSED_CHAT_OPTIONS = Object.keys(providerOptionRules).filter(
+  (option) => !IGNORED_FIELDS.includes(option) && !READ_HERE.includes(option),
+);
+
+/**
+ * `POST /v1/chat/completions` (OpenAI's ChatCompletionRequest, plus the Swarms `max_loops`).
+ * Provider options reuse the `llm_args` rules and allow-list for the model. Options whose answer
+ * this endpoint cannot give (tool calls, log probabilities, audio, several choices) are refused,
+ * so a client never waits for them; OpenAI's fields it does not act on are ignored; any other
+ * field is refused naming it, as OpenAI refuses an unrecognized argument.
+ */
+export const chatCompletionSchema = Joi.object({
+  ...ownFields,
+  ...Object.fromEntries(
+    Object.entries(providerOptionRules).filter(
+      ([option]) => !(option in ownFields) && !IGNORED_FIELDS.includes(option),
+    ),
+  ),
+  ...Object.fromEntries(IGNORED_FIELDS.map((field) => [field, Joi.any()])),
 })
-  .unknown(true)
+  .unknown(false)
+  .custom((value: { model: string }, helpers) => refuseUnlistedOption(value, helpers, value.model))
+  .messages({
+    "object.unknown":
+      "{{#label}} is not a field of this endpoint: it takes OpenAI's chat fields and the provider options the model's provider documents, never where a call goes, its keys, headers, proxies or a mocked answer",
+    ...providerOptionMessages,
+  })
   .id("ChatCompletionRequest");

@@ -70,6 +70,8 @@ async function main(): Promise<void> {
   if (useSimulator) {
     env.LLM_BASE_URL = `http://127.0.0.1:${SIMULATOR_PORT}/v1`;
     env.LLM_API_KEY = "simulator";
+    // Its `sim_*` controls become options a request may give (refused where a real provider answers).
+    env.LLM_SIMULATOR = "true";
     // Simulated scores would be noise: new prompts are scored by the rules alone (docs/marketplace.md).
     env.CONTENT_SCORING_MODEL ??= "none";
     group.start("llm-simulator", `npx tsx scripts/llm-simulator/main.ts --port ${SIMULATOR_PORT}`);

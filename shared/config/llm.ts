@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { defineDomain, ms, num, optionalStr, optionalString, str } from "./setting";
+import { defineDomain, ms, num, oneOf, optionalStr, optionalString, str } from "./setting";
 
 /** Where one provider's OpenAI-compatible API answers, and the key it wants. */
 export interface LlmProviderConfig {
@@ -38,6 +38,11 @@ export const llm = defineDomain(
       "one OpenAI-compatible gateway for every model (LiteLLM, a company proxy, the simulator); `npm start` points it at the simulator when no provider key is set",
     ),
     LLM_API_KEY: optionalStr(optionalString, "the gateway's key"),
+    LLM_SIMULATOR: oneOf(
+      ["true", "false"],
+      "false",
+      "`true` when the LLM endpoint is the bundled simulator: `llm_args` may then carry its `sim_*` controls (refused otherwise); `npm start` sets it with the simulator",
+    ),
     OPENAI_API_KEY: apiKey("OpenAI"),
     OPENAI_BASE_URL: baseUrl("OpenAI", "https://api.openai.com/v1"),
     ANTHROPIC_API_KEY: apiKey("Anthropic"),
@@ -90,6 +95,8 @@ export const llm = defineDomain(
         maxInFlight: env("LLM_MAX_IN_FLIGHT"),
         /** One OpenAI-compatible gateway for every model (LiteLLM, a company proxy, the local simulator). */
         gateway: gatewayUrl ? { baseUrl: gatewayUrl, apiKey: env("LLM_API_KEY") || "none" } : null,
+        /** The LLM endpoint is the bundled simulator: its `sim_*` controls are provider options. */
+        simulator: env("LLM_SIMULATOR") === "true",
         providers,
       },
     };

@@ -53,6 +53,23 @@ const PREFIX_ALIASES: Record<string, string> = {
 /** Providers the service knows about (for `/v1/models/available` and docs). */
 const providerNames = PROVIDERS.map((p) => p.provider);
 
+/** The provider rule a model name names: its `provider/` prefix first, then its name patterns. */
+function ruleOf(modelName: string): { rule: ProviderRule | undefined; byPrefix: boolean } {
+  const slash = modelName.indexOf("/");
+  const prefix = slash > 0 ? modelName.slice(0, slash).toLowerCase() : "";
+  const byPrefix = PROVIDERS.find((p) => p.provider === (PREFIX_ALIASES[prefix] ?? prefix));
+  if (byPrefix) return { rule: byPrefix, byPrefix: true };
+  return { rule: PROVIDERS.find((p) => p.patterns.some((re) => re.test(modelName.toLowerCase()))), byPrefix: false };
+}
+
+/**
+ * The provider a model name belongs to by the naming rules alone (a gateway in front or not, keys
+ * or not), or null when the name tells none: what decides the provider options a call may carry.
+ */
+export function providerOfModel(modelName: string): string | null {
+  return ruleOf(modelName).rule?.provider ?? null;
+}
+
 /**
  * Maps a model name to its provider: a `provider/` prefix first, then name patterns. With an LLM
  * gateway configured (`LLM_BASE_URL`) every model goes to the gateway under its full name.
@@ -62,10 +79,7 @@ export function resolveModel(modelName: string, cfg: Config = config): ResolvedM
   if (cfg.llm.gateway) {
     return { provider: "gateway", model: modelName, baseUrl: cfg.llm.gateway.baseUrl, apiKey: cfg.llm.gateway.apiKey };
   }
-  const slash = modelName.indexOf("/");
-  const prefix = slash > 0 ? modelName.slice(0, slash).toLowerCase() : "";
-  const byPrefix = PROVIDERS.find((p) => p.provider === (PREFIX_ALIASES[prefix] ?? prefix));
-  const rule = byPrefix ?? PROVIDERS.find((p) => p.patterns.some((re) => re.test(modelName.toLowerCase())));
+  const { rule, byPrefix } = ruleOf(modelName);
   if (!rule) {
     throw new BadRequestError(
       `Unknown model '${modelName}': prefix it with a provider (${providerNames.join(", ")}), e.g. 'groq/${modelName}'`,
@@ -83,7 +97,7 @@ export function resolveModel(modelName: string, cfg: Config = config): ResolvedM
   }
   return {
     provider: rule.provider,
-    model: byPrefix ? modelName.slice(slash + 1) : modelName,
+    model: byPrefix ? modelName.slice(modelName.indexOf("/") + 1) : modelName,
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
   };

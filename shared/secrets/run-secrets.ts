@@ -33,7 +33,11 @@ export interface SplitRequest<T> {
   secrets: WithheldSecret[];
 }
 
-/** Names of `llm_args` fields (at any depth) whose values are credentials, e.g. a provider key passed per request. */
+/**
+ * Names of `llm_args` fields (at any depth) whose values are credentials: a token under a `metadata`
+ * label today (the allow-list refuses a provider key in `llm_args`), and the provider keys of runs
+ * stored before it did.
+ */
 const CREDENTIAL_NAME = /(key|token|secret|password|passwd|auth|credential|cookie|session|signature|header)/i;
 
 /** Collects secrets as a request is walked, replacing each with the marker. */

@@ -590,6 +590,32 @@ export const REFUSAL_SITES: RefusalSite[] = [
   },
   {
     refusal:
+      "an llm_args option not on the allow-list for the agent's model (shared/llm/provider-options.ts): a gateway's routing, keys, proxy, headers, query or mocked answer, another provider's extra, the simulator's controls where it does not answer; dropped in silence",
+    file: "workers/agents/llm-request.ts",
+    throwText: null,
+    cases: [
+      llmArgsCase("llm_args.mock_response", { mock_response: "x" }, "mock_response"),
+      llmArgsCase("llm_args.extra_body", { extra_body: { temperature: 1 } }, "extra_body"),
+      llmArgsCase(
+        "llm_args.model_list",
+        { model_list: [{ model_name: "gpt-4o-mini", litellm_params: { api_base: "http://10.0.0.1" } }] },
+        "model_list",
+      ),
+      llmArgsCase("llm_args.proxy", { proxy: "http://10.0.0.1:3128" }, "proxy"),
+      llmArgsCase("llm_args.extra_query", { extra_query: { "api-version": "1" } }, "extra_query"),
+      llmArgsCase("llm_args.extra_headers", { extra_headers: { "X-Org": "o" } }, "extra_headers"),
+      llmArgsCase("llm_args.api_key", { api_key: "sk-x" }, "api_key"),
+      llmArgsCase("llm_args.fallbacks", { fallbacks: ["gpt-4o"] }, "fallbacks"),
+      llmArgsCase("top_k for an OpenAI model, through the gateway", { top_k: 40 }, "top_k"),
+      { ...llmArgsCase("top_k for an OpenAI model", { top_k: 40 }, "top_k"), withoutGateway: true },
+      {
+        ...llmArgsCase("sim_latency_ms where the simulator does not answer", { sim_latency_ms: 5 }, "sim_latency_ms"),
+        withoutGateway: true,
+      },
+    ],
+  },
+  {
+    refusal:
       "an llm_args field the service sets itself (model, messages, tools, tool_choice, stream, stream_options, the output cap, the service tier), ignored in silence",
     file: "workers/agents/llm-request.ts",
     throwText: null,

@@ -35,7 +35,7 @@ describe("the account and discovery answers match the OpenAPI document", () => {
         swarm_type: "ConcurrentWorkflow",
         task: "Two views.",
         agents: [
-          { agent_name: "A", model_name: "gpt-4o-mini", llm_args: { api_key: "sk-not-shown" } },
+          { agent_name: "A", model_name: "gpt-4o-mini", llm_args: { metadata: { api_key: "sk-not-shown" } } },
           {
             agent_name: "B",
             model_name: "gpt-4o-mini",

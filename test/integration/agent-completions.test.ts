@@ -133,12 +133,12 @@ describe("E5 POST /v1/agent/completions", () => {
     expect(entriesMentioning(h, marker)).to.deep.equal([]);
     const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
-      body: { agent_config: { llm_args: { top_p: 0.5, api_key: "provider-secret-123" } }, task: marker },
+      body: { agent_config: { llm_args: { top_p: 0.5, metadata: { api_key: "provider-secret-123" } } }, task: marker },
     });
     expect(res.status).to.equal(200);
     const [call] = entriesMentioning(h, marker);
     expect(call.body.top_p).to.equal(0.5);
-    expect(call.body.api_key).to.equal("provider-secret-123"); // put back only for the provider call
+    expect(call.body.metadata.api_key).to.equal("provider-secret-123"); // put back only for the provider call
     const [stored] = await h.deps.ds.query("SELECT request::text AS request FROM runs WHERE id = $1", [
       res.body.job_id,
     ]);

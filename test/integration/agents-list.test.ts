@@ -70,7 +70,7 @@ describe("GET /v1/agents/list", () => {
           agent_name: "Keeper",
           model_name: "gpt-4o-mini",
           marketplace_prompt_id: paidPromptId,
-          llm_args: { api_key: secrets.providerKey, sim_reply: "noted" },
+          llm_args: { metadata: { api_key: secrets.providerKey }, sim_reply: "noted" },
           mcp_config: {
             url: mcp.url,
             authorization_token: secrets.mcpToken,
@@ -112,7 +112,7 @@ describe("GET /v1/agents/list", () => {
     expect(keeper).not.to.have.property("system_prompt");
     expect(keeper.mcp_config).to.include({ url: mcp.url, authorization_token: "[redacted]" });
     expect(keeper.mcp_config.headers).to.deep.equal({ "x-tenant": "[redacted]" });
-    expect(keeper.llm_args).to.deep.equal({ api_key: "[redacted]", sim_reply: "noted" });
+    expect(keeper.llm_args).to.deep.equal({ metadata: { api_key: "[redacted]" }, sim_reply: "noted" });
   });
 
   it("bounds the answer with limit, still counting every configuration", async () => {

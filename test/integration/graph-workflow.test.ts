@@ -308,7 +308,10 @@ describe("POST /v1/graph-workflow/completions", () => {
     const marker = uniqueMarker("sealed");
     const secret = `sk-graph-${Math.random().toString(36).slice(2)}`;
     const res = await post({
-      agents: [agent("Keyed", { llm_args: { api_key: secret, sim_reply: `ok ${marker}` } }), agent("After")],
+      agents: [
+        agent("Keyed", { llm_args: { metadata: { api_key: secret }, sim_reply: `ok ${marker}` } }),
+        agent("After"),
+      ],
       edges: [{ source: "Keyed", target: "After" }],
       task: marker,
     });
@@ -316,11 +319,11 @@ describe("POST /v1/graph-workflow/completions", () => {
     expect(res.body.outputs.Keyed).to.equal(`ok ${marker}`);
     const [run] = await h.deps.ds.query("SELECT request, sealed_secrets FROM runs WHERE id = $1", [res.body.job_id]);
     expect(JSON.stringify(run.request)).not.to.include(secret);
-    expect(run.request.agents[0].llm_args.api_key).to.equal("[redacted]");
+    expect(run.request.agents[0].llm_args.metadata.api_key).to.equal("[redacted]");
     expect(JSON.stringify(run.sealed_secrets)).not.to.include(secret);
     expect(JSON.stringify(res.body)).not.to.include(secret);
     const keyed = callsMentioning(h, marker).find((c) => callerOf(c) === "Keyed");
-    expect(keyed.api_key, "the worker put the sealed credential back for the provider call").to.equal(secret);
+    expect(keyed.metadata.api_key, "the worker put the sealed credential back for the provider call").to.equal(secret);
   });
 
   it("a node that fails fails the run naming it (500 AGENT_FAILED); the nodes after it never run", async function () {

@@ -29,7 +29,7 @@ describe("hosted fields' provider credentials stay sealed", () => {
         swarm_type: "HierarchicalSwarm",
         task: `direct ${tag}`,
         agents: [worker("W1"), worker("W2")],
-        director_settings: { top_p: 0.5, api_key: secrets.key, extra_headers: { "X-Org": secrets.header } },
+        director_settings: { top_p: 0.5, metadata: { api_key: secrets.key, org_header: secrets.header } },
       },
     });
     expect(run.status, JSON.stringify(run.body)).to.equal(200);
@@ -37,8 +37,7 @@ describe("hosted fields' provider credentials stay sealed", () => {
     const director = h.sim.journal.filter((e: any) => JSON.stringify(e.body).includes(tag) && e.body.top_p === 0.5);
     expect(director.length, "the director's calls").to.be.greaterThan(0);
     for (const call of director as any[]) {
-      expect(call.body.api_key).to.equal(secrets.key);
-      expect(call.body.extra_headers).to.deep.equal({ "X-Org": secrets.header });
+      expect(call.body.metadata).to.deep.equal({ api_key: secrets.key, org_header: secrets.header });
     }
 
     const logs = await request(h.baseUrl, "GET", "/v1/swarm/logs", { key: a.key });
@@ -65,8 +64,7 @@ describe("hosted fields' provider credentials stay sealed", () => {
         expect(JSON.stringify(value), `${where} holds ${secret}`).to.not.include(secret);
     expect(JSON.parse(rows[0].request).director_settings).to.deep.equal({
       top_p: 0.5,
-      api_key: "[redacted]",
-      extra_headers: { "X-Org": "[redacted]" },
+      metadata: { api_key: "[redacted]", org_header: "[redacted]" },
     });
   });
 
@@ -90,7 +88,7 @@ describe("hosted fields' provider credentials stay sealed", () => {
       [
         "/v1/agent/completions",
         { agent_config: worker("A", { extra_body: { baseURL: "http://169.254.169.254/" } }), task: "t" },
-        ["body", "agent_config", "llm_args", "extra_body", "baseURL"],
+        ["body", "agent_config", "llm_args", "extra_body"],
       ],
       [
         "/v1/reasoning-agent/completions",
@@ -100,12 +98,12 @@ describe("hosted fields' provider credentials stay sealed", () => {
       [
         "/v1/reasoning-agent/completions",
         { task: "t", llm_args: { extra_body: { metadata: { api_base: "http://10.0.0.1/v1" } } } },
-        ["body", "llm_args", "extra_body", "metadata", "api_base"],
+        ["body", "llm_args", "extra_body"],
       ],
       [
         "/v1/reasoning-agent/completions",
         { task: "t", llm_args: { extra_body: { properties: { base_url: "http://10.0.0.1/v1" } } } },
-        ["body", "llm_args", "extra_body", "properties", "base_url"],
+        ["body", "llm_args", "extra_body"],
       ],
       [
         "/v1/graph-workflow/completions",

@@ -32,8 +32,8 @@ describe("what operators see of a run", () => {
       max_loops: 2,
       task,
       agents: [
-        agent("Researcher", { model_name: "gpt-4.1", llm_args: { api_key: providerKey } }),
-        agent("Writer", { model_name: "gpt-4o-mini", llm_args: { api_key: providerKey } }),
+        agent("Researcher", { model_name: "gpt-4.1", llm_args: { metadata: { api_key: providerKey } } }),
+        agent("Writer", { model_name: "gpt-4o-mini", llm_args: { metadata: { api_key: providerKey } } }),
       ],
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);

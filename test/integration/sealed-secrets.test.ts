@@ -40,7 +40,7 @@ describe("sealed secrets never come back out", () => {
     agent_name: name,
     model_name: "gpt-4o-mini",
     ...(promptId ? { marketplace_prompt_id: promptId } : {}),
-    llm_args: { api_key: secrets.providerKey, extra_headers: { "X-Org": secrets.headerInArgs }, sim_reply: "noted" },
+    llm_args: { metadata: { api_key: secrets.providerKey, org_header: secrets.headerInArgs }, sim_reply: "noted" },
     mcp_config: {
       url: mcp.url,
       authorization_token: secrets.mcpToken,
@@ -246,7 +246,7 @@ describe("sealed secrets never come back out", () => {
           agent_name: `Replay ${i}`,
           system_prompt: c,
           description: c,
-          llm_args: { api_key: c, user: c, metadata: { note: c } },
+          llm_args: { user: c, metadata: { api_key: c, note: c } },
           mcp_config: { url: mcp.url, authorization_token: c, headers: { "x-tenant": c }, timeout: 5 },
           tools_list_dictionary: [
             {

@@ -136,6 +136,8 @@ describe("requests a worker would refuse are refused by the API, before any run 
         ANTHROPIC_API_KEY: "",
         // The default model's provider has no key: built-in agents could not run.
         DEFAULT_MODEL: "claude-sonnet-4-20250514",
+        // OpenAI is reached, not the simulator by name: its `sim_*` controls are not options here.
+        LLM_SIMULATOR: "false",
       });
       ({ url: baseUrl } = await deployment.startWeb("door-web"));
     });

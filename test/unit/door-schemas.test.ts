@@ -30,7 +30,7 @@ describe("the door's request schemas", () => {
     ]);
   });
 
-  it("take llm_args at the edges of the ranges providers document, with null, gateway fields and the simulator's sim_* controls", () => {
+  it("take llm_args at the edges of the ranges providers document, with null and the simulator's sim_* controls", () => {
     const accepted: Record<string, unknown>[] = [
       { temperature: 0, top_p: 0, n: 1, presence_penalty: -2, frequency_penalty: 2, seed: -7 },
       {
@@ -73,9 +73,7 @@ describe("the door's request schemas", () => {
         sim_error: 400,
         sim_error_times: 2,
         sim_retry_after_ms: 10,
-        api_key: "sk-x",
-        extra_headers: { "X-Org": "o" },
-        extra_body: { anything: [1] },
+        sim_tool_arguments: { search: { query: "bees" } },
       },
     ];
     for (const llmArgs of accepted) expect(issues({ llm_args: llmArgs }), JSON.stringify(llmArgs)).to.deep.equal([]);

@@ -1,12 +1,9 @@
 import { agentTemperature } from "../../shared/contracts/agent-defaults";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
-import { RESERVED_LLM_ARGS } from "../../shared/contracts/llm-args";
 import type { ChatMessage, ChatRequest } from "../../shared/llm/chat";
+import { allowedOptionsOf } from "../../shared/llm/provider-options";
 import type { ResolvedModel } from "../../shared/llm/providers";
 import { modelFamily } from "./model-family";
-
-/** Fields the service owns; `llm_args` may add provider options but never replace these (the API refuses them there). */
-const RESERVED_FIELDS = new Set<string>(RESERVED_LLM_ARGS);
 
 /** Thinking budgets for an effort level when the request gives no `thinking_tokens`. */
 const EFFORT_BUDGET: Record<string, number> = { minimal: 1024, low: 1024, medium: 2048, high: 4096 };
@@ -37,7 +34,7 @@ export interface RequestOptions {
 /**
  * One provider request for an agent: messages, output limit and temperature, the reasoning
  * settings in the form this model's provider takes them (and none where it rejects them), tools,
- * and `llm_args` as extra body fields.
+ * and the allowed `llm_args` as extra body fields.
  */
 export function buildChatRequest(
   spec: AgentSpec,
@@ -46,7 +43,10 @@ export function buildChatRequest(
   options: RequestOptions,
 ): ChatRequest {
   const request: ChatRequest = { messages: [...messages] };
-  for (const [key, value] of Object.entries(spec.llm_args ?? {})) if (!RESERVED_FIELDS.has(key)) request[key] = value;
+  // Only the options on the allow-list for this model reach the provider, as the API checks them:
+  // a run stored before a key was refused, or an option an internal agent borrowed, never carries
+  // a key, a proxy or another endpoint to a gateway. The fields the service sets are never on it.
+  Object.assign(request, allowedOptionsOf(spec.llm_args, spec.model_name));
   const maxTokens = Math.min(spec.max_tokens, options.maxTokensCap ?? Infinity);
   let temperature: number | undefined = loopTemperature(spec, options.loop);
   const family = modelFamily(target);

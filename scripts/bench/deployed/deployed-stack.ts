@@ -64,6 +64,7 @@ function deploymentEnv(label: string, ports: { api: number; platform: number }, 
     PLATFORM_PORT: String(ports.platform),
     LLM_BASE_URL: `${simulatorUrl}/v1`,
     LLM_API_KEY: "sim",
+    LLM_SIMULATOR: "true",
     ...unreachableRateLimits(),
   };
 }

@@ -43,6 +43,7 @@ export function benchEnv(ports: BenchPorts): NodeJS.ProcessEnv {
     PLATFORM_PORT: String(ports.platform),
     LLM_BASE_URL: `http://127.0.0.1:${ports.simulator}/v1`,
     LLM_API_KEY: "sim",
+    LLM_SIMULATOR: "true",
     ...unreachableRateLimits(),
   };
 }

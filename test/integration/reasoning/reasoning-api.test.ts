@@ -195,12 +195,12 @@ describe("reasoning agents: the endpoints", () => {
     const res = await postReasoning(h, key, {
       swarm_type: "AgentJudge",
       task: marker,
-      llm_args: { extra_headers_token: secret },
+      llm_args: { metadata: { access_token: secret } },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const [row] = await h.deps.ds.query("SELECT request::text AS request FROM runs WHERE id = $1", [res.body.job_id]);
     expect(row.request).not.to.include(secret);
-    expect(row.request).to.include("extra_headers_token");
+    expect(row.request).to.include("access_token");
     expect(JSON.stringify(callsMentioning(h, marker)[0])).to.include(secret);
   });
 
