@@ -144,7 +144,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body[0]).to.include({ status: "error", swarm_name: "refused" });
     expect(res.body[0].detail)
-      .to.include("agents[0].mcp_url: 127.0.0.2 is a loopback address")
+      .to.include("agents[0].mcp_url: 127.0.0.2 is refused by the egress policy")
       .and.include("EGRESS_ALLOW");
     expect(res.body[1]).to.include({ status: "success", swarm_name: "fine" });
     expect(entriesMentioning(h, `${marker} refused`)).to.deep.equal([]);
@@ -235,7 +235,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     expect(run.status).to.equal("failed");
     expect(run.error).to.include({ code: "EGRESS_REFUSED" });
     expect((run.error as { message: string }).message)
-      .to.include("127.0.0.2 is a loopback address")
+      .to.include("127.0.0.2 is refused by the egress policy")
       .and.include("EGRESS_ALLOW");
     expect(entriesMentioning(h, marker)).to.deep.equal([]);
     expect(internal.requests).to.deep.equal([]);
