@@ -4,6 +4,7 @@ import { BadRequestError } from "../../shared/errors";
 import { EgressPolicy } from "../../shared/net/egress-policy";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
+import { captureLogs } from "../helpers/log-capture";
 import { agent, entriesMentioning, uniqueMarker } from "../helpers/swarm";
 
 /** A name no resolver answers (RFC 6761): a cluster service name the web process cannot see. */
@@ -93,6 +94,7 @@ describe("client URLs on names that do not resolve, and the one refusal", functi
   it("refuses an MCP server on a name that does not resolve when the request arrives (400, never a 500), in every MCP field", async () => {
     const marker = uniqueMarker("egress-unresolvable-mcp");
     const url = `http://${UNRESOLVABLE_HOST}:8931/mcp`;
+    const logs = captureLogs();
     const body = await expectSameRefusal(
       "/v1/agent/completions",
       (host) => ({
@@ -106,7 +108,12 @@ describe("client URLs on names that do not resolve, and the one refusal", functi
         task: marker,
       }),
       marker,
-    );
+    ).finally(() => logs.stop());
+    // The operator's log keeps why each host was refused; the answer does not.
+    const refusedLines = logs.lines.filter((l) => l.msg === "egress refused");
+    const reasons = new Map(refusedLines.map((l) => [l.host, `${String(l.where)}: ${String(l.reason)}`]));
+    expect(reasons.get(UNRESOLVABLE_HOST)).to.match(/^request: does not resolve \(E[A-Z_]+\)$/); // ENOTFOUND, or EAI_AGAIN offline
+    expect(reasons.get(PRIVATE_HOST)).to.equal("request: is a private address");
     for (const field of [
       "agent_config.mcp_url",
       "agent_config.mcp_config.url",
