@@ -74,6 +74,8 @@ export class EgressPolicy {
   private readonly resolve: ResolveAll;
   /** Request-time resolution: bounded in concurrency and time; connect time uses `resolve` itself. */
   private readonly resolveAhead: ResolveAll;
+  /** Request-time lookups under way, by host: checks of one host at once share its lookup and its slot. */
+  private readonly lookupsUnderWay = new Map<string, Promise<LookupAddress[]>>();
 
   constructor(options: EgressPolicyOptions) {
     this.allow = options.allow;
@@ -96,7 +98,7 @@ export class EgressPolicy {
     if (target.kind !== "name") return;
     let addresses: LookupAddress[];
     try {
-      addresses = await this.resolveAhead(target.host);
+      addresses = await this.lookupAhead(target.host);
     } catch (error) {
       throw new EgressRefusedError(target.host, lookupFailure(error));
     }
@@ -137,13 +139,23 @@ export class EgressPolicy {
     };
   }
 
+  private lookupAhead(host: string): Promise<LookupAddress[]> {
+    let lookup = this.lookupsUnderWay.get(host);
+    if (!lookup) {
+      lookup = this.resolveAhead(host).finally(() => this.lookupsUnderWay.delete(host));
+      this.lookupsUnderWay.set(host, lookup);
+    }
+    return lookup;
+  }
+
   /** Refuses what the URL alone shows; says whether connecting still needs a checked lookup. */
   private target(input: string | URL): Target {
     let url: URL;
     try {
       url = typeof input === "string" ? new URL(input) : input;
     } catch {
-      throw new EgressRefusedError(String(input).split(/[?#]/)[0], "is not a valid URL");
+      // Not echoed: what does not parse may hold anything, credentials included.
+      throw new EgressRefusedError("the URL", "is not a valid URL");
     }
     const host = normaliseHost(url.hostname);
     if (url.protocol !== "http:" && url.protocol !== "https:")

@@ -152,6 +152,30 @@ describe("the egress policy", () => {
     );
   });
 
+  it("looks a host up once for the checks of it under way at once, and again for a later check", async () => {
+    const calls: string[] = [];
+    const table = fakeResolve({ "cdn.example": ["93.184.216.34"] });
+    const policy = new EgressPolicy({
+      allow: [],
+      resolve: (host) => {
+        calls.push(host);
+        return table(host);
+      },
+    });
+    const urls = ["https://cdn.example/a.png", "https://cdn.example/b.png", "https://CDN.example./c.png"];
+    expect(await Promise.all(urls.map((url) => refusal(policy, url)))).to.deep.equal([null, null, null]);
+    expect(calls).to.deep.equal(["cdn.example"]);
+    await policy.check("https://cdn.example/d.png"); // nothing is remembered once the lookup has answered
+    expect(calls).to.deep.equal(["cdn.example", "cdn.example"]);
+  });
+
+  it("refuses a URL that does not parse without repeating it", async () => {
+    const err = await refusal(strict, "http://user:hunter2@[::1/x");
+    expect(err!.message)
+      .to.match(/^the URL is refused by the egress policy/)
+      .and.not.include("hunter2");
+  });
+
   it("allows what EGRESS_ALLOW names: a host (any spelling of it, any or one port) or a CIDR range of resolved addresses", async () => {
     const policy = new EgressPolicy({
       allow: parseEgressAllow("mcp.internal, 127.0.0.1:8931, [::1]:9000, 10.20.0.0/16, fd00:1::/32"),
