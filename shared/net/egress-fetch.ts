@@ -97,8 +97,8 @@ function headerRecord(headers: Headers): Record<string, string> {
 }
 
 /**
- * A `fetch` whose every connection obeys `policy`: a refused URL or resolved address rejects
- * with `EgressRefusedError` before anything is sent, on the first request and on every redirect
+ * A `fetch` whose every connection obeys `policy`: a refused URL or resolved address, or a name
+ * that does not resolve, rejects with `EgressRefusedError` before anything is sent, on the first request and on every redirect
  * hop it follows (`redirect: "manual"` hands redirects back to the caller, whose next request
  * comes through here again). Built on node:http, since Node's own fetch takes no custom lookup.
  */
