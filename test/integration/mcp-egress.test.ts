@@ -16,7 +16,7 @@ import { agent, entriesMentioning } from "../helpers/swarm";
 const E5 = "/v1/agent/completions";
 
 /**
- * The tests' EGRESS_ALLOW is `127.0.0.1` (test/env.ts). `internal` is a live MCP server on
+ * The tests' EGRESS_ALLOW allows `127.0.0.1` (test/env.ts). `internal` is a live MCP server on
  * 127.0.0.2: a loopback address the policy must refuse, standing for an internal service. Before
  * the egress policy, every request below reached it (and ran).
  */
