@@ -26,9 +26,10 @@ const defaults: Record<string, string> = {
   SESSION_JWT_SECRET: "apiary-test-session-secret-of-some-length",
   // Content scoring by the rules alone unless a test asks for the model (the simulator's scores are noise).
   CONTENT_SCORING_MODEL: "none",
-  // The MCP test servers listen on 127.0.0.1. Only that host is allowed, so the egress tests can
-  // show other loopback spellings (127.0.0.2, localhost, [::1]) refused.
-  EGRESS_ALLOW: "127.0.0.1",
+  // The MCP test servers listen on 127.0.0.1. Only that address is allowed, so the egress tests can
+  // show other loopback spellings (127.0.0.2, localhost, [::1]) refused. The image hosts tests name
+  // stand for public ones; no resolver answers for them here, so they are allowed (not resolved).
+  EGRESS_ALLOW: "127.0.0.1,example.test,images.example.com",
   // The built-in search tool talks to a local Exa-compatible server (test/helpers/search-server.ts).
   SEARCH_PROVIDER_URL: `http://127.0.0.1:${18190 + slot}`,
   SEARCH_PROVIDER_API_KEY: "operator-search-key-3f9c1e7a",

@@ -1,9 +1,9 @@
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { everyAgent } from "../../shared/contracts/agent-tree";
 import { BadRequestError } from "../../shared/errors";
-import { countEgressRefusal } from "../../shared/metrics/web";
 import { EgressRefusedError, egressPolicy } from "../../shared/net/egress";
 import type { EgressPolicy } from "../../shared/net/egress-policy";
+import { noteEgressRefusals } from "../../shared/net/egress-refusals";
 
 /** A URL a request gives that something will connect to, and where it sits in the request. */
 export interface RequestUrl {
@@ -48,10 +48,10 @@ function mcpServerUrls(specs: AgentSpec[], where?: (i: number) => string): Reque
 
 /**
  * Refuses, with a 400 `EGRESS_REFUSED` naming each refused field, a request whose MCP servers (of
- * `specs`, handoffs included) or image URLs (`images`) the egress policy refuses as far as can be
- * told now (literal addresses, and names resolved here): before any LLM call, publication or
- * stored run. An MCP server whose name changes its answer later is still refused when the worker
- * connects, failing the run with the same code.
+ * `specs`, handoffs included) or image URLs (`images`) the egress policy refuses: before any LLM
+ * call, publication or stored run. Each field's message is the policy's, the same whatever the
+ * reason (the operator's log has it). An MCP server whose name changes its answer later is still
+ * refused when the worker connects, failing the run with the same code and message.
  */
 export async function assertRequestEgress(
   specs: AgentSpec[],
@@ -59,24 +59,38 @@ export async function assertRequestEgress(
   where?: (i: number) => string,
   policy: EgressPolicy = egressPolicy,
 ): Promise<void> {
-  const servers = [...mcpServerUrls(specs, where), ...images];
-  if (servers.length === 0) return;
-  const urls = [...new Set(servers.map((s) => s.url))];
-  const reasons = new Map(await Promise.all(urls.map(async (url) => [url, await refusalOf(url, policy)] as const)));
-  const problems = servers.flatMap(({ url, field }) => (reasons.get(url) ? [`${field}: ${reasons.get(url)}`] : []));
-  if (problems.length) {
-    countEgressRefusal("request");
-    throw new BadRequestError(problems.join("; "), {}, "EGRESS_REFUSED");
-  }
+  await assertUrlsAllowed([...mcpServerUrls(specs, where), ...images], policy);
 }
 
-/** Why the policy refuses `url`, or null when it does not. */
-async function refusalOf(url: string, policy: EgressPolicy): Promise<string | null> {
+/**
+ * The 400 for every URL of `urls` the policy refuses, each checked once however many fields give it
+ * (in parallel: the policy bounds its lookups in number and time).
+ */
+async function assertUrlsAllowed(urls: RequestUrl[], policy: EgressPolicy): Promise<void> {
+  if (urls.length === 0) return;
+  const distinct = [...new Set(urls.map((u) => u.url))];
+  const refusals = new Map(
+    await Promise.all(distinct.map(async (url) => [url, await refusalOf(url, policy)] as const)),
+  );
+  const problems = urls.flatMap(({ url, field }) => {
+    const refusal = refusals.get(url);
+    return refusal ? [`${field}: ${refusal.message}`] : [];
+  });
+  if (problems.length === 0) return;
+  noteEgressRefusals(
+    "request",
+    [...refusals.values()].filter((r) => r !== null),
+  );
+  throw new BadRequestError(problems.join("; "), {}, "EGRESS_REFUSED");
+}
+
+/** The policy's refusal of `url`, or null when it allows it. */
+async function refusalOf(url: string, policy: EgressPolicy): Promise<EgressRefusedError | null> {
   try {
     await policy.check(url);
     return null;
   } catch (err) {
-    if (err instanceof EgressRefusedError) return err.message;
+    if (err instanceof EgressRefusedError) return err;
     throw err;
   }
 }

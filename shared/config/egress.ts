@@ -21,7 +21,7 @@ export const egress = defineDomain(
   {
     EGRESS_ALLOW: str(
       egressAllow,
-      "comma-separated `host`, `host:port` (IPv6 as `[addr]:port`) or CIDR entries a client-given URL may reach although they are not public; a host entry matches the URL's host as written, a CIDR entry the address connected to",
+      "comma-separated `host`, `host:port` (IPv6 as `[addr]:port`) or CIDR entries a client-given URL may reach although they are not public; a host entry matches the URL's host as written (not resolved when a request arrives), a CIDR entry the address connected to",
     ),
   },
   (env) => ({

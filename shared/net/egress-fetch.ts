@@ -1,8 +1,8 @@
 import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
-import { countEgressRefusal } from "../metrics/web";
 import { EgressRefusedError, type EgressPolicy } from "./egress-policy";
+import { noteEgressRefusals } from "./egress-refusals";
 
 const MAX_REDIRECTS = 10;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -97,8 +97,8 @@ function headerRecord(headers: Headers): Record<string, string> {
 }
 
 /**
- * A `fetch` whose every connection obeys `policy`: a refused URL or resolved address rejects
- * with `EgressRefusedError` before anything is sent, on the first request and on every redirect
+ * A `fetch` whose every connection obeys `policy`: a refused URL or resolved address, or a name
+ * that does not resolve, rejects with `EgressRefusedError` before anything is sent, on the first request and on every redirect
  * hop it follows (`redirect: "manual"` hands redirects back to the caller, whose next request
  * comes through here again). Built on node:http, since Node's own fetch takes no custom lookup.
  */
@@ -117,7 +117,7 @@ export function createEgressFetch(policy: EgressPolicy): typeof fetch {
     };
     for (let redirects = 0; ; redirects++) {
       const res = await send(hop, policy, agents, request.signal).catch((err: unknown) => {
-        if (err instanceof EgressRefusedError) countEgressRefusal("connection");
+        if (err instanceof EgressRefusedError) noteEgressRefusals("connection", [err]);
         throw err;
       });
       const status = res.statusCode ?? 0;

@@ -8,9 +8,10 @@ import { allowsAddress, allowsHost, normaliseHost, type EgressAllowEntry } from 
 export type { ResolveAll } from "./bounded-resolve";
 
 /**
- * A client-given URL the service will not connect to. The message says why without naming the
- * address a name resolved to (that would map the operator's internal DNS for the client) and names
- * the variable an operator sets to allow it anyway.
+ * A client-given URL the service will not connect to. The message is the same whatever the reason
+ * (a loopback, private or link-local address, a name that resolves to one, does not resolve or not
+ * in time), apart from the host the client gave: telling them apart would let a client map the
+ * operator's network and internal DNS. The reason is kept for the operator's logs only.
  */
 export class EgressRefusedError extends Error {
   /** The stable code a refused run or request carries. */
@@ -19,14 +20,21 @@ export class EgressRefusedError extends Error {
   constructor(
     /** The URL's host as the client gave it (normalised). */
     readonly host: string,
-    /** Why, as the end of a sentence about the host ("is a loopback address"). */
+    /** Why, for the operator's logs and never for an answer ("resolves to a loopback address"). */
     readonly reason: string,
   ) {
     super(
-      `${host} ${reason}; the service only connects to public http(s) addresses unless the operator allows the host with EGRESS_ALLOW`,
+      `${host} is refused by the egress policy: the service only connects to public http(s) addresses unless the operator allows the host with EGRESS_ALLOW`,
     );
     this.name = "EgressRefusedError";
   }
+}
+
+/** Why a lookup failed, for the operator's log line (the resolver's error code, or its message). */
+function lookupFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string") return `does not resolve (${code})`;
+  return `does not resolve (${error instanceof Error ? error.message : String(error)})`;
 }
 
 export interface EgressPolicyOptions {
@@ -34,9 +42,12 @@ export interface EgressPolicyOptions {
   allow: readonly EgressAllowEntry[];
   /** Name resolution; the system resolver unless a test injects its own. */
   resolve?: ResolveAll;
-  /** How long a request-time resolution may take before the check leaves it to connect time. */
+  /** How long a request-time resolution may take before the check refuses the URL. */
   resolveTimeoutMs?: number;
 }
+
+/** How long a request-time resolution may take unless the policy is told otherwise. */
+const DEFAULT_RESOLVE_TIMEOUT_MS = 5_000;
 
 /** Request-time lookups at once, leaving the rest of libuv's 4 threads to everything else (see `boundedResolve`). */
 const MAX_CONCURRENT_LOOKUPS = 2;
@@ -63,30 +74,35 @@ export class EgressPolicy {
   private readonly resolve: ResolveAll;
   /** Request-time resolution: bounded in concurrency and time; connect time uses `resolve` itself. */
   private readonly resolveAhead: ResolveAll;
+  /** Request-time lookups under way, by host: checks of one host at once share its lookup and its slot. */
+  private readonly lookupsUnderWay = new Map<string, Promise<LookupAddress[]>>();
 
   constructor(options: EgressPolicyOptions) {
     this.allow = options.allow;
     this.resolve = options.resolve ?? systemResolve;
     this.resolveAhead = boundedResolve(this.resolve, {
       concurrency: MAX_CONCURRENT_LOOKUPS,
-      timeoutMs: options.resolveTimeoutMs ?? 5_000,
+      timeoutMs: options.resolveTimeoutMs ?? DEFAULT_RESOLVE_TIMEOUT_MS,
     });
   }
 
   /**
-   * Throws {@link EgressRefusedError} when the URL is refused as far as can be told now: its
-   * scheme, a literal address, or a name resolving to a refused address. A name that does not
-   * resolve (or not in time) passes: connect time decides, where every address is checked.
+   * The one call for a client-given URL that anything (this service, a model server, a gateway)
+   * will fetch or connect to: throws {@link EgressRefusedError} unless the URL is http(s) and its
+   * host is one `EGRESS_ALLOW` allows (not resolved here) or resolves, within the time bound, to
+   * public addresses only. A name that does not resolve, or not in time, is refused like a private
+   * address: whoever fetches it later may resolve it inside the operator's network.
    */
   async check(url: string | URL): Promise<void> {
     const target = this.target(url);
     if (target.kind !== "name") return;
     let addresses: LookupAddress[];
     try {
-      addresses = await this.resolveAhead(target.host);
-    } catch {
-      return;
+      addresses = await this.lookupAhead(target.host);
+    } catch (error) {
+      throw new EgressRefusedError(target.host, lookupFailure(error));
     }
+    if (addresses.length === 0) throw new EgressRefusedError(target.host, "resolves to no address");
     this.assertAddresses(target.host, addresses);
   }
 
@@ -109,13 +125,27 @@ export class EgressPolicy {
           }
           const addresses = options.family ? resolved.filter((a) => a.family === options.family) : resolved;
           if (addresses.length === 0)
-            return callback(Object.assign(new Error(`no address of ${hostname} fits`), { code: "ENOTFOUND" }), "", 0);
+            return callback(
+              new EgressRefusedError(target.host, "resolves to no address of the family asked for"),
+              "",
+              0,
+            );
           if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
           callback(null, addresses[0].address, addresses[0].family);
         },
-        (error: NodeJS.ErrnoException) => callback(error, "", 0),
+        // Refused as at request time: whether a name resolves must not show through a run's error.
+        (error: unknown) => callback(new EgressRefusedError(target.host, lookupFailure(error)), "", 0),
       );
     };
+  }
+
+  private lookupAhead(host: string): Promise<LookupAddress[]> {
+    let lookup = this.lookupsUnderWay.get(host);
+    if (!lookup) {
+      lookup = this.resolveAhead(host).finally(() => this.lookupsUnderWay.delete(host));
+      this.lookupsUnderWay.set(host, lookup);
+    }
+    return lookup;
   }
 
   /** Refuses what the URL alone shows; says whether connecting still needs a checked lookup. */
@@ -124,7 +154,8 @@ export class EgressPolicy {
     try {
       url = typeof input === "string" ? new URL(input) : input;
     } catch {
-      throw new EgressRefusedError(String(input).split(/[?#]/)[0], "is not a valid URL");
+      // Not echoed: what does not parse may hold anything, credentials included.
+      throw new EgressRefusedError("the URL", "is not a valid URL");
     }
     const host = normaliseHost(url.hostname);
     if (url.protocol !== "http:" && url.protocol !== "https:")

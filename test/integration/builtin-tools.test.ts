@@ -199,6 +199,20 @@ describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1
     expect(internal.hits).to.deep.equal([]);
   });
 
+  it("web_scraper tells the model the same refusal for a name that does not resolve as for an internal address", async () => {
+    const told: string[] = [];
+    for (const [i, url] of [`${internal.url}/admin`, "http://cluster-service.invalid/admin"].entries()) {
+      const { calls } = await runWithTool(["web_scraper"], `unresolvable-marker-${i}`, {
+        sim_tool_arguments: { web_scraper: { url } },
+      });
+      told.push(toolMessage(calls[1]).split(url).join("<url>").split(new URL(url).hostname).join("<host>"));
+    }
+    expect(told[0]).to.equal(told[1]);
+    expect(told[0]).to.equal(
+      "Could not read <url>: <host> is refused by the egress policy: the service only connects to public http(s) addresses unless the operator allows the host with EGRESS_ALLOW.",
+    );
+  });
+
   it("a provider failure is the model's to work around, not the run's", async () => {
     search.set({ status: 500 });
     try {

@@ -71,7 +71,7 @@ describe("the egress fetch (real HTTP on loopback)", function () {
     );
     const egressFetch = createEgressFetch(new EgressPolicy({ allow: parseEgressAllow("127.0.0.1") }));
     const err = await refused(egressFetch(`http://127.0.0.1:${allowed.port}/mcp`, { method: "POST", body: "{}" }));
-    expect(err.message).to.include("127.0.0.2 is a loopback address");
+    expect(err.reason).to.equal("is a loopback address");
     for (const location of [
       `http://2130706434:${internal.port}/`,
       `http://localhost:${internal.port}/`,
@@ -94,9 +94,25 @@ describe("the egress fetch (real HTTP on loopback)", function () {
     const policy = new EgressPolicy({ allow: [], resolve });
     await policy.check(`http://rebind.example:${internal.port}/mcp`); // the request-time look saw a public address
     const err = await refused(createEgressFetch(policy)(`http://rebind.example:${internal.port}/mcp`));
-    expect(err.message).to.include("rebind.example resolves to a loopback address").and.not.include("127.0.0.2");
+    expect(err.message)
+      .to.match(/^rebind\.example is refused by the egress policy/)
+      .and.not.include("127.0.0.2");
+    expect(err.reason).to.equal("resolves to a loopback address");
     expect(resolve.calls).to.deep.equal(["rebind.example", "rebind.example"]);
     expect(internal.hits).to.deep.equal([]);
+  });
+
+  it("refuses a name that does not resolve when connecting as it refuses a private one, message for message", async () => {
+    // As if the name had resolved when the request came and no longer does (or never did for the worker's resolver).
+    const site = await start("127.0.0.2", answer);
+    const egressFetch = createEgressFetch(
+      new EgressPolicy({ allow: [], resolve: changingResolve({ "inside.example": [["10.0.0.9"]] }) }),
+    );
+    const lost = await refused(egressFetch(`http://gone.example:${site.port}/mcp`));
+    const inside = await refused(egressFetch(`http://inside.example:${site.port}/mcp`));
+    expect(lost.reason).to.equal("does not resolve (ENOTFOUND)");
+    expect(lost.message.replace("gone.example", "<host>")).to.equal(inside.message.replace("inside.example", "<host>"));
+    expect(site.hits).to.deep.equal([]);
   });
 
   it("checks every redirect hop's connection: a same-origin redirect whose name now resolves elsewhere is refused", async () => {

@@ -16,7 +16,7 @@ import { agent, entriesMentioning } from "../helpers/swarm";
 const E5 = "/v1/agent/completions";
 
 /**
- * The tests' EGRESS_ALLOW is `127.0.0.1` (test/env.ts). `internal` is a live MCP server on
+ * The tests' EGRESS_ALLOW allows `127.0.0.1` (test/env.ts). `internal` is a live MCP server on
  * 127.0.0.2: a loopback address the policy must refuse, standing for an internal service. Before
  * the egress policy, every request below reached it (and ran).
  */
@@ -144,7 +144,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body[0]).to.include({ status: "error", swarm_name: "refused" });
     expect(res.body[0].detail)
-      .to.include("agents[0].mcp_url: 127.0.0.2 is a loopback address")
+      .to.include("agents[0].mcp_url: 127.0.0.2 is refused by the egress policy")
       .and.include("EGRESS_ALLOW");
     expect(res.body[1]).to.include({ status: "success", swarm_name: "fine" });
     expect(entriesMentioning(h, `${marker} refused`)).to.deep.equal([]);
@@ -217,28 +217,47 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     );
   });
 
-  it("fails a run whose server is refused only when the worker connects with EGRESS_REFUSED, before any LLM call", async () => {
-    // As if the name had resolved to a public address when the request came and to this one now.
-    const marker = `egress-connect-${Date.now()}`;
+  /** Runs an agent on `mcpUrl` as if the request-time check had passed (stored and queued directly); its ended row. */
+  async function runPastTheDoor(mcpUrl: string, marker: string) {
     const { value } = validateRequest(agentCompletionSchema, {
-      agent_config: { agent_name: "Late", mcp_url: internal.url },
+      agent_config: { agent_name: "Late", mcp_url: mcpUrl },
       task: marker,
     });
     const runId = newRunId();
     const request_ = prepareAgentRequest(value as AgentCompletionRequest, { apiKeyId: keyId, userId, tier: "free" });
     await insertRun(h.deps.ds, { id: runId, kind: "agent", apiKeyId: keyId, userId, request: request_ });
     await enqueue(h.deps.queues, "agent-run", { runId }, runId);
-    const run = await eventually(async () => {
+    return eventually(async () => {
       const row = await findRun(h.deps.ds, runId);
       return row && isTerminal(row.status) ? row : undefined;
     });
+  }
+
+  it("fails a run whose server is refused only when the worker connects with EGRESS_REFUSED, before any LLM call", async () => {
+    // As if the name had resolved to a public address when the request came and to this one now.
+    const marker = `egress-connect-${Date.now()}`;
+    const run = await runPastTheDoor(internal.url, marker);
     expect(run.status).to.equal("failed");
     expect(run.error).to.include({ code: "EGRESS_REFUSED" });
     expect((run.error as { message: string }).message)
-      .to.include("127.0.0.2 is a loopback address")
+      .to.include("127.0.0.2 is refused by the egress policy")
       .and.include("EGRESS_ALLOW");
     expect(entriesMentioning(h, marker)).to.deep.equal([]);
     expect(internal.requests).to.deep.equal([]);
+  });
+
+  it("fails a run whose server's name no longer resolves when the worker connects as one refused for its address, word for word", async () => {
+    const marker = `egress-gone-${Date.now()}`;
+    const [gone, inside] = await Promise.all([
+      runPastTheDoor("http://cluster-service.invalid:8931/mcp", `${marker}-gone`),
+      runPastTheDoor(`http://127.0.0.2:8931/mcp`, `${marker}-inside`),
+    ]);
+    const errorOf = (run: typeof gone, host: string) => JSON.stringify(run.error).split(host).join("<host>");
+    expect(gone.status).to.equal("failed");
+    expect(gone.error).to.include({ code: "EGRESS_REFUSED" });
+    expect(errorOf(gone, "cluster-service.invalid")).to.equal(errorOf(inside, "127.0.0.2"));
+    expect(JSON.stringify(gone.error)).to.not.include("ENOTFOUND").and.not.include("EAI_AGAIN");
+    expect(entriesMentioning(h, marker)).to.deep.equal([]);
   });
 
   it("never hands back what a failing MCP server answered: the run error has its status or a category only", async () => {

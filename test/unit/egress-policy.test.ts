@@ -94,7 +94,9 @@ describe("the egress policy", () => {
     ]) {
       expect(await refusal(strict, url), url).to.equal(null);
     }
-    expect((await refusal(strict, "http://2130706433/mcp"))!.message).to.match(/^127\.0\.0\.1 is a loopback address/);
+    const spelled = await refusal(strict, "http://2130706433/mcp");
+    expect(spelled!.message).to.match(/^127\.0\.0\.1 is refused by the egress policy/);
+    expect(spelled!.reason).to.equal("is a loopback address"); // for the operator's log only
   });
 
   it("resolves names and refuses one whose answers include any refused address, without naming that address", async () => {
@@ -110,17 +112,68 @@ describe("the egress policy", () => {
     expect(await refusal(policy, "https://mcp.example.com/mcp")).to.equal(null);
     const loopback = await refusal(policy, "https://innocent.example.com/mcp");
     expect(loopback!.message)
-      .to.include("innocent.example.com resolves to a loopback address")
+      .to.match(/^innocent\.example\.com is refused by the egress policy/)
       .and.include("EGRESS_ALLOW");
+    expect(loopback!.reason).to.equal("resolves to a loopback address");
     const mixed = await refusal(policy, "https://MIXED.example.com./mcp");
-    expect(mixed!.message).to.include("resolves to a private address").and.not.include("10.1.2.3");
+    expect(mixed!.reason).to.equal("resolves to a private address");
+    expect(mixed!.message).to.not.include("10.1.2.3").and.not.include("private");
     expect(await refusal(policy, "https://v6.example.com/mcp")).to.not.equal(null);
   });
 
-  it("leaves a name that does not resolve yet, or not in time, to connect time", async () => {
-    expect(await refusal(strict, "https://nowhere.example/mcp")).to.equal(null);
-    const slow = new EgressPolicy({ allow: [], resolve: () => new Promise(() => undefined), resolveTimeoutMs: 20 });
-    expect(await refusal(slow, "https://slow.example/mcp")).to.equal(null);
+  it("refuses a name that does not resolve, or not in time, with the very message a private address gets", async () => {
+    const hangs = new Set(["slow.example"]);
+    const table = fakeResolve({ "public.example": ["93.184.216.34"], "private.example": ["10.1.2.3"] });
+    const policy = new EgressPolicy({
+      allow: parseEgressAllow("allowed.example"),
+      resolve: (hostname) => (hangs.has(hostname) ? new Promise(() => undefined) : table(hostname)),
+      resolveTimeoutMs: 50,
+    });
+    expect(await refusal(policy, "https://public.example/x.png")).to.equal(null);
+    expect(await refusal(policy, "https://allowed.example/x.png")).to.equal(null); // never looked up: not in the table
+    const started = Date.now();
+    const refusals = await Promise.all(
+      ["http://cluster-service.invalid/x.png", "http://slow.example/x.png", "http://private.example/x.png"].map((url) =>
+        refusal(policy, url),
+      ),
+    );
+    expect(Date.now() - started).to.be.below(2_000); // the timed-out lookup is given up at 50 ms
+    expect(refusals.map((r) => r!.reason)).to.deep.equal([
+      "does not resolve (ENOTFOUND)",
+      "does not resolve (resolving slow.example took over 50 ms)",
+      "resolves to a private address",
+    ]);
+    const literal = await refusal(policy, "http://10.0.0.1/x.png");
+    const loopbackName = await refusal(policy, "http://localhost/x.png");
+    const messages = [...refusals, literal, loopbackName].map((r) => r!.message.replace(r!.host, "<host>"));
+    expect(new Set(messages).size, messages.join("\n")).to.equal(1);
+    expect(messages[0]).to.equal(
+      "<host> is refused by the egress policy: the service only connects to public http(s) addresses unless the operator allows the host with EGRESS_ALLOW",
+    );
+  });
+
+  it("looks a host up once for the checks of it under way at once, and again for a later check", async () => {
+    const calls: string[] = [];
+    const table = fakeResolve({ "cdn.example": ["93.184.216.34"] });
+    const policy = new EgressPolicy({
+      allow: [],
+      resolve: (host) => {
+        calls.push(host);
+        return table(host);
+      },
+    });
+    const urls = ["https://cdn.example/a.png", "https://cdn.example/b.png", "https://CDN.example./c.png"];
+    expect(await Promise.all(urls.map((url) => refusal(policy, url)))).to.deep.equal([null, null, null]);
+    expect(calls).to.deep.equal(["cdn.example"]);
+    await policy.check("https://cdn.example/d.png"); // nothing is remembered once the lookup has answered
+    expect(calls).to.deep.equal(["cdn.example", "cdn.example"]);
+  });
+
+  it("refuses a URL that does not parse without repeating it", async () => {
+    const err = await refusal(strict, "http://user:hunter2@[::1/x");
+    expect(err!.message)
+      .to.match(/^the URL is refused by the egress policy/)
+      .and.not.include("hunter2");
   });
 
   it("allows what EGRESS_ALLOW names: a host (any spelling of it, any or one port) or a CIDR range of resolved addresses", async () => {

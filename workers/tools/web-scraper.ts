@@ -73,7 +73,7 @@ export async function scrapePage(
     body = await boundedBody(response, settings.maxBytes);
   } catch (err) {
     if (signal?.aborted || err instanceof ScrapeRefusedError) throw err;
-    if (err instanceof EgressRefusedError) throw new ScrapeRefusedError(`refused by the egress policy: ${err.message}`);
+    if (err instanceof EgressRefusedError) throw new ScrapeRefusedError(err.message);
     throw new ScrapeRefusedError(timeout.aborted ? "the page did not load in time" : "the page could not be fetched");
   }
   const type = (response.headers.get("content-type") ?? "").toLowerCase();

@@ -71,9 +71,9 @@ export const runErrorResponses: Record<number, ResponseSpec> = {
 export const MARKETPLACE_400 =
   "a `marketplace_prompt_id` the caller may not use (`MARKETPLACE_PROMPT_UNAVAILABLE`), an agent with `publish_to_marketplace` that the marketplace's rules refuse (`INVALID_MARKETPLACE_PUBLICATION`)";
 
-/** The 400 of agents' MCP server URLs, found before any run exists. */
+/** The 400 of a request's MCP server and image URLs, found before any run exists. */
 export const EGRESS_400 =
-  "an MCP server URL at a loopback, private, link-local or otherwise non-public address, or at a name resolving to one, that the operator's `EGRESS_ALLOW` does not allow (`EGRESS_REFUSED`)";
+  "an MCP server or image URL at a loopback, private, link-local or otherwise non-public address, or at a name that resolves to one, does not resolve or does not resolve within 5 s, that the operator's `EGRESS_ALLOW` does not allow (`EGRESS_REFUSED`, one message whatever the reason)";
 
 /** Refusals of `publish_to_marketplace` besides its 400s (nothing is published or run), with the statuses they share. */
 export const publishingResponses: Record<number, ResponseSpec> = {

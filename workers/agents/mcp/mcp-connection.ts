@@ -53,9 +53,9 @@ async function listAllTools(client: Client, options: { timeout: number; signal?:
 /**
  * Connects to one server over Streamable HTTP and lists all of its tools. Each step gets the
  * config's timeout. Every request goes through the egress policy (`egressFetch`), so an address
- * the policy refuses fails the connection with code `EGRESS_REFUSED`. Failure closes what was
- * opened and throws {@link McpUnavailableError}, free of the token, header values and anything the
- * server answered; an abort through `signal` is rethrown as it is instead, since it is the run
+ * the policy refuses, or a name that no longer resolves, fails the connection with code
+ * `EGRESS_REFUSED` and the policy's one message. Failure closes what was opened and throws
+ * {@link McpUnavailableError}, free of the token, header values and anything the server answered; an abort through `signal` is rethrown as it is instead, since it is the run
  * being cancelled, not the server failing.
  */
 export async function connectMcpServer(config: McpConfig, signal?: AbortSignal): Promise<McpConnection> {
