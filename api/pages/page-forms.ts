@@ -34,9 +34,9 @@ export function formField(ctx: Context, name: string): string {
 
 /**
  * What every state-changing form of a signed-in user goes through: a request from this site's own
- * pages (else 403), a signed-in viewer (else the
- * 401 sign-in page, answered before any of the body is read), the form body, and, for cookie
- * sessions, the form token derived from the session (else 403). The SameSite=Strict cookie already
+ * pages (else 403), a signed-in viewer (else the 401 sign-in page, answered before any of the body
+ * is read), the form body, and, for cookie sessions, the form token derived from the session (else
+ * 403). The SameSite=Strict cookie already
  * keeps other sites' forms from carrying the session; the token also stops same-site pages that
  * are not ours. A session sent in the `Authorization` header needs no token: browsers never add
  * that header on their own.

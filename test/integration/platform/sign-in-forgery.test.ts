@@ -85,6 +85,7 @@ describe("forced sign-in (login CSRF)", function () {
       page.goto(attackerUrl),
     ]);
     expect(posted.status()).to.equal(403);
+    await page.waitForURL(`${h.platformUrl}/platform/sign-in`); // the refusal page, loaded
     expect(await sessionCookie(page)).to.equal(victim.token);
 
     await createKeyAfterwards(page);
