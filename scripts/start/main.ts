@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const adminPassword =
     config.admin.password ??
     (config.env === "production" ? undefined : await localSecret(join(ROOT, ".data/admin-password"), 18));
-  const boardWrites = process.env.BULL_BOARD_WRITES ?? "true";
+  const boardWrites = config.admin.writesChosen ? String(config.admin.writes) : "true";
 
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "1", BULL_BOARD_WRITES: boardWrites };
   if (sessionSecret) env.SESSION_JWT_SECRET = sessionSecret;

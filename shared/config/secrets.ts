@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { defineDomain, oneOf, optionalStr, str } from "./setting";
+import { defineDomain, optionalStr, str } from "./setting";
 
 /**
  * Production must set the variable: the development default is in every checkout, so it is no
@@ -26,10 +26,9 @@ export const secrets = defineDomain(
       ),
       "Bull Board password (8+ characters); unset: the board is closed (403). `npm start` makes one into the git-ignored `.data/admin-password` when none is set",
     ),
-    BULL_BOARD_WRITES: oneOf(
-      ["true", "false"] as const,
-      "false",
-      "`true` lets Bull Board's actions (retry, clean, promote, pause…) through; `false`: the board is read-only (`npm start` sets `true`)",
+    BULL_BOARD_WRITES: optionalStr(
+      Joi.string().valid("true", "false"),
+      "`true` lets Bull Board's actions (retry, clean, promote, pause…) through; `false` or unset: the board is read-only (`npm start` makes unset `true`)",
     ),
     SECRETS_KEY: str(
       requiredInProduction(
@@ -46,6 +45,8 @@ export const secrets = defineDomain(
       password: env("ADMIN_PASSWORD"),
       /** Whether Bull Board's write actions are let through (else it is read-only). */
       writes: env("BULL_BOARD_WRITES") === "true",
+      /** Whether the operator chose (`npm start` turns writes on only when they did not). */
+      writesChosen: env("BULL_BOARD_WRITES") !== undefined,
     },
     /** Encrypts secrets stored with runs (MCP tokens, credential-like llm_args); never logged. */
     secretsKey: env("SECRETS_KEY"),
