@@ -7,6 +7,7 @@ import { bullBoard, BULL_BOARD_PATH } from "./http/bull-board";
 import type { ApiDeps } from "./deps";
 import { apiKeyAuth } from "./http/auth";
 import { basicAuth } from "./http/basic-auth";
+import { readOnlyBoard } from "./http/bull-board-read-only";
 import { idempotency } from "./http/idempotency";
 import { retriedRequests } from "./http/retried-requests";
 import { jsonBody } from "./http/body";
@@ -64,7 +65,13 @@ export function executionApiRouters(deps: ApiDeps, limiter: RateLimiter): { open
  */
 export function createApiApp(
   deps: ApiDeps,
-  options: { bullBoard?: boolean; rateLimiter?: RateLimiter; metrics?: MetricsGuard } = {},
+  options: {
+    bullBoard?: boolean;
+    rateLimiter?: RateLimiter;
+    metrics?: MetricsGuard;
+    /** Bull Board's credentials and write mode; the configuration's by default. */
+    admin?: typeof config.admin;
+  } = {},
 ): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true; // the error middleware logs; Koa's default printer would log twice
@@ -80,10 +87,12 @@ export function createApiApp(
   watchQueues(Object.values(deps.queues));
   app.use(metricsEndpoint(options.metrics));
   if (options.bullBoard !== false) {
-    app.use(basicAuth(BULL_BOARD_PATH, config.admin.user, config.admin.password));
+    const admin = options.admin ?? config.admin;
+    app.use(basicAuth(BULL_BOARD_PATH, admin));
+    if (!admin.writes) app.use(readOnlyBoard(BULL_BOARD_PATH));
     // The board's retries are answered in front of it, through the runs' state machine.
     app.use(bullBoardRetryRouter(deps).routes() as Koa.Middleware);
-    app.use(bullBoard(Object.values(deps.queues)));
+    app.use(bullBoard(Object.values(deps.queues), { readOnly: !admin.writes }));
   }
   mount(app, routers.open);
 

@@ -5,6 +5,8 @@
  * `APIARY_TEST_SLOT=<n>` (1–9) gives a run its own database, Redis database, queue prefix,
  * simulator port and localnet ports (RPC and websocket), so several runs can share a machine.
  */
+import { randomBytes } from "node:crypto";
+
 const slot = Number(process.env.APIARY_TEST_SLOT ?? 0) || 0;
 const defaults: Record<string, string> = {
   NODE_ENV: "test",
@@ -22,6 +24,10 @@ const defaults: Record<string, string> = {
   WORKER_LOCK_MS: "2000",
   WORKER_STALLED_INTERVAL_MS: "1000",
   SHUTDOWN_TIMEOUT_MS: "5000",
+  // Bull Board has no default password: each test process makes its own, and lets the board's
+  // actions through (the read-only default is tested with an app of its own).
+  ADMIN_PASSWORD: randomBytes(16).toString("hex"),
+  BULL_BOARD_WRITES: "true",
   // Session tokens of the identity backend are signed with this in tests (HS256).
   SESSION_JWT_SECRET: "apiary-test-session-secret-of-some-length",
   // Content scoring by the rules alone unless a test asks for the model (the simulator's scores are noise).

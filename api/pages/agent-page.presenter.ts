@@ -1,5 +1,5 @@
 import type { AgentPageRecord } from "../../shared/db/agent-listing-store";
-import { pageDate, safeHttpUrl, type PageDate } from "./page-format";
+import { pageDate, storedImagePath, type PageDate } from "./page-format";
 
 /** What the agent listing page template prints. */
 export interface AgentPageView {
@@ -20,7 +20,7 @@ export function presentAgentPage(a: AgentPageRecord): AgentPageView {
     name: a.name,
     description: a.description,
     ticker: a.ticker,
-    imageUrl: safeHttpUrl(a.image_url),
+    imageUrl: storedImagePath(a.image_url),
     tokenAddress: a.token_address,
     poolAddress: a.pool_address,
     status: a.status,

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Context } from "koa";
 import { config } from "../../shared/config";
 
@@ -5,7 +6,13 @@ import { config } from "../../shared/config";
 export const SESSION_COOKIE = "apiary_session";
 /** A key just created, sealed, waiting to be shown once on the next page load. */
 export const NEW_KEY_COOKIE = "apiary_new_key";
+/**
+ * A random id the sign-in form's token is bound to, before there is a session: only a browser that
+ * loaded our sign-in form can post it (login CSRF). Dropped once it has served a sign-in.
+ */
+export const PRE_SESSION_COOKIE = "apiary_pre_session";
 export const API_KEYS_PATH = "/platform/api-keys";
+export const SIGN_IN_PATH = "/platform/sign-in";
 
 /** Secure whenever the platform is served over https, even when TLS ends at a proxy in front of it. */
 function secure(ctx: Context): boolean {
@@ -41,4 +48,21 @@ export function setNewKeyCookie(ctx: Context, sealed: string): void {
 
 export function clearNewKeyCookie(ctx: Context): void {
   ctx.cookies.set(NEW_KEY_COOKIE, null, strict(ctx, API_KEYS_PATH));
+}
+
+/** The browser's pre-session id: this request's new one, its cookie's, else a new one set now (HttpOnly, Strict). */
+export function preSessionOf(ctx: Context): string {
+  const rotated = ctx.state.preSession as string | undefined;
+  if (rotated) return rotated;
+  const existing = ctx.cookies.get(PRE_SESSION_COOKIE);
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  return rotatePreSession(ctx);
+}
+
+/** A new pre-session id, replacing the cookie's: a sign-in form's token is good for one sign-in. */
+export function rotatePreSession(ctx: Context): string {
+  const fresh = randomBytes(32).toString("base64url");
+  ctx.state.preSession = fresh;
+  ctx.cookies.set(PRE_SESSION_COOKIE, fresh, { ...strict(ctx, SIGN_IN_PATH), maxAge: 60 * 60_000 });
+  return fresh;
 }

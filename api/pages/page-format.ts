@@ -1,4 +1,20 @@
+import { isObjectKey } from "../../shared/storage";
+
 /** Small formatting rules shared by the server-rendered pages. */
+
+/** Where the platform serves stored images itself (`GET /images/<key>`). */
+export const IMAGES_PATH = "/images";
+
+/**
+ * The platform's own path of a listing's image, or null: only an image the platform stored (its
+ * URL ends in a content-hash key) is shown, from this site, so no viewer's browser asks anyone
+ * else. Any other URL (a seller's server, a launch's metadata address) shows no image.
+ */
+export function storedImagePath(value: unknown): string | null {
+  if (typeof value !== "string" || value.length > 2048) return null;
+  const key = value.slice(value.lastIndexOf("/") + 1);
+  return isObjectKey(key) ? `${IMAGES_PATH}/${key}` : null;
+}
 
 /** A date as the pages print it (`2025-11-22 14:05 UTC`) and as `<time datetime>` carries it. */
 export interface PageDate {

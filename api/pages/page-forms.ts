@@ -2,9 +2,11 @@ import type { Context, Middleware } from "koa";
 import compose from "koa-compose";
 import { koaBody } from "koa-body";
 import { byteCount, readBody, rethrowBodyParseError } from "../http/body";
-import { isValidCsrfToken } from "./csrf-tokens";
+import { PRE_SESSION_COOKIE, rotatePreSession } from "./cookies";
+import { isValidCsrfToken, isValidSignInCsrfToken } from "./csrf-tokens";
 import { viewerOf } from "./page-session";
 import { renderMessage } from "./render";
+import { sameOriginOnly } from "./same-origin";
 import { renderSignIn } from "./sign-in-page";
 
 /** Forms are small: a name, a session token, a form token. */
@@ -31,15 +33,17 @@ export function formField(ctx: Context, name: string): string {
 }
 
 /**
- * What every state-changing form of a signed-in user goes through: a signed-in viewer (else the
- * 401 sign-in page, answered before any of the body is read), the form body, and, for cookie
- * sessions, the form token derived from the session (else 403). The SameSite=Strict cookie already
+ * What every state-changing form of a signed-in user goes through: a request from this site's own
+ * pages (else 403), a signed-in viewer (else the 401 sign-in page, answered before any of the body
+ * is read), the form body, and, for cookie sessions, the form token derived from the session (else
+ * 403). The SameSite=Strict cookie already
  * keeps other sites' forms from carrying the session; the token also stops same-site pages that
  * are not ours. A session sent in the `Authorization` header needs no token: browsers never add
  * that header on their own.
  */
 export function signedInForm(returnTo: string): Middleware {
   return compose([
+    sameOriginOnly(),
     async (ctx, next) => {
       if (!viewerOf(ctx)) return renderSignIn(ctx, 401, { next: returnTo });
       await next();
@@ -60,7 +64,27 @@ export function signedInForm(returnTo: string): Middleware {
   ]);
 }
 
-/** The form body alone, for the sign-in form (there is no session yet to bind a form token to). */
-export function plainForm(): Middleware {
-  return formBody;
+/**
+ * The sign-in form: from this site's own pages (else 403), with the form token bound to the
+ * browser's pre-session cookie (else the sign-in page again, 403, with a fresh one), so another
+ * site can neither post it nor make the browser sign in to an account of its choosing. Every post
+ * uses its pre-session up: the next sign-in form gets a new one.
+ */
+export function signInForm(): Middleware {
+  return compose([
+    sameOriginOnly(),
+    formBody,
+    async (ctx, next) => {
+      const preSession = ctx.cookies.get(PRE_SESSION_COOKIE) ?? "";
+      const valid = isValidSignInCsrfToken(preSession, formField(ctx, "_csrf"));
+      rotatePreSession(ctx);
+      if (!valid) {
+        return renderSignIn(ctx, 403, {
+          next: formField(ctx, "next"),
+          error: "This sign-in form did not come from this site or has expired. Sign in again from this page.",
+        });
+      }
+      await next();
+    },
+  ]);
 }

@@ -39,17 +39,23 @@ export const signInOperations: Operation[] = [
   page(
     "get",
     "/platform/sign-in",
-    "Sign in with a session token of the identity backend (`?token=`), or the sign-in page",
-    { 200: html("Signed in, or the sign-in page"), 401: html("The token is not valid") },
+    "The sign-in page; with `?token=` (the identity backend's link) it names the token's account and asks to confirm (it never signs in by itself)",
+    { 200: html("The sign-in page"), 401: html("The token is not valid") },
   ),
-  page("post", "/platform/sign-in", "Sign in by posting a session token (form field `token`)", {
-    200: html("Signed in"),
-    401: html("The token is not valid"),
-  }),
+  page(
+    "post",
+    "/platform/sign-in",
+    "Sign in by posting a session token (form fields `token` and `_csrf`, the form token bound to the pre-session cookie)",
+    {
+      200: html("Signed in"),
+      401: html("The token is not valid"),
+      403: html("Sent from another site, or a missing or wrong form token: the sign-in page again"),
+    },
+  ),
   page("post", "/platform/sign-out", "Sign out (form with the CSRF token)", {
     200: html("Signed out"),
     401: html("Not signed in"),
-    403: html("Missing or wrong CSRF token"),
+    403: html("Sent from another site, or a missing or wrong CSRF token"),
   }),
 ];
 
@@ -63,7 +69,7 @@ export const apiKeysPageOperations: Operation[] = [
     303: { description: "With the session cookie: to the keys page, which shows the new key once" },
     400: html("No usable key name"),
     401: html("Not signed in"),
-    403: html("Missing or wrong CSRF token"),
+    403: html("Sent from another site, or a missing or wrong CSRF token"),
     409: html("The account already has `MAX_KEYS_PER_ACCOUNT` active keys: the keys page saying so"),
   }),
   page(
@@ -74,7 +80,7 @@ export const apiKeysPageOperations: Operation[] = [
       200: html("With a session in `Authorization`: the keys page"),
       303: { description: "With the session cookie: back to the keys page" },
       401: html("Not signed in"),
-      403: html("Missing or wrong CSRF token"),
+      403: html("Sent from another site, or a missing or wrong CSRF token"),
       404: html("No such key of this user"),
     },
     Joi.object({ id: Joi.string().description("The key's id") }),

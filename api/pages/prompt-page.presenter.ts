@@ -1,5 +1,5 @@
 import type { PromptPageRecord } from "../../shared/db/prompt-listing-store";
-import { formatAmount, formatUsd, pageDate, safeHttpUrl, type PageDate } from "./page-format";
+import { formatAmount, formatUsd, pageDate, safeHttpUrl, storedImagePath, type PageDate } from "./page-format";
 
 /** The symbol of the network currency prompt prices are converted to. */
 const NETWORK_CURRENCY = "SOL";
@@ -70,7 +70,7 @@ export function presentPromptPage(p: PromptPageRecord, viewerId: string | null):
     category: p.category,
     price: priceOf(p),
     status: p.status,
-    imageUrl: safeHttpUrl(p.image_url),
+    imageUrl: storedImagePath(p.image_url),
     links: linksOf(p.links),
     rating:
       p.review_count > 0 && p.rating_average !== null

@@ -13,12 +13,13 @@ const eta = new Eta({ views: join(__dirname, "views"), autoEscape: true, cache: 
 
 /*
  * The pages run no script at all, so the policy allows none; styles are inline in the layout,
- * images come from wherever listings point (http or https), forms post only to this site, and
- * no page can be framed. No referrer: the sign-in address carries a session token.
+ * images come from this site only (listing images are the platform's stored copies, so no
+ * viewer's browser asks a seller's server), forms post only to this site, and no page can be
+ * framed. No referrer: the sign-in address carries a session token.
  */
 const PAGE_HEADERS = {
   "Content-Security-Policy":
-    "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",
   "Referrer-Policy": "no-referrer",

@@ -3,17 +3,20 @@ import { signInOperations } from "./pages.openapi";
 import Router from "@koa/router";
 import type { Context } from "koa";
 import type { ApiDeps } from "../deps";
-import { clearSessionCookie, setSessionCookie } from "./cookies";
-import { formField, plainForm, signedInForm } from "./page-forms";
+import { clearSessionCookie, setSessionCookie, SIGN_IN_PATH } from "./cookies";
+import { formField, signedInForm, signInForm } from "./page-forms";
 import { pageErrors } from "./page-errors";
 import { pageSession, type PageViewer } from "./page-session";
 import { renderPage } from "./render";
-import { localPath, renderSignIn, SIGN_IN_PATH } from "./sign-in-page";
+import { localPath, renderSignIn } from "./sign-in-page";
 
 /**
- * Signing in: the identity backend hands the browser a session token, either as
- * `GET /platform/sign-in?token=…` (a redirect) or as a form post; a valid token is kept in an
- * HttpOnly, SameSite=Strict cookie. `POST /platform/sign-out` forgets it.
+ * Signing in: the identity backend hands the browser a session token as
+ * `GET /platform/sign-in?token=…` (a redirect), which only offers the sign-in: the page names the
+ * account and the person at the browser confirms with a form post, as they do when they paste a
+ * token. Only that post, from this site with its pre-session form token, signs in (a link from
+ * another site cannot). A valid token is kept in an HttpOnly, SameSite=Strict cookie, replacing
+ * any earlier session. `POST /platform/sign-out` forgets it.
  */
 export function signInRouter(deps: Pick<ApiDeps, "sessions">): Router {
   const router = new Router();
@@ -43,10 +46,17 @@ export function signInRouter(deps: Pick<ApiDeps, "sessions">): Router {
     const token = typeof ctx.query.token === "string" ? ctx.query.token : "";
     const next = typeof ctx.query.next === "string" ? ctx.query.next : undefined;
     if (!token) return renderSignIn(ctx, 200, { next });
-    await signIn(ctx, token, localPath(next));
+    // A GET changes nothing: it shows whose account the link is for and waits for a confirmation.
+    const verified = await deps.sessions.verify(token.trim());
+    if (!verified)
+      return renderSignIn(ctx, 401, {
+        next,
+        error: "That session token is not valid (it may have expired). Sign in again.",
+      });
+    renderSignIn(ctx, 200, { next, offered: { token: token.trim(), userId: verified.userId } });
   });
 
-  router.post(SIGN_IN_PATH, plainForm(), async (ctx) => {
+  router.post(SIGN_IN_PATH, signInForm(), async (ctx) => {
     await signIn(ctx, formField(ctx, "token"), localPath(formField(ctx, "next")));
   });
 

@@ -89,10 +89,15 @@ export const promptFields = {
     .description(
       "The token's symbol: 1-10 letters and digits, uppercased. Required with `tokenized_on`; fixed once the token has launched.",
     ),
-  image_url: httpUrl().allow("", null).messages({
-    "string.uri": "{{#label}} must be a valid http(s) URL or an empty string",
-    "string.uriCustomScheme": "{{#label}} must be a valid http(s) URL or an empty string",
-  }),
+  image_url: httpUrl()
+    .allow("", null)
+    .messages({
+      "string.uri": "{{#label}} must be a valid http(s) URL or an empty string",
+      "string.uriCustomScheme": "{{#label}} must be a valid http(s) URL or an empty string",
+    })
+    .description(
+      "An image to fetch once, through the egress policy, and keep a copy of (PNG, JPEG, WebP or GIF); the stored copy's URL replaces it. A refused address is 400 `EGRESS_REFUSED`; any other failure leaves no image. An empty string clears the image.",
+    ),
   file_path: Joi.string()
     .trim()
     .allow("", null)

@@ -1,10 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { SignJWT } from "jose";
 import type { DataSource } from "typeorm";
 import type { config } from "../../shared/config";
 import { ensureUser } from "../../shared/db/user-store";
+import { localSecret } from "./local-secret";
 
 /** How long the printed sign-in link (and the session it starts) lasts, at most. */
 const LINK_SECONDS = 8 * 3_600;
@@ -13,16 +11,8 @@ const LINK_SECONDS = 8 * 3_600;
  * The session secret `npm start` gives its processes when none is configured: made once, kept in a
  * git-ignored file, so the pages accept the development sign-in link and links survive restarts.
  */
-export async function devSessionSecret(file: string): Promise<string> {
-  const existing = await readFile(file, "utf8").then(
-    (s) => s.trim(),
-    () => "",
-  );
-  if (existing) return existing;
-  const secret = randomBytes(48).toString("base64");
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
+export function devSessionSecret(file: string): Promise<string> {
+  return localSecret(file, 48);
 }
 
 /**

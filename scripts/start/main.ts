@@ -6,6 +6,7 @@ import { hasConfiguredProvider } from "../../shared/llm/providers";
 import { migrate } from "../migrate";
 import { ensureDevApiKey } from "./dev-api-key";
 import { devSessionSecret, devSignInLink } from "./dev-sign-in";
+import { localSecret } from "./local-secret";
 import { ProcessGroup } from "./process-group";
 import { fromSource, readProcfile } from "./procfile";
 
@@ -61,8 +62,17 @@ async function main(): Promise<void> {
     : null;
   await closeDataSource();
 
-  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "1" };
+  // Bull Board has no default password: without one, npm start makes one for this checkout (a
+  // deployment without one keeps its board closed). Its actions stay on, as a developer retrying
+  // their own runs expects, unless BULL_BOARD_WRITES says otherwise.
+  const adminPassword =
+    config.admin.password ??
+    (config.env === "production" ? undefined : await localSecret(join(ROOT, ".data/admin-password"), 18));
+  const boardWrites = config.admin.writesChosen ? String(config.admin.writes) : "true";
+
+  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "1", BULL_BOARD_WRITES: boardWrites };
   if (sessionSecret) env.SESSION_JWT_SECRET = sessionSecret;
+  if (adminPassword) env.ADMIN_PASSWORD = adminPassword;
   // The processes write to a pipe, not the terminal: ask for readable lines when a person watches.
   if (process.stdout.isTTY) env.LOG_FORMAT ??= "pretty";
   const group = new ProcessGroup(env);
@@ -109,7 +119,9 @@ async function main(): Promise<void> {
       signInLink
         ? `  Sign in         ${signInLink}\n                  (the development user, for the API-keys page; valid for a few hours, restart for a new one)`
         : "  Sign in         through your identity backend (SESSION_JWKS_URL)",
-      `  Bull Board      ${api}/admin/queues   (user '${config.admin.user}', password '${config.admin.password}')`,
+      adminPassword
+        ? `  Bull Board      ${api}/admin/queues   (user '${config.admin.user}', password '${adminPassword}'; ${boardWrites === "true" ? "actions on" : "read-only"})`
+        : "  Bull Board      closed (set ADMIN_PASSWORD)",
       useSimulator
         ? `  LLM             local simulator at http://127.0.0.1:${SIMULATOR_PORT}/v1 (no provider key set; answers are marked simulated)`
         : "  LLM             real providers (keys from the environment)",

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { contentTypeOfKey, objectKey } from "./object-key";
-import type { ObjectStorage, StoredObject } from "./object-storage";
+import type { ObjectStorage, StoredImage, StoredObject } from "./object-storage";
 
 /** Objects as files in one directory, named by their keys. */
 export class LocalObjectStorage implements ObjectStorage {
@@ -38,13 +38,17 @@ export class LocalObjectStorage implements ObjectStorage {
   urlOf(key: string): string {
     return `${this.publicUrl.replace(/\/+$/, "")}/${key}`;
   }
+
+  read(key: string): Promise<StoredImage | null> {
+    return readLocalObject(this.dir, key);
+  }
 }
 
 /**
  * Reads a stored object for serving. Only strings shaped like keys are looked up, so no path can
  * reach outside the directory. Null when there is no such object.
  */
-export async function readLocalObject(dir: string, key: string): Promise<{ data: Buffer; contentType: string } | null> {
+export async function readLocalObject(dir: string, key: string): Promise<StoredImage | null> {
   const contentType = contentTypeOfKey(key);
   if (!contentType) return null;
   const data = await readFile(join(resolve(dir), key)).catch(() => null);

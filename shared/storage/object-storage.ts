@@ -12,4 +12,12 @@ export interface ObjectStorage {
   exists(key: string): Promise<boolean>;
   /** The public URL of a key. */
   urlOf(key: string): string;
+  /** A stored object's bytes and type, for the platform to serve itself; null when there is none. */
+  read(key: string): Promise<StoredImage | null>;
+}
+
+/** An object read back: its bytes and the type its key says. */
+export interface StoredImage {
+  data: Buffer;
+  contentType: string;
 }

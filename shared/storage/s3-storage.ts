@@ -1,6 +1,11 @@
-import { HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { isObjectKey, objectKey } from "./object-key";
-import type { ObjectStorage, StoredObject } from "./object-storage";
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { contentTypeOfKey, isObjectKey, objectKey } from "./object-key";
+import type { ObjectStorage, StoredImage, StoredObject } from "./object-storage";
+
+function isNotFound(err: unknown): boolean {
+  const { name, $metadata } = (err ?? {}) as { name?: unknown; $metadata?: { httpStatusCode?: number } };
+  return $metadata?.httpStatusCode === 404 || name === "NotFound" || name === "NoSuchKey";
+}
 
 export interface S3Settings {
   endpoint: string;
@@ -51,8 +56,21 @@ export class S3ObjectStorage implements ObjectStorage {
       await this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: key }));
       return true;
     } catch (err) {
-      const { name, $metadata } = (err ?? {}) as { name?: unknown; $metadata?: { httpStatusCode?: number } };
-      if ($metadata?.httpStatusCode === 404 || name === "NotFound") return false;
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  async read(key: string): Promise<StoredImage | null> {
+    // The type comes from the key the storage gave the object, never from what the bucket says.
+    const contentType = contentTypeOfKey(key);
+    if (!contentType) return null;
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }));
+      if (!object.Body) return null;
+      return { data: Buffer.from(await object.Body.transformToByteArray()), contentType };
+    } catch (err) {
+      if (isNotFound(err)) return null;
       throw err;
     }
   }

@@ -41,12 +41,14 @@ export interface PageOptions {
   sessionToken?: string;
   /** Origins besides the platform that requests may reach. */
   allow?: string[];
+  /** Runs scripts (another site's page that submits a form by itself); the platform's own pages run none. */
+  javaScript?: boolean;
 }
 
 /**
  * A headless Chromium for the platform's pages in one mocha suite: launched before the suite and
  * closed after it; `newPage` opens a fresh profile with JavaScript off, whose requests leave only
- * for the platform (listing images and links point elsewhere; nothing may leave this machine),
+ * for the platform and the origins a test allows (nothing may leave this machine),
  * closed after each test. Call it in the `describe` body.
  */
 export function pagesBrowser(platformUrl: () => string): { newPage(options?: PageOptions): Promise<Page> } {
@@ -64,7 +66,7 @@ export function pagesBrowser(platformUrl: () => string): { newPage(options?: Pag
   return {
     async newPage(options = {}) {
       const origin = platformUrl();
-      const context = await browser.newContext({ javaScriptEnabled: false, baseURL: origin });
+      const context = await browser.newContext({ javaScriptEnabled: options.javaScript ?? false, baseURL: origin });
       contexts.push(context);
       const allowed = [origin, ...(options.allow ?? [])];
       await context.route(

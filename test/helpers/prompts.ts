@@ -67,6 +67,8 @@ export interface PromptsPlatformOptions {
   autoApproveMinScore?: number | null;
   /** Which ratings build trust (the configuration's, unless given). */
   trust?: Partial<TrustSettings>;
+  /** The public URL stored images get (`STORAGE_PUBLIC_URL`); a placeholder unless given. */
+  storagePublicUrl?: string;
 }
 
 /** A price source reading the local price endpoint at `sourceUrl`, with no cache to speak of and a 1 s timeout. */
@@ -80,7 +82,7 @@ export async function promptsPlatform(h: Harness, options: PromptsPlatformOption
   const base = platformSettings();
   const services = createPlatformServices(
     platformSettings({
-      storage: { dir: storageDir, publicUrl: "http://placeholder.test/uploads", s3: null },
+      storage: { dir: storageDir, publicUrl: options.storagePublicUrl ?? "http://placeholder.test/uploads", s3: null },
       dailyLimits: { ...base.dailyLimits, ...options.dailyLimits },
       contentScoring: { model: options.scoringModel ?? "none", timeoutMs: 20_000 },
       tokenLauncher: options.tokenLauncher ?? base.tokenLauncher,

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { config } from "../../shared/config";
 import { revokeApiKey } from "../../shared/db/api-key-store";
 import { harness, type Harness } from "../helpers/harness";
 import { announceKeyRevoked } from "../../shared/queues/run-notices";
@@ -120,7 +121,11 @@ describe("execution API errors", () => {
     const anonymous = await request(h.baseUrl, "GET", "/admin/queues");
     expect(anonymous.status).to.equal(401);
     expect(anonymous.headers.get("www-authenticate")).to.match(/^Basic/);
-    const basic = Buffer.from("admin:apiary-dev-admin").toString("base64");
+    // The password this repository once gave every checkout opens nothing; the configured one does.
+    const former = Buffer.from("admin:apiary-dev-admin").toString("base64");
+    const refused = await request(h.baseUrl, "GET", "/admin/queues", { headers: { authorization: `Basic ${former}` } });
+    expect(refused.status).to.equal(401);
+    const basic = Buffer.from(`${config.admin.user}:${config.admin.password}`).toString("base64");
     const admin = await request(h.baseUrl, "GET", "/admin/queues", { headers: { authorization: `Basic ${basic}` } });
     expect(admin.status).to.equal(200);
     expect(admin.body).to.match(/<html/i);

@@ -1,12 +1,40 @@
 import { expect } from "chai";
-import { safeHttpUrl, pageDate } from "../../api/pages/page-format";
+import { safeHttpUrl, pageDate, storedImagePath } from "../../api/pages/page-format";
 import { presentPromptPage } from "../../api/pages/prompt-page.presenter";
 import { localPath } from "../../api/pages/sign-in-page";
-import { createCsrfToken, isValidCsrfToken } from "../../api/pages/csrf-tokens";
+import {
+  createCsrfToken,
+  createSignInCsrfToken,
+  isValidCsrfToken,
+  isValidSignInCsrfToken,
+} from "../../api/pages/csrf-tokens";
 import { openNewKey, sealNewKey } from "../../api/pages/new-key-flash";
 import type { PromptPageRecord } from "../../shared/db/prompt-listing-store";
 
 describe("page parts", () => {
+  it("shows only images the platform stored, from its own path", () => {
+    const key = `${"ab".repeat(32)}.png`;
+    expect(storedImagePath(`http://localhost:8081/uploads/${key}`)).to.equal(`/images/${key}`);
+    expect(storedImagePath(`https://bucket.example.com/apiary/${key}`)).to.equal(`/images/${key}`);
+    for (const foreign of [
+      "https://images.example.com/cover.png",
+      `https://images.example.com/${key}?track=1`,
+      `https://images.example.com/${"ab".repeat(32)}.svg`,
+      "javascript:alert(1)",
+      null,
+    ])
+      expect(storedImagePath(foreign), String(foreign)).to.equal(null);
+  });
+
+  it("binds sign-in form tokens to their pre-session, never to a session of the same text", () => {
+    const token = createSignInCsrfToken("pre-a");
+    expect(isValidSignInCsrfToken("pre-a", token)).to.equal(true);
+    expect(isValidSignInCsrfToken("pre-b", token)).to.equal(false);
+    expect(isValidSignInCsrfToken("", token)).to.equal(false);
+    expect(isValidCsrfToken("pre-a", token)).to.equal(false);
+    expect(isValidSignInCsrfToken("pre-a", createCsrfToken("pre-a"))).to.equal(false);
+  });
+
   it("lets only absolute http(s) URLs become links and images", () => {
     expect(safeHttpUrl("https://example.com/a?b=1")).to.equal("https://example.com/a?b=1");
     expect(safeHttpUrl("http://example.com")).to.equal("http://example.com/");

@@ -1,5 +1,6 @@
 import { ImageError, objectKey, type ObjectStorage } from "../../../shared/storage";
 import { PlatformError, platformValidationError } from "../../platform-error";
+import { fetchListingImage } from "./fetch-listing-image";
 import type { PromptFields } from "./prompt-record";
 
 export interface PromptImage {
@@ -43,7 +44,8 @@ export function plannedPromptImageUrl(
 /**
  * Where a prompt's image is, from whichever of the fields was given (first wins): `image_base64`
  * is stored in the object storage, `file_path` must name an object already stored there,
- * `image_url` is used as it is (an empty one clears the image). Undefined when none was given.
+ * `image_url` is fetched once and its copy stored (`fetchListingImage`; an empty one clears the
+ * image). Undefined when none was given.
  */
 export async function resolvePromptImage(
   storage: ObjectStorage,
@@ -69,8 +71,9 @@ export async function resolvePromptImage(
       ]);
     return { image_url: storage.urlOf(fields.file_path), file_path: fields.file_path };
   }
+  if (fields.image_url) return fetchListingImage(storage, fields.image_url, "image_url");
   if (fields.image_url !== undefined || fields.file_path !== undefined || fields.image_base64 !== undefined) {
-    return { image_url: fields.image_url || null, file_path: null };
+    return { image_url: null, file_path: null };
   }
   return undefined;
 }

@@ -10,6 +10,7 @@ import type { PlatformServices } from "../../marketplace/platform-services";
 import { moderationRouter } from "./moderation/moderation.router";
 import { promptsRouter } from "./prompts/prompts.router";
 import { tokenLaunchRouter } from "./token-launch/token-launch.router";
+import { imagesRouter } from "./uploads/images.router";
 import { uploadsRouter } from "./uploads/uploads.router";
 
 /**
@@ -25,6 +26,7 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
     moderationRouter(deps),
     tokenLaunchRouter(deps, services),
     ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : []),
+    imagesRouter(services.storage),
     listingPagesRouter(deps),
     signInRouter(deps),
     apiKeysPageRouter(deps),

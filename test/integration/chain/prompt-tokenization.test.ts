@@ -21,22 +21,31 @@ function tokenized(wallet: Keypair, overrides: Record<string, unknown> = {}) {
   });
 }
 
-/** A URL too long for one launch transaction: the launch is refused when it is built. */
-const UNLAUNCHABLE_IMAGE = `https://images.example/${"a".repeat(1_500)}.png`;
+/**
+ * An image whose stored copy's URL is too long for one launch transaction (the platform `unlaunchable`
+ * gives stored images such URLs): the launch is refused when it is built.
+ */
+const UNLAUNCHABLE_IMAGE = dataUrl(PNG_1PX);
 
 describe("E7 tokenized prompts on the localnet", function () {
   this.timeout(90_000);
   let h: Harness;
   let connection: Connection;
   let platform: PromptsPlatform;
+  /** Stores images under a URL too long for a launch transaction. */
+  let unlaunchable: PromptsPlatform;
 
   before(async () => {
     h = await harness();
     const net = await h.localnet();
     connection = new Connection(net.rpcUrl, "confirmed");
     platform = await promptsPlatform(h);
+    unlaunchable = await promptsPlatform(h, { storagePublicUrl: `http://placeholder.test/${"a".repeat(1_400)}` });
   });
-  after(() => platform?.close());
+  after(async () => {
+    await platform?.close();
+    await unlaunchable?.close();
+  });
 
   /** Everything stored for a user: prompts, launches, runs, and today's counters. */
   async function storedFor(userId: string) {
@@ -207,8 +216,8 @@ describe("E7 tokenized prompts on the localnet", function () {
   it("leaves no half state when the launch fails: the prompt is gone, its count given back, and it can be sent again", async () => {
     const { key, userId } = await h.newKey();
     const wallet = await fundedWallet(connection, 0.1);
-    const body = tokenized(wallet, { image_url: UNLAUNCHABLE_IMAGE });
-    const res = await post(platform.url, "/api/add-prompt", key, body);
+    const body = tokenized(wallet, { image_base64: UNLAUNCHABLE_IMAGE });
+    const res = await post(unlaunchable.url, "/api/add-prompt", key, body);
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
     expect(res.body).to.include({ error: "Tokenization failed", code: "TOKENIZATION_FAILED", status_code: 400 });
     for (const form of keyLeakForms(wallet)) expect(JSON.stringify(res.body)).to.not.include(form);
@@ -228,10 +237,7 @@ describe("E7 tokenized prompts on the localnet", function () {
     expect(await listed(key, userId)).to.deep.equal([]);
 
     // The same prompt again, with an image the launch can hold: no duplicate of a prompt that never was.
-    const again = await post(platform.url, "/api/add-prompt", key, {
-      ...body,
-      image_url: "https://images.example/prompt.png",
-    });
+    const again = await post(platform.url, "/api/add-prompt", key, { ...body, image_base64: dataUrl(PNG_1PX) });
     expect(again.status, JSON.stringify(again.body)).to.equal(200);
     expect(again.body.tokenized).to.equal(true);
     expect((await storedFor(userId)).usage).to.deep.equal({ free: 1, paid: 0, agents: 0 });
@@ -359,7 +365,10 @@ describe("E7 tokenized prompts on the localnet", function () {
         creator_wallet: wallet.publicKey.toBase58(),
         private_key: keyEncodings(wallet).base64,
       };
-      const failed = await post(platform.url, "/api/edit-prompt", key, { ...edit, image_url: UNLAUNCHABLE_IMAGE });
+      const failed = await post(unlaunchable.url, "/api/edit-prompt", key, {
+        ...edit,
+        image_base64: UNLAUNCHABLE_IMAGE,
+      });
       expect(failed.status, JSON.stringify(failed.body)).to.equal(400);
       expect(failed.body.error).to.equal("Tokenization failed");
       const poor = newKeypair();

@@ -4,7 +4,7 @@ import { devSignInLink } from "../../../scripts/start/dev-sign-in";
 import { SessionTokens } from "../../../api/auth/session-tokens";
 import { harness, type Harness } from "../../helpers/harness";
 
-/** `npm start` prints a sign-in link for the development user: it signs in and opens the keys page. */
+/** `npm start` prints a sign-in link for the development user: it offers the sign-in, confirmed with one click. */
 describe("npm start's development sign-in link", () => {
   let h: Harness;
   before(async () => {
@@ -22,6 +22,9 @@ describe("npm start's development sign-in link", () => {
 
     const res = await fetch(link, { redirect: "manual" });
     expect(res.status).to.equal(200);
-    expect(res.headers.get("set-cookie")).to.match(/^apiary_session=/);
+    const page = await res.text();
+    expect(page).to.include(dev.id).and.include("Sign in as this account");
+    // Opening a link signs no one in by itself (login CSRF): the confirmation's form post does.
+    expect(res.headers.get("set-cookie")).not.to.match(/apiary_session=/);
   });
 });

@@ -142,6 +142,28 @@ describe("object storage: S3-compatible bucket", function () {
     expect(await storage.exists(`${sha(PNG_1PX)}.png`)).to.equal(false);
   });
 
+  it("is served by the platform itself at /images/<key>, typed by its key", async () => {
+    const settings = { dir: "/nonexistent", publicUrl: "http://unused.test", s3: s3.settings };
+    const platform = await servePlatform(
+      await harness(),
+      createPlatformServices(platformSettings({ storage: settings })),
+    );
+    try {
+      const stored = await createObjectStorage(settings).put(GIF_1PX, "image/gif");
+      const res = await fetch(`${platform.url}/images/${stored.key}`);
+      expect(res.status).to.equal(200);
+      expect(res.headers.get("content-type")).to.equal("image/gif");
+      expect(res.headers.get("x-content-type-options")).to.equal("nosniff");
+      expect(res.headers.get("cache-control")).to.equal("public, max-age=31536000, immutable");
+      expect(Buffer.from(await res.arrayBuffer()).equals(GIF_1PX)).to.equal(true);
+      for (const path of [`/images/${sha(PNG_1PX)}.png`, "/images/..%2Fsecret", `/images/${sha(GIF_1PX)}.svg`]) {
+        expect((await request(platform.url, "GET", path)).status, path).to.equal(404);
+      }
+    } finally {
+      await platform.close();
+    }
+  });
+
   it("fails (and stores nothing) when the server refuses the credentials", async () => {
     // s3rver checks the access key id of SigV4 requests, not the signature itself.
     const storage = new S3ObjectStorage({ ...s3.settings, accessKeyId: "UNKNOWN-KEY" });

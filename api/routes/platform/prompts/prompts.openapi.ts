@@ -134,3 +134,27 @@ export const uploadOperations: Operation[] = [
     },
   },
 ];
+
+/** `GET /images/{key}`: stored images, served by the platform whatever the storage. */
+export const imageOperations: Operation[] = [
+  {
+    method: "get",
+    path: "/images/{key}",
+    summary: "A listing's image as the platform stored it (the only image source its pages use)",
+    tags: ["Images"],
+    access: "public",
+    pathParams: Joi.object({ key: Joi.string().description("Content hash and extension, as the storage gave it") }),
+    responses: {
+      200: {
+        description: "The image",
+        content: {
+          "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
+          "image/jpeg": {},
+          "image/webp": {},
+          "image/gif": {},
+        },
+      },
+      404: platformError("No such image"),
+    },
+  },
+];

@@ -1,0 +1,72 @@
+import { config } from "../../../shared/config";
+import { logger } from "../../../shared/logger";
+import { egressFetch, egressPolicy, EgressRefusedError } from "../../../shared/net/egress";
+import { decodeImage, type ObjectStorage } from "../../../shared/storage";
+import { PlatformError } from "../../platform-error";
+
+/** Where a listing's image ended up: the stored copy's URL and key, or none. */
+interface FetchedImage {
+  image_url: string | null;
+  file_path: string | null;
+}
+
+/** How long the one fetch of a seller's image may take, all of it: the submit waits for it. */
+const FETCH_TIMEOUT_MS = 5_000;
+
+/** The bytes of a response, or null once they pass `maxBytes` (the rest is never read). */
+async function boundedBytes(res: Response, maxBytes: number): Promise<Buffer | null> {
+  const declared = Number(res.headers.get("content-length"));
+  if (declared > maxBytes || !res.body) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > maxBytes) return null;
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A listing's `image_url`, fetched once, now, through the egress policy, and kept in the
+ * platform's own storage, so pages show the platform's copy and no viewer's browser ever asks the
+ * seller's server. A URL the policy refuses is the request's 400 `EGRESS_REFUSED` (nothing stored);
+ * any other failure (unreachable, slow, not a 2xx, too large, not a PNG, JPEG, WebP or GIF by its
+ * bytes: never SVG) leaves the listing without an image rather than failing it.
+ */
+export async function fetchListingImage(storage: ObjectStorage, url: string, field: string): Promise<FetchedImage> {
+  try {
+    await egressPolicy.check(url);
+  } catch (err) {
+    if (err instanceof EgressRefusedError) throw refused(field, err);
+    throw err;
+  }
+  try {
+    const res = await egressFetch(url, {
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      headers: { accept: "image/png, image/jpeg, image/webp, image/gif" },
+    });
+    const bytes = res.ok ? await boundedBytes(res, config.platform.imageMaxBytes) : null;
+    if (!bytes) {
+      await res.body?.cancel().catch(() => undefined);
+      return noImage(`status ${res.status} or too large`);
+    }
+    const image = decodeImage(bytes);
+    const stored = await storage.put(image.data, image.contentType);
+    return { image_url: stored.url, file_path: stored.key };
+  } catch (err) {
+    // A name that resolved to a refused address only at connect time is refused like the check.
+    if (err instanceof EgressRefusedError) throw refused(field, err);
+    return noImage(err instanceof Error ? err.name : "error");
+  }
+}
+
+function refused(field: string, err: EgressRefusedError): PlatformError {
+  return new PlatformError(400, "Validation error", `${field}: ${err.message}`, {}, "EGRESS_REFUSED");
+}
+
+function noImage(why: string): FetchedImage {
+  // The URL is the seller's and may carry anything: only why is logged.
+  logger.info({ why }, "listing image not fetched; the listing has no image");
+  return { image_url: null, file_path: null };
+}
