@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RedisClient } from "./redis";
 import { config } from "../config";
-import { parseRunEvents, runEventsKey, type RunEventEntry } from "./run-events";
+import { parseRunEvents, readRunEventsAfter, runEventsKey, type RunEventEntry } from "./run-events";
 
 /** One client's view of one run's events, fed by the process's shared reader. */
 export interface RunEventFeed {
@@ -90,6 +90,7 @@ export class RunEventFollower {
     if (!set) this.followers.set(runId, (set = new Set()));
     set.add(follower);
     this.kick();
+    void this.readNow(follower);
     return {
       next: (waitMs, signal) => this.take(follower, waitMs, signal),
       close: () => {
@@ -132,6 +133,18 @@ export class RunEventFollower {
     // A follower that was full is read again from its own last entry.
     if (taken.length >= this.maxQueued) this.kick();
     return taken;
+  }
+
+  /**
+   * What a run's stream already holds goes to its new follower at once, read without blocking on the
+   * ordinary connection: a follower that joins a run under way would otherwise wait for the reader
+   * to come round to it (a woken read, then a read of every followed stream).
+   */
+  private async readNow(follower: Follower): Promise<void> {
+    const entries = await readRunEventsAfter(this.control, follower.runId, follower.cursor, this.countPerStream).catch(
+      () => [],
+    );
+    this.deliver(follower, entries);
   }
 
   /** Makes the reader take the current followers into account now. */
@@ -209,14 +222,17 @@ export class RunEventFollower {
   }
 
   private dispatch(runId: string | undefined, entries: RunEventEntry[]): void {
-    for (const f of (runId && this.followers.get(runId)) || []) {
-      for (const entry of entries) {
-        if (f.queue.length >= this.maxQueued) break;
-        if (!after(entry.id, f.cursor)) continue;
-        f.queue.push(entry);
-        f.cursor = entry.id;
-      }
-      if (f.queue.length > 0) f.wake?.();
+    for (const f of (runId && this.followers.get(runId)) || []) this.deliver(f, entries);
+  }
+
+  /** Queues for a follower the entries after its cursor, up to its cap (a read may overlap one it already had). */
+  private deliver(f: Follower, entries: RunEventEntry[]): void {
+    for (const entry of entries) {
+      if (f.queue.length >= this.maxQueued) break;
+      if (!after(entry.id, f.cursor)) continue;
+      f.queue.push(entry);
+      f.cursor = entry.id;
     }
+    if (f.queue.length > 0) f.wake?.();
   }
 }
