@@ -215,6 +215,9 @@ export class RunEventFollower {
         if (key === this.wakeKey) this.wakeId = entries[entries.length - 1][0];
         else this.dispatch(runOfKey.get(key), parseRunEvents(entries));
       }
+      // Let the followers handed entries write them before the next read is built (a read of every
+      // followed stream costs this process time in proportion to their number).
+      if (reply) await new Promise((resolve) => setImmediate(resolve));
     }
     this.looping = false;
     // A follower that joined as the loop was ending starts it again.
