@@ -26,8 +26,10 @@ import { platformRouters } from "./routes/platform";
 import { docsRouter } from "./routes/meta/docs.router";
 import { healthRouter } from "./routes/meta/health.router";
 import { rootRouter } from "./routes/meta/root.router";
-import { admissionOf, defersRateLimitVerdict, v1Routers } from "./routes/v1";
+import { admissionOf, defersRateLimitVerdict, holdsOpen, v1Routers } from "./routes/v1";
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter";
+import { createOpenRequests, type OpenRequests } from "./limits/open-requests";
+import { capOpenRequests } from "./http/open-request-cap";
 
 /** Where people get API keys; every 401 points there. */
 const howToGetKey = () => `${config.http.platformUrl}/platform/api-keys`;
@@ -60,14 +62,15 @@ export function executionApiRouters(deps: ApiDeps, limiter: RateLimiter): { open
 
 /**
  * The execution API (`/v1`, `/health`, Bull Board) as a Koa app without a listener, so tests can
- * serve it on any port. Tests may pass their own rate limiter (tiny limits, an unreachable Redis)
- * and their own `/metrics` guard (production mode, a token).
+ * serve it on any port. Tests may pass their own rate limiter (tiny limits, an unreachable Redis),
+ * their own open-request caps and their own `/metrics` guard (production mode, a token).
  */
 export function createApiApp(
   deps: ApiDeps,
   options: {
     bullBoard?: boolean;
     rateLimiter?: RateLimiter;
+    openRequests?: OpenRequests;
     metrics?: MetricsGuard;
     /** Bull Board's credentials and write mode; the configuration's by default. */
     admin?: typeof config.admin;
@@ -76,6 +79,7 @@ export function createApiApp(
   const app = new Koa({ proxy: true });
   app.silent = true; // the error middleware logs; Koa's default printer would log twice
   const limiter = options.rateLimiter ?? createRateLimiter(deps.redis);
+  const openRequests = options.openRequests ?? createOpenRequests(deps.redis);
   const routers = executionApiRouters(deps, limiter);
   app.use(requestMetrics([...routers.open, ...routers.v1]));
   app.use(requestLogger(logger));
@@ -101,10 +105,13 @@ export function createApiApp(
   // process saw used up: such requests cost no reading or parsing, whatever body they announce. A
   // large or compressed body is read only once the limiter has admitted one point of its request;
   // the rest (a batch counts one point per item) is counted after the body, with the small ones'.
+  // A request that streams or waits holds a slot of its key's and account's open-request caps
+  // from before its body is read until it ends.
   const exhaustedKeys = new ExhaustedKeys();
   const v1 = compose([
     apiKeyAuth(deps.keys),
     refuseExhaustedKeys(exhaustedKeys),
+    capOpenRequests(openRequests, limiter, holdsOpen),
     rateLimitBeforeLargeBodies(limiter, { largeBodyBytes: LARGE_BODY_BYTES, exhaustedKeys }),
     jsonBody(config.http.bodyLimit),
     rateLimit(limiter, { deferVerdict: defersRateLimitVerdict, admission: admissionOf, exhaustedKeys }),

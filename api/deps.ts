@@ -5,6 +5,7 @@ import { KeyOwnerCache } from "./auth/key-owner-cache";
 import { createPlatformServices, type PlatformServices } from "./marketplace/platform-services";
 import { SessionTokens } from "./auth/session-tokens";
 import { CompletionWaiter } from "../shared/queues/completion-waiter";
+import { RunEventFollower } from "../shared/queues/run-event-follower";
 import { createFlowProducer, createQueue } from "../shared/queues/queues";
 import { createRedis, type RedisClient } from "../shared/queues/redis";
 import { QUEUE_NAMES, type QueueName } from "../shared/queues/registry";
@@ -18,6 +19,8 @@ export interface ApiDeps {
   /** Parent/child flows for batches. */
   flows: FlowProducer;
   waiter: CompletionWaiter;
+  /** Every run event stream this process serves, read through one shared Redis connection. */
+  runEvents: RunEventFollower;
   /** Valid keys seen recently (revocations are announced and drop them at once). */
   keys: KeyOwnerCache;
   /** Session tokens (JWTs) of the identity backend, accepted by parts of the platform. */
@@ -31,8 +34,9 @@ export interface ApiDeps {
 }
 
 /**
- * Opens Postgres, Redis, one producer per queue and one subscriber (run-done notices, key
- * revocations). The platform services come from the configuration unless given (tests point them
+ * Opens Postgres, Redis, one producer per queue, one subscriber (run-done notices, key
+ * revocations) and one reader of run event streams: a fixed number of Redis connections, however
+ * many requests wait or stream. The platform services come from the configuration unless given (tests point them
  * at local price endpoints, tiny limits).
  */
 export async function createApiDeps(platform: PlatformServices = createPlatformServices()): Promise<ApiDeps> {
@@ -47,6 +51,7 @@ export async function createApiDeps(platform: PlatformServices = createPlatformS
   const waiter = new CompletionWaiter();
   const keys = new KeyOwnerCache(ds);
   const subscriber = createRedis("blocking");
+  const runEvents = new RunEventFollower(createRedis("blocking"), redis);
   await Promise.all([waiter.listenForNotices(subscriber), keys.listenForRevocations(subscriber)]);
   return {
     ds,
@@ -54,11 +59,13 @@ export async function createApiDeps(platform: PlatformServices = createPlatformS
     queues,
     flows,
     waiter,
+    runEvents,
     keys,
     sessions: new SessionTokens(),
     platform,
     async close() {
       subscriber.disconnect();
+      runEvents.close();
       await Promise.allSettled([...Object.values(queues).map((q) => q.close()), flows.close()]);
       producerConnection.disconnect();
       redis.disconnect();

@@ -3,8 +3,13 @@ import type { Frame, FrameStream } from "../reply";
 
 /** An open Server-Sent Events response. */
 interface SseStream {
-  /** An `event: <name>` frame with JSON data; without a name, a bare `data:` frame. */
-  send(frame: Frame): void;
+  /**
+   * An `event: <name>` frame with JSON data; without a name, a bare `data:` frame. False when the
+   * socket's buffer is full: wait for `drained` before sending more.
+   */
+  send(frame: Frame): boolean;
+  /** Resolves once the socket takes writes again (or the stream closed). */
+  drained(): Promise<void>;
   readonly closed: boolean;
   close(): void;
 }
@@ -36,11 +41,23 @@ function openSse(ctx: Context): SseStream {
   res.once("close", end);
   return {
     send({ data, event, raw }) {
-      if (closed) return;
+      if (closed) return true;
       // JSON.stringify never emits a raw newline, so one data line always holds the whole payload;
       // a raw frame's marker is one line by definition.
       const payload = raw ? String(data) : JSON.stringify(data);
-      res.write(`${event ? `event: ${event}\n` : ""}data: ${payload}\n\n`);
+      return res.write(`${event ? `event: ${event}\n` : ""}data: ${payload}\n\n`);
+    },
+    drained() {
+      return new Promise<void>((resolve) => {
+        if (closed) return resolve();
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.once("drain", done);
+        res.once("close", done);
+      });
     },
     get closed() {
       return closed;
@@ -55,7 +72,9 @@ function openSse(ctx: Context): SseStream {
 
 /**
  * Streams a use case's frames as Server-Sent Events until they end. A client that goes away
- * aborts the frames' signal, which stops them (not the work behind them).
+ * aborts the frames' signal, which stops them (not the work behind them). A client that reads
+ * slowly is not sent frames faster than its socket takes them: the next frame is asked for only
+ * once the socket drained, so the process never buffers a run's events for it without limit.
  */
 export async function writeSse(ctx: Context, frames: FrameStream): Promise<void> {
   const sse = openSse(ctx);
@@ -64,7 +83,7 @@ export async function writeSse(ctx: Context, frames: FrameStream): Promise<void>
   try {
     for await (const frame of frames(stop.signal)) {
       if (sse.closed) break;
-      sse.send(frame);
+      if (!sse.send(frame)) await sse.drained();
     }
   } finally {
     sse.close();

@@ -1,8 +1,7 @@
 import { config } from "../../shared/config";
 import type { Run } from "../../shared/db/entities/run.entity";
 import { findRun, isTerminal } from "../../shared/db/run-store";
-import { readRunEvents, type RunEvent } from "../../shared/queues/run-events";
-import { createRedis } from "../../shared/queues/redis";
+import { readRunEventsAfter, type RunEvent } from "../../shared/queues/run-events";
 import type { ApiDeps } from "../deps";
 import type { Frame, FrameStream } from "../reply";
 
@@ -36,32 +35,41 @@ function endingFromRow(run: Run, format: StreamFormat): RunEvent[] {
   return [{ type: "error", error: message }];
 }
 
+/** How long a stream waits for events before it looks at the run's row (a run that ended without its last events). */
+const ROW_CHECK_MS = 1_000;
+
 /**
  * A run's frames: the metadata frame, then the worker's events as they arrive from the run's Redis
- * stream, until its last event. When the run ends without its final events, the row tells the
- * ending; when it outlasts `SYNC_WAIT_MS`, an error frame says where to fetch it later.
+ * stream (through the process's shared `RunEventFollower`), until its last event. When the run
+ * ends without its final events, the row tells the ending; when it outlasts `SYNC_WAIT_MS`, an
+ * error frame says where to fetch it later.
  */
 export function runFrames(deps: ApiDeps, runId: string, format: StreamFormat): FrameStream {
   return async function* (stop) {
     yield { data: format.metadata };
-    const reader = createRedis("blocking");
+    const feed = deps.runEvents.follow(runId);
     const deadline = Date.now() + config.http.syncWaitMs;
     let lastId = "0";
     try {
       while (!stop.aborted) {
-        const batch = await readRunEvents(reader, runId, lastId, 1_000);
+        const batch = await feed.next(ROW_CHECK_MS, stop);
         for (const { id, event } of batch) {
           lastId = id;
           yield* format.framesFor(event);
           if (isLast(event)) return;
         }
         if (batch.length > 0) continue;
+        if (stop.aborted) return;
         const run = await findRun(deps.ds, runId);
         if (run && isTerminal(run.status)) {
-          // One last read: the final events may have landed just after the blocking read returned.
-          for (const { event } of await readRunEvents(reader, runId, lastId, 1)) {
-            yield* format.framesFor(event);
-            if (isLast(event)) return;
+          // The final events may have landed just after the last read: read what is left directly.
+          for (let rest = await readRest(deps, runId, lastId); rest.length > 0;) {
+            for (const { id, event } of rest) {
+              lastId = id;
+              yield* format.framesFor(event);
+              if (isLast(event)) return;
+            }
+            rest = await readRest(deps, runId, lastId);
           }
           for (const event of endingFromRow(run, format)) yield* format.framesFor(event);
           return;
@@ -73,7 +81,10 @@ export function runFrames(deps: ApiDeps, runId: string, format: StreamFormat): F
         }
       }
     } finally {
-      reader.disconnect();
+      feed.close();
     }
   };
 }
+
+/** A run's events after `lastId`, read at once on the process's ordinary connection. */
+const readRest = (deps: ApiDeps, runId: string, lastId: string) => readRunEventsAfter(deps.redis, runId, lastId, 500);

@@ -3,7 +3,13 @@ import { count, defineDomain, money, ms, num, optionalNum } from "./setting";
 const accountWindow = (window: string, tier: string) =>
   optionalNum(count, `requests per ${window} for all keys of one \`${tier}\` account together`);
 
-/** Requests per API key and per account, and the daily token and dollar budgets of an account. */
+const openRequests = (whose: string) =>
+  `streams and waiting synchronous run requests ${whose} may hold open at once (all web processes together)`;
+
+/**
+ * Requests per API key and per account, the daily token and dollar budgets of an account, and the
+ * streams and waits a key and an account may hold open at once.
+ */
 export const rateLimits = defineDomain(
   "Rate limits and account budgets",
   {
@@ -51,6 +57,10 @@ export const rateLimits = defineDomain(
       "dollars (LLM token cost) all runs of a `premium` account may cost per UTC day",
     ),
     MAX_KEYS_PER_ACCOUNT: num(count.default(10), "most active API keys one account may hold"),
+    OPEN_REQUESTS_FREE_PER_KEY: num(count.default(20), openRequests("one `free` API key")),
+    OPEN_REQUESTS_FREE_PER_ACCOUNT: num(count.default(50), openRequests("one `free` account (all its keys)")),
+    OPEN_REQUESTS_PREMIUM_PER_KEY: num(count.default(500), openRequests("one `premium` API key")),
+    OPEN_REQUESTS_PREMIUM_PER_ACCOUNT: num(count.default(1_000), openRequests("one `premium` account (all its keys)")),
   },
   (env) => {
     const free = {
@@ -93,6 +103,14 @@ export const rateLimits = defineDomain(
             dailyTokens: env("ACCOUNT_DAILY_TOKENS_PREMIUM"),
             dailyCost: env("ACCOUNT_DAILY_COST_PREMIUM"),
           },
+        },
+      },
+      /** Streams and synchronous waits a key and its account may hold open at once, by the key's tier. */
+      openRequests: {
+        free: { perKey: env("OPEN_REQUESTS_FREE_PER_KEY"), perAccount: env("OPEN_REQUESTS_FREE_PER_ACCOUNT") },
+        premium: {
+          perKey: env("OPEN_REQUESTS_PREMIUM_PER_KEY"),
+          perAccount: env("OPEN_REQUESTS_PREMIUM_PER_ACCOUNT"),
         },
       },
     };

@@ -24,11 +24,12 @@ export const httpDuration = new Histogram({
  * Why a request was refused with 429: its key's window, its account's window, its account's spend
  * of the day, or a key this process saw used up (refused before its body was read).
  */
-export type RateLimitReason = "key_window" | "account_window" | "daily_spend" | "exhausted_key";
+export type RateLimitReason =
+  "key_window" | "account_window" | "daily_spend" | "exhausted_key" | "key_open_requests" | "account_open_requests";
 
 const rateLimitRefusals = new Counter({
   name: `${PREFIX}rate_limit_refusals_total`,
-  help: "Requests refused with 429, by reason: key_window, account_window, daily_spend, exhausted_key",
+  help: "Requests refused with 429, by reason: key_window, account_window, daily_spend, exhausted_key, key_open_requests, account_open_requests",
   labelNames: ["reason"] as const,
   registers,
 });

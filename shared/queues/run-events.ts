@@ -11,7 +11,7 @@ export type RunEvent =
   | { type: "error"; error: string };
 
 /** The Redis stream holding one run's events (kept an hour after the last write). */
-const runEventsKey = (runId: string) => `${config.queue.prefix}:run-events:${runId}`;
+export const runEventsKey = (runId: string) => `${config.queue.prefix}:run-events:${runId}`;
 const TTL_SECONDS = 3_600;
 const MAX_EVENTS = 20_000;
 
@@ -42,18 +42,28 @@ export class RunEventWriter {
   }
 }
 
+/** One event as its stream holds it: the entry's id (where a reader resumes) and the event. */
+export interface RunEventEntry {
+  id: string;
+  event: RunEvent;
+}
+
+/** A stream's raw entries (`[id, ["e", json]]`) as events. */
+export function parseRunEvents(entries: [string, string[]][]): RunEventEntry[] {
+  return entries.map(([id, fields]) => ({ id, event: JSON.parse(fields[1]) as RunEvent }));
+}
+
 /**
- * Reads a run's events from `afterId` on, blocking up to `blockMs` for new ones. Needs a
- * connection of its own: a blocking read holds it.
+ * Up to `count` of a run's events after `afterId`, without blocking: safe on a shared connection.
+ * Following a run as it goes is `RunEventFollower`'s job.
  */
-export async function readRunEvents(
+export async function readRunEventsAfter(
   redis: RedisClient,
   runId: string,
   afterId: string,
-  blockMs: number,
-): Promise<{ id: string; event: RunEvent }[]> {
-  const reply = (await redis.xread("COUNT", 500, "BLOCK", blockMs, "STREAMS", runEventsKey(runId), afterId)) as
+  count: number,
+): Promise<RunEventEntry[]> {
+  const reply = (await redis.xread("COUNT", count, "STREAMS", runEventsKey(runId), afterId)) as
     [string, [string, string[]][]][] | null;
-  if (!reply) return [];
-  return reply[0][1].map(([id, fields]) => ({ id, event: JSON.parse(fields[1]) as RunEvent }));
+  return reply ? parseRunEvents(reply[0][1]) : [];
 }

@@ -2,6 +2,7 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { config } from "../../../shared/config";
 import type { ApiDeps } from "../../deps";
+import { parsePrefer } from "../../http/prefer-header";
 import type { Admission, RateLimiter } from "../../limits/rate-limiter";
 import {
   ADVANCED_RESEARCH_BATCH_PATH,
@@ -81,6 +82,19 @@ const RUN_PATHS = new Set([
   ADVANCED_RESEARCH_BATCH_PATH,
 ]);
 
+/** A path as the router matches it: without regard to case or a trailing slash. */
+const routedPath = (ctx: Context) => ctx.path.toLowerCase().replace(/\/$/, "");
+
+/**
+ * Whether a `/v1` request holds its connection open until its run ends: a run request that streams
+ * or waits, which is every POST that starts runs unless it asks `Prefer: respond-async` (then it
+ * is answered 202 at once, even with `stream: true`). Told from the path and headers, so before
+ * the body is read.
+ */
+export function holdsOpen(ctx: Context): boolean {
+  return ctx.method === "POST" && RUN_PATHS.has(routedPath(ctx)) && !parsePrefer(ctx.get("prefer")).respondAsync;
+}
+
 /** The items of a batch whose body is an object holding them (the advanced research batch's `input_schemas`). */
 function wrappedItems(path: string, body: unknown): unknown {
   return path === ADVANCED_RESEARCH_BATCH_PATH ? researchBatchItems(body) : undefined;
@@ -94,7 +108,7 @@ function wrappedItems(path: string, body: unknown): unknown {
  * up. The router ignores case and a trailing slash, so the path is compared the same way.
  */
 export function admissionOf(ctx: Context): Admission {
-  const path = ctx.path.toLowerCase().replace(/\/$/, "");
+  const path = routedPath(ctx);
   const body = wrappedItems(path, ctx.request.body) ?? ctx.request.body;
   const points = Array.isArray(body) && body.length <= config.maxBatchSize ? Math.max(1, body.length) : 1;
   return { points, startsRuns: ctx.method === "POST" && RUN_PATHS.has(path) };

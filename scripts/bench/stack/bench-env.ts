@@ -3,12 +3,14 @@ export const BENCH_DATABASE = "apiary_bench";
 
 const OUT_OF_REACH = String(1_000_000_000);
 
-/** Every per-key rate limit and account daily ceiling, raised out of reach (the limiter still counts). */
+/** Every per-key rate limit, open-request cap and account daily ceiling, raised out of reach (the limiter still counts). */
 export function unreachableRateLimits(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const tier of ["FREE", "PREMIUM"]) {
     for (const window of ["MINUTE", "HOUR", "DAY"]) env[`RATE_LIMIT_${tier}_PER_${window}`] = OUT_OF_REACH;
     for (const measure of ["TOKENS", "COST"]) env[`ACCOUNT_DAILY_${measure}_${tier}`] = OUT_OF_REACH;
+    // The concurrency scenario holds thousands of synchronous waits of one key at once.
+    for (const scope of ["KEY", "ACCOUNT"]) env[`OPEN_REQUESTS_${tier}_PER_${scope}`] = OUT_OF_REACH;
   }
   return env;
 }
