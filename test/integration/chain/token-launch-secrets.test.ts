@@ -6,7 +6,7 @@ import { freePorts } from "../../../scripts/bench/stack/free-port";
 import { exited, spawnEntry } from "../../helpers/child-process";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually } from "../../helpers/http";
-import { PNG_1PX } from "../../helpers/images";
+import { dataUrl, PNG_1PX } from "../../helpers/images";
 import { config } from "../../../shared/config";
 import { appendOnlyFilesText, rewritesSettled } from "../../helpers/redis-aof";
 import { postgresText, redisText } from "../../helpers/secret-scan";
@@ -32,6 +32,9 @@ describe("private keys never reach logs, Redis or Postgres", () => {
       LOG_LEVEL: "trace",
       PORT: String(port),
       PLATFORM_PORT: String(platformPort),
+      // A stored image's URL too long for one launch transaction: how the failing launch below fails
+      // (a seller's own image URL is fetched and stored now, never written into the metadata as given).
+      STORAGE_PUBLIC_URL: `http://placeholder.test/${"a".repeat(1_400)}`,
     });
     const worker = spawnEntry("workers/main.ts", ["--queues", "chain"], { LOG_LEVEL: "trace" });
     try {
@@ -56,7 +59,7 @@ describe("private keys never reach logs, Redis or Postgres", () => {
       const form = new FormData();
       for (const [name, value] of Object.entries({ ...base, private_key: keyEncodings(withFile).json }))
         form.append(name, value);
-      form.append("image", new Blob([PNG_1PX]), "bee.png");
+      form.append("image", "https://images.example.com/bee.png"); // a file would be stored under the long URL above
       expect((await postLaunch(platform, key, form)).status).to.equal(200);
 
       const refused = newKeypair();
@@ -106,7 +109,7 @@ describe("private keys never reach logs, Redis or Postgres", () => {
       ).to.equal("Insufficient SOL balance");
       const failingPrompt = await fundedWallet(connection, 0.05);
       const unlaunchable = tokenized(failingPrompt, keyEncodings(failingPrompt).base58, {
-        image_url: `https://images.example/${"a".repeat(1_500)}.png`,
+        image_base64: dataUrl(PNG_1PX),
       });
       expect((await post(platform, "/api/add-prompt", key, unlaunchable)).body.error).to.equal("Tokenization failed");
 
