@@ -10,6 +10,7 @@ import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { runLedger } from "../helpers/ledger";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
+import { parseSse } from "../helpers/sse";
 import { callsMentioning } from "../helpers/swarm";
 
 const E5 = "/v1/agent/completions";
@@ -160,5 +161,41 @@ describe("outside content is bounded before it is stored, counted or forwarded",
     expect(cut!.output.truncated).to.deep.equal({ received: 4 + answer.length, kept: MODEL_OUTPUT_MAX_CHARS });
     // The provider counted the whole answer, and that is what the step bills.
     expect(cut!.output_tokens).to.be.above(0);
+  });
+
+  it("stops reading a streamed answer at its bound, keeps 600,000 characters, and bills what it kept", async () => {
+    const marker = `long-stream-${Date.now()}`;
+    const started = performance.now();
+    const res = await fetch(`${h.baseUrl}${E5}`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({
+        agent_config: {
+          agent_name: "Streamer",
+          streaming_on: true,
+          mcp_config: { url: mcp.url },
+          llm_args: { sim_tool_arguments: { echo: { text: LONG_TEXT } } },
+        },
+        task: marker,
+        tools_enabled: ["echo"],
+        stream: true,
+      }),
+    });
+    const frames = parseSse(await res.text());
+    expect(performance.now() - started).to.be.below(10_000);
+    expect(res.status).to.equal(200);
+    const jobId = frames[0].data.job_id;
+    const ledger = await runLedger(h, jobId);
+    const cut = ledger.steps.find((s) => s.output?.truncated);
+    const whole = "echo".length + JSON.stringify({ text: LONG_TEXT }).length;
+    expect(cut!.output.truncated.kept).to.equal(MODEL_OUTPUT_MAX_CHARS);
+    expect(cut!.output.truncated.received).to.be.above(MODEL_OUTPUT_MAX_CHARS).and.at.most(whole);
+    expect(cut!.output.tool_calls[0].function.arguments).to.have.length(MODEL_OUTPUT_MAX_CHARS - "echo".length);
+    // The stream was left before the provider's count: the kept answer is counted, and billed as the ledger says.
+    expect(cut!.output_tokens).to.be.above(0);
+    const usage = frames.find((f) => f.event === "usage")!.data;
+    expect(usage.total_cost).to.be.closeTo(ledger.ledger, 1e-6);
+    const job = await request(h.baseUrl, "GET", `/v1/jobs/${jobId}`, { key });
+    expect(job.body.truncated.map((t: any) => t.what)).to.deep.equal(["model_output", "tool_arguments"]);
   });
 });
