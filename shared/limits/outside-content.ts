@@ -34,6 +34,12 @@ export const MODEL_ANSWER_MAX_BYTES = 16_000_000;
 /** Tool calls one model answer may make: as many as one request may offer tools (OpenAI's limit is 128). */
 export const TOOL_CALLS_MAX_PER_ANSWER = 128;
 
+/**
+ * One answer of an MCP server (a JSON message or an event stream) as bytes: room for a tool result
+ * many times `TOOL_RESULT_MAX_CHARS` (it is cut after it is read); a server sending more is not read on.
+ */
+export const MCP_RESPONSE_MAX_BYTES = 16_000_000;
+
 /** Tools an agent's MCP servers may offer together: OpenAI refuses a request with more than 128. */
 export const MCP_TOOLS_MAX = 128;
 

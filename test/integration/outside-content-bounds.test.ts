@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import {
+  MCP_RESPONSE_MAX_BYTES,
   MCP_TOOLS_LISTED_MAX,
   MCP_TOOLS_MAX,
   MODEL_OUTPUT_MAX_CHARS,
@@ -27,14 +28,16 @@ describe("outside content is bounded before it is stored, counted or forwarded",
   let key: string;
   let mcp: McpTestServer;
   let crowded: McpTestServer;
+  let flood: McpTestServer;
 
   before(async () => {
     h = await harness();
     ({ key } = await h.newKey());
     mcp = await startMcpTestServer({ hugeResultChars: 2_000_000, pageSize: 50 });
     crowded = await startMcpTestServer({ extraTools: 3_000, bloatedSchemaChars: 20_000, pageSize: 500 });
+    flood = await startMcpTestServer({ hugeResultChars: MCP_RESPONSE_MAX_BYTES + 1_000_000 });
   });
-  after(async () => Promise.all([mcp.close(), crowded.close()]));
+  after(async () => Promise.all([mcp.close(), crowded.close(), flood.close()]));
 
   /** The run's answer and job read agree, and its bill is its ledger. */
   async function expectBilledAsLedger(res: any): Promise<Awaited<ReturnType<typeof runLedger>>> {
@@ -86,6 +89,25 @@ describe("outside content is bounded before it is stored, counted or forwarded",
     );
     expect(Number(stored.longest)).to.be.below(TOOL_RESULT_MAX_CHARS + 1_000);
     expect(res.body.usage.mcp_cost).to.equal(0.1); // the one call, billed once
+  });
+
+  it("does not read an MCP answer past 16,000,000 bytes: the call fails and the model is told", async () => {
+    const marker = `flood-${Date.now()}`;
+    const started = performance.now();
+    const res = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: {
+        agent_config: { agent_name: "Flooded", mcp_config: { url: flood.url, timeout: 3 } },
+        task: marker,
+        tools_enabled: ["huge"],
+      },
+    });
+    expect(performance.now() - started).to.be.below(10_000);
+    expect(res.status, JSON.stringify(res.body).slice(0, 2_000)).to.equal(200);
+    const [failed] = toolMessages(callsMentioning(h, marker));
+    expect(failed).to.match(/^Tool call failed: /);
+    expect(failed.length).to.be.below(1_000);
+    await expectBilledAsLedger(res);
   });
 
   it("offers at most 128 MCP tools, leaves out a tool whose schema is too big, stops listing at 1,000, and says so", async () => {

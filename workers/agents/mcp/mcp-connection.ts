@@ -4,6 +4,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpConfig } from "../../../shared/contracts/agent-spec";
 import { MCP_TOOLS_LISTED_MAX } from "../../../shared/limits/outside-content";
 import { egressFetch } from "../../../shared/net/egress";
+import { boundedFetch } from "./mcp-bounded-fetch";
 import { describeMcpError, egressRefusalIn, McpUnavailableError } from "./mcp-errors";
 import { bearerToken, mcpRequestHeaders, mcpSecrets } from "./mcp-headers";
 import { displayUrl } from "./mcp-redact";
@@ -84,7 +85,7 @@ export async function connectMcpServer(config: McpConfig, signal?: AbortSignal):
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: mcpRequestHeaders(config) },
-    fetch: egressFetch,
+    fetch: boundedFetch(egressFetch),
   });
   try {
     await client.connect(transport, { timeout, signal });
