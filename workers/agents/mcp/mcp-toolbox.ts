@@ -144,6 +144,7 @@ export class McpToolbox {
       // Only the token: header values are often short ordinary words, and blanking them would
       // corrupt real answers; a tool echoing the token, though, would hand it to the model.
       const whole = redactSecrets(toolResultText(result), connection.token ? [connection.token] : []);
+      // Cut after the redaction, so a token the cut would split is never left half-shown.
       const { text, cut } = boundText(whole, TOOL_RESULT_MAX_CHARS);
       return {
         isError: Boolean(result.isError),
