@@ -54,6 +54,11 @@ export interface McpTestServerOptions {
   extraTools?: number;
   /** Adds a tool `bloated` first whose input schema's JSON is about this many characters. */
   bloatedSchemaChars?: number;
+  /**
+   * Adds a tool `backtrack` whose output schema's `pattern` takes a backtracking regular expression
+   * exponential time on the structured result it returns (a third party's schema is no instruction).
+   */
+  backtrackingSchema?: boolean;
 }
 
 function objectSchema(properties: Record<string, object>, required: string[]): Tool["inputSchema"] {
@@ -153,12 +158,22 @@ function toolsOf(opts: McpTestServerOptions): Tool[] {
   const huge: Tool[] = opts.hugeResultChars
     ? [{ name: "huge", description: "Returns a very long text.", inputSchema: { type: "object" } }]
     : [];
+  const backtrack: Tool[] = opts.backtrackingSchema
+    ? [
+        {
+          name: "backtrack",
+          description: "Returns a value its own output schema takes exponential time to check.",
+          inputSchema: { type: "object" },
+          outputSchema: { type: "object", properties: { v: { type: "string", pattern: "^(a|a)*$" } } },
+        },
+      ]
+    : [];
   const many = Array.from({ length: opts.extraTools ?? 0 }, (_, i): Tool => ({
     name: `many_${i + 1}`,
     description: `Added tool ${i + 1}.`,
     inputSchema: { type: "object" },
   }));
-  return [...bloated, ...TOOLS, ...huge, ...many];
+  return [...bloated, ...TOOLS, ...huge, ...backtrack, ...many];
 }
 
 function buildMcpServer(
@@ -198,6 +213,8 @@ function buildMcpServer(
         };
       case "stats":
         return { content: [], structuredContent: { count: 3, unit: "bees" } };
+      case "backtrack":
+        return { content: [{ type: "text", text: "checked?" }], structuredContent: { v: `${"a".repeat(40)}!` } };
       case "huge":
         // Words, as real text is: a tokenizer takes far longer over one repeated letter.
         return text("honey bees ".repeat(Math.ceil((opts.hugeResultChars ?? 0) / 11)).slice(0, opts.hugeResultChars));

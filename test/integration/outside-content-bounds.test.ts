@@ -29,6 +29,7 @@ describe("outside content is bounded before it is stored, counted or forwarded",
   let mcp: McpTestServer;
   let crowded: McpTestServer;
   let flood: McpTestServer;
+  let backtracking: McpTestServer;
 
   before(async () => {
     h = await harness();
@@ -36,8 +37,9 @@ describe("outside content is bounded before it is stored, counted or forwarded",
     mcp = await startMcpTestServer({ hugeResultChars: 2_000_000, pageSize: 50 });
     crowded = await startMcpTestServer({ extraTools: 3_000, bloatedSchemaChars: 20_000, pageSize: 500 });
     flood = await startMcpTestServer({ hugeResultChars: MCP_RESPONSE_MAX_BYTES + 1_000_000 });
+    backtracking = await startMcpTestServer({ backtrackingSchema: true });
   });
-  after(async () => Promise.all([mcp.close(), crowded.close(), flood.close()]));
+  after(async () => Promise.all([mcp.close(), crowded.close(), flood.close(), backtracking.close()]));
 
   /** The run's answer and job read agree, and its bill is its ledger. */
   async function expectBilledAsLedger(res: any): Promise<Awaited<ReturnType<typeof runLedger>>> {
@@ -49,6 +51,23 @@ describe("outside content is bounded before it is stored, counted or forwarded",
     expect(job.body.truncated).to.deep.equal(res.body.truncated);
     return ledger;
   }
+
+  it("takes a tool result as the server gives it: its output schema's pattern is never run (it would take minutes)", async () => {
+    const marker = `backtrack-${Date.now()}`;
+    const started = performance.now();
+    const res = await request(h.baseUrl, "POST", E5, {
+      key,
+      body: {
+        agent_config: { agent_name: "Checker", mcp_config: { url: backtracking.url } },
+        task: marker,
+        tools_enabled: ["backtrack"],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body).slice(0, 2_000)).to.equal(200);
+    expect(performance.now() - started, "ms").to.be.below(10_000);
+    expect(backtracking.callsByTool.get("backtrack")).to.be.at.least(1);
+    expect(toolMessages(callsMentioning(h, marker)).join("\n")).to.include("checked?");
+  });
 
   it("cuts a 2,000,000-character MCP result to 100,000 in the stored step and the model's prompt, and says so", async () => {
     const marker = `huge-result-${Date.now()}`;

@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { McpConfig } from "../../../shared/contracts/agent-spec";
 import { MCP_TOOLS_LISTED_MAX } from "../../../shared/limits/outside-content";
 import { egressFetch } from "../../../shared/net/egress";
@@ -30,6 +31,16 @@ export interface McpConnection {
 const MAX_TOOL_PAGES = 100;
 
 const CLIENT_INFO = { name: "apiary", version: "0.1.0" };
+
+/**
+ * Tool results are taken as the server gives them, never checked against the server's own output
+ * schema: the result is data the model reads, so a check protects nothing, and the SDK's default
+ * validator compiles the schema's `pattern`s into regular expressions a server can make take
+ * exponential time (`^(a|a)*$` on 27 characters took 0.8 s, each two more doubling it).
+ */
+const TAKE_AS_GIVEN: jsonSchemaValidator = {
+  getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }),
+};
 
 /** The config's timeout in ms (seconds in the spec). */
 export function configTimeoutMs(config: McpConfig): number {
@@ -82,7 +93,7 @@ export async function connectMcpServer(config: McpConfig, signal?: AbortSignal):
   } catch {
     throw new McpUnavailableError(label, "the URL is not valid");
   }
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: TAKE_AS_GIVEN });
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: mcpRequestHeaders(config) },
     fetch: boundedFetch(egressFetch),
