@@ -1,6 +1,6 @@
 import Joi from "joi";
 import { dollars, nullableString, runId, timestamp, tokenCount } from "./response-fields";
-import { woundDownFields } from "./run-outcome.schema";
+import { truncatedField, woundDownFields } from "./run-outcome.schema";
 
 /** The agent completion's usage (docs/api.md, "Request and answer shapes"). */
 const agentUsageSchema = Joi.object({
@@ -36,6 +36,7 @@ export const agentCompletionResponseSchema = Joi.object({
   usage: agentUsageSchema.required(),
   timestamp: timestamp.required(),
   ...woundDownFields,
+  ...truncatedField,
 }).id("AgentCompletionResponse");
 
 /** An E3 item that failed, in its slot. */

@@ -20,3 +20,20 @@ export const woundDownFields = {
   }).description("Why the run stopped early (only when `status` is `incomplete`)"),
   agents: agentOutcomesSchema.description("What each agent did (only when `status` is `incomplete`)"),
 };
+
+/** What a run cut of outside content to its bounds (docs/limits.md), one entry per cut. */
+const truncationSchema = Joi.object({
+  what: Joi.valid("tool_result", "tool_arguments", "model_output", "tool_list").required(),
+  agent: Joi.string().required().description("The agent whose turn it was"),
+  source: Joi.string().description("The tool, or for `tool_list` the MCP server's URL"),
+  received: Joi.number().integer().min(0).required().description("Its size as received"),
+  kept: Joi.number().integer().min(0).required().description("How much of it the run kept"),
+  unit: Joi.valid("characters", "tools").required(),
+}).id("Truncation");
+
+/** The field a run that cut outside content adds to its answer (absent when it cut nothing). */
+export const truncatedField = {
+  truncated: Joi.array()
+    .items(truncationSchema)
+    .description("Outside content (tool results and lists, tool arguments, model answers) cut to its bounds"),
+};

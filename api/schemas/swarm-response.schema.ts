@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { woundDownFields } from "./run-outcome.schema";
+import { truncatedField, woundDownFields } from "./run-outcome.schema";
 import { dollars, nullableString, runId, tokenCount } from "./response-fields";
 
 /** Spec: Usage of a swarm run, with its cost breakdown (docs/api.md, "Request and answer shapes"). */
@@ -54,6 +54,7 @@ export const swarmResponseSchema = Joi.object({
   execution_time: Joi.number().min(0).allow(null).required().description("Seconds"),
   usage: swarmUsageSchema.allow(null).required(),
   ...woundDownFields,
+  ...truncatedField,
 }).id("SwarmResponse");
 
 /** One E2 slot of a swarm that ran and succeeded. */

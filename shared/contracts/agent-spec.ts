@@ -1,4 +1,5 @@
 import type { WoundDown } from "./agent-outcome";
+import type { Truncation } from "../limits/outside-content";
 import type { SharedSpendCeilings } from "../limits/shared-spend";
 
 /** An MCP server an agent may call (spec: McpConfig). */
@@ -86,6 +87,8 @@ export interface AgentRunOutput {
   outputs: { role: string; content: unknown }[];
   /** Set when the budget wound the run down: it holds what finished. */
   incomplete?: WoundDown;
+  /** Outside content the run cut to its bounds (docs/limits.md), when any. */
+  truncated?: Truncation[];
 }
 
 /** Ceilings of one run; the API fills in the caller's tier defaults for what the request leaves out. */

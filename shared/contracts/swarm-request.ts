@@ -1,3 +1,4 @@
+import type { Truncation } from "../limits/outside-content";
 import type { WoundDown } from "./agent-outcome";
 import type { AgentSpec, RunBudgetRequest } from "./agent-spec";
 
@@ -90,6 +91,8 @@ export interface SwarmRunOutput {
   number_of_agents: number;
   /** Set when the budget wound the run down: `output` then lists what finished. */
   incomplete?: WoundDown;
+  /** Outside content the run cut to its bounds (docs/limits.md), when any. */
+  truncated?: Truncation[];
 }
 
 /** The SwarmResponse `usage` object of the spec and docs/api.md, as a swarm run stores it. */

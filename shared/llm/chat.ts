@@ -8,6 +8,7 @@ import { LlmCallError, scrubSecrets } from "./llm-error";
 import type { ResolvedModel } from "./providers";
 import type { CallConsumption } from "./call-consumption";
 import { abortReason, RunAbortedError } from "./run-aborted";
+import { boundAnswer } from "./bounded-answer";
 import { StreamAccumulator } from "./stream-accumulator";
 import { answerTokens, promptTokens } from "./tokens";
 
@@ -21,6 +22,8 @@ export interface ChatResult {
   finishReason: string;
   inputTokens: number;
   outputTokens: number;
+  /** The answer's characters as received and as kept, when it was over `MODEL_OUTPUT_MAX_CHARS` and cut. */
+  truncated?: { received: number; kept: number };
 }
 
 export interface ChatOptions {
@@ -114,11 +117,14 @@ async function once(
     const choice = completion.choices[0];
     if (!choice)
       throw new LlmCallError(`${target.provider} returned no choices`, null, target.provider, target.model, false);
+    const { message, cut } = boundAnswer(choice.message);
     return {
-      message: choice.message,
-      finishReason: choice.finish_reason,
+      message,
+      finishReason: cut ? "length" : choice.finish_reason,
       inputTokens: completion.usage?.prompt_tokens ?? promptTokens(request.messages, request.tools),
+      // The provider's count is what it charges, cut or not; without one, the whole answer counts.
       outputTokens: completion.usage?.completion_tokens ?? answerTokens(choice.message),
+      ...(cut ? { truncated: cut } : {}),
     };
   }
   const body = {
@@ -135,14 +141,18 @@ async function once(
       emitted.any = true;
       options.onText(text);
     }
+    // An answer past its bound is not read on: leaving the loop closes the stream.
+    if (acc.full) break;
   }
   attempt.inFlight = false;
-  const message = acc.message();
+  const { message, cut } = boundAnswer(acc.message(), acc.received);
   return {
     message,
-    finishReason: acc.finishReason,
+    finishReason: cut ? "length" : acc.finishReason,
     inputTokens: acc.usage?.prompt_tokens ?? promptTokens(request.messages, request.tools),
+    // A stream left at the bound never sent its count: what was kept is counted, as a provider that counts nothing is.
     outputTokens: acc.usage?.completion_tokens ?? answerTokens(message),
+    ...(cut ? { truncated: cut } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
 import { config, type Config } from "../config";
+import { MODEL_ANSWER_MAX_BYTES } from "../limits/outside-content";
 
 /**
  * Connections per LLM endpoint: as many as the process may have LLM calls in flight
@@ -68,7 +69,8 @@ function bufferedResponse(
  * A `fetch` for the OpenAI SDK built on node:http keep-alive agents. Node's built-in fetch costs
  * about half a millisecond more per call than the whole simulated LLM answer, which is too much on
  * the request path; this keeps the SDK (retries off, our own on top) and its streaming intact.
- * JSON answers are read whole; event streams are handed over as a web stream.
+ * JSON answers are read whole, up to `MODEL_ANSWER_MAX_BYTES`; event streams are handed over as a web
+ * stream (`StreamAccumulator` stops reading one at its bound).
  */
 export const nodeHttpFetch: typeof fetch = (input, init = {}) => {
   const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
@@ -94,7 +96,15 @@ export const nodeHttpFetch: typeof fetch = (input, init = {}) => {
           return;
         }
         const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          // A JSON answer this large is no answer (see MODEL_ANSWER_MAX_BYTES): it is not held.
+          if (size > MODEL_ANSWER_MAX_BYTES) {
+            res.destroy();
+            reject(new Error(`the answer is over ${MODEL_ANSWER_MAX_BYTES} bytes`));
+          } else chunks.push(chunk);
+        });
         res.on("end", () => resolve(bufferedResponse(Buffer.concat(chunks), meta, url.href)));
         res.on("error", reject);
       },

@@ -48,6 +48,17 @@ export interface McpTestServerOptions {
    * allows; another one (127.0.0.2) stands for an internal service the egress policy must refuse.
    */
   host?: string;
+  /** Adds a tool `huge` whose result is one text of this many characters (an outside result over every bound). */
+  hugeResultChars?: number;
+  /** Adds this many filler tools `many_<n>` after the usual ones (a tool list over the bounds). */
+  extraTools?: number;
+  /** Adds a tool `bloated` first whose input schema's JSON is about this many characters. */
+  bloatedSchemaChars?: number;
+  /**
+   * Adds a tool `backtrack` whose output schema's `pattern` takes a backtracking regular expression
+   * exponential time on the structured result it returns (a third party's schema is no instruction).
+   */
+  backtrackingSchema?: boolean;
 }
 
 function objectSchema(properties: Record<string, object>, required: string[]): Tool["inputSchema"] {
@@ -133,14 +144,52 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function buildMcpServer(pageSize: number, name: string, callsByTool: Map<string, number>): Server {
+/** The tools a server started with `opts` lists: the bloated one first, the usual ones, then the added ones. */
+function toolsOf(opts: McpTestServerOptions): Tool[] {
+  const bloated: Tool[] = opts.bloatedSchemaChars
+    ? [
+        {
+          name: "bloated",
+          description: "A tool whose schema is too big to offer.",
+          inputSchema: objectSchema({ text: { type: "string", description: "d".repeat(opts.bloatedSchemaChars) } }, []),
+        },
+      ]
+    : [];
+  const huge: Tool[] = opts.hugeResultChars
+    ? [{ name: "huge", description: "Returns a very long text.", inputSchema: { type: "object" } }]
+    : [];
+  const backtrack: Tool[] = opts.backtrackingSchema
+    ? [
+        {
+          name: "backtrack",
+          description: "Returns a value its own output schema takes exponential time to check.",
+          inputSchema: { type: "object" },
+          outputSchema: { type: "object", properties: { v: { type: "string", pattern: "^(a|a)*$" } } },
+        },
+      ]
+    : [];
+  const many = Array.from({ length: opts.extraTools ?? 0 }, (_, i): Tool => ({
+    name: `many_${i + 1}`,
+    description: `Added tool ${i + 1}.`,
+    inputSchema: { type: "object" },
+  }));
+  return [...bloated, ...TOOLS, ...huge, ...backtrack, ...many];
+}
+
+function buildMcpServer(
+  tools: Tool[],
+  opts: McpTestServerOptions,
+  name: string,
+  callsByTool: Map<string, number>,
+): Server {
+  const pageSize = opts.pageSize ?? 3;
   const server = new Server({ name: `apiary-test-${name}`, version: "1.0.0" }, { capabilities: { tools: {} } });
   // The low-level Server because McpServer always lists every tool at once; paging is what we test.
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     const start = request.params?.cursor ? Number(request.params.cursor) : 0;
-    const page = TOOLS.slice(start, start + pageSize);
+    const page = tools.slice(start, start + pageSize);
     const next = start + pageSize;
-    return { tools: page, ...(next < TOOLS.length ? { nextCursor: String(next) } : {}) };
+    return { tools: page, ...(next < tools.length ? { nextCursor: String(next) } : {}) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
@@ -164,8 +213,13 @@ function buildMcpServer(pageSize: number, name: string, callsByTool: Map<string,
         };
       case "stats":
         return { content: [], structuredContent: { count: 3, unit: "bees" } };
+      case "backtrack":
+        return { content: [{ type: "text", text: "checked?" }], structuredContent: { v: `${"a".repeat(40)}!` } };
+      case "huge":
+        // Words, as real text is: a tokenizer takes far longer over one repeated letter.
+        return text("honey bees ".repeat(Math.ceil((opts.hugeResultChars ?? 0) / 11)).slice(0, opts.hugeResultChars));
       default:
-        if (TOOLS.some((t) => t.name === request.params.name)) return text(`${request.params.name} ok`);
+        if (tools.some((t) => t.name === request.params.name)) return text(`${request.params.name} ok`);
         return text(`unknown tool ${request.params.name}`, true);
     }
   });
@@ -191,7 +245,7 @@ function plainError(res: ServerResponse, status: number, message: string): void 
  * `notifications/cancelled` reaches the server that runs the call, which lets `slow` stop early.
  */
 export async function startMcpTestServer(opts: McpTestServerOptions = {}): Promise<McpTestServer> {
-  const pageSize = opts.pageSize ?? 3;
+  const tools = toolsOf(opts);
   const name = opts.name ?? "default";
   const requests: RecordedMcpRequest[] = [];
   const callsByTool = new Map<string, number>();
@@ -235,7 +289,7 @@ export async function startMcpTestServer(opts: McpTestServerOptions = {}): Promi
         sessions.set(id, { transport, server });
       },
     });
-    const server = buildMcpServer(pageSize, name, callsByTool);
+    const server = buildMcpServer(tools, opts, name, callsByTool);
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };

@@ -96,6 +96,11 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "the MCP server failed or refused (headers fetch cannot send are the request's: see REFUSAL_SITES)",
   },
   {
+    file: "workers/agents/mcp/mcp-bounded-fetch.ts",
+    throwText: "the server's answer is over",
+    why: "an MCP server answered past MCP_RESPONSE_MAX_BYTES: the server's doing, which the call reports to the model as a failed tool call",
+  },
+  {
     file: "workers/agents/mcp/mcp-toolbox.ts",
     throwText: "throw signal?.aborted",
     why: "an MCP server failed, or the run was cancelled",

@@ -22,6 +22,7 @@ import { isRunFailure } from "../handlers/run-failure";
 import { collectMcpServers } from "./mcp/mcp-servers";
 import { McpToolbox } from "./mcp/mcp-toolbox";
 import type { StepRecorder } from "./step-recorder";
+import { noteResultCut, noteToolListCuts, refuseLongArguments } from "./truncation-notes";
 
 export { agentName } from "./handoffs";
 
@@ -127,6 +128,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   if (!systemPrompt?.trim()) systemPrompt = [`You are ${name}.`, spec.description].filter(Boolean).join(" ");
 
   const toolset = await openToolset(spec, ctx, builtin, input.toolsEnabled);
+  noteToolListCuts(ctx.recorder, name, toolset.mcp?.listCuts ?? []);
   try {
     const messages: ChatMessage[] = [
       { role: "system", content: systemPrompt },
@@ -188,6 +190,8 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   /** Runs one tool call the service can execute; the text is what the model reads back. */
   async function executeTool(toolCall: ToolCall, lane: StepRecorder): Promise<string> {
     const { name: tool, arguments: args } = toolCall.function;
+    const refusal = refuseLongArguments(ctx.recorder, name, tool, args);
+    if (refusal) return refusal;
     if (tool === HANDOFF_TOOL) {
       const handoff = parseHandoff(args, toolset.handoffs);
       if (!handoff)
@@ -218,6 +222,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
         refund();
         throw err;
       });
+    noteResultCut(ctx.recorder, name, tool, outcome.output);
     return (outcome.output as { text: string }).text;
   }
 }

@@ -1,10 +1,12 @@
 import { config } from "../../shared/config";
+import { boundText, TOOL_RESULT_MAX_CHARS } from "../../shared/limits/outside-content";
 import type { BuiltinTool } from "../../shared/tools/builtin-tools";
 import { scrapePage, ScrapeRefusedError } from "../tools/web-scraper";
 import { SearchFailedError, searchResultText, webSearch } from "../tools/web-search";
 import type { AgentContext } from "./agent-context";
 import type { FunctionTool } from "./function-tools";
 import type { StepRecorder } from "./step-recorder";
+import { noteResultCut } from "./truncation-notes";
 
 /** The function tool the model is offered for a built-in tool. */
 export function builtinFunctionTool(tool: BuiltinTool): FunctionTool {
@@ -62,7 +64,8 @@ async function execute(tool: BuiltinTool, argument: string, signal: AbortSignal)
 /**
  * One call of a built-in tool, as a recorded step (`model` `tool:<name>`), so a retried job replays
  * a finished search instead of repeating it. Calls beyond `TOOL_MAX_CALLS_PER_RUN` are answered
- * with a refusal instead of run; results are cut to `TOOL_RESULT_MAX_CHARS`.
+ * with a refusal instead of run; results are cut to `TOOL_RESULT_MAX_CHARS` (the setting, at most
+ * the bound of every tool result) with a marker saying so.
  */
 export async function callBuiltinTool(
   tool: BuiltinTool,
@@ -80,9 +83,11 @@ export async function callBuiltinTool(
   const outcome = await lane.step(
     { agentName, role: "tool", model: `tool:${tool}`, input: { tool, arguments: args } },
     async () => {
-      const text = (await execute(tool, argument, ctx.signal)).slice(0, settings.resultMaxChars);
-      return { output: { text }, inputTokens: 0, outputTokens: 0, cost: 0 };
+      const max = Math.min(settings.resultMaxChars, TOOL_RESULT_MAX_CHARS);
+      const { text, cut } = boundText(await execute(tool, argument, ctx.signal), max);
+      return { output: { text, ...(cut ? { truncated: cut } : {}) }, inputTokens: 0, outputTokens: 0, cost: 0 };
     },
   );
+  noteResultCut(ctx.recorder, agentName, tool, outcome.output);
   return (outcome.output as { text: string }).text;
 }

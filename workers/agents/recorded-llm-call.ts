@@ -14,10 +14,12 @@ import type { InFlightCall } from "./spend-pools";
 import { billCaller } from "./run-charges";
 import { CallCutOff, type StepMeta, type StepOutcome, type StepRecorder } from "./step-recorder";
 
-/** What an assistant turn is stored as: its text and any tool calls. */
+/** What an assistant turn is stored as: its text and any tool calls, and what was cut of it. */
 export type AssistantMessage = {
   content: string | null;
   tool_calls?: OpenAI.Chat.Completions.ChatCompletionMessageToolCall[];
+  /** Set when the answer was over `MODEL_OUTPUT_MAX_CHARS` and cut (see `ChatResult`). */
+  truncated?: { received: number; kept: number };
 };
 
 /** Makes one LLM call and counts it in the worker's metrics (`apiary_llm_*`), whatever its end (a cut-off one with what it consumed). */
@@ -84,11 +86,15 @@ function pricedOutcome(
   };
 }
 
-/** What an assistant message is stored as: its text and any tool calls. */
-function assistantMessage(message: OpenAI.Chat.Completions.ChatCompletionMessage | null): AssistantMessage {
+/** What an assistant message is stored as: its text and any tool calls (and `truncated`, when it was cut). */
+function assistantMessage(
+  message: OpenAI.Chat.Completions.ChatCompletionMessage | null,
+  truncated?: ChatResult["truncated"],
+): AssistantMessage {
   return {
     content: message?.content ?? null,
     ...(message?.tool_calls?.length ? { tool_calls: message.tool_calls } : {}),
+    ...(truncated ? { truncated } : {}),
   };
 }
 
@@ -141,7 +147,8 @@ export async function recordedLlmCall(
             ended: () => ctx.budget.callWaiting(allowance, false),
           },
         );
-        return pricedOutcome(target, reply.inputTokens, reply.outputTokens, assistantMessage(reply.message));
+        const output = assistantMessage(reply.message, reply.truncated);
+        return pricedOutcome(target, reply.inputTokens, reply.outputTokens, output);
       } catch (err) {
         const consumed = consumptionOf(err);
         if (!consumed) throw err;
@@ -160,5 +167,13 @@ export async function recordedLlmCall(
     throw err;
   }
   charge(ctx, recorder, meta, allowance, outcome, outcome.replayed);
-  return { message: outcome.output as AssistantMessage, replayed: outcome.replayed };
+  const message = outcome.output as AssistantMessage;
+  if (message.truncated)
+    recorder.truncations.push({
+      what: "model_output",
+      agent: meta.agentName,
+      ...message.truncated,
+      unit: "characters",
+    });
+  return { message, replayed: outcome.replayed };
 }

@@ -4,6 +4,7 @@ import type { ChargeKind, RunCharge } from "../../shared/db/entities/run-charge.
 import type { RunStep, StepStatus } from "../../shared/db/entities/run-step.entity";
 import { insertCharge } from "../../shared/db/run-charge-store";
 import { insertStep } from "../../shared/db/run-finish-writes";
+import type { Truncation } from "../../shared/limits/outside-content";
 import { countLedgerEntry } from "../../shared/metrics/billing";
 import type { AgentOutcomes } from "./agent-outcomes";
 import { NO_LEASE, StepStore, type CallListener } from "./step-store";
@@ -100,6 +101,11 @@ export class StepRecorder {
   /** Each agent's part in the run so far (shared by every lane): what a run that stops early reports. */
   get outcomes(): AgentOutcomes {
     return this.store.outcomes;
+  }
+
+  /** Outside content the run cut so far (shared by every lane): what its answer lists under `truncated`. */
+  get truncations(): Truncation[] {
+    return this.store.truncations;
   }
 
   /** The key the next `step` of this lane takes (a charge that pays for that step is keyed by it). */

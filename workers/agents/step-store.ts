@@ -3,6 +3,7 @@ import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { RunLeaseLostError } from "../../shared/db/run-lease-check";
+import type { Truncation } from "../../shared/limits/outside-content";
 import { AgentOutcomes } from "./agent-outcomes";
 
 /**
@@ -47,6 +48,8 @@ export class StepStore {
   replayed = 0;
   /** Each agent's part in the run so far. */
   readonly outcomes = new AgentOutcomes();
+  /** Outside content the run cut to its bounds, replayed steps' included: the answer's `truncated`. */
+  readonly truncations: Truncation[] = [];
   /** Inserts in flight; `flush` waits for them. */
   readonly pending: Promise<void>[] = [];
   readonly listeners: CallListener[] = [];

@@ -18,6 +18,7 @@ import { RunBudget } from "../agents/run-budget";
 import { BudgetExceededError } from "../agents/call-allowance";
 import { SharedSpend } from "../agents/spend-pools";
 import { StepRecorder } from "../agents/step-recorder";
+import { withTruncations } from "../agents/truncation-notes";
 import type { HandlerContext } from "./handler";
 import { reportSteps } from "./job-progress";
 import { isRunFailure, runErrorOf } from "./run-failure";
@@ -119,7 +120,8 @@ export async function executeRun<R extends ExecutedRun>(
     // The run's last steps and charges are stored before its completion: whoever reads the bill
     // then finds the whole ledger behind it.
     await env.recorder.flush();
-    const finalRow = await durable(() => completeRun(ctx.ds, runId, output, usage, lease.owner));
+    const stored = withTruncations(output, env.recorder.truncations);
+    const finalRow = await durable(() => completeRun(ctx.ds, runId, stored, usage, lease.owner));
     if (!finalRow) return await endCancelled(usage); // cancelled as it finished
     countEnded(run, "succeeded");
     ctx.announce(finalRow);
@@ -161,7 +163,7 @@ export async function executeRun<R extends ExecutedRun>(
               message: woundDown.message,
               agents,
             };
-            const output = { ...how.windDown!(env), incomplete };
+            const output = withTruncations({ ...how.windDown!(env), incomplete }, env.recorder.truncations);
             return completeRun(ctx.ds, runId, output, usage, lease.owner);
           })
         : await durable(() => failRun(ctx.ds, runId, error, { usage, agents, owner: lease.owner }));

@@ -1,4 +1,5 @@
 import { config, type Config } from "../../shared/config";
+import { headOf, SEARCH_HIT_TITLE_MAX_CHARS, SEARCH_HIT_URL_MAX_CHARS } from "../../shared/limits/outside-content";
 
 type SearchSettings = Config["builtinTools"]["search"];
 
@@ -26,19 +27,19 @@ function stringOr(value: unknown, fallback: string): string {
 }
 
 /** A provider's `results` as hits, ignoring entries without a URL (nothing to cite). */
-function hitsOf(body: unknown, maxCharacters: number): SearchHit[] {
+function hitsOf(body: unknown, numResults: number, maxCharacters: number): SearchHit[] {
   const results = (body as { results?: unknown } | null)?.results;
   if (!Array.isArray(results)) throw new SearchFailedError("the search provider's answer has no results list");
-  return results.flatMap((raw): SearchHit[] => {
+  // A provider that ignores numResults or maxCharacters still cannot flood the model.
+  return results.slice(0, numResults).flatMap((raw): SearchHit[] => {
     const r = (raw ?? {}) as Record<string, unknown>;
-    if (typeof r.url !== "string" || !r.url) return [];
+    if (typeof r.url !== "string" || !r.url || r.url.length > SEARCH_HIT_URL_MAX_CHARS) return [];
     return [
       {
-        title: stringOr(r.title, r.url),
+        title: headOf(stringOr(r.title, r.url), SEARCH_HIT_TITLE_MAX_CHARS),
         url: r.url,
-        publishedDate: typeof r.publishedDate === "string" ? r.publishedDate : null,
-        // A provider that ignores maxCharacters still cannot flood the model.
-        text: stringOr(r.text, "").slice(0, maxCharacters),
+        publishedDate: typeof r.publishedDate === "string" ? headOf(r.publishedDate, 64) : null,
+        text: headOf(stringOr(r.text, ""), maxCharacters),
       },
     ];
   });
@@ -57,6 +58,7 @@ export async function webSearch(
 ): Promise<SearchHit[]> {
   if (!settings.url) throw new SearchFailedError("no search provider is configured");
   const maxCharacters = options.maxCharacters ?? settings.maxCharacters;
+  const numResults = options.numResults ?? settings.numResults;
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let response: Response;
@@ -66,7 +68,7 @@ export async function webSearch(
       headers: { "content-type": "application/json", "x-api-key": settings.apiKey },
       body: JSON.stringify({
         query,
-        numResults: options.numResults ?? settings.numResults,
+        numResults,
         contents: { text: { maxCharacters } },
       }),
       signal,
@@ -82,7 +84,7 @@ export async function webSearch(
     throw new SearchFailedError(`the search provider answered ${response.status}`);
   }
   const body: unknown = await response.json().catch(() => null);
-  return hitsOf(body, maxCharacters);
+  return hitsOf(body, numResults, maxCharacters);
 }
 
 /** Hits as the text a model reads: numbered, each with its title, address, date and excerpt. */

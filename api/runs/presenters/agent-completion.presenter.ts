@@ -34,5 +34,6 @@ export function presentAgentCompletion(run: AgentRun) {
     usage: orderedUsage(run.usage),
     timestamp: (run.finished_at ?? new Date()).toISOString(),
     ...presentWoundDown(output?.incomplete),
+    ...(output?.truncated?.length ? { truncated: output.truncated } : {}),
   };
 }

@@ -53,5 +53,6 @@ export function presentSwarmCompletion(run: SwarmRun) {
     execution_time: run.execution_time,
     usage: orderedSwarmUsage(run.usage),
     ...presentWoundDown(stored?.incomplete),
+    ...(stored?.truncated?.length ? { truncated: stored.truncated } : {}),
   };
 }

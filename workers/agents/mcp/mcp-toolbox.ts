@@ -1,11 +1,12 @@
 import type OpenAI from "openai";
 import type { McpConfig } from "../../../shared/contracts/agent-spec";
+import { boundText, TOOL_RESULT_MAX_CHARS } from "../../../shared/limits/outside-content";
 import { configTimeoutMs, connectMcpServer, type McpConnection } from "./mcp-connection";
 import { describeMcpError } from "./mcp-errors";
 import { redactSecrets } from "./mcp-redact";
 import { toolResultText } from "./mcp-result-text";
 import { uniqueToolName } from "./mcp-tool-names";
-import { toolParameters } from "./mcp-tool-schema";
+import { McpToolListBounds } from "./mcp-tool-bounds";
 import { mcpToolSettings } from "./mcp-tool-settings";
 
 export { McpUnavailableError } from "./mcp-errors";
@@ -18,6 +19,15 @@ export interface McpCallResult {
   text: string;
   /** True when the call failed or the tool reported an error; the text says why. */
   isError: boolean;
+  /** The result's length and what was kept, when it was over `TOOL_RESULT_MAX_CHARS` and cut. */
+  truncated?: { received: number; kept: number };
+}
+
+/** A server whose tool list was cut to the bounds: its URL, the tools read, the tools offered. */
+export interface McpListCut {
+  server: string;
+  received: number;
+  kept: number;
 }
 
 /** Where a function name offered to the model leads. */
@@ -52,23 +62,34 @@ function parseArguments(
 export class McpToolbox {
   /** The function tools to send to the model, in server order then listing order. */
   readonly tools: McpFunctionTool[];
+  /** The servers whose tools did not all fit in the bounds (`McpToolListBounds`). */
+  readonly listCuts: McpListCut[] = [];
   private readonly routes = new Map<string, McpRoute>();
   private calls = 0;
 
   private constructor(private readonly connections: McpConnection[]) {
     const taken = new Set<string>();
     const tools: McpFunctionTool[] = [];
+    const bounds = new McpToolListBounds();
     for (const connection of connections) {
+      let kept = 0;
+      let left = connection.listed - connection.tools.length; // read past the listing bound
       for (const tool of connection.tools) {
         const settings = mcpToolSettings(connection.config, tool.name);
         if (!settings.enabled) continue;
+        const offered = bounds.admit(tool, tool.description ?? tool.title ?? tool.annotations?.title ?? "");
+        if (!offered) {
+          left++;
+          continue;
+        }
         const name = uniqueToolName(tool.name, taken);
         const timeoutMs =
           settings.timeoutSeconds !== null ? settings.timeoutSeconds * 1000 : configTimeoutMs(connection.config);
         this.routes.set(name, { connection, toolName: tool.name, timeoutMs });
-        const description = tool.description ?? tool.title ?? tool.annotations?.title ?? "";
-        tools.push({ type: "function", function: { name, description, parameters: toolParameters(tool.inputSchema) } });
+        tools.push({ type: "function", function: { name, ...offered } });
+        kept++;
       }
+      if (left > 0) this.listCuts.push({ server: connection.label, received: connection.listed, kept });
     }
     this.tools = tools;
   }
@@ -122,8 +143,14 @@ export class McpToolbox {
       });
       // Only the token: header values are often short ordinary words, and blanking them would
       // corrupt real answers; a tool echoing the token, though, would hand it to the model.
-      const text = redactSecrets(toolResultText(result), connection.token ? [connection.token] : []);
-      return result.isError ? { isError: true, text: `Tool error: ${text}` } : { isError: false, text };
+      const whole = redactSecrets(toolResultText(result), connection.token ? [connection.token] : []);
+      // Cut after the redaction, so a token the cut would split is never left half-shown.
+      const { text, cut } = boundText(whole, TOOL_RESULT_MAX_CHARS);
+      return {
+        isError: Boolean(result.isError),
+        text: result.isError ? `Tool error: ${text}` : text,
+        ...(cut ? { truncated: cut } : {}),
+      };
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;
       return { isError: true, text: `Tool call failed: ${describeMcpError(error, timeoutMs, connection.secrets)}` };
