@@ -6,7 +6,7 @@ import { BadRequestError, ValidationError } from "../../shared/errors";
 import { ImageError } from "../../shared/storage";
 import { PlatformError } from "../platform-error";
 import { clientLeft, readBodyUnlessClientLeaves, requestAborted } from "./client-left";
-import { findJsonHazard, MAX_JSON_DEPTH } from "./json-hazards";
+import { findJsonHazard, MAX_JSON_DEPTH } from "../../shared/json/json-hazards";
 import type { PlatformState } from "./state";
 
 /** A size in the `BODY_LIMIT` style (`32kb`, `10mb`, or plain bytes) in bytes. */

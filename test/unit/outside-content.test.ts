@@ -8,6 +8,7 @@ import {
 } from "../../shared/limits/outside-content";
 import { boundAnswer } from "../../shared/llm/bounded-answer";
 import { StreamAccumulator } from "../../shared/llm/stream-accumulator";
+import { McpToolListBounds } from "../../workers/agents/mcp/mcp-tool-bounds";
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
@@ -64,5 +65,13 @@ describe("outside content bounds", () => {
     const { message, cut } = boundAnswer(acc.message(), acc.received);
     expect(cut).to.deep.equal({ received: 800_000, kept: MODEL_OUTPUT_MAX_CHARS });
     expect(message.content!.startsWith("s".repeat(MODEL_OUTPUT_MAX_CHARS) + "…[truncated: 800,000")).to.equal(true);
+  });
+
+  it("leaves out an MCP tool whose schema is nested 20,000 deep instead of overflowing the stack, and offers the next", () => {
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 20_000; i++) deep = { type: "object", properties: { x: deep } };
+    const bounds = new McpToolListBounds();
+    expect(bounds.admit({ name: "deep", inputSchema: deep }, "A tool nested too deep.")).to.equal(null);
+    expect(bounds.admit({ name: "plain", inputSchema: { type: "object" } }, "A plain tool.")).to.not.equal(null);
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import Joi from "joi";
-import { findJsonHazard, isStorableText, MAX_JSON_DEPTH } from "../../api/http/json-hazards";
+import { findJsonHazard, isStorableText, MAX_JSON_DEPTH } from "../../shared/json/json-hazards";
 import { agentCompletionSchema } from "../../api/schemas/agent-request.schema";
 import { validateRequest } from "../../api/schemas/validate-request";
 

@@ -5,6 +5,7 @@ import {
   MCP_TOOLS_MAX,
   MCP_TOOLS_TOTAL_MAX_CHARS,
 } from "../../../shared/limits/outside-content";
+import { findJsonHazard, MAX_JSON_DEPTH } from "../../../shared/json/json-hazards";
 import { toolParameters, type JsonSchemaObject } from "./mcp-tool-schema";
 
 type McpListedTool = { name: string; description?: string; inputSchema?: unknown };
@@ -29,6 +30,9 @@ export class McpToolListBounds {
   /** The tool as it may be offered, or null when it does not fit (and is left out). */
   admit(tool: McpListedTool, description: string): OfferedTool | null {
     if (this.count >= MCP_TOOLS_MAX) return null;
+    // Nested deeper than any request may be, a schema would overflow the stack of every walk of it
+    // (JSON.stringify included): left out, as a schema too large is.
+    if (findJsonHazard(tool.inputSchema, MAX_JSON_DEPTH, { text: false })) return null;
     const parameters = toolParameters(tool.inputSchema);
     const schemaChars = JSON.stringify(parameters).length;
     if (schemaChars > MCP_TOOL_SCHEMA_MAX_CHARS) return null;

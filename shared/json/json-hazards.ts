@@ -28,18 +28,22 @@ function pathOf(entry: Pending): (string | number)[] {
 
 /**
  * The first thing in a parsed JSON value that the service cannot safely handle: nesting deeper
- * than `maxDepth`, or a string or key that cannot be stored. Walks without recursion, so the
+ * than `maxDepth`, or (unless `text` is false) a string or key that cannot be stored. Walks without recursion, so the
  * check itself cannot overflow the stack, and in time and memory linear in the value: each entry
  * holds its parent and key (a copy of the whole path per value made a 4 MB body of nested arrays
  * take 10 s and 2.3 GB), and numbers, booleans and null are never queued.
  */
-export function findJsonHazard(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonHazard | null {
+export function findJsonHazard(
+  value: unknown,
+  maxDepth = MAX_JSON_DEPTH,
+  { text = true }: { text?: boolean } = {},
+): JsonHazard | null {
   const pending: Pending[] = [{ node: value, depth: 0, parent: null, key: null }];
   while (pending.length > 0) {
     const entry = pending.pop()!;
     const { node, depth } = entry;
     if (typeof node === "string") {
-      if (!isStorableText(node)) return { kind: "text", path: pathOf(entry), inKey: false };
+      if (text && !isStorableText(node)) return { kind: "text", path: pathOf(entry), inKey: false };
       continue;
     }
     if (node === null || typeof node !== "object") continue;
@@ -54,7 +58,7 @@ export function findJsonHazard(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonH
     }
     for (const key in node) {
       if (!Object.hasOwn(node, key)) continue;
-      if (!isStorableText(key)) return { kind: "text", path: [...pathOf(entry), key], inKey: true };
+      if (text && !isStorableText(key)) return { kind: "text", path: [...pathOf(entry), key], inKey: true };
       queue((node as Record<string, unknown>)[key], key);
     }
   }
