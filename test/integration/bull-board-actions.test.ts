@@ -253,7 +253,12 @@ describe("operators' actions in Bull Board", () => {
 
   it("Retry all retries each failed job through its run's state machine, skipping those that may not be retried", async () => {
     // Earlier tests' failed jobs go first, so that this one's are the queue's only ones (their runs
-    // stay failed; the board's own Clean all keeps jobs of the last 5 seconds).
+    // stay failed; the board's own Clean all keeps jobs of the last 5 seconds). A job of an earlier
+    // test still going could fail after the clean: the queue is let run dry first.
+    await eventually(async () => {
+      const going = await h.deps.queues.swarm.getJobCounts("wait", "delayed", "active", "prioritized");
+      return Object.values(going).every((n) => n === 0) ? true : undefined;
+    }, 60_000);
     await h.deps.queues.swarm.clean(0, Number.MAX_SAFE_INTEGER, "failed");
     const [kept, revoked] = [await h.newKey(), await h.newKey()];
     const [keptMarker, revokedMarker] = [uniqueMarker("board-all-kept"), uniqueMarker("board-all-revoked")];
