@@ -59,7 +59,8 @@ const v1Rendered: RenderError = (_ctx, err) => ({
  *   the run (waits for it, or its result), and that answer is kept instead once the run has ended.
  * - Same key, same request, still being answered: waits for the first request's answer, polling
  *   the record up to the request's own wait (`Prefer: wait` or its announced time-out, at most
- *   `SYNC_WAIT_MS`), then 409 `IDEMPOTENCY_KEY_IN_PROGRESS`, naming the run when it has started.
+ *   `SYNC_WAIT_MS`; none with `Prefer: respond-async`), then 409 `IDEMPOTENCY_KEY_IN_PROGRESS`,
+ *   naming the run when it has started.
  *   Simultaneous duplicates therefore create one run. A record left unanswered by a request that
  *   died is taken over once stale: by a duplicate that answers from the run it had started, or,
  *   when it had started none, by any request with the key.
@@ -93,8 +94,10 @@ export function idempotency(ds: DataSource, options: IdempotencyOptions): Middle
     const claim = { apiKeyId: ctx.state.auth.apiKeyId, key, hash: requestHash(ctx.method, ctx.path, ctx.request.body) };
     const prefer = parsePrefer(ctx.get("prefer"));
     const waitMs = Math.min(prefer.waitMs ?? options.syncWaitMs, options.syncWaitMs) + WAIT_GRACE_MS;
-    // Never past the time-out the client announced: it would not hear the answer.
-    const deadline = Date.now() + Math.min(waitMs, announcedWaitMs(ctx) ?? waitMs);
+    // Never past the time-out the client announced: it would not hear the answer. A duplicate that
+    // asked not to wait (`Prefer: respond-async`) does not: it holds no slot of the open-request
+    // caps, so a wait would let any number of them sit on the connection and poll the record.
+    const deadline = prefer.respondAsync ? Date.now() : Date.now() + Math.min(waitMs, announcedWaitMs(ctx) ?? waitMs);
 
     for (;;) {
       const held = await claimKey(ds, claim, ttlMs, staleMs);

@@ -41,6 +41,9 @@ export function capOpenRequests(
       countRateLimitRefusal(taken.refused.scope === "key" ? "key_open_requests" : "account_open_requests");
       throw new AppError(429, "RATE_LIMITED", refusalMessage(taken.refused));
     }
+    // A client that leaves frees its slot at once, as one whose answer ends does (the run goes on;
+    // a retry attaches to it): an SDK timing out would otherwise be refused by its own abandoned waits.
+    ctx.res.once("close", () => taken.lease.release());
     try {
       await next();
     } finally {

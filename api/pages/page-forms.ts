@@ -68,15 +68,16 @@ export function signedInForm(returnTo: string): Middleware {
  * The sign-in form: from this site's own pages (else 403), with the form token bound to the
  * browser's pre-session cookie (else the sign-in page again, 403, with a fresh one), so another
  * site can neither post it nor make the browser sign in to an account of its choosing. Every post
- * uses its pre-session up: the next sign-in form gets a new one.
+ * uses its pre-session up (`firstUse` remembers it, so it is refused if posted again): the next
+ * sign-in form gets a new one.
  */
-export function signInForm(): Middleware {
+export function signInForm(firstUse: (preSession: string) => Promise<boolean>): Middleware {
   return compose([
     sameOriginOnly(),
     formBody,
     async (ctx, next) => {
       const preSession = ctx.cookies.get(PRE_SESSION_COOKIE) ?? "";
-      const valid = isValidSignInCsrfToken(preSession, formField(ctx, "_csrf"));
+      const valid = isValidSignInCsrfToken(preSession, formField(ctx, "_csrf")) && (await firstUse(preSession));
       rotatePreSession(ctx);
       if (!valid) {
         return renderSignIn(ctx, 403, {

@@ -9,6 +9,7 @@ import { pageErrors } from "./page-errors";
 import { pageSession, type PageViewer } from "./page-session";
 import { renderPage } from "./render";
 import { localPath, renderSignIn } from "./sign-in-page";
+import { firstSignInOf } from "./used-sign-in-forms";
 
 /**
  * Signing in: the identity backend hands the browser a session token as
@@ -18,7 +19,7 @@ import { localPath, renderSignIn } from "./sign-in-page";
  * another site cannot). A valid token is kept in an HttpOnly, SameSite=Strict cookie, replacing
  * any earlier session. `POST /platform/sign-out` forgets it.
  */
-export function signInRouter(deps: Pick<ApiDeps, "sessions">): Router {
+export function signInRouter(deps: Pick<ApiDeps, "sessions" | "redis">): Router {
   const router = new Router();
   router.use(pageErrors(), pageSession(deps.sessions));
 
@@ -56,9 +57,13 @@ export function signInRouter(deps: Pick<ApiDeps, "sessions">): Router {
     renderSignIn(ctx, 200, { next, offered: { token: token.trim(), userId: verified.userId } });
   });
 
-  router.post(SIGN_IN_PATH, signInForm(), async (ctx) => {
-    await signIn(ctx, formField(ctx, "token"), localPath(formField(ctx, "next")));
-  });
+  router.post(
+    SIGN_IN_PATH,
+    signInForm((preSession) => firstSignInOf(deps.redis, preSession)),
+    async (ctx) => {
+      await signIn(ctx, formField(ctx, "token"), localPath(formField(ctx, "next")));
+    },
+  );
 
   router.post("/platform/sign-out", signedInForm(SIGN_IN_PATH), async (ctx) => {
     clearSessionCookie(ctx);

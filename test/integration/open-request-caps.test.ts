@@ -171,6 +171,56 @@ describe("open-request caps: streams and synchronous waits per key and per accou
     expect(after.status).to.equal(200);
   });
 
+  it("frees a synchronous wait's slot as soon as its client leaves, though its run goes on", async () => {
+    const { key, userId } = await h.newKey();
+    const leaving = Array.from({ length: 3 }, (_, i) => {
+      const abort = new AbortController();
+      const sent = fetch(`${served.url}${E5}`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify(slowAgent(`leaving-${i}`, 20_000)),
+        signal: abort.signal,
+      }).catch(() => undefined);
+      return { abort, sent };
+    });
+    await eventually(async () => ((await runsOf(h, userId)) === 3 ? true : undefined), 10_000);
+    expect((await request(served.url, "POST", E5, { key, body: slowAgent("full", 10) })).status).to.equal(429);
+    for (const { abort } of leaving) abort.abort();
+    await Promise.all(leaving.map(({ sent }) => sent));
+    // The runs have 19 s to go; the slots are back long before.
+    const again = await eventually(async () => {
+      const attempt = await request(served.url, "POST", E5, { key, body: slowAgent("after-leaving", 10) });
+      return attempt.status === 200 ? attempt : undefined;
+    }, 5_000);
+    expect(again.status).to.equal(200);
+  });
+
+  it("answers a duplicate that asks not to wait (Idempotency-Key, Prefer: respond-async) at once, holding nothing", async () => {
+    const { key, userId } = await h.newKey();
+    const idempotencyKey = randomUUID();
+    const body = slowAgent("idempotent-original", 5_000);
+    const original = request(served.url, "POST", E5, { key, headers: { "idempotency-key": idempotencyKey }, body });
+    const duplicate = async () => {
+      const started = performance.now();
+      const res = await request(served.url, "POST", E5, {
+        key,
+        headers: { "idempotency-key": idempotencyKey, prefer: "respond-async" },
+        body,
+      });
+      return { res, ms: performance.now() - started };
+    };
+    await eventually(async () => ((await runsOf(h, userId)) === 1 ? true : undefined), 10_000);
+    const many = await Promise.all(Array.from({ length: 10 }, duplicate));
+    for (const { res, ms } of many) {
+      expect(res.status, JSON.stringify(res.body)).to.equal(409);
+      expect(res.body.code).to.equal("IDEMPOTENCY_KEY_IN_PROGRESS");
+      expect(ms, "ms").to.be.below(2_000);
+    }
+    const answered = await original;
+    expect(answered.status).to.equal(200);
+    for (const { res } of many) expect(res.body.job_id).to.equal(answered.body.job_id);
+  });
+
   it("keeps the web process's Redis connections constant with 30 streams open", async () => {
     // Two accounts of 15 streams each, on the harness's app with the default caps.
     const [one, two] = [await h.newKey(), await h.newKey()];

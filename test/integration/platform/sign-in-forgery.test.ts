@@ -116,6 +116,15 @@ describe("forced sign-in (login CSRF)", function () {
     );
     expect(other.status).to.equal(403);
     expect(String(other.headers.get("set-cookie"))).not.to.include("apiary_session=ey");
+
+    // A form token is good for one sign-in: a client that kept its pre-session cookie cannot post again.
+    const preSession = (await page.context().cookies()).find((c) => c.name === "apiary_pre_session")!.value;
+    const once = form({ token: user.token, _csrf: csrf }, `apiary_pre_session=${preSession}`);
+    const first = await request(h.platformUrl, "POST", "/platform/sign-in", once);
+    expect(String(first.headers.get("set-cookie"))).to.include("apiary_session=ey");
+    const again = await request(h.platformUrl, "POST", "/platform/sign-in", once);
+    expect(again.status).to.equal(403);
+    expect(String(again.headers.get("set-cookie"))).not.to.include("apiary_session=ey");
   });
 
   it("refuses every page form another site sent, whatever the credentials", async () => {
