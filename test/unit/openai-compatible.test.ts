@@ -238,6 +238,9 @@ describe("OpenAI compatibility", () => {
       expect(format.cutShort?.("later", "run_in_progress")).to.deep.equal({
         data: { error: { message: "later", type: "server_error", param: null, code: "run_in_progress" } },
       });
+      expect(format.cutShort?.("lost", "events_lost")).to.deep.equal({
+        data: { error: { message: "lost", type: "server_error", param: null, code: "events_lost" } },
+      });
       expect(format.framesFor({ type: "chunk", content: "" })).to.deep.equal([]);
     });
   });
