@@ -65,6 +65,6 @@ export function chatStreamFormat(
       }
     },
     endingOf: agentStreamFormat(runId, request).endingOf,
-    stillRunning: (error) => chatStreamError(error, "run_in_progress"),
+    cutShort: (error, code) => chatStreamError(error, code),
   };
 }

@@ -1,7 +1,7 @@
 import { config } from "../../shared/config";
 import type { Run } from "../../shared/db/entities/run.entity";
 import { findRun, isTerminal } from "../../shared/db/run-store";
-import { readRunEventsAfter, type RunEvent } from "../../shared/queues/run-events";
+import { readRunEventsAfter, type RunEvent, type RunEventEntry } from "../../shared/queues/run-events";
 import type { ApiDeps } from "../deps";
 import type { Frame, FrameStream } from "../reply";
 
@@ -13,8 +13,11 @@ export interface StreamFormat {
   framesFor(event: RunEvent): Frame[];
   /** The worker's final events of a succeeded run, told from its row when they were lost. */
   endingOf(run: Run): RunEvent[];
-  /** The frame that ends a stream the run outlasted (default: an `error` frame with the job id). */
-  stillRunning?(error: string): Frame;
+  /**
+   * The frame that ends a stream before the run's own ending: the run outlasted it
+   * (`run_in_progress`) or its events were lost (`events_lost`). Default: an `error` frame with the job id.
+   */
+  cutShort?(error: string, code: "run_in_progress" | "events_lost"): Frame;
 }
 
 /** The current time, as every frame's `timestamp` gives it. */
@@ -35,6 +38,19 @@ function endingFromRow(run: Run, format: StreamFormat): RunEvent[] {
   return [{ type: "error", error: message }];
 }
 
+/** The frame ending a stream early, pointing to where the run can be read in full. */
+function cutShortFrame(format: StreamFormat, runId: string, error: string, code: "run_in_progress" | "events_lost") {
+  return format.cutShort?.(error, code) ?? { event: "error", data: { error, job_id: runId, timestamp: now() } };
+}
+
+/**
+ * Whether `entry` is not the one after `expected` (the number the next entry should carry): the
+ * stream was trimmed, or expired, before this reader took what lay between. Entries without a
+ * number (written before numbering) are not checked.
+ */
+const gapBefore = (entry: RunEventEntry, expected: number | undefined) =>
+  entry.n !== undefined && expected !== undefined && entry.n !== expected;
+
 /** How long a stream waits for events before it looks at the run's row (a run that ended without its last events). */
 const ROW_CHECK_MS = 1_000;
 
@@ -42,7 +58,8 @@ const ROW_CHECK_MS = 1_000;
  * A run's frames: the metadata frame, then the worker's events as they arrive from the run's Redis
  * stream (through the process's shared `RunEventFollower`), until its last event. When the run
  * ends without its final events, the row tells the ending; when it outlasts `SYNC_WAIT_MS`, an
- * error frame says where to fetch it later.
+ * error frame says where to fetch it later. Events the stream lost before they were read (see
+ * `gapBefore`) end it with an error frame too, never with a run that looks complete.
  */
 export function runFrames(deps: ApiDeps, runId: string, format: StreamFormat): FrameStream {
   return async function* (stop) {
@@ -50,13 +67,26 @@ export function runFrames(deps: ApiDeps, runId: string, format: StreamFormat): F
     const feed = deps.runEvents.follow(runId);
     const deadline = Date.now() + config.http.syncWaitMs;
     let lastId = "0";
+    let expected: number | undefined = 0;
+    const relay = (entry: RunEventEntry) => {
+      lastId = entry.id;
+      expected = entry.n === undefined ? undefined : entry.n + 1;
+      return format.framesFor(entry.event);
+    };
+    const lost = () =>
+      cutShortFrame(
+        format,
+        runId,
+        `Events of this stream were lost; read the run with GET /v1/jobs/${runId}`,
+        "events_lost",
+      );
     try {
       while (!stop.aborted) {
         const batch = await feed.next(ROW_CHECK_MS, stop);
-        for (const { id, event } of batch) {
-          lastId = id;
-          yield* format.framesFor(event);
-          if (isLast(event)) return;
+        for (const entry of batch) {
+          if (gapBefore(entry, expected)) return yield lost();
+          yield* relay(entry);
+          if (isLast(entry.event)) return;
         }
         if (batch.length > 0) continue;
         if (stop.aborted) return;
@@ -64,10 +94,10 @@ export function runFrames(deps: ApiDeps, runId: string, format: StreamFormat): F
         if (run && isTerminal(run.status)) {
           // The final events may have landed just after the last read: read what is left directly.
           for (let rest = await readRest(deps, runId, lastId); rest.length > 0;) {
-            for (const { id, event } of rest) {
-              lastId = id;
-              yield* format.framesFor(event);
-              if (isLast(event)) return;
+            for (const entry of rest) {
+              if (gapBefore(entry, expected)) return yield lost();
+              yield* relay(entry);
+              if (isLast(entry.event)) return;
             }
             rest = await readRest(deps, runId, lastId);
           }
@@ -76,7 +106,7 @@ export function runFrames(deps: ApiDeps, runId: string, format: StreamFormat): F
         }
         if (Date.now() > deadline) {
           const error = `The run is still in progress; fetch it later with GET /v1/jobs/${runId}`;
-          yield format.stillRunning?.(error) ?? { event: "error", data: { error, job_id: runId, timestamp: now() } };
+          yield cutShortFrame(format, runId, error, "run_in_progress");
           return;
         }
       }

@@ -9,6 +9,7 @@ import type { ResolvedModel } from "./providers";
 import type { CallConsumption } from "./call-consumption";
 import { abortReason, RunAbortedError } from "./run-aborted";
 import { boundAnswer } from "./bounded-answer";
+import { headOf, MODEL_OUTPUT_MAX_CHARS } from "../limits/outside-content";
 import { StreamAccumulator } from "./stream-accumulator";
 import { answerTokens, promptTokens } from "./tokens";
 
@@ -135,8 +136,11 @@ async function once(
   } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
   const stream = await client.chat.completions.create(body, { signal: options.signal });
   const acc = (attempt.stream = new StreamAccumulator());
+  let sent = 0;
   for await (const chunk of stream) {
-    const text = acc.add(chunk);
+    // The client is sent what the answer keeps, not the character past its bound the accumulator holds.
+    const text = headOf(acc.add(chunk), MODEL_OUTPUT_MAX_CHARS - sent);
+    sent += text.length;
     if (text) {
       emitted.any = true;
       options.onText(text);

@@ -1,5 +1,6 @@
 import type { RedisClient } from "./redis";
 import { config } from "../config";
+import { luaScript } from "./lua-script";
 
 /** What a worker tells a streaming client about a run, in order. */
 export type RunEvent =
@@ -13,44 +14,127 @@ export type RunEvent =
 /** The Redis stream holding one run's events (kept an hour after the last write). */
 export const runEventsKey = (runId: string) => `${config.queue.prefix}:run-events:${runId}`;
 const TTL_SECONDS = 3_600;
-const MAX_EVENTS = 20_000;
+/**
+ * Entries a run's stream keeps (`MAXLEN ~`), the record a client reads the run from. Coalesced
+ * chunks (below) make at most one entry per streaming agent per `CHUNK_FLUSH_MS` plus one per
+ * `CHUNK_FLUSH_CHARS`: an agent streaming for the whole of a 900-second run deadline writes about
+ * 18,000, and the 600,000 characters of a model answer at its bound about 150, so two agents
+ * streaming side by side all run long still fit. At about 150 bytes of overhead an entry, a full
+ * stream is about 7.5 MB beside the text it carries. A run past it loses its oldest entries, which
+ * its readers detect (`RunEventEntry.n`).
+ */
+const MAX_EVENTS = 50_000;
+/** How long a chunk may wait for the next ones of its agent before it is written. */
+const CHUNK_FLUSH_MS = 50;
+/** Characters of chunks waiting for one write past which they are written at once. */
+const CHUNK_FLUSH_CHARS = 4_096;
 
 /**
- * Appends a run's events to its Redis stream. Writes are not awaited one by one (a token stream
- * would crawl): one connection keeps them in order, and `flush` waits for the last.
+ * Adds an event numbered one past the stream's last entry (0 for a new stream), so a reader can
+ * tell a gap (entries trimmed before it read them, or the stream expired) from the numbers alone;
+ * the number is taken in Redis, so a retried execution's writer continues where the last stopped.
+ */
+const APPEND_LUA = `
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local n = 0
+if last[1] then
+  local f = last[1][2]
+  for i = 1, #f - 1, 2 do
+    if f[i] == 'n' then n = tonumber(f[i + 1]) + 1 end
+  end
+end
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'e', ARGV[2], 'n', n)
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return id
+`;
+const appendScript = luaScript("apiaryRunEventAppend", APPEND_LUA);
+
+/**
+ * Appends a run's events to its Redis stream. A model streams its answer in many small chunks
+ * (a 600,000-character answer came as about 46,000), more than a stream should keep or a reader
+ * can relay before the stream trims them: consecutive chunks of an agent are merged into one
+ * event, written within `CHUNK_FLUSH_MS` or at `CHUNK_FLUSH_CHARS`,
+ * whichever comes first, and always before any other event. A chunk after a quiet spell (the
+ * first of a model call: a provider's first token takes longer than `CHUNK_FLUSH_MS`) is written at once.
+ * Writes are not awaited by the caller; each follows the last (a script sent before Redis knows
+ * it is resent, which would otherwise reorder it), and `flush` writes what waits and waits for it.
  */
 export class RunEventWriter {
   private last: Promise<unknown> = Promise.resolve();
-  private expirySet = false;
+  /** Chunks waiting to be written, per agent ("" for a lone agent), in the order they began. */
+  private readonly pending = new Map<string, string>();
+  private pendingChars = 0;
+  /** When each agent's chunks were last written. */
+  private readonly writtenAt = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly redis: RedisClient,
     private readonly runId: string,
+    private readonly maxEvents = MAX_EVENTS,
   ) {}
 
   emit(event: RunEvent): void {
-    const key = runEventsKey(this.runId);
-    this.last = this.redis.xadd(key, "MAXLEN", "~", MAX_EVENTS, "*", "e", JSON.stringify(event)).catch(() => undefined);
-    if (!this.expirySet) {
-      this.expirySet = true;
-      this.last = this.redis.expire(key, TTL_SECONDS).catch(() => undefined);
+    if (event.type !== "chunk") {
+      this.writeChunks();
+      this.append(event);
+      return;
     }
+    const agent = event.agent ?? "";
+    const waiting = this.pending.get(agent);
+    if (waiting === undefined && Date.now() - (this.writtenAt.get(agent) ?? 0) >= CHUNK_FLUSH_MS) {
+      this.writtenAt.set(agent, Date.now());
+      this.append(event);
+      return;
+    }
+    this.pending.set(agent, (waiting ?? "") + event.content);
+    this.pendingChars += event.content.length;
+    if (this.pendingChars >= CHUNK_FLUSH_CHARS) this.writeChunks();
+    else this.timer ??= setTimeout(() => this.writeChunks(), CHUNK_FLUSH_MS);
   }
 
+  /** Writes what waits, then waits until Redis has every event emitted so far. */
   async flush(): Promise<void> {
+    this.writeChunks();
     await this.last;
+  }
+
+  private writeChunks(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const now = Date.now();
+    for (const [agent, content] of this.pending) {
+      this.writtenAt.set(agent, now);
+      this.append(agent ? { type: "chunk", agent, content } : { type: "chunk", content });
+    }
+    this.pending.clear();
+    this.pendingChars = 0;
+  }
+
+  private append(event: RunEvent): void {
+    const args = [this.maxEvents, JSON.stringify(event), TTL_SECONDS];
+    const key = runEventsKey(this.runId);
+    this.last = this.last.then(() => appendScript(this.redis, [key], args).catch(() => undefined));
   }
 }
 
-/** One event as its stream holds it: the entry's id (where a reader resumes) and the event. */
+/**
+ * One event as its stream holds it: the entry's id (where a reader resumes), the event, and its
+ * number in the run's stream (consecutive from 0; absent on entries written before numbering).
+ */
 export interface RunEventEntry {
   id: string;
   event: RunEvent;
+  n?: number;
 }
 
-/** A stream's raw entries (`[id, ["e", json]]`) as events. */
+/** A stream's raw entries (`[id, ["e", json, "n", number]]`) as events. */
 export function parseRunEvents(entries: [string, string[]][]): RunEventEntry[] {
-  return entries.map(([id, fields]) => ({ id, event: JSON.parse(fields[1]) as RunEvent }));
+  return entries.map(([id, fields]) => ({
+    id,
+    event: JSON.parse(fields[1]) as RunEvent,
+    ...(fields[2] === "n" ? { n: Number(fields[3]) } : {}),
+  }));
 }
 
 /**

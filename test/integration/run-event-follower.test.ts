@@ -5,14 +5,17 @@ import { createRedis, type RedisClient } from "../../shared/queues/redis";
 import { RunEventWriter, type RunEventEntry } from "../../shared/queues/run-events";
 import { harness } from "../helpers/harness";
 
-/** Writes `n` chunk events (`<prefix>0` …) to a run's stream and waits until Redis has them. */
+/**
+ * Writes `n` events (agents `<prefix>0` …) to a run's stream and waits until Redis has them: not
+ * chunks, which the writer would merge into fewer entries.
+ */
 async function write(redis: RedisClient, runId: string, prefix: string, n: number): Promise<void> {
   const writer = new RunEventWriter(redis, runId);
-  for (let i = 0; i < n; i++) writer.emit({ type: "chunk", content: `${prefix}${i}` });
+  for (let i = 0; i < n; i++) writer.emit({ type: "agent_start", agent: `${prefix}${i}` });
   await writer.flush();
 }
 
-const contents = (entries: RunEventEntry[]) => entries.map((e) => (e.event as { content: string }).content);
+const contents = (entries: RunEventEntry[]) => entries.map((e) => (e.event as { agent: string }).agent);
 
 /** Takes from a feed until `n` entries came (or fails at the deadline). */
 async function takeAll(feed: { next(ms: number): Promise<RunEventEntry[]> }, n: number): Promise<RunEventEntry[]> {

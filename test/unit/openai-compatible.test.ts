@@ -235,8 +235,11 @@ describe("OpenAI compatibility", () => {
       expect(format.framesFor({ type: "error", error: "boom" })).to.deep.equal([
         { data: { error: { message: "boom", type: "server_error", param: null, code: null } } },
       ]);
-      expect(format.stillRunning?.("later")).to.deep.equal({
+      expect(format.cutShort?.("later", "run_in_progress")).to.deep.equal({
         data: { error: { message: "later", type: "server_error", param: null, code: "run_in_progress" } },
+      });
+      expect(format.cutShort?.("lost", "events_lost")).to.deep.equal({
+        data: { error: { message: "lost", type: "server_error", param: null, code: "events_lost" } },
       });
       expect(format.framesFor({ type: "chunk", content: "" })).to.deep.equal([]);
     });
