@@ -74,15 +74,16 @@ describe("image URLs: fetched by the service, sent to the model as data", functi
     });
   }
 
-  for (const [what, path] of [
-    ["an HTML page", "/page.html"],
-    ["an SVG", "/x.svg"],
+  for (const [what, path, code] of [
+    ["an HTML page", "/page.html", "IMAGE_UNSUPPORTED_TYPE"],
+    ["an SVG", "/x.svg", "IMAGE_UNSUPPORTED_TYPE"],
+    ["a 404", "/missing.png", "IMAGE_UNAVAILABLE"],
   ]) {
-    it(`fails the run with IMAGE_UNSUPPORTED_TYPE for ${what}, and the model is never called`, async () => {
+    it(`fails the run with ${code} for ${what}, and the model is never called`, async () => {
       const marker = uniqueMarker("img-type");
       const res = await viewImages(marker, [`${images.url}${path}`]);
       expect(res.status, JSON.stringify(res.body)).to.equal(500);
-      expect(res.body).to.include({ code: "IMAGE_UNSUPPORTED_TYPE", agent: "Viewer" });
+      expect(res.body).to.include({ code, agent: "Viewer" });
       expect(entriesMentioning(h, marker)).to.deep.equal([]);
     });
   }
