@@ -12,10 +12,9 @@ export interface RequestUrl {
 }
 
 /**
- * The http(s) image URLs of a request (`img`, `imgs`). The service never fetches them itself, but
- * the model server does: behind a gateway (`LLM_BASE_URL`) or a local model server that server sits
- * in the operator's network, so the same policy applies to them as to MCP servers (checked here,
- * when the request arrives; the connection is the model server's).
+ * The http(s) image URLs of a request (`img`, `imgs`). The worker fetches them through the egress
+ * policy (`imageForModel`) and the model server only ever gets their data; checking them here too
+ * refuses a request with a refused address at once (400), before a run is stored and billed.
  */
 export function imageUrls(request: { img?: string | null; imgs?: string[] | null }, at = ""): RequestUrl[] {
   const prefix = at ? `${at}.` : "";

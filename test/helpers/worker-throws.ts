@@ -95,6 +95,26 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     throwText: "describeMcpError(error",
     why: "the MCP server failed or refused (headers fetch cannot send are the request's: see REFUSAL_SITES)",
   },
+  ...[
+    "throw unavailable(`the server answered HTTP",
+    "throw unavailable(timedOut",
+    'return new AppError(400, "IMAGE_UNAVAILABLE"',
+    '"IMAGE_TOO_LARGE"',
+  ].map((throwText) => ({
+    file: "workers/agents/run-images.ts",
+    throwText,
+    why: "an image URL's server did not give a usable image when the worker fetched it (an error status, unreachable, slow, over IMAGE_MAX_BYTES): the server's doing at run time, which no check at the door can know",
+  })),
+  {
+    file: "workers/agents/run-images.ts",
+    throwText: 'throw new AppError(400, "EGRESS_REFUSED"',
+    why: "an image URL the door allowed led, when fetched, to a refused address (a redirect hop, a name resolving elsewhere now): the server's doing at run time; what the door can see is refused there (request-egress.ts)",
+  },
+  {
+    file: "workers/agents/run-images.ts",
+    throwText: "if (signal.aborted || err instanceof AppError) throw err;",
+    why: "passes on the run's own stop (cancel, deadline, shutdown) and the image failures listed above",
+  },
   {
     file: "workers/agents/mcp/mcp-bounded-fetch.ts",
     throwText: "the server's answer is over",

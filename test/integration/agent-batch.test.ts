@@ -2,13 +2,19 @@ import { expect } from "chai";
 import { findRun } from "../../shared/db/run-store";
 import { harnessWithKey, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
+import { startImageServer, type ImageServer } from "../helpers/image-server";
 
 const E3 = "/v1/agent/batch/completions";
 
 describe("E3 POST /v1/agent/batch/completions", () => {
   let h: Harness;
   let key: string;
-  before(async () => ({ h, key } = await harnessWithKey()));
+  let images: ImageServer;
+  before(async () => {
+    ({ h, key } = await harnessWithKey());
+    images = await startImageServer(); // image URLs are fetched by the worker: an allowed local server
+  });
+  after(async () => images?.close());
 
   it("runs every item as its own run, in parallel, and answers in request order with failures in their slots", async () => {
     const marker = `batch-${Date.now()}`;
@@ -22,7 +28,7 @@ describe("E3 POST /v1/agent/batch/completions", () => {
       {
         agent_config: { agent_name: "Fast", llm_args: { sim_latency_ms: 50 } },
         task: `${marker} three`,
-        img: "https://example.test/x.png",
+        img: `${images.url}/a.png`,
       },
     ];
     const started = Date.now();

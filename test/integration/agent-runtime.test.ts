@@ -5,6 +5,8 @@ import { HANDOFF_TOOL } from "../../workers/agents/handoffs";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { callsMentioning } from "../helpers/swarm";
+import { dataUrl, PNG_1PX } from "../helpers/images";
+import { startImageServer, type ImageServer } from "../helpers/image-server";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
 
 const E5 = "/v1/agent/completions";
@@ -13,17 +15,19 @@ describe("the agent runtime (through E5)", () => {
   let h: Harness;
   let key: string;
   let mcp: McpTestServer;
+  let images: ImageServer;
 
   before(async () => {
     h = await harness();
     ({ key } = await h.newKey());
     mcp = await startMcpTestServer({ requireToken: "mcp-secret", pageSize: 3 });
+    images = await startImageServer(); // image URLs are fetched by the worker: an allowed local server
   });
-  after(async () => mcp.close());
+  after(async () => Promise.all([mcp.close(), images.close()]));
 
   const calls = (marker: string) => callsMentioning(h, marker);
 
-  it("sends history before the task, in order, and image parts with the task", async () => {
+  it("sends history before the task, in order, and image parts with the task (a URL as its data)", async () => {
     const marker = `hist-${Date.now()}`;
     const res = await request(h.baseUrl, "POST", E5, {
       key,
@@ -34,7 +38,7 @@ describe("the agent runtime (through E5)", () => {
           { role: "assistant", content: "first answer" },
         ],
         task: marker,
-        imgs: ["https://example.test/a.png", "data:image/png;base64,iVBORw0KGgo="],
+        imgs: [`${images.url}/a.png`, "data:image/png;base64,iVBORw0KGgo="],
       },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -43,7 +47,7 @@ describe("the agent runtime (through E5)", () => {
     expect(sent.messages[1].content).to.equal("first question");
     expect(sent.messages[3].content).to.deep.equal([
       { type: "text", text: marker },
-      { type: "image_url", image_url: { url: "https://example.test/a.png" } },
+      { type: "image_url", image_url: { url: dataUrl(PNG_1PX) } },
       { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
     ]);
     expect(res.body.usage.img_cost).to.equal(0.5);

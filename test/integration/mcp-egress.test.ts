@@ -10,6 +10,7 @@ import { newRunId } from "../../shared/db/run-id";
 import { enqueue } from "../../shared/queues/queues";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
+import { startImageServer } from "../helpers/image-server";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
 import { agent, entriesMentioning } from "../helpers/swarm";
 
@@ -151,7 +152,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     expect(internal.requests).to.deep.equal([]);
   });
 
-  it("refuses image URLs a gateway or local model server would fetch from inside the network, on every endpoint; public ones and data URLs pass", async () => {
+  it("refuses image URLs a gateway or local model server would fetch from inside the network, on every endpoint; allowed ones and data URLs pass", async () => {
     const marker = `egress-img-${Date.now()}`;
     const metadata = "http://169.254.169.254/latest/meta-data/";
     await expectRefused(
@@ -188,17 +189,23 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
           swarm_type: "SequentialWorkflow",
           agents: [agent("Eye")],
           task: `${marker} refused`,
-          img: "http://0x7f.0.0.2/x.png",
+          img: "http://127.0.0.2/x.png",
         },
       ],
     });
     expect(batch.body[0]).to.include({ status: "error", swarm_name: "refused" });
     expect(batch.body[0].detail).to.include("img: ").and.include("EGRESS_ALLOW");
-    const fine = await request(h.baseUrl, "POST", E5, {
-      key,
-      body: { agent_config: { agent_name: "Eye" }, task: marker, img: "http://93.184.216.34/cat.png" },
-    });
-    expect(fine.status, JSON.stringify(fine.body)).to.equal(200);
+    // An allowed one is fetched by the worker (a local server: a public one would need the internet).
+    const images = await startImageServer();
+    try {
+      const fine = await request(h.baseUrl, "POST", E5, {
+        key,
+        body: { agent_config: { agent_name: "Eye" }, task: marker, img: `${images.url}/a.png` },
+      });
+      expect(fine.status, JSON.stringify(fine.body)).to.equal(200);
+    } finally {
+      await images.close();
+    }
   });
 
   it("uses an MCP server EGRESS_ALLOW allows, while the same server on another loopback address is refused", async () => {

@@ -5,6 +5,8 @@ import type { AgentRun } from "../../shared/db/entities/run.entity";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { callsMentioning } from "../helpers/swarm";
+import { dataUrl, PNG_1PX } from "../helpers/images";
+import { startImageServer, type ImageServer } from "../helpers/image-server";
 
 /** The run behind a completion: its id is `chatcmpl-` and the run id's hex. */
 async function runOf(h: Harness, completionId: string): Promise<AgentRun> {
@@ -23,12 +25,15 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
   let h: Harness;
   let key: string;
   let client: OpenAI;
+  let images: ImageServer;
 
   before(async () => {
+    images = await startImageServer(); // image URLs are fetched by the worker: an allowed local server
     h = await harness();
     ({ key } = await h.newKey());
     client = new OpenAI({ apiKey: key, baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });
   });
+  after(async () => images?.close());
 
   it("models.list() gives the models GET /v1/models/available lists, in OpenAI's shape; models.retrieve() one of them, NotFoundError for another", async () => {
     const swarms = await request(h.baseUrl, "GET", "/v1/models/available", { key });
@@ -136,12 +141,12 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
     expect(res.body.object).to.equal("chat.completion");
   });
 
-  it("hands image parts (https URL and data URI, earlier turns' too) to the LLM call with the task", async () => {
+  it("hands image parts (a URL as its data, a data URI as given, earlier turns' too) to the LLM call with the task", async () => {
     const marker = `img-${Date.now()}`;
     await client.chat.completions.create({
       model: "gpt-4.1",
       messages: [
-        { role: "user", content: [{ type: "image_url", image_url: { url: "https://example.test/first.png" } }] },
+        { role: "user", content: [{ type: "image_url", image_url: { url: `${images.url}/a.png` } }] },
         { role: "assistant", content: "A cat." },
         {
           role: "user",
@@ -160,7 +165,7 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
         role: "user",
         content: [
           { type: "text", text: marker },
-          { type: "image_url", image_url: { url: "https://example.test/first.png" } },
+          { type: "image_url", image_url: { url: dataUrl(PNG_1PX) } },
           { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
         ],
       },

@@ -18,6 +18,7 @@ import { estimatePromptTokens } from "./prompt-estimate";
 import { inFlightCall, recordedLlmCall, type AssistantMessage } from "./recorded-llm-call";
 import { callerCharge, incur } from "./run-charges";
 import { historyMessages, REVIEW_PROMPT, userMessage } from "./messages";
+import { imageForModel } from "./run-images";
 import { isRunFailure } from "../handlers/run-failure";
 import { collectMcpServers } from "./mcp/mcp-servers";
 import { McpToolbox } from "./mcp/mcp-toolbox";
@@ -84,6 +85,8 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
   const images = input.images ?? [];
   // Flat charges count in the budget before any call, so a run that cannot pay them makes none.
   for (const image of images) await incur(ctx, { kind: "image", image, agent: name });
+  // Fetched before any call, so an image that cannot be used fails the run before it spends anything.
+  const imageParts = await Promise.all(images.map((image) => imageForModel(ctx.usage, image, ctx.signal)));
   const builtin = offeredBuiltin(input.toolsEnabled);
   if (builtin) await incur(ctx, { kind: "tool", tool: builtin, agent: name }); // a flat fee per request, used or not
 
@@ -133,7 +136,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
     const messages: ChatMessage[] = [
       { role: "system", content: systemPrompt },
       ...historyMessages(input.history),
-      userMessage(input.task, images),
+      userMessage(input.task, imageParts),
     ];
     for (let loop = 0; loop < spec.max_loops; loop++) {
       if (loop > 0) messages.push({ role: "user", content: REVIEW_PROMPT });

@@ -28,19 +28,22 @@ const BASE64_SIGNATURES: [string, string][] = [
   ["UklGR", "image/webp"],
 ];
 
-/** An image reference as the provider expects it: URLs and data URLs as given, raw base64 wrapped. */
+/**
+ * A client's image data as the provider expects it: data URLs as given, raw base64 wrapped. An
+ * http(s) URL is never sent on: `imageForModel` fetches it and sends its data instead.
+ */
 export function imageUrl(image: string): string {
   if (/^(https?:|data:)/i.test(image)) return image;
   const mime = BASE64_SIGNATURES.find(([prefix]) => image.startsWith(prefix))?.[1] ?? "image/png";
   return `data:${mime};base64,${image}`;
 }
 
-/** The user message of a turn, with image parts when the turn takes images. */
+/** The user message of a turn, with image parts (each already a data URL) when the turn takes images. */
 export function userMessage(text: string, images: string[] = []): ChatMessage {
   if (images.length === 0) return { role: "user", content: text };
   const parts: ContentPart[] = [
     { type: "text", text },
-    ...images.map((img) => ({ type: "image_url" as const, image_url: { url: imageUrl(img) } })),
+    ...images.map((url) => ({ type: "image_url" as const, image_url: { url } })),
   ];
   return { role: "user", content: parts } as ChatMessage;
 }

@@ -1,5 +1,6 @@
 import { config } from "../../../shared/config";
 import { logger } from "../../../shared/logger";
+import { boundedBytes } from "../../../shared/net/bounded-body";
 import { egressFetch, egressPolicy, EgressRefusedError } from "../../../shared/net/egress";
 import { decodeImage, type ObjectStorage } from "../../../shared/storage";
 import { PlatformError } from "../../platform-error";
@@ -12,20 +13,6 @@ interface FetchedImage {
 
 /** How long the one fetch of a seller's image may take, all of it: the submit waits for it. */
 const FETCH_TIMEOUT_MS = 5_000;
-
-/** The bytes of a response, or null once they pass `maxBytes` (the rest is never read). */
-async function boundedBytes(res: Response, maxBytes: number): Promise<Buffer | null> {
-  const declared = Number(res.headers.get("content-length"));
-  if (declared > maxBytes || !res.body) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > maxBytes) return null;
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
-}
 
 /**
  * A listing's `image_url`, fetched once, now, through the egress policy, and kept in the

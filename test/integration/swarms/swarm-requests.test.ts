@@ -12,6 +12,8 @@ import { swarmRunners } from "../../../workers/swarms/registry";
 import { expectTotalOfParts } from "../../helpers/costs";
 import { harness, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
+import { dataUrl, PNG_1PX } from "../../helpers/images";
+import { startImageServer, type ImageServer } from "../../helpers/image-server";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, uniqueMarker } from "../../helpers/swarm";
 
 describe("E1 request handling", () => {
@@ -19,10 +21,13 @@ describe("E1 request handling", () => {
   let key: string;
   let keyId: string;
   let userId: string;
+  let images: ImageServer;
   before(async () => {
     h = await harness();
     ({ key, keyId, userId } = await h.newKey());
+    images = await startImageServer(); // image URLs are fetched by the worker: an allowed local server
   });
+  after(async () => images?.close());
 
   describe("refusals", () => {
     it("400 when there is no task, tasks or messages, before any LLM call", async () => {
@@ -208,9 +213,9 @@ describe("E1 request handling", () => {
       expect(res.body.execution_time).to.be.below(0.75 * sequentialSeconds);
     });
 
-    it("sends img to every agent's turn as an image part and bills it once", async () => {
+    it("sends img to every agent's turn as an image part (its data, fetched once) and bills it once", async () => {
       const marker = uniqueMarker("img");
-      const img = `https://images.example.com/${marker}.png`;
+      const img = `${images.url}/a.png?${marker}`;
       const res = await postSwarm(h, key, {
         swarm_type: "SequentialWorkflow",
         agents: [agent("Looker"), agent("Describer"), agent("Critic")],
@@ -225,7 +230,7 @@ describe("E1 request handling", () => {
         expect(user.content, `${callerOf(call)}'s turn`).to.be.an("array");
         const images = user.content.filter((p: any) => p.type === "image_url");
         expect(images, `${callerOf(call)}'s image parts`).to.have.length(1);
-        expect(images[0].image_url.url).to.equal(img);
+        expect(images[0].image_url.url).to.equal(dataUrl(PNG_1PX));
       }
       const billing = res.body.usage.billing_info;
       expect(billing.cost_breakdown.img_cost).to.equal(config.pricing.perImage);
