@@ -7,22 +7,22 @@ import Joi from "joi";
 const IMAGE_REFERENCE = /^(?:https?:\/\/\S+|data:[^,\s]*,\S+|[A-Za-z0-9+/]+={0,2})$/;
 
 /**
- * An http(s) URL is taken only as WHATWG URL writes it back: a backslash, a user name or password,
- * control characters or anything else another parser could read as a different host (Python's
- * urlsplit reads `http://a.test\@127.0.0.2/` as 127.0.0.2) is refused, so what is checked is what
- * is stored and fetched.
+ * An http(s) URL whose spelling parsers read differently is refused: a backslash, a control
+ * character, a user name or password (Python's urlsplit reads `http://a.test\@127.0.0.2/` as
+ * 127.0.0.2, WHATWG URL as a.test). The service checks and fetches an image with WHATWG URL alone,
+ * so any other spelling (no trailing slash, an upper-case host) means the same URL to both.
  */
-function canonicalUrl(value: string, helpers: Joi.CustomHelpers): string | Joi.ErrorReport {
+function unambiguousUrl(value: string, helpers: Joi.CustomHelpers): string | Joi.ErrorReport {
   if (!/^https?:/i.test(value)) return value;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return helpers.error("image.canonical", { href: "(none: not a valid URL)" });
+    return helpers.error("image.ambiguous", { href: "(none: not a valid URL)" });
   }
-  // User info is kept by WHATWG URL's href, but parsers disagree on where it ends: never taken.
-  if (url.username || url.password) return helpers.error("image.canonical", { href: "(none: without user info)" });
-  return url.href === value ? value : helpers.error("image.canonical", { href: url.href });
+  if (url.username || url.password) return helpers.error("image.ambiguous", { href: "(none: without user info)" });
+  // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+  return /[\\\u0000-\u001f\u007f]/.test(value) ? helpers.error("image.ambiguous", { href: url.href }) : value;
 }
 
 /**
@@ -32,9 +32,9 @@ function canonicalUrl(value: string, helpers: Joi.CustomHelpers): string | Joi.E
 export const imageSchema = Joi.string()
   .max(20_000_000)
   .pattern(IMAGE_REFERENCE, { name: "image" })
-  .custom(canonicalUrl)
+  .custom(unambiguousUrl)
   .messages({
     "string.pattern.name": "{{#label}} must be an http(s) URL, a data URL or base64 image data",
-    "image.canonical":
-      "{{#label}} must be a URL written as it is read, with no backslash, user name or password (written so: {{#href}})",
+    "image.ambiguous":
+      "{{#label}} must be a URL every parser reads alike: no backslash, control character, user name or password (written so: {{#href}})",
   });

@@ -95,7 +95,7 @@ describe("image URLs: fetched by the service, sent to the model as data", functi
     "http://example.test/x.png\\..\\y",
   ];
 
-  it("refuses at the door an image URL not written as it is read (backslash, user info), naming the field, for agents, swarms and chat completions", async () => {
+  it("refuses at the door an image URL parsers read differently (backslash, user info), naming the field, for agents, swarms and chat completions", async () => {
     for (const url of spellings) {
       const marker = uniqueMarker("img-door");
       const e5 = await request(h.baseUrl, "POST", E5, {
@@ -107,7 +107,7 @@ describe("image URLs: fetched by the service, sent to the model as data", functi
         },
       });
       expect(e5.status, `${url}: ${JSON.stringify(e5.body)}`).to.equal(422);
-      expect(JSON.stringify(e5.body)).to.include("imgs").and.include("written as it is read");
+      expect(JSON.stringify(e5.body)).to.include("imgs").and.include("every parser reads alike");
       const swarm = await postSwarm(h, key, {
         swarm_type: "SequentialWorkflow",
         task: marker,
@@ -115,7 +115,7 @@ describe("image URLs: fetched by the service, sent to the model as data", functi
         img: url,
       });
       expect(swarm.status, `${url}: ${JSON.stringify(swarm.body)}`).to.equal(422);
-      expect(JSON.stringify(swarm.body)).to.include("img").and.include("written as it is read");
+      expect(JSON.stringify(swarm.body)).to.include("img").and.include("every parser reads alike");
       const chat = await request(h.baseUrl, "POST", "/v1/chat/completions", {
         key,
         body: {
@@ -132,7 +132,7 @@ describe("image URLs: fetched by the service, sent to the model as data", functi
         },
       });
       expect(chat.status, `${url}: ${JSON.stringify(chat.body)}`).to.be.within(400, 422);
-      expect(JSON.stringify(chat.body)).to.include("image_url").and.include("written as it is read");
+      expect(JSON.stringify(chat.body)).to.include("image_url").and.include("every parser reads alike");
       expect(entriesMentioning(h, marker)).to.deep.equal([]);
     }
   });
