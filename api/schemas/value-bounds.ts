@@ -188,12 +188,14 @@ export interface ValueBounds {
 export function oversizedValues(schema: Description, value: unknown): ValueBounds {
   const problems: Joi.ValidationErrorItem[] = [];
   let described = 0;
-  const stack: Visit[] = [{ schemas: candidatesOf(schema, new Map()), value, parent: undefined, step: "" }];
+  const stack: Visit[] = [];
   // Children go on the stack last first, so problems come in the order of the body.
   const push = (schemas: Candidate[], child: unknown, parent: Visit, step: string | number) => {
     if (schemas.some((c) => c.schema !== ANY)) described++;
     if (child !== null && typeof child === "object") stack.push({ schemas, value: child, parent, step });
   };
+  if (value !== null && typeof value === "object")
+    stack.push({ schemas: candidatesOf(schema, new Map()), value, parent: undefined, step: "" });
   for (let visit = stack.pop(); visit; visit = stack.pop()) {
     const current = visit;
     if (Array.isArray(current.value)) {

@@ -113,6 +113,7 @@ describe("request guards", () => {
       expect(error).to.equal(undefined);
       expect(value).to.deep.equal({ items: [{ name: "a" }] });
       expect(validateRequest(schema, { items: [{ name: 5 }] }).error?.details[0].type).to.equal("string.base");
+      expect(validateRequest(schema, null).error?.details[0].type).to.equal("object.base");
     });
 
     it("refuses an object over its max before validating its keys: 600,000 metadata keys", () => {
