@@ -110,8 +110,10 @@ function arrayBound(candidates: Candidate[]): { limit: number | undefined; items
   return { limit, items };
 }
 
+/** A value the walk reaches; its path is made from the parents only when a problem names it. */
 type Visit = { schemas: Candidate[]; value: unknown; parent: Visit | undefined; step: string | number };
 
+/** Where a visited value sits in the body. */
 function pathOf(visit: Visit): (string | number)[] {
   const path: (string | number)[] = [];
   for (let v: Visit | undefined = visit; v?.parent; v = v.parent) path.push(v.step);
