@@ -2,12 +2,23 @@ import type Joi from "joi";
 import type { Middleware } from "koa";
 import { ValidationError, type ValidationIssue } from "../../shared/errors";
 import { fieldPath, platformValidationError, type FieldProblem } from "../platform-error";
-import { REQUEST_VALIDATION, validateRequest } from "../schemas/validate-request";
+import { validateRequest } from "../schemas/validate-request";
 import type { BodyState } from "./state";
 
-/** Turns joi's details into the FastAPI `detail` list: one entry per problem, all at once. */
+/** Most problems an answer names; the rest are counted, so no answer grows with its request. */
+export const SHOWN_ISSUES = 20;
+
+/**
+ * Turns joi's details into the FastAPI `detail` list: one entry per problem, all at once, up to
+ * SHOWN_ISSUES and then one entry counting the rest (every answer, /v1, OpenAI-shaped or the
+ * platform's, is built from this list).
+ */
 export function toIssues(error: Joi.ValidationError, root = "body"): ValidationIssue[] {
-  return error.details.map((d) => ({ loc: [root, ...d.path], msg: d.message.replace(/"/g, "'"), type: d.type }));
+  const shown = error.details
+    .slice(0, SHOWN_ISSUES)
+    .map((d) => ({ loc: [root, ...d.path], msg: d.message.replace(/"/g, "'"), type: d.type }));
+  const more = error.details.length - shown.length;
+  return more > 0 ? [...shown, { loc: [root], msg: `and ${more} more problems`, type: "too_many_problems" }] : shown;
 }
 
 /**
@@ -51,7 +62,7 @@ export function validateBody<Body>(schema: Joi.Schema): BodyValidator<Body> {
  */
 export function validatePlatformBody<Body>(schema: Joi.Schema, check?: BodyCheck<Body>): BodyValidator<Body> {
   return bodyValidator(schema, (body) => {
-    const { value, error } = schema.validate(body, REQUEST_VALIDATION);
+    const { value, error } = validateRequest(schema, body);
     const problems = error ? toIssues(error).map((i) => ({ path: fieldPath(i.loc), message: i.msg })) : [];
     if (check && value && typeof value === "object") {
       const reported = new Set(problems.map((p) => p.path));

@@ -1,19 +1,15 @@
 import Joi from "joi";
+import { oversizedValues, type Description } from "./value-bounds";
 
 /** How request bodies are validated everywhere: every problem at once, defaults applied, unknown fields dropped. */
-export const REQUEST_VALIDATION: Joi.ValidationOptions = { abortEarly: false, stripUnknown: true, convert: true };
+const REQUEST_VALIDATION: Joi.ValidationOptions = { abortEarly: false, stripUnknown: true, convert: true };
 
-type Description = {
-  type?: string;
-  flags?: { id?: string };
-  keys?: Record<string, Description>;
-  items?: Description[];
-  rules?: { name: string; args?: { limit?: number } }[];
-  link?: { ref?: { path?: string[]; type?: string } };
-};
-
-/** Schemas an `id` names, for the `Joi.link`s below them (handoffs are agents, validated as their parent). */
-type Named = ReadonlyMap<string, Description>;
+/**
+ * Most values joi validates listing every problem; a larger body is validated up to its first
+ * problem. joi collects each problem before it answers, and 20 agents' 10,000 wrong `logit_bias`
+ * keys (2 MB) overflowed its stack (a 500); 10,000 problems take it about 0.2 s.
+ */
+export const MAX_VALUES_ALL_PROBLEMS = 10_000;
 
 const descriptions = new WeakMap<Joi.Schema, Description>();
 
@@ -23,67 +19,15 @@ function describe(schema: Joi.Schema): Description {
   return described;
 }
 
-function label(path: (string | number)[]): string {
-  if (path.length === 0) return "value";
-  return path.map((step, i) => (typeof step === "number" ? `[${step}]` : i === 0 ? step : `.${step}`)).join("");
-}
-
 /**
- * Arrays longer than their schema's `max`, found by walking the value along the schema's plain
- * objects, arrays and links (a handoff's own handoffs and tools). joi validates every item before
- * it checks an array's length, and runs `unique` comparators on every pair even then, so 32,000
- * handoffs sent where 20 are allowed took 41 s of CPU (blocking every other request) just to be
- * refused.
+ * `schema.validate(value)` with the request options, refusing first, without joi, arrays and
+ * objects larger than the schema lets them be (value-bounds.ts): joi would validate every item
+ * and key before it counted them. Only the first problem of a body over MAX_VALUES_ALL_PROBLEMS.
  */
-function oversizedArrays(
-  schema: Description,
-  value: unknown,
-  path: (string | number)[] = [],
-  named: Named = new Map(),
-): Joi.ValidationErrorItem[] {
-  let described = schema;
-  if (described.type === "link") {
-    const [id] = described.link?.ref?.type === "local" ? (described.link.ref.path ?? []) : [];
-    const target = id === undefined ? undefined : named.get(id);
-    if (!target) return [];
-    described = target;
-  }
-  if (described.flags?.id) named = new Map(named).set(described.flags.id, described);
-  if (described.type === "array" && Array.isArray(value)) {
-    const limit = described.rules?.find((r) => r.name === "max")?.args?.limit;
-    if (typeof limit === "number" && value.length > limit) {
-      return [
-        {
-          message: `"${label(path)}" must contain less than or equal to ${limit} items`,
-          path,
-          type: "array.max",
-          context: { limit, label: label(path) },
-        },
-      ];
-    }
-    const item = described.items?.length === 1 ? described.items[0] : undefined;
-    return item ? value.flatMap((v, i) => oversizedArrays(item, v, [...path, i], named)) : [];
-  }
-  if (
-    described.type === "object" &&
-    described.keys &&
-    value !== null &&
-    typeof value === "object" &&
-    !Array.isArray(value)
-  ) {
-    return Object.entries(described.keys).flatMap(([key, child]) =>
-      Object.hasOwn(value, key)
-        ? oversizedArrays(child, (value as Record<string, unknown>)[key], [...path, key], named)
-        : [],
-    );
-  }
-  return [];
-}
-
-/** `schema.validate(value)` with the request options, refusing oversized arrays before joi looks at their items. */
 export function validateRequest(schema: Joi.Schema, value: unknown): Joi.ValidationResult {
-  const oversized = oversizedArrays(describe(schema), value);
-  if (oversized.length > 0)
-    return { value, error: new Joi.ValidationError(oversized.map((d) => d.message).join(". "), oversized, value) };
-  return schema.validate(value, REQUEST_VALIDATION);
+  const { problems, described } = oversizedValues(describe(schema), value);
+  if (problems.length > 0)
+    return { value, error: new Joi.ValidationError(problems.map((d) => d.message).join(". "), problems, value) };
+  const abortEarly = described > MAX_VALUES_ALL_PROBLEMS;
+  return schema.validate(value, abortEarly ? { ...REQUEST_VALIDATION, abortEarly } : REQUEST_VALIDATION);
 }
