@@ -15,21 +15,12 @@ watchLlmSlots(() => ({ inFlight: slots.inUse, waiting: slots.waiting }));
 /**
  * Runs `call` once a slot is free and frees the slot when it settles. A run whose signal fires
  * while its call waits gives up at once with `RunAbortedError`, as a call in flight does.
- * `waiting` hears of a call that has to wait for its slot: when it starts waiting, and when it has
- * its slot (a call that gets one at once hears nothing).
  */
-export async function withLlmSlot<T>(
-  signal: AbortSignal | undefined,
-  call: () => Promise<T>,
-  waiting?: { started(): void; ended(): void },
-): Promise<T> {
+export async function withLlmSlot<T>(signal: AbortSignal | undefined, call: () => Promise<T>): Promise<T> {
   const start = performance.now();
-  const waits = slots.inUse >= slots.limit || slots.waiting > 0;
   let release;
   try {
-    if (waits) waiting?.started();
     release = await slots.acquire(signal);
-    if (waits) waiting?.ended();
   } catch (err) {
     // The wait ends early only when the run's signal fires: the same error as a call it aborts.
     throw signal?.aborted ? new RunAbortedError(abortReason(signal)) : err;

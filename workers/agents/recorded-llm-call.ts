@@ -12,6 +12,7 @@ import { withLlmSlot } from "./llm-slots";
 import type { CallAllowance } from "./call-allowance";
 import type { InFlightCall } from "./spend-pools";
 import { billCaller } from "./run-charges";
+import { onRequestLeaving } from "../../shared/llm/request-leaving";
 import { CallCutOff, type StepMeta, type StepOutcome, type StepRecorder } from "./step-recorder";
 
 /** What an assistant turn is stored as: its text and any tool calls, and what was cut of it. */
@@ -137,15 +138,15 @@ export async function recordedLlmCall(
     outcome = await recorder.step(meta, async () => {
       // A replayed step never gets here, so it takes no slot of the process's LLM_MAX_IN_FLIGHT.
       try {
-        // A call noted in flight counts as sent unless it has to wait for a slot: a worker dying
-        // while it waits leaves nothing to bill for it.
-        const reply = await withLlmSlot(
-          ctx.signal,
-          () => countedCall(target, () => chatCompletion(target, request, { signal: ctx.signal, onText })),
-          {
-            started: () => ctx.budget.callWaiting(allowance, true),
-            ended: () => ctx.budget.callWaiting(allowance, false),
-          },
+        // A call noted in flight counts as sent only as its request is written: a worker dying while
+        // the call waits for its slot, or while the SDK builds the request, leaves nothing to bill.
+        const reply = await withLlmSlot(ctx.signal, () =>
+          countedCall(target, () =>
+            onRequestLeaving(
+              () => ctx.budget.callSent(allowance),
+              () => chatCompletion(target, request, { signal: ctx.signal, onText }),
+            ),
+          ),
         );
         const output = assistantMessage(reply.message, reply.truncated);
         return pricedOutcome(target, reply.inputTokens, reply.outputTokens, output);

@@ -168,11 +168,12 @@ export class RunBudget {
   }
 
   /**
-   * Marks the call in the pools' in-flight hash as waiting for a slot (nothing to bill if the worker
-   * dies now) or, once it has one, as sent again (billable).
+   * Marks the call in the pools' in-flight hash as sent (billable if the worker dies from now on),
+   * just before its request leaves for the provider: sent before the request, so Redis hears it
+   * first, and not sooner, so a call that never reached the provider is never billed.
    */
-  callWaiting(allowance: CallAllowance, waiting: boolean): void {
-    if (allowance.note) this.shared?.markSent(allowance.note, !waiting).catch(() => undefined);
+  callSent(allowance: CallAllowance): void {
+    if (allowance.note) this.shared?.markSent(allowance.note).catch(() => undefined);
   }
 
   /**

@@ -110,8 +110,9 @@ export class SharedSpend {
           carried: call.carried,
           owner: this.execution.owner,
           startedAt: new Date().toISOString(),
-          // Sent unless it turns out to wait for a slot (`markSent`): the common case costs no command.
-          sent: true,
+          // Not sent until it leaves for the provider (`markSent`, just before the request is made):
+          // a worker dying before then, while the request is built or waits for a slot, owes nothing.
+          sent: false,
         }
       : null;
     const [which, value] = (await reserveScript(
@@ -148,12 +149,11 @@ export class SharedSpend {
   }
 
   /**
-   * Marks a noted call as gone to the provider or not (waiting for a slot). Not awaited by the
-   * caller: the settlement that takes it out of the hash follows on the same connection, so Redis
-   * sees the two in order.
+   * Marks a noted call as gone to the provider. Not awaited by the caller: the settlement that
+   * takes it out of the hash follows on the same connection, so Redis sees the two in order.
    */
-  async markSent(note: InFlightNote, sent: boolean): Promise<void> {
-    await this.redis.hset(this.inFlight, note.step, `${note.granted} ${JSON.stringify({ ...note.call, sent })}`);
+  async markSent(note: InFlightNote): Promise<void> {
+    await this.redis.hset(this.inFlight, note.step, `${note.granted} ${JSON.stringify({ ...note.call, sent: true })}`);
   }
 
   /**
