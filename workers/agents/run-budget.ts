@@ -168,9 +168,8 @@ export class RunBudget {
   }
 
   /**
-   * Marks the call in the pools' in-flight hash as sent (billable if the worker dies from now on),
-   * just before its request leaves for the provider: sent before the request, so Redis hears it
-   * first, and not sooner, so a call that never reached the provider is never billed.
+   * Marks the call in the pools' in-flight hash as sent (billable if the worker dies from now on) as
+   * its request is written: Redis hears it first, and a call that never left is never billed.
    */
   callSent(allowance: CallAllowance): void {
     if (allowance.note) this.shared?.markSent(allowance.note).catch(() => undefined);
