@@ -1,8 +1,7 @@
 import { config } from "../../shared/config";
 import { AppError } from "../../shared/errors";
-import { boundedBytes } from "../../shared/net/bounded-body";
-import { egressFetch, EgressRefusedError } from "../../shared/net/egress";
-import { decodeImage } from "../../shared/storage";
+import { EgressRefusedError } from "../../shared/net/egress";
+import { fetchImage } from "../../shared/net/fetch-image";
 import type { UsageCounter } from "./agent-context";
 import { imageUrl } from "./messages";
 
@@ -31,41 +30,34 @@ export function imageForModel(usage: UsageCounter, image: string, signal: AbortS
   if (!fetched) fetchedByRun.set(usage, (fetched = new Map()));
   let data = fetched.get(image);
   if (!data) {
-    data = fetchImage(image.trim(), signal);
+    data = fetchForModel(image.trim(), signal);
     fetched.set(image, data);
   }
   return data;
 }
 
-async function fetchImage(url: string, signal: AbortSignal): Promise<string> {
-  let bytes: Buffer | null;
+async function fetchForModel(url: string, signal: AbortSignal): Promise<string> {
+  let fetched;
   try {
-    const res = await egressFetch(url, {
-      signal: AbortSignal.any([signal, AbortSignal.timeout(IMAGE_FETCH_TIMEOUT_MS)]),
-      headers: { accept: "image/png, image/jpeg, image/webp, image/gif" },
-    });
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => undefined);
-      throw unavailable(`the server answered HTTP ${res.status}`);
-    }
-    bytes = await boundedBytes(res, config.platform.imageMaxBytes);
+    // fetchImage types the bytes (PNG, JPEG, WebP or GIF; never SVG or HTML): its ImageError fails the run.
+    fetched = await fetchImage(url, { timeoutMs: IMAGE_FETCH_TIMEOUT_MS, signal });
   } catch (err) {
     if (err instanceof EgressRefusedError)
       throw new AppError(400, "EGRESS_REFUSED", `An image URL could not be fetched: ${err.message}`);
-    // The run's own stop (cancel, deadline, shutdown) is the run's error, not the image's.
-    if (signal.aborted || err instanceof AppError) throw err;
-    const timedOut = err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError");
-    throw unavailable(timedOut ? `it took longer than ${IMAGE_FETCH_TIMEOUT_MS / 1000} s` : "it could not be reached");
+    throw err; // the run's own stop (cancel, deadline, shutdown) is the run's error, not the image's
   }
-  if (!bytes)
+  if ("image" in fetched) return `data:${fetched.image.contentType};base64,${fetched.image.data.toString("base64")}`;
+  const { miss } = fetched;
+  if (miss.why === "too_large")
     throw new AppError(
       400,
       "IMAGE_TOO_LARGE",
       `An image URL's image is larger than the ${config.platform.imageMaxBytes}-byte limit`,
     );
-  // decodeImage types it by its bytes (PNG, JPEG, WebP or GIF; never SVG or HTML): its ImageError fails the run.
-  const image = decodeImage(bytes);
-  return `data:${image.contentType};base64,${image.data.toString("base64")}`;
+  if (miss.why === "status") throw unavailable(`the server answered HTTP ${miss.status}`);
+  throw unavailable(
+    miss.why === "timeout" ? `it took longer than ${IMAGE_FETCH_TIMEOUT_MS / 1000} s` : "it could not be reached",
+  );
 }
 
 /** Why an image URL gave nothing usable, without anything the server sent. */

@@ -1,8 +1,7 @@
-import { config } from "../../../shared/config";
 import { logger } from "../../../shared/logger";
-import { boundedBytes } from "../../../shared/net/bounded-body";
-import { egressFetch, egressPolicy, EgressRefusedError } from "../../../shared/net/egress";
-import { decodeImage, type ObjectStorage } from "../../../shared/storage";
+import { egressPolicy, EgressRefusedError } from "../../../shared/net/egress";
+import { fetchImage } from "../../../shared/net/fetch-image";
+import type { ObjectStorage } from "../../../shared/storage";
 import { PlatformError } from "../../platform-error";
 
 /** Where a listing's image ended up: the stored copy's URL and key, or none. */
@@ -29,17 +28,9 @@ export async function fetchListingImage(storage: ObjectStorage, url: string, fie
     throw err;
   }
   try {
-    const res = await egressFetch(url, {
-      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      headers: { accept: "image/png, image/jpeg, image/webp, image/gif" },
-    });
-    const bytes = res.ok ? await boundedBytes(res, config.platform.imageMaxBytes) : null;
-    if (!bytes) {
-      await res.body?.cancel().catch(() => undefined);
-      return noImage(`status ${res.status} or too large`);
-    }
-    const image = decodeImage(bytes);
-    const stored = await storage.put(image.data, image.contentType);
+    const fetched = await fetchImage(url, { timeoutMs: FETCH_TIMEOUT_MS });
+    if ("miss" in fetched) return noImage(fetched.miss.why);
+    const stored = await storage.put(fetched.image.data, fetched.image.contentType);
     return { image_url: stored.url, file_path: stored.key };
   } catch (err) {
     // A name that resolved to a refused address only at connect time is refused like the check.
