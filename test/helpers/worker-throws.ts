@@ -97,7 +97,7 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   },
   ...[
     "throw unavailable(`the server answered HTTP",
-    "throw unavailable(timedOut",
+    "throw unavailable( miss.why",
     'return new AppError(400, "IMAGE_UNAVAILABLE"',
     '"IMAGE_TOO_LARGE"',
   ].map((throwText) => ({
@@ -112,8 +112,8 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   },
   {
     file: "workers/agents/run-images.ts",
-    throwText: "if (signal.aborted || err instanceof AppError) throw err;",
-    why: "passes on the run's own stop (cancel, deadline, shutdown) and the image failures listed above",
+    throwText: "throw err; // the run's own stop",
+    why: "passes on the run's own stop (cancel, deadline, shutdown) and an image whose bytes are no PNG, JPEG, WebP or GIF (decodeImage's ImageError, below in shared/storage)",
   },
   {
     file: "workers/agents/mcp/mcp-bounded-fetch.ts",
