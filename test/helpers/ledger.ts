@@ -6,9 +6,14 @@ import { utcDay } from "../../shared/limits/utc-day";
 import type { Harness } from "./harness";
 import { eventually } from "./http";
 
-/** Whether the run has a call with the provider (noted in flight in the pools): the moment to kill its worker. */
-export const callInFlight = (h: Harness) => async (runId: string) =>
-  (await h.deps.redis.hlen(inFlightKey(runId, config.queue.prefix))) === 1;
+/**
+ * Whether the run has a call with the provider (noted in flight in the pools and marked sent as its
+ * request was written): the moment to kill its worker. A call only noted has not left yet.
+ */
+export const callInFlight = (h: Harness) => async (runId: string) => {
+  const calls = Object.values(await h.deps.redis.hgetall(inFlightKey(runId, config.queue.prefix)));
+  return calls.length === 1 && calls[0].includes('"sent":true');
+};
 
 /** One row of a run's billing ledger: a call's step or another charge. */
 export interface LedgerStep {
