@@ -192,7 +192,7 @@ describe("rate limits", () => {
       expect(day.status, "another key is not affected").to.equal(200);
     });
 
-    it("E5 and E1 learn their verdict alongside the run's insert: a refusal leaves no run, no job, no prompt, and outranks a 422", async () => {
+    it("agent and swarm completions learn their verdict alongside the run's insert: a refusal leaves no run, no job, no prompt, and outranks a 422", async () => {
       const app = await serveWith(h, tinyLimiter(h, { perMinute: 1, perHour: 50, perDay: 100, tokensPerAgent: 1 }));
       servers.push(app);
       const { key, userId } = await h.newKey();
@@ -283,7 +283,7 @@ describe("rate limits", () => {
       expect(res.headers.get("x-ratelimit-limit-minute")).to.equal("100");
       expect(res.headers.get("x-ratelimit-tier")).to.equal("free");
 
-      // E5 learns the verdict alongside its insert: the 503 still comes, and leaves no run behind.
+      // The agent completion learns the verdict alongside its insert: the 503 still comes, and leaves no run behind.
       const { key: runKey, userId } = await h.newKey();
       const run = await request(app.baseUrl, "POST", "/v1/agent/completions", {
         key: runKey,

@@ -48,7 +48,7 @@ describe("Redis Cluster: a web and a worker process on a three-master cluster", 
     await cluster?.stop();
   });
 
-  it("runs E5, E1, an E3 batch and a streamed E5, counts rate limits and hears a key revocation", async () => {
+  it("runs an agent completion, a swarm completion, an agent batch and a streamed agent completion, counts rate limits and hears a key revocation", async () => {
     const { key, keyId } = await h.newKey();
     const e5 = await request(web.url, "POST", "/v1/agent/completions", { key, body: agentBody("cluster-e5") });
     expect(e5.status, JSON.stringify(e5.body)).to.equal(200);

@@ -16,7 +16,7 @@ import {
 
 /**
  * Review means review: an owner's `status` is only a request, only a moderator approves a prompt
- * or lifts a rejection, and only approved prompts reach the marketplace (E4, E9 for others, the
+ * or lifts a rejection, and only approved prompts reach the marketplace (its listing, the prompt query for others, the
  * listing page, ratings).
  */
 describe("prompt review: POST /api/moderate-prompt and what owners' status does", function () {
@@ -45,7 +45,7 @@ describe("prompt review: POST /api/moderate-prompt and what owners' status does"
     return version ? { updated_at: version } : {};
   };
 
-  /** Where a prompt can be seen by someone other than its owner: E4, E9 (anonymous and another user), its page. */
+  /** Where a prompt can be seen by someone other than its owner: the marketplace listing, the prompt query (anonymous and another user), its page. */
   async function seenByOthers(
     id: string,
   ): Promise<{ e4: boolean; e9Anonymous: boolean; e9Stranger: boolean; page: boolean }> {
@@ -75,7 +75,7 @@ describe("prompt review: POST /api/moderate-prompt and what owners' status does"
     return res.body.id;
   }
 
-  it("keeps an owner's status 'approved' on E7 as a request: the prompt waits for review, out of the marketplace", async () => {
+  it("keeps an owner's status 'approved' on prompt creation as a request: the prompt waits for review, out of the marketplace", async () => {
     const id = await create(owner.key, { status: "approved" });
     expect(await stored(id)).to.include({ status: "pending", requested_status: "approved", moderated_by: null });
     expect(await seenByOthers(id)).to.deep.equal(HIDDEN);
@@ -84,7 +84,7 @@ describe("prompt review: POST /api/moderate-prompt and what owners' status does"
     expect(own.body.map((p: any) => [p.id, p.status])).to.deep.equal([[id, "pending"]]);
   });
 
-  it("keeps an owner's status 'approved' on E8 as a request too, with the answer's shape unchanged", async () => {
+  it("keeps an owner's status 'approved' on an edit as a request too, with the answer's shape unchanged", async () => {
     const id = await create(owner.key);
     const res = await post(platform.url, "/api/edit-prompt", await sessionToken(owner.userId), {
       id,
@@ -228,7 +228,7 @@ describe("prompt review: POST /api/moderate-prompt and what owners' status does"
     ).to.equal(200);
   });
 
-  it("shows moderators every prompt waiting for review in E9, paid text included", async () => {
+  it("shows moderators every prompt waiting for review in the prompt query, paid text included", async () => {
     const seller = await h.newKey();
     await makeTrusted(h, platform.url, seller.key);
     const marker = `mod${randomUUID().slice(0, 8)}`;

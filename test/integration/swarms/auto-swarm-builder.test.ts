@@ -18,7 +18,7 @@ function inProcess(agents: any[], task: string, canned: CannedDecisions) {
 
 const builtAgent = (role: string) => ({ description: `${role} part`, system_prompt: `You are the ${role}.` });
 
-describe("AutoSwarmBuilder (E1)", () => {
+describe("AutoSwarmBuilder (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));
