@@ -60,7 +60,7 @@ describe("AutoSwarmBuilder (POST /v1/swarm/completions)", () => {
     const builderTurn = res.body.output[0];
     expect(builderTurn.role).to.equal("Builder");
     const spec = builderTurn.spec as SwarmSpec;
-    // Issue 16 item 8: the response names the type that ran (as `auto` does), not "AutoSwarmBuilder";
+    // The response names the type that ran (as `auto` does), not "AutoSwarmBuilder";
     // the built swarm's description stays visible in the Builder turn.
     expect(res.body.swarm_type, "the generated type").to.equal(spec.swarm_type);
     if (spec.description) expect(builderTurn.content).to.include(`Description: ${spec.description}`);
