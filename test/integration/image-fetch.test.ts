@@ -101,7 +101,7 @@ describe("image URLs: fetched by the service, sent to the model as data", functi
   it("refuses at the door an image URL parsers read differently (backslash, user info), naming the field, for agents, swarms and chat completions", async () => {
     for (const url of spellings) {
       const marker = uniqueMarker("img-door");
-      const e5 = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
+      const agentRun = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
         key,
         body: {
           agent_config: { agent_name: "Viewer" },
@@ -109,8 +109,8 @@ describe("image URLs: fetched by the service, sent to the model as data", functi
           imgs: ["data:image/png;base64,iVBORw0KGgo=", url],
         },
       });
-      expect(e5.status, `${url}: ${JSON.stringify(e5.body)}`).to.equal(422);
-      expect(JSON.stringify(e5.body)).to.include("imgs").and.include("every parser reads alike");
+      expect(agentRun.status, `${url}: ${JSON.stringify(agentRun.body)}`).to.equal(422);
+      expect(JSON.stringify(agentRun.body)).to.include("imgs").and.include("every parser reads alike");
       const swarm = await postSwarm(h, key, {
         swarm_type: "SequentialWorkflow",
         task: marker,

@@ -37,7 +37,7 @@ describe("marketplace_prompt_id in agent specs (agent and swarm completions and 
 
   it("agent completion: the stored prompt replaces system_prompt in what the model is sent, for a free and a paid prompt", async () => {
     for (const prompt of [free, paid]) {
-      const marker = `e5-${randomUUID()}`;
+      const marker = `agent-${randomUUID()}`;
       const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
         key,
         body: {
@@ -69,7 +69,7 @@ describe("marketplace_prompt_id in agent specs (agent and swarm completions and 
   });
 
   it("agent batch: each item's marketplace prompt reaches the model (one free, one paid, one with its own prompt)", async () => {
-    const marker = `e3-${randomUUID()}`;
+    const marker = `agent-batch-${randomUUID()}`;
     const res = await request(h.baseUrl, "POST", "/v1/agent/batch/completions", {
       key,
       body: [
@@ -87,7 +87,7 @@ describe("marketplace_prompt_id in agent specs (agent and swarm completions and 
   });
 
   it("swarm completion: swarm agents run with their marketplace prompts (plus the swarm's own additions)", async () => {
-    const marker = `e1-${randomUUID()}`;
+    const marker = `swarm-${randomUUID()}`;
     const res = await postSwarm(h, key, {
       swarm_type: "SequentialWorkflow",
       agents: [
@@ -105,7 +105,7 @@ describe("marketplace_prompt_id in agent specs (agent and swarm completions and 
   });
 
   it("swarm batch: one lookup for the batch; an item naming an unknown prompt takes its slot, the others run with theirs", async () => {
-    const marker = `e2-${randomUUID()}`;
+    const marker = `swarm-batch-${randomUUID()}`;
     const unknown = randomUUID();
     const res = await request(h.baseUrl, "POST", "/v1/swarm/batch/completions", {
       key,

@@ -213,25 +213,25 @@ describe("publish_to_marketplace", function () {
       expect(res.body.code).to.equal("INVALID_MARKETPLACE_PUBLICATION");
       expect(res.headers.get(HEADER)).to.equal(null);
     }
-    const [e5, e3, e1] = await Promise.all(
+    const [agentProblems, batchProblems, swarmProblems] = await Promise.all(
       bad.map(({ path, body }) =>
         request(h.baseUrl, "POST", path, { key: caller.key, body }).then((r) => r.body.detail as string),
       ),
     );
     // Prompt creation's field rules, each problem naming the agent and its own field.
-    expect(e5.split("; ")).to.deep.equal([
+    expect(agentProblems.split("; ")).to.deep.equal([
       "agent_config (X): agent_name length must be at least 2 characters long",
       "agent_config (X): system_prompt length must be at least 5 characters long",
       "agent_config (X): use_cases is required",
       "agent_config (X): tags is required",
       "agent_config (X): 'price_usd' is required and must be greater than 0 when 'is_free' is false",
     ]);
-    expect(e3.split("; ")).to.deep.equal([
+    expect(batchProblems.split("; ")).to.deep.equal([
       "[1].agent_config (Paid): use_cases[0].title is not allowed to be empty",
       "[1].agent_config (Paid): use_cases[0].description is required",
       "[1].agent_config (Paid): 'price_usd' is required and must be greater than 0 when 'is_free' is false",
     ]);
-    expect(e1).to.equal("agents[1] (Borrowed): tags is required");
+    expect(swarmProblems).to.equal("agents[1] (Borrowed): tags is required");
     expect(await promptsOf(caller.userId)).to.deep.equal([]);
     expect(await runsOf(caller.userId)).to.equal(0);
   });
@@ -340,7 +340,7 @@ describe("publish_to_marketplace", function () {
     expect(await promptRow(id)).to.include({ status: "pending", requested_status: null, source: "agent" });
     const stranger = await h.newKey();
     const seen = async () => ({
-      e4: (
+      listing: (
         (
           await request(h.baseUrl, "POST", "/v1/marketplace/agents", {
             key: stranger.key,
@@ -348,13 +348,13 @@ describe("publish_to_marketplace", function () {
           })
         ).body.prompts as any[]
       ).some((p) => p.id === id),
-      e9: ((await request(h.platformUrl, "POST", "/api/query-prompts", { body: { search: name } })).body as any[]).some(
-        (p) => p.id === id,
-      ),
+      queried: (
+        (await request(h.platformUrl, "POST", "/api/query-prompts", { body: { search: name } })).body as any[]
+      ).some((p) => p.id === id),
     });
-    expect(await seen()).to.deep.equal({ e4: false, e9: false });
+    expect(await seen()).to.deep.equal({ listing: false, queried: false });
     await moderate(h, h.platformUrl, id);
-    expect(await seen()).to.deep.equal({ e4: true, e9: true });
+    expect(await seen()).to.deep.equal({ listing: true, queried: true });
   });
 
   it("holds the prompt to prompt creation's content rules: the seller's trust for paid prompts, quality, safety; a refusal is a 400 naming the agent", async () => {

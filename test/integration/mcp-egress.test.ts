@@ -78,7 +78,7 @@ describe("MCP server URLs under the egress policy (agent and swarm completions a
       "http://[fd00::1]/mcp",
     ];
     for (const [i, url] of spellings.entries()) {
-      const marker = `egress-e5-${i}-${Date.now()}`;
+      const marker = `egress-agent-${i}-${Date.now()}`;
       await expectRefused(
         AGENT_COMPLETIONS,
         { agent_config: { agent_name: "A", mcp_url: url }, task: marker },

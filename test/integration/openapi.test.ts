@@ -161,11 +161,11 @@ describe("OpenAPI documents and docs pages", function () {
       expect(op.responses["500"].content["application/json"].examples.pending.value).to.include({
         code: "LAUNCH_PENDING",
       });
-      const e7 = platform.doc.paths["/api/add-prompt"].post;
-      expect(e7.requestBody.content["application/json"].schema.properties.private_key.description).to.include(
+      const addPrompt = platform.doc.paths["/api/add-prompt"].post;
+      expect(addPrompt.requestBody.content["application/json"].schema.properties.private_key.description).to.include(
         "never stored",
       );
-      expect(e7.responses).to.include.keys("400", "500");
+      expect(addPrompt.responses).to.include.keys("400", "500");
     });
 
     it("documents streaming answers and the Prefer, Idempotency-Key and SDK retry headers of the run endpoints", () => {
@@ -316,35 +316,37 @@ describe("OpenAPI documents and docs pages", function () {
 
     it("agent and swarm completions' and batches' answers, and each run read back through GET /v1/jobs/{job_id}", async () => {
       const agent = { agent_name: "Checker", model_name: "gpt-4.1", max_tokens: 100 };
-      const e5 = await check("POST", AGENT_COMPLETIONS, { key, body: { agent_config: agent, task: "Say hi." } });
-      const e3 = await check("POST", "/v1/agent/batch/completions", {
+      const agentRun = await check("POST", AGENT_COMPLETIONS, { key, body: { agent_config: agent, task: "Say hi." } });
+      const agentBatch = await check("POST", "/v1/agent/batch/completions", {
         key,
         body: [
           { agent_config: agent, task: "One" },
           { agent_config: { ...agent, llm_args: { sim_error: 400 } }, task: "Two" },
         ],
       });
-      const e1 = await check("POST", "/v1/swarm/completions", {
+      const swarmRun = await check("POST", "/v1/swarm/completions", {
         key,
         body: { name: "Pair", agents: [agent, { ...agent, agent_name: "Second" }], task: "Count to two." },
       });
-      const e2 = await check("POST", "/v1/swarm/batch/completions", {
+      const swarmBatch = await check("POST", "/v1/swarm/batch/completions", {
         key,
         body: [
           { agents: [agent], task: "One" },
           { agents: "not a list", task: "Two" },
         ],
       });
-      expect([e5.status, e3.status, e1.status, e2.status]).to.deep.equal([200, 200, 200, 200]);
-      expect(e3.body.results[1]).to.include({ success: false, index: 1 });
-      expect(e2.body.map((slot: any) => slot.status)).to.deep.equal(["success", "error"]);
+      expect([agentRun.status, agentBatch.status, swarmRun.status, swarmBatch.status]).to.deep.equal([
+        200, 200, 200, 200,
+      ]);
+      expect(agentBatch.body.results[1]).to.include({ success: false, index: 1 });
+      expect(swarmBatch.body.map((slot: any) => slot.status)).to.deep.equal(["success", "error"]);
 
       for (const jobId of [
-        e5.body.job_id,
-        e3.body.batch_id,
-        e3.body.results[1].job_id,
-        e1.body.job_id,
-        e2.body[0].job_id,
+        agentRun.body.job_id,
+        agentBatch.body.batch_id,
+        agentBatch.body.results[1].job_id,
+        swarmRun.body.job_id,
+        swarmBatch.body[0].job_id,
       ]) {
         expect((await check("GET", `/v1/jobs/${jobId}`, { key })).status).to.equal(200);
       }

@@ -209,15 +209,15 @@ describe("rate limits", () => {
         category: "analysis",
       };
 
-      const e5 = await request(app.baseUrl, "POST", "/v1/agent/completions", {
+      const agentRun = await request(app.baseUrl, "POST", "/v1/agent/completions", {
         key,
         body: { agent_config: { agent_name: "A" }, task: "never runs" },
       });
-      const e5Publishing = await request(app.baseUrl, "POST", "/v1/agent/completions", {
+      const publishingAgentRun = await request(app.baseUrl, "POST", "/v1/agent/completions", {
         key,
         body: { agent_config: publishing, task: "never runs" },
       });
-      const e1 = await request(app.baseUrl, "POST", "/v1/swarm/completions", {
+      const swarmRun = await request(app.baseUrl, "POST", "/v1/swarm/completions", {
         key,
         body: {
           swarm_type: "SequentialWorkflow",
@@ -233,7 +233,7 @@ describe("rate limits", () => {
         body: { agent_config: { max_loops: "many" }, task: 7 },
       });
 
-      for (const refused of [e5, e5Publishing, e1, invalid]) {
+      for (const refused of [agentRun, publishingAgentRun, swarmRun, invalid]) {
         expect(refused.status).to.equal(429);
         expect(refused.body).to.include({ code: "RATE_LIMITED", status_code: 429 });
         expect(refused.headers.get("retry-after")).to.match(/^\d+$/);

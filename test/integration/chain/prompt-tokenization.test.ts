@@ -262,8 +262,11 @@ describe("tokenized prompts (POST /api/add-prompt) on the localnet", function ()
 
       expect(await listed(key, userId)).to.deep.equal([]);
       expect((await request(platform.url, "GET", `/prompt/${id}`)).status).to.equal(404);
-      const e4 = await request(h.baseUrl, "POST", "/v1/marketplace/agents", { key, body: { number_of_items: 100 } });
-      expect(e4.body.prompts.map((p: { id: string }) => p.id)).to.not.include(id);
+      const listing = await request(h.baseUrl, "POST", "/v1/marketplace/agents", {
+        key,
+        body: { number_of_items: 100 },
+      });
+      expect(listing.body.prompts.map((p: { id: string }) => p.id)).to.not.include(id);
       const rater = await h.newKey();
       expect((await post(platform.url, "/api/rate-prompt", rater.key, { id, rating: 5 })).status).to.equal(404);
       const edit = await post(platform.url, "/api/edit-prompt", key, { id, name: "Renamed while launching" });

@@ -48,26 +48,26 @@ describe("prompt review: POST /api/moderate-prompt and what owners' status does"
   /** Where a prompt can be seen by someone other than its owner: the marketplace listing, the prompt query (anonymous and another user), its page. */
   async function seenByOthers(
     id: string,
-  ): Promise<{ e4: boolean; e9Anonymous: boolean; e9Stranger: boolean; page: boolean }> {
-    const e4 = await request(h.baseUrl, "POST", "/v1/marketplace/agents", {
+  ): Promise<{ listing: boolean; queryAnonymous: boolean; queryStranger: boolean; page: boolean }> {
+    const listing = await request(h.baseUrl, "POST", "/v1/marketplace/agents", {
       key: stranger.key,
       body: { number_of_items: 100 },
     });
-    expect(e4.status).to.equal(200);
+    expect(listing.status).to.equal(200);
     const { name } = await stored(id);
-    const e9 = async (key: string | null) =>
+    const queryPrompts = async (key: string | null) =>
       (await post(platform.url, "/api/query-prompts", key, { search: name, limit: 100 })).body.some(
         (p: any) => p.id === id,
       );
     return {
-      e4: e4.body.prompts.some((p: any) => p.id === id),
-      e9Anonymous: await e9(null),
-      e9Stranger: await e9(stranger.key),
+      listing: listing.body.prompts.some((p: any) => p.id === id),
+      queryAnonymous: await queryPrompts(null),
+      queryStranger: await queryPrompts(stranger.key),
       page: (await request(platform.url, "GET", `/prompt/${id}`)).status === 200,
     };
   }
-  const HIDDEN = { e4: false, e9Anonymous: false, e9Stranger: false, page: false };
-  const LISTED = { e4: true, e9Anonymous: true, e9Stranger: true, page: true };
+  const HIDDEN = { listing: false, queryAnonymous: false, queryStranger: false, page: false };
+  const LISTED = { listing: true, queryAnonymous: true, queryStranger: true, page: true };
 
   async function create(key: string, overrides: Record<string, unknown> = {}): Promise<string> {
     const res = await post(platform.url, "/api/add-prompt", key, promptBody(overrides));
@@ -274,7 +274,7 @@ describe("automatic approval above a content score (AUTO_APPROVE_MIN_SCORE)", fu
   }
   const statusOf = async (id: string) =>
     (await h.deps.ds.query(`SELECT status, moderated_by, moderation_reason FROM prompts WHERE id = $1`, [id]))[0];
-  const listedInE4 = async (key: string, id: string) =>
+  const listedInMarketplace = async (key: string, id: string) =>
     (
       (await request(h.baseUrl, "POST", "/v1/marketplace/agents", { key, body: { number_of_items: 100 } })).body
         .prompts as any[]
@@ -294,7 +294,7 @@ describe("automatic approval above a content score (AUTO_APPROVE_MIN_SCORE)", fu
       moderated_by: null,
       moderation_reason: "Approved automatically: quality 9, safety 10 (threshold 8)",
     });
-    expect(await listedInE4(key, res.body.id)).to.equal(true);
+    expect(await listedInMarketplace(key, res.body.id)).to.equal(true);
   });
 
   it("leaves a prompt under the threshold, one scored by the rules alone, and any prompt when it is off, to a moderator", async () => {
@@ -309,7 +309,7 @@ describe("automatic approval above a content score (AUTO_APPROVE_MIN_SCORE)", fu
       const res = await post(platform.url, "/api/add-prompt", key, promptBody({ prompt, status: "approved" }));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect((await statusOf(res.body.id)).status, prompt).to.equal("pending");
-      expect(await listedInE4(key, res.body.id)).to.equal(false);
+      expect(await listedInMarketplace(key, res.body.id)).to.equal(false);
     }
   });
 
