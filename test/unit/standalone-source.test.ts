@@ -30,7 +30,7 @@ function linesMatching(files: string[], matches: (line: string) => boolean): str
   );
 }
 
-/** An endpoint number of the service specification: E, one digit, standing alone (`%E2` is a percent-encoded byte). */
+/** An endpoint number of the service specification: E and one digit, standing alone (not inside a percent-encoded byte). */
 const ENDPOINT_NUMBER = /(?<![%\w])E[1-9](?!\w)/;
 
 describe("the repository stands alone", () => {
