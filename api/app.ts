@@ -127,8 +127,8 @@ export function createApiApp(
 }
 
 /**
- * The platform app (`/api`, listing pages, API-keys page, uploaded images), with the spec's
- * platform error bodies, on the deps' platform services (tests pass deps with their own).
+ * The platform app (`/api`, listing pages, API-keys page, uploaded images), with the
+ * platform error bodies (docs/api.md, "Errors"), on the deps' platform services (tests pass deps with their own).
  */
 export function createPlatformApp(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: true });

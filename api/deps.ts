@@ -27,7 +27,7 @@ export interface ApiDeps {
   sessions: SessionTokens;
   /**
    * The marketplace's outside services and settings (prices, daily limits, content scoring, image
-   * storage): the platform's E6–E9 use them, and the execution API when an agent is published.
+   * storage): the platform's token launch and prompt endpoints use them, and the execution API when an agent is published.
    */
   platform: PlatformServices;
   close(): Promise<void>;

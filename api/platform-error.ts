@@ -1,8 +1,8 @@
 import { AppError } from "../shared/errors";
 
 /**
- * An error of the platform API, in the spec's shape: a short category (`error`), a readable
- * `message`, an optional stable `code`, and the extras the spec defines for its status
+ * An error of the platform API, in its documented shape (docs/api.md, "Errors"): a short category (`error`), a readable
+ * `message`, an optional stable `code`, and the extras it defines for its status
  * (`errors`, `existingId`, `currentUsage`, `required_sol`, …).
  */
 export class PlatformError extends AppError {
@@ -75,5 +75,5 @@ export function platformValidationError(errors: FieldProblem[]): PlatformError {
   );
 }
 
-/** The fixed 401 of every platform endpoint (the spec fixes `error` and `message`). */
+/** The fixed 401 of every platform endpoint (clients match its fixed `error` and `message`). */
 export const AUTH_FAILED_MESSAGE = "Invalid or missing API key. Please check your API key and try again.";

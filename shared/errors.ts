@@ -7,7 +7,7 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    /** Extra body fields the contract defines for this error (e.g. `job_id`). */
+    /** Extra body fields the documented body adds for this error (e.g. `job_id`). */
     readonly extra: Record<string, unknown> = {},
     /** Response headers that go with it (e.g. a 504's `Location` and `Retry-After`). */
     readonly headers: Record<string, string> = {},

@@ -15,7 +15,7 @@ export interface PlatformCaller {
 export type IdentifyCaller = (token: string) => Promise<PlatformCaller | null>;
 
 /**
- * Identifies platform callers by an API key or, where `sessions` is allowed (E7, E8, the pages),
+ * Identifies platform callers by an API key or, where `sessions` is allowed (prompt creation and editing, the pages),
  * a session token of the identity backend, whose user is created on first sight.
  */
 export function callerIdentifier(

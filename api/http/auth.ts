@@ -56,7 +56,7 @@ export function platformAuth(identify: IdentifyCaller): Middleware<PlatformState
 }
 
 /**
- * For endpoints anyone may call (E9): no `Authorization` header means an anonymous viewer
+ * For endpoints anyone may call (`POST /api/query-prompts`): no `Authorization` header means an anonymous viewer
  * (`ctx.state.auth` stays unset); a header must carry a valid API key or session token, else the
  * fixed 401 — a caller who sends credentials wants to know they were refused.
  */

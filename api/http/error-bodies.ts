@@ -42,14 +42,14 @@ export function v1ErrorBodies(howToGetKey: string): ErrorRenderer {
   };
 }
 
-/** The spec's platform error body: `{error, message, code?, details?, status_code}` plus extras. */
+/** The platform error body (docs/api.md, "Errors"): `{error, message, code?, details?, status_code}` plus extras. */
 function platformBody(status: number, error: string, message: string, code: string, extra: Record<string, unknown>) {
   return { error, message, ...(code ? { code } : {}), ...extra, status_code: status };
 }
 
 /**
- * The platform's bodies: schema failures are a 400 `Validation error` with `errors` (the spec's
- * platform has no 422); every 401 is the fixed body with `how_to_get_key`.
+ * The platform's bodies: schema failures are a 400 `Validation error` with `errors` (the
+ * platform API has no 422); every 401 is the fixed body with `how_to_get_key`.
  */
 export function platformErrorBodies(howToGetKey: string): ErrorRenderer {
   const render = (err: AppError): { status: number; body: Record<string, unknown> } => {

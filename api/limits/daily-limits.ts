@@ -6,7 +6,7 @@ import { PlatformError } from "../platform-error";
 
 // The day a launch counts against is recorded with it (see `create-prompt.ts`).
 
-/** The per-user, per-UTC-day counters (spec: `currentUsage` / `limits` of the 429). */
+/** The per-user, per-UTC-day counters (`currentUsage` / `limits` of the daily-limit 429, docs/marketplace.md). */
 export type DailyCounter = "paidPrompts" | "paidAgents" | "freeContent";
 
 export type DailyLimits = Record<DailyCounter, number>;
@@ -42,7 +42,7 @@ export async function readDailyUsage(db: Queryable, userId: string, now = new Da
   return usageOf(await findUsage(db, userId, date), date);
 }
 
-/** The spec's 429: `{error: "Daily limit exceeded", message, currentUsage, limits, resetTime, status_code}`. */
+/** The platform's daily-limit 429: `{error: "Daily limit exceeded", message, currentUsage, limits, resetTime, status_code}`. */
 function dailyLimitExceeded(
   counter: DailyCounter,
   usage: DailyUsage,

@@ -3,7 +3,7 @@ import { listApprovedPrompts } from "../../shared/db/prompt-listing-store";
 import { presentMarketplacePrompt, type MarketplacePrompt } from "./prompt.presenter";
 import { isoWithoutZone } from "./timestamp";
 
-/** E4's answer. */
+/** The marketplace listing's answer. */
 export interface MarketplaceListing {
   prompts: MarketplacePrompt[];
   total_count: number;
@@ -11,7 +11,7 @@ export interface MarketplaceListing {
   timestamp: string;
 }
 
-/** E4: the `limit` newest approved prompts and how many approved prompts there are in all. */
+/** `POST /v1/marketplace/agents`: the `limit` newest approved prompts and how many approved prompts there are in all. */
 export async function listMarketplacePrompts(
   ds: DataSource,
   viewer: { userId: string },

@@ -1,6 +1,6 @@
 import type { MarketplacePromptRow } from "../../shared/db/prompt-listing-store";
 
-/** Spec: MarketplacePrompt, field for field. */
+/** The hosted API's MarketplacePrompt, field for field. */
 export interface MarketplacePrompt {
   id: string;
   created_at: string;
@@ -16,7 +16,7 @@ export interface MarketplacePrompt {
 }
 
 /**
- * The stored use cases (`[{title, description}]`) as the object the spec types `use_cases` as:
+ * The stored use cases (`[{title, description}]`) as the object the hosted API types `use_cases` as:
  * each title maps to its description, in stored order. Two use cases with the same title keep
  * both descriptions, joined by a blank line, so nothing stored is lost.
  */
@@ -33,10 +33,11 @@ export function useCasesObject(stored: unknown): Record<string, string> {
 }
 
 /**
- * One E4 item. A paid prompt's text is what its buyers pay for, so the listing carries it only to
+ * One item of the marketplace listing (`POST /v1/marketplace/agents`). A paid prompt's text is
+ * what its buyers pay for, so the listing carries it only to
  * its owner; everyone else gets an empty `prompt` and uses it through `marketplace_prompt_id`,
  * which the service applies without showing the text. Absent optional texts are empty strings,
- * as the spec types them as strings.
+ * as the hosted API types them as strings.
  */
 export function presentMarketplacePrompt(row: MarketplacePromptRow, viewerId: string): MarketplacePrompt {
   return {

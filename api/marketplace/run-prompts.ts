@@ -8,7 +8,7 @@ import { BadRequestError } from "../../shared/errors";
 /** The prompts one request names, by id (lower case). */
 export type MarketplacePromptLookup = ReadonlyMap<string, RunnablePrompt>;
 
-/** The spec's `marketplace_prompt_id`, trimmed; an empty one means none. */
+/** The agent's `marketplace_prompt_id`, trimmed; an empty one means none. */
 function promptIdOf(spec: AgentSpec): string | null {
   return spec.marketplace_prompt_id?.trim() || null;
 }
@@ -42,8 +42,8 @@ function problemWith(id: string, prompt: RunnablePrompt | undefined, userId: str
 }
 
 /**
- * The agent with its marketplace prompt in place of `system_prompt` (which the spec says is then
- * ignored), handoffs included. A run's stored request is shown back to its caller (job reads,
+ * The agent with its marketplace prompt in place of `system_prompt` (which the hosted API then
+ * ignores), handoffs included. A run's stored request is shown back to its caller (job reads,
  * `GET /v1/swarm/logs`), and a paid prompt's text must not be handed out that way: the text is
  * withheld from the stored request with the run's secrets (`withholdAgentSecrets`).
  */
@@ -71,7 +71,7 @@ export function applyMarketplacePrompts(
   return ids.length ? specs.map((spec) => withPrompt(spec, lookup)) : specs;
 }
 
-/** Looks up and applies the marketplace prompts of one request's agents (E1, E3, E5). */
+/** Looks up and applies the marketplace prompts of one request's agents (agent and swarm completions, agent batches). */
 export async function attachMarketplacePrompts(
   ds: DataSource,
   specs: AgentSpec[],

@@ -32,7 +32,7 @@ function useCasesOf(value: unknown): PromptPageView["useCases"] {
     .filter((u) => u.title || u.description);
 }
 
-/** A link is a URL string or `{name, url}` (spec); only http(s) URLs become links, others are shown as text. */
+/** A link is a URL string or `{name, url}` (as the platform API takes it); only http(s) URLs become links, others are shown as text. */
 function linksOf(value: unknown): PromptPageView["links"] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((link) => {

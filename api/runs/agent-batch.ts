@@ -21,7 +21,7 @@ const AGENT_BATCH: BatchKind<"agent_batch", "agent"> = {
 };
 
 /**
- * E3: one child run per item (marketplace prompts applied, agents published when asked), all in
+ * `POST /v1/agent/batch/completions`: one child run per item (marketplace prompts applied, agents published when asked), all in
  * parallel across agent workers; answers in request order, an item that fails reported in its slot.
  * An item that cannot run refuses the whole batch (400) before anything is stored.
  */

@@ -13,7 +13,7 @@ import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
 import type { Prefer } from "./submit-run";
 
-/** An E5 request made ready to run: streaming decided and the budget filled in for the caller's tier. */
+/** An agent completion request made ready to run: streaming decided and the budget filled in for the caller's tier. */
 export function prepareAgentRequest(body: AgentCompletionRequest, owner: KeyOwner): AgentCompletionRequest {
   const stream = Boolean(body.stream ?? body.agent_config.streaming_on);
   return { ...body, stream, budget: effectiveBudget(body.budget, owner.tier) };
@@ -21,7 +21,7 @@ export function prepareAgentRequest(body: AgentCompletionRequest, owner: KeyOwne
 
 const AGENT_FIELD = () => "agent_config";
 
-/** E5's one agent, stored as an `agent` run. */
+/** An agent completion's one agent, stored as an `agent` run. */
 const agentCompletion: CompletionKind<AgentCompletionRequest> = {
   kind: "agent",
   job: "agent-run",
@@ -38,7 +38,7 @@ const agentCompletion: CompletionKind<AgentCompletionRequest> = {
 };
 
 /**
- * E5: checks the model is servable, applies a marketplace prompt, publishes the agent when asked,
+ * `POST /v1/agent/completions`: checks the model is servable, applies a marketplace prompt, publishes the agent when asked,
  * queues the run, and answers when it ends (or streams it).
  */
 export function completeAgent(

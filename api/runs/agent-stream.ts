@@ -4,7 +4,7 @@ import type { RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
 import { errorFrame, now, type StreamFormat } from "./run-stream";
 
-/** E5's frames (docs/api.md, "Streaming"): metadata, start, chunk…, usage, end, done; or one error. */
+/** The agent completion's frames (docs/api.md, "Streaming"): metadata, start, chunk…, usage, end, done; or one error. */
 export function agentStreamFormat(jobId: string, request: AgentCompletionRequest): StreamFormat {
   const spec = request.agent_config;
   return {

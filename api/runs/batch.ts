@@ -15,7 +15,7 @@ import type { RunHooks } from "./ready-agents";
 import { takeEarlierRun } from "./run-attempt";
 import { assertSucceeded, awaitRun, enqueueAndAwait, syncWaitMs, type Prefer } from "./submit-run";
 
-/** The runs of one kind of batch (E3's agents, E2's swarms): the parent's and its items', and how they are answered. */
+/** The runs of one kind of batch (an agent batch's agents, a swarm batch's swarms): the parent's and its items', and how they are answered. */
 export interface BatchKind<P extends RunKind, C extends RunKind> {
   parentKind: P;
   childKind: C;

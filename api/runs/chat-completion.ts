@@ -28,7 +28,7 @@ function assertChatModelServable(model: string): void {
   }
 }
 
-/** The chat request's agent run: an `agent` run like E5's, answered and streamed in OpenAI's shapes. */
+/** The chat request's agent run: an `agent` run like an agent completion's, answered and streamed in OpenAI's shapes. */
 function chatCompletion(
   model: string,
   includeUsage: boolean,
@@ -52,7 +52,7 @@ function chatCompletion(
 
 /**
  * `POST /v1/chat/completions`: the conversation becomes one agent run (see `chatAsAgent`), with
- * E5's limits, budget, billing, idempotency and logs; the answer is OpenAI's `chat.completion`,
+ * The agent completion's limits, budget, billing, idempotency and logs; the answer is OpenAI's `chat.completion`,
  * or its chunks when it streams.
  */
 export function completeChat(

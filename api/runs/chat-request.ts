@@ -111,7 +111,7 @@ export function chatAsAgent(body: ChatCompletionRequest): ChatAsAgent {
     imgs: images.map((image) => image.url),
     stream: Boolean(body.stream),
   };
-  // The agent schema fills in the spec's defaults; the chat schema already checked every value it takes.
+  // The agent schema fills in the hosted defaults; the chat schema already checked every value it takes.
   const { value, error } = validateRequest(agentCompletionSchema, agent);
   if (error) refuse(error.details.map((d) => d.message.replace(/"/g, "'")).join("; "), "messages");
   const imageUrls = images.filter((image) => /^https?:/i.test(image.url.trim()));

@@ -16,7 +16,7 @@ interface RunRequest {
 }
 
 /**
- * What sets one kind of single run (E5's agent, E1's swarm, …) apart in the completion steps:
+ * What sets one kind of single run (an agent completion's agent, a swarm completion's swarm, …) apart in the completion steps:
  * `B` is the body as validated, `R` the request as stored (the same unless `prepare` reshapes it).
  */
 export interface CompletionKind<R extends RunRequest, K extends RunKind = RunKind, B = R> {
@@ -39,7 +39,7 @@ export interface CompletionKind<R extends RunRequest, K extends RunKind = RunKin
 }
 
 /**
- * E5 and E1: checks the request, makes its agents ready (egress, marketplace prompts, publication),
+ * Agent and swarm completions: checks the request, makes its agents ready (egress, marketplace prompts, publication),
  * stores and queues the run, and answers when it ends: 200 with its result, 202 when the caller
  * does not wait, or its frames when it streams. A request that is another attempt of one that
  * started a run (see `takeEarlierRun`) does none of that: it answers from that run.

@@ -38,7 +38,7 @@ export function assertModelServable(model: string, where: string): void {
 }
 
 /**
- * E5 and E3: every model an agent run may call (the agents', and their handoffs' at any depth)
+ * Agent completions and agent batches: every model an agent run may call (the agents', and their handoffs' at any depth)
  * can be served, else the 400 the worker would fail the run with, before anything is stored.
  */
 export function assertAgentModelsServable(specs: AgentSpec[], where: (i: number) => string): void {
@@ -46,7 +46,7 @@ export function assertAgentModelsServable(specs: AgentSpec[], where: (i: number)
 }
 
 /**
- * E1 and E2: every model a swarm run may call can be served: its agents' (handoffs included),
+ * Swarm completions and swarm batches: every model a swarm run may call can be served: its agents' (handoffs included),
  * its type's model fields (HeavySwarm's), and the default model built-in agents use when there are no agents.
  */
 export function assertSwarmModelsServable(request: SwarmRequest): void {

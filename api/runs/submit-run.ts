@@ -196,7 +196,7 @@ async function insertAdmitted(
 }
 
 /**
- * Throws the contract's error for a run that did not succeed (or is still going); `kind` is the
+ * Throws the documented error (docs/api.md, "Errors") for a run that did not succeed (or is still going); `kind` is the
  * kind it was submitted as. Each says whether the same request sent again can change it
  * (`x-should-retry`): a run still going, yes (a retry waits for it again); a failed or cancelled
  * one, no (a retry gets the same answer).

@@ -62,7 +62,7 @@ async function step(item: PreparedItem, next: (request: SwarmRequest) => Promise
 }
 
 /**
- * E2: every valid item is a child swarm run, all in parallel across swarm workers; an invalid item
+ * `POST /v1/swarm/batch/completions`: every valid item is a child swarm run, all in parallel across swarm workers; an invalid item
  * (MCP servers or images the egress policy refuses, a marketplace prompt it may not use, agents
  * that cannot be published included) is answered in its slot without running. The answer keeps
  * request order.

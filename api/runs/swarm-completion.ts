@@ -11,7 +11,7 @@ import type { Prefer } from "./submit-run";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 import { swarmStreamFormat } from "./swarm-stream";
 
-/** E1's swarm, stored as a `swarm` run. */
+/** A swarm completion's swarm, stored as a `swarm` run. */
 const swarmCompletion: CompletionKind<SwarmRequest> = {
   kind: "swarm",
   job: "swarm-run",
@@ -29,7 +29,7 @@ const swarmCompletion: CompletionKind<SwarmRequest> = {
 };
 
 /**
- * E1: checks the whole-request rules and marketplace prompts (400 before any LLM call), publishes
+ * `POST /v1/swarm/completions`: checks the whole-request rules and marketplace prompts (400 before any LLM call), publishes
  * the agents that ask for it, queues the swarm, answers when it ends (or streams it).
  */
 export function completeSwarm(

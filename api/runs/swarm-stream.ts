@@ -4,7 +4,7 @@ import type { Frame } from "../reply";
 import { errorFrame, now, type StreamFormat } from "./run-stream";
 
 /**
- * E1's frames (docs/api.md, "Streaming"): metadata, start, then per agent `agent_start`, `chunk` (tagged with
+ * The swarm completion's frames (docs/api.md, "Streaming"): metadata, start, then per agent `agent_start`, `chunk` (tagged with
  * the agent, so parallel agents' chunks can be told apart) and `agent_end`; then usage and end.
  */
 export function swarmStreamFormat(

@@ -1,7 +1,7 @@
 import Joi from "joi";
 import { promptFields } from "./prompt-fields.schema";
 
-/** E7 body: the spec's table; the joined rules are checked by `crossFieldProblems`. */
+/** `POST /api/add-prompt` body (docs/marketplace.md lists its fields); the joined rules are checked by `crossFieldProblems`. */
 export const addPromptSchema = Joi.object({
   ...promptFields,
   name: promptFields.name.required(),

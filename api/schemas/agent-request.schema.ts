@@ -8,7 +8,7 @@ import { nonBlankString } from "./text.schema";
 /** What an agent run works on: text that is not blank (the worker has nothing to run without one). */
 const task = nonBlankString().max(1_000_000);
 
-/** What one agent run takes besides its spec: E5's body, and each E3 item. */
+/** What one agent run takes besides its spec: an agent completion's body, and each agent batch item. */
 const agentRunFields = {
   history: historySchema
     .allow(null)
@@ -23,7 +23,7 @@ const agentRunFields = {
   budget: budgetSchema,
 };
 
-/** E5 request: `agent_config` and `task`, plus history, images, streaming and a budget. */
+/** `POST /v1/agent/completions` request: `agent_config` and `task`, plus history, images, streaming and a budget. */
 export const agentCompletionSchema = Joi.object({
   agent_config: agentSpecSchema.required(),
   task: task.required(),
@@ -34,8 +34,8 @@ export const agentCompletionSchema = Joi.object({
   .id("AgentCompletionRequest");
 
 /**
- * E3 item (spec: BatchAgentItem): `agent_config` and `task` required. The spec leaves `task` optional,
- * but an item without one can only fail, so it is refused (422) before the batch is stored.
+ * An agent batch item (the hosted API's BatchAgentItem): `agent_config` and `task` required. The hosted
+ * schema leaves `task` optional, but an item without one can only fail, so it is refused (422) before the batch is stored.
  */
 const batchAgentItemSchema = Joi.object({
   agent_config: agentSpecSchema.required(),
@@ -47,5 +47,5 @@ const batchAgentItemSchema = Joi.object({
   .unknown(true)
   .id("BatchAgentItem");
 
-/** E3 body: an array of BatchAgentItem (its size is a rule checked by the service: 400, not 422). */
+/** `POST /v1/agent/batch/completions` body: an array of BatchAgentItem (its size is a rule checked by the service: 400, not 422). */
 export const agentBatchSchema = Joi.array().items(batchAgentItemSchema).required();

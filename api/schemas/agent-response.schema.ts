@@ -39,7 +39,7 @@ export const agentCompletionResponseSchema = Joi.object({
   ...truncatedField,
 }).id("AgentCompletionResponse");
 
-/** An E3 item that failed, in its slot. */
+/** An agent batch item that failed, in its slot. */
 const agentBatchItemErrorSchema = Joi.object({
   success: Joi.valid(false).required(),
   error: Joi.string().required(),
@@ -48,7 +48,7 @@ const agentBatchItemErrorSchema = Joi.object({
   job_id: runId.required(),
 }).id("AgentBatchItemError");
 
-/** Spec: BatchAgentResponse (E3); results in request order, a failed item never fails the batch. */
+/** The hosted API's BatchAgentResponse (`POST /v1/agent/batch/completions`); results in request order, a failed item never fails the batch. */
 export const agentBatchResponseSchema = Joi.object({
   batch_id: runId.allow(null).required(),
   total_requests: Joi.number().integer().min(0).allow(null).required(),

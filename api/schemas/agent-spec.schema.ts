@@ -8,7 +8,7 @@ import { isPlainObject } from "./plain-object";
 import { llmArgsSchema } from "./llm-args.schema";
 import { nonBlankString } from "./text.schema";
 
-/** Spec: McpConfig. `timeout` is in seconds. */
+/** The hosted API's McpConfig. `timeout` is in seconds. */
 const mcpConfigSchema = Joi.object({
   type: Joi.string().default("mcp"),
   url: Joi.string()
@@ -24,7 +24,7 @@ const mcpConfigSchema = Joi.object({
 const stringList = Joi.array().items(Joi.string().max(200)).max(100).allow(null);
 
 /**
- * Spec: AgentSpec, with the spec's defaults. Bounds the spec leaves open are the usual provider
+ * The hosted API's AgentSpec, with its defaults. Bounds it leaves open are the usual provider
  * ranges. Unknown fields are ignored, as the hosted API ignores them.
  */
 export const agentSpecSchema = Joi.object({

@@ -13,10 +13,10 @@ const content = Joi.alternatives(
   Joi.boolean(),
 ).allow(null);
 
-/** E5 and E3 `history`: one earlier message. */
+/** An agent completion's or agent batch item's `history`: one earlier message. */
 const historyMessage = Joi.object({ role: Joi.string().required(), content: content.required() }).unknown(true);
 
-/** E1 and E2 `messages`: one message of the conversation the swarm starts from. */
+/** A swarm completion's or swarm batch item's `messages`: one message of the conversation the swarm starts from. */
 const swarmMessage = Joi.object({
   role: Joi.string().max(100),
   name: Joi.string().max(200),

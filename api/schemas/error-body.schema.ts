@@ -42,7 +42,7 @@ export const validationErrorBodySchema = Joi.object({
   status_code: Joi.valid(422).required(),
 }).id("ValidationErrorBody");
 
-/** The platform's error body (spec): `{error, message, code?, details?, status_code}` plus its extras by status. */
+/** The platform's error body (docs/api.md, "Errors"): `{error, message, code?, details?, status_code}` plus its extras by status. */
 export const platformErrorBodySchema = Joi.object({
   error: Joi.string().required().description("Short category, e.g. `Validation error`"),
   message: Joi.string().required(),

@@ -58,7 +58,7 @@ export const providerOptionMessages = {
 };
 
 /**
- * Spec: AgentSpec `llm_args`, extra provider options: only those on the allow-list
+ * An agent's `llm_args`: extra provider options: only those on the allow-list
  * (shared/llm/provider-options.ts) for the model they go with, each value checked. Any other key
  * is refused (422 naming it): a gateway would act on options no provider documents (a model list
  * with keys, a proxy, a mocked answer, extra headers or query, another endpoint).

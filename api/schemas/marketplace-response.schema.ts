@@ -1,6 +1,6 @@
 import Joi from "joi";
 
-/** One MarketplacePrompt of E4 (the spec's fields, exactly). */
+/** One MarketplacePrompt of the marketplace listing: the hosted API's fields, exactly. */
 const marketplacePromptSchema = Joi.object({
   id: Joi.string().required(),
   created_at: Joi.string().required(),
@@ -25,7 +25,7 @@ const marketplacePromptSchema = Joi.object({
     .required(),
 }).id("MarketplacePrompt");
 
-/** E4 answer. */
+/** `POST /v1/marketplace/agents` answer. */
 export const marketplaceAgentsResponseSchema = Joi.object({
   prompts: Joi.array().items(marketplacePromptSchema).required(),
   total_count: Joi.number().integer().min(0).required().description("Every approved prompt"),

@@ -52,7 +52,7 @@ const wallet = Joi.string()
   .messages({ "any.invalid": "{{#label}} must be a Solana public key (base58 of 32 bytes)" });
 
 /**
- * E7's fields with their own rules, without presence: E7 makes some required, E8 none. Rules that
+ * Prompt creation's fields with their own rules, without presence: creation makes some required, editing none. Rules that
  * join fields (a price when not free, the token fields when `tokenized_on`) are checked on the
  * whole record by `crossFieldProblems`.
  */

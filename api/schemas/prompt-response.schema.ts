@@ -3,7 +3,7 @@ import Joi from "joi";
 const text = Joi.string().allow("");
 const nullableText = text.allow(null);
 
-/** The spec's Prompt record (platform API). */
+/** The platform API's Prompt record. */
 const promptRecordSchema = Joi.object({
   id: Joi.string().required(),
   user_id: Joi.string().required(),
@@ -36,7 +36,7 @@ const tokenFields = {
   pool_address: Joi.string().allow(null).required().description("The token's pool (`meteora-dbc`), when there is one"),
 };
 
-/** E7 success. */
+/** `POST /api/add-prompt` success. */
 export const addPromptResponseSchema = Joi.object({
   success: Joi.valid(true).required(),
   id: Joi.string().required(),
@@ -44,7 +44,7 @@ export const addPromptResponseSchema = Joi.object({
   ...tokenFields,
 }).id("AddPromptResponse");
 
-/** E8 success. */
+/** `POST /api/edit-prompt` success. */
 export const editPromptResponseSchema = Joi.object({
   success: Joi.valid(true).required(),
   id: Joi.string().required(),
@@ -52,7 +52,7 @@ export const editPromptResponseSchema = Joi.object({
   updated_data: promptRecordSchema.required(),
 }).id("EditPromptResponse");
 
-/** E9 success. */
+/** `POST /api/query-prompts` success. */
 export const queryPromptsResponseSchema = Joi.array().items(promptRecordSchema).id("QueryPromptsResponse");
 
 /** Rating success. */

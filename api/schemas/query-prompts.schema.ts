@@ -2,12 +2,12 @@ import Joi from "joi";
 import { PRICE_FILTERS, SORTS } from "../marketplace/prompts/query-prompts";
 
 /**
- * E9's largest body: its filters take a few hundred bytes at their longest; this is far more, yet
+ * The prompt query's largest body: its filters take a few hundred bytes at their longest; this is far more, yet
  * an anonymous caller's body costs a small fraction of what `BODY_LIMIT` (10 MB) would.
  */
 export const QUERY_PROMPTS_BODY_KB = 128;
 
-/** E9 body: every field optional, the spec's bounds (anything outside them is a 400). */
+/** `POST /api/query-prompts` body: every field optional and bounded (anything outside them is a 400). */
 export const queryPromptsSchema = Joi.object({
   search: Joi.string().trim().allow("", null).max(100),
   category: Joi.string().trim().allow("", null).max(50),

@@ -9,7 +9,7 @@ import { imageSchema } from "./image.schema";
 import { nonBlankString } from "./text.schema";
 
 /**
- * Spec: SwarmRequest. Every field is optional and nullable; defaults as the spec gives them. The
+ * The hosted API's SwarmRequest. Every field is optional and nullable, with the hosted defaults. The
  * rules that need the whole request (agent counts, flows, input) are checked after this, as 400s.
  */
 export const swarmRequestSchema = Joi.object({

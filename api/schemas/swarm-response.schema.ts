@@ -2,7 +2,7 @@ import Joi from "joi";
 import { truncatedField, woundDownFields } from "./run-outcome.schema";
 import { dollars, nullableString, runId, tokenCount } from "./response-fields";
 
-/** Spec: Usage of a swarm run, with its cost breakdown (docs/api.md, "Request and answer shapes"). */
+/** The hosted API's Usage of a swarm run, with its cost breakdown (docs/api.md, "Request and answer shapes"). */
 export const swarmUsageSchema = Joi.object({
   input_tokens: tokenCount.required(),
   output_tokens: tokenCount.required(),
@@ -32,7 +32,7 @@ export const swarmUsageSchema = Joi.object({
   }).required(),
 }).id("SwarmUsage");
 
-/** Spec: SwarmResponse (E1), plus `service_tier`. */
+/** The hosted API's SwarmResponse (`POST /v1/swarm/completions`), plus `service_tier`. */
 export const swarmResponseSchema = Joi.object({
   job_id: runId.allow(null).required(),
   status: Joi.string()
@@ -57,7 +57,7 @@ export const swarmResponseSchema = Joi.object({
   ...truncatedField,
 }).id("SwarmResponse");
 
-/** One E2 slot of a swarm that ran and succeeded. */
+/** One swarm batch slot of a swarm that ran and succeeded. */
 const swarmBatchSuccessSchema = Joi.object({
   status: Joi.valid("success").required(),
   job_id: runId.required(),
@@ -68,7 +68,7 @@ const swarmBatchSuccessSchema = Joi.object({
   execution_time: Joi.number().min(0).allow(null).required(),
 }).id("SwarmBatchSuccess");
 
-/** One E2 slot of an item refused (no `job_id`) or of a run that failed. */
+/** One swarm batch slot of an item refused (no `job_id`) or of a run that failed. */
 const swarmBatchErrorSchema = Joi.object({
   status: Joi.valid("error").required(),
   swarm_name: nullableString.required(),
@@ -76,7 +76,7 @@ const swarmBatchErrorSchema = Joi.object({
   job_id: runId,
 }).id("SwarmBatchError");
 
-/** E2 response: one slot per request item, in request order. */
+/** `POST /v1/swarm/batch/completions` response: one slot per request item, in request order. */
 export const swarmBatchResponseSchema = Joi.array()
   .items(Joi.alternatives(swarmBatchSuccessSchema, swarmBatchErrorSchema))
   .id("SwarmBatchResponse");

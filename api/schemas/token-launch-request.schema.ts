@@ -2,7 +2,7 @@ import Joi from "joi";
 import { InvalidKeyError, parsePrivateKey } from "../../shared/chain/private-key";
 import { CreatorKey } from "../../shared/chain/creator-key";
 
-/** E6's fields after validation (same names in JSON and multipart), the key parsed. */
+/** The token launch's fields after validation (same names in JSON and multipart), the key parsed. */
 export interface TokenLaunchBody {
   name: string;
   description: string;
@@ -30,7 +30,7 @@ const privateKey = Joi.any()
   .messages({ "any.required": "private_key is required" });
 
 /**
- * The spec's E6 rules, the very schema the route validates with (JSON and multipart alike).
+ * The token launch's rules (docs/token-launch.md), the very schema the route validates with (JSON and multipart alike).
  * Messages are written out so that none quotes the value it refuses (joi's pattern messages
  * would, and a private key must never come back in a response).
  */

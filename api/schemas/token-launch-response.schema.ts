@@ -1,6 +1,6 @@
 import Joi from "joi";
 
-/** E6 success: the listing and its launched token. */
+/** `POST /api/token/launch` success: the listing and its launched token. */
 export const tokenLaunchResponseSchema = Joi.object({
   success: Joi.valid(true).required(),
   id: Joi.string().required().description("The agent listing's UUID"),

@@ -4,7 +4,7 @@ import { metadataOverflows, type TokenLauncherName, type TokenMetadataText } fro
 import { config } from "../../shared/config";
 import { PlatformError, platformValidationError } from "../platform-error";
 
-// What is checked before any launch (E6, and a prompt's token in E7/E8) is stored or queued.
+// What is checked before any launch (a listing's, and a prompt's token on creation or edit) is stored or queued.
 
 const WHAT: Record<keyof TokenMetadataText, string> = {
   name: "the token's name",
@@ -31,7 +31,7 @@ export function assertMetadataFits(
 }
 
 /**
- * The spec's balance check before a launch (E6, and E7's tokenization): a wallet under
+ * The balance check before a launch (a listing's, and a new prompt's tokenization): a wallet under
  * `TOKEN_LAUNCH_MIN_SOL` is a 400 `Insufficient SOL balance` with `required_sol` and
  * `current_balance_sol`; a cluster that cannot be asked is a 500. Nothing is stored before it.
  */

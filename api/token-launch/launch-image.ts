@@ -16,7 +16,7 @@ function isHttpUrl(text: string): boolean {
 }
 
 /**
- * Checks E6's image without storing it: an http(s) URL is used as is; a data URL, raw base64 or
+ * Checks the token launch's image without storing it: an http(s) URL is used as is; a data URL, raw base64 or
  * an uploaded file must be a PNG, JPEG, WebP or GIF within the size cap (sniffed from the bytes).
  * A file wins over the text field. Throws ImageError or a 400 validation error.
  */

@@ -17,7 +17,7 @@ export interface StoredLaunch {
 }
 
 /**
- * Hands a stored launch (E6's or a prompt's) to the chain worker and waits up to `waitMs`
+ * Hands a stored launch (a listing's or a prompt's) to the chain worker and waits up to `waitMs`
  * (`LAUNCH_WAIT_MS`) for its run to end: the finished run, or null when it is still going. The key
  * waits for the worker only sealed, in Redis beside the job (see `launch-keys`), and is never stored. A launch that
  * could not be queued is marked failed — its listing failed, its prompt removed — and the queue's

@@ -2,7 +2,7 @@ import type { Run, RunError } from "../../shared/db/entities/run.entity";
 import { config } from "../../shared/config";
 import { PlatformError } from "../platform-error";
 
-/** E6's success body. */
+/** The token launch's success body. */
 export interface TokenLaunchResponse {
   success: true;
   id: string;
@@ -32,7 +32,7 @@ function listingUrl(id: string): string {
 
 /**
  * The token of a launch run that ended (or did not, within the wait). The network refusing or
- * failing the launch is the spec's 400 `Tokenization failed`; a launch the service could not carry
+ * failing the launch is the platform's 400 `Tokenization failed`; a launch the service could not carry
  * out (the network unreachable, the run abandoned) is a 500 with the same category; a launch still
  * being confirmed when the wait ends is a 500 that names what it was for, to look at later.
  */
@@ -68,7 +68,7 @@ export function launchedToken(run: Run | null, subject: LaunchSubject): Launched
   );
 }
 
-/** E6's answer for its launch run. */
+/** The token launch's answer for its launch run. */
 export function launchResponse(listingId: string, run: Run | null): TokenLaunchResponse {
   const url = listingUrl(listingId);
   const token = launchedToken(run, {

@@ -18,7 +18,7 @@ const PLACEHOLDER_CODE =
 const DEFAULT_METADATA = { source: "token_launch", language: "python", requirements: [], use_cases: [], tags: [] };
 
 /**
- * E6, on a validated body (fields and key): checks what else can be checked here (the image, the
+ * `POST /api/token/launch`, on a validated body (fields and key): checks what else can be checked here (the image, the
  * launcher's metadata limits, the wallet's balance), then stores the listing (`launching`), the
  * launch and its run — counting a paid agent in the same transaction — and has the chain worker
  * launch the token, waiting for the outcome. The key travels to the worker only sealed inside the

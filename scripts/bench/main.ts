@@ -28,18 +28,18 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
     run: e5,
   },
   batch: {
-    summary: "E3 batch of 100 items at 500 ms with 2 agent workers (and 1 as baseline) against the 3 s requirement",
+    summary: "agent batch of 100 items at 500 ms with 2 agent workers (and 1 as baseline) against the 3 s requirement",
     flags: "[--reps N] [--quick]",
     run: batch,
   },
   overhead: {
     summary:
-      "added latency p50/p99 of E5 and a 3-agent ConcurrentWorkflow through Apiary vs direct simulator calls, at c=1, 50, 200",
+      "added latency p50/p99 of an agent completion and a 3-agent ConcurrentWorkflow through Apiary vs direct simulator calls, at c=1, 50, 200",
     flags: "[--duration S] [--warmup S] [--rounds N] [--quick]",
     run: overhead,
   },
   throughput: {
-    summary: "scale-out: E5 completions/s at zero simulated latency with 1, 2, 4 agent workers, and 2 web processes",
+    summary: "scale-out: agent completions/s at zero simulated latency with 1, 2, 4 agent workers, and 2 web processes",
     flags: "[--duration S] [--warmup S] [--rounds N] [--quick]",
     run: throughput,
   },
@@ -50,20 +50,21 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
     run: concurrency,
   },
   swarms: {
-    summary: "E1 depth efficiency: each available swarm type's execution_time vs depth x 300 ms per LLM call",
+    summary:
+      "swarm completion depth efficiency: each available swarm type's execution_time vs depth x 300 ms per LLM call",
     flags: "[--reps N] [--only Type1,Type2] [--quick]",
     run: swarms,
   },
   deployed: {
     summary:
-      "as deployed (issue 17): this checkout and --baseline (default main) built and started as the Procfile says, " +
-      "side by side: E5 added latency and c=50 completions/s, CPU per run of every process incl. Postgres and Redis, RSS",
+      "as deployed: this checkout and --baseline (default main) built and started as the Procfile says, " +
+      "side by side: agent completion added latency and c=50 completions/s, CPU per run of every process incl. Postgres and Redis, RSS",
     flags: "[--baseline REF] [--duration S] [--warmup S] [--rounds N] [--minutes N] [--quick]",
     run: deployed,
   },
   peers: {
     summary:
-      "peers (issue 17): a bare Koa + OpenAI SDK proxy, the Portkey gateway, LangGraph.js as a library and as its API " +
+      "peers: a bare Koa + OpenAI SDK proxy, the Portkey gateway, LangGraph.js as a library and as its API " +
       "server, and Apiary as deployed, on one simulator and client: req/s, p50/p99, CPU ms per request, ratio vs the proxy",
     flags: "[--duration S] [--warmup S] [--rounds N] [--clients N] [--quick]",
     run: peers,

@@ -24,7 +24,7 @@ export function parseFlags<const O extends NonNullable<ParseArgsConfig["options"
 export interface HeadlineRow {
   /** Which requirement the line is about: overhead, throughput, concurrency, depth. */
   area: string;
-  /** What was measured, e.g. `E5 c=50 added p50 / p99`. */
+  /** What was measured, e.g. `agent c=50 added p50 / p99`. */
   figure: string;
   /** The same figure's baseline from the same run (direct calls, one worker, the ideal time…). */
   baseline: string;

@@ -2,7 +2,7 @@ import bs58 from "bs58";
 import { Keypair, PublicKey } from "@solana/web3.js";
 
 /**
- * Solana keys given by users (E6's `private_key`, E7's `private_key` + `creator_wallet`). A
+ * Solana keys given by users (a token launch's `private_key`, a new prompt's `private_key` + `creator_wallet`). A
  * private key is the 64-byte ed25519 secret key (32-byte seed, then the public key) as a JSON
  * array of 64 integers, base64 or base58. Errors say what is wrong and never contain the key.
  */

@@ -2,7 +2,7 @@ import type { WoundDown } from "./agent-outcome";
 import type { Truncation } from "../limits/outside-content";
 import type { SharedSpendCeilings } from "../limits/shared-spend";
 
-/** An MCP server an agent may call (spec: McpConfig). */
+/** An MCP server an agent may call (the hosted API's McpConfig). */
 export interface McpConfig {
   type?: string;
   url: string;
@@ -14,7 +14,7 @@ export interface McpConfig {
   timeout?: number;
 }
 
-/** An agent definition as clients send it (spec: AgentSpec), after defaults are applied. */
+/** An agent definition as clients send it (the hosted API's AgentSpec), after defaults are applied. */
 export interface AgentSpec {
   agent_name?: string | null;
   description?: string | null;
@@ -56,7 +56,7 @@ export interface HistoryMessage {
   content: unknown;
 }
 
-/** E5 request body, validated. */
+/** The agent completion's request body, validated. */
 export interface AgentCompletionRequest {
   agent_config: AgentSpec;
   task: string;
@@ -68,7 +68,7 @@ export interface AgentCompletionRequest {
   budget?: RunBudgetRequest;
 }
 
-/** E5 `usage` object. */
+/** The agent completion's `usage` object. */
 export interface AgentUsage {
   input_tokens: number;
   output_tokens: number;

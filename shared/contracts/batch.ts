@@ -1,4 +1,4 @@
-/** One E2 slot (docs/api.md, "Batches"): the item's result, or its error in its place. */
+/** One swarm batch slot (docs/api.md, "Batches"): the item's result, or its error in its place. */
 export type SwarmBatchItem =
   | {
       status: "success";
@@ -11,12 +11,12 @@ export type SwarmBatchItem =
     }
   | { status: "error"; swarm_name: string | null; detail: string; job_id?: string };
 
-/** What an E3 parent run stores as its request: how many items the batch had. */
+/** What an agent batch's parent run stores as its request: how many items the batch had. */
 export interface AgentBatchParent {
   total_requests: number;
 }
 
-/** What an E2 parent run stores as its request: the item count and the items refused before running, by position. */
+/** What a swarm batch's parent run stores as its request: the item count and the items refused before running, by position. */
 export interface SwarmBatchParent {
   total_requests: number;
   rejected: { index: number; item: SwarmBatchItem }[];

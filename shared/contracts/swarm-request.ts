@@ -37,7 +37,7 @@ interface DirectorSettings {
   [option: string]: unknown;
 }
 
-/** E1 request (spec: SwarmRequest), validated and normalised by the API. */
+/** A swarm completion request (the hosted API's SwarmRequest), validated and normalised by the API. */
 export interface SwarmRequest {
   name?: string | null;
   description?: string | null;
@@ -95,7 +95,7 @@ export interface SwarmRunOutput {
   truncated?: Truncation[];
 }
 
-/** The SwarmResponse `usage` object of the spec and docs/api.md, as a swarm run stores it. */
+/** The SwarmResponse `usage` object of docs/api.md, as a swarm run stores it. */
 export interface SwarmUsage {
   input_tokens: number;
   output_tokens: number;

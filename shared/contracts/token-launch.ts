@@ -1,4 +1,4 @@
-/** What a `token_launch` run (E6) stores as its request (no secrets: the creator's key waits sealed in Redis). */
+/** What a `token_launch` run (`POST /api/token/launch`) stores as its request (no secrets: the creator's key waits sealed in Redis). */
 export interface TokenLaunchRunRequest {
   name: string;
   ticker: string;
@@ -9,7 +9,7 @@ export interface TokenLaunchRunRequest {
   listing_id: string;
 }
 
-/** What a `prompt_tokenize` run (E7/E8) stores as its request. */
+/** What a `prompt_tokenize` run (a prompt's token) stores as its request. */
 export interface PromptTokenizeRunRequest {
   name: string;
   ticker: string;

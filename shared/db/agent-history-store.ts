@@ -3,7 +3,7 @@ import { sql } from "./sql";
 
 /**
  * Every agent spec of an account's runs: a request's `agent_config` and each of its `agents`,
- * whatever the run's kind (E5 and E1, their batch items, which are runs of their own, and any
+ * whatever the run's kind (agent and swarm completions, their batch items, which are runs of their own, and any
  * other kind that takes agents the same way; batch parents and token launches hold none). A spec's
  * identity is its JSON with null fields and the service-set `published_prompt_id` left out: jsonb
  * equality ignores key order, so the same configuration sent twice in another order, or with a

@@ -4,7 +4,7 @@ import { listedPrompt, shownTo } from "./prompt-visibility";
 import { sql } from "./sql";
 import { isUuid } from "./uuid";
 
-/** A `prompts` row as E4 lists it. */
+/** A `prompts` row as the marketplace listing shows it. */
 export type MarketplacePromptRow = Pick<
   PromptRow,
   | "id"
@@ -24,7 +24,7 @@ export type MarketplacePromptRow = Pick<
 const LISTED_APPROVED = `status = 'approved' AND ${listedPrompt()}`;
 
 /**
- * E4: the `limit` newest approved prompts (ties broken by id, so pages are stable) and how many
+ * `POST /v1/marketplace/agents`: the `limit` newest approved prompts (ties broken by id, so pages are stable) and how many
  * approved prompts there are in all. Both statements use the `(status, created_at DESC)` index.
  */
 export async function listApprovedPrompts(
@@ -48,7 +48,7 @@ export async function listApprovedPrompts(
 
 export type PromptSort = "newest" | "oldest" | "popular" | "rating";
 
-/** E9's filters, each null for "any". */
+/** The prompt query's filters, each null for "any". */
 export interface PromptSearch {
   /** A case-insensitive substring of the name or the description. */
   search: string | null;
@@ -75,7 +75,7 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** E9: the prompts matching every filter that the viewer (or a moderator) may see, sorted and paged. */
+/** `POST /api/query-prompts`: the prompts matching every filter that the viewer (or a moderator) may see, sorted and paged. */
 export async function searchPrompts(
   ds: DataSource,
   filters: PromptSearch,

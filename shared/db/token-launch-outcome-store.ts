@@ -29,9 +29,9 @@ export async function markLaunchConfirmed(ds: DataSource, launch: TokenLaunch): 
  * half made:
  * - an agent listing becomes `failed`: kept (with the launch row and any signature, for support and
  *   reconciliation) but never shown;
- * - a prompt made for this launch (E7: `tokenized_on` and no token yet, never shown) is deleted and
+ * - a prompt made for this launch (created with `tokenized_on` and no token yet, never shown) is deleted and
  *   the daily count it took is given back, so the user can send it again at once; the launch row
- *   stays, its `prompt_id` cleared. A prompt that existed before (E8 turning tokenization on) is
+ *   stays, its `prompt_id` cleared. A prompt that existed before (an edit turning tokenization on) is
  *   left as it was.
  */
 export async function markLaunchFailed(ds: DataSource, launchId: string, message: string): Promise<void> {

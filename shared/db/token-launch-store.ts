@@ -54,7 +54,7 @@ export interface NewPromptLaunch {
   request: Record<string, unknown>;
 }
 
-/** The queued run of a launch (`token_launch` for E6, `prompt_tokenize` for E7/E8). */
+/** The queued run of a launch (`token_launch` for a listing, `prompt_tokenize` for a prompt). */
 async function insertLaunchRun(
   manager: Queryable,
   kind: "token_launch" | "prompt_tokenize",
@@ -72,7 +72,7 @@ const INSERT_LAUNCH = `
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::date) RETURNING id`;
 
 /**
- * Stores an E6 launch in one transaction: the listing (`launching`, not shown until it launched),
+ * Stores a listing's launch in one transaction: the listing (`launching`, not shown until it launched),
  * the queued run and the launch row. `beforeCommit` runs inside the same transaction (the daily
  * counter's conditional increment), so a refused launch leaves nothing behind.
  */
@@ -119,7 +119,7 @@ export async function insertListingLaunch(
 
 /**
  * Stores a prompt's launch and its queued run inside the caller's transaction, so that they commit
- * together with the prompt (E7) or not at all. A second launch for a prompt whose launch has not
+ * together with the new prompt or not at all. A second launch for a prompt whose launch has not
  * failed is refused by a unique index (`isLiveLaunchViolation`). Returns the launch's id.
  */
 export async function insertPromptLaunch(manager: Queryable, input: NewPromptLaunch): Promise<string> {

@@ -2,7 +2,7 @@ import { config, type Config } from "../config";
 
 type Pricing = Config["pricing"];
 
-/** Rounds a dollar amount to the 6 decimals the contract uses. */
+/** Rounds a dollar amount to the 6 decimals the hosted API's costs use. */
 export function roundCost(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }

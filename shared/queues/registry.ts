@@ -16,7 +16,7 @@ interface RunJobPayload {
 }
 
 /**
- * E6: launches a stored token launch. The creator's private key is not in the payload: it waits
+ * Token launches (`POST /api/token/launch`): launches a stored token launch. The creator's private key is not in the payload: it waits
  * sealed in a Redis key of its own (`shared/secrets/launch-keys.ts`), destroyed when the job ends.
  */
 interface TokenLaunchJobPayload extends RunJobPayload {
@@ -29,10 +29,10 @@ interface TokenLaunchJobPayload extends RunJobPayload {
  */
 export const JOBS = {
   "agent-run": { queue: "agent" },
-  /** E3's parent: runs once every item (an `agent-run` child) has ended. */
+  /** An agent batch's parent: runs once every item (an `agent-run` child) has ended. */
   "agent-batch": { queue: "agent" },
   "swarm-run": { queue: "swarm" },
-  /** E2's parent: runs once every item (a `swarm-run` child) has ended. */
+  /** A swarm batch's parent: runs once every item (a `swarm-run` child) has ended. */
   "swarm-batch": { queue: "swarm" },
   "token-launch": { queue: "chain", launchKey: true },
   /** The auto swarm builder endpoint: the Builder designs a swarm. */

@@ -33,7 +33,7 @@ export async function createKey(
   return { key, keyId: record.id, userId };
 }
 
-/** An agent request as the API stores it: the E5 body with the schema's defaults applied. */
+/** An agent request as the API stores it: the agent completion body with the schema's defaults applied. */
 export function agentRequest(
   body: { agent_config?: Record<string, unknown>; task?: string } = {},
 ): AgentCompletionRequest {
@@ -46,7 +46,7 @@ export function agentRequest(
   return { ...value, stream: false };
 }
 
-/** A swarm request as the API stores it: the E1 body with the schema's defaults applied. */
+/** A swarm request as the API stores it: the swarm completion body with the schema's defaults applied. */
 function swarmRequest(body: Record<string, unknown> = {}): SwarmRequest {
   const { value, error } = swarmRequestSchema.validate({
     swarm_type: "SequentialWorkflow",

@@ -18,7 +18,7 @@ import { LOCALNET_PORT, SIMULATOR_PORT } from "../env";
 /** The running service for integration tests: real Postgres, Redis, BullMQ workers, HTTP and simulator. */
 export interface Harness {
   baseUrl: string;
-  /** The platform app (E6–E9, pages), served on its own port as in production. */
+  /** The platform app (token launch, prompts, pages), served on its own port as in production. */
   platformUrl: string;
   deps: ApiDeps;
   sim: Simulator;

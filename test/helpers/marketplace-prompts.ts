@@ -18,7 +18,7 @@ export interface PromptFixture {
 }
 
 /**
- * Stores a marketplace prompt row directly (as review or E7 would leave it) and returns it: the
+ * Stores a marketplace prompt row directly (as review or prompt creation would leave it) and returns it: the
  * platform fixtures' insert, with defaults that make a complete, approved, listable prompt.
  */
 export async function insertPrompt(ds: DataSource, fixture: PromptFixture) {

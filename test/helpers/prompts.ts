@@ -59,7 +59,7 @@ export interface PromptsPlatformOptions {
   /** `none` (the default) scores by the rules alone. */
   scoringModel?: string;
   prices?: PriceSource;
-  /** The launcher whose metadata limits E6 and E7 check (the worker still launches with `TOKEN_LAUNCHER`). */
+  /** The launcher whose metadata limits the token launch and prompt creation check (the worker still launches with `TOKEN_LAUNCHER`). */
   tokenLauncher?: TokenLauncherName;
   /** How long a launch request waits for the chain worker. */
   launchWaitMs?: number;
@@ -125,7 +125,7 @@ export async function sessionToken(userId: string, secret = SESSION_SECRET): Pro
     .sign(new TextEncoder().encode(secret));
 }
 
-/** A valid E7 body for a free prompt whose text is unique. */
+/** A valid `POST /api/add-prompt` body for a free prompt whose text is unique. */
 export function promptBody(overrides: Record<string, unknown> = {}): Record<string, any> {
   const marker = randomUUID().slice(0, 8);
   return {

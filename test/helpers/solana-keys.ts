@@ -21,7 +21,7 @@ export async function fundedWallet(connection: Connection, sol: number): Promise
   return keypair;
 }
 
-/** A key pair's secret key in every form E6 and E7 accept. */
+/** A key pair's secret key in every form the token launch and prompt creation accept. */
 export function keyEncodings(keypair: Keypair): { json: string; base64: string; base58: string } {
   const secret = Buffer.from(keypair.secretKey);
   return { json: JSON.stringify([...secret]), base64: secret.toString("base64"), base58: bs58.encode(secret) };

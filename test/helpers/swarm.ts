@@ -8,7 +8,7 @@ import { replayStoredRun } from "./swarm-fixture";
 /** A unique marker to put in a task, so a test finds its own calls in the shared simulator journal. */
 export const uniqueMarker = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
-/** Posts a swarm (E1) and returns the response. */
+/** Posts a swarm (`POST /v1/swarm/completions`) and returns the response. */
 export function postSwarm(h: Harness, key: string, body: unknown, headers: Record<string, string> = {}) {
   return request(h.baseUrl, "POST", "/v1/swarm/completions", { key, body, headers });
 }

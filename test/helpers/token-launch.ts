@@ -7,7 +7,7 @@ import {
 } from "@solana/spl-token";
 import { PublicKey, type Connection } from "@solana/web3.js";
 
-/** POSTs E6 as JSON (or as the given multipart form) with a platform API key. */
+/** POSTs `/api/token/launch` as JSON (or as the given multipart form) with a platform API key. */
 export async function postLaunch(
   platformUrl: string,
   key: string | null,

@@ -10,7 +10,7 @@
  * endpoint it applies to.
  */
 
-/** Schema refusal: 422 with an entry at `at` (the path after `body`, in E5 or E1 terms). */
+/** Schema refusal: 422 with an entry at `at` (the path after `body`, as an agent or swarm completion names it). */
 type Refused422 = { status: 422; at: (string | number)[] };
 /** Whole-request rule: 400 with this code and a detail matching `detail`. */
 type Refused400 = { status: 400; code: string; detail: RegExp };
@@ -24,9 +24,9 @@ export interface Probe {
 
 export interface RefusalCase {
   name: string;
-  /** An E5 body; also sent as the only item of an E3 batch. */
+  /** An agent completion body; also sent as the only item of an agent batch. */
   agent?: Probe;
-  /** A SwarmRequest (E1); also sent as the only item of an E2 batch. */
+  /** A SwarmRequest (swarm completion); also sent as the only item of a swarm batch. */
   swarm?: Probe;
   /** A reasoning agent (`POST /v1/reasoning-agent/completions`). */
   reasoning?: Probe;
@@ -71,7 +71,7 @@ const noTask = (body: Record<string, unknown>) => {
 };
 
 /**
- * `llm_args` on the E5 agent and on a swarm's first agent (E1), refused at `field` under each
+ * `llm_args` on an agent completion's agent and on a swarm's first agent, refused at `field` under each
  * agent's `llm_args`.
  */
 const llmArgsCase = (name: string, llmArgs: Record<string, unknown>, ...field: (string | number)[]): RefusalCase => ({
@@ -102,7 +102,7 @@ export const REFUSAL_SITES: RefusalSite[] = [
         },
       },
       {
-        name: "no task (the spec leaves it optional in E3 items)",
+        name: "no task (the hosted schema leaves it optional in agent batch items)",
         agent: { body: (m) => noTask(agentBody(m)), refused: at("task") },
       },
       { name: "a null task", agent: { body: (m) => agentBody(m, { task: null }), refused: at("task") } },

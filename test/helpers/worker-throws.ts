@@ -150,7 +150,7 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   {
     file: "workers/handlers/graph-workflow.handler.ts",
     throwText: "INVALID_WORKFLOW",
-    why: "the backstop of a graph_workflow row that bypassed the API: POST /v1/graph-workflow/completions refuses every such graph with the same graphProblems (400 INVALID_WORKFLOW, before anything is stored; test/integration/graph-workflow.test.ts sends each); the E1/E5 probes of worker-refusals.ts cannot reach this endpoint",
+    why: "the backstop of a graph_workflow row that bypassed the API: POST /v1/graph-workflow/completions refuses every such graph with the same graphProblems (400 INVALID_WORKFLOW, before anything is stored; test/integration/graph-workflow.test.ts sends each); the agent and swarm completion probes of worker-refusals.ts cannot reach this endpoint",
   },
   {
     file: "workers/agents/builtin-toolset.ts",
@@ -205,7 +205,7 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
   {
     file: "workers/handlers/token-launch.handler.ts",
     throwText: "The signing key is no longer available",
-    why: "E6's sealed key expired or was removed (the platform app validates E6's request)",
+    why: "a token launch's sealed key expired or was removed (the platform app validates the launch request)",
   },
   {
     file: "workers/handlers/token-launch.handler.ts",

@@ -4,9 +4,9 @@ import { harnessWithKey, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { startImageServer, type ImageServer } from "../helpers/image-server";
 
-const E3 = "/v1/agent/batch/completions";
+const AGENT_BATCH = "/v1/agent/batch/completions";
 
-describe("E3 POST /v1/agent/batch/completions", () => {
+describe("POST /v1/agent/batch/completions", () => {
   let h: Harness;
   let key: string;
   let images: ImageServer;
@@ -32,7 +32,7 @@ describe("E3 POST /v1/agent/batch/completions", () => {
       },
     ];
     const started = Date.now();
-    const res = await request(h.baseUrl, "POST", E3, { key, body: items });
+    const res = await request(h.baseUrl, "POST", AGENT_BATCH, { key, body: items });
     const elapsed = Date.now() - started;
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.include.all.keys("batch_id", "total_requests", "results", "execution_time", "timestamp");
@@ -62,7 +62,7 @@ describe("E3 POST /v1/agent/batch/completions", () => {
   });
 
   it("can be fetched later through GET /v1/jobs with Prefer: respond-async", async () => {
-    const res = await request(h.baseUrl, "POST", E3, {
+    const res = await request(h.baseUrl, "POST", AGENT_BATCH, {
       key,
       headers: { prefer: "respond-async" },
       body: [
@@ -79,22 +79,22 @@ describe("E3 POST /v1/agent/batch/completions", () => {
   });
 
   it("refuses an empty batch and one over MAX_BATCH_SIZE with 400, and bad items (a missing task too) with 422 naming their index", async () => {
-    const empty = await request(h.baseUrl, "POST", E3, { key, body: [] });
+    const empty = await request(h.baseUrl, "POST", AGENT_BATCH, { key, body: [] });
     expect(empty.status).to.equal(400);
     expect(empty.body.code).to.equal("EMPTY_BATCH");
-    const big = await request(h.baseUrl, "POST", E3, {
+    const big = await request(h.baseUrl, "POST", AGENT_BATCH, {
       key,
       body: Array.from({ length: 101 }, () => ({ agent_config: {}, task: "x" })),
     });
     expect(big.status).to.equal(400);
     expect(big.body.code).to.equal("BATCH_TOO_LARGE");
-    const bad = await request(h.baseUrl, "POST", E3, {
+    const bad = await request(h.baseUrl, "POST", AGENT_BATCH, {
       key,
       body: [{ agent_config: {}, task: "x" }, { task: "no config" }, { agent_config: {} }],
     });
     expect(bad.status).to.equal(422);
     expect(bad.body.detail.map((d: any) => d.loc.join("."))).to.deep.equal(["body.1.agent_config", "body.2.task"]);
-    const notArray = await request(h.baseUrl, "POST", E3, { key, body: { agent_config: {} } });
+    const notArray = await request(h.baseUrl, "POST", AGENT_BATCH, { key, body: { agent_config: {} } });
     expect(notArray.status).to.equal(422);
   });
 });

@@ -9,7 +9,7 @@ import { entriesMentioning } from "../helpers/swarm";
 
 const PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-describe("E5 POST /v1/agent/completions", () => {
+describe("POST /v1/agent/completions", () => {
   let h: Harness;
   let key: string;
 

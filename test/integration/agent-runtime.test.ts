@@ -9,9 +9,9 @@ import { dataUrl, PNG_1PX } from "../helpers/images";
 import { startImageServer, type ImageServer } from "../helpers/image-server";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 
-describe("the agent runtime (through E5)", () => {
+describe("the agent runtime (through POST /v1/agent/completions)", () => {
   let h: Harness;
   let key: string;
   let mcp: McpTestServer;
@@ -29,7 +29,7 @@ describe("the agent runtime (through E5)", () => {
 
   it("sends history before the task, in order, and image parts with the task (a URL as its data)", async () => {
     const marker = `hist-${Date.now()}`;
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: { agent_name: "H", system_prompt: "sys" },
@@ -67,7 +67,7 @@ describe("the agent runtime (through E5)", () => {
         },
       },
     };
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: { agent_config: { agent_name: "T", tools_list_dictionary: [weather] }, task: marker },
     });
@@ -88,7 +88,7 @@ describe("the agent runtime (through E5)", () => {
       type: "function",
       function: { name, description: name, parameters: { type: "object", properties: {} } },
     });
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: { tools_list_dictionary: [tool("keep_me"), tool("drop_me")] },
@@ -103,7 +103,7 @@ describe("the agent runtime (through E5)", () => {
   it("executes MCP tools with the configured headers and token, feeds results back, summarises, and bills each call", async () => {
     const marker = `mcp-${Date.now()}`;
     const before = mcp.requests.length;
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: {
@@ -149,7 +149,7 @@ describe("the agent runtime (through E5)", () => {
   });
 
   it("fails the run clearly when an MCP server refuses the credentials, without echoing them", async () => {
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: {
@@ -168,7 +168,7 @@ describe("the agent runtime (through E5)", () => {
 
   it("runs handoff agents on the delegated tasks and returns their answers to the delegating agent", async () => {
     const marker = `handoff-${Date.now()}`;
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: {
@@ -198,7 +198,7 @@ describe("the agent runtime (through E5)", () => {
 
   it("maps reasoning settings per provider and leaves them out where a model rejects them", async () => {
     const marker = `reason-${Date.now()}`;
-    const o3 = await request(h.baseUrl, "POST", E5, {
+    const o3 = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: { model_name: "o3-mini", temperature: 0.4, max_tokens: 900, reasoning_effort: "high" },
@@ -210,7 +210,7 @@ describe("the agent runtime (through E5)", () => {
     expect(openai).to.include({ reasoning_effort: "high", max_completion_tokens: 900 });
     expect(openai).to.not.have.any.keys("temperature", "max_tokens", "thinking");
 
-    const claude = await request(h.baseUrl, "POST", E5, {
+    const claude = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: {
@@ -228,7 +228,7 @@ describe("the agent runtime (through E5)", () => {
     expect(anthropic.thinking).to.deep.equal({ type: "enabled", budget_tokens: 2000 });
     expect(anthropic).to.not.have.any.keys("temperature", "reasoning_effort");
 
-    const plain = await request(h.baseUrl, "POST", E5, {
+    const plain = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: { agent_config: { model_name: "gpt-4.1", reasoning_effort: "high" }, task: `${marker}-gpt` },
     });
@@ -238,7 +238,7 @@ describe("the agent runtime (through E5)", () => {
 
   it("varies temperature deterministically across loops and writes the system prompt first with auto_generate_prompt", async () => {
     const marker = `dyn-${Date.now()}`;
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: {
@@ -271,7 +271,7 @@ describe("the agent runtime (through E5)", () => {
 
   it("sends an agent without a temperature the hosted default 0.5, varied per loop like a given one, and answers that it used 0.5", async () => {
     const marker = `default-temp-${Date.now()}`;
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: { agent_config: { agent_name: "Plain", max_loops: 3 }, task: marker },
     });
@@ -281,7 +281,7 @@ describe("the agent runtime (through E5)", () => {
 
     // null reads as unset; without dynamic temperature every loop sends the same one.
     const steady = `${marker}-steady`;
-    const fixed = await request(h.baseUrl, "POST", E5, {
+    const fixed = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: { agent_name: "Steady", temperature: null, dynamic_temperature_enabled: false, max_loops: 3 },
@@ -294,7 +294,7 @@ describe("the agent runtime (through E5)", () => {
   });
 
   it("stops a run at its token budget with a clear failure", async () => {
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: { agent_config: { agent_name: "Spender", max_loops: 5 }, task: "spend", budget: { max_tokens: 60 } },
     });
@@ -307,7 +307,7 @@ describe("the agent runtime (through E5)", () => {
 
   it("stops a run at its time limit, aborting the call in flight", async () => {
     const started = Date.now();
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: { agent_name: "Sleeper", llm_args: { sim_latency_ms: 20_000 } },

@@ -5,15 +5,15 @@ import { harnessWithKey, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { parseSse } from "../helpers/sse";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 
-describe("E5 streaming and cancellation", () => {
+describe("agent completion streaming and cancellation", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));
 
   async function stream(body: unknown) {
-    const res = await fetch(`${h.baseUrl}${E5}`, {
+    const res = await fetch(`${h.baseUrl}${AGENT_COMPLETIONS}`, {
       method: "POST",
       headers: { "x-api-key": key, "content-type": "application/json" },
       body: JSON.stringify(body),
@@ -76,7 +76,7 @@ describe("E5 streaming and cancellation", () => {
   });
 
   it("cancels a running run within a second, aborting its LLM call, and keeps it cancelled", async () => {
-    const accepted = await request(h.baseUrl, "POST", E5, {
+    const accepted = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       headers: { prefer: "respond-async" },
       body: {
@@ -109,7 +109,7 @@ describe("E5 streaming and cancellation", () => {
 
   it("answers a waiting synchronous request with 409 when its run is cancelled", async () => {
     const marker = `sync-cancel-${Date.now()}`;
-    const pending = request(h.baseUrl, "POST", E5, {
+    const pending = request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: { agent_config: { agent_name: "Waiter", llm_args: { sim_latency_ms: 30_000 } }, task: marker },
     });

@@ -7,7 +7,7 @@ import { insertPrompt } from "../helpers/marketplace-prompts";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
 
 /**
- * `GET /v1/agents/list`: the agent configurations an account has run (E5 agents, swarm agents,
+ * `GET /v1/agents/list`: the agent configurations an account has run (agent completions' agents, swarm agents,
  * batch items), each once, newest first, bounded by `limit`; never a stranger's, never a secret.
  */
 describe("GET /v1/agents/list", () => {

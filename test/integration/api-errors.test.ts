@@ -5,7 +5,7 @@ import { harness, type Harness } from "../helpers/harness";
 import { announceKeyRevoked } from "../../shared/queues/run-notices";
 import { eventually, request } from "../helpers/http";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 const valid = { agent_config: { agent_name: "A" }, task: "hi" };
 
 describe("execution API errors", () => {
@@ -26,7 +26,7 @@ describe("execution API errors", () => {
       ["a wrong bearer", { authorization: `Bearer sk-${"1".repeat(64)}` }],
     ] as const) {
       it(`with ${label}`, async () => {
-        const res = await request(h.baseUrl, "POST", E5, { headers: { ...headers }, body: valid });
+        const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, { headers: { ...headers }, body: valid });
         expect(res.status).to.equal(401);
         expect(res.body).to.deep.equal({
           detail: "Invalid or missing API key",
@@ -57,7 +57,7 @@ describe("execution API errors", () => {
   });
 
   it("422 lists every bad field at once, with its location", async () => {
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: { agent_config: { max_loops: 0, temperature: 5, max_tokens: "many", reasoning_effort: "extreme" } },
     });
@@ -77,14 +77,14 @@ describe("execution API errors", () => {
   });
 
   it("400 for malformed JSON and for a body that is not JSON", async () => {
-    const broken = await request(h.baseUrl, "POST", E5, {
+    const broken = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       raw: '{"task": ',
       headers: { "content-type": "application/json" },
     });
     expect(broken.status).to.equal(400);
     expect(broken.body).to.include({ code: "BAD_REQUEST", status_code: 400 });
-    const form = await request(h.baseUrl, "POST", E5, {
+    const form = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       raw: "task=hi",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -94,7 +94,10 @@ describe("execution API errors", () => {
   });
 
   it("413 for a body over the size limit", async () => {
-    const res = await request(h.baseUrl, "POST", E5, { key, body: { ...valid, task: "x".repeat(11 * 1024 * 1024) } });
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
+      key,
+      body: { ...valid, task: "x".repeat(11 * 1024 * 1024) },
+    });
     expect(res.status).to.equal(413);
     expect(res.body).to.include({ code: "PAYLOAD_TOO_LARGE", status_code: 413 });
   });
@@ -105,14 +108,17 @@ describe("execution API errors", () => {
     expect(missing.body).to.include({ code: "NOT_FOUND", status_code: 404 });
     const outside = await request(h.baseUrl, "GET", "/nothing-here");
     expect(outside.status).to.equal(404);
-    const wrong = await request(h.baseUrl, "GET", E5, { key });
+    const wrong = await request(h.baseUrl, "GET", AGENT_COMPLETIONS, { key });
     expect(wrong.status).to.equal(405);
     expect(wrong.headers.get("allow")).to.include("POST");
     expect(wrong.body).to.include({ code: "METHOD_NOT_ALLOWED", status_code: 405 });
   });
 
   it("422 for an empty model name (a provider without a key is a 400, covered by the registry's unit tests)", async () => {
-    const res = await request(h.baseUrl, "POST", E5, { key, body: { agent_config: { model_name: "" }, task: "x" } });
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
+      key,
+      body: { agent_config: { model_name: "" }, task: "x" },
+    });
     expect(res.status).to.equal(422);
     expect(res.body.detail.map((d: any) => d.loc.join("."))).to.deep.equal(["body.agent_config.model_name"]);
   });

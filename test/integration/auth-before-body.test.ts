@@ -180,7 +180,7 @@ describe("refusing before reading the body", () => {
       status_code: 401,
     };
 
-    it("answers the platform 401 to E7, E8, rating and E6 without the body", async () => {
+    it("answers the platform 401 to prompt creation, editing, rating and the token launch without the body", async () => {
       for (const path of ["/api/add-prompt", "/api/edit-prompt", "/api/rate-prompt"]) {
         const res = await answerWhileBodyWithheld(h.platformUrl, {
           path,
@@ -224,7 +224,7 @@ describe("refusing before reading the body", () => {
       expect(res.body).to.match(/from-a-form/);
     });
 
-    it("refuses an anonymous E9 body over its small limit from its declared length, and still answers a small one", async () => {
+    it("refuses an anonymous prompt query body over its small limit from its declared length, and still answers a small one", async () => {
       const big = await answerWhileBodyWithheld(h.platformUrl, {
         path: "/api/query-prompts",
         headers: { "content-type": "application/json" },

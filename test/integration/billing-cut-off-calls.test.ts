@@ -6,7 +6,7 @@ import { eventually, request } from "../helpers/http";
 import { expectPoolMatchesLedger, runLedger } from "../helpers/ledger";
 import { parseSse, type SseFrame } from "../helpers/sse";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 
 /** A reply long enough to arrive as dozens of chunks. */
 const LONG_REPLY = Array.from({ length: 240 }, (_, i) => `word${i}`).join(" ");
@@ -38,7 +38,7 @@ describe("every token a client received is billed once: calls cut off part-way",
 
   /** Streams an agent run whose one call sends LONG_REPLY over `latencyMs`. */
   async function streamLong(key: string, marker: string, extra: Record<string, unknown> = {}) {
-    return fetch(`${h.baseUrl}${E5}`, {
+    return fetch(`${h.baseUrl}${AGENT_COMPLETIONS}`, {
       method: "POST",
       headers: { "x-api-key": key, "content-type": "application/json" },
       body: JSON.stringify({
@@ -127,7 +127,7 @@ describe("every token a client received is billed once: calls cut off part-way",
   it("bills a call that was not streamed, cut off by its run's time limit, for its prompt", async () => {
     const { key, userId } = await h.newKey();
     const marker = `quiet-deadline-${Date.now()}`;
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: { agent_name: "Quiet", llm_args: { sim_latency_ms: 5_000 } },

@@ -9,7 +9,7 @@ import { captureLogs, type CapturedLogs } from "../helpers/log-capture";
 import { searchResultBody, searchServerForSuite } from "../helpers/search-server";
 import { expectSdkType, swarmsClient } from "../helpers/swarms-sdk";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 const OPERATOR_KEY = config.builtinTools.search.apiKey;
 
 /** A plain HTTP server on `host` (127.0.0.1 is allowed by the tests' EGRESS_ALLOW; 127.0.0.2 is not). */
@@ -28,7 +28,7 @@ async function pageServer(
 /** Makes this file's markers its own in the shared simulator journal. */
 const RUN = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1/tools/available)", function () {
+describe("built-in tools: auto_search and web_scraper (agent completion tools_enabled, GET /v1/tools/available)", function () {
   this.timeout(60_000);
   let h: Harness;
   let key: string;
@@ -66,11 +66,11 @@ describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1
     for (const s of [site?.server, internal?.server]) if (s) await closeNow(s);
   });
 
-  /** Runs E5 with one built-in tool and returns the answer and the simulator calls of its run. */
+  /** Runs an agent completion with one built-in tool and returns the answer and the simulator calls of its run. */
   async function runWithTool(tools: string[], name: string, llmArgs: Record<string, unknown> = {}) {
     // Unique to this run: the simulator's journal is shared by every test file of the process.
     const marker = `${name}-${RUN}`;
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: {
@@ -149,7 +149,7 @@ describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1
   });
 
   it("attaches only auto_search when both are named, and keeps the client's own tools", async () => {
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: {
@@ -226,7 +226,7 @@ describe("built-in tools: auto_search and web_scraper (E5 tools_enabled, GET /v1
   it("runs at most TOOL_MAX_CALLS_PER_RUN built-in calls in a run, and tells the model when it has used them", async () => {
     const limit = config.builtinTools.maxCallsPerRun;
     const before = search.requests.length;
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         // Every loop's answer makes one search (the simulator calls the tool until it has seen a result).

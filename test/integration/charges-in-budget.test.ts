@@ -9,7 +9,7 @@ import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-serv
 import { searchServerForSuite } from "../helpers/search-server";
 import { agent, callsMentioning, postSwarm, uniqueMarker } from "../helpers/swarm";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 const { perAgent, perImage, perMcpCall } = config.pricing;
 const fees = config.builtinTools.fees;
 
@@ -36,9 +36,9 @@ describe("charges besides tokens count in a run's max_cost", function () {
     await mcp?.close();
   });
 
-  /** Runs E5 expecting it to fail; returns the answer, the stored run and the LLM calls it made. */
+  /** Runs an agent completion expecting it to fail; returns the answer, the stored run and the LLM calls it made. */
   async function failedAgentRun(marker: string, body: Record<string, unknown>, agentConfig = {}) {
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: { agent_config: { agent_name: "Thrifty", ...agentConfig }, task: `Look this up: ${marker}`, ...body },
     });

@@ -83,7 +83,7 @@ describe("the compiled build: web and workers from dist/ under plain node", func
       expect(existsSync(join(ROOT, compiledEntry(entry))), entry).to.equal(true);
   });
 
-  it("answers an E5 (POST /v1/agent/completions), run by the compiled agent worker", async () => {
+  it("answers an agent completion (POST /v1/agent/completions), run by the compiled agent worker", async () => {
     const { key } = await h.newKey();
     const res = await request(web.url, "POST", "/v1/agent/completions", {
       key,
@@ -95,7 +95,7 @@ describe("the compiled build: web and workers from dist/ under plain node", func
     expect(job?.processedBy).to.equal(workers[0].name);
   });
 
-  it("answers an E1 (POST /v1/swarm/completions), run by the compiled swarm worker", async () => {
+  it("answers a swarm completion (POST /v1/swarm/completions), run by the compiled swarm worker", async () => {
     const { key } = await h.newKey();
     const res = await request(web.url, "POST", "/v1/swarm/completions", {
       key,

@@ -5,7 +5,7 @@ import { startImageServer, type ImageServer } from "../helpers/image-server";
 import { dataUrl, PNG_1PX, GIF_1PX } from "../helpers/images";
 import { agent, entriesMentioning, postSwarm, uniqueMarker } from "../helpers/swarm";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 
 /** Every http(s) URL anywhere in what the model server was sent for `marker`. */
 const httpUrlsSent = (h: Harness, marker: string) =>
@@ -34,9 +34,12 @@ describe("image URLs: fetched by the service, sent to the model as data", functi
       .flatMap((e: any) => e.body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])))
       .filter((p: any) => p.type === "image_url");
 
-  /** An agent run (E5) of `marker` with `images` as its `imgs`. */
+  /** An agent completion of `marker` with `images` as its `imgs`. */
   const viewImages = (marker: string, imgs: string[]) =>
-    request(h.baseUrl, "POST", E5, { key, body: { agent_config: { agent_name: "Viewer" }, task: marker, imgs } });
+    request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
+      key,
+      body: { agent_config: { agent_name: "Viewer" }, task: marker, imgs },
+    });
 
   it("sends an allowed server's image as a data URL typed by its bytes, fetched once for every agent of a swarm", async () => {
     const marker = uniqueMarker("img-data");
@@ -98,7 +101,7 @@ describe("image URLs: fetched by the service, sent to the model as data", functi
   it("refuses at the door an image URL parsers read differently (backslash, user info), naming the field, for agents, swarms and chat completions", async () => {
     for (const url of spellings) {
       const marker = uniqueMarker("img-door");
-      const e5 = await request(h.baseUrl, "POST", E5, {
+      const agentRun = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
         key,
         body: {
           agent_config: { agent_name: "Viewer" },
@@ -106,8 +109,8 @@ describe("image URLs: fetched by the service, sent to the model as data", functi
           imgs: ["data:image/png;base64,iVBORw0KGgo=", url],
         },
       });
-      expect(e5.status, `${url}: ${JSON.stringify(e5.body)}`).to.equal(422);
-      expect(JSON.stringify(e5.body)).to.include("imgs").and.include("every parser reads alike");
+      expect(agentRun.status, `${url}: ${JSON.stringify(agentRun.body)}`).to.equal(422);
+      expect(JSON.stringify(agentRun.body)).to.include("imgs").and.include("every parser reads alike");
       const swarm = await postSwarm(h, key, {
         swarm_type: "SequentialWorkflow",
         task: marker,

@@ -13,7 +13,7 @@ import { sessionUser } from "../helpers/platform-fixtures";
 import { parseSse } from "../helpers/sse";
 import { agent, postSwarm, uniqueMarker } from "../helpers/swarm";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 
 /** What the worker metrics say was billed, net of credits (refunds, discounts), in this process. */
 async function prometheusNet(): Promise<number> {
@@ -73,7 +73,7 @@ describe("one ledger: every figure of an account's spend agrees", function () {
       h,
       "agent",
       () =>
-        request(h.baseUrl, "POST", E5, {
+        request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
           key,
           headers: { prefer: "respond-async" },
           body: {
@@ -95,12 +95,15 @@ describe("one ledger: every figure of an account's spend agrees", function () {
 
     // Runs that succeed: an agent, one with an image, one with an MCP call, a flex swarm, a batch.
     const answers = await Promise.all([
-      request(h.baseUrl, "POST", E5, { key, body: { agent_config: { agent_name: "Plain" }, task: uniqueMarker("a") } }),
-      request(h.baseUrl, "POST", E5, {
+      request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
+        key,
+        body: { agent_config: { agent_name: "Plain" }, task: uniqueMarker("a") },
+      }),
+      request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
         key,
         body: { agent_config: { agent_name: "Seer" }, task: uniqueMarker("img"), img: dataUrl(PNG_1PX) },
       }),
-      request(h.baseUrl, "POST", E5, {
+      request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
         key,
         body: {
           agent_config: { agent_name: "Tooled", mcp_config: { url: mcp.url, timeout: 5 } },
@@ -140,7 +143,7 @@ describe("one ledger: every figure of an account's spend agrees", function () {
     expect(failed.status).to.equal(500);
     runIds.push(failed.body.job_id);
 
-    const cancelled = await request(h.baseUrl, "POST", E5, {
+    const cancelled = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       headers: { prefer: "respond-async" },
       body: {
@@ -153,7 +156,7 @@ describe("one ledger: every figure of an account's spend agrees", function () {
     await eventually(async () => ((await inFlight(cancelled.body.job_id)) ? true : undefined));
     expect((await request(h.baseUrl, "DELETE", `/v1/jobs/${cancelled.body.job_id}`, { key })).status).to.equal(200);
 
-    const stream = await fetch(`${h.baseUrl}${E5}`, {
+    const stream = await fetch(`${h.baseUrl}${AGENT_COMPLETIONS}`, {
       method: "POST",
       headers: { "x-api-key": key, "content-type": "application/json" },
       body: JSON.stringify({

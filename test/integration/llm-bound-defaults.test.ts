@@ -9,7 +9,7 @@ import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { agent, callsMentioning, postSwarm } from "../helpers/swarm";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 
 /** A 3-agent ConcurrentWorkflow whose every LLM call takes `latencyMs`. */
 function threeAgentSwarm(task: string, latencyMs: number) {
@@ -126,7 +126,7 @@ describe("LLM-bound defaults: a worker holds hundreds of runs, LLM calls are cap
       await metricValue(slotWait, `${slotWait}_count`),
       await metricValue(slotWait, `${slotWait}_sum`),
     ];
-    const holder = await request(h.baseUrl, "POST", E5, {
+    const holder = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       headers: { prefer: "respond-async" },
       body: {
@@ -137,7 +137,7 @@ describe("LLM-bound defaults: a worker holds hundreds of runs, LLM calls are cap
     const holderId = holder.body.job_id as string;
     await eventually(async () => (h.sim.concurrency().now === 1 ? true : undefined));
     const marker = `waits-${Date.now()}`;
-    const waiter = await request(h.baseUrl, "POST", E5, {
+    const waiter = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       headers: { prefer: "respond-async" },
       body: { agent_config: { agent_name: "Waiter", llm_args: { sim_latency_ms: 50 } }, task: marker },

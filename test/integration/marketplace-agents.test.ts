@@ -3,13 +3,13 @@ import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { insertPrompt } from "../helpers/marketplace-prompts";
 
-const E4 = "/v1/marketplace/agents";
+const MARKETPLACE_AGENTS = "/v1/marketplace/agents";
 const DAY = 86_400_000;
 
 /** A creation time `days` from now: later than anything other tests store, so these rows lead the listing. */
 const inDays = (days: number) => new Date(Date.now() + days * DAY);
 
-describe("E4 POST /v1/marketplace/agents", () => {
+describe("POST /v1/marketplace/agents", () => {
   let h: Harness;
   let key: string;
   let userId: string;
@@ -31,7 +31,7 @@ describe("E4 POST /v1/marketplace/agents", () => {
     await insertPrompt(h.deps.ds, { userId: seller.userId, createdAt: inDays(102), status: "pending" });
     await insertPrompt(h.deps.ds, { userId: seller.userId, createdAt: inDays(103), status: "rejected" });
 
-    const res = await request(h.baseUrl, "POST", E4, { key, body: { number_of_items: 2 } });
+    const res = await request(h.baseUrl, "POST", MARKETPLACE_AGENTS, { key, body: { number_of_items: 2 } });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.have.all.keys("prompts", "total_count", "status", "timestamp");
     expect(res.body.status).to.equal("success");
@@ -78,24 +78,24 @@ describe("E4 POST /v1/marketplace/agents", () => {
       .slice(0, 10)
       .map((r) => r.id);
     for (const body of [undefined, {}, { number_of_items: null }]) {
-      const res = await request(h.baseUrl, "POST", E4, { key, body });
+      const res = await request(h.baseUrl, "POST", MARKETPLACE_AGENTS, { key, body });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.prompts.map((p: any) => p.id)).to.deep.equal(newestTen);
     }
-    const one = await request(h.baseUrl, "POST", E4, { key, body: { number_of_items: 1 } });
+    const one = await request(h.baseUrl, "POST", MARKETPLACE_AGENTS, { key, body: { number_of_items: 1 } });
     expect(one.body.prompts.map((p: any) => p.id)).to.deep.equal([newestTen[0]]);
   });
 
   it("refuses number_of_items outside 1–100 or not an integer with the /v1 422 body", async () => {
     for (const bad of [0, 101, -3, 2.5, "many", true]) {
-      const res = await request(h.baseUrl, "POST", E4, { key, body: { number_of_items: bad } });
+      const res = await request(h.baseUrl, "POST", MARKETPLACE_AGENTS, { key, body: { number_of_items: bad } });
       expect(res.status, `${bad}: ${JSON.stringify(res.body)}`).to.equal(422);
       expect(res.body).to.include({ code: "VALIDATION_ERROR", status_code: 422 });
       expect(res.body.detail).to.be.an("array").with.length(1);
       expect(res.body.detail[0].loc).to.deep.equal(["body", "number_of_items"]);
       expect(res.body.detail[0].msg).to.be.a("string").and.include("number_of_items");
     }
-    const hundred = await request(h.baseUrl, "POST", E4, { key, body: { number_of_items: 100 } });
+    const hundred = await request(h.baseUrl, "POST", MARKETPLACE_AGENTS, { key, body: { number_of_items: 100 } });
     expect(hundred.status).to.equal(200);
     expect(hundred.body.prompts.length).to.be.at.most(100);
   });
@@ -110,11 +110,15 @@ describe("E4 POST /v1/marketplace/agents", () => {
     const free = await insertPrompt(h.deps.ds, { userId: seller.userId, createdAt: inDays(299) });
     const byId = (body: any) => new Map(body.prompts.map((p: any) => [p.id, p]));
 
-    const buyer = byId((await request(h.baseUrl, "POST", E4, { key, body: { number_of_items: 2 } })).body);
+    const buyer = byId(
+      (await request(h.baseUrl, "POST", MARKETPLACE_AGENTS, { key, body: { number_of_items: 2 } })).body,
+    );
     expect(buyer.get(paid.id)).to.include({ prompt: "" });
     expect(buyer.get(free.id)).to.include({ prompt: free.prompt });
 
-    const owner = byId((await request(h.baseUrl, "POST", E4, { key: seller.key, body: { number_of_items: 2 } })).body);
+    const owner = byId(
+      (await request(h.baseUrl, "POST", MARKETPLACE_AGENTS, { key: seller.key, body: { number_of_items: 2 } })).body,
+    );
     expect(owner.get(paid.id)).to.include({ prompt: paid.prompt });
   });
 
@@ -131,7 +135,7 @@ describe("E4 POST /v1/marketplace/agents", () => {
         { title: "Summaries", description: "Condense meeting notes" },
       ],
     });
-    const res = await request(h.baseUrl, "POST", E4, { key, body: { number_of_items: 1 } });
+    const res = await request(h.baseUrl, "POST", MARKETPLACE_AGENTS, { key, body: { number_of_items: 1 } });
     const [item] = res.body.prompts;
     expect(item.id).to.equal(row.id);
     expect(item.use_cases).to.deep.equal({
@@ -143,7 +147,7 @@ describe("E4 POST /v1/marketplace/agents", () => {
   });
 
   it("needs an API key", async () => {
-    const res = await request(h.baseUrl, "POST", E4, { body: {} });
+    const res = await request(h.baseUrl, "POST", MARKETPLACE_AGENTS, { body: {} });
     expect(res.status).to.equal(401);
     expect(res.body).to.include({ code: "AUTHENTICATION_FAILED" });
   });

@@ -8,7 +8,7 @@ import { callerOf, callsMentioning, postSwarm } from "../helpers/swarm";
 /** The system message of a call the simulator received. */
 const systemOf = (body: any): string => (body.messages[0].role === "system" ? body.messages[0].content : "");
 
-describe("marketplace_prompt_id in agent specs (E1, E2, E3, E5)", () => {
+describe("marketplace_prompt_id in agent specs (agent and swarm completions and batches)", () => {
   let h: Harness;
   let key: string;
   let userId: string;
@@ -35,9 +35,9 @@ describe("marketplace_prompt_id in agent specs (E1, E2, E3, E5)", () => {
   const runCount = async (ownerId: string) =>
     (await h.deps.ds.query("SELECT count(*)::int AS n FROM runs WHERE user_id = $1", [ownerId]))[0].n as number;
 
-  it("E5: the stored prompt replaces system_prompt in what the model is sent, for a free and a paid prompt", async () => {
+  it("agent completion: the stored prompt replaces system_prompt in what the model is sent, for a free and a paid prompt", async () => {
     for (const prompt of [free, paid]) {
-      const marker = `e5-${randomUUID()}`;
+      const marker = `agent-${randomUUID()}`;
       const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
         key,
         body: {
@@ -68,8 +68,8 @@ describe("marketplace_prompt_id in agent specs (E1, E2, E3, E5)", () => {
     expect(JSON.stringify(logs.body)).to.include(res.body.job_id).and.not.include(paid.prompt);
   });
 
-  it("E3: each item's marketplace prompt reaches the model (one free, one paid, one with its own prompt)", async () => {
-    const marker = `e3-${randomUUID()}`;
+  it("agent batch: each item's marketplace prompt reaches the model (one free, one paid, one with its own prompt)", async () => {
+    const marker = `agent-batch-${randomUUID()}`;
     const res = await request(h.baseUrl, "POST", "/v1/agent/batch/completions", {
       key,
       body: [
@@ -86,8 +86,8 @@ describe("marketplace_prompt_id in agent specs (E1, E2, E3, E5)", () => {
     expect(systemFor("own")).to.equal("You write your own prompt.");
   });
 
-  it("E1: swarm agents run with their marketplace prompts (plus the swarm's own additions)", async () => {
-    const marker = `e1-${randomUUID()}`;
+  it("swarm completion: swarm agents run with their marketplace prompts (plus the swarm's own additions)", async () => {
+    const marker = `swarm-${randomUUID()}`;
     const res = await postSwarm(h, key, {
       swarm_type: "SequentialWorkflow",
       agents: [
@@ -104,8 +104,8 @@ describe("marketplace_prompt_id in agent specs (E1, E2, E3, E5)", () => {
     expect(JSON.stringify(calls)).not.to.include("IGNORED OWN PROMPT");
   });
 
-  it("E2: one lookup for the batch; an item naming an unknown prompt takes its slot, the others run with theirs", async () => {
-    const marker = `e2-${randomUUID()}`;
+  it("swarm batch: one lookup for the batch; an item naming an unknown prompt takes its slot, the others run with theirs", async () => {
+    const marker = `swarm-batch-${randomUUID()}`;
     const unknown = randomUUID();
     const res = await request(h.baseUrl, "POST", "/v1/swarm/batch/completions", {
       key,
@@ -123,7 +123,7 @@ describe("marketplace_prompt_id in agent specs (E1, E2, E3, E5)", () => {
     expect(callsMentioning(h, `${marker} bad`)).to.have.length(0);
   });
 
-  it("refuses an unknown id with 400 naming it, before any run exists (E5, E3, E1)", async () => {
+  it("refuses an unknown id with 400 naming it, before any run exists (agent completion, agent batch, swarm completion)", async () => {
     const caller = await h.newKey();
     const unknown = randomUUID();
     const attempts = [

@@ -52,7 +52,7 @@ describe("publish_to_marketplace", function () {
     return { paid: row?.paid_prompts ?? 0, free: row?.free_content ?? 0 };
   };
 
-  it("E5: publishes the agent's system prompt by E7's rules (price converted, counted), pending review, and names it in a header and the stored request", async () => {
+  it("agent completion: publishes the agent's system prompt by prompt creation's rules (price converted, counted), pending review, and names it in a header and the stored request", async () => {
     const prompt = `You review contracts clause by clause ${randomUUID()}.`;
     const marker = `publish-${randomUUID()}`;
     const before = await usageOf(userId);
@@ -213,25 +213,25 @@ describe("publish_to_marketplace", function () {
       expect(res.body.code).to.equal("INVALID_MARKETPLACE_PUBLICATION");
       expect(res.headers.get(HEADER)).to.equal(null);
     }
-    const [e5, e3, e1] = await Promise.all(
+    const [agentProblems, batchProblems, swarmProblems] = await Promise.all(
       bad.map(({ path, body }) =>
         request(h.baseUrl, "POST", path, { key: caller.key, body }).then((r) => r.body.detail as string),
       ),
     );
-    // E7's field rules, each problem naming the agent and its own field.
-    expect(e5.split("; ")).to.deep.equal([
+    // Prompt creation's field rules, each problem naming the agent and its own field.
+    expect(agentProblems.split("; ")).to.deep.equal([
       "agent_config (X): agent_name length must be at least 2 characters long",
       "agent_config (X): system_prompt length must be at least 5 characters long",
       "agent_config (X): use_cases is required",
       "agent_config (X): tags is required",
       "agent_config (X): 'price_usd' is required and must be greater than 0 when 'is_free' is false",
     ]);
-    expect(e3.split("; ")).to.deep.equal([
+    expect(batchProblems.split("; ")).to.deep.equal([
       "[1].agent_config (Paid): use_cases[0].title is not allowed to be empty",
       "[1].agent_config (Paid): use_cases[0].description is required",
       "[1].agent_config (Paid): 'price_usd' is required and must be greater than 0 when 'is_free' is false",
     ]);
-    expect(e1).to.equal("agents[1] (Borrowed): tags is required");
+    expect(swarmProblems).to.equal("agents[1] (Borrowed): tags is required");
     expect(await promptsOf(caller.userId)).to.deep.equal([]);
     expect(await runsOf(caller.userId)).to.equal(0);
   });
@@ -252,7 +252,7 @@ describe("publish_to_marketplace", function () {
     expect(copy.body.detail).to.include("an agent using marketplace_prompt_id cannot be published again");
   });
 
-  it("E1 and E3: every publishing agent (handoffs too) gets its prompt; the header lists them in agent order", async () => {
+  it("swarm completion and agent batch: every publishing agent (handoffs too) gets its prompt; the header lists them in agent order", async () => {
     const [a, b, c] = [1, 2, 3].map((n) => `Swarm member prompt ${n} ${randomUUID()}`);
     const swarm = await postSwarm(h, key, {
       swarm_type: "ConcurrentWorkflow",
@@ -284,7 +284,7 @@ describe("publish_to_marketplace", function () {
     expect(batch.headers.get(HEADER)).to.equal(ids[0]); // the same text as Alpha's: the same prompt
   });
 
-  it("E2: an item whose agent cannot be published takes its slot; the others publish and run", async () => {
+  it("swarm batch: an item whose agent cannot be published takes its slot; the others publish and run", async () => {
     const text = `Batch item prompt ${randomUUID()}`;
     const res = await request(h.baseUrl, "POST", "/v1/swarm/batch/completions", {
       key,
@@ -301,7 +301,7 @@ describe("publish_to_marketplace", function () {
     expect((await promptRow(id)).prompt).to.equal(text);
   });
 
-  it("a published paid prompt, once approved, is listed by E4 without its text and usable by others through marketplace_prompt_id", async () => {
+  it("a published paid prompt, once approved, is listed by POST /v1/marketplace/agents without its text and usable by others through marketplace_prompt_id", async () => {
     const prompt = `You price antique clocks ${randomUUID()}.`;
     const published = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
@@ -340,7 +340,7 @@ describe("publish_to_marketplace", function () {
     expect(await promptRow(id)).to.include({ status: "pending", requested_status: null, source: "agent" });
     const stranger = await h.newKey();
     const seen = async () => ({
-      e4: (
+      listing: (
         (
           await request(h.baseUrl, "POST", "/v1/marketplace/agents", {
             key: stranger.key,
@@ -348,16 +348,16 @@ describe("publish_to_marketplace", function () {
           })
         ).body.prompts as any[]
       ).some((p) => p.id === id),
-      e9: ((await request(h.platformUrl, "POST", "/api/query-prompts", { body: { search: name } })).body as any[]).some(
-        (p) => p.id === id,
-      ),
+      queried: (
+        (await request(h.platformUrl, "POST", "/api/query-prompts", { body: { search: name } })).body as any[]
+      ).some((p) => p.id === id),
     });
-    expect(await seen()).to.deep.equal({ e4: false, e9: false });
+    expect(await seen()).to.deep.equal({ listing: false, queried: false });
     await moderate(h, h.platformUrl, id);
-    expect(await seen()).to.deep.equal({ e4: true, e9: true });
+    expect(await seen()).to.deep.equal({ listing: true, queried: true });
   });
 
-  it("holds the prompt to E7's content rules: the seller's trust for paid prompts, quality, safety; a refusal is a 400 naming the agent", async () => {
+  it("holds the prompt to prompt creation's content rules: the seller's trust for paid prompts, quality, safety; a refusal is a 400 naming the agent", async () => {
     const seller = await h.newKey(); // nobody has rated this user's prompts
     const cases = [
       {

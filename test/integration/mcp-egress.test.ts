@@ -14,14 +14,14 @@ import { startImageServer } from "../helpers/image-server";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
 import { agent, entriesMentioning } from "../helpers/swarm";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 
 /**
  * The tests' EGRESS_ALLOW allows `127.0.0.1` (test/env.ts). `internal` is a live MCP server on
  * 127.0.0.2: a loopback address the policy must refuse, standing for an internal service. Before
  * the egress policy, every request below reached it (and ran).
  */
-describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the workers)", function () {
+describe("MCP server URLs under the egress policy (agent and swarm completions and batches, and the workers)", function () {
   this.timeout(30_000);
   let h: Harness;
   let key: string;
@@ -60,7 +60,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     return res.body.detail as string;
   }
 
-  it("E5 refuses every spelling of a loopback, private or metadata address in every MCP field, before any run or LLM call", async () => {
+  it("the agent completion refuses every spelling of a loopback, private or metadata address in every MCP field, before any run or LLM call", async () => {
     const p = internal.port;
     const spellings = [
       internal.url,
@@ -78,9 +78,9 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
       "http://[fd00::1]/mcp",
     ];
     for (const [i, url] of spellings.entries()) {
-      const marker = `egress-e5-${i}-${Date.now()}`;
+      const marker = `egress-agent-${i}-${Date.now()}`;
       await expectRefused(
-        E5,
+        AGENT_COMPLETIONS,
         { agent_config: { agent_name: "A", mcp_url: url }, task: marker },
         ["agent_config.mcp_url"],
         marker,
@@ -88,7 +88,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     }
     const marker = `egress-fields-${Date.now()}`;
     const detail = await expectRefused(
-      E5,
+      AGENT_COMPLETIONS,
       {
         agent_config: {
           agent_name: "A",
@@ -109,7 +109,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     expect(allowed.requests).to.deep.equal([]); // the request was refused as a whole
   });
 
-  it("E1 and E3 refuse the whole request; E2 answers the refused item in its slot and runs the others", async () => {
+  it("the swarm completion and the agent batch refuse the whole request; the swarm batch answers the refused item in its slot and runs the others", async () => {
     const marker = `egress-batch-${Date.now()}`;
     await expectRefused(
       "/v1/swarm/completions",
@@ -156,7 +156,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     const marker = `egress-img-${Date.now()}`;
     const metadata = "http://169.254.169.254/latest/meta-data/";
     await expectRefused(
-      E5,
+      AGENT_COMPLETIONS,
       {
         agent_config: { agent_name: "Eye" },
         task: marker,
@@ -198,7 +198,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
     // An allowed one is fetched by the worker (a local server: a public one would need the internet).
     const images = await startImageServer();
     try {
-      const fine = await request(h.baseUrl, "POST", E5, {
+      const fine = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
         key,
         body: { agent_config: { agent_name: "Eye" }, task: marker, img: `${images.url}/a.png` },
       });
@@ -210,14 +210,14 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
 
   it("uses an MCP server EGRESS_ALLOW allows, while the same server on another loopback address is refused", async () => {
     const marker = `egress-allowed-${Date.now()}`;
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: { agent_config: { agent_name: "M", mcp_url: allowed.url }, task: marker },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(allowed.requests.some((r) => r.method === "tools/call")).to.equal(true);
     await expectRefused(
-      E5,
+      AGENT_COMPLETIONS,
       { agent_config: { agent_name: "M", mcp_url: internal.url }, task: `${marker}-2` },
       ["agent_config.mcp_url"],
       `${marker}-2`,
@@ -288,7 +288,7 @@ describe("MCP server URLs under the egress policy (E1, E2, E3, E5 and the worker
       plainServers.push(server);
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-      const res = await request(h.baseUrl, "POST", E5, {
+      const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
         key,
         body: { agent_config: { agent_name: "R", mcp_url: url }, task: `egress-body-${Date.now()}` },
       });

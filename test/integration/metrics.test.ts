@@ -63,8 +63,8 @@ describe("Prometheus metrics (/metrics on the web process and on each worker's p
   it("counts one agent run and one swarm run: requests by route, LLM calls, tokens, cost and run durations move", async () => {
     const webBefore = await scrape(h.baseUrl);
     const workerBefore = await scrape(worker.url);
-    const e5 = { route: "/v1/agent/completions", method: "POST", status: "200" };
-    const e1 = { route: "/v1/swarm/completions", method: "POST", status: "200" };
+    const agentRoute = { route: "/v1/agent/completions", method: "POST", status: "200" };
+    const swarmRoute = { route: "/v1/swarm/completions", method: "POST", status: "200" };
     const agentRun = { kind: "agent", swarm_type: "none" };
     const swarmRun = { kind: "swarm", swarm_type: "SequentialWorkflow" };
 
@@ -91,15 +91,17 @@ describe("Prometheus metrics (/metrics on the web process and on each worker's p
 
     const web = await scrape(h.baseUrl);
     expect(
-      valueOf(web, "apiary_http_requests_total", e5) - valueOf(webBefore, "apiary_http_requests_total", e5),
+      valueOf(web, "apiary_http_requests_total", agentRoute) -
+        valueOf(webBefore, "apiary_http_requests_total", agentRoute),
     ).to.equal(1);
     expect(
-      valueOf(web, "apiary_http_requests_total", e1) - valueOf(webBefore, "apiary_http_requests_total", e1),
+      valueOf(web, "apiary_http_requests_total", swarmRoute) -
+        valueOf(webBefore, "apiary_http_requests_total", swarmRoute),
     ).to.equal(1);
-    const e5Latency = { route: e5.route };
+    const agentLatency = { route: agentRoute.route };
     expect(
-      valueOf(web, "apiary_http_request_duration_seconds_count", e5Latency) -
-        valueOf(webBefore, "apiary_http_request_duration_seconds_count", e5Latency),
+      valueOf(web, "apiary_http_request_duration_seconds_count", agentLatency) -
+        valueOf(webBefore, "apiary_http_request_duration_seconds_count", agentLatency),
     ).to.equal(1);
     for (const state of ["waiting", "active", "delayed", "failed"])
       expect(

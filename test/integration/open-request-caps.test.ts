@@ -9,7 +9,7 @@ import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { serveApp } from "../helpers/platform-app";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 
 /** An agent run whose one LLM call takes `latencyMs`: it holds its stream or wait that long. */
 const slowAgent = (task: string, latencyMs = 20_000) => ({
@@ -32,7 +32,7 @@ interface OpenStream {
  */
 async function openStream(baseUrl: string, key: string, task: string, until = "data: "): Promise<OpenStream> {
   const abort = new AbortController();
-  const res = await fetch(`${baseUrl}${E5}`, {
+  const res = await fetch(`${baseUrl}${AGENT_COMPLETIONS}`, {
     method: "POST",
     headers: { "x-api-key": key, "content-type": "application/json" },
     body: JSON.stringify({ ...slowAgent(task), stream: true }),
@@ -152,14 +152,14 @@ describe("open-request caps: streams and synchronous waits per key and per accou
   it("counts a synchronous run request while it waits, and not one answered 202", async () => {
     const { key, userId } = await h.newKey();
     const waits = Array.from({ length: 3 }, (_, i) =>
-      request(served.url, "POST", E5, { key, body: slowAgent(`wait-${i}`, 3_000) }),
+      request(served.url, "POST", AGENT_COMPLETIONS, { key, body: slowAgent(`wait-${i}`, 3_000) }),
     );
     // Once the three wait (their runs exist), a fourth is refused.
     await eventually(async () => ((await runsOf(h, userId)) === 3 ? true : undefined), 10_000);
-    const refused = await request(served.url, "POST", E5, { key, body: slowAgent("refused", 10) });
+    const refused = await request(served.url, "POST", AGENT_COMPLETIONS, { key, body: slowAgent("refused", 10) });
     expect(refused.status).to.equal(429);
     expect(refused.body.detail).to.match(/open requests/);
-    const asyncRun = await request(served.url, "POST", E5, {
+    const asyncRun = await request(served.url, "POST", AGENT_COMPLETIONS, {
       key,
       headers: { prefer: "respond-async" },
       body: slowAgent("async", 10),
@@ -167,7 +167,7 @@ describe("open-request caps: streams and synchronous waits per key and per accou
     expect(asyncRun.status).to.equal(202);
     for (const res of await Promise.all(waits)) expect(res.status, JSON.stringify(res.body)).to.equal(200);
     // All three ended: the key has its slots back.
-    const after = await request(served.url, "POST", E5, { key, body: slowAgent("after", 10) });
+    const after = await request(served.url, "POST", AGENT_COMPLETIONS, { key, body: slowAgent("after", 10) });
     expect(after.status).to.equal(200);
   });
 
@@ -175,7 +175,7 @@ describe("open-request caps: streams and synchronous waits per key and per accou
     const { key, userId } = await h.newKey();
     const leaving = Array.from({ length: 3 }, (_, i) => {
       const abort = new AbortController();
-      const sent = fetch(`${served.url}${E5}`, {
+      const sent = fetch(`${served.url}${AGENT_COMPLETIONS}`, {
         method: "POST",
         headers: { "x-api-key": key, "content-type": "application/json" },
         body: JSON.stringify(slowAgent(`leaving-${i}`, 20_000)),
@@ -184,12 +184,17 @@ describe("open-request caps: streams and synchronous waits per key and per accou
       return { abort, sent };
     });
     await eventually(async () => ((await runsOf(h, userId)) === 3 ? true : undefined), 10_000);
-    expect((await request(served.url, "POST", E5, { key, body: slowAgent("full", 10) })).status).to.equal(429);
+    expect(
+      (await request(served.url, "POST", AGENT_COMPLETIONS, { key, body: slowAgent("full", 10) })).status,
+    ).to.equal(429);
     for (const { abort } of leaving) abort.abort();
     await Promise.all(leaving.map(({ sent }) => sent));
     // The runs have 19 s to go; the slots are back long before.
     const again = await eventually(async () => {
-      const attempt = await request(served.url, "POST", E5, { key, body: slowAgent("after-leaving", 10) });
+      const attempt = await request(served.url, "POST", AGENT_COMPLETIONS, {
+        key,
+        body: slowAgent("after-leaving", 10),
+      });
       return attempt.status === 200 ? attempt : undefined;
     }, 5_000);
     expect(again.status).to.equal(200);
@@ -199,10 +204,14 @@ describe("open-request caps: streams and synchronous waits per key and per accou
     const { key, userId } = await h.newKey();
     const idempotencyKey = randomUUID();
     const body = slowAgent("idempotent-original", 5_000);
-    const original = request(served.url, "POST", E5, { key, headers: { "idempotency-key": idempotencyKey }, body });
+    const original = request(served.url, "POST", AGENT_COMPLETIONS, {
+      key,
+      headers: { "idempotency-key": idempotencyKey },
+      body,
+    });
     const duplicate = async () => {
       const started = performance.now();
-      const res = await request(served.url, "POST", E5, {
+      const res = await request(served.url, "POST", AGENT_COMPLETIONS, {
         key,
         headers: { "idempotency-key": idempotencyKey, prefer: "respond-async" },
         body,

@@ -17,7 +17,7 @@ import { promptBody } from "../helpers/prompts";
 import { fundedWallet, keyEncodings, newKeypair } from "../helpers/solana-keys";
 import { parseSse } from "../helpers/sse";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 
 /** Event names of a `text/event-stream` body, in order of first appearance. */
 const eventNames = (body: string) => [...new Set(parseSse(body).map((f) => f.event))];
@@ -83,7 +83,7 @@ describe("OpenAPI documents and docs pages", function () {
       });
     }
 
-    it("documents /health, the /v1 endpoints (E1, E2, E3, E5, jobs, logs, limits, catalogue) and the docs themselves", () => {
+    it("documents /health, the /v1 endpoints (agent and swarm completions and batches, jobs, logs, limits, catalogue) and the docs themselves", () => {
       expect(documentedRoutes(api.doc)).to.include.members([
         "GET /health",
         "GET /openapi.json",
@@ -127,7 +127,7 @@ describe("OpenAPI documents and docs pages", function () {
         }
       }
       expect(checked).to.include.members([
-        E5,
+        AGENT_COMPLETIONS,
         "/v1/agent/batch/completions",
         "/v1/swarm/completions",
         "/v1/swarm/batch/completions",
@@ -136,7 +136,7 @@ describe("OpenAPI documents and docs pages", function () {
       ]);
     });
 
-    it("documents E6's JSON and multipart bodies and every error it answers", () => {
+    it("documents the token launch's JSON and multipart bodies and every error it answers", () => {
       const op = platform.doc.paths["/api/token/launch"].post;
       expect(Object.keys(op.requestBody.content)).to.have.members(["application/json", "multipart/form-data"]);
       const form = op.requestBody.content["multipart/form-data"];
@@ -161,21 +161,26 @@ describe("OpenAPI documents and docs pages", function () {
       expect(op.responses["500"].content["application/json"].examples.pending.value).to.include({
         code: "LAUNCH_PENDING",
       });
-      const e7 = platform.doc.paths["/api/add-prompt"].post;
-      expect(e7.requestBody.content["application/json"].schema.properties.private_key.description).to.include(
+      const addPrompt = platform.doc.paths["/api/add-prompt"].post;
+      expect(addPrompt.requestBody.content["application/json"].schema.properties.private_key.description).to.include(
         "never stored",
       );
-      expect(e7.responses).to.include.keys("400", "500");
+      expect(addPrompt.responses).to.include.keys("400", "500");
     });
 
     it("documents streaming answers and the Prefer, Idempotency-Key and SDK retry headers of the run endpoints", () => {
-      for (const path of ["/v1/swarm/completions", E5]) {
+      for (const path of ["/v1/swarm/completions", AGENT_COMPLETIONS]) {
         expect(Object.keys(api.doc.paths[path].post.responses["200"].content)).to.have.members([
           "application/json",
           "text/event-stream",
         ]);
       }
-      for (const path of ["/v1/swarm/completions", "/v1/swarm/batch/completions", "/v1/agent/batch/completions", E5]) {
+      for (const path of [
+        "/v1/swarm/completions",
+        "/v1/swarm/batch/completions",
+        "/v1/agent/batch/completions",
+        AGENT_COMPLETIONS,
+      ]) {
         const refs = api.doc.paths[path].post.parameters.map((p: any) => p.$ref);
         expect(refs).to.have.members(
           ["Prefer", "IdempotencyKey", "RetryCount", "ClientTimeout"].map((name) => `#/components/parameters/${name}`),
@@ -187,7 +192,7 @@ describe("OpenAPI documents and docs pages", function () {
       expect(api.doc.components.parameters.RetryCount).to.include({ name: "X-Stainless-Retry-Count", in: "header" });
     });
 
-    it("names endpoints by method and path in its text, never by the spec's codes E1–E9", () => {
+    it("names endpoints by method and path in its text, never by the service specification's endpoint numbers", () => {
       const texts: string[] = [];
       const collect = (node: unknown): void => {
         if (Array.isArray(node)) node.forEach(collect);
@@ -268,7 +273,7 @@ describe("OpenAPI documents and docs pages", function () {
         }
       }
       expect(sent).to.have.length.greaterThan(5);
-      expect(sent.some((s) => s.startsWith(`post ${E5}`))).to.equal(true);
+      expect(sent.some((s) => s.startsWith(`post ${AGENT_COMPLETIONS}`))).to.equal(true);
       expect(readBack.length, "runs read back").to.be.greaterThan(5);
     });
   });
@@ -309,37 +314,39 @@ describe("OpenAPI documents and docs pages", function () {
       }
     });
 
-    it("E1, E3, E5 and E2 answers, and each run read back through GET /v1/jobs/{job_id}", async () => {
+    it("agent and swarm completions' and batches' answers, and each run read back through GET /v1/jobs/{job_id}", async () => {
       const agent = { agent_name: "Checker", model_name: "gpt-4.1", max_tokens: 100 };
-      const e5 = await check("POST", E5, { key, body: { agent_config: agent, task: "Say hi." } });
-      const e3 = await check("POST", "/v1/agent/batch/completions", {
+      const agentRun = await check("POST", AGENT_COMPLETIONS, { key, body: { agent_config: agent, task: "Say hi." } });
+      const agentBatch = await check("POST", "/v1/agent/batch/completions", {
         key,
         body: [
           { agent_config: agent, task: "One" },
           { agent_config: { ...agent, llm_args: { sim_error: 400 } }, task: "Two" },
         ],
       });
-      const e1 = await check("POST", "/v1/swarm/completions", {
+      const swarmRun = await check("POST", "/v1/swarm/completions", {
         key,
         body: { name: "Pair", agents: [agent, { ...agent, agent_name: "Second" }], task: "Count to two." },
       });
-      const e2 = await check("POST", "/v1/swarm/batch/completions", {
+      const swarmBatch = await check("POST", "/v1/swarm/batch/completions", {
         key,
         body: [
           { agents: [agent], task: "One" },
           { agents: "not a list", task: "Two" },
         ],
       });
-      expect([e5.status, e3.status, e1.status, e2.status]).to.deep.equal([200, 200, 200, 200]);
-      expect(e3.body.results[1]).to.include({ success: false, index: 1 });
-      expect(e2.body.map((slot: any) => slot.status)).to.deep.equal(["success", "error"]);
+      expect([agentRun.status, agentBatch.status, swarmRun.status, swarmBatch.status]).to.deep.equal([
+        200, 200, 200, 200,
+      ]);
+      expect(agentBatch.body.results[1]).to.include({ success: false, index: 1 });
+      expect(swarmBatch.body.map((slot: any) => slot.status)).to.deep.equal(["success", "error"]);
 
       for (const jobId of [
-        e5.body.job_id,
-        e3.body.batch_id,
-        e3.body.results[1].job_id,
-        e1.body.job_id,
-        e2.body[0].job_id,
+        agentRun.body.job_id,
+        agentBatch.body.batch_id,
+        agentBatch.body.results[1].job_id,
+        swarmRun.body.job_id,
+        swarmBatch.body[0].job_id,
       ]) {
         expect((await check("GET", `/v1/jobs/${jobId}`, { key })).status).to.equal(200);
       }
@@ -364,7 +371,7 @@ describe("OpenAPI documents and docs pages", function () {
     });
 
     it("a queued run, its cancellation, and cancelling it again", async () => {
-      const queued = await check("POST", E5, {
+      const queued = await check("POST", AGENT_COMPLETIONS, {
         key,
         headers: { prefer: "respond-async" },
         body: {
@@ -380,7 +387,7 @@ describe("OpenAPI documents and docs pages", function () {
       expect((await check("GET", path, { key })).body.status).to.equal("cancelled");
     });
 
-    it("E6 and tokenized E7 on the platform: launched, field problems, the balance check, 401 and 405", async () => {
+    it("the token launch and tokenized prompt creation on the platform: launched, field problems, the balance check, 401 and 405", async () => {
       const connection = new Connection((await h.localnet()).rpcUrl, "confirmed");
       const bearer = { authorization: `Bearer ${key}` };
       const launch = { name: "Doc Bee", description: "Matches its document.", ticker: "DOC" };
@@ -422,15 +429,16 @@ describe("OpenAPI documents and docs pages", function () {
     it("errors: 401, 404, 422 (body and query), 400 (rules and non-JSON), 500 (failed run)", async () => {
       expect((await check("GET", "/v1/rate/limits")).status).to.equal(401);
       expect((await check("GET", `/v1/jobs/${randomUUID()}`, { key })).status).to.equal(404);
-      expect((await check("POST", E5, { key, body: { task: 5 } })).status).to.equal(422);
+      expect((await check("POST", AGENT_COMPLETIONS, { key, body: { task: 5 } })).status).to.equal(422);
       expect((await check("GET", "/v1/swarm/logs?limit=0", { key })).status).to.equal(422);
       expect((await check("GET", "/v1/usage?days=91", { key })).status).to.equal(422);
       const debate = { swarm_type: "DebateWithJudge", agents: [{ agent_name: "Alone" }], task: "x" };
       expect((await check("POST", "/v1/swarm/completions", { key, body: debate })).status).to.equal(400);
       expect(
-        (await check("POST", E5, { key, raw: "task=x", headers: { "content-type": "text/plain" } })).status,
+        (await check("POST", AGENT_COMPLETIONS, { key, raw: "task=x", headers: { "content-type": "text/plain" } }))
+          .status,
       ).to.equal(400);
-      const failed = await check("POST", E5, {
+      const failed = await check("POST", AGENT_COMPLETIONS, {
         key,
         body: { agent_config: { agent_name: "Broken", llm_args: { sim_error: 400 } }, task: "x" },
       });

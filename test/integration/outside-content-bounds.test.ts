@@ -14,7 +14,7 @@ import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-serv
 import { parseSse } from "../helpers/sse";
 import { callsMentioning } from "../helpers/swarm";
 
-const E5 = "/v1/agent/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
 
 /** 2,000,000 characters of words (a tokenizer takes far longer over one repeated letter). */
 const LONG_TEXT = "zebra mussels ".repeat(Math.ceil(2_000_000 / 14)).slice(0, 2_000_000);
@@ -55,7 +55,7 @@ describe("outside content is bounded before it is stored, counted or forwarded",
   it("takes a tool result as the server gives it: its output schema's pattern is never run (it would take minutes)", async () => {
     const marker = `backtrack-${Date.now()}`;
     const started = performance.now();
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: { agent_name: "Checker", mcp_config: { url: backtracking.url } },
@@ -72,7 +72,7 @@ describe("outside content is bounded before it is stored, counted or forwarded",
   it("cuts a 2,000,000-character MCP result to 100,000 in the stored step and the model's prompt, and says so", async () => {
     const marker = `huge-result-${Date.now()}`;
     const started = performance.now();
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: { agent_name: "Reader", mcp_config: { url: mcp.url } },
@@ -113,7 +113,7 @@ describe("outside content is bounded before it is stored, counted or forwarded",
   it("does not read an MCP answer past 16,000,000 bytes: the call fails and the model is told", async () => {
     const marker = `flood-${Date.now()}`;
     const started = performance.now();
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: { agent_name: "Flooded", mcp_config: { url: flood.url, timeout: 3 } },
@@ -133,7 +133,7 @@ describe("outside content is bounded before it is stored, counted or forwarded",
     const marker = `crowded-${Date.now()}`;
     const before = crowded.requests.length;
     const started = performance.now();
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: { agent_name: "Crowded", mcp_config: { url: crowded.url }, llm_args: { sim_reply: "done" } },
@@ -166,7 +166,7 @@ describe("outside content is bounded before it is stored, counted or forwarded",
     const marker = `long-args-${Date.now()}`;
     const echoes = mcp.callsByTool.get("echo") ?? 0;
     const started = performance.now();
-    const res = await request(h.baseUrl, "POST", E5, {
+    const res = await request(h.baseUrl, "POST", AGENT_COMPLETIONS, {
       key,
       body: {
         agent_config: {
@@ -207,7 +207,7 @@ describe("outside content is bounded before it is stored, counted or forwarded",
   it("stops reading a streamed answer at its bound, keeps 600,000 characters, and bills what it kept", async () => {
     const marker = `long-stream-${Date.now()}`;
     const started = performance.now();
-    const res = await fetch(`${h.baseUrl}${E5}`, {
+    const res = await fetch(`${h.baseUrl}${AGENT_COMPLETIONS}`, {
       method: "POST",
       headers: { "x-api-key": key, "content-type": "application/json" },
       body: JSON.stringify({

@@ -9,11 +9,11 @@ import { makeTrusted, moderate, post, promptBody } from "../helpers/prompts";
 import { callsMentioning } from "../helpers/swarm";
 
 /**
- * A prompt's whole way through the running service: created with E7 on the platform, found with
- * E9, shown on its listing page in a headless Chromium, and run by an agent on the execution API
+ * A prompt's whole way through the running service: created with `POST /api/add-prompt` on the platform, found
+ * with `POST /api/query-prompts`, shown on its listing page in a headless Chromium, and run by an agent on the execution API
  * through `marketplace_prompt_id`, checked against what the model was sent (the simulator's journal).
  */
-describe("prompt marketplace end to end: E7 → E9 → listing page → marketplace_prompt_id", function () {
+describe("prompt marketplace end to end: add-prompt → query-prompts → listing page → marketplace_prompt_id", function () {
   this.timeout(120_000);
   let h: Harness;
   before(async () => {
@@ -29,14 +29,14 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
     return page;
   }
 
-  /** E9, as anyone (no credentials) or as the holder of `key`. */
+  /** The prompt query, as anyone (no credentials) or as the holder of `key`. */
   async function search(text: string, key?: string): Promise<any[]> {
     const res = await post(h.platformUrl, "/api/query-prompts", key ?? null, { search: text });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   }
 
-  /** E5 with an agent on a marketplace prompt and a `system_prompt` of its own; returns what the model was sent. */
+  /** An agent completion with an agent on a marketplace prompt and a `system_prompt` of its own; returns what the model was sent. */
   async function runOnPrompt(
     key: string,
     promptId: string,
@@ -60,7 +60,7 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
     return { calls: callsMentioning(h, task), ownPrompt, jobId: res.body.job_id };
   }
 
-  it("A prompt created through E7 is found by E9, shown on its listing page, and used by an agent through marketplace_prompt_id", async () => {
+  it("A prompt created through POST /api/add-prompt is found by POST /api/query-prompts, shown on its listing page, and used by an agent through marketplace_prompt_id", async () => {
     const seller = await h.newKey();
     const marker = randomUUID().slice(0, 8);
     const body = promptBody({
@@ -74,7 +74,7 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
     expect(created.body).to.include({ success: true, tokenized: false });
     expect(created.body.listing_url).to.match(new RegExp(`/prompt/${id}$`));
 
-    // While it waits for review, E9 shows it to its owner only.
+    // While it waits for review, the prompt query shows it to its owner only.
     expect(await search(`proposals (${marker})`)).to.deep.equal([]);
     expect((await search(`proposals (${marker})`, seller.key)).map((p) => [p.id, p.status])).to.deep.equal([
       [id, "pending"],
@@ -86,7 +86,7 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
     expect(calls[0].messages[0]).to.deep.equal({ role: "system", content: body.prompt });
     expect(JSON.stringify(calls[0].messages)).not.to.include(ownPrompt);
 
-    // Once a moderator approves it, E9, as anyone: found by a word of its description, with its text (it is free).
+    // Once a moderator approves it, the prompt query, as anyone: found by a word of its description, with its text (it is free).
     await moderate(h, h.platformUrl, id);
     const found = await search(`proposals (${marker})`);
     expect(found.map((p) => p.id)).to.deep.equal([id]);
@@ -105,7 +105,7 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
     expect(await page.locator('[data-field="price"]').innerText()).to.equal("Free");
   });
 
-  it("a paid prompt is used by another user's agent through marketplace_prompt_id, while E9 and its page keep its text from them", async () => {
+  it("a paid prompt is used by another user's agent through marketplace_prompt_id, while the prompt query and its page keep its text from them", async () => {
     const seller = await h.newKey();
     await makeTrusted(h, h.platformUrl, seller.key); // paid prompts need a seller others rated well
     const marker = randomUUID().slice(0, 8);
@@ -117,7 +117,7 @@ describe("prompt marketplace end to end: E7 → E9 → listing page → marketpl
     await moderate(h, h.platformUrl, id);
     const buyer = await h.newKey();
 
-    // E9: the buyer (and anyone) gets the record and its converted price, without the text; its owner gets the text.
+    // The prompt query: the buyer (and anyone) gets the record and its converted price, without the text; its owner gets the text.
     for (const key of [buyer.key, undefined]) {
       const [record] = await search(marker, key);
       expect(record).to.include({

@@ -192,7 +192,7 @@ describe("rate limits", () => {
       expect(day.status, "another key is not affected").to.equal(200);
     });
 
-    it("E5 and E1 learn their verdict alongside the run's insert: a refusal leaves no run, no job, no prompt, and outranks a 422", async () => {
+    it("agent and swarm completions learn their verdict alongside the run's insert: a refusal leaves no run, no job, no prompt, and outranks a 422", async () => {
       const app = await serveWith(h, tinyLimiter(h, { perMinute: 1, perHour: 50, perDay: 100, tokensPerAgent: 1 }));
       servers.push(app);
       const { key, userId } = await h.newKey();
@@ -209,15 +209,15 @@ describe("rate limits", () => {
         category: "analysis",
       };
 
-      const e5 = await request(app.baseUrl, "POST", "/v1/agent/completions", {
+      const agentRun = await request(app.baseUrl, "POST", "/v1/agent/completions", {
         key,
         body: { agent_config: { agent_name: "A" }, task: "never runs" },
       });
-      const e5Publishing = await request(app.baseUrl, "POST", "/v1/agent/completions", {
+      const publishingAgentRun = await request(app.baseUrl, "POST", "/v1/agent/completions", {
         key,
         body: { agent_config: publishing, task: "never runs" },
       });
-      const e1 = await request(app.baseUrl, "POST", "/v1/swarm/completions", {
+      const swarmRun = await request(app.baseUrl, "POST", "/v1/swarm/completions", {
         key,
         body: {
           swarm_type: "SequentialWorkflow",
@@ -233,7 +233,7 @@ describe("rate limits", () => {
         body: { agent_config: { max_loops: "many" }, task: 7 },
       });
 
-      for (const refused of [e5, e5Publishing, e1, invalid]) {
+      for (const refused of [agentRun, publishingAgentRun, swarmRun, invalid]) {
         expect(refused.status).to.equal(429);
         expect(refused.body).to.include({ code: "RATE_LIMITED", status_code: 429 });
         expect(refused.headers.get("retry-after")).to.match(/^\d+$/);
@@ -283,7 +283,7 @@ describe("rate limits", () => {
       expect(res.headers.get("x-ratelimit-limit-minute")).to.equal("100");
       expect(res.headers.get("x-ratelimit-tier")).to.equal("free");
 
-      // E5 learns the verdict alongside its insert: the 503 still comes, and leaves no run behind.
+      // The agent completion learns the verdict alongside its insert: the 503 still comes, and leaves no run behind.
       const { key: runKey, userId } = await h.newKey();
       const run = await request(app.baseUrl, "POST", "/v1/agent/completions", {
         key: runKey,

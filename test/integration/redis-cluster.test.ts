@@ -48,31 +48,31 @@ describe("Redis Cluster: a web and a worker process on a three-master cluster", 
     await cluster?.stop();
   });
 
-  it("runs E5, E1, an E3 batch and a streamed E5, counts rate limits and hears a key revocation", async () => {
+  it("runs an agent completion, a swarm completion, an agent batch and a streamed agent completion, counts rate limits and hears a key revocation", async () => {
     const { key, keyId } = await h.newKey();
-    const e5 = await request(web.url, "POST", "/v1/agent/completions", { key, body: agentBody("cluster-e5") });
-    expect(e5.status, JSON.stringify(e5.body)).to.equal(200);
-    expect(e5.body).to.include({ success: true, name: "Clustered" });
+    const agentRun = await request(web.url, "POST", "/v1/agent/completions", { key, body: agentBody("cluster-agent") });
+    expect(agentRun.status, JSON.stringify(agentRun.body)).to.equal(200);
+    expect(agentRun.body).to.include({ success: true, name: "Clustered" });
 
-    const e1 = await request(web.url, "POST", "/v1/swarm/completions", {
+    const swarmRun = await request(web.url, "POST", "/v1/swarm/completions", {
       key,
       body: {
         name: "Pair",
         swarm_type: "SequentialWorkflow",
         agents: [{ agent_name: "A" }, { agent_name: "B" }],
-        task: "cluster-e1",
+        task: "cluster-swarm",
       },
     });
-    expect(e1.status, JSON.stringify(e1.body)).to.equal(200);
-    expect(e1.body.status).to.equal("success");
-    expect(e1.body.output.map((t: { role: string }) => t.role)).to.deep.equal(["A", "B"]);
+    expect(swarmRun.status, JSON.stringify(swarmRun.body)).to.equal(200);
+    expect(swarmRun.body.status).to.equal("success");
+    expect(swarmRun.body.output.map((t: { role: string }) => t.role)).to.deep.equal(["A", "B"]);
 
-    const e3 = await request(web.url, "POST", "/v1/agent/batch/completions", {
+    const agentBatch = await request(web.url, "POST", "/v1/agent/batch/completions", {
       key,
       body: [agentBody("cluster-1"), agentBody("cluster-2")],
     });
-    expect(e3.status, JSON.stringify(e3.body)).to.equal(200);
-    expect(e3.body.results).to.have.length(2);
+    expect(agentBatch.status, JSON.stringify(agentBatch.body)).to.equal(200);
+    expect(agentBatch.body.results).to.have.length(2);
 
     const streamed = await request(web.url, "POST", "/v1/agent/completions", {
       key,
@@ -80,8 +80,8 @@ describe("Redis Cluster: a web and a worker process on a three-master cluster", 
     });
     expect(parseSse(streamed.body).map((f) => f.event)).to.include.members(["start", "chunk", "usage", "end", "done"]);
 
-    const job = await request(web.url, "GET", `/v1/jobs/${e5.body.job_id}`, { key });
-    expect(job.body).to.include({ job_id: e5.body.job_id, status: "success" });
+    const job = await request(web.url, "GET", `/v1/jobs/${agentRun.body.job_id}`, { key });
+    expect(job.body).to.include({ job_id: agentRun.body.job_id, status: "success" });
     // Three completions, a batch of two items (counting two) and this job read: six counted in the cluster.
     expect(job.headers.get("x-ratelimit-remaining-minute")).to.equal(
       String(config.rateLimits.tiers.free.perMinute - 6),

@@ -9,9 +9,9 @@ import { request } from "../helpers/http";
 import { serveApp } from "../helpers/platform-app";
 import { sessionUser } from "../helpers/platform-fixtures";
 
-const E5 = "/v1/agent/completions";
-const E3 = "/v1/agent/batch/completions";
-const E2 = "/v1/swarm/batch/completions";
+const AGENT_COMPLETIONS = "/v1/agent/completions";
+const AGENT_BATCH = "/v1/agent/batch/completions";
+const SWARM_BATCH = "/v1/swarm/batch/completions";
 const PREMIUM = { perMinute: 2_000, perHour: 10_000, perDay: 100_000, tokensPerAgent: 2_000_000 };
 
 const agentItem = (task: string) => ({ agent_config: { agent_name: "Counter" }, task });
@@ -61,7 +61,7 @@ describe("request limits count work, per key and per account", function () {
   describe("a batch of N items", () => {
     it("counts N in every window of the key, as GET /v1/rate/limits and the X-RateLimit-* headers show", async () => {
       const { key } = await h.newKey();
-      const agents = await request(h.baseUrl, "POST", E3, {
+      const agents = await request(h.baseUrl, "POST", AGENT_BATCH, {
         key,
         body: [agentItem("one"), agentItem("two"), agentItem("three")],
       });
@@ -69,7 +69,7 @@ describe("request limits count work, per key and per account", function () {
       expect(agents.headers.get("x-ratelimit-remaining-minute")).to.equal(
         String(config.rateLimits.tiers.free.perMinute - 3),
       );
-      const swarms = await request(h.baseUrl, "POST", E2, { key, body: [swarmItem("one"), swarmItem("two")] });
+      const swarms = await request(h.baseUrl, "POST", SWARM_BATCH, { key, body: [swarmItem("one"), swarmItem("two")] });
       expect(swarms.status, JSON.stringify(swarms.body)).to.equal(200);
       expect(swarms.headers.get("x-ratelimit-remaining-day")).to.equal(String(config.rateLimits.tiers.free.perDay - 5));
 
@@ -86,14 +86,14 @@ describe("request limits count work, per key and per account", function () {
       // Two points are left in the minute; each of these carries three items. Spelling the path
       // another way the router accepts does not make a batch count as one request.
       const refusals = [
-        await request(url, "POST", E3, { key, body: [agentItem("a"), agentItem("b"), agentItem("c")] }),
-        await request(url, "POST", E2, { key, body: [swarmItem("a"), swarmItem("b"), swarmItem("c")] }),
-        await request(url, "POST", `${E3}/`, { key, body: [agentItem("a"), agentItem("b"), agentItem("c")] }),
-        await request(url, "POST", E3.toUpperCase().replace("/V1/", "/v1/"), {
+        await request(url, "POST", AGENT_BATCH, { key, body: [agentItem("a"), agentItem("b"), agentItem("c")] }),
+        await request(url, "POST", SWARM_BATCH, { key, body: [swarmItem("a"), swarmItem("b"), swarmItem("c")] }),
+        await request(url, "POST", `${AGENT_BATCH}/`, { key, body: [agentItem("a"), agentItem("b"), agentItem("c")] }),
+        await request(url, "POST", AGENT_BATCH.toUpperCase().replace("/V1/", "/v1/"), {
           key,
           body: [agentItem("a"), agentItem("b"), agentItem("c")],
         }),
-        await request(url, "POST", E3, {
+        await request(url, "POST", AGENT_BATCH, {
           key,
           headers: { prefer: "respond-async" },
           body: [agentItem("a"), agentItem("b"), agentItem("c")],
@@ -111,7 +111,7 @@ describe("request limits count work, per key and per account", function () {
       expect(await footprint(userId)).to.deep.equal(before);
 
       // The two points are still there: a batch of two fits, and then nothing is left.
-      const fits = await request(url, "POST", E3, { key, body: [agentItem("d"), agentItem("e")] });
+      const fits = await request(url, "POST", AGENT_BATCH, { key, body: [agentItem("d"), agentItem("e")] });
       expect(fits.status, JSON.stringify(fits.body)).to.equal(200);
       expect(fits.headers.get("x-ratelimit-remaining-minute")).to.equal("0");
     });
@@ -133,7 +133,7 @@ describe("request limits count work, per key and per account", function () {
 
       const before = await footprint(first.userId);
       for (const key of [second, first.key]) {
-        const refused = await request(url, "POST", E5, { key, body: agentItem("never runs") });
+        const refused = await request(url, "POST", AGENT_COMPLETIONS, { key, body: agentItem("never runs") });
         expect(refused.status).to.equal(429);
         expect(refused.body.detail).to.match(
           /^Rate limit exceeded: 3 requests per minute for (the free tier|all keys of the account together \(free tier\)); retry in \d+ s$/,
@@ -161,10 +161,14 @@ describe("request limits count work, per key and per account", function () {
       const first = await h.newKey();
       const second = (await createApiKey(h.deps.ds, first.userId, "second")).key;
       expect(
-        (await request(url, "POST", E3, { key: first.key, body: [agentItem("a"), agentItem("b"), agentItem("c")] }))
-          .status,
+        (
+          await request(url, "POST", AGENT_BATCH, {
+            key: first.key,
+            body: [agentItem("a"), agentItem("b"), agentItem("c")],
+          })
+        ).status,
       ).to.equal(200);
-      const refused = await request(url, "POST", E3, { key: second, body: [agentItem("d"), agentItem("e")] });
+      const refused = await request(url, "POST", AGENT_BATCH, { key: second, body: [agentItem("d"), agentItem("e")] });
       expect(refused.status).to.equal(429);
       expect(refused.body.detail).to.match(
         /^Rate limit exceeded: 4 requests per minute for all keys of the account together \(free tier\); this request counts 2 \(one per batch item\) and 1 remain/,
@@ -246,15 +250,15 @@ describe("request limits count work, per key and per account", function () {
         },
       );
       const { key, userId } = await h.newKey();
-      const spent = await request(url, "POST", E5, { key, body: agentItem("spend a few tokens") });
+      const spent = await request(url, "POST", AGENT_COMPLETIONS, { key, body: agentItem("spend a few tokens") });
       expect(spent.status, JSON.stringify(spent.body)).to.equal(200);
       expect(spent.body.usage.total_tokens).to.be.greaterThan(1);
 
       const before = await footprint(userId);
       const refusals = [
-        await request(url, "POST", E5, { key, body: agentItem("never runs") }),
-        await request(url, "POST", E3, { key, body: [agentItem("never runs")] }),
-        await request(url, "POST", E2, { key, body: [swarmItem("never runs")] }),
+        await request(url, "POST", AGENT_COMPLETIONS, { key, body: agentItem("never runs") }),
+        await request(url, "POST", AGENT_BATCH, { key, body: [agentItem("never runs")] }),
+        await request(url, "POST", SWARM_BATCH, { key, body: [swarmItem("never runs")] }),
         await request(url, "POST", "/v1/swarm/completions", { key, body: swarmItem("never runs") }),
       ];
       const midnight = new Date();
@@ -286,8 +290,10 @@ describe("request limits count work, per key and per account", function () {
         },
       );
       const { key } = await h.newKey();
-      expect((await request(url, "POST", E5, { key, body: agentItem("spend a little") })).status).to.equal(200);
-      const refused = await request(url, "POST", E5, { key, body: agentItem("never runs") });
+      expect(
+        (await request(url, "POST", AGENT_COMPLETIONS, { key, body: agentItem("spend a little") })).status,
+      ).to.equal(200);
+      const refused = await request(url, "POST", AGENT_COMPLETIONS, { key, body: agentItem("never runs") });
       expect(refused.status).to.equal(429);
       expect(refused.body.detail).to.match(
         /^Daily cost limit reached: the account has spent \$0\.\d+ of the \$0\.000001 its runs may cost per UTC day \(free tier\)/,

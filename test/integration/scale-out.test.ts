@@ -105,7 +105,7 @@ describe("scale-out: two web processes, two agent workers and a swarm worker on 
     expect(await processedBy(queues.swarm, ids)).to.deep.equal([worker.name, worker.name, worker.name]);
   });
 
-  it("answers a burst of E5 and E1 sent alternately to both web processes, the runs spread over both agent workers", async () => {
+  it("answers a burst of agent and swarm completions sent alternately to both web processes, the runs spread over both agent workers", async () => {
     const worker = await ensureSwarmWorker();
     const { key } = await h.newKey();
     const sends = Array.from({ length: 16 }, (_, i) => {

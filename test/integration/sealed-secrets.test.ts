@@ -163,7 +163,7 @@ describe("sealed secrets never come back out", () => {
       `SELECT request::text AS request, sealed_secrets::text AS sealed FROM runs WHERE user_id = $1`,
       [a.userId],
     );
-    expect(rows.filter((r) => r.sealed).length).to.equal(4); // E5, E1, the E3 item and the E2 item each hold their own; batch parents none
+    expect(rows.filter((r) => r.sealed).length).to.equal(4); // the agent and swarm completions, the agent batch item and the swarm batch item each hold their own; batch parents none
     for (const row of rows) {
       expectNoSecret(row.request, "a stored request");
       expectNoSecret(row.sealed ?? "", "stored sealed secrets");

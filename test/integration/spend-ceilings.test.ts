@@ -138,7 +138,7 @@ describe("spend ceilings shared by several runs (web and worker processes with s
     expect(runs).to.equal(items.length + 1);
   });
 
-  it("keeps an E2 batch's swarms together within the same ceiling", async () => {
+  it("keeps a swarm batch's swarms together within the same ceiling", async () => {
     const { key } = await h.newKey();
     // Two agents of about 150 tokens of answer each: about 400 tokens a swarm, 1,600 for the four.
     const short = (name: string) => ({ ...agent(name), max_tokens: 150 });

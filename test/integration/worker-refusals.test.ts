@@ -11,18 +11,18 @@ import { REFUSAL_SITES, type Probe, type Refusal, type RefusalCase } from "../he
  * instead, on every endpoint it can reach: the documented 4xx, no run stored, no LLM call made.
  */
 
-type Endpoint = "E5" | "E3" | "E1" | "E2" | "reasoning";
+type Endpoint = "agent completion" | "agent batch" | "swarm completion" | "swarm batch" | "reasoning";
 const PATHS: Record<Endpoint, string> = {
-  E5: "/v1/agent/completions",
-  E3: "/v1/agent/batch/completions",
-  E1: "/v1/swarm/completions",
-  E2: "/v1/swarm/batch/completions",
+  "agent completion": "/v1/agent/completions",
+  "agent batch": "/v1/agent/batch/completions",
+  "swarm completion": "/v1/swarm/completions",
+  "swarm batch": "/v1/swarm/batch/completions",
   reasoning: "/v1/reasoning-agent/completions",
 };
 /** A run that was wrongly stored answers within this wait instead of holding the test for SYNC_WAIT_MS. */
 const PREFER = { prefer: "wait=5" };
 
-/** joi's label for a path, as E2's slot `detail` spells it. */
+/** joi's label for a path, as a swarm batch slot's `detail` spells it. */
 function label(path: (string | number)[]): string {
   return path.map((step, i) => (typeof step === "number" ? `[${step}]` : i === 0 ? step : `.${step}`)).join("");
 }
@@ -32,21 +32,21 @@ function probes(c: RefusalCase): { endpoint: Endpoint; probe: Probe; batch: bool
   return [
     ...(c.agent
       ? [
-          { endpoint: "E5" as const, probe: c.agent, batch: false },
-          { endpoint: "E3" as const, probe: c.agent, batch: true },
+          { endpoint: "agent completion" as const, probe: c.agent, batch: false },
+          { endpoint: "agent batch" as const, probe: c.agent, batch: true },
         ]
       : []),
     ...(c.swarm
       ? [
-          { endpoint: "E1" as const, probe: c.swarm, batch: false },
-          { endpoint: "E2" as const, probe: c.swarm, batch: true },
+          { endpoint: "swarm completion" as const, probe: c.swarm, batch: false },
+          { endpoint: "swarm batch" as const, probe: c.swarm, batch: true },
         ]
       : []),
     ...(c.reasoning ? [{ endpoint: "reasoning" as const, probe: c.reasoning, batch: false }] : []),
   ];
 }
 
-/** What E5, E3 and E1 answer: the `/v1` error body (422 entries located, E3's inside the item). */
+/** What the agent and swarm completions and the agent batch answer: the `/v1` error body (422 entries located, the agent batch's inside the item). */
 function expectRefused(res: { status: number; body: any }, refused: Refusal, itemIndex: number | null): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(refused.status);
   expect(res.body.status_code).to.equal(refused.status);
@@ -63,7 +63,7 @@ function expectRefused(res: { status: number; body: any }, refused: Refusal, ite
   }
 }
 
-/** What E2 answers: 200 with the item refused in its slot (E2 checks items one by one). */
+/** What the swarm batch answers: 200 with the item refused in its slot (it checks items one by one). */
 function expectRefusedSlot(res: { status: number; body: any }, refused: Refusal): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   expect(res.body).to.have.length(1);
@@ -89,8 +89,8 @@ function describeRefusals(h: () => Harness, baseUrl: () => string, cases: (c: Re
               body: batch ? [body] : body,
               headers: PREFER,
             });
-            if (endpoint === "E2") expectRefusedSlot(res, probe.refused);
-            else expectRefused(res, probe.refused, endpoint === "E3" ? 0 : null);
+            if (endpoint === "swarm batch") expectRefusedSlot(res, probe.refused);
+            else expectRefused(res, probe.refused, endpoint === "agent batch" ? 0 : null);
             const [{ runs }] = await h().deps.ds.query("SELECT count(*)::int AS runs FROM runs WHERE api_key_id = $1", [
               keyId,
             ]);

@@ -109,33 +109,33 @@ describe("the as-deployed benchmark's parts", () => {
     const cur = cpuPerRun([w(1, 0.5, 1_000), w(2, 0.5, 1_000), w(1.5, 0.5, 1_000)]);
     expect(cur).to.deep.equal({ byRole: { web: 1.5, redis: 0.5 }, total: 2 });
     const base = cpuPerRun([w(3, 1, 1_000)]);
-    const table = renderCpuTable("E5", cur, base);
+    const table = renderCpuTable("agent completion", cur, base);
     expect(table.split("\n")[1]).to.match(/^web\s+1\.50\s+3\.00\s+0\.50 x$/);
     expect(table.split("\n")[3]).to.match(/^all processes\s+2\.00\s+4\.00\s+0\.50 x$/);
     expect(ratioCell(1, 0)).to.equal("n/a");
     expect(ratioCell(NaN, 1)).to.equal("n/a");
   });
 
-  it("prints every figure of issue 17 with current, baseline and their ratio", () => {
+  it("prints every figure of the as-deployed comparison with current, baseline and their ratio", () => {
     const side = (scale: number): StackSummary => ({
       addedP50Ms: 2 * scale,
       addedP99Ms: 6 * scale,
-      e5FewPerSec: 300 / scale,
-      e5FewP50Ms: 30 * scale,
-      e5PerSec: 500 / scale,
-      e5P50Ms: 90 * scale,
+      agentFewPerSec: 300 / scale,
+      agentFewP50Ms: 30 * scale,
+      agentPerSec: 500 / scale,
+      agentP50Ms: 90 * scale,
       swarmPerSec: 200 / scale,
-      cpuPerE5: { byRole: {}, total: 3 * scale },
+      cpuPerAgentRun: { byRole: {}, total: 3 * scale },
       cpuPerSwarm: { byRole: {}, total: 7 * scale },
       failures: 0,
     });
     const lines = renderFigures(side(1), side(2), 20).split("\n");
     expect(lines[0]).to.match(/^figure\s+current\s+baseline\s+current \/ baseline$/);
-    expect(lines[1]).to.match(/^E5 c=1 added over the simulator, p50 \(ms\)\s+\+2\.00\s+\+4\.00\s+0\.50 x$/);
-    expect(lines[3]).to.match(/^E5 c=10 keep-alive, completions\/s\s+300\s+150\s+2\.00 x$/);
-    expect(lines[4]).to.match(/^E5 c=10 keep-alive, p50 \(ms\)\s+30\.0\s+60\.0\s+0\.50 x$/);
-    expect(lines[5]).to.match(/^E5 c=50 keep-alive, completions\/s\s+500\s+250\s+2\.00 x$/);
-    expect(lines[8]).to.match(/^CPU per E5, all processes \(ms\)\s+3\.00\s+6\.00\s+0\.50 x$/);
+    expect(lines[1]).to.match(/^agent c=1 added over the simulator, p50 \(ms\)\s+\+2\.00\s+\+4\.00\s+0\.50 x$/);
+    expect(lines[3]).to.match(/^agent c=10 keep-alive, completions\/s\s+300\s+150\s+2\.00 x$/);
+    expect(lines[4]).to.match(/^agent c=10 keep-alive, p50 \(ms\)\s+30\.0\s+60\.0\s+0\.50 x$/);
+    expect(lines[5]).to.match(/^agent c=50 keep-alive, completions\/s\s+500\s+250\s+2\.00 x$/);
+    expect(lines[8]).to.match(/^CPU per agent completion, all processes \(ms\)\s+3\.00\s+6\.00\s+0\.50 x$/);
     expect(lines[9]).to.match(/^CPU per 3-agent swarm, all processes \(ms\)\s+7\.00\s+14\.00\s+0\.50 x$/);
   });
 

@@ -115,7 +115,7 @@ describe("README.md and docs/", () => {
     expect(found, HINT + found.join("\n")).to.deep.equal([]);
   });
 
-  it("name endpoints by method and path: the spec's codes E1–E9 appear only in the mapping table of docs/api.md", () => {
+  it("name endpoints by method and path: the specification's endpoint numbers appear only in the mapping table of docs/api.md", () => {
     const found = problems(({ doc, text }) =>
       /\bE[1-9]\b/.test(text) && !(doc === "docs/api.md" && /^\|\s*E[1-9]\s*\|/.test(text))
         ? [`names an endpoint by its spec code: ${text.trim()}`]

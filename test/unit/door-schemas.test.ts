@@ -3,7 +3,7 @@ import { agentCompletionSchema } from "../../api/schemas/agent-request.schema";
 import { validateRequest } from "../../api/schemas/validate-request";
 import { RESERVED_LLM_ARGS } from "../../shared/contracts/llm-args";
 
-/** Validates an E5 body; a rule that throws instead of refusing would be a 500. */
+/** Validates an agent completion body; a rule that throws instead of refusing would be a 500. */
 function issues(agentConfig: Record<string, unknown>): string[] {
   const { error } = validateRequest(agentCompletionSchema, { agent_config: agentConfig, task: "t" });
   return error?.details.map((d) => `${d.path.join(".")}: ${d.type}`) ?? [];

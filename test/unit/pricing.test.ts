@@ -15,7 +15,7 @@ describe("pricing", () => {
     expect(roundCost(0.1234566)).to.equal(0.123457);
   });
 
-  it("builds the E5 usage object with image, MCP and agent charges", () => {
+  it("builds the agent completion usage object with image, MCP and agent charges", () => {
     const counter = Object.assign(new UsageCounter(), { inputTokens: 1000, outputTokens: 500, mcpCalls: 3 });
     counter.images.add("a.png").add("b.png").add("a.png");
     counter.addCaller("a", false);

@@ -31,7 +31,7 @@ const GATEWAY_OPTIONS = [
 
 const withSimulator = (simulator: boolean): Config => ({ ...config, llm: { ...config.llm, simulator } });
 
-/** Validates an E5 body's agent; each problem as `path: type`. */
+/** Validates an agent completion body's agent; each problem as `path: type`. */
 function issues(agentConfig: Record<string, unknown>): string[] {
   const { error } = validateRequest(agentCompletionSchema, { agent_config: agentConfig, task: "t" });
   return error?.details.map((d) => `${d.path.join(".")}: ${d.type}`) ?? [];

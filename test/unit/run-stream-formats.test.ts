@@ -10,7 +10,7 @@ const eventsOf = (frames: { event?: string }[]) => frames.map((f) => f.event);
 describe("run stream formats", () => {
   const usage = { input_tokens: 1, output_tokens: 2, total_tokens: 3 };
 
-  describe("E5 (agent)", () => {
+  describe("agent completion", () => {
     const request = { agent_config: { agent_name: "A", temperature: 0.5 } } as AgentCompletionRequest;
     const format = agentStreamFormat("job-1", request);
 
@@ -41,7 +41,7 @@ describe("run stream formats", () => {
     });
   });
 
-  describe("E1 (swarm)", () => {
+  describe("swarm completion", () => {
     const request = { name: "S", swarm_type: "SequentialWorkflow", agents: [{}, {}] } as unknown as SwarmRequest;
     const format = swarmStreamFormat("job-2", request);
 

@@ -5,7 +5,7 @@ import type { UsageCounter } from "./agent-context";
 import { runCharges } from "./run-charges";
 
 /**
- * The E5 `usage` object: provider token counts priced with the pricing table, plus the run's
+ * The agent completion's `usage` object: provider token counts priced with the pricing table, plus the run's
  * charges (`runCharges`: image and MCP charges, the flat fee of an enabled built-in tool, and the
  * per-agent charge for the run's own agent and every handoff agent that made a call).
  */

@@ -8,7 +8,7 @@ import { incur } from "../agents/run-charges";
 import type { Handler } from "./handler";
 import { executeRun } from "./run-lifecycle";
 
-/** E5 (and each E3 item): runs one agent for a stored run and writes its output and usage to the row. */
+/** An agent completion (and each agent batch item): runs one agent for a stored run and writes its output and usage to the row. */
 export const handleAgentRun: Handler<"agent-run"> = ({ runId }, ctx) =>
   executeRun<AgentRun>(runId, ctx, {
     kind: "agent",

@@ -16,7 +16,7 @@ type ItemTotals = (child: Run) => {
 };
 
 /**
- * A batch's parent job (E2, E3): runs once every item has ended (BullMQ holds it until then) and
+ * A batch's parent job (swarm or agent batch): runs once every item has ended (BullMQ holds it until then) and
  * records the batch's outcome. Items keep their own results; the parent holds their order and the
  * totals.
  */

@@ -1,7 +1,7 @@
 import { finishBatch } from "./batch-parent";
 import type { Handler } from "./handler";
 
-/** E2's parent job: records the batch once every swarm item has ended. */
+/** A swarm batch's parent job: records the batch once every swarm item has ended. */
 export const handleSwarmBatch: Handler<"swarm-batch"> = ({ runId }, ctx) =>
   finishBatch(runId, ctx, (child) => {
     const usage = child.kind === "swarm" ? child.usage : null;

@@ -11,7 +11,7 @@ import { swarmUsage } from "../swarms/swarm-usage";
 import type { Handler } from "./handler";
 import { executeRun } from "./run-lifecycle";
 
-/** E1 (and each E2 item): runs a swarm for a stored run and writes its output and usage to the row. */
+/** A swarm completion (and each swarm batch item): runs a swarm for a stored run and writes its output and usage to the row. */
 export const handleSwarmRun: Handler<"swarm-run"> = ({ runId }, ctx) =>
   executeRun<SwarmRunRecord>(runId, ctx, {
     kind: "swarm",

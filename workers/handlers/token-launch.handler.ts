@@ -21,7 +21,7 @@ function connection(): Connection {
 }
 
 /**
- * E6 (and E7's tokenization): launches the token of a stored launch with the creator's key,
+ * A listing's token launch (and a new prompt's tokenization): launches the token of a stored launch with the creator's key,
  * which waits sealed in Redis beside the job and is opened only here, only when transactions must be signed.
  * A failure the network or the launcher decided fails the run with TOKENIZATION_FAILED; trouble
  * reaching the RPC or the database is rethrown so the job is retried (and the retry confirms what

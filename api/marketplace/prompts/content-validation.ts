@@ -54,7 +54,7 @@ function unavailable(message: string): PlatformError {
   );
 }
 
-/** The E5-shaped run that asks the reviewer agent for its score. */
+/** The agent-completion-shaped run that asks the reviewer agent for its score. */
 function scoringRequest(settings: ScoringSettings, content: PromptContent): AgentCompletionRequest {
   const { value: agent_config } = agentSpecSchema.validate({
     agent_name: REVIEWER_NAME,

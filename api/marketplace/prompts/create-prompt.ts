@@ -31,14 +31,14 @@ import {
 import type { StoredLaunch } from "../../token-launch/launch-job";
 import { reviewOnCreate } from "./review";
 
-/** E7's success body. */
+/** Prompt creation's success body. */
 export interface CreatePromptResult extends PromptTokenOutcome {
   success: true;
   id: string;
   listing_url: string;
 }
 
-/** A new prompt that passed E7's checks: the columns to store and the daily counter it takes. */
+/** A new prompt that passed prompt creation's checks: the columns to store and the daily counter it takes. */
 export interface PreparedPrompt {
   counter: DailyCounter;
   values: PromptValues;
@@ -50,10 +50,10 @@ function promptCounter(isFree: boolean): DailyCounter {
 }
 
 /**
- * E7 up to the insert, stopping at the first refusal: the cheap ones first (a duplicate of the
+ * Prompt creation up to the insert, stopping at the first refusal: the cheap ones first (a duplicate of the
  * user's, today's limit already reached), then content validation, the price and the image.
  * Nothing is stored. The prompt waits for review whatever status was asked for (see
- * review.ts). `source` records where the prompt came from (E7, or a published agent).
+ * review.ts). `source` records where the prompt came from (`POST /api/add-prompt`, or a published agent).
  */
 export async function preparePrompt(
   deps: ApiDeps,
@@ -102,7 +102,7 @@ export async function insertPreparedPrompts(
 
 const PENDING_AFTERWARDS = "the prompt is listed once its token has launched, and removed if the launch fails";
 
-/** The token E7 asks for (`tokenized_on` with its fields, already checked by the joined rules), or null. */
+/** The token a new prompt asks for (`tokenized_on` with its fields, already checked by the joined rules), or null. */
 function requestedToken(services: PlatformServices, fields: PromptFields): PromptToken | null {
   if (!fields.tokenized_on || !fields.private_key || !fields.ticker) return null;
   return {
@@ -144,7 +144,7 @@ async function insertCounted(
 }
 
 /**
- * E7: the cheap refusals first (duplicate, daily limit, then for a token the launcher's metadata
+ * `POST /api/add-prompt`: the cheap refusals first (duplicate, daily limit, then for a token the launcher's metadata
  * limits and the wallet's balance), then content validation, the price and the image, then the
  * counted insert, then the token launch. Nothing is stored when any step before the insert fails.
  *

@@ -8,12 +8,12 @@ function normaliseText(text: string): string {
   return text.normalize("NFC").trim().replace(/\s+/g, " ").toLowerCase();
 }
 
-/** sha-256 (hex) of a prompt's normalised text: equal hashes are duplicates (E7 rule 4). */
+/** sha-256 (hex) of a prompt's normalised text: equal hashes are duplicates (prompt creation's duplicate rule). */
 export function contentHash(text: string): string {
   return createHash("sha256").update(normaliseText(text), "utf8").digest("hex");
 }
 
-/** E7 rule 4: the same text from the same user again. */
+/** Prompt creation's duplicate rule: the same text from the same user again. */
 export function duplicateError(existingId: string | null): PlatformError {
   return new PlatformError(
     400,

@@ -7,7 +7,7 @@ import type { DecodedImage } from "../../../shared/storage";
 import { PlatformError, type FieldProblem } from "../../platform-error";
 import { contentHash } from "./duplicates";
 
-/** E7's body after validation (E8 gives any subset of it). The image is decoded, the key parsed. */
+/** Prompt creation's body after validation (an edit gives any subset of it). The image is decoded, the key parsed. */
 export interface PromptFields {
   name: string;
   prompt: string;
@@ -49,7 +49,7 @@ export function contentOf(fields: Pick<PromptFields, "name" | "prompt" | "descri
 const absent = (value: unknown) => value === undefined || value === null || value === "";
 
 /**
- * The rules of E7 that join fields, checked on a whole record (E7's body, or E8's stored record
+ * The rules of prompt creation that join fields, checked on a whole record (a new prompt's body, or an edit's stored record
  * with the edit applied): rule 1, a price above 0 when not free; rule 2, `ticker`,
  * `creator_wallet` and a `private_key` that belongs to it when `tokenized_on`.
  */
@@ -87,7 +87,7 @@ export interface PromptPrice {
 }
 
 /**
- * E7 rule 6: `price = price_usd / <SOL price in USD>`. Without a price younger than the maximum
+ * Prompt creation's price rule: `price = price_usd / <SOL price in USD>`. Without a price younger than the maximum
  * age there is no conversion at all: 503 `Price unavailable`, and the caller stores nothing.
  */
 export async function pricePrompt(
@@ -114,7 +114,7 @@ const orNull = (value: string | null | undefined) =>
   value === undefined || value === null || value === "" ? null : value;
 
 /**
- * The columns that the given fields set (all of them for E7, the edited ones for E8). Secrets
+ * The columns that the given fields set (all of them for a new prompt, the edited ones for an edit). Secrets
  * and request-only fields (`private_key`, `creator_wallet`, the image bytes) have no column.
  */
 export function promptValues(
@@ -144,7 +144,7 @@ export function promptValues(
   return values;
 }
 
-/** Spec: `{platform_url}/prompt/{id}`. */
+/** A prompt's public page: `{platform_url}/prompt/{id}`. */
 export function promptListingUrl(id: string): string {
   return `${config.http.platformUrl}/prompt/${id}`;
 }
@@ -169,7 +169,7 @@ type ShownColumn =
   | "links"
   | "seller_wallet_address";
 
-/** Spec: Prompt record (platform API), with the spec's field names; times as ISO 8601 text. */
+/** The platform API's Prompt record, in its field names; times as ISO 8601 text. */
 export type PromptRecord = Pick<PromptRow, ShownColumn> & { created_at: string; updated_at: string };
 
 /**

@@ -6,7 +6,7 @@ import { toPromptRecord, type PromptRecord } from "./prompt-record";
 export const SORTS = ["newest", "oldest", "popular", "rating"] as const satisfies readonly PromptSort[];
 export const PRICE_FILTERS = ["all", "free", "paid"] as const;
 
-/** E9's body after validation. */
+/** The prompt query's body after validation. */
 export interface PromptQuery {
   search?: string | null;
   category?: string | null;
@@ -18,7 +18,7 @@ export interface PromptQuery {
 }
 
 /**
- * E9: prompts matching every given filter (`search` as a case-insensitive substring of name or
+ * `POST /api/query-prompts`: prompts matching every given filter (`search` as a case-insensitive substring of name or
  * description, `category` case-insensitively, free/paid, one user), sorted and paged. Approved
  * prompts are shown to anyone; prompts waiting for review or rejected only to their owner and to
  * moderators (who see paid text too, see toPromptRecord); a prompt whose token is still being

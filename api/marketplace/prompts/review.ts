@@ -110,7 +110,7 @@ export interface ModeratePromptResult {
 
 /**
  * Applies a moderator's decision (the caller must be a moderator, see `moderatorOnly`): the prompt
- * becomes approved (listed in E4, E9 and on its page) or rejected (seen by its owner only), with
+ * becomes approved (listed by `POST /v1/marketplace/agents`, the prompt query and on its page) or rejected (seen by its owner only), with
  * who decided, when and why; the owner's pending request is settled. A moderator does not review
  * their own prompt (403). The row is locked, so an edit and a decision never interleave, and a
  * prompt changed since the version the moderator reviewed is not decided on (409): otherwise an

@@ -15,8 +15,8 @@ import { launchedToken } from "../../token-launch/launch-outcome";
 import { promptListingUrl } from "./prompt-record";
 
 /**
- * A prompt's token (E7 with `tokenized_on`, or E8 turning it on). Launched by the same chain
- * worker as E6, with the defaults E7 has no fields for: quoted in SOL, `market` fee (1%).
+ * A prompt's token (created with `tokenized_on`, or an edit turning it on). Launched by the same chain
+ * worker as `POST /api/token/launch`, with the defaults prompt creation has no fields for: quoted in SOL, `market` fee (1%).
  */
 export interface PromptToken {
   name: string;
@@ -30,7 +30,7 @@ export interface PromptToken {
   creator: CreatorKey;
 }
 
-/** E7's token fields of the success body. */
+/** Prompt creation's token fields of the success body. */
 export interface PromptTokenOutcome {
   tokenized: boolean;
   token_address: string | null;
@@ -54,8 +54,8 @@ export async function checkPromptToken(services: PlatformServices, token: Prompt
 
 /**
  * Stores the launch of a prompt's token and its queued run (`prompt_tokenize`) inside the caller's
- * transaction. `quota` is the daily count the prompt took when it was made for this launch (E7),
- * given back if the launch fails; E8 passes null. A prompt whose launch is under way or done
+ * transaction. `quota` is the daily count the prompt took when it was made for this launch (prompt creation),
+ * given back if the launch fails; an edit passes null. A prompt whose launch is under way or done
  * cannot get a second one: 409.
  */
 export async function storePromptLaunch(

@@ -30,7 +30,7 @@ import { listingChanged, reviewOnEdit } from "./review";
 
 export type PromptEdit = Partial<PromptFields> & { id: string };
 
-/** E8's success body: `updated_data` is the stored record after the update. */
+/** Prompt editing's success body: `updated_data` is the stored record after the update. */
 export interface UpdatePromptResult {
   success: true;
   id: string;
@@ -42,12 +42,12 @@ function notFound(): PlatformError {
   return new PlatformError(404, "Not found", "You have no prompt with this id", {}, "PROMPT_NOT_FOUND");
 }
 
-/** A prompt made by E7 with a token still being launched: not listed yet, and not to be edited yet. */
+/** A prompt created with a token still being launched: not listed yet, and not to be edited yet. */
 function isLaunching(row: PromptRow): boolean {
   return row.tokenized_on && !row.token_address;
 }
 
-/** The stored prompt with the edit applied, in E7's field names (for the rules that join fields). */
+/** The stored prompt with the edit applied, in prompt creation's field names (for the rules that join fields). */
 function merged(current: PromptRow, edit: Partial<PromptFields>): PromptFields {
   return {
     name: edit.name ?? current.name,
@@ -187,11 +187,11 @@ async function write(
 }
 
 /**
- * E8: a partial update of one of the caller's prompts (another user's, or an unknown id, is 404;
- * one whose E7 token is still being launched, 409). Given fields follow E7's rules; changed
+ * `POST /api/edit-prompt`: a partial update of one of the caller's prompts (another user's, or an unknown id, is 404;
+ * one whose creation's token is still being launched, 409). Given fields follow prompt creation's rules; changed
  * content is validated and duplicate-checked again; the price is converted again when `is_free`
  * or `price_usd` changes. Turning `tokenized_on` on launches the prompt's token first (after the
- * same checks as E7: the launcher's limits, the wallet's balance), and the edit is written only
+ * same checks as prompt creation: the launcher's limits, the wallet's balance), and the edit is written only
  * once it has launched; such a launch counts against no daily limit (the prompt was counted).
  * `status` is only a request to the moderators; an edit that changes an approved listing sends it
  * back to review, and a rejected prompt stays rejected (see review.ts).

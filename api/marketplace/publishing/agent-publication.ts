@@ -2,7 +2,7 @@ import type { AgentSpec } from "../../../shared/contracts/agent-spec";
 import { addPromptSchema } from "../../schemas/add-prompt.schema";
 import { crossFieldProblems, type PromptFields } from "../prompts/prompt-record";
 
-/** An agent to publish, checked: E7's fields for its prompt, and how messages name it. */
+/** An agent to publish, checked: prompt creation's fields for its prompt, and how messages name it. */
 export interface AgentPublication {
   spec: AgentSpec;
   /** Where the agent sits in the request and its name, e.g. `agents[1] (Writer)`. */
@@ -10,26 +10,26 @@ export interface AgentPublication {
   fields: PromptFields;
 }
 
-/** E7's field names as an agent spec spells them (the others are spelled alike). */
+/** Prompt creation's field names as an agent spec spells them (the others are spelled alike). */
 const AGENT_FIELDS: Record<string, string> = { name: "agent_name", prompt: "system_prompt", useCases: "use_cases" };
 
-/** An E7 path (`useCases.0.title`) as the agent's field (`use_cases[0].title`). */
+/** A prompt creation path (`useCases.0.title`) as the agent's field (`use_cases[0].title`). */
 function agentPath(path: (string | number)[]): string {
   return path
     .map((part, i) => (typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${AGENT_FIELDS[part] ?? part}`))
     .join("");
 }
 
-/** The agent's tags as E7 takes them: one comma-separated string; none when the agent has none. */
+/** The agent's tags as prompt creation takes them: one comma-separated string; none when the agent has none. */
 function tagsOf(spec: AgentSpec): string | undefined {
   const tags = (spec.tags ?? []).map((t) => t.trim()).filter(Boolean);
   return tags.length ? tags.join(",") : undefined;
 }
 
 /**
- * The E7 body an agent publishes: `agent_name` as the name, `system_prompt` as the prompt, its
+ * The `POST /api/add-prompt` body an agent publishes: `agent_name` as the name, `system_prompt` as the prompt, its
  * description, use cases, tags, category and price, and no status: it waits for review like any
- * prompt (see review.ts). A free agent's `price_usd` is no price at all (E7 would refuse a 0 there).
+ * prompt (see review.ts). A free agent's `price_usd` is no price at all (prompt creation would refuse a 0 there).
  */
 function promptBodyOf(spec: AgentSpec): Record<string, unknown> {
   return {
@@ -45,7 +45,7 @@ function promptBodyOf(spec: AgentSpec): Record<string, unknown> {
 }
 
 /**
- * Holds an agent with `publish_to_marketplace` to E7's field rules (the same schema and joined
+ * Holds an agent with `publish_to_marketplace` to prompt creation's field rules (the same schema and joined
  * rules as `POST /api/add-prompt`), naming the agent's own fields in every problem. An agent whose
  * prompt comes from `marketplace_prompt_id` is someone's published prompt already and cannot be
  * published again.

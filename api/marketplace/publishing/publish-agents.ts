@@ -31,7 +31,7 @@ function asV1Error(err: unknown, who: string | null): unknown {
   );
 }
 
-/** A distinct text to publish, once E7's checks passed. */
+/** A distinct text to publish, once prompt creation's checks passed. */
 interface ReadyPrompt {
   hash: string;
   prepared: PreparedPrompt;
@@ -72,7 +72,7 @@ async function storeAll(
 }
 
 /**
- * E7's prompt creation for the agents' prompts, one prompt per distinct text (agents of a request
+ * Prompt creation (`POST /api/add-prompt`) for the agents' prompts, one prompt per distinct text (agents of a request
  * with the same text share one): duplicate detection, today's limit, content validation and the
  * price for each (in parallel), then the counted inserts together. A text the caller has published
  * before reuses that prompt, without an error and without counting. Returns the ids by content hash.
@@ -116,9 +116,9 @@ function withPublishedIds(spec: AgentSpec, ids: Map<AgentSpec, string>): AgentSp
 
 /**
  * Publishes the system prompt of every agent with `publish_to_marketplace` (handoffs included) as
- * a marketplace prompt of the caller's, pending review, by E7's rules, at request acceptance: first
+ * a marketplace prompt of the caller's, pending review, by prompt creation's rules, at request acceptance: first
  * every agent's fields are checked, so a bad one is a 400 naming it before anything is stored or
- * run; then E7's checks and the counted store (see `publishAll`), all or nothing. Returns the
+ * run; then prompt creation's checks and the counted store (see `publishAll`), all or nothing. Returns the
  * agents, each publishing one carrying `published_prompt_id` (kept with the run's request), and
  * the distinct prompt ids in agent order.
  */

@@ -15,8 +15,8 @@ import { uploadsRouter } from "./uploads/uploads.router";
 
 /**
  * Every router of the platform app (port 8081), in mount order, and last the OpenAPI document and
- * docs page built from them. Each router brings its own body parser and authentication, since E6
- * takes multipart, E9 may be anonymous and the pages are HTML; each describes its routes with
+ * docs page built from them. Each router brings its own body parser and authentication, since the token launch
+ * takes multipart, the prompt query may be anonymous and the pages are HTML; each describes its routes with
  * `documentRoutes` (a test fails for any route left undescribed).
  */
 export function platformRouters(deps: ApiDeps, services: PlatformServices): Router[] {

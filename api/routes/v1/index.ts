@@ -58,7 +58,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
 const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH, CHAT_COMPLETIONS_PATH]);
 
 /**
- * E5 and E1 take their rate-limit verdict late: their services await it alongside the run's insert
+ * Agent and swarm completions take their rate-limit verdict late: their services await it alongside the run's insert
  * (and before publishing anything), so the limiter's round trip to Redis is off the request's
  * critical path. A request with an `Idempotency-Key` waits for it first like every other request,
  * because its idempotency record is written before the route runs.

@@ -2,7 +2,7 @@ import { acceptedRunSchema } from "../../schemas/job-response.schema";
 import type { OtherContent, ResponseSpec, SharedHeader } from "../../openapi/operation";
 import { apiError } from "../../openapi/shared-parts";
 
-/** The parts every run-creating operation (E1, E2, E3, E5) documents alike. */
+/** The parts every run-creating operation (agent and swarm completions and batches) documents alike. */
 
 export const RUN_HEADERS: SharedHeader[] = [
   "Prefer",

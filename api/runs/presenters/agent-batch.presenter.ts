@@ -1,7 +1,7 @@
 import type { AgentBatchRun, AgentRun } from "../../../shared/db/entities/run.entity";
 import { presentAgentCompletion } from "./agent-completion.presenter";
 
-/** One E3 slot: the item's E5 response, or `{success: false, error, index}` in its place. */
+/** One agent batch slot: the item's agent completion response, or `{success: false, error, index}` in its place. */
 function presentItem(child: AgentRun, index: number) {
   if (child.status === "succeeded") return presentAgentCompletion(child);
   const error = child.error;

@@ -3,7 +3,7 @@ import type { AgentUsage } from "../../../shared/contracts/agent-spec";
 import type { AgentRun } from "../../../shared/db/entities/run.entity";
 import { presentWoundDown } from "./wound-down.presenter";
 
-/** The usage object in the contract's field order (jsonb storage does not keep key order). */
+/** The usage object in the hosted API's field order (jsonb storage does not keep key order). */
 function orderedUsage(u: AgentUsage | null): AgentUsage | null {
   if (!u) return null;
   return {

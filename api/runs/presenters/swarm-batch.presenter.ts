@@ -24,7 +24,7 @@ function presentSwarmItem(child: SwarmRun): SwarmBatchItem {
   };
 }
 
-/** Every E2 slot in request order: refused items where they stood, the others from their runs. */
+/** Every swarm batch slot in request order: refused items where they stood, the others from their runs. */
 export function batchSlots(parent: SwarmBatchParent, children: SwarmRun[]): SwarmBatchItem[] {
   const refused = new Map((parent.rejected ?? []).map((r) => [r.index, r.item]));
   const ran = children.map(presentSwarmItem);

@@ -2,7 +2,7 @@ import type { SwarmUsage } from "../../../shared/contracts/swarm-request";
 import type { SwarmRun } from "../../../shared/db/entities/run.entity";
 import { presentWoundDown } from "./wound-down.presenter";
 
-/** The usage object in the contract's field order (jsonb storage does not keep key order). */
+/** The usage object in the hosted API's field order (jsonb storage does not keep key order). */
 export function orderedSwarmUsage(u: SwarmUsage | null): SwarmUsage | null {
   if (!u?.billing_info) return u;
   const b = u.billing_info.cost_breakdown ?? {};
@@ -36,7 +36,7 @@ export function orderedSwarmUsage(u: SwarmUsage | null): SwarmUsage | null {
 }
 
 /**
- * The spec's SwarmResponse (plus `service_tier`), built from a succeeded run; one its budget
+ * The hosted API's SwarmResponse (plus `service_tier`), built from a succeeded run; one its budget
  * wound down says `status: "incomplete"` and lists what finished (see `presentWoundDown`).
  */
 export function presentSwarmCompletion(run: SwarmRun) {

@@ -20,7 +20,7 @@ export interface BatchRep {
   serverExecutionS: number | null;
   /** Items that did not come back `success: true` (all of them when the request itself failed). */
   failedItems: number;
-  /** Items answered in a slot other than their own (E3 answers in request order). */
+  /** Items answered in a slot other than their own (the agent batch answers in request order). */
   misplacedItems: number;
   problems: string[];
   cpu: CpuUsage | null;
@@ -42,7 +42,7 @@ export interface BatchContext {
   assertAlive(): void;
 }
 
-/** E3 body: `BATCH_ITEMS` agents named `Item <i>`, each asking the simulator to wait `SIM_LATENCY_MS`. */
+/** The agent batch body: `BATCH_ITEMS` agents named `Item <i>`, each asking the simulator to wait `SIM_LATENCY_MS`. */
 function batchBody(tag: string): unknown[] {
   return Array.from({ length: BATCH_ITEMS }, (_, i) => ({
     agent_config: { agent_name: `Item ${i}`, llm_args: { sim_latency_ms: SIM_LATENCY_MS } },

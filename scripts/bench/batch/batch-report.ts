@@ -57,7 +57,7 @@ export function renderBatchTable(
   overallCpu: CpuUsage | null,
   quick: boolean,
 ): string {
-  const title = `E3 batch: ${BATCH_ITEMS} items x ${SIM_LATENCY_MS} ms simulated LLM latency — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
+  const title = `Agent batch: ${BATCH_ITEMS} items x ${SIM_LATENCY_MS} ms simulated LLM latency — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
   const how =
     `wall time of one POST /v1/agent/batch/completions from the client, ${summaries[0]?.reps ?? 0} repetition(s) per row` +
     `${quick ? " (--quick: smoke test, not a result)" : ""}; requirement: every repetition under ${LIMIT_MS} ms with ${JUDGED_WORKERS} agent workers, all items success\n` +

@@ -14,7 +14,7 @@ import { batchProblems, renderBatchRepsTable, renderBatchTable, summarizePhase }
 const WARMUP_BATCHES = 2;
 
 /**
- * E3 (`POST /v1/agent/batch/completions`) against its target: 100 items at 500 ms
+ * The agent batch (`POST /v1/agent/batch/completions`) against its target: 100 items at 500 ms
  * simulated latency finish in under 3 s with two agent worker processes. Measures with two
  * workers, then stops one and measures again as the baseline, so the scaling shows in one run.
  * Prints the tables, writes `.bench/batch-<stamp>.json`, and exits 1 if any item failed.

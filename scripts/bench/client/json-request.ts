@@ -10,7 +10,7 @@ export interface TimedAnswer {
 /**
  * Sends one request with an optional JSON body and times it with `performance.now()`. `fetch` is
  * fine here: the scenarios using this measure hundreds of ms, where its ~0.3 ms cost is noise
- * (E5's sub-ms figures use `closed-loop.ts` instead).
+ * (the agent completion's sub-ms figures use `closed-loop.ts` instead).
  */
 export async function jsonRequest(
   method: "GET" | "POST" | "DELETE",

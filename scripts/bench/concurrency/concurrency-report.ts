@@ -59,7 +59,7 @@ export function renderConcurrencyTable(
   quick: boolean,
 ): string {
   const what = `${CONCURRENT_SWARM.type} x${CONCURRENT_SWARM.shape.agents}`;
-  const title = `Concurrency: ${sum.requests} simultaneous ${what} requests (E1), ${latencyMs} ms per LLM call — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
+  const title = `Concurrency: ${sum.requests} simultaneous ${what} swarm completion requests, ${latencyMs} ms per LLM call — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
   const how =
     `one burst, every request on its own connection${quick ? " (--quick: smoke test, not a result)" : ""}; ideal = depth ${CONCURRENT_SWARM.depth} x ${latencyMs} ms ` +
     `(each request as fast as if it were alone); time to finish = first request sent to last answer\n` +

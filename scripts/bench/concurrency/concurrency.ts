@@ -16,7 +16,7 @@ import { concurrencyHeadline, renderConcurrencyTable, summarizeConcurrency } fro
 const WARMUP_REQUESTS = 50;
 
 /**
- * 2,000 simultaneous E1 requests (a 3-agent ConcurrentWorkflow, 1 s per LLM call): do all succeed,
+ * 2,000 simultaneous swarm completion requests (a 3-agent ConcurrentWorkflow, 1 s per LLM call): do all succeed,
  * how long until the last answer against the ideal (one call's latency: every request as fast as
  * if alone), and how much memory each process (web, each swarm worker, simulator) peaks at.
  *

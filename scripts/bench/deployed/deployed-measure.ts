@@ -11,10 +11,10 @@ import type { DeployedOptions } from "./deployed-options";
 import type { DeployedStack } from "./deployed-stack";
 import { roundOrder, soakSlices } from "./schedule";
 
-/** Clients of the E5 throughput figure, as in issue 17's table. */
-export const E5_CLIENTS = 50;
-/** Clients of the smaller keep-alive figure (issue 17's "10 clients with keep-alive" row). */
-export const E5_FEW_CLIENTS = 10;
+/** Clients of the agent completion throughput figure (docs/performance.md's table). */
+export const AGENT_CLIENTS = 50;
+/** Clients of the smaller keep-alive figure (the "10 clients with keep-alive" row). */
+export const AGENT_FEW_CLIENTS = 10;
 const DRAIN_TIMEOUT_MS = 120_000;
 const SOAK_SLICE_S = 30;
 const QUICK_SOAK_SLICE_S = 5;
@@ -32,8 +32,8 @@ export interface LoadWindow {
 /** One stack's figures in one round. */
 interface StackRound {
   sequential: SequentialResult;
-  e5Few: LoadResult;
-  e5: LoadResult & { window: LoadWindow };
+  agentFew: LoadResult;
+  agent: LoadResult & { window: LoadWindow };
   swarm: SequentialResult & { window: LoadWindow };
 }
 
@@ -76,9 +76,9 @@ async function window<T>(
   return { value, window: { cpuByRole, runs, cpu, loadAvg1m: loadavg()[0] } };
 }
 
-function targets(stack: DeployedStack): { e5: HttpTarget; swarm: HttpTarget } {
+function targets(stack: DeployedStack): { agent: HttpTarget; swarm: HttpTarget } {
   return {
-    e5: { ...serviceTarget(stack.apiUrl, stack.apiKey), name: stack.checkout.label },
+    agent: { ...serviceTarget(stack.apiUrl, stack.apiKey), name: stack.checkout.label },
     swarm: { ...swarmServiceTarget(stack.apiUrl, stack.apiKey, 0), name: stack.checkout.label },
   };
 }
@@ -90,16 +90,18 @@ export async function warmUpStacks(
   say: (line: string) => void,
 ): Promise<void> {
   for (const stack of stacks) {
-    say(`warming up ${stack.checkout.label} (${opts.warmupS} s E5 at c=${E5_CLIENTS}, then the swarm)`);
+    say(
+      `warming up ${stack.checkout.label} (${opts.warmupS} s of agent completions at c=${AGENT_CLIENTS}, then the swarm)`,
+    );
     const t = targets(stack);
-    await window(stack, "agent", () => runLoad(t.e5, E5_CLIENTS, opts.warmupS));
+    await window(stack, "agent", () => runLoad(t.agent, AGENT_CLIENTS, opts.warmupS));
     await window(stack, "swarm", () => measureClosedLoop([t.swarm], opts.swarmClients, opts.warmupS));
   }
 }
 
 /**
  * The rounds: per round the simulator alone at c=1 (the base of "added latency"), then each stack
- * in turn (the first flipping every round): E5 at c=1 (hrtime loop), E5 at c=10 and at c=50
+ * in turn (the first flipping every round): agent completions at c=1 (hrtime loop), at c=10 and at c=50
  * (autocannon, keep-alive) and a 3-agent ConcurrentWorkflow closed loop, each of the last two one CPU window.
  * Only one stack has load at any moment, so the shared Postgres and Redis processes' CPU in a
  * window is that stack's.
@@ -122,17 +124,17 @@ export async function measureDeployedRounds(
       const name = stack.checkout.label;
       const t = targets(stack);
       say(
-        `${label} ${name}: E5 c=1, E5 c=${E5_FEW_CLIENTS}, E5 c=${E5_CLIENTS}, ConcurrentWorkflow x3 c=${opts.swarmClients}, ${d} s each`,
+        `${label} ${name}: agent c=1, agent c=${AGENT_FEW_CLIENTS}, agent c=${AGENT_CLIENTS}, ConcurrentWorkflow x3 c=${opts.swarmClients}, ${d} s each`,
       );
-      const sequential = await measureSequential(t.e5, d);
-      const e5Few = await runLoad(t.e5, E5_FEW_CLIENTS, d);
+      const sequential = await measureSequential(t.agent, d);
+      const agentFew = await runLoad(t.agent, AGENT_FEW_CLIENTS, d);
       await stack.queues.agent.waitUntilIdle(DRAIN_TIMEOUT_MS);
-      const e5 = await window(stack, "agent", () => runLoad(t.e5, E5_CLIENTS, d));
+      const agent = await window(stack, "agent", () => runLoad(t.agent, AGENT_CLIENTS, d));
       const swarm = await window(stack, "swarm", () => measureClosedLoop([t.swarm], opts.swarmClients, d));
       round.stacks[name] = {
         sequential,
-        e5Few,
-        e5: { ...e5.value, window: e5.window },
+        agentFew,
+        agent: { ...agent.value, window: agent.window },
         swarm: { ...swarm.value, window: swarm.window },
       };
     }
@@ -149,7 +151,7 @@ export function nodeProcesses(stacks: DeployedStack[]): { name: string; pid: num
 }
 
 /**
- * The soak: E5 at c=50 for `opts.soakMinutes` per stack, in alternating slices, with every Node
+ * The soak: agent completions at c=50 for `opts.soakMinutes` per stack, in alternating slices, with every Node
  * process's RSS sampled throughout. The first minute's figures are kept apart: memory is expected
  * to grow while pools and caches fill, and hold still after.
  */
@@ -166,12 +168,14 @@ export async function soak(
   const started = performance.now();
   const stalled: Record<string, { minute: number; error: string }> = {};
   const loaded: Record<string, number> = {};
-  say(`soak: E5 at c=${E5_CLIENTS} for ${opts.soakMinutes} min per stack, ${slices.length} alternating slices`);
+  say(
+    `soak: agent completions at c=${AGENT_CLIENTS} for ${opts.soakMinutes} min per stack, ${slices.length} alternating slices`,
+  );
   for (const slice of slices) {
     const label = slice.stack.checkout.label;
     if (stalled[label]) continue;
     const t = targets(slice.stack);
-    await runLoad(t.e5, E5_CLIENTS, slice.seconds);
+    await runLoad(t.agent, AGENT_CLIENTS, slice.seconds);
     loaded[label] = (loaded[label] ?? 0) + slice.seconds;
     try {
       await slice.stack.queues.agent.waitUntilIdle(DRAIN_TIMEOUT_MS);

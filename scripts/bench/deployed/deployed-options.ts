@@ -10,7 +10,7 @@ export interface DeployedOptions {
   /** Seconds of discarded load per stack before the first round. */
   warmupS: number;
   rounds: number;
-  /** Minutes of sustained E5 load after the rounds, for the memory figure (0: none). */
+  /** Minutes of sustained agent completion load after the rounds, for the memory figure (0: none). */
   soakMinutes: number;
   /** Clients of the ConcurrentWorkflow CPU run (closed loop, each waits for its answer). */
   swarmClients: number;

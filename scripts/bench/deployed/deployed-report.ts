@@ -1,7 +1,7 @@
 import type { ProcessUsage } from "../probes/process-watch";
 import { busyCell, stealCell } from "../report/cpu-cells";
 import { textTable } from "../report/text-table";
-import { E5_CLIENTS, E5_FEW_CLIENTS, type DeployedRound, type MemoryResult } from "./deployed-measure";
+import { AGENT_CLIENTS, AGENT_FEW_CLIENTS, type DeployedRound, type MemoryResult } from "./deployed-measure";
 import type { CpuPerRun, StackSummary } from "./deployed-summary";
 
 /** `current / baseline` as `0.85 x`; `n/a` when either is missing or the baseline is 0. */
@@ -15,7 +15,7 @@ const ms2 = fixed(2);
 const whole = fixed(0);
 const signedMs = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? "+" : ""}${v.toFixed(2)}` : "n/a");
 
-/** The headline table: one row per figure of issue 17, current and baseline side by side. */
+/** The headline table: one row per figure of docs/performance.md's deployed table, current and baseline side by side. */
 export function renderFigures(cur: StackSummary, base: StackSummary, swarmClients: number): string {
   const row = (figure: string, c: number, b: number, cell: (v: number) => string) => [
     figure,
@@ -25,14 +25,14 @@ export function renderFigures(cur: StackSummary, base: StackSummary, swarmClient
   ];
   return textTable([
     ["figure", "current", "baseline", "current / baseline"],
-    row("E5 c=1 added over the simulator, p50 (ms)", cur.addedP50Ms, base.addedP50Ms, signedMs),
-    row("E5 c=1 added over the simulator, p99 (ms)", cur.addedP99Ms, base.addedP99Ms, signedMs),
-    row(`E5 c=${E5_FEW_CLIENTS} keep-alive, completions/s`, cur.e5FewPerSec, base.e5FewPerSec, whole),
-    row(`E5 c=${E5_FEW_CLIENTS} keep-alive, p50 (ms)`, cur.e5FewP50Ms, base.e5FewP50Ms, fixed(1)),
-    row(`E5 c=${E5_CLIENTS} keep-alive, completions/s`, cur.e5PerSec, base.e5PerSec, whole),
-    row(`E5 c=${E5_CLIENTS} keep-alive, p50 (ms)`, cur.e5P50Ms, base.e5P50Ms, fixed(1)),
+    row("agent c=1 added over the simulator, p50 (ms)", cur.addedP50Ms, base.addedP50Ms, signedMs),
+    row("agent c=1 added over the simulator, p99 (ms)", cur.addedP99Ms, base.addedP99Ms, signedMs),
+    row(`agent c=${AGENT_FEW_CLIENTS} keep-alive, completions/s`, cur.agentFewPerSec, base.agentFewPerSec, whole),
+    row(`agent c=${AGENT_FEW_CLIENTS} keep-alive, p50 (ms)`, cur.agentFewP50Ms, base.agentFewP50Ms, fixed(1)),
+    row(`agent c=${AGENT_CLIENTS} keep-alive, completions/s`, cur.agentPerSec, base.agentPerSec, whole),
+    row(`agent c=${AGENT_CLIENTS} keep-alive, p50 (ms)`, cur.agentP50Ms, base.agentP50Ms, fixed(1)),
     row(`ConcurrentWorkflow x3 c=${swarmClients}, runs/s`, cur.swarmPerSec, base.swarmPerSec, whole),
-    row("CPU per E5, all processes (ms)", cur.cpuPerE5.total, base.cpuPerE5.total, ms2),
+    row("CPU per agent completion, all processes (ms)", cur.cpuPerAgentRun.total, base.cpuPerAgentRun.total, ms2),
     row("CPU per 3-agent swarm, all processes (ms)", cur.cpuPerSwarm.total, base.cpuPerSwarm.total, ms2),
     ["failed requests", String(cur.failures), String(base.failures), ""],
   ]);
@@ -100,7 +100,7 @@ export function renderWindows(rounds: DeployedRound[]): string {
     for (const label of r.order) {
       const s = r.stacks[label];
       for (const [what, w] of [
-        [`E5 c=${E5_CLIENTS}`, s.e5.window],
+        [`agent c=${AGENT_CLIENTS}`, s.agent.window],
         ["swarm", s.swarm.window],
       ] as const) {
         rows.push([

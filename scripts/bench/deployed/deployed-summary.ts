@@ -12,12 +12,12 @@ export interface CpuPerRun {
 export interface StackSummary {
   addedP50Ms: number;
   addedP99Ms: number;
-  e5FewPerSec: number;
-  e5FewP50Ms: number;
-  e5PerSec: number;
-  e5P50Ms: number;
+  agentFewPerSec: number;
+  agentFewP50Ms: number;
+  agentPerSec: number;
+  agentP50Ms: number;
   swarmPerSec: number;
-  cpuPerE5: CpuPerRun;
+  cpuPerAgentRun: CpuPerRun;
   cpuPerSwarm: CpuPerRun;
   /** Failed requests over every measured run (errors, non-2xx, wrong bodies). */
   failures: number;
@@ -51,18 +51,18 @@ export function summarizeStack(rounds: DeployedRound[], label: string): StackSum
   let failures = 0;
   for (const { s } of mine) {
     failures += s.sequential.errors + s.sequential.non2xx + s.sequential.badBodies;
-    failures += s.e5.errors + s.e5.non2xx + s.e5Few.errors + s.e5Few.non2xx;
+    failures += s.agent.errors + s.agent.non2xx + s.agentFew.errors + s.agentFew.non2xx;
     failures += s.swarm.errors + s.swarm.non2xx + s.swarm.badBodies;
   }
   return {
     addedP50Ms: m((x) => x.s.sequential.latencyMs.p50 - x.direct.latencyMs.p50),
     addedP99Ms: m((x) => x.s.sequential.latencyMs.p99 - x.direct.latencyMs.p99),
-    e5FewPerSec: m((x) => x.s.e5Few.okPerSec),
-    e5FewP50Ms: m((x) => x.s.e5Few.latencyMs.p50),
-    e5PerSec: m((x) => x.s.e5.okPerSec),
-    e5P50Ms: m((x) => x.s.e5.latencyMs.p50),
+    agentFewPerSec: m((x) => x.s.agentFew.okPerSec),
+    agentFewP50Ms: m((x) => x.s.agentFew.latencyMs.p50),
+    agentPerSec: m((x) => x.s.agent.okPerSec),
+    agentP50Ms: m((x) => x.s.agent.latencyMs.p50),
     swarmPerSec: m((x) => x.s.swarm.requestsPerSec),
-    cpuPerE5: cpuPerRun(mine.map((x) => x.s.e5.window)),
+    cpuPerAgentRun: cpuPerRun(mine.map((x) => x.s.agent.window)),
     cpuPerSwarm: cpuPerRun(mine.map((x) => x.s.swarm.window)),
     failures,
   };

@@ -34,9 +34,9 @@ function asServiceStack(stack: DeployedStack, simulatorUrl: string): ServiceStac
 }
 
 /**
- * "As deployed" (issue 17): this checkout and a baseline ref, each built and started exactly as
+ * "As deployed": this checkout and a baseline ref, each built and started exactly as
  * its Procfile says, with default settings, measured in alternation against one LLM simulator:
- * E5 latency and throughput, CPU per run of every process (Postgres and Redis included) for an E5
+ * Agent completion latency and throughput, CPU per run of every process (Postgres and Redis included) for an agent completion
  * and a 3-agent ConcurrentWorkflow, and the RSS of every Node process (with `--minutes N`, over a
  * soak; with `--growth`, how this checkout's CPU per request grows with agents, loops and batch size).
  * Prints the tables, writes `.bench/deployed-<stamp>.json`, exits 1 if a request failed.
@@ -78,12 +78,12 @@ export const run: ScenarioRun = async (argv) => {
       `load average (1 min): ${machine.loadAvg1m.toFixed(2)} before set-up, ${loadAfter.toFixed(2)} at the end, on ${machine.cores} cores`,
       cpuHeaderLine(
         cpu,
-        rounds.flatMap((r) => Object.values(r.stacks).flatMap((s) => [s.e5.window.cpu, s.swarm.window.cpu])),
+        rounds.flatMap((r) => Object.values(r.stacks).flatMap((s) => [s.agent.window.cpu, s.swarm.window.cpu])),
       ),
       "",
       renderFigures(cur, base, opts.swarmClients),
       "",
-      renderCpuTable("E5", cur.cpuPerE5, base.cpuPerE5),
+      renderCpuTable("agent completion", cur.cpuPerAgentRun, base.cpuPerAgentRun),
       "",
       renderCpuTable("3-agent ConcurrentWorkflow", cur.cpuPerSwarm, base.cpuPerSwarm),
       "",

@@ -36,7 +36,7 @@ const batch = (items: number): GrowthCase => ({
   queue: "agent",
 });
 
-/** How CPU per request grows with agents (in parallel), loops (in sequence) and batch size (issue 17). */
+/** How CPU per request grows with agents (in parallel), loops (in sequence) and batch size. */
 const CASES: GrowthCase[] = [
   swarm("ConcurrentWorkflow", { agents: 1, loops: 1 }),
   swarm("ConcurrentWorkflow", { agents: 3, loops: 1 }),

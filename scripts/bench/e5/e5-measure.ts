@@ -8,7 +8,7 @@ import { startCpuWindow, type CpuUsage } from "../probes/cpu-usage";
 export const HIGH_CONCURRENCY = 50;
 
 /** One round: every measurement once for each target. */
-export interface E5Round {
+export interface AgentRound {
   round: number;
   /** Which target went first in each pair this round. */
   order: string[];
@@ -32,8 +32,8 @@ export async function measureRounds(
   ctx: DirectVsService,
   opts: BenchOptions,
   say: (line: string) => void,
-): Promise<E5Round[]> {
-  const rounds: E5Round[] = [];
+): Promise<AgentRound[]> {
+  const rounds: AgentRound[] = [];
   const d = opts.durationS;
   for (let i = 0; i < opts.rounds; i++) {
     const order = i % 2 === 0 ? [ctx.direct, ctx.service] : [ctx.service, ctx.direct];

@@ -4,10 +4,10 @@ import type { MachineInfo } from "../probes/machine-info";
 import { busyCell, cpuHeaderLine, stealCell } from "../report/cpu-cells";
 import { median } from "../report/stats";
 import { textTable } from "../report/text-table";
-import { HIGH_CONCURRENCY, type E5Round } from "./e5-measure";
+import { HIGH_CONCURRENCY, type AgentRound } from "./e5-measure";
 
 /** Medians over rounds for one target, plus error totals over every measured run. */
-interface E5Side {
+interface AgentSide {
   c1P50Ms: number;
   c1P99Ms: number;
   c1RequestsPerSec: number;
@@ -20,16 +20,16 @@ interface E5Side {
 }
 
 /** The figures the table shows. */
-export interface E5Summary {
-  direct: E5Side;
-  service: E5Side;
+export interface AgentSummary {
+  direct: AgentSide;
+  service: AgentSide;
   addedP50Ms: number;
   addedP99Ms: number;
   c50ThroughputRatio: number;
 }
 
-function side(rounds: E5Round[], name: string): E5Side {
-  const m = (pick: (r: E5Round) => number) => median(rounds.map(pick));
+function side(rounds: AgentRound[], name: string): AgentSide {
+  const m = (pick: (r: AgentRound) => number) => median(rounds.map(pick));
   let errors = 0;
   let non2xx = 0;
   let badBodies = 0;
@@ -53,7 +53,7 @@ function side(rounds: E5Round[], name: string): E5Side {
 }
 
 /** Medians over rounds and the service-vs-direct differences. */
-export function summarize(rounds: E5Round[]): E5Summary {
+export function summarize(rounds: AgentRound[]): AgentSummary {
   const direct = side(rounds, "direct");
   const service = side(rounds, "service");
   return {
@@ -66,7 +66,7 @@ export function summarize(rounds: E5Round[]): E5Summary {
 }
 
 /** True when any measured run of either target saw an error, a non-2xx or a wrong body. */
-export function hasFailures(s: E5Summary): boolean {
+export function hasFailures(s: AgentSummary): boolean {
   return [s.direct, s.service].some((x) => x.errors + x.non2xx + x.badBodies > 0);
 }
 
@@ -77,19 +77,19 @@ const rps = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 const plusMs = (v: number) => `${v >= 0 ? "+" : ""}${v.toFixed(2)} ms`;
 const plusWholeMs = (v: number) => `${v >= 0 ? "+" : ""}${wholeMs(v)} ms`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)} x`;
-const failures = (x: E5Side) => `${x.errors} / ${x.non2xx}${x.badBodies ? ` (+${x.badBodies} bad bodies)` : ""}`;
+const failures = (x: AgentSide) => `${x.errors} / ${x.non2xx}${x.badBodies ? ` (+${x.badBodies} bad bodies)` : ""}`;
 
 /** The main table, as in the brief: one row per figure, direct vs service vs difference. */
-export function renderE5Table(
-  s: E5Summary,
+export function renderAgentTable(
+  s: AgentSummary,
   machine: MachineInfo,
   loadAfter: number,
   opts: BenchOptions,
-  cpu: { overall: CpuUsage | null; rounds: E5Round[] },
+  cpu: { overall: CpuUsage | null; rounds: AgentRound[] },
 ): string {
   const { direct: d, service: v } = s;
   const c = HIGH_CONCURRENCY;
-  const title = `E5 single-agent completion — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
+  const title = `Agent completion (POST /v1/agent/completions) — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
   const how =
     `${opts.rounds} round(s) x ${opts.durationS} s per run, medians over rounds` +
     `${opts.quick ? " (--quick: smoke test, not a result)" : ""}; ` +
@@ -125,13 +125,13 @@ export function renderE5Table(
 }
 
 /** The round's steal and, when one run of it was clearly worse, that run's: a spike can hit one target only. */
-function roundSteal(r: E5Round): string {
+function roundSteal(r: AgentRound): string {
   const worst = Math.max(...Object.values(r.cpuByRun).map((c) => c?.stealPct ?? 0));
   return r.cpu && worst >= r.cpu.stealPct + 1 ? `${stealCell(r.cpu)} (max ${worst.toFixed(1)}%)` : stealCell(r.cpu);
 }
 
 /** One line per round, so the spread between rounds (the noise) is visible next to the medians. */
-export function renderRoundsTable(rounds: E5Round[]): string {
+export function renderRoundsTable(rounds: AgentRound[]): string {
   const c = HIGH_CONCURRENCY;
   const rows = [
     [
@@ -167,7 +167,7 @@ export function renderRoundsTable(rounds: E5Round[]): string {
 }
 
 /** What went wrong in the measured runs, for the lines under the table. */
-export function failureDetails(rounds: E5Round[]): string[] {
+export function failureDetails(rounds: AgentRound[]): string[] {
   const out: string[] = [];
   for (const r of rounds) {
     for (const [kind, results] of [

@@ -4,8 +4,8 @@ import { setUpStack, type StackSetup } from "../stack/stack-setup";
 import type { TeardownStep } from "../stack/teardown";
 import { directTarget, serviceTarget } from "../targets/agent-completion-targets";
 
-/** Everything E5 measures against, ready and checked. */
-export interface E5Setup extends StackSetup {
+/** Everything the agent completion benchmark measures against, ready and checked. */
+export interface AgentSetup extends StackSetup {
   direct: HttpTarget;
   service: HttpTarget;
 }
@@ -14,7 +14,7 @@ export interface E5Setup extends StackSetup {
  * Prepares an isolated environment (own database, Redis db, queue prefix and ports), starts the
  * simulator, web and worker, and checks both targets answer correctly once.
  */
-export async function setUpE5(stamp: string, onTeardown: (step: TeardownStep) => void): Promise<E5Setup> {
+export async function setUpAgentStack(stamp: string, onTeardown: (step: TeardownStep) => void): Promise<AgentSetup> {
   const setup = await setUpStack("e5", stamp, onTeardown);
   const { stack, apiKey, stepsMs, say } = setup;
   const direct = directTarget(stack.simulatorUrl);

@@ -8,11 +8,11 @@ import { finishScenario } from "../report/scenario-output";
 import type { ScenarioRun } from "../scenario";
 import { withTeardown } from "../stack/teardown";
 import { measureRounds } from "./e5-measure";
-import { failureDetails, hasFailures, renderE5Table, renderRoundsTable, summarize } from "./e5-report";
-import { setUpE5 } from "./e5-setup";
+import { failureDetails, hasFailures, renderAgentTable, renderRoundsTable, summarize } from "./e5-report";
+import { setUpAgentStack } from "./e5-setup";
 
 /**
- * E5 (`POST /v1/agent/completions`): the same LLM call measured in one run directly against the
+ * The agent completion (`POST /v1/agent/completions`): the same LLM call measured in one run directly against the
  * LLM simulator and through the whole service (web → Postgres → BullMQ → worker → simulator →
  * Postgres → web). Prints the table to stdout (progress goes to stderr), writes the raw numbers to
  * `.bench/e5-<stamp>.json`, and exits 1 if any measured request failed.
@@ -23,7 +23,7 @@ export const run: ScenarioRun = async (argv) => {
   // Taken before anything starts, so its load average shows what else was running on the machine.
   const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
-    const setup = await setUpE5(stamp, onTeardown);
+    const setup = await setUpAgentStack(stamp, onTeardown);
     const queue = setup.watchQueue("agent");
     const ctx = { direct: setup.direct, service: setup.service, queue, assertAlive: () => setup.stack.assertAlive() };
 
@@ -36,7 +36,7 @@ export const run: ScenarioRun = async (argv) => {
     const summary = summarize(rounds);
     const failed = hasFailures(summary);
 
-    const lines = [renderE5Table(summary, machine, loadAfter, opts, { overall: cpu, rounds })];
+    const lines = [renderAgentTable(summary, machine, loadAfter, opts, { overall: cpu, rounds })];
     // One round: the header's CPU line already is that round's.
     if (rounds.length > 1)
       lines.push(

@@ -8,7 +8,7 @@ export const OVERHEAD_CONCURRENCIES = [1, 50, 200];
 
 /** One request kind measured directly and through the service. */
 export interface Workload {
-  /** Row label, e.g. `E5 agent`. */
+  /** Row label, e.g. `agent completion`. */
   name: string;
   /** Its direct and service targets, its queue and the liveness check. */
   ctx: DirectVsService;
@@ -30,7 +30,7 @@ export interface OverheadRound {
 
 /**
  * Measures every workload at each of `OVERHEAD_CONCURRENCIES` with the closed-loop hrtime client,
- * `opts.rounds` times. As in E5, direct and service runs alternate and the one going first flips
+ * `opts.rounds` times. As in the agent completion benchmark, direct and service runs alternate and the one going first flips
  * each round, so drifting noise hits both sides alike.
  */
 export async function measureOverhead(

@@ -21,8 +21,8 @@ import {
 } from "./overhead-report";
 
 /**
- * Added latency of the service over direct simulator calls, for E5 and for a 3-agent
- * ConcurrentWorkflow (E1), at concurrency 1, 50 and 200, with the simulator answering at once so
+ * Added latency of the service over direct simulator calls, for an agent completion and for a 3-agent
+ * ConcurrentWorkflow swarm completion, at concurrency 1, 50 and 200, with the simulator answering at once so
  * every millisecond above the direct call is the service's. Prints the table, writes
  * `.bench/overhead-<stamp>.json`, and fails (code 1) if any measured request failed.
  */
@@ -36,7 +36,7 @@ export const measure: ScenarioMeasure = async (argv) => {
     const assertAlive = () => stack.assertAlive();
     const workloads: Workload[] = [
       {
-        name: "E5 agent",
+        name: "agent completion",
         ctx: {
           direct: directTarget(stack.simulatorUrl),
           service: serviceTarget(stack.apiUrl, apiKey),

@@ -60,7 +60,7 @@ const apiServer = (node: string, port: number) => [
   "--no-reload",
 ];
 
-/** The peers of issue 17, in table order (Apiary's two rows come after them). */
+/** The peers, in table order (Apiary's two rows come after them). */
 export const PEERS: PeerSpec[] = [
   {
     name: "koa + openai SDK",

@@ -110,12 +110,12 @@ export async function startPeers(
 }
 
 /**
- * Apiary's two rows on a stack started as deployed: E5 and a 3-agent ConcurrentWorkflow. A window
+ * Apiary's two rows on a stack started as deployed: an agent completion and a 3-agent ConcurrentWorkflow. A window
  * lasts until the queue is drained (runs autocannon cut off still finish and spend CPU) and counts
  * the runs finished in the stack's database, and CPU of every Node process, its Postgres backends,
  * the Postgres server and Redis, as the deployed scenario does.
  */
-export function apiarySubjects(stack: DeployedStack, targets: { e5: HttpTarget; swarm: HttpTarget }): PeerSubject[] {
+export function apiarySubjects(stack: DeployedStack, targets: { agent: HttpTarget; swarm: HttpTarget }): PeerSubject[] {
   const subject = (kind: "agent" | "swarm", name: string, does: string, target: HttpTarget): PeerSubject => ({
     name,
     does,
@@ -134,7 +134,12 @@ export function apiarySubjects(stack: DeployedStack, targets: { e5: HttpTarget; 
     assertAlive: () => stack.assertAlive(),
   });
   return [
-    subject("agent", "Apiary E5 (as deployed)", "1 LLM call, stored run (POST /v1/agent/completions)", targets.e5),
+    subject(
+      "agent",
+      "Apiary agent completion (as deployed)",
+      "1 LLM call, stored run (POST /v1/agent/completions)",
+      targets.agent,
+    ),
     subject("swarm", "Apiary ConcurrentWorkflow x3", "3 parallel LLM calls, stored swarm run", targets.swarm),
   ];
 }

@@ -30,9 +30,9 @@ async function preflight(subject: PeerSubject, simulatorUrl: string): Promise<nu
 }
 
 /**
- * Peers (issue 17): the same simulator, client and machine for a bare Koa + OpenAI SDK proxy (the
+ * Peers: the same simulator, client and machine for a bare Koa + OpenAI SDK proxy (the
  * floor), the Portkey AI gateway, LangGraph.js as a library and as its API server (a one-call and
- * a three-parallel-calls graph each), and Apiary as deployed (E5 and a 3-agent ConcurrentWorkflow).
+ * a three-parallel-calls graph each), and Apiary as deployed (an agent completion and a 3-agent ConcurrentWorkflow).
  * The peers are installed by this script into `.bench/peers/` (pinned, `npm install --no-save`).
  * Prints the table, writes `.bench/peers-<stamp>.json`, exits 1 if a measured request failed.
  */
@@ -55,7 +55,7 @@ export const run: ScenarioRun = async (argv) => {
     const subjects = [
       ...(await startPeers(dirs, simulatorUrl, log, onTeardown)),
       ...apiarySubjects(stack, {
-        e5: serviceTarget(stack.apiUrl, stack.apiKey),
+        agent: serviceTarget(stack.apiUrl, stack.apiKey),
         swarm: swarmServiceTarget(stack.apiUrl, stack.apiKey, 0),
       }),
     ];

@@ -1,6 +1,6 @@
 import type { WorkerSpec } from "./service-stack";
 
-/** The Procfile's two run workers: E5 runs in the agent worker, swarm turns in the swarm worker. */
+/** The Procfile's two run workers: agent completions run in the agent worker, swarm turns in the swarm worker. */
 export const RUN_WORKERS: WorkerSpec[] = [
   { name: "worker-agent", queues: ["agent"] },
   { name: "worker-swarm", queues: ["swarm"] },

@@ -6,7 +6,7 @@ import { swarmBody } from "../targets/swarm-body";
 import type { SwarmShape } from "../targets/swarm-body";
 import { SWARM_CASES, SWARM_SIM_LATENCY_MS, type ResponseDepth } from "./swarm-cases";
 
-/** One E1 request of one swarm type. */
+/** One swarm completion request of one swarm type. */
 export interface SwarmRunResult {
   type: string;
   /** 0 for the discarded warm-up pass. */
@@ -47,7 +47,7 @@ function errorOf(status: number, json: unknown, text: string): string | null {
     : "200 without a numeric execution_time";
 }
 
-/** Sends one E1 request of `type` and reads back its `execution_time` and the LLM calls it made. */
+/** Sends one swarm completion request of `type` and reads back its `execution_time` and the LLM calls it made. */
 async function runSwarm(ctx: SwarmsContext, type: string, shape: SwarmShape, rep: number): Promise<SwarmRunResult> {
   await clearSimJournal(ctx.simulatorUrl);
   const body = swarmBody(type, shape, `${type} rep ${rep}`, SWARM_SIM_LATENCY_MS);

@@ -174,7 +174,7 @@ export function renderSwarmsTable(
   runs: SwarmRunResult[],
   opts: { reps: number; quick: boolean },
 ): string {
-  const title = `E1 swarm depth efficiency at ${SWARM_SIM_LATENCY_MS} ms per LLM call — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
+  const title = `Swarm completion depth efficiency at ${SWARM_SIM_LATENCY_MS} ms per LLM call — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
   const how =
     `execution_time from the response, median of ${opts.reps} run(s) per type${opts.quick ? " (--quick: smoke test, not a result)" : ""}; ` +
     `expected = depth (docs/swarm-types.md) x ${SWARM_SIM_LATENCY_MS} ms; pass = within ${RELATIVE_TOLERANCE * 100}% + ${ABSOLUTE_TOLERANCE_MS} ms of expected, either way\n` +

@@ -39,7 +39,7 @@ function typesToReport(available: string[], only: string[] | null): string[] {
 }
 
 /**
- * E1 depth efficiency: for each swarm type the service lists, a representative request with every
+ * Swarm completion depth efficiency: for each swarm type the service lists, a representative request with every
  * agent at 300 ms per LLM call, its `execution_time` against depth × 300 ms (docs/swarm-types.md's
  * depth column). Prints the tables, writes `.bench/swarms-<stamp>.json`, and exits 1 if a measured
  * type misses the check or an available type fails.

@@ -31,7 +31,7 @@ export function directTarget(simulatorUrl: string): HttpTarget {
   };
 }
 
-/** The same call through Apiary's E5 endpoint: validate, store, queue, worker, wait, answer. */
+/** The same call through Apiary's `POST /v1/agent/completions`: validate, store, queue, worker, wait, answer. */
 export function serviceTarget(apiUrl: string, apiKey: string): HttpTarget {
   return {
     name: "service",

@@ -9,7 +9,7 @@ export const CONCURRENT_SWARM = {
   depth: 1,
 };
 
-/** `CONCURRENT_SWARM` through E1 (`POST /v1/swarm/completions`), each LLM call waiting `latencyMs`. */
+/** `CONCURRENT_SWARM` through `POST /v1/swarm/completions`, each LLM call waiting `latencyMs`. */
 export function swarmServiceTarget(apiUrl: string, apiKey: string, latencyMs: number, tag = "bench"): HttpTarget {
   return {
     name: "service",

@@ -1,4 +1,4 @@
-/** What an E1 request sends: the knobs the depth formulas of `swarms/swarm-cases.ts` read. */
+/** What a swarm completion request sends: the knobs the depth formulas of `swarms/swarm-cases.ts` read. */
 export interface SwarmShape {
   /** Request agents (N), named from `AGENT_NAMES` in order; every one waits the same simulated latency. */
   agents: number;
@@ -22,7 +22,7 @@ export interface SwarmShape {
 export const AGENT_NAMES = ["Ada", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"];
 
 /**
- * The E1 body for `type` with `shape`: every agent asks the simulator to wait `latencyMs` per call
+ * The swarm completion body for `type` with `shape`: every agent asks the simulator to wait `latencyMs` per call
  * (through `llm_args`; none at 0), so a run's time is its depth in calls.
  * `tag` makes each run's task distinct, so nothing downstream can answer from a cache.
  */

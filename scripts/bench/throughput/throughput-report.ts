@@ -66,7 +66,7 @@ export function renderThroughputTable(
   opts: BenchOptions,
   overallCpu: CpuUsage | null,
 ): string {
-  const title = `Throughput: E5 completions per second at zero simulated latency by process count — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
+  const title = `Throughput: agent completions per second at zero simulated latency by process count — ${machine.date}, ${machine.cpuModel} x${machine.cores}, node ${machine.node}`;
   const how =
     `closed loop of ${THROUGHPUT_CONCURRENCY} requests in flight (alternating over the web processes), ${opts.rounds} run(s) x ${opts.durationS} s per row, medians` +
     `${opts.quick ? " (--quick: smoke test, not a result)" : ""}; one stack, processes stopped between rows (measured most processes first)\n` +
@@ -121,7 +121,7 @@ export function throughputHeadline(summaries: ThroughputSummary[], phases: Throu
     .filter((s) => s !== base)
     .map((s) => ({
       area: "throughput",
-      figure: `E5/s, ${s.workers} agent worker(s), ${s.webs} web`,
+      figure: `agent completions/s, ${s.workers} agent worker(s), ${s.webs} web`,
       baseline: base ? `1 worker ${rate(base.completionsPerSec)}/s` : "n/a",
       measured: `${rate(s.completionsPerSec)}/s${s.failures ? ` (${s.failures} failed)` : ""}`,
       versus: `${s.ratio.toFixed(2)} x`,

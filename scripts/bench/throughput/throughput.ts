@@ -33,7 +33,7 @@ const MAX_WORKERS = 4;
 const POOL_SIZE = "10";
 
 /**
- * Scale-out: E5 completions per second at zero simulated latency with 4, 2 and 1 agent worker
+ * Scale-out: agent completions per second at zero simulated latency with 4, 2 and 1 agent worker
  * processes behind one web process, and with 2 web processes (the client alternating between
  * their ports) in front of 4 workers. One stack: it starts with everything and stops processes
  * between rows, so every row runs against the same database, Redis and warm code. The baseline is

@@ -2,7 +2,7 @@ import { EntitySchema } from "typeorm";
 
 type AgentListingStatus = "launching" | "launched" | "failed";
 
-/** A row of `agent_listings`: an agent listed together with its token launch (E6). */
+/** A row of `agent_listings`: an agent listed together with its token launch (`POST /api/token/launch`). */
 export interface AgentListingRow {
   id: string;
   user_id: string;

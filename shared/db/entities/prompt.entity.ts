@@ -3,16 +3,16 @@ import { EntitySchema } from "typeorm";
 export const PROMPT_STATUSES = ["pending", "approved", "rejected"] as const;
 export type PromptStatus = (typeof PROMPT_STATUSES)[number];
 
-/** Spec: UseCase. */
+/** One use case of a prompt, as the platform API takes it. */
 export interface UseCase {
   title: string;
   description: string;
 }
 
-/** Spec: Link — a URL, or a named URL. */
+/** A prompt's link, as the platform API takes it: a URL, or a named URL. */
 export type Link = string | { name: string; url: string };
 
-/** Where a prompt came from: E7, or an agent published with `publish_to_marketplace`. */
+/** Where a prompt came from: `POST /api/add-prompt`, or an agent published with `publish_to_marketplace`. */
 export type PromptSource = "api" | "agent";
 
 /** A row of `prompts`: a marketplace prompt. */

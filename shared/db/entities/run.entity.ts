@@ -108,17 +108,17 @@ interface RunRecord<Kind extends RunKind, Request, Output, Usage> {
   execution_time: number | null;
 }
 
-/** E5 (and an E3 item): one agent. */
+/** An agent completion (and an agent batch item): one agent. */
 export type AgentRun = RunRecord<"agent", Stored<AgentCompletionRequest>, AgentRunOutput, AgentUsage>;
-/** E1 (and an E2 item): one swarm. */
+/** A swarm completion (and a swarm batch item): one swarm. */
 export type SwarmRun = RunRecord<"swarm", Stored<SwarmRequest>, SwarmRunOutput, SwarmUsage>;
-/** E3's parent: finishes once its agent items have ended. */
+/** An agent batch's parent: finishes once its agent items have ended. */
 export type AgentBatchRun = RunRecord<"agent_batch", AgentBatchParent, BatchOutput, BatchTotals>;
-/** E2's parent: finishes once its swarm items have ended. */
+/** A swarm batch's parent: finishes once its swarm items have ended. */
 type SwarmBatchRun = RunRecord<"swarm_batch", SwarmBatchParent, BatchOutput, BatchTotals>;
-/** E6: a listing's token launch (launches are not billed as usage). */
+/** A listing's token launch (launches are not billed as usage). */
 type TokenLaunchRun = RunRecord<"token_launch", TokenLaunchRunRequest, TokenLaunchOutput, never>;
-/** E7/E8: a marketplace prompt's token launch. */
+/** A marketplace prompt's token launch (on creation or edit). */
 type PromptTokenizeRun = RunRecord<"prompt_tokenize", PromptTokenizeRunRequest, TokenLaunchOutput, never>;
 
 /** `POST /v1/auto-swarm-builder/completions`: a swarm designed by the Builder. */

@@ -1,7 +1,7 @@
 import { EntitySchema } from "typeorm";
 import type { QuotaColumn } from "./daily-usage.entity";
 
-/** A row of `token_launches`: one token launch, for an agent listing (E6) or a prompt (E7/E8). The key that signs it is never stored. */
+/** A row of `token_launches`: one token launch, for an agent listing or a prompt. The key that signs it is never stored. */
 export interface TokenLaunchRow {
   id: string;
   run_id: string | null;

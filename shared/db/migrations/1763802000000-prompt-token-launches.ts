@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from "typeorm";
 
 /**
- * What a prompt's token launch (E7 `tokenized_on`) needs:
+ * What a prompt's token launch (created with `tokenized_on`) needs:
  * - a prompt made for a launch is deleted when its launch fails, but the launch row stays (with
  *   its error and any signature, for support and reconciliation): its `prompt_id` becomes null;
  * - the daily counter the prompt was counted against (`quota_counter`, on `quota_day`), so the

@@ -1,6 +1,6 @@
 import { jsonRequest } from "../../../scripts/bench/client/json-request";
 
-/** One E5 request of a load and how the service answered it. */
+/** One agent completion request of a load and how the service answered it. */
 export interface LoadOutcome {
   /** Unique text in the task, to find the run's LLM calls in the simulator's journal. */
   marker: string;
@@ -23,7 +23,7 @@ export interface AgentRequestSpec {
   budget?: Record<string, unknown>;
 }
 
-/** The E5 body for a spec: an agent whose task is the marker. */
+/** The agent completion body for a spec: an agent whose task is the marker. */
 export function agentBody(spec: AgentRequestSpec): Record<string, unknown> {
   const llmArgs = { ...(spec.latencyMs ? { sim_latency_ms: spec.latencyMs } : {}), ...spec.llmArgs };
   return {
@@ -33,7 +33,7 @@ export function agentBody(spec: AgentRequestSpec): Record<string, unknown> {
   };
 }
 
-/** Sends one synchronous E5 request; a transport failure is an outcome too, not an exception. */
+/** Sends one synchronous agent completion request; a transport failure is an outcome too, not an exception. */
 export async function sendAgentRequest(
   apiUrl: string,
   key: string,

@@ -9,7 +9,7 @@ import { expectEveryRunSucceededOnce, untilRunsInFlight } from "./run-audit";
 const QUICK_MS = 1_500;
 
 /**
- * What clients see while Postgres or Redis is down: `/health` and a new E5 request both answer
+ * What clients see while Postgres or Redis is down: `/health` and a new agent completion request both answer
  * 503 at once, the request with the `/v1` error body.
  */
 async function expectQuick503s(apiUrl: string, key: string, what: string): Promise<void> {

@@ -27,7 +27,7 @@ function tokenized(wallet: Keypair, overrides: Record<string, unknown> = {}) {
  */
 const UNLAUNCHABLE_IMAGE = dataUrl(PNG_1PX);
 
-describe("E7 tokenized prompts on the localnet", function () {
+describe("tokenized prompts (POST /api/add-prompt) on the localnet", function () {
   this.timeout(90_000);
   let h: Harness;
   let connection: Connection;
@@ -59,12 +59,12 @@ describe("E7 tokenized prompts on the localnet", function () {
     return counts;
   }
 
-  /** The user's prompts E9 shows them (any review status): a prompt whose token is not launched yet is in no listing. */
+  /** The user's prompts the prompt query shows them (any review status): a prompt whose token is not launched yet is in no listing. */
   const listed = async (key: string, userId: string) =>
     (await post(platform.url, "/api/query-prompts", key, { userFilter: userId, limit: 100 })).body.map(
       (p: { id: string }) => p.id,
     );
-  /** Whether anyone but the owner sees the prompt in E9 or on its page: only once a moderator approved it. */
+  /** Whether anyone but the owner sees the prompt in the prompt query or on its page: only once a moderator approved it. */
   const seenByOthers = async (id: string) => {
     const [{ name }] = await h.deps.ds.query(`SELECT name FROM prompts WHERE id = $1`, [id]);
     const found = (await post(platform.url, "/api/query-prompts", null, { search: name })).body.some(
@@ -262,8 +262,11 @@ describe("E7 tokenized prompts on the localnet", function () {
 
       expect(await listed(key, userId)).to.deep.equal([]);
       expect((await request(platform.url, "GET", `/prompt/${id}`)).status).to.equal(404);
-      const e4 = await request(h.baseUrl, "POST", "/v1/marketplace/agents", { key, body: { number_of_items: 100 } });
-      expect(e4.body.prompts.map((p: { id: string }) => p.id)).to.not.include(id);
+      const listing = await request(h.baseUrl, "POST", "/v1/marketplace/agents", {
+        key,
+        body: { number_of_items: 100 },
+      });
+      expect(listing.body.prompts.map((p: { id: string }) => p.id)).to.not.include(id);
       const rater = await h.newKey();
       expect((await post(platform.url, "/api/rate-prompt", rater.key, { id, rating: 5 })).status).to.equal(404);
       const edit = await post(platform.url, "/api/edit-prompt", key, { id, name: "Renamed while launching" });
@@ -306,7 +309,7 @@ describe("E7 tokenized prompts on the localnet", function () {
     }
   });
 
-  describe("E8 turning tokenization on", () => {
+  describe("an edit turning tokenization on", () => {
     it("launches the token first and writes the edit once it has launched", async () => {
       const { key, userId } = await h.newKey();
       const created = await post(platform.url, "/api/add-prompt", key, promptBody());
@@ -396,7 +399,7 @@ describe("E7 tokenized prompts on the localnet", function () {
     });
     after(() => meteora?.close());
 
-    it("refuses names over 32 bytes and image URLs over 200 with 400 before anything is stored, in E7 and E6", async () => {
+    it("refuses names over 32 bytes and image URLs over 200 with 400 before anything is stored, in prompt creation and the token launch", async () => {
       const { key, userId } = await h.newKey();
       const wallet = await fundedWallet(connection, 0.05);
       const longName = `Summaries of long meetings ${"é".repeat(3)}`; // 33 bytes in UTF-8

@@ -20,7 +20,7 @@ describe("private keys never reach logs, Redis or Postgres", () => {
     h = await harness();
   });
 
-  it("after launches (E6 and E7) in every key format, refused keys and failed launches, through a logging web and chain worker", async function () {
+  it("after launches (listings' and prompts') in every key format, refused keys and failed launches, through a logging web and chain worker", async function () {
     this.timeout(120_000);
     const net = await h.localnet();
     const connection = new Connection(net.rpcUrl, "confirmed");
@@ -85,7 +85,7 @@ describe("private keys never reach logs, Redis or Postgres", () => {
         ).body.error,
       ).to.equal("Tokenization failed");
 
-      // E7: a tokenized prompt launched, one with another wallet's key, one unfunded, one whose launch fails.
+      // Prompt creation: a tokenized prompt launched, one with another wallet's key, one unfunded, one whose launch fails.
       const tokenized = (wallet: Keypair, privateKey: unknown, extra: Record<string, unknown> = {}) =>
         promptBody({
           tokenized_on: true,

@@ -12,7 +12,7 @@ function body(overrides: Record<string, unknown> = {}) {
   return { name: "Honey Scout", description: "Finds honey.", ticker: "hny", ...overrides };
 }
 
-describe("E6 token launch on the localnet", () => {
+describe("POST /api/token/launch on the localnet", () => {
   let h: Harness;
   let connection: Connection;
   let key: string;

@@ -24,7 +24,7 @@ function paths(body: any): string[] {
   return body.errors.map((e: { path: string }) => e.path).sort();
 }
 
-describe("E7 POST /api/add-prompt", function () {
+describe("POST /api/add-prompt", function () {
   this.timeout(60_000);
   let h: Harness;
   let platform: PromptsPlatform;

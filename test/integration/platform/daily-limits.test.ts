@@ -12,7 +12,7 @@ describe("daily limits", function () {
     h = await harness();
   });
 
-  describe("on E7 under concurrency", () => {
+  describe("on prompt creation under concurrency", () => {
     const LIMITS = { paidPrompts: 3, paidAgents: 2, freeContent: 5 };
     let platform: PromptsPlatform;
 

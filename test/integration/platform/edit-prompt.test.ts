@@ -17,7 +17,7 @@ import {
   type PromptsPlatform,
 } from "../../helpers/prompts";
 
-describe("E8 POST /api/edit-prompt", function () {
+describe("POST /api/edit-prompt", function () {
   this.timeout(60_000);
   let h: Harness;
   let platform: PromptsPlatform;
@@ -75,7 +75,7 @@ describe("E8 POST /api/edit-prompt", function () {
     expect(res.body.updated_data).to.include({ name: "Renamed with a session", status: "pending" });
   });
 
-  it("requires only id, and holds given fields to E7's rules (all problems at once)", async () => {
+  it("requires only id, and holds given fields to prompt creation's rules (all problems at once)", async () => {
     const id = await create();
     const missing = await post(platform.url, "/api/edit-prompt", owner.key, { name: "Renamed" });
     expect(missing.status).to.equal(400);

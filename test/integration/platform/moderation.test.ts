@@ -16,7 +16,7 @@ import {
 
 /**
  * Review means review: an owner's `status` is only a request, only a moderator approves a prompt
- * or lifts a rejection, and only approved prompts reach the marketplace (E4, E9 for others, the
+ * or lifts a rejection, and only approved prompts reach the marketplace (its listing, the prompt query for others, the
  * listing page, ratings).
  */
 describe("prompt review: POST /api/moderate-prompt and what owners' status does", function () {
@@ -45,29 +45,29 @@ describe("prompt review: POST /api/moderate-prompt and what owners' status does"
     return version ? { updated_at: version } : {};
   };
 
-  /** Where a prompt can be seen by someone other than its owner: E4, E9 (anonymous and another user), its page. */
+  /** Where a prompt can be seen by someone other than its owner: the marketplace listing, the prompt query (anonymous and another user), its page. */
   async function seenByOthers(
     id: string,
-  ): Promise<{ e4: boolean; e9Anonymous: boolean; e9Stranger: boolean; page: boolean }> {
-    const e4 = await request(h.baseUrl, "POST", "/v1/marketplace/agents", {
+  ): Promise<{ listing: boolean; queryAnonymous: boolean; queryStranger: boolean; page: boolean }> {
+    const listing = await request(h.baseUrl, "POST", "/v1/marketplace/agents", {
       key: stranger.key,
       body: { number_of_items: 100 },
     });
-    expect(e4.status).to.equal(200);
+    expect(listing.status).to.equal(200);
     const { name } = await stored(id);
-    const e9 = async (key: string | null) =>
+    const queryPrompts = async (key: string | null) =>
       (await post(platform.url, "/api/query-prompts", key, { search: name, limit: 100 })).body.some(
         (p: any) => p.id === id,
       );
     return {
-      e4: e4.body.prompts.some((p: any) => p.id === id),
-      e9Anonymous: await e9(null),
-      e9Stranger: await e9(stranger.key),
+      listing: listing.body.prompts.some((p: any) => p.id === id),
+      queryAnonymous: await queryPrompts(null),
+      queryStranger: await queryPrompts(stranger.key),
       page: (await request(platform.url, "GET", `/prompt/${id}`)).status === 200,
     };
   }
-  const HIDDEN = { e4: false, e9Anonymous: false, e9Stranger: false, page: false };
-  const LISTED = { e4: true, e9Anonymous: true, e9Stranger: true, page: true };
+  const HIDDEN = { listing: false, queryAnonymous: false, queryStranger: false, page: false };
+  const LISTED = { listing: true, queryAnonymous: true, queryStranger: true, page: true };
 
   async function create(key: string, overrides: Record<string, unknown> = {}): Promise<string> {
     const res = await post(platform.url, "/api/add-prompt", key, promptBody(overrides));
@@ -75,7 +75,7 @@ describe("prompt review: POST /api/moderate-prompt and what owners' status does"
     return res.body.id;
   }
 
-  it("keeps an owner's status 'approved' on E7 as a request: the prompt waits for review, out of the marketplace", async () => {
+  it("keeps an owner's status 'approved' on prompt creation as a request: the prompt waits for review, out of the marketplace", async () => {
     const id = await create(owner.key, { status: "approved" });
     expect(await stored(id)).to.include({ status: "pending", requested_status: "approved", moderated_by: null });
     expect(await seenByOthers(id)).to.deep.equal(HIDDEN);
@@ -84,7 +84,7 @@ describe("prompt review: POST /api/moderate-prompt and what owners' status does"
     expect(own.body.map((p: any) => [p.id, p.status])).to.deep.equal([[id, "pending"]]);
   });
 
-  it("keeps an owner's status 'approved' on E8 as a request too, with the answer's shape unchanged", async () => {
+  it("keeps an owner's status 'approved' on an edit as a request too, with the answer's shape unchanged", async () => {
     const id = await create(owner.key);
     const res = await post(platform.url, "/api/edit-prompt", await sessionToken(owner.userId), {
       id,
@@ -228,7 +228,7 @@ describe("prompt review: POST /api/moderate-prompt and what owners' status does"
     ).to.equal(200);
   });
 
-  it("shows moderators every prompt waiting for review in E9, paid text included", async () => {
+  it("shows moderators every prompt waiting for review in the prompt query, paid text included", async () => {
     const seller = await h.newKey();
     await makeTrusted(h, platform.url, seller.key);
     const marker = `mod${randomUUID().slice(0, 8)}`;
@@ -274,7 +274,7 @@ describe("automatic approval above a content score (AUTO_APPROVE_MIN_SCORE)", fu
   }
   const statusOf = async (id: string) =>
     (await h.deps.ds.query(`SELECT status, moderated_by, moderation_reason FROM prompts WHERE id = $1`, [id]))[0];
-  const listedInE4 = async (key: string, id: string) =>
+  const listedInMarketplace = async (key: string, id: string) =>
     (
       (await request(h.baseUrl, "POST", "/v1/marketplace/agents", { key, body: { number_of_items: 100 } })).body
         .prompts as any[]
@@ -294,7 +294,7 @@ describe("automatic approval above a content score (AUTO_APPROVE_MIN_SCORE)", fu
       moderated_by: null,
       moderation_reason: "Approved automatically: quality 9, safety 10 (threshold 8)",
     });
-    expect(await listedInE4(key, res.body.id)).to.equal(true);
+    expect(await listedInMarketplace(key, res.body.id)).to.equal(true);
   });
 
   it("leaves a prompt under the threshold, one scored by the rules alone, and any prompt when it is off, to a moderator", async () => {
@@ -309,7 +309,7 @@ describe("automatic approval above a content score (AUTO_APPROVE_MIN_SCORE)", fu
       const res = await post(platform.url, "/api/add-prompt", key, promptBody({ prompt, status: "approved" }));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect((await statusOf(res.body.id)).status, prompt).to.equal("pending");
-      expect(await listedInE4(key, res.body.id)).to.equal(false);
+      expect(await listedInMarketplace(key, res.body.id)).to.equal(false);
     }
   });
 

@@ -7,7 +7,7 @@ import { makeTrusted, post, promptBody, promptsPlatform, type PromptsPlatform } 
 const countOf = async (h: Harness, userId: string) =>
   (await h.deps.ds.query(`SELECT count(*)::int AS n FROM prompts WHERE user_id = $1`, [userId]))[0].n;
 
-describe("E7 rules 4 and 5: duplicates and content validation", function () {
+describe("prompt creation: duplicates and content validation", function () {
   this.timeout(60_000);
   let h: Harness;
   let platform: PromptsPlatform;

@@ -13,7 +13,7 @@ import {
   type PromptsPlatform,
 } from "../../helpers/prompts";
 
-describe("E9 POST /api/query-prompts", function () {
+describe("POST /api/query-prompts", function () {
   this.timeout(90_000);
   let h: Harness;
   let platform: PromptsPlatform;

@@ -18,7 +18,7 @@ function inProcess(agents: any[], task: string, canned: CannedDecisions) {
 
 const builtAgent = (role: string) => ({ description: `${role} part`, system_prompt: `You are the ${role}.` });
 
-describe("AutoSwarmBuilder (E1)", () => {
+describe("AutoSwarmBuilder (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));
@@ -60,7 +60,7 @@ describe("AutoSwarmBuilder (E1)", () => {
     const builderTurn = res.body.output[0];
     expect(builderTurn.role).to.equal("Builder");
     const spec = builderTurn.spec as SwarmSpec;
-    // Issue 16 item 8: the response names the type that ran (as `auto` does), not "AutoSwarmBuilder";
+    // The response names the type that ran (as `auto` does), not "AutoSwarmBuilder";
     // the built swarm's description stays visible in the Builder turn.
     expect(res.body.swarm_type, "the generated type").to.equal(spec.swarm_type);
     if (spec.description) expect(builderTurn.content).to.include(`Description: ${spec.description}`);

@@ -18,7 +18,7 @@ const agents = (n: number) =>
 const auto = swarmRunners.auto;
 const registered = SWARM_TYPES.filter((t) => swarmRunners[t] && t !== "auto" && t !== "AutoSwarmBuilder");
 
-describe("auto (E1)", () => {
+describe("auto (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, conversationOf } from "../../helpers/swarm";
 
-describe("BatchedGridWorkflow (E1)", () => {
+describe("BatchedGridWorkflow (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

@@ -10,7 +10,7 @@ import {
   conversationOf,
 } from "../../helpers/swarm";
 
-describe("ConcurrentWorkflow (E1)", () => {
+describe("ConcurrentWorkflow (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

@@ -14,7 +14,7 @@ import {
   uniqueMarker,
 } from "../../helpers/swarm";
 
-describe("CouncilAsAJudge (E1)", () => {
+describe("CouncilAsAJudge (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

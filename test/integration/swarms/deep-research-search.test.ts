@@ -40,7 +40,7 @@ async function firstPlan(h: Harness, jobId: string): Promise<{ query: string; re
  * DeepResearchSwarm on a deployment with a search provider (the harness's SEARCH_PROVIDER_URL,
  * served here by the local Exa-protocol server): its researchers search the web.
  */
-describe("DeepResearchSwarm with the built-in web search (E1)", function () {
+describe("DeepResearchSwarm with the built-in web search (POST /v1/swarm/completions)", function () {
   this.timeout(60_000);
   let h: Harness;
   let key: string;

@@ -44,7 +44,7 @@ async function storedPlans(h: Harness, runId: string): Promise<Query[][]> {
   return steps.map((s: any) => JSON.parse(s.output.tool_calls[0].function.arguments).queries);
 }
 
-describe("DeepResearchSwarm (E1)", () => {
+describe("DeepResearchSwarm (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

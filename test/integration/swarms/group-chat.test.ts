@@ -8,7 +8,7 @@ function transcript(task: string, turns: { role: string; content: string }[], up
   return [task, ...turns.slice(0, upTo).map((t) => `${t.role}: ${t.content}`)].join("\n\n");
 }
 
-describe("GroupChat (E1)", () => {
+describe("GroupChat (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

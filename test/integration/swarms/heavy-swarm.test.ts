@@ -30,7 +30,7 @@ async function storedQuestions(h: Harness, runId: string): Promise<QuestionDecis
   return JSON.parse(steps[0].output.tool_calls[0].function.arguments);
 }
 
-describe("HeavySwarm (E1)", () => {
+describe("HeavySwarm (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

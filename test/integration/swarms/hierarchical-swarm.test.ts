@@ -29,7 +29,7 @@ function localSwarm(agents: ReturnType<typeof agent>[], opening: string, paralle
   return inProcessSwarm("HierarchicalSwarm", { agents }, undefined, { opening, parallel });
 }
 
-describe("HierarchicalSwarm (E1)", () => {
+describe("HierarchicalSwarm (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

@@ -10,7 +10,7 @@ import {
   uniqueMarker,
 } from "../../helpers/swarm";
 
-describe("InteractiveGroupChat (E1)", () => {
+describe("InteractiveGroupChat (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

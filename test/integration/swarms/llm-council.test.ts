@@ -30,7 +30,7 @@ function shuffledMarker(prefix: string, names: string[]): string {
   }
 }
 
-describe("LLMCouncil (E1)", () => {
+describe("LLMCouncil (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

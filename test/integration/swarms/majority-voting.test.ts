@@ -39,7 +39,7 @@ function components(names: string[], votes: VoteDecision["votes"]): string[][] {
   return groups;
 }
 
-describe("MajorityVoting (E1)", () => {
+describe("MajorityVoting (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

@@ -30,7 +30,7 @@ function stages(calls: any[]) {
 /** The sample number a verification or refinement input names ("check k of 3"). */
 const sampleOf = (call: any) => Number(/check (\d) of 3/.exec(inputOf(call))?.[1]);
 
-describe("MALT (E1)", () => {
+describe("MALT (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

@@ -7,7 +7,7 @@ function withAnswers(task: string, heading: string, turns: { role: string; conte
   return [task, heading, ...turns.map((t) => `${t.role}: ${t.content}`)].join("\n\n");
 }
 
-describe("MixtureOfAgents (E1)", () => {
+describe("MixtureOfAgents (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

@@ -27,7 +27,7 @@ function inProcess(
   return inProcessSwarm("MultiAgentRouter", request, canned);
 }
 
-describe("MultiAgentRouter (E1)", () => {
+describe("MultiAgentRouter (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

@@ -45,7 +45,7 @@ const task = (id: string, agentName: string, depends_on: string[] | null = null,
   depends_on,
 });
 
-describe("PlannerWorkerSwarm (E1)", () => {
+describe("PlannerWorkerSwarm (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm } from "../../helpers/swarm";
 
-describe("SequentialWorkflow (E1)", () => {
+describe("SequentialWorkflow (POST /v1/swarm/completions)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

@@ -3,7 +3,7 @@ import { harnessWithKey, type Harness } from "../../helpers/harness";
 import { eventually, request } from "../../helpers/http";
 import { agent, callerOf, callsMentioning, uniqueMarker } from "../../helpers/swarm";
 
-const E2 = "/v1/swarm/batch/completions";
+const SWARM_BATCH = "/v1/swarm/batch/completions";
 
 const SUCCESS_KEYS = ["status", "job_id", "swarm_name", "swarm_type", "result", "usage", "execution_time"];
 
@@ -23,7 +23,7 @@ function expectError(item: any, name: string, detail: RegExp) {
   expect(item).to.not.have.any.keys("result", "usage");
 }
 
-describe("E2 batch swarm completions", () => {
+describe("POST /v1/swarm/batch/completions", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));
@@ -62,7 +62,7 @@ describe("E2 batch swarm completions", () => {
   it("answers 200 with every item in request order: results for the ones that ran, errors in place for the others", async function () {
     this.timeout(30_000);
     const marker = uniqueMarker("batch");
-    const res = await request(h.baseUrl, "POST", E2, { key, body: mixedBatch(marker) });
+    const res = await request(h.baseUrl, "POST", SWARM_BATCH, { key, body: mixedBatch(marker) });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.be.an("array").with.length(5);
     const [seq, crash, debate, conc, schema] = res.body;
@@ -92,7 +92,7 @@ describe("E2 batch swarm completions", () => {
       agents: [agent("A")],
       task: `${marker}-${i}`,
     }));
-    const res = await request(h.baseUrl, "POST", E2, { key, body: items });
+    const res = await request(h.baseUrl, "POST", SWARM_BATCH, { key, body: items });
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
     expect(res.body.detail).to.be.a("string").and.include("101");
     expect(res.body.code).to.equal("BATCH_TOO_LARGE");
@@ -110,7 +110,7 @@ describe("E2 batch swarm completions", () => {
     }));
     // Every item counts against the rate limits: 100 items are a free key's whole minute, so a key of their own.
     const { key: fresh } = await h.newKey();
-    const res = await request(h.baseUrl, "POST", E2, { key: fresh, body: items });
+    const res = await request(h.baseUrl, "POST", SWARM_BATCH, { key: fresh, body: items });
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).to.equal(200);
     expect(res.body.map((r: any) => r.swarm_name)).to.deep.equal(items.map((i) => i.name));
     expect(res.body.every((r: any) => r.status === "success")).to.equal(true);
@@ -119,7 +119,7 @@ describe("E2 batch swarm completions", () => {
   it("with Prefer: respond-async answers 202 at once, and GET /v1/jobs/{id} later holds every item in request order", async function () {
     this.timeout(30_000);
     const marker = uniqueMarker("batch-async");
-    const accepted = await request(h.baseUrl, "POST", E2, {
+    const accepted = await request(h.baseUrl, "POST", SWARM_BATCH, {
       key,
       headers: { prefer: "respond-async" },
       body: mixedBatch(marker),
@@ -155,7 +155,7 @@ describe("E2 batch swarm completions", () => {
       },
       { name: "fast-second", swarm_type: "SequentialWorkflow", agents: [agent("Fast")], task: `b-${marker}` },
     ];
-    const accepted = await request(h.baseUrl, "POST", E2, { key, headers: { prefer: "respond-async" }, body });
+    const accepted = await request(h.baseUrl, "POST", SWARM_BATCH, { key, headers: { prefer: "respond-async" }, body });
     expect(accepted.status).to.equal(202);
     const done = await eventually(async () => {
       const res = await request(h.baseUrl, "GET", `/v1/jobs/${accepted.body.job_id}`, { key });

@@ -23,7 +23,7 @@ function expectSettings(call: any, temperature: number, maxTokens: number, topP:
 /** The calls of a run forced to call `tool`. */
 const decisionCalls = (calls: any[], tool: string) => calls.filter((c) => c.tool_choice?.function?.name === tool);
 
-describe("Swarm fidelity: acting agents (issue 16 item 8)", () => {
+describe("Swarm fidelity: acting agents", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

@@ -11,7 +11,7 @@ const systemOf = (call: any) => String(call.messages[0].content);
 /** Calls of a run made by `name` (its team note). */
 const callsBy = (calls: any[], name: string) => calls.filter((c) => callerOf(c) === name);
 
-describe("The hosted swarm fields (issue 16 item 7)", () => {
+describe("The hosted swarm fields", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));

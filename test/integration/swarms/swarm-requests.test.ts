@@ -16,7 +16,7 @@ import { dataUrl, PNG_1PX } from "../../helpers/images";
 import { startImageServer, type ImageServer } from "../../helpers/image-server";
 import { agent, callerOf, callsMentioning, inputOf, postSwarm, uniqueMarker } from "../../helpers/swarm";
 
-describe("E1 request handling", () => {
+describe("swarm completion request handling", () => {
   let h: Harness;
   let key: string;
   let keyId: string;

@@ -4,15 +4,15 @@ import { request } from "../../helpers/http";
 import { parseSse, type SseFrame } from "../../helpers/sse";
 import { agent, callsMentioning, uniqueMarker } from "../../helpers/swarm";
 
-const E1 = "/v1/swarm/completions";
+const SWARM_COMPLETIONS = "/v1/swarm/completions";
 
-describe("E1 streaming (stream: true)", () => {
+describe("swarm completion streaming (stream: true)", () => {
   let h: Harness;
   let key: string;
   before(async () => ({ h, key } = await harnessWithKey()));
 
   async function stream(body: Record<string, unknown>) {
-    const res = await fetch(`${h.baseUrl}${E1}`, {
+    const res = await fetch(`${h.baseUrl}${SWARM_COMPLETIONS}`, {
       method: "POST",
       headers: { "x-api-key": key, "content-type": "application/json" },
       body: JSON.stringify({ ...body, stream: true }),

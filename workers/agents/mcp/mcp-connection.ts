@@ -42,7 +42,7 @@ const TAKE_AS_GIVEN: jsonSchemaValidator = {
   getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }),
 };
 
-/** The config's timeout in ms (seconds in the spec). */
+/** The config's timeout in ms (given in seconds). */
 export function configTimeoutMs(config: McpConfig): number {
   const seconds =
     typeof config.timeout === "number" && Number.isFinite(config.timeout) && config.timeout > 0

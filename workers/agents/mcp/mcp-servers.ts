@@ -1,10 +1,10 @@
 import type { AgentSpec, McpConfig } from "../../../shared/contracts/agent-spec";
 import { bearerToken } from "./mcp-headers";
 
-/** Seconds an MCP request may take when the config does not say (spec default). */
+/** Seconds an MCP request may take when the config does not say (the hosted API's default). */
 export const DEFAULT_MCP_TIMEOUT_SECONDS = 10;
 
-/** A config with the spec's defaults filled in, so later code never re-derives them. */
+/** A config with the hosted API's defaults filled in, so later code never re-derives them. */
 function withDefaults(config: McpConfig): McpConfig {
   const timeout =
     typeof config.timeout === "number" && Number.isFinite(config.timeout) && config.timeout > 0

@@ -8,7 +8,7 @@ export interface McpToolSettings {
 }
 
 /**
- * How `tool_configurations` is read. The public contract only says "object", so Apiary gives it
+ * How `tool_configurations` is read. The hosted API's schema only says "object", so Apiary gives it
  * one meaning: optional settings per tool, keyed by the tool's name as the SERVER spells it
  * (sanitised names can change when servers are added, the server's name does not):
  *

@@ -22,7 +22,7 @@ export interface QuoteSide {
 }
 
 /**
- * The spec's default market caps (E6). Wrapped SOL has 9 decimals; USDC has 6 on every cluster,
+ * The default market caps of a token launch (docs/token-launch.md). Wrapped SOL has 9 decimals; USDC has 6 on every cluster,
  * so neither needs a look-up on chain.
  */
 export function quoteSide(quote: LaunchRequest["quoteMint"], usdcMint: string): QuoteSide {
@@ -53,7 +53,7 @@ export interface CurveSettings {
 /**
  * The Dynamic Bonding Curve config for one launch, computed by the SDK from the market caps.
  *
- * Choices beyond the spec, and why:
+ * Choices the launch's documented fields leave open, and why:
  * - classic SPL base token with Metaplex metadata, immutable: every wallet and explorer reads it,
  *   and buyers can trust the name and image not to change;
  * - a flat fee (no fee scheduler, no dynamic fee), so a trade costs exactly 1% or 2%, paid in the

@@ -2,7 +2,7 @@ import { contentText } from "../../../shared/swarms/opening";
 import type { SwarmTypeRunner } from "../swarm-type-runner";
 
 /**
- * DebateWithJudge (spec E1 rules, docs/swarm-types.md): exactly three agents, Pro, Con and Judge, in
+ * DebateWithJudge (docs/swarm-types.md): exactly three agents, Pro, Con and Judge, in
  * request order. Each round Pro argues for, Con argues against Pro, and the Judge evaluates both
  * and synthesises; in the next round Pro, Con and the Judge all build on that synthesis, and the
  * last Judge turn gives the verdict. Output is `[Pro, Con, Judge]` per round under the agents' names. Calls and depth 3·L.
@@ -28,7 +28,7 @@ export const debateWithJudge: SwarmTypeRunner<"DebateWithJudge"> = {
       );
       swarm.conversation.add({ role: proName, content: proArgument });
 
-      // From round 2 every side builds on the last synthesis (spec rule 3), not only Pro.
+      // From round 2 every side builds on the last synthesis (docs/swarm-types.md), not only Pro.
       const previous = synthesis === null ? "" : `${judgeName}'s synthesis of the previous round:\n${synthesis}\n\n`;
       const conInput = `${topic}\n\n${previous}${proName} argued for it:\n${proArgument}\n\nArgue against: rebut ${proName}'s argument and make the case against the topic.`;
       const conArgument = contentText(

@@ -12,7 +12,7 @@ import { moderatePromptSchema } from "../../../schemas/moderate-prompt.schema";
 import { moderationOperations } from "./moderation.openapi";
 
 /**
- * `POST /api/moderate-prompt`: a moderator approves or rejects a prompt. Authenticated like E7
+ * `POST /api/moderate-prompt`: a moderator approves or rejects a prompt. Authenticated like prompt creation
  * (API key or session token); anyone who is not a moderator gets 403 before the body is read.
  */
 export function moderationRouter(deps: ApiDeps): Router {

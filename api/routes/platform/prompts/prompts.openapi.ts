@@ -24,7 +24,7 @@ const launchTrouble = platformError(
     "(`LAUNCH_PENDING`, with `id` and `listing_url`); or the cluster could not be asked for the wallet's balance (`CHAIN_UNAVAILABLE`)",
 );
 
-/** E7, E8, E9 and rating, described from the schemas the routes validate with. */
+/** Prompt creation, editing, query and rating, described from the schemas the routes validate with. */
 export const promptOperations: Operation[] = [
   {
     method: "post",

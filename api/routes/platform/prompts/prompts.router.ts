@@ -20,19 +20,19 @@ import { documentRoutes } from "../../../openapi/operation";
 import { promptOperations } from "./prompts.openapi";
 
 /**
- * The prompt marketplace: E7 `POST /api/add-prompt`, E8 `POST /api/edit-prompt`, E9
- * `POST /api/query-prompts` and `POST /api/rate-prompt`. E7, E8 and rating take an API key or a
- * session token; E9 is open to anyone and shows approved prompts, and credentials, when sent, add
+ * The prompt marketplace: `POST /api/add-prompt`, `POST /api/edit-prompt`,
+ * `POST /api/query-prompts` and `POST /api/rate-prompt`. Creation, editing and rating take an API key or a
+ * session token; the query is open to anyone and shows approved prompts, and credentials, when sent, add
  * the caller's own prompts in any status (a moderator's, every prompt). Other methods on these
  * paths are 405 with `Allow: POST`.
  */
 export function promptsRouter(deps: ApiDeps, services: PlatformServices): Router {
-  // E9 is open to anyone: the router's state has the caller optional, the signed-in routes say they have one.
+  // The prompt query is open to anyone: the router's state has the caller optional, the signed-in routes say they have one.
   const router = new Router<ViewerState>();
   const identify = callerIdentifier(deps, { sessions: true });
   const signedIn = platformAuth(identify);
   const body = jsonBody(config.http.bodyLimit);
-  // E9 reads the body of anyone, signed in or not: a few filters, so a small limit (413 above it).
+  // The prompt query reads the body of anyone, signed in or not: a few filters, so a small limit (413 above it).
   const openBody = jsonBody(`${QUERY_PROMPTS_BODY_KB}kb`);
 
   router.post<PlatformState & BodyState<PromptFields>>(
@@ -44,7 +44,7 @@ export function promptsRouter(deps: ApiDeps, services: PlatformServices): Router
       ctx.body = await createPrompt(deps, services, ctx.state.auth, ctx.state.body);
     },
   );
-  // E8's joined rules need the stored prompt, so the service checks them.
+  // An edit's joined rules need the stored prompt, so the service checks them.
   router.post<PlatformState & BodyState<PromptEdit>>(
     "/api/edit-prompt",
     signedIn,

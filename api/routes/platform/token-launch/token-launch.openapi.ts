@@ -5,7 +5,7 @@ import { tokenLaunchSchema } from "../../../schemas/token-launch-request.schema"
 
 const WALLET = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU";
 
-/** Examples of E6's error bodies, one per kind of failure; each matches the platform error schema. */
+/** Examples of the token launch's error bodies, one per kind of failure; each matches the platform error schema. */
 const badRequests = {
   validation: {
     summary: "Field problems, all at once",
@@ -88,7 +88,7 @@ const serverErrors = {
   },
 };
 
-/** E6, described from the schema the route validates with (JSON and multipart alike). */
+/** `POST /api/token/launch`, described from the schema the route validates with (JSON and multipart alike). */
 export const tokenLaunchOperations: Operation[] = [
   {
     method: "post",

@@ -12,7 +12,7 @@ import { tokenLaunchOperations } from "./token-launch.openapi";
 import { tokenLaunchSchema, type TokenLaunchBody } from "../../../schemas/token-launch-request.schema";
 
 /**
- * E6 `POST /api/token/launch` (JSON or multipart, API key only). Any other method is a 405 with
+ * `POST /api/token/launch` (JSON or multipart, API key only). Any other method is a 405 with
  * `Allow: POST`, before authentication. A launch counts as a paid agent for the daily limit.
  */
 export function tokenLaunchRouter(deps: ApiDeps, services: PlatformServices): Router {

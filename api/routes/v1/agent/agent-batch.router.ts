@@ -11,10 +11,10 @@ import { writeReply } from "../../../http/write-reply";
 import { agentBatchOperation } from "./agent.openapi";
 import { agentBatchSchema } from "../../../schemas/agent-request.schema";
 
-/** E3's path; every item counts as one request against the rate limits (see `admissionOf`). */
+/** The agent batch's path; every item counts as one request against the rate limits (see `admissionOf`). */
 export const AGENT_BATCH_PATH = "/v1/agent/batch/completions";
 
-/** E3 `POST /v1/agent/batch/completions`. */
+/** `POST /v1/agent/batch/completions`. */
 export function agentBatchRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(

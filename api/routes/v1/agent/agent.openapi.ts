@@ -51,7 +51,7 @@ const streamFrames = [
   `event: done\ndata: {"timestamp":"${EXAMPLE_TIMESTAMP}"}`,
 ];
 
-/** E5 `POST /v1/agent/completions`. */
+/** `POST /v1/agent/completions`. */
 export const agentCompletionOperation: Operation = {
   method: "post",
   path: "/v1/agent/completions",
@@ -90,7 +90,7 @@ export const agentCompletionOperation: Operation = {
   },
 };
 
-/** E3 `POST /v1/agent/batch/completions`. */
+/** `POST /v1/agent/batch/completions`. */
 export const agentBatchOperation: Operation = {
   method: "post",
   path: "/v1/agent/batch/completions",

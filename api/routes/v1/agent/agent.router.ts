@@ -10,10 +10,10 @@ import { writeReply } from "../../../http/write-reply";
 import { agentCompletionOperation } from "./agent.openapi";
 import { agentCompletionSchema } from "../../../schemas/agent-request.schema";
 
-/** E5's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
+/** The agent completion's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
 export const AGENT_COMPLETIONS_PATH = "/v1/agent/completions";
 
-/** E5 `POST /v1/agent/completions`. */
+/** `POST /v1/agent/completions`. */
 export function agentRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(AGENT_COMPLETIONS_PATH, validateBody<AgentCompletionRequest>(agentCompletionSchema), async (ctx) => {

@@ -7,7 +7,7 @@ import { marketplaceAgentsResponseSchema } from "../../../schemas/marketplace-re
 import { listMarketplacePrompts } from "../../../marketplace/agent-listings";
 import { marketplaceAgentsSchema, type MarketplaceAgentsRequest } from "../../../schemas/marketplace-request.schema";
 
-/** E4 `POST /v1/marketplace/agents`: the newest approved marketplace prompts. */
+/** `POST /v1/marketplace/agents`: the newest approved marketplace prompts. */
 export function marketplaceRouter(deps: Pick<ApiDeps, "ds">): Router {
   const router = new Router<V1State>();
   router.post(

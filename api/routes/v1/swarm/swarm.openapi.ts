@@ -71,7 +71,7 @@ const streamFrames = [
   `event: end\ndata: {"job_id":"${JOB_ID}","execution_time":3.42,"status":"success","timestamp":"${EXAMPLE_TIMESTAMP}"}`,
 ];
 
-/** E1 `POST /v1/swarm/completions`. */
+/** `POST /v1/swarm/completions`. */
 export const swarmCompletionOperation: Operation = {
   method: "post",
   path: "/v1/swarm/completions",
@@ -141,10 +141,10 @@ export const swarmCompletionOperation: Operation = {
   },
 };
 
-/** E2 body: an array of SwarmRequest. */
+/** The swarm batch body: an array of SwarmRequest. */
 const swarmBatchSchema = Joi.array().items(swarmRequestSchema).min(1);
 
-/** E2 `POST /v1/swarm/batch/completions`. */
+/** `POST /v1/swarm/batch/completions`. */
 export const swarmBatchOperation: Operation = {
   method: "post",
   path: "/v1/swarm/batch/completions",

@@ -14,13 +14,13 @@ import { writeReply } from "../../../http/write-reply";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 import { swarmBatchOperation, swarmCompletionOperation, swarmTypesOperation } from "./swarm.openapi";
 
-/** E1's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
+/** The swarm completion's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
 export const SWARM_COMPLETIONS_PATH = "/v1/swarm/completions";
 
-/** E2's path; every item counts as one request against the rate limits (see `admissionOf`). */
+/** The swarm batch's path; every item counts as one request against the rate limits (see `admissionOf`). */
 export const SWARM_BATCH_PATH = "/v1/swarm/batch/completions";
 
-/** E1 `POST /v1/swarm/completions`, E2 `POST /v1/swarm/batch/completions`, `GET /v1/swarms/available`. */
+/** `POST /v1/swarm/completions`, `POST /v1/swarm/batch/completions`, `GET /v1/swarms/available`. */
 export function swarmRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(SWARM_COMPLETIONS_PATH, validateBody<SwarmRequest>(swarmRequestSchema), async (ctx) => {
