@@ -6,9 +6,9 @@ import type { SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { acceptedReply, type Outcome } from "../reply";
 import { readyAgents, type RequestAgents, type RunHooks } from "./ready-agents";
-import { runFrames, type StreamFormat } from "./run-stream";
-import { takeEarlierRun } from "./run-attempt";
-import { assertSucceeded, awaitRun, runAndWait, syncWaitMs, type Prefer } from "./submit-run";
+import { runFrames, type StreamFormat } from "../spine/run-stream";
+import { takeEarlierRun } from "../spine/run-attempt";
+import { assertSucceeded, awaitRun, runAndWait, syncWaitMs, type Prefer } from "../spine/submit-run";
 
 /** What a completion endpoint's requests have in common: whether to stream. */
 interface RunRequest {

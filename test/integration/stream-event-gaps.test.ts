@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "chai";
 import { agentStreamFormat } from "../../api/runs/agent-stream";
-import { runFrames } from "../../api/runs/run-stream";
+import { runFrames } from "../../api/spine/run-stream";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import { MODEL_OUTPUT_MAX_CHARS } from "../../shared/limits/outside-content";
 import { findRun } from "../../shared/db/run-store";

@@ -11,7 +11,7 @@ import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { acceptedReply, type Reply } from "../reply";
-import type { RunHooks } from "./ready-agents";
+import type { RunHooks } from "../runs/ready-agents";
 import { takeEarlierRun } from "./run-attempt";
 import { assertSucceeded, awaitRun, enqueueAndAwait, syncWaitMs, type Prefer } from "./submit-run";
 

@@ -19,7 +19,7 @@ import { isDatabaseUnavailable } from "../../shared/unavailable";
 import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type WithheldSecret } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
-import { presentStoppedRun } from "./presenters/stopped-run.presenter";
+import { presentStoppedRun } from "../runs/presenters/stopped-run.presenter";
 import { retryHint } from "../reply";
 
 /**
