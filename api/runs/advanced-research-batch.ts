@@ -7,7 +7,7 @@ import { assertBatchSize, runBatch, type BatchKind } from "../spine/batch";
 import { presentAdvancedResearch } from "./presenters/advanced-research.presenter";
 import { readyAgents, type RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
-import type { Prefer } from "../spine/submit-run";
+import type { Prefer } from "../spine/prefer";
 
 const RESEARCH_BATCH: BatchKind<"advanced_research_batch", "advanced_research"> = {
   parentKind: "advanced_research_batch",

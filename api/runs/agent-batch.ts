@@ -10,7 +10,7 @@ import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
 import { assertBuiltinToolsOffered } from "./builtin-tools";
-import type { Prefer } from "../spine/submit-run";
+import type { Prefer } from "../spine/prefer";
 
 const AGENT_BATCH: BatchKind<"agent_batch", "agent"> = {
   parentKind: "agent_batch",

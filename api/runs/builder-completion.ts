@@ -10,7 +10,7 @@ import type { RunHooks } from "./ready-agents";
 import { effectiveBudget } from "./run-budget";
 import { assertModelServable } from "./run-models";
 import type { StreamFormat } from "../spine/run-stream";
-import type { Prefer } from "../spine/submit-run";
+import type { Prefer } from "../spine/prefer";
 
 /** The steps both builder endpoints share: no request agents, nothing secret, never streamed. */
 const builderSteps = {

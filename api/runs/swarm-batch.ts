@@ -13,7 +13,7 @@ import type { SwarmBatchItem, SwarmBatchParent } from "../../shared/contracts/ba
 import { batchSlots } from "./presenters/swarm-batch.presenter";
 import type { RunHooks } from "./ready-agents";
 import { assertRequestEgress, imageUrls } from "./request-egress";
-import type { Prefer } from "../spine/submit-run";
+import type { Prefer } from "../spine/prefer";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 
 const SWARM_BATCH: BatchKind<"swarm_batch", "swarm"> = {
