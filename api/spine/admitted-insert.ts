@@ -1,4 +1,4 @@
-import { deleteQueuedRun, insertRun, type NewRun } from "../../shared/db/run-store";
+import { deleteQueuedRun, insertRun, type NewRun } from "../../shared/db/runs/run-rows";
 import type { ApiDeps } from "../deps";
 
 /**

@@ -2,7 +2,7 @@ import { newRunId } from "../../shared/db/run-id";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { config } from "../../shared/config";
 import { isRunOfKind, type Run, type RunKind, type RunOfKind } from "../../shared/db/entities/run.entity";
-import { insertBatch, loadChildren } from "../../shared/db/run-batch-store";
+import { insertBatch, loadChildren } from "../../shared/db/runs/run-batches";
 import { BadRequestError } from "../../shared/errors";
 import { addLogContext } from "../../shared/logger";
 import { describeJob } from "../../shared/queues/job-description";

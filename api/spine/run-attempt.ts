@@ -1,6 +1,6 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { RunKind, RunOfKind } from "../../shared/db/entities/run.entity";
-import { findRunForUser } from "../../shared/db/run-store";
+import { findRunForUser } from "../../shared/db/runs/run-rows";
 import { addLogContext } from "../../shared/logger";
 import type { ApiDeps } from "../deps";
 import type { Prefer } from "./prefer";

@@ -1,7 +1,7 @@
 import { newRunId } from "../../shared/db/run-id";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { Run, RunKind } from "../../shared/db/entities/run.entity";
-import { confirmRunStored } from "../../shared/db/run-store";
+import { confirmRunStored } from "../../shared/db/runs/run-rows";
 import { ServiceUnavailableError } from "../../shared/errors";
 import { describeJob } from "../../shared/queues/job-description";
 import { enqueue } from "../../shared/queues/queues";

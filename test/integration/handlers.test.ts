@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { config } from "../../shared/config";
 import type { AgentRun, Run } from "../../shared/db/entities/run.entity";
-import { findRun, loadSteps } from "../../shared/db/run-store";
+import { findRun, loadSteps } from "../../shared/db/runs/run-rows";
 import { logger } from "../../shared/logger";
 import { CancelListener } from "../../shared/queues/cancellation";
 import { createRedis, type RedisClient } from "../../shared/queues/redis";

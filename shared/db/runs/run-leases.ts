@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import { sql } from "./sql";
+import { sql } from "../sql";
 
 /**
  * A write of a run's execution was refused because the execution no longer holds the run's lease:

@@ -1,7 +1,7 @@
 import type { DataSource } from "typeorm";
-import type { Run, RunKind } from "./entities/run.entity";
-import type { StoredSecret } from "../secrets/run-secrets";
-import { sql } from "./sql";
+import type { Run, RunKind } from "../entities/run.entity";
+import type { StoredSecret } from "../../secrets/run-secrets";
+import { sql } from "../sql";
 
 export interface NewBatch {
   parentId: string;

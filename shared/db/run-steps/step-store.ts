@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
-import type { RunStep } from "./entities/run-step.entity";
-import { sql } from "./sql";
+import type { RunStep } from "../entities/run-step.entity";
+import { sql } from "../sql";
 
 /** What a run's progress shows of one finished step: never its input or output. */
 export type StepSummary = Pick<

@@ -1,10 +1,10 @@
 import type { DataSource } from "typeorm";
-import type { Run, RunError, RunKind } from "./entities/run.entity";
-import type { RunStep } from "./entities/run-step.entity";
-import type { StoredSecret } from "../secrets/run-secrets";
-import { assertLeaseHeld } from "./run-lease-check";
-import { sql } from "./sql";
-import { columnsOf, rowChars, statementBatch } from "./statement-batch";
+import type { Run, RunError, RunKind } from "../entities/run.entity";
+import type { RunStep } from "../entities/run-step.entity";
+import type { StoredSecret } from "../../secrets/run-secrets";
+import { assertLeaseHeld } from "./run-leases";
+import { sql } from "../sql";
+import { columnsOf, rowChars, statementBatch } from "../statement-batch";
 
 /**
  * SQL for the request spine's hot path: every statement here runs once per request, so each is a

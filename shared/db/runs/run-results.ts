@@ -1,9 +1,9 @@
 import type { DataSource } from "typeorm";
-import type { Run } from "./entities/run.entity";
-import type { RunStep } from "./entities/run-step.entity";
-import { assertLeaseHeld } from "./run-lease-check";
-import { sql } from "./sql";
-import { columnsOf, rowChars, statementBatch } from "./statement-batch";
+import type { Run } from "../entities/run.entity";
+import type { RunStep } from "../entities/run-step.entity";
+import { assertLeaseHeld } from "./run-leases";
+import { sql } from "../sql";
+import { columnsOf, rowChars, statementBatch } from "../statement-batch";
 
 /**
  * The two writes a worker makes as its runs' LLM calls finish: a finished step, and a run's
