@@ -1,5 +1,5 @@
 import { loadChildren } from "../../shared/db/runs/run-batches";
-import { cancelRun } from "../../shared/db/run-cancel";
+import { cancelRun } from "../../shared/db/runs/run-results";
 import { loadStepSummaries } from "../../shared/db/run-steps/step-store";
 import { findRunForUser } from "../../shared/db/runs/run-rows";
 import { isUuid } from "../../shared/db/uuid";

@@ -1,5 +1,6 @@
 import type { Run } from "../../shared/db/entities/run.entity";
-import { failRun, findRun, isTerminal } from "../../shared/db/runs/run-rows";
+import { failRun } from "../../shared/db/runs/run-results";
+import { findRun, isTerminal } from "../../shared/db/runs/run-rows";
 import { ServiceUnavailableError } from "../../shared/errors";
 import { addLogContext } from "../../shared/logger";
 import { isDatabaseUnavailable } from "../../shared/unavailable";

@@ -2,7 +2,7 @@ import type { Run } from "../../shared/db/entities/run.entity";
 import { loadChildren } from "../../shared/db/runs/run-batches";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { completeRun } from "../../shared/db/runs/run-results";
-import { claimRun } from "../../shared/db/runs/run-rows";
+import { claimRun } from "../../shared/db/runs/run-leases";
 import { roundCost } from "../../shared/llm/pricing";
 import type { RunJobResult } from "../../shared/queues/registry";
 import type { HandlerContext } from "./handler";

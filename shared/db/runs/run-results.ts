@@ -1,81 +1,18 @@
 import type { DataSource } from "typeorm";
-import type { Run } from "../entities/run.entity";
-import type { RunStep } from "../entities/run-step.entity";
+import type { Run, RunError } from "../entities/run.entity";
 import { assertLeaseHeld } from "./run-leases";
 import { sql } from "../sql";
 import { columnsOf, rowChars, statementBatch } from "../statement-batch";
 
 /**
- * The two writes a worker makes as its runs' LLM calls finish: a finished step, and a run's
- * success. Many runs finish together under load, so each is group-committed (`statementBatch`):
- * the rows of one round of I/O travel as arrays in one statement (`unnest`), whose text stays
- * constant whatever the row count, so it is prepared once per connection like every hot-path
- * statement.
+ * A run's result, the one home for how a run ends: its success and its failure (written by the
+ * execution holding its lease), its cancellation (by the API) and what a cancelled run had spent.
+ * Many runs succeed together under load, so a success is group-committed (`statementBatch`): the
+ * rows of one round of I/O travel as arrays in one statement (`unnest`), whose text stays constant
+ * whatever the row count, so it is prepared once per connection like every hot-path statement.
  */
-
-const STEP_COLUMNS = `run_id, seq, step_key, agent_name, role, input, output, model, provider,
-  input_tokens, output_tokens, cost, upstream_cost, started_at, finished_at, status`;
-
-/** One step's values, in STEP_COLUMNS order, JSON columns as text. */
-function stepValues(step: RunStep): unknown[] {
-  return [
-    step.run_id,
-    step.seq,
-    step.step_key,
-    step.agent_name,
-    step.role,
-    JSON.stringify(step.input),
-    JSON.stringify(step.output),
-    step.model,
-    step.provider,
-    step.input_tokens,
-    step.output_tokens,
-    step.cost,
-    step.upstream_cost,
-    step.started_at,
-    step.finished_at,
-    step.status,
-  ];
-}
 
 type Values = unknown[];
-
-/**
- * Steps are written only while their execution holds the run's lease (the owner is the last value
- * of each row; null for a run claimed without one). The owner is read without locking the run's
- * row: a share lock would make every completion wait for the steps inserted beside it, and batches
- * locking rows in different orders could deadlock. So a claim committed while the statement runs
- * (well under a millisecond) may still see that step stored; it is a call the stale execution did
- * make, and the run's result stays its new owner's, whose completion is checked under the row's
- * lock. Returns, per row, whether it was stored (false: the lease is gone, or the step was stored
- * already); rows are told apart by their position, as two executions may send the same step in
- * one batch.
- */
-const insertManySteps = async (ds: DataSource, rows: readonly Values[]) => {
-  const stored = await sql<{ i: string }>(
-    ds,
-    `WITH allowed AS (
-       SELECT v.* FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[],
-         $8::text[], $9::text[], $10::int[], $11::int[], $12::float8[], $13::float8[], $14::timestamptz[],
-         $15::timestamptz[], $16::text[], $17::uuid[]) WITH ORDINALITY
-         AS v(run_id, seq, step_key, agent_name, role, input, output, model, provider, input_tokens, output_tokens,
-           cost, upstream_cost, started_at, finished_at, status, owner, i)
-       JOIN runs ON runs.id = v.run_id AND runs.lease_owner IS NOT DISTINCT FROM v.owner
-     ), inserted AS (
-       INSERT INTO run_steps (${STEP_COLUMNS})
-       SELECT run_id, seq, step_key, agent_name, role, input, output, model, provider, input_tokens, output_tokens,
-         cost, upstream_cost, started_at, finished_at, status
-       FROM allowed ORDER BY i
-       ON CONFLICT DO NOTHING
-       RETURNING run_id, seq
-     )
-     SELECT allowed.i FROM allowed JOIN inserted USING (run_id, seq)`,
-    columnsOf([...rows]),
-    { relaxed: true }, // a lost step only means its call is made again on a retry (see `sql`)
-  );
-  const positions = new Set(stored.map((row) => Number(row.i) - 1));
-  return rows.map((_, i) => positions.has(i));
-};
 
 // Only the execution holding the run's lease (the row's last value) completes it.
 const COMPLETE_SET = `status = 'succeeded', output = v.output, usage = v.usage, finished_at = now(),
@@ -115,41 +52,19 @@ const completeMany = async (ds: DataSource, successes: readonly Values[]) => {
   });
 };
 
-const batches = new WeakMap<
-  DataSource,
-  { step: (values: Values) => Promise<boolean>; complete: (values: Values) => Promise<Run | null> }
->();
+const completions = new WeakMap<DataSource, (values: Values) => Promise<Run | null>>();
 
-function batchesOf(ds: DataSource) {
-  let found = batches.get(ds);
-  if (!found) {
-    found = {
-      step: statementBatch(
-        (rows) => insertManySteps(ds, rows),
-        (values) => insertManySteps(ds, [values]).then(([stored]) => stored),
-        rowChars,
-      ),
-      complete: statementBatch(
-        (rows) => completeMany(ds, rows),
-        (values) => completeOne(ds, values),
-        rowChars,
-      ),
-    };
-    batches.set(ds, found);
+function completionsOf(ds: DataSource) {
+  let complete = completions.get(ds);
+  if (!complete) {
+    complete = statementBatch(
+      (rows) => completeMany(ds, rows),
+      (values) => completeOne(ds, values),
+      rowChars,
+    );
+    completions.set(ds, complete);
   }
-  return found;
-}
-
-/**
- * Stores one step of the execution holding the run's lease as `owner` (null: a run claimed
- * without a lease); true when it was stored, false when it was stored already (a racing
- * duplicate, kept as it was). Throws `RunLeaseLostError`, storing nothing, when the lease has
- * passed to another execution.
- */
-export async function insertStep(ds: DataSource, step: RunStep, owner: string | null): Promise<boolean> {
-  const stored = await batchesOf(ds).step([...stepValues(step), owner]);
-  if (!stored) await assertLeaseHeld(ds, step.run_id, owner);
-  return stored;
+  return complete;
 }
 
 /**
@@ -165,7 +80,105 @@ export async function completeRun(
   usage: Run["usage"],
   owner: string | null,
 ): Promise<Run | null> {
-  const row = await batchesOf(ds).complete([id, JSON.stringify(output), JSON.stringify(usage), owner]);
+  const row = await completionsOf(ds)([id, JSON.stringify(output), JSON.stringify(usage), owner]);
   if (!row) await assertLeaseHeld(ds, id, owner);
   return row;
+}
+
+/**
+ * Records failure with a client-safe error object; returns the final row (null if it had ended).
+ * An execution passes the lease it holds as `owner` (null: a run claimed without a lease): for one
+ * that no longer holds it nothing is written and `RunLeaseLostError` is thrown. Without `owner`
+ * the failure is written whoever holds the run: only for the API failing a run it could not queue
+ * and the worker giving up a job that is out of attempts, which passes `unlessLeased` so that an
+ * execution still holding a live lease keeps its run (see `failAbandonedRun`).
+ */
+export async function failRun(
+  ds: DataSource,
+  id: string,
+  error: RunError,
+  options: { usage?: Run["usage"]; agents?: Run["agents"]; owner?: string | null; unlessLeased?: boolean } = {},
+): Promise<Run | null> {
+  const { usage, agents, owner, unlessLeased = false } = options;
+  const rows = await sql<Run>(
+    ds,
+    `UPDATE runs SET status = 'failed', error = $2, usage = COALESCE($3, usage), agents = COALESCE($7, agents),
+       finished_at = now(), execution_time = EXTRACT(EPOCH FROM (now() - COALESCE(started_at, queued_at)))
+     WHERE id = $1 AND status IN ('queued', 'running') AND ($4 OR lease_owner IS NOT DISTINCT FROM $5::uuid)
+       AND (NOT $6 OR lease_until IS NULL OR lease_until < now())
+     RETURNING *`,
+    [
+      id,
+      JSON.stringify(error),
+      usage === undefined ? null : JSON.stringify(usage),
+      owner === undefined,
+      owner ?? null,
+      unlessLeased,
+      agents ? JSON.stringify(agents) : null,
+    ],
+  );
+  if (!rows[0] && owner !== undefined) await assertLeaseHeld(ds, id, owner);
+  return rows[0] ?? null;
+}
+
+/**
+ * Stores what a cancelled run had spent and done when its execution stopped (the API marked it
+ * cancelled; the execution holding its lease as `owner` knows its usage and its agents' outcomes).
+ * Returns the cancelled row; throws `RunLeaseLostError` when another execution holds it.
+ */
+export async function recordCancelledUsage(
+  ds: DataSource,
+  id: string,
+  spent: { usage: Run["usage"]; agents: Run["agents"] },
+  owner: string | null,
+): Promise<Run | null> {
+  const rows = await sql<Run>(
+    ds,
+    `UPDATE runs SET usage = $2, agents = $4
+      WHERE id = $1 AND status = 'cancelled' AND lease_owner IS NOT DISTINCT FROM $3
+     RETURNING *`,
+    [id, JSON.stringify(spent.usage), owner, JSON.stringify(spent.agents)],
+  );
+  if (!rows.length) await assertLeaseHeld(ds, id, owner);
+  return rows[0] ?? null;
+}
+
+/** What a cancelled run's row says, the code its answer (409 `RUN_CANCELLED`) gives too. */
+const CANCELLED = JSON.stringify({ message: "The run was cancelled", code: "RUN_CANCELLED" });
+
+/**
+ * Marks a run of a user cancelled if it has not ended, and a batch's items that have not ended with
+ * it. Returns the resulting status and the ids of every run it cancelled (the run's first), whose
+ * workers are to stop them; null when the user has no such run.
+ */
+export async function cancelRun(
+  ds: DataSource,
+  jobId: string,
+  userId: string,
+): Promise<{ id: string; status: string; changed: boolean; cancelled: string[] } | null> {
+  const changed = await sql<{ id: string }>(
+    ds,
+    `UPDATE runs SET status = 'cancelled', finished_at = now(), error = $3,
+       execution_time = EXTRACT(EPOCH FROM (now() - COALESCE(started_at, queued_at)))
+     WHERE job_id = $1 AND user_id = $2 AND status IN ('queued', 'running') RETURNING id`,
+    [jobId, userId, CANCELLED],
+  );
+  if (changed[0]) {
+    // Children of a batch go with it.
+    const children = await sql<{ id: string }>(
+      ds,
+      `UPDATE runs SET status = 'cancelled', finished_at = now(), error = $2,
+         execution_time = EXTRACT(EPOCH FROM (now() - COALESCE(started_at, queued_at)))
+       WHERE parent_id = $1 AND status IN ('queued', 'running') RETURNING id`,
+      [changed[0].id, CANCELLED],
+    );
+    const cancelled = [changed[0].id, ...children.map((c) => c.id)];
+    return { id: changed[0].id, status: "cancelled", changed: true, cancelled };
+  }
+  const rows = await sql<{ id: string; status: string }>(
+    ds,
+    `SELECT id, status FROM runs WHERE job_id = $1 AND user_id = $2`,
+    [jobId, userId],
+  );
+  return rows[0] ? { ...rows[0], changed: false, cancelled: [] } : null;
 }
