@@ -73,6 +73,22 @@ export default tseslint.config(
     },
   },
   {
+    // One way to Postgres: `sql` and `transaction` (shared/db/sql.ts); TypeORM keeps the pool, the
+    // entities' types and the migrations.
+    files: ["api/**/*.ts", "shared/**/*.ts", "workers/**/*.ts"],
+    ignores: ["shared/db/sql.ts", "shared/db/migrations/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(query|transaction|getRepository|createQueryBuilder|createQueryRunner)$/]",
+          message: "Reach Postgres through `sql` or `transaction` (shared/db/sql.ts), the one way the code does.",
+        },
+      ],
+    },
+  },
+  {
     files: ["test/**/*.ts"],
     rules: {
       "@typescript-eslint/no-explicit-any": "off",
