@@ -1,6 +1,6 @@
 import { loadChildren } from "../../shared/db/runs/run-batches";
 import { cancelRun } from "../../shared/db/runs/run-results";
-import { loadStepSummaries } from "../../shared/db/run-steps/step-store";
+import { loadStepSummaries } from "../../shared/db/run-step-store";
 import { findRunForUser } from "../../shared/db/runs/run-rows";
 import { isUuid } from "../../shared/db/uuid";
 import { AppError, NotFoundError } from "../../shared/errors";

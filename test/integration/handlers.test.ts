@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { config } from "../../shared/config";
 import type { AgentRun, Run } from "../../shared/db/entities/run.entity";
 import { findRun } from "../../shared/db/runs/run-rows";
-import { loadSteps } from "../../shared/db/run-steps/step-store";
+import { loadSteps } from "../../shared/db/run-step-store";
 import { logger } from "../../shared/logger";
 import { CancelListener } from "../../shared/queues/cancellation";
 import { createRedis, type RedisClient } from "../../shared/queues/redis";

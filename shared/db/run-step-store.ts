@@ -1,8 +1,8 @@
 import type { DataSource } from "typeorm";
-import type { RunStep } from "../entities/run-step.entity";
-import { assertLeaseHeld } from "../runs/run-leases";
-import { sql } from "../sql";
-import { columnsOf, rowChars, statementBatch } from "../statement-batch";
+import type { RunStep } from "./entities/run-step.entity";
+import { assertLeaseHeld } from "./runs/run-leases";
+import { sql } from "./sql";
+import { columnsOf, rowChars, statementBatch } from "./statement-batch";
 
 /**
  * A run's steps (`run_steps`), one row per finished LLM or tool call: stored by the execution
