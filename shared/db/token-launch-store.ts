@@ -1,5 +1,6 @@
 import type { DataSource } from "typeorm";
 import { insertLaunchingListing } from "./agent-listing-store";
+import { insertLaunchRun } from "./runs/run-rows";
 import type { QuotaColumn } from "./entities/daily-usage.entity";
 import type { TokenLaunchRow } from "./entities/token-launch.entity";
 import { sql, transaction, type Queryable, type Transaction } from "./sql";
@@ -51,19 +52,6 @@ export interface NewPromptLaunch {
   quota: { column: QuotaColumn; day: string } | null;
   /** The run's stored request (no secrets). */
   request: Record<string, unknown>;
-}
-
-/** The queued run of a launch (`token_launch` for E6, `prompt_tokenize` for E7/E8). */
-async function insertLaunchRun(
-  tx: Queryable,
-  kind: "token_launch" | "prompt_tokenize",
-  run: { runId: string; apiKeyId: string | null; userId: string; request: unknown },
-): Promise<void> {
-  await sql(
-    tx,
-    `INSERT INTO runs (id, job_id, kind, api_key_id, user_id, status, request) VALUES ($1::uuid, $1::text, $2, $3, $4, 'queued', $5)`,
-    [run.runId, kind, run.apiKeyId, run.userId, JSON.stringify(run.request)],
-  );
 }
 
 const INSERT_LAUNCH = `

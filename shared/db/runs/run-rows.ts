@@ -1,7 +1,7 @@
 import type { DataSource } from "typeorm";
 import type { Run, RunKind } from "../entities/run.entity";
 import type { StoredSecret } from "../../secrets/run-secrets";
-import { sql } from "../sql";
+import { sql, type Queryable } from "../sql";
 import { columnsOf, rowChars, statementBatch } from "../statement-batch";
 
 /**
@@ -80,6 +80,22 @@ export function insertRun(ds: DataSource, run: NewRun, options: { relaxed?: bool
     inserts.set(ds, batches);
   }
   return options.relaxed ? batches.relaxed(runValues(run)) : batches.durable(runValues(run));
+}
+
+/**
+ * Stores the queued run of a token launch (`token_launch` for E6, `prompt_tokenize` for E7/E8)
+ * inside the transaction that stores the launch, so that they commit together.
+ */
+export async function insertLaunchRun(
+  tx: Queryable,
+  kind: "token_launch" | "prompt_tokenize",
+  run: { runId: string; apiKeyId: string | null; userId: string; request: unknown },
+): Promise<void> {
+  await sql(
+    tx,
+    `INSERT INTO runs (id, job_id, kind, api_key_id, user_id, status, request) VALUES ($1::uuid, $1::text, $2, $3, $4, 'queued', $5)`,
+    [run.runId, kind, run.apiKeyId, run.userId, JSON.stringify(run.request)],
+  );
 }
 
 /** Removes a run that was stored but never queued (its request was refused meanwhile). */
