@@ -1,15 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "chai";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
-import { completeRun } from "../../shared/db/runs/run-results";
-import { insertStep } from "../../shared/db/run-step-store";
-import { RunLeaseLostError } from "../../shared/db/runs/run-leases";
+import { completeRun, failRun } from "../../shared/db/runs/run-results";
+import { insertStep, loadSteps } from "../../shared/db/run-step-store";
+import { RunLeaseLostError, claimRunLease, releaseRunLease } from "../../shared/db/runs/run-leases";
 import { newRunId } from "../../shared/db/run-id";
 import { failAbandonedRun } from "../../workers/abandoned-runs";
-import { claimRunLease, releaseRunLease } from "../../shared/db/runs/run-leases";
-import { failRun } from "../../shared/db/runs/run-results";
 import { findRun, insertRun } from "../../shared/db/runs/run-rows";
-import { loadSteps } from "../../shared/db/run-step-store";
 import { agentRequest, createKey, createRun } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
 
