@@ -30,8 +30,10 @@ export default tseslint.config(
       "boundaries/elements": [
         { type: "http", pattern: "api/http" },
         { type: "routes", pattern: "api/routes" },
-        // Use cases: what the service does, called by routes and free of HTTP plumbing.
-        { type: "use-case", pattern: "api/(runs|marketplace|token-launch|limits|auth)" },
+        // Use cases: what the service does, called by routes and free of HTTP plumbing; with them the
+        // run spine they call (api/spine), free of it too. Which use case may import which is checked
+        // on the import graph only (test/unit/boundaries.test.ts).
+        { type: "use-case", pattern: "api/(runs|marketplace|token-launch|limits|auth|spine)" },
         { type: "api", pattern: "api" },
         { type: "workers", pattern: "workers" },
         { type: "shared", pattern: "shared" },
@@ -66,6 +68,22 @@ export default tseslint.config(
               disallow: { to: { element: { type: "workers" } } },
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // One way to Postgres: `sql` and `transaction` (shared/db/sql.ts); TypeORM keeps the pool, the
+    // entities' types and the migrations.
+    files: ["api/**/*.ts", "shared/**/*.ts", "workers/**/*.ts"],
+    ignores: ["shared/db/sql.ts", "shared/db/migrations/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(query|transaction|getRepository|createQueryBuilder|createQueryRunner)$/]",
+          message: "Reach Postgres through `sql` or `transaction` (shared/db/sql.ts), the one way the code does.",
         },
       ],
     },

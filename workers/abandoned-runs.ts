@@ -3,7 +3,8 @@ import type { DataSource } from "typeorm";
 import type { RunBudgetRequest } from "../shared/contracts/agent-spec";
 import type { Run } from "../shared/db/entities/run.entity";
 import { whenDatabaseAnswers } from "../shared/db/outage-wait";
-import { failRun, findRun, isTerminal } from "../shared/db/run-store";
+import { failRun } from "../shared/db/runs/run-results";
+import { findRun, isTerminal } from "../shared/db/runs/run-rows";
 import { budgetLimits } from "./agents/budget-limits";
 
 const ABANDONED = { message: "The run could not be completed after several attempts", code: "RUN_ABANDONED" };

@@ -1,5 +1,5 @@
 import type { Context } from "koa";
-import type { Prefer } from "../runs/submit-run";
+import type { Prefer } from "../spine/prefer";
 import { parsePrefer } from "./prefer-header";
 
 /** The most of a client's time-out left for the answer's way back to it. */

@@ -4,7 +4,7 @@ import { requestHash } from "../../shared/db/idempotency-store";
 import { AppError } from "../../shared/errors";
 import type { RedisClient } from "../../shared/queues/redis";
 import { rememberUnanswered, takeUnanswered, type AttemptIdentity } from "../../shared/queues/unanswered-attempts";
-import type { EarlierRun, RunAttempt } from "../runs/run-attempt";
+import type { EarlierRun, RunAttempt } from "../spine/run-attempt";
 import { MIN_PATIENCE_MS, waitWithin } from "./client-wait";
 import type { V1State } from "./state";
 

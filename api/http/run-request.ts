@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from "koa";
 import type { RunHooks } from "../runs/ready-agents";
-import type { Prefer } from "../runs/submit-run";
+import type { Prefer } from "../spine/prefer";
 import { clientPrefer } from "./client-wait";
 import { announcePublished } from "./published-prompts";
 import type { V1State } from "./state";

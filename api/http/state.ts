@@ -2,7 +2,7 @@ import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { Logger } from "../../shared/logger";
 import type { PlatformCaller } from "../auth/platform-caller";
 import type { RateLimitState } from "../limits/rate-limiter";
-import type { RunAttempt } from "../runs/run-attempt";
+import type { RunAttempt } from "../spine/run-attempt";
 
 /** What every request carries once `requestLogger` has run. */
 export interface RequestState {

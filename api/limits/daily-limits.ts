@@ -1,6 +1,6 @@
 import { findUsage, incrementBelowLimit, type UsageCounts } from "../../shared/db/daily-usage-store";
 import type { QuotaColumn } from "../../shared/db/entities/daily-usage.entity";
-import type { Queryable } from "../../shared/db/queryable";
+import type { Queryable } from "../../shared/db/sql";
 import { nextUtcMidnight, utcDay } from "../../shared/limits/utc-day";
 import { PlatformError } from "../platform-error";
 

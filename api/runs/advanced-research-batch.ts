@@ -3,11 +3,11 @@ import type { AdvancedResearchRequest } from "../../shared/contracts/advanced-re
 import type { ApiDeps } from "../deps";
 import type { Reply } from "../reply";
 import { prepareResearch } from "./advanced-research";
-import { assertBatchSize, runBatch, type BatchKind } from "./batch";
+import { assertBatchSize, runBatch, type BatchKind } from "../spine/batch";
 import { presentAdvancedResearch } from "./presenters/advanced-research.presenter";
 import { readyAgents, type RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
-import type { Prefer } from "./submit-run";
+import type { Prefer } from "../spine/prefer";
 
 const RESEARCH_BATCH: BatchKind<"advanced_research_batch", "advanced_research"> = {
   parentKind: "advanced_research_batch",

@@ -10,7 +10,7 @@ import type { RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertModelServable } from "./run-models";
-import type { Prefer } from "./submit-run";
+import type { Prefer } from "../spine/prefer";
 import { neverStreams } from "./workflow-stream";
 
 const MODEL_FIELDS = ["director_model_name", "worker_model_name"] as const;

@@ -3,14 +3,14 @@ import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import { withholdAgentSecrets } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import type { Reply } from "../reply";
-import { assertBatchSize, runBatch, type BatchKind } from "./batch";
+import { assertBatchSize, runBatch, type BatchKind } from "../spine/batch";
 import { presentAgentBatch } from "./presenters/agent-batch.presenter";
 import { readyAgents, type RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
 import { assertBuiltinToolsOffered } from "./builtin-tools";
-import type { Prefer } from "./submit-run";
+import type { Prefer } from "../spine/prefer";
 
 const AGENT_BATCH: BatchKind<"agent_batch", "agent"> = {
   parentKind: "agent_batch",

@@ -11,7 +11,7 @@ import { assertBuiltinToolsOffered } from "./builtin-tools";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
-import type { Prefer } from "./submit-run";
+import type { Prefer } from "../spine/prefer";
 
 /** An agent completion request made ready to run: streaming decided and the budget filled in for the caller's tier. */
 export function prepareAgentRequest(body: AgentCompletionRequest, owner: KeyOwner): AgentCompletionRequest {

@@ -2,7 +2,7 @@ import { agentTemperature } from "../../shared/contracts/agent-defaults";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import type { RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
-import { errorFrame, now, type StreamFormat } from "./run-stream";
+import { errorFrame, now, type StreamFormat } from "../spine/run-stream";
 
 /** The agent completion's frames (docs/api.md, "Streaming"): metadata, start, chunk…, usage, end, done; or one error. */
 export function agentStreamFormat(jobId: string, request: AgentCompletionRequest): StreamFormat {

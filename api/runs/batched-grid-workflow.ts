@@ -12,7 +12,7 @@ import type { RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
-import type { Prefer } from "./submit-run";
+import type { Prefer } from "../spine/prefer";
 import { neverStreams } from "./workflow-stream";
 
 /** Most cells (agents × tasks) of a grid: each is at least one LLM call per loop. */

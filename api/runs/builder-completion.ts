@@ -9,8 +9,8 @@ import { presentAgentGenerate, presentAutoSwarmBuilder } from "./presenters/buil
 import type { RunHooks } from "./ready-agents";
 import { effectiveBudget } from "./run-budget";
 import { assertModelServable } from "./run-models";
-import type { StreamFormat } from "./run-stream";
-import type { Prefer } from "./submit-run";
+import type { StreamFormat } from "../spine/run-stream";
+import type { Prefer } from "../spine/prefer";
 
 /** The steps both builder endpoints share: no request agents, nothing secret, never streamed. */
 const builderSteps = {

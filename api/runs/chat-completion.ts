@@ -12,7 +12,7 @@ import { completeRun, type CompletionKind } from "./complete-run";
 import { presentChatCompletion } from "./presenters/chat-completion.presenter";
 import type { RunHooks } from "./ready-agents";
 import type { RequestUrl } from "./request-egress";
-import type { Prefer } from "./submit-run";
+import type { Prefer } from "../spine/prefer";
 
 /**
  * OpenAI's 404 for a model this deployment cannot call (unknown, or its provider has no key),

@@ -3,7 +3,7 @@ import type { RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
 import { agentStreamFormat } from "./agent-stream";
 import { chatIdentity, chatUsage, type ChatCompletionIdentity } from "./presenters/chat-completion.presenter";
-import type { StreamFormat } from "./run-stream";
+import type { StreamFormat } from "../spine/run-stream";
 
 /** What a streamed chat completion needs besides its run: the requested model and `stream_options`. */
 export interface ChatStreamOptions {

@@ -4,11 +4,14 @@ import type { Run, RunKind, RunOfKind } from "../../shared/db/entities/run.entit
 import type { JobName } from "../../shared/queues/registry";
 import type { SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
-import { acceptedReply, type Outcome } from "../reply";
+import type { Outcome } from "../reply";
 import { readyAgents, type RequestAgents, type RunHooks } from "./ready-agents";
-import { runFrames, type StreamFormat } from "./run-stream";
-import { takeEarlierRun } from "./run-attempt";
-import { assertSucceeded, awaitRun, runAndWait, syncWaitMs, type Prefer } from "./submit-run";
+import { syncWaitMs, type Prefer } from "../spine/prefer";
+import { answerRun } from "../spine/run-answer";
+import type { StreamFormat } from "../spine/run-stream";
+import { takeEarlierRun } from "../spine/run-attempt";
+import { runAndWait } from "../spine/submit-run";
+import { awaitRun } from "../spine/wait-for-run";
 
 /** What a completion endpoint's requests have in common: whether to stream. */
 interface RunRequest {
@@ -94,8 +97,6 @@ function answer<R extends RunRequest, K extends RunKind, B>(
   { runId, request, run }: { runId: string; request: R; run: Run | null },
   prefer: Prefer,
 ): Outcome {
-  if (streams(request, prefer)) return { stream: runFrames(deps, runId, kind.streamFormat(runId, request)) };
-  if (syncWaitMs(prefer) === null) return acceptedReply(runId);
-  assertSucceeded(run, runId, kind.kind);
-  return { status: 200, body: kind.present(run) };
+  const stream = streams(request, prefer) ? kind.streamFormat(runId, request) : undefined;
+  return answerRun(deps, { runId, run, kind: kind.kind, stream, present: (ended) => kind.present(ended) }, prefer);
 }

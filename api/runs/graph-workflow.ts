@@ -12,7 +12,7 @@ import type { RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";
 import { assertAgentModelsServable } from "./run-models";
-import type { Prefer } from "./submit-run";
+import type { Prefer } from "../spine/prefer";
 import { neverStreams } from "./workflow-stream";
 
 /** The body as validated: names and points may still carry spaces, fields may be null. */

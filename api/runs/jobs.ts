@@ -1,7 +1,7 @@
-import { loadChildren } from "../../shared/db/run-batch-store";
-import { cancelRun } from "../../shared/db/run-cancel";
-import { loadStepSummaries } from "../../shared/db/run-progress-store";
-import { findRunForUser } from "../../shared/db/run-store";
+import { loadChildren } from "../../shared/db/runs/run-batches";
+import { cancelRun } from "../../shared/db/runs/run-results";
+import { loadStepSummaries } from "../../shared/db/run-step-store";
+import { findRunForUser } from "../../shared/db/runs/run-rows";
 import { isUuid } from "../../shared/db/uuid";
 import { AppError, NotFoundError } from "../../shared/errors";
 import { publishCancel } from "../../shared/queues/cancellation";

@@ -2,7 +2,7 @@ import type { Queue } from "bullmq";
 import type { DataSource } from "typeorm";
 import { config } from "../../shared/config";
 import type { RunKind } from "../../shared/db/entities/run.entity";
-import { findRetryCandidate, reopenFailedRun, undoReopen, type RetryCandidate } from "../../shared/db/run-retry";
+import { findRetryCandidate, reopenFailedRun, undoReopen, type RetryCandidate } from "../../shared/db/runs/run-retries";
 import { RUN_STEPS_WITHIN_MS } from "../../shared/db/usage-store";
 import { isUuid } from "../../shared/db/uuid";
 

@@ -3,7 +3,7 @@ import type { ApiDeps } from "../deps";
 import { publishAgentPrompts, type OnPublished } from "../marketplace/publishing/publish-agents";
 import { attachMarketplacePrompts } from "../marketplace/run-prompts";
 import { assertRequestEgress, type RequestUrl } from "./request-egress";
-import type { RunAttempt } from "./run-attempt";
+import type { RunAttempt } from "../spine/run-attempt";
 
 /** What the route hands a run use case besides the request itself. */
 export interface RunHooks {

@@ -9,7 +9,7 @@ import { presentReasoningCompletion } from "./presenters/reasoning-completion.pr
 import type { RunHooks } from "./ready-agents";
 import { effectiveBudget } from "./run-budget";
 import { assertModelServable } from "./run-models";
-import type { Prefer } from "./submit-run";
+import type { Prefer } from "../spine/prefer";
 import { swarmStreamFormat } from "./swarm-stream";
 
 /** The body as the schema leaves it: `swarm_type` is one of the accepted names, unmapped. */

@@ -8,12 +8,12 @@ import { applyMarketplacePrompts, lookupMarketplacePrompts } from "../marketplac
 import type { Reply } from "../reply";
 import { swarmRequestSchema } from "../schemas/swarm-request.schema";
 import { validateRequest } from "../schemas/validate-request";
-import { assertBatchSize, runBatch, type BatchKind } from "./batch";
+import { assertBatchSize, runBatch, type BatchKind } from "../spine/batch";
 import type { SwarmBatchItem, SwarmBatchParent } from "../../shared/contracts/batch";
 import { batchSlots } from "./presenters/swarm-batch.presenter";
 import type { RunHooks } from "./ready-agents";
 import { assertRequestEgress, imageUrls } from "./request-egress";
-import type { Prefer } from "./submit-run";
+import type { Prefer } from "../spine/prefer";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 
 const SWARM_BATCH: BatchKind<"swarm_batch", "swarm"> = {

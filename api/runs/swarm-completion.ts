@@ -7,7 +7,7 @@ import { completeRun, type CompletionKind } from "./complete-run";
 import { presentSwarmCompletion } from "./presenters/swarm-completion.presenter";
 import type { RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
-import type { Prefer } from "./submit-run";
+import type { Prefer } from "../spine/prefer";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 import { swarmStreamFormat } from "./swarm-stream";
 

@@ -1,7 +1,7 @@
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import type { RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
-import { errorFrame, now, type StreamFormat } from "./run-stream";
+import { errorFrame, now, type StreamFormat } from "../spine/run-stream";
 
 /**
  * The swarm completion's frames (docs/api.md, "Streaming"): metadata, start, then per agent `agent_start`, `chunk` (tagged with

@@ -1,4 +1,4 @@
-import type { StreamFormat } from "./run-stream";
+import type { StreamFormat } from "../spine/run-stream";
 
 /**
  * The workflow and advanced research endpoints have no streaming form (the hosted API's have

@@ -6,7 +6,7 @@ import type { JobDescription } from "../../shared/queues/job-description";
 import { enqueue } from "../../shared/queues/queues";
 import { depositLaunchKey, destroyLaunchKey } from "../../shared/secrets/launch-keys";
 import type { ApiDeps } from "../deps";
-import { enqueueAndAwait } from "../runs/submit-run";
+import { enqueueAndAwait } from "../spine/wait-for-run";
 
 /** A stored launch and its queued run. */
 export interface StoredLaunch {

@@ -74,8 +74,8 @@ export async function launchListingToken(
         creator_wallet: creatorWallet,
       },
     },
-    async (manager) => {
-      await consumeDailyQuota(manager, caller.userId, "paidAgents", services.dailyLimits);
+    async (tx) => {
+      await consumeDailyQuota(tx, caller.userId, "paidAgents", services.dailyLimits);
     },
   );
   const about = describeJob({ kind: "token_launch", request: {}, owner: caller });

@@ -1,7 +1,6 @@
 import type { DataSource } from "typeorm";
 import type { AgentListingRow } from "./entities/agent-listing.entity";
-import { rowsOf, type Queryable } from "./queryable";
-import { sql } from "./sql";
+import { sql, type Queryable } from "./sql";
 import { isUuid } from "./uuid";
 
 /** What an agent listing starts with when it is listed together with its token launch. */
@@ -12,7 +11,8 @@ export type NewAgentListing = Pick<
 
 /** Stores a listing as `launching` (never shown until its token launched) and returns its id. */
 export async function insertLaunchingListing(tx: Queryable, listing: NewAgentListing): Promise<string> {
-  const rows = await tx.query(
+  const rows = await sql<{ id: string }>(
+    tx,
     `INSERT INTO agent_listings (user_id, name, description, ticker, code, metadata, image_url, status)
      VALUES ($1, $2, $3, $4, $5, $6, $7, 'launching') RETURNING id`,
     [
@@ -25,7 +25,7 @@ export async function insertLaunchingListing(tx: Queryable, listing: NewAgentLis
       listing.image_url,
     ],
   );
-  return rowsOf<{ id: string }>(rows)[0].id;
+  return rows[0].id;
 }
 
 /** The listing's token launched: it is shown from here on, with the token's addresses. */
@@ -34,7 +34,8 @@ export async function markListingLaunched(
   id: string,
   token: { mintAddress: string | null; poolAddress: string | null },
 ): Promise<void> {
-  await tx.query(
+  await sql(
+    tx,
     `UPDATE agent_listings SET status = 'launched', token_address = $2, pool_address = $3, updated_at = now() WHERE id = $1`,
     [id, token.mintAddress, token.poolAddress],
   );
@@ -42,7 +43,8 @@ export async function markListingLaunched(
 
 /** The listing's launch failed: kept for support and reconciliation, never shown. */
 export async function markListingFailed(tx: Queryable, id: string): Promise<void> {
-  await tx.query(
+  await sql(
+    tx,
     `UPDATE agent_listings SET status = 'failed', updated_at = now() WHERE id = $1 AND status = 'launching'`,
     [id],
   );

@@ -1,6 +1,6 @@
-import { IsNull, type DataSource } from "typeorm";
-import { ApiKeyEntity, type ApiKey } from "./entities/api-key.entity";
-import { sql } from "./sql";
+import type { DataSource } from "typeorm";
+import type { ApiKey } from "./entities/api-key.entity";
+import { sql, transaction } from "./sql";
 
 /** A key to store: everything but what the database fills in. */
 export type NewApiKey = Pick<ApiKey, "user_id" | "name" | "key_hash" | "last4" | "tier">;
@@ -13,14 +13,20 @@ export type ListedApiKey = Omit<ApiKey, "key_hash"> & { handle: string };
  * locked while the keys are counted, so concurrent creations cannot both take the last place.
  */
 export async function insertApiKeyWithinLimit(ds: DataSource, key: NewApiKey, maxKeys: number): Promise<ApiKey | null> {
-  return ds.transaction(async (manager) => {
-    await manager.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [key.user_id]);
-    const [{ active }] = await manager.query(
+  return transaction(ds, async (tx) => {
+    await sql(tx, `SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [key.user_id]);
+    const [{ active }] = await sql<{ active: number }>(
+      tx,
       `SELECT count(*)::int AS active FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL`,
       [key.user_id],
     );
     if (active >= maxKeys) return null;
-    return manager.getRepository(ApiKeyEntity).save({ ...key, revoked_at: null });
+    const [stored] = await sql<ApiKey>(
+      tx,
+      `INSERT INTO api_keys (user_id, name, key_hash, last4, tier) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+      [key.user_id, key.name, key.key_hash, key.last4, key.tier],
+    );
+    return stored;
   });
 }
 
@@ -39,7 +45,8 @@ export async function findActiveKeyByHash(
 
 /** Keys of a user (or of everyone), oldest first, without their hashes. */
 export async function listApiKeys(ds: DataSource, userId?: string): Promise<ListedApiKey[]> {
-  return ds.query(
+  return sql(
+    ds,
     `SELECT k.id, k.user_id, u.handle, k.name, k.last4, k.tier, k.created_at, k.revoked_at
        FROM api_keys k JOIN users u ON u.id = k.user_id
       WHERE $1::uuid IS NULL OR k.user_id = $1::uuid ORDER BY k.created_at`,
@@ -49,6 +56,10 @@ export async function listApiKeys(ds: DataSource, userId?: string): Promise<List
 
 /** Revokes a key; false when no active key has that id. */
 export async function revokeApiKey(ds: DataSource, id: string): Promise<boolean> {
-  const result = await ds.getRepository(ApiKeyEntity).update({ id, revoked_at: IsNull() }, { revoked_at: new Date() });
-  return (result.affected ?? 0) > 0;
+  const rows = await sql(
+    ds,
+    `UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING 1`,
+    [id],
+  );
+  return rows.length > 0;
 }

@@ -1,5 +1,5 @@
 import type { DailyUsageRow, QuotaColumn } from "./entities/daily-usage.entity";
-import { rowsOf, type Queryable } from "./queryable";
+import { sql, type Queryable } from "./sql";
 
 export type UsageCounts = Pick<DailyUsageRow, "paid_prompts" | "paid_agents" | "free_content">;
 
@@ -12,11 +12,12 @@ function assertQuotaColumn(column: QuotaColumn): void {
 
 /** A user's counts on one UTC day (`YYYY-MM-DD`), or null when nothing was counted yet. */
 export async function findUsage(db: Queryable, userId: string, day: string): Promise<UsageCounts | null> {
-  const rows = await db.query(
+  const rows = await sql<UsageCounts>(
+    db,
     `SELECT paid_prompts, paid_agents, free_content FROM daily_usage WHERE user_id = $1 AND day = $2::date`,
     [userId, day],
   );
-  return rowsOf<UsageCounts>(rows)[0] ?? null;
+  return rows[0] ?? null;
 }
 
 /**
@@ -32,21 +33,22 @@ export async function incrementBelowLimit(
   limit: number,
 ): Promise<UsageCounts | null> {
   assertQuotaColumn(column);
-  const rows = await db.query(
+  const rows = await sql<UsageCounts>(
+    db,
     `INSERT INTO daily_usage AS u (user_id, day, ${column})
      SELECT $1, $2::date, 1 WHERE $3::int > 0
      ON CONFLICT (user_id, day) DO UPDATE SET ${column} = u.${column} + 1 WHERE u.${column} < $3::int
      RETURNING paid_prompts, paid_agents, free_content`,
     [userId, day, limit],
   );
-  return rowsOf<UsageCounts>(rows)[0] ?? null;
+  return rows[0] ?? null;
 }
 
 /** Gives back one count of a daily counter (never below zero). */
 export async function giveBackCount(db: Queryable, userId: string, column: QuotaColumn, day: string): Promise<void> {
   assertQuotaColumn(column);
-  await db.query(
-    `UPDATE daily_usage SET ${column} = GREATEST(${column} - 1, 0) WHERE user_id = $1 AND day = $2::date`,
-    [userId, day],
-  );
+  await sql(db, `UPDATE daily_usage SET ${column} = GREATEST(${column} - 1, 0) WHERE user_id = $1 AND day = $2::date`, [
+    userId,
+    day,
+  ]);
 }

@@ -12,7 +12,7 @@ import { DailyUsageEntity } from "./entities/daily-usage.entity";
 import { AgentListingEntity } from "./entities/agent-listing.entity";
 import { TokenLaunchEntity } from "./entities/token-launch.entity";
 import { migrations } from "./migrations";
-import { closeRelaxedPool } from "./sql";
+import { closeRelaxedPool, sql } from "./sql";
 
 const entities = [
   UserEntity,
@@ -61,7 +61,7 @@ export function getDataSource(): Promise<DataSource> {
 
 /** Resolves once Postgres answers a trivial query on this data source (the health check). */
 export async function pingDatabase(ds: DataSource): Promise<void> {
-  await ds.query("SELECT 1");
+  await sql(ds, "SELECT 1");
 }
 
 /** Closes the process-wide data source (graceful shutdown). */

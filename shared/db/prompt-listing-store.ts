@@ -81,7 +81,8 @@ export async function searchPrompts(
   filters: PromptSearch,
   viewer: { userId: string | null; moderator: boolean },
 ): Promise<PromptRow[]> {
-  return ds.query(
+  return sql<PromptRow>(
+    ds,
     `SELECT * FROM prompts
       WHERE ${shownTo({ viewer: "$1", moderator: "$8" })}
         AND ($2::text IS NULL OR name ILIKE $2 OR description ILIKE $2)

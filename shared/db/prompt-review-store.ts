@@ -1,17 +1,17 @@
-import { rowsOf, type Queryable } from "./queryable";
+import { sql, type Queryable } from "./sql";
 
 /** Stores a user's rating of a prompt, replacing their earlier one; returns the earlier rating, or null. */
 export async function upsertRating(
   tx: Queryable,
   rating: { promptId: string; userId: string; rating: number; comment: string | null },
 ): Promise<number | null> {
-  const previous = rowsOf<{ rating: number }>(
-    await tx.query(`SELECT rating FROM prompt_reviews WHERE prompt_id = $1 AND user_id = $2`, [
-      rating.promptId,
-      rating.userId,
-    ]),
+  const previous = await sql<{ rating: number }>(
+    tx,
+    `SELECT rating FROM prompt_reviews WHERE prompt_id = $1 AND user_id = $2`,
+    [rating.promptId, rating.userId],
   );
-  await tx.query(
+  await sql(
+    tx,
     `INSERT INTO prompt_reviews (prompt_id, user_id, rating, comment) VALUES ($1, $2, $3, $4)
      ON CONFLICT (prompt_id, user_id) DO UPDATE SET rating = EXCLUDED.rating, comment = EXCLUDED.comment, created_at = now()`,
     [rating.promptId, rating.userId, rating.rating, rating.comment],
@@ -45,8 +45,9 @@ export async function countTrustedRatings(
   sellerId: string,
   minRaterAgeHours: number,
 ): Promise<{ ratedItems: number; distinctRaters: number }> {
-  const rows = rowsOf<{ rated_items: number; distinct_raters: number }>(
-    await db.query(TRUSTED_RATINGS, [sellerId, minRaterAgeHours]),
-  );
+  const rows = await sql<{ rated_items: number; distinct_raters: number }>(db, TRUSTED_RATINGS, [
+    sellerId,
+    minRaterAgeHours,
+  ]);
   return { ratedItems: rows[0]?.rated_items ?? 0, distinctRaters: rows[0]?.distinct_raters ?? 0 };
 }

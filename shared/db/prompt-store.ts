@@ -1,6 +1,6 @@
 import type { PromptRow } from "./entities/prompt.entity";
 import { shownTo } from "./prompt-visibility";
-import { rowsOf, type Queryable } from "./queryable";
+import { sql, type Queryable } from "./sql";
 import { isUniqueViolation } from "./unique-violation";
 
 /** The columns a create or an edit writes (the rest are the table's own). */
@@ -45,22 +45,23 @@ function placeholder(column: string, index: number): string {
 /** Stores a new prompt of a user and returns its row. */
 export async function insertPrompt(db: Queryable, userId: string, values: PromptValues): Promise<PromptRow> {
   const columns = [...PROMPT_VALUE_COLUMNS];
-  const rows = await db.query(
+  const rows = await sql<PromptRow>(
+    db,
     `INSERT INTO prompts (user_id, ${columns.join(", ")}) VALUES ($1, ${columns.map((c, i) => placeholder(c, i + 2)).join(", ")}) RETURNING *`,
     [userId, ...columns.map((c) => param(c, values[c]))],
   );
-  return rowsOf<PromptRow>(rows)[0];
+  return rows[0];
 }
 
 /** Writes the given columns of a prompt (and `updated_at`) and returns the row as stored. */
 export async function updatePrompt(db: Queryable, id: string, values: Partial<PromptValues>): Promise<PromptRow> {
   const columns = PROMPT_VALUE_COLUMNS.filter((c) => c in values);
   const sets = [...columns.map((c, i) => `${c} = ${placeholder(c, i + 2)}`), "updated_at = now()"];
-  const result = await db.query(`UPDATE prompts SET ${sets.join(", ")} WHERE id = $1 RETURNING *`, [
+  const result = await sql<PromptRow>(db, `UPDATE prompts SET ${sets.join(", ")} WHERE id = $1 RETURNING *`, [
     id,
     ...columns.map((c) => param(c, values[c])),
   ]);
-  return rowsOf<PromptRow>(result)[0];
+  return result[0];
 }
 
 /** A user's prompt, locked for the rest of the transaction when `forUpdate`; null when it is not theirs or does not exist. */
@@ -70,11 +71,12 @@ export async function findOwnPrompt(
   userId: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<PromptRow | null> {
-  const rows = await db.query(
+  const rows = await sql<PromptRow>(
+    db,
     `SELECT * FROM prompts WHERE id = $1 AND user_id = $2${options.forUpdate ? " FOR UPDATE" : ""}`,
     [id, userId],
   );
-  return rowsOf<PromptRow>(rows)[0] ?? null;
+  return rows[0] ?? null;
 }
 
 /** Any prompt's owner and version, locked for the rest of the transaction (a moderator's decision); null when unknown. */
@@ -82,8 +84,12 @@ export async function lockPromptVersion(
   tx: Queryable,
   id: string,
 ): Promise<Pick<PromptRow, "user_id" | "updated_at"> | null> {
-  const rows = await tx.query(`SELECT user_id, updated_at FROM prompts WHERE id = $1 FOR UPDATE`, [id]);
-  return rowsOf<Pick<PromptRow, "user_id" | "updated_at">>(rows)[0] ?? null;
+  const rows = await sql<Pick<PromptRow, "user_id" | "updated_at">>(
+    tx,
+    `SELECT user_id, updated_at FROM prompts WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  return rows[0] ?? null;
 }
 
 /** A prompt the viewer may see, locked for the rest of the transaction (a rating); null when it is not theirs to see. */
@@ -92,11 +98,12 @@ export async function lockVisiblePrompt(
   id: string,
   viewerId: string,
 ): Promise<Pick<PromptRow, "user_id" | "status"> | null> {
-  const rows = await tx.query(
+  const rows = await sql<Pick<PromptRow, "user_id" | "status">>(
+    tx,
     `SELECT user_id, status FROM prompts WHERE id = $1 AND ${shownTo({ viewer: "$2" })} FOR UPDATE`,
     [id, viewerId],
   );
-  return rowsOf<Pick<PromptRow, "user_id" | "status">>(rows)[0] ?? null;
+  return rows[0] ?? null;
 }
 
 /** Adds to a prompt's rating counters (`review_count`, `rating_sum`) and returns them as stored. */
@@ -105,11 +112,12 @@ export async function addToRatingCounters(
   id: string,
   delta: { reviews: number; ratingSum: number },
 ): Promise<Pick<PromptRow, "review_count" | "rating_sum">> {
-  const result = await tx.query(
+  const result = await sql<Pick<PromptRow, "review_count" | "rating_sum">>(
+    tx,
     `UPDATE prompts SET review_count = review_count + $2, rating_sum = rating_sum + $3 WHERE id = $1 RETURNING review_count, rating_sum`,
     [id, delta.reviews, delta.ratingSum],
   );
-  return rowsOf<Pick<PromptRow, "review_count" | "rating_sum">>(result)[0];
+  return result[0];
 }
 
 /** The id of the user's prompt with this content hash (other than `exceptId`), if any. */
@@ -119,11 +127,12 @@ export async function findDuplicateId(
   hash: string,
   exceptId: string | null = null,
 ): Promise<string | null> {
-  const rows = await db.query(
+  const rows = await sql<{ id: string }>(
+    db,
     `SELECT id FROM prompts WHERE user_id = $1 AND content_hash = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`,
     [userId, hash, exceptId],
   );
-  return rowsOf<{ id: string }>(rows)[0]?.id ?? null;
+  return rows[0]?.id ?? null;
 }
 
 /** Whether an error is the unique index on (user, content hash) refusing a concurrent duplicate. */
@@ -137,7 +146,8 @@ export async function recordPromptToken(
   id: string,
   token: { ticker: string; mintAddress: string | null; poolAddress: string | null },
 ): Promise<void> {
-  await tx.query(
+  await sql(
+    tx,
     `UPDATE prompts SET tokenized_on = true, ticker = $2, token_address = $3, pool_address = $4, updated_at = now() WHERE id = $1`,
     [id, token.ticker, token.mintAddress, token.poolAddress],
   );
@@ -145,9 +155,10 @@ export async function recordPromptToken(
 
 /** Deletes a prompt that was made for a token launch and never got its token; false when there is none such. */
 export async function deleteUnlaunchedPrompt(tx: Queryable, id: string): Promise<boolean> {
-  const deleted = await tx.query(
+  const deleted = await sql(
+    tx,
     `DELETE FROM prompts WHERE id = $1 AND tokenized_on AND token_address IS NULL RETURNING id`,
     [id],
   );
-  return rowsOf(deleted).length > 0;
+  return deleted.length > 0;
 }

@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
 import type { ChargeKind, RunCharge } from "./entities/run-charge.entity";
-import { assertLeaseHeld } from "./run-lease-check";
+import { assertLeaseHeld } from "./runs/run-leases";
 import { sql } from "./sql";
 import { columnsOf, statementBatch } from "./statement-batch";
 

@@ -1,9 +1,9 @@
 import type { DataSource } from "typeorm";
+import { sql, transaction } from "./sql";
 import { markListingFailed, markListingLaunched } from "./agent-listing-store";
 import { giveBackCount } from "./daily-usage-store";
 import type { TokenLaunchRow } from "./entities/token-launch.entity";
 import { deleteUnlaunchedPrompt, recordPromptToken } from "./prompt-store";
-import { rowsOf } from "./queryable";
 import type { TokenLaunch } from "./token-launch-store";
 
 // How a launch's end settles what it was for: its agent listing, or its prompt and the daily count the prompt took.
@@ -13,14 +13,15 @@ import type { TokenLaunch } from "./token-launch-store";
  * addresses. A prompt reads as tokenized from here on, with the ticker its token was launched with.
  */
 export async function markLaunchConfirmed(ds: DataSource, launch: TokenLaunch): Promise<void> {
-  await ds.transaction(async (manager) => {
-    await manager.query(
+  await transaction(ds, async (tx) => {
+    await sql(
+      tx,
       `UPDATE token_launches SET status = 'confirmed', confirmed_at = now(), updated_at = now() WHERE id = $1`,
       [launch.id],
     );
     const token = { mintAddress: launch.mint_address, poolAddress: launch.pool_address };
-    if (launch.listing_id) await markListingLaunched(manager, launch.listing_id, token);
-    if (launch.prompt_id) await recordPromptToken(manager, launch.prompt_id, { ...token, ticker: launch.ticker });
+    if (launch.listing_id) await markListingLaunched(tx, launch.listing_id, token);
+    if (launch.prompt_id) await recordPromptToken(tx, launch.prompt_id, { ...token, ticker: launch.ticker });
   });
 }
 
@@ -35,21 +36,20 @@ export async function markLaunchConfirmed(ds: DataSource, launch: TokenLaunch): 
  *   left as it was.
  */
 export async function markLaunchFailed(ds: DataSource, launchId: string, message: string): Promise<void> {
-  await ds.transaction(async (manager) => {
-    const [launch] = rowsOf<
+  await transaction(ds, async (tx) => {
+    const [launch] = await sql<
       Pick<TokenLaunchRow, "listing_id" | "prompt_id" | "user_id" | "quota_counter" | "quota_day">
     >(
-      await manager.query(
-        `UPDATE token_launches SET status = 'failed', error = $2, updated_at = now() WHERE id = $1 AND status <> 'confirmed'
+      tx,
+      `UPDATE token_launches SET status = 'failed', error = $2, updated_at = now() WHERE id = $1 AND status <> 'confirmed'
          RETURNING listing_id, prompt_id, user_id, quota_counter, to_char(quota_day, 'YYYY-MM-DD') AS quota_day`,
-        [launchId, message],
-      ),
+      [launchId, message],
     );
     if (!launch) return;
-    if (launch.listing_id) await markListingFailed(manager, launch.listing_id);
-    if (launch.prompt_id && (await deleteUnlaunchedPrompt(manager, launch.prompt_id))) {
+    if (launch.listing_id) await markListingFailed(tx, launch.listing_id);
+    if (launch.prompt_id && (await deleteUnlaunchedPrompt(tx, launch.prompt_id))) {
       if (launch.quota_counter && launch.quota_day)
-        await giveBackCount(manager, launch.user_id, launch.quota_counter, launch.quota_day);
+        await giveBackCount(tx, launch.user_id, launch.quota_counter, launch.quota_day);
     }
   });
 }

@@ -1,9 +1,9 @@
-import type { DataSource, EntityManager } from "typeorm";
+import type { DataSource } from "typeorm";
 import { insertLaunchingListing } from "./agent-listing-store";
+import { insertLaunchRun } from "./runs/run-rows";
 import type { QuotaColumn } from "./entities/daily-usage.entity";
 import type { TokenLaunchRow } from "./entities/token-launch.entity";
-import type { Queryable } from "./queryable";
-import { sql } from "./sql";
+import { sql, transaction, type Queryable, type Transaction } from "./sql";
 import { isUniqueViolation } from "./unique-violation";
 
 /** A launch as the chain worker reads it: the row, and the description of what the token is for. */
@@ -54,18 +54,6 @@ export interface NewPromptLaunch {
   request: Record<string, unknown>;
 }
 
-/** The queued run of a launch (`token_launch` for a listing, `prompt_tokenize` for a prompt). */
-async function insertLaunchRun(
-  manager: Queryable,
-  kind: "token_launch" | "prompt_tokenize",
-  run: { runId: string; apiKeyId: string | null; userId: string; request: unknown },
-): Promise<void> {
-  await manager.query(
-    `INSERT INTO runs (id, job_id, kind, api_key_id, user_id, status, request) VALUES ($1::uuid, $1::text, $2, $3, $4, 'queued', $5)`,
-    [run.runId, kind, run.apiKeyId, run.userId, JSON.stringify(run.request)],
-  );
-}
-
 const INSERT_LAUNCH = `
   INSERT INTO token_launches (run_id, user_id, listing_id, prompt_id, network, launcher, creator_wallet, name, ticker, image_url,
                               quote_mint, fee_selection, quota_counter, quota_day)
@@ -79,11 +67,11 @@ const INSERT_LAUNCH = `
 export async function insertListingLaunch(
   ds: DataSource,
   input: NewListingLaunch,
-  beforeCommit?: (manager: EntityManager) => Promise<void>,
+  beforeCommit?: (tx: Transaction) => Promise<void>,
 ): Promise<{ listingId: string; launchId: string }> {
-  return ds.transaction(async (manager) => {
-    if (beforeCommit) await beforeCommit(manager);
-    const listingId = await insertLaunchingListing(manager, {
+  return transaction(ds, async (tx) => {
+    if (beforeCommit) await beforeCommit(tx);
+    const listingId = await insertLaunchingListing(tx, {
       user_id: input.userId,
       name: input.listing.name,
       description: input.listing.description,
@@ -92,12 +80,12 @@ export async function insertListingLaunch(
       metadata: input.listing.metadata,
       image_url: input.listing.imageUrl,
     });
-    await insertLaunchRun(manager, "token_launch", {
+    await insertLaunchRun(tx, "token_launch", {
       ...input,
       request: { ...(input.request as object), listing_id: listingId },
     });
     const l = input.launch;
-    const [launch] = await manager.query(INSERT_LAUNCH, [
+    const [launch] = await sql(tx, INSERT_LAUNCH, [
       input.runId,
       input.userId,
       listingId,
@@ -122,13 +110,13 @@ export async function insertListingLaunch(
  * together with the new prompt or not at all. A second launch for a prompt whose launch has not
  * failed is refused by a unique index (`isLiveLaunchViolation`). Returns the launch's id.
  */
-export async function insertPromptLaunch(manager: Queryable, input: NewPromptLaunch): Promise<string> {
-  await insertLaunchRun(manager, "prompt_tokenize", {
+export async function insertPromptLaunch(tx: Queryable, input: NewPromptLaunch): Promise<string> {
+  await insertLaunchRun(tx, "prompt_tokenize", {
     ...input,
     request: { ...input.request, prompt_id: input.promptId },
   });
   const l = input.launch;
-  const [launch] = await manager.query(INSERT_LAUNCH, [
+  const [launch] = await sql(tx, INSERT_LAUNCH, [
     input.runId,
     input.userId,
     null,

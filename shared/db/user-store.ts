@@ -1,24 +1,23 @@
 import type { DataSource } from "typeorm";
-import { UserEntity, type User, type UserRole } from "./entities/user.entity";
+import type { User, UserRole } from "./entities/user.entity";
 import { sql } from "./sql";
 
 /** The user with this handle, created when missing (idempotent). */
 export async function ensureUser(ds: DataSource, handle: string): Promise<User> {
-  await ds.query(`INSERT INTO users (handle) VALUES ($1) ON CONFLICT (handle) DO NOTHING`, [handle]);
-  return ds.getRepository(UserEntity).findOneByOrFail({ handle });
+  await sql(ds, `INSERT INTO users (handle) VALUES ($1) ON CONFLICT (handle) DO NOTHING`, [handle]);
+  const [user] = await sql<User>(ds, `SELECT * FROM users WHERE handle = $1`, [handle]);
+  return user;
 }
 
 /** Makes sure a user signed in through the identity backend exists here (first sight creates it). */
 export async function ensureSessionUser(ds: DataSource, userId: string): Promise<void> {
-  await ds.query(`INSERT INTO users (id, handle) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
-    userId,
-    `session-${userId}`,
-  ]);
+  await sql(ds, `INSERT INTO users (id, handle) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [userId, `session-${userId}`]);
 }
 
 /** The user with this handle, or null; never creates one. */
 export async function findUserByHandle(ds: DataSource, handle: string): Promise<User | null> {
-  return ds.getRepository(UserEntity).findOneBy({ handle });
+  const [user] = await sql<User>(ds, `SELECT * FROM users WHERE handle = $1`, [handle]);
+  return user ?? null;
 }
 
 /** Sets a user's role (the operator grants and takes back moderation); false when no such user exists. */

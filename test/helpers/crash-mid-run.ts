@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { findRun } from "../../shared/db/run-store";
+import { findRun } from "../../shared/db/runs/run-rows";
 import type { Run } from "../../shared/db/entities/run.entity";
 import { exited, spawnEntry } from "./child-process";
 import type { Harness } from "./harness";

@@ -10,7 +10,7 @@ import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import type { RunKind, RunOfKind, RunStatus } from "../../shared/db/entities/run.entity";
 import type { User } from "../../shared/db/entities/user.entity";
 import { newRunId } from "../../shared/db/run-id";
-import { findRun } from "../../shared/db/run-store";
+import { findRun } from "../../shared/db/runs/run-rows";
 import { ensureUser } from "../../shared/db/user-store";
 
 /**

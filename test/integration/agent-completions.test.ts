@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { findRun } from "../../shared/db/run-store";
+import { findRun } from "../../shared/db/runs/run-rows";
 import { sql } from "../../shared/db/sql";
 import { roundCost } from "../../shared/llm/pricing";
 import { REVIEW_PROMPT } from "../../workers/agents/messages";

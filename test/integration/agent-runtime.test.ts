@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { findRun } from "../../shared/db/run-store";
+import { findRun } from "../../shared/db/runs/run-rows";
 import type { AgentRun } from "../../shared/db/entities/run.entity";
 import { HANDOFF_TOOL } from "../../workers/agents/handoffs";
 import { harness, type Harness } from "../helpers/harness";

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { findRun } from "../../shared/db/run-store";
+import { findRun } from "../../shared/db/runs/run-rows";
 import { countTokens } from "../../shared/llm/tokens";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";

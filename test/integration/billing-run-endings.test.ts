@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import type { AgentRun, Run } from "../../shared/db/entities/run.entity";
-import { cancelRun } from "../../shared/db/run-cancel";
-import { findRun, isTerminal } from "../../shared/db/run-store";
+import { cancelRun } from "../../shared/db/runs/run-results";
+import { findRun, isTerminal } from "../../shared/db/runs/run-rows";
 import { logger } from "../../shared/logger";
 import { CancelListener } from "../../shared/queues/cancellation";
 import { createRedis, type RedisClient } from "../../shared/queues/redis";

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { config } from "../../shared/config";
-import { findRun } from "../../shared/db/run-store";
+import { findRun } from "../../shared/db/runs/run-rows";
 import { roundCost, tokenCosts } from "../../shared/llm/pricing";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { isTerminal, findRun } from "../../shared/db/run-store";
+import { isTerminal, findRun } from "../../shared/db/runs/run-rows";
 import { workerRegistry } from "../../shared/metrics/registry";
 import { pagesBrowser } from "../helpers/browser";
 import { crashMidRun } from "../helpers/crash-mid-run";

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { config } from "../../shared/config";
-import { findRun } from "../../shared/db/run-store";
+import { findRun } from "../../shared/db/runs/run-rows";
 import { createRedis } from "../../shared/queues/redis";
 import { workerRegistry } from "../../shared/metrics/registry";
 import { setLlmMaxInFlight } from "../../workers/agents/llm-slots";

@@ -5,7 +5,7 @@ import { agentCompletionSchema } from "../../api/schemas/agent-request.schema";
 import { validateRequest } from "../../api/schemas/validate-request";
 import { prepareAgentRequest } from "../../api/runs/agent-completion";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
-import { findRun, insertRun, isTerminal } from "../../shared/db/run-store";
+import { findRun, insertRun, isTerminal } from "../../shared/db/runs/run-rows";
 import { newRunId } from "../../shared/db/run-id";
 import { enqueue } from "../../shared/queues/queues";
 import { harness, type Harness } from "../helpers/harness";

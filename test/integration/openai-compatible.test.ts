@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import OpenAI from "openai";
-import { findRun } from "../../shared/db/run-store";
+import { findRun } from "../../shared/db/runs/run-rows";
 import type { AgentRun } from "../../shared/db/entities/run.entity";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "chai";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
-import { completeRun, insertStep } from "../../shared/db/run-finish-writes";
-import { RunLeaseLostError } from "../../shared/db/run-lease-check";
+import { completeRun, failRun } from "../../shared/db/runs/run-results";
+import { insertStep, loadSteps } from "../../shared/db/run-step-store";
+import { RunLeaseLostError, claimRunLease, releaseRunLease } from "../../shared/db/runs/run-leases";
 import { newRunId } from "../../shared/db/run-id";
 import { failAbandonedRun } from "../../workers/abandoned-runs";
-import { claimRunLease, failRun, findRun, insertRun, loadSteps, releaseRunLease } from "../../shared/db/run-store";
+import { findRun, insertRun } from "../../shared/db/runs/run-rows";
 import { agentRequest, createKey, createRun } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
 

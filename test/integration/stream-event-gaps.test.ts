@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "chai";
 import { agentStreamFormat } from "../../api/runs/agent-stream";
-import { runFrames } from "../../api/runs/run-stream";
+import { runFrames } from "../../api/spine/run-stream";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import { MODEL_OUTPUT_MAX_CHARS } from "../../shared/limits/outside-content";
-import { findRun } from "../../shared/db/run-store";
+import { findRun } from "../../shared/db/runs/run-rows";
 import type { AgentRun } from "../../shared/db/entities/run.entity";
 import { RunEventWriter, runEventsKey } from "../../shared/queues/run-events";
 import { harnessWithKey, type Harness } from "../helpers/harness";

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { findRun } from "../../shared/db/run-store";
+import { findRun } from "../../shared/db/runs/run-rows";
 import { harness, type Harness } from "../helpers/harness";
 import { exited, spawnEntry } from "../helpers/child-process";
 import { eventually, request } from "../helpers/http";

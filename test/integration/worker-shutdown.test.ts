@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { expect } from "chai";
 import type { Worker } from "bullmq";
-import { findRun } from "../../shared/db/run-store";
+import { findRun } from "../../shared/db/runs/run-rows";
 import { createKey } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
 import { exited, spawnEntry } from "../helpers/child-process";

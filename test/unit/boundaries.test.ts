@@ -7,6 +7,12 @@ const ROOT = join(__dirname, "..", "..");
 /** Use cases: what the service does, called by routes; they know nothing of HTTP. */
 const USE_CASES = ["api/runs/", "api/marketplace/", "api/token-launch/", "api/limits/", "api/auth/"];
 
+/** The run spine (store the row, enqueue the id, wait, answer): what run use cases call, below them all. */
+const SPINE = ["api/spine/"];
+
+/** What the spine may use of api/runs/: the presenters its error answers share with the job read. */
+const SHARED_PRESENTERS = "api/runs/presenters/";
+
 /** The import graph of the code, with type-only imports or without them. */
 async function importGraph(withTypeImports: boolean): Promise<{ graph: Record<string, string[]>; cycles: string[][] }> {
   const result = await madge(["api", "workers", "shared", "scripts"], {
@@ -31,7 +37,8 @@ function offending(graph: Record<string, string[]>, from: string[], to: string[]
  * `boundaries/dependencies` says the same while editing): shared/ imports neither api/ nor
  * workers/, api/ and workers/ never import each other, use cases never import the HTTP plumbing or
  * the routes, the plumbing never imports routes nor calls a use case (it may name their types),
- * and there are no import cycles.
+ * api/marketplace/ never imports api/runs/ (runs use marketplace prompts, the marketplace starts
+ * runs through the spine), the spine imports no use case, and there are no import cycles.
  */
 describe("folder boundaries", function () {
   this.timeout(60_000);
@@ -49,8 +56,12 @@ describe("folder boundaries", function () {
     [["shared/"], ["workers/"]],
     [["api/"], ["workers/"]],
     [["workers/"], ["api/"]],
-    [USE_CASES, ["api/http/", "api/routes/"]],
+    [
+      [...USE_CASES, ...SPINE],
+      ["api/http/", "api/routes/"],
+    ],
     [["api/http/"], ["api/routes/"]],
+    [["api/marketplace/"], ["api/runs/"]],
   ];
   for (const [from, to] of rules) {
     it(`${from.join(", ")} never import ${to.join(", ")}`, () => {
@@ -63,6 +74,19 @@ describe("folder boundaries", function () {
     // The graph without type imports is a different one: it lacks edges the full graph has.
     expect(offending(all, ["api/http/"], USE_CASES)).to.not.deep.equal([]);
     expect(offending(values, ["api/http/"], USE_CASES)).to.deep.equal([]);
+  });
+
+  it("api/spine/ imports no use case (but the run presenters its error answers share)", () => {
+    expect(Object.keys(all).some((f) => f.startsWith("api/spine/"))).to.equal(true);
+    const found = offending(all, SPINE, USE_CASES).filter(
+      (edge) => !edge.split(" -> ")[1].startsWith(SHARED_PRESENTERS),
+    );
+    expect(found).to.deep.equal([]);
+  });
+
+  it("api/http/ names the spine's types but never calls it", () => {
+    expect(offending(all, ["api/http/"], SPINE)).to.not.deep.equal([]);
+    expect(offending(values, ["api/http/"], SPINE)).to.deep.equal([]);
   });
 
   it("has no import cycles", () => {

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { retryRefusal } from "../../api/runs/operator-retry";
 import { config } from "../../shared/config";
-import type { RetryCandidate } from "../../shared/db/run-retry";
+import type { RetryCandidate } from "../../shared/db/runs/run-retries";
 
 describe("an operator's retry of a run", () => {
   const hour = 3_600_000;

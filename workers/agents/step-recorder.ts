@@ -3,7 +3,7 @@ import type { DataSource } from "typeorm";
 import type { ChargeKind, RunCharge } from "../../shared/db/entities/run-charge.entity";
 import type { RunStep, StepStatus } from "../../shared/db/entities/run-step.entity";
 import { insertCharge } from "../../shared/db/run-charge-store";
-import { insertStep } from "../../shared/db/run-finish-writes";
+import { insertStep } from "../../shared/db/run-step-store";
 import type { Truncation } from "../../shared/limits/outside-content";
 import { countLedgerEntry } from "../../shared/metrics/billing";
 import type { AgentOutcomes } from "./agent-outcomes";

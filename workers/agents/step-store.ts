@@ -2,7 +2,7 @@ import type { DataSource } from "typeorm";
 import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
-import { RunLeaseLostError } from "../../shared/db/run-lease-check";
+import { RunLeaseLostError } from "../../shared/db/runs/run-leases";
 import type { Truncation } from "../../shared/limits/outside-content";
 import { AgentOutcomes } from "./agent-outcomes";
 

@@ -1,8 +1,8 @@
 import type { Run } from "../../shared/db/entities/run.entity";
-import { loadChildren } from "../../shared/db/run-batch-store";
+import { loadChildren } from "../../shared/db/runs/run-batches";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
-import { completeRun } from "../../shared/db/run-finish-writes";
-import { claimRun } from "../../shared/db/run-store";
+import { completeRun } from "../../shared/db/runs/run-results";
+import { claimRun } from "../../shared/db/runs/run-leases";
 import { roundCost } from "../../shared/llm/pricing";
 import type { RunJobResult } from "../../shared/queues/registry";
 import type { HandlerContext } from "./handler";

@@ -13,7 +13,7 @@ import type {
 import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { loadCharges } from "../../shared/db/run-charge-store";
-import { loadSteps } from "../../shared/db/run-store";
+import { loadSteps } from "../../shared/db/run-step-store";
 import { countRun, type RunOutcome } from "../../shared/metrics/runs";
 import type { RunEventWriter } from "../../shared/queues/run-events";
 import type { UsageCounter } from "../agents/agent-context";

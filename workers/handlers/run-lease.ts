@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
 import type { Run } from "../../shared/db/entities/run.entity";
-import { claimRunLease, releaseRunLease, renewRunLease } from "../../shared/db/run-store";
+import { claimRunLease, releaseRunLease, renewRunLease } from "../../shared/db/runs/run-leases";
 
 /** A delivery found its run held by another execution's live lease: the job is to be tried again later. */
 export class RunLeasedError extends Error {

@@ -1,9 +1,8 @@
 import type { Run } from "../../shared/db/entities/run.entity";
 import { config } from "../../shared/config";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
-import { completeRun } from "../../shared/db/run-finish-writes";
-import { RunLeaseLostError } from "../../shared/db/run-lease-check";
-import { failRun, recordCancelledUsage } from "../../shared/db/run-store";
+import { completeRun, failRun, recordCancelledUsage } from "../../shared/db/runs/run-results";
+import { RunLeaseLostError } from "../../shared/db/runs/run-leases";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { countBudgetStop } from "../../shared/metrics/runs";
 import { RunEventWriter } from "../../shared/queues/run-events";

@@ -4,7 +4,7 @@ import type { AgentCompletionRequest, AgentRunOutput } from "../../../shared/con
 import { resolveModel } from "../../../shared/llm/providers";
 import type { ApiDeps } from "../../deps";
 import { PlatformError } from "../../platform-error";
-import { runAndWait } from "../../runs/submit-run";
+import { runAndWait } from "../../spine/submit-run";
 import { assertPasses, RULES_ONLY, scoreByRules, type ContentScore, type ScoringSettings } from "./content-rules";
 import type { PromptContent } from "./prompt-record";
 import { assertTrustedSeller, type TrustSettings } from "./trust";

@@ -30,6 +30,7 @@ import {
 } from "./tokenize-prompt";
 import type { StoredLaunch } from "../../token-launch/launch-job";
 import { reviewOnCreate } from "./review";
+import { transaction } from "../../../shared/db/sql";
 
 /** Prompt creation's success body. */
 export interface CreatePromptResult extends PromptTokenOutcome {
@@ -90,7 +91,7 @@ export async function insertPreparedPrompts(
   prompts: PreparedPrompt[],
   now: Date,
 ): Promise<PromptRow[]> {
-  return deps.ds.transaction(async (tx) => {
+  return transaction(deps.ds, async (tx) => {
     const rows: PromptRow[] = [];
     for (const { counter, values } of prompts) {
       await consumeDailyQuota(tx, userId, counter, limits, now);
@@ -128,7 +129,7 @@ async function insertCounted(
   now: Date,
 ): Promise<{ row: PromptRow; launch: StoredLaunch | null }> {
   try {
-    return await deps.ds.transaction(async (tx) => {
+    return await transaction(deps.ds, async (tx) => {
       await consumeDailyQuota(tx, caller.userId, counter, services.dailyLimits, now);
       const row = await insertPrompt(tx, caller.userId, values);
       const launch = token

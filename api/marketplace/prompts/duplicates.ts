@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { findDuplicateId } from "../../../shared/db/prompt-store";
-import type { Queryable } from "../../../shared/db/queryable";
+import type { Queryable } from "../../../shared/db/sql";
 import { PlatformError } from "../../platform-error";
 
 /** The form two texts are compared in: trimmed, whitespace collapsed, case-folded. */

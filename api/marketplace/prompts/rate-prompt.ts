@@ -2,6 +2,7 @@ import type { DataSource } from "typeorm";
 import { PlatformError } from "../../platform-error";
 import { addToRatingCounters, lockVisiblePrompt } from "../../../shared/db/prompt-store";
 import { upsertRating } from "../../../shared/db/prompt-review-store";
+import { transaction } from "../../../shared/db/sql";
 
 export interface PromptRating {
   id: string;
@@ -26,7 +27,7 @@ export interface RatePromptResult {
  * ratings keep `review_count` and `rating_sum` exact.
  */
 export async function ratePrompt(ds: DataSource, userId: string, input: PromptRating): Promise<RatePromptResult> {
-  return ds.transaction(async (tx) => {
+  return transaction(ds, async (tx) => {
     const prompt = await lockVisiblePrompt(tx, input.id, userId);
     if (!prompt) {
       throw new PlatformError(404, "Not found", "There is no prompt with this id", {}, "PROMPT_NOT_FOUND");

@@ -10,6 +10,7 @@ import {
 import { PlatformError } from "../../platform-error";
 import type { ContentScore } from "./content-rules";
 import { promptListingUrl, toPromptRecord, type PromptRecord } from "./prompt-record";
+import { transaction } from "../../../shared/db/sql";
 
 // A prompt's review: the status a create or an edit leads to (pending, or approved automatically by
 // its score) and a moderator's decision. An owner's `status` is only ever a request.
@@ -121,7 +122,7 @@ export async function moderatePrompt(
   moderatorId: string,
   decision: ModerationDecision,
 ): Promise<ModeratePromptResult> {
-  const row = await ds.transaction(async (tx) => {
+  const row = await transaction(ds, async (tx) => {
     const prompt = await lockPromptVersion(tx, decision.prompt_id);
     if (!prompt) throw new PlatformError(404, "Not found", "There is no prompt with this id", {}, "PROMPT_NOT_FOUND");
     if (prompt.user_id === moderatorId)

@@ -1,7 +1,7 @@
 import { newRunId } from "../../../shared/db/run-id";
 import { config } from "../../../shared/config";
 import type { QuotaColumn } from "../../../shared/db/entities/daily-usage.entity";
-import type { Queryable } from "../../../shared/db/queryable";
+import type { Queryable } from "../../../shared/db/sql";
 import { insertPromptLaunch, isLiveLaunchViolation } from "../../../shared/db/token-launch-store";
 import type { CreatorKey } from "../../../shared/chain/creator-key";
 import type { ApiDeps } from "../../deps";

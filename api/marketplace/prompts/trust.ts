@@ -1,6 +1,6 @@
 import { PlatformError } from "../../platform-error";
 import { countTrustedRatings } from "../../../shared/db/prompt-review-store";
-import type { Queryable } from "../../../shared/db/queryable";
+import type { Queryable } from "../../../shared/db/sql";
 
 /** Items a seller needs rated 4 or more (on average, by counted raters) before selling. */
 const TRUSTED_ITEMS_REQUIRED = 2;

@@ -27,6 +27,7 @@ import {
 } from "./prompt-record";
 import { checkPromptToken, launchPromptToken, storePromptLaunch, type PromptToken } from "./tokenize-prompt";
 import { listingChanged, reviewOnEdit } from "./review";
+import { transaction } from "../../../shared/db/sql";
 
 export type PromptEdit = Partial<PromptFields> & { id: string };
 
@@ -144,7 +145,7 @@ async function launchEditToken(
   current: PromptRow,
   token: PromptToken,
 ): Promise<void> {
-  const launch = await deps.ds.transaction((tx) => storePromptLaunch(tx, caller, current.id, token, null));
+  const launch = await transaction(deps.ds, (tx) => storePromptLaunch(tx, caller, current.id, token, null));
   await launchPromptToken(
     deps,
     services,
@@ -168,7 +169,7 @@ async function write(
   edit: { score: ContentScore | null; launchedToken: boolean },
 ): Promise<PromptRow> {
   try {
-    return await deps.ds.transaction(async (tx) => {
+    return await transaction(deps.ds, async (tx) => {
       const locked = await findOwnPrompt(tx, id, userId, { forUpdate: true });
       if (!locked) throw notFound();
       const review = reviewOnEdit(

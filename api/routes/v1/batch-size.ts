@@ -1,6 +1,6 @@
 import type { Middleware } from "koa";
 import { config } from "../../../shared/config";
-import { assertBatchSize } from "../../runs/batch";
+import { assertBatchSize } from "../../spine/batch";
 
 /**
  * A batch over `MAX_BATCH_SIZE` is refused (400) before its items are validated one by one.

@@ -1,5 +1,5 @@
 import type { Run } from "../../../shared/db/entities/run.entity";
-import type { StepSummary } from "../../../shared/db/run-progress-store";
+import type { StepSummary } from "../../../shared/db/run-step-store";
 import { roundCost } from "../../../shared/llm/pricing";
 import { plannedSteps } from "../../../shared/swarms/planned-steps";
 

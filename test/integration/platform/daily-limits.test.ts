@@ -3,6 +3,7 @@ import { consumeDailyQuota, readDailyUsage } from "../../../api/limits/daily-lim
 import { PlatformError } from "../../../api/platform-error";
 import { harness, type Harness } from "../../helpers/harness";
 import { post, promptBody, promptsPlatform, type PromptsPlatform } from "../../helpers/prompts";
+import { transaction } from "../../../shared/db/sql";
 
 describe("daily limits", function () {
   this.timeout(120_000);
@@ -110,7 +111,7 @@ describe("daily limits", function () {
       const now = new Date();
       const outcomes = await Promise.allSettled(
         Array.from({ length: 50 }, () =>
-          h.deps.ds.transaction((tx) =>
+          transaction(h.deps.ds, (tx) =>
             consumeDailyQuota(tx, userId, "paidPrompts", { ...limits, paidPrompts: 7 }, now),
           ),
         ),
@@ -123,12 +124,10 @@ describe("daily limits", function () {
 
     it("gives the count back when the transaction it ran in rolls back", async () => {
       const { userId } = await h.newKey();
-      await h.deps.ds
-        .transaction(async (tx) => {
-          await consumeDailyQuota(tx, userId, "paidAgents", limits);
-          throw new Error("the launch failed");
-        })
-        .catch(() => undefined);
+      await transaction(h.deps.ds, async (tx) => {
+        await consumeDailyQuota(tx, userId, "paidAgents", limits);
+        throw new Error("the launch failed");
+      }).catch(() => undefined);
       expect((await readDailyUsage(h.deps.ds, userId)).paidAgents).to.equal(0);
     });
 

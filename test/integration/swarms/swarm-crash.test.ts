@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { findRun } from "../../../shared/db/run-store";
+import { findRun } from "../../../shared/db/runs/run-rows";
 import { crashMidRun } from "../../helpers/crash-mid-run";
 import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";

@@ -4,7 +4,7 @@ import { validateRequest } from "../../../api/schemas/validate-request";
 import { normaliseSwarmRequest } from "../../../api/runs/swarm-request";
 import { config } from "../../../shared/config";
 import type { SwarmRequest } from "../../../shared/contracts/swarm-request";
-import { findRun, insertRun, isTerminal } from "../../../shared/db/run-store";
+import { findRun, insertRun, isTerminal } from "../../../shared/db/runs/run-rows";
 import { newRunId } from "../../../shared/db/run-id";
 import { enqueue } from "../../../shared/queues/queues";
 import { SWARM_CATALOG, SWARM_TYPES } from "../../../shared/swarms/swarm-catalog";

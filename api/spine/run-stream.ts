@@ -1,6 +1,6 @@
 import { config } from "../../shared/config";
 import type { Run } from "../../shared/db/entities/run.entity";
-import { findRun, isTerminal } from "../../shared/db/run-store";
+import { findRun, isTerminal } from "../../shared/db/runs/run-rows";
 import { readRunEventsAfter, type RunEvent, type RunEventEntry } from "../../shared/queues/run-events";
 import type { ApiDeps } from "../deps";
 import type { Frame, FrameStream } from "../reply";

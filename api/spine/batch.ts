@@ -2,7 +2,7 @@ import { newRunId } from "../../shared/db/run-id";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import { config } from "../../shared/config";
 import { isRunOfKind, type Run, type RunKind, type RunOfKind } from "../../shared/db/entities/run.entity";
-import { insertBatch, loadChildren } from "../../shared/db/run-batch-store";
+import { insertBatch, loadChildren } from "../../shared/db/runs/run-batches";
 import { BadRequestError } from "../../shared/errors";
 import { addLogContext } from "../../shared/logger";
 import { describeJob } from "../../shared/queues/job-description";
@@ -11,9 +11,10 @@ import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { acceptedReply, type Reply } from "../reply";
-import type { RunHooks } from "./ready-agents";
-import { takeEarlierRun } from "./run-attempt";
-import { assertSucceeded, awaitRun, enqueueAndAwait, syncWaitMs, type Prefer } from "./submit-run";
+import { syncWaitMs, type Prefer } from "./prefer";
+import { assertSucceeded } from "./run-answer";
+import { takeEarlierRun, type AttemptHooks } from "./run-attempt";
+import { awaitRun, enqueueAndAwait } from "./wait-for-run";
 
 /** The runs of one kind of batch (an agent batch's agents, a swarm batch's swarms): the parent's and its items', and how they are answered. */
 export interface BatchKind<P extends RunKind, C extends RunKind> {
@@ -57,7 +58,7 @@ export async function runBatch<P extends RunKind, C extends RunKind>(
   kind: BatchKind<P, C>,
   owner: KeyOwner,
   prefer: Prefer,
-  hooks: RunHooks,
+  hooks: AttemptHooks,
   prepare: () => Promise<BatchItems<P> | Reply>,
 ): Promise<Reply> {
   const earlier = await takeEarlierRun(deps, owner, kind.parentKind, prefer, hooks);

@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
-import type { Run } from "./entities/run.entity";
-import { sql } from "./sql";
+import type { Run } from "../entities/run.entity";
+import { sql } from "../sql";
 
 /** A run as an operator's retry sees it: the row, and whether the API key that made it has been revoked since. */
 export type RetryCandidate = Run & { key_revoked: boolean };

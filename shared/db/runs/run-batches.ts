@@ -1,7 +1,7 @@
 import type { DataSource } from "typeorm";
-import type { Run, RunKind } from "./entities/run.entity";
-import type { StoredSecret } from "../secrets/run-secrets";
-import { sql } from "./sql";
+import type { Run, RunKind } from "../entities/run.entity";
+import type { StoredSecret } from "../../secrets/run-secrets";
+import { sql, transaction } from "../sql";
 
 export interface NewBatch {
   parentId: string;
@@ -16,8 +16,9 @@ export interface NewBatch {
 
 /** Stores a batch's parent run and its children (one per item, with their positions) in one transaction. */
 export async function insertBatch(ds: DataSource, batch: NewBatch): Promise<void> {
-  await ds.transaction(async (manager) => {
-    await manager.query(
+  await transaction(ds, async (tx) => {
+    await sql(
+      tx,
       `INSERT INTO runs (id, job_id, kind, api_key_id, user_id, status, request) VALUES ($1, $2, $3, $4, $5, 'queued', $6)`,
       [
         batch.parentId,
@@ -29,7 +30,8 @@ export async function insertBatch(ds: DataSource, batch: NewBatch): Promise<void
       ],
     );
     // One multi-row insert: a 100-item batch is one round trip, not a hundred.
-    await manager.query(
+    await sql(
+      tx,
       `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, sealed_secrets, item_index)
        SELECT c.id, c.id::text, $2, $3, $4, $5, 'queued', c.request, c.sealed_secrets, c.idx
          FROM unnest($1::uuid[], $6::jsonb[], $8::jsonb[], $7::int[]) AS c(id, request, sealed_secrets, idx)`,

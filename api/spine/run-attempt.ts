@@ -1,9 +1,9 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { RunKind, RunOfKind } from "../../shared/db/entities/run.entity";
-import { findRunForUser } from "../../shared/db/run-store";
+import { findRunForUser } from "../../shared/db/runs/run-rows";
 import { addLogContext } from "../../shared/logger";
 import type { ApiDeps } from "../deps";
-import type { Prefer } from "./submit-run";
+import type { Prefer } from "./prefer";
 
 /** The run an earlier attempt of a request started, for a later attempt to answer from. */
 export interface EarlierRun {
@@ -28,6 +28,12 @@ export interface RunAttempt {
   runFound: (runId: string) => void;
 }
 
+/** What a run request's hooks tell the spine: whether it is another attempt, and its rate-limit verdict if still on its way. */
+export interface AttemptHooks {
+  attempt?: RunAttempt;
+  admission?: Promise<void>;
+}
+
 /**
  * The run an earlier attempt of this request started, when the request is another attempt and
  * the run is the caller's and of the kind this use case starts, with the request's wait cut to
@@ -39,7 +45,7 @@ export async function takeEarlierRun<K extends RunKind>(
   owner: Pick<KeyOwner, "userId">,
   kind: K,
   prefer: Prefer,
-  hooks: { attempt?: RunAttempt; admission?: Promise<void> },
+  hooks: AttemptHooks,
 ): Promise<{ run: RunOfKind<K>; prefer: Prefer } | null> {
   const { attempt, admission } = hooks;
   if (!attempt?.takeEarlierRun) return null;

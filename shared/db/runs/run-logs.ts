@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
-import type { Run } from "./entities/run.entity";
-import { sql } from "./sql";
+import type { Run } from "../entities/run.entity";
+import { sql } from "../sql";
 
 /** What a run log shows of a run. */
 export type RunLogRow = Pick<

@@ -1,0 +1,90 @@
+import { newRunId } from "../../shared/db/run-id";
+import type { KeyOwner } from "../../shared/auth/api-keys";
+import type { Run, RunKind } from "../../shared/db/entities/run.entity";
+import { confirmRunStored } from "../../shared/db/runs/run-rows";
+import { ServiceUnavailableError } from "../../shared/errors";
+import { describeJob } from "../../shared/queues/job-description";
+import { enqueue } from "../../shared/queues/queues";
+import { addLogContext } from "../../shared/logger";
+import type { JobName } from "../../shared/queues/registry";
+import { sealRunSecrets, type WithheldSecret } from "../../shared/secrets/run-secrets";
+import type { ApiDeps } from "../deps";
+import { insertAdmitted } from "./admitted-insert";
+import { enqueueAndAwait } from "./wait-for-run";
+
+/** BullMQ priority of flex runs: any standard job is taken first. */
+const FLEX_PRIORITY = 10;
+
+/** A run to store and queue: what it is, who it is for, and what the request told the spine. */
+export interface SubmitRun {
+  kind: RunKind;
+  job: JobName;
+  /** The request as stored and shown back: secrets withheld (see `run-secrets`). */
+  request: unknown;
+  /** The secrets withheld from `request`, sealed into the run's row bound to its id and owner. */
+  secrets?: WithheldSecret[];
+  /** Who the run is for; runs the service makes on its own behalf have no key. */
+  owner: Pick<KeyOwner, "userId"> & { apiKeyId: string | null };
+  /** `flex` runs wait behind standard ones in the queue. */
+  serviceTier?: "standard" | "flex";
+  /**
+   * The request's rate-limit verdict when it is still on its way (see `rateLimit`'s
+   * `deferVerdict`): awaited alongside the insert, and a refusal removes the row before anything
+   * is queued.
+   */
+  admission?: Promise<void>;
+  /** Told the run's id once its row is stored, before it is queued. */
+  onStored?(runId: string): void;
+}
+
+/**
+ * The run spine, which every run request goes through: store the row, enqueue the id, wait for
+ * the final row; the caller answers from it (`answerRun`, `assertSucceeded`). Returns the run id
+ * and the finished row (null when the wait ran out first or nobody waited).
+ *
+ * A caller who waits learns the job id only from an answer that follows a durable commit: the
+ * run's final write, or `confirmRunStored` when the wait runs out. Such a commit puts every earlier
+ * one on disk, so this insert need not wait for the disk itself (about 0.4 of the 0.9 ms it took). A
+ * caller given the job id at once (202, streaming) gets a durable insert.
+ */
+export async function runAndWait(
+  deps: ApiDeps,
+  run: SubmitRun,
+  waitMs: number | null,
+): Promise<{ runId: string; run: Run | null }> {
+  const runId = newRunId();
+  addLogContext({ runId }); // the request's lines from here on name its run
+  const waits = waitMs !== null;
+
+  // 1. Store the row, `queued`: the row exists before the job. Beside the rate-limit verdict
+  //    (`insertAdmitted`), and without waiting for the disk when a durable commit follows (above).
+  const row = {
+    id: runId,
+    kind: run.kind,
+    apiKeyId: run.owner.apiKeyId,
+    userId: run.owner.userId,
+    request: run.request,
+    sealedSecrets: sealRunSecrets(run.secrets ?? [], { runId, userId: run.owner.userId }),
+    serviceTier: run.serviceTier,
+  };
+  await insertAdmitted(deps, row, { relaxed: waits }, run.admission);
+  run.onStored?.(runId);
+
+  // 2. Enqueue the id and 3. wait for the final row, listening before the job is queued
+  //    (`enqueueAndAwait`) so that a fast run's end is not missed.
+  const options = run.serviceTier === "flex" ? { priority: FLEX_PRIORITY } : {};
+  const finished = await enqueueAndAwait(
+    deps,
+    runId,
+    () => enqueue(deps.queues, run.job, { ...describeJob(run), runId }, runId, options),
+    waitMs,
+  );
+
+  // 4. Answer: the final row, or — before a 504 names the job id — a durable commit proving the row is on disk.
+  if (waits && !finished && !(await confirmRunStored(deps.ds, runId))) {
+    throw new ServiceUnavailableError(
+      "The run was lost in a database restart before it started; send the request again",
+    );
+  }
+  return { runId, run: finished };
+}
