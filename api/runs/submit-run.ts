@@ -1,6 +1,7 @@
 import { newRunId } from "../../shared/db/run-id";
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { Run, RunKind, RunOfKind } from "../../shared/db/entities/run.entity";
+import { jobOf, type SteppedKind } from "../../shared/runs/run-kind-catalog";
 import {
   confirmRunStored,
   deleteQueuedRun,
@@ -16,7 +17,6 @@ import { describeJob } from "../../shared/queues/job-description";
 import { enqueue } from "../../shared/queues/queues";
 import { addLogContext } from "../../shared/logger";
 import { isDatabaseUnavailable } from "../../shared/unavailable";
-import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type WithheldSecret } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { presentStoppedRun } from "./presenters/stopped-run.presenter";
@@ -43,8 +43,8 @@ const RUN_TIMEOUT_RETRY_AFTER_S = 5;
 const FLEX_PRIORITY = 10;
 
 export interface SubmitRun {
-  kind: RunKind;
-  job: JobName;
+  /** A kind a worker executes itself; its job is the catalog's. */
+  kind: SteppedKind;
   /** The request as stored and shown back: secrets withheld (see `run-secrets`). */
   request: unknown;
   /** The secrets withheld from `request`, sealed into the run's row bound to its id and owner. */
@@ -169,7 +169,7 @@ export async function runAndWait(
   const finished = await enqueueAndAwait(
     deps,
     runId,
-    () => enqueue(deps.queues, run.job, { ...describeJob(run), runId }, runId, options),
+    () => enqueue(deps.queues, jobOf(run.kind), { ...describeJob(run), runId }, runId, options),
     waitMs,
   );
   if (waits && !finished && !(await confirmRunStored(deps.ds, runId))) {

@@ -13,12 +13,13 @@ import { completeSwarm } from "../../../runs/swarm-completion";
 import { writeReply } from "../../../http/write-reply";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 import { swarmBatchOperation, swarmCompletionOperation, swarmTypesOperation } from "./swarm.openapi";
+import type { RunPath } from "../../../../shared/runs/run-kind-catalog";
 
 /** E1's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
-export const SWARM_COMPLETIONS_PATH = "/v1/swarm/completions";
+export const SWARM_COMPLETIONS_PATH = "/v1/swarm/completions" satisfies RunPath;
 
 /** E2's path; every item counts as one request against the rate limits (see `admissionOf`). */
-export const SWARM_BATCH_PATH = "/v1/swarm/batch/completions";
+const SWARM_BATCH_PATH = "/v1/swarm/batch/completions" satisfies RunPath;
 
 /** E1 `POST /v1/swarm/completions`, E2 `POST /v1/swarm/batch/completions`, `GET /v1/swarms/available`. */
 export function swarmRouter(deps: ApiDeps): Router {
