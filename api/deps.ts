@@ -8,7 +8,7 @@ import { CompletionWaiter } from "../shared/queues/completion-waiter";
 import { RunEventFollower } from "../shared/queues/run-event-follower";
 import { createFlowProducer, createQueue } from "../shared/queues/queues";
 import { createRedis, type RedisClient } from "../shared/queues/redis";
-import { QUEUE_NAMES, type QueueName } from "../shared/queues/registry";
+import { QUEUE_NAMES, type QueueName } from "../shared/queues/queue-names";
 
 /** Everything the API's routes need, created once per process at boot. */
 export interface ApiDeps {

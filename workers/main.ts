@@ -2,7 +2,7 @@ import { closeDataSource, getDataSource } from "../shared/db/data-source";
 import { config } from "../shared/config";
 import { logger } from "../shared/logger";
 import { onShutdownSignal } from "../shared/shutdown";
-import { isQueueName, QUEUE_NAMES, type QueueName } from "../shared/queues/registry";
+import { isQueueName, QUEUE_NAMES, type QueueName } from "../shared/queues/queue-names";
 import { handlers } from "./handlers";
 import { startWorkerMetricsServer } from "./metrics-server";
 import { assertHandlersFor, startWorkers, type WorkerPool } from "./worker-pool";

@@ -9,11 +9,8 @@ import { readyAgents, type RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import type { Prefer } from "../spine/prefer";
 
-const RESEARCH_BATCH: BatchKind<"advanced_research_batch", "advanced_research"> = {
+const RESEARCH_BATCH: BatchKind<"advanced_research_batch"> = {
   parentKind: "advanced_research_batch",
-  childKind: "advanced_research",
-  parentJob: "advanced-research-batch",
-  childJob: "advanced-research",
   present: (_parent, children) => children.map(presentAdvancedResearch),
 };
 

@@ -34,7 +34,6 @@ export function prepareResearch(body: AdvancedResearchRequest, owner: KeyOwner, 
 /** One session, stored as an `advanced_research` run on the swarm queue. */
 const advancedResearch: CompletionKind<AdvancedResearchRequest, "advanced_research"> = {
   kind: "advanced_research",
-  job: "advanced-research",
   prepare: (body, owner) => prepareResearch(body, owner),
   // No client agents: the director and researchers are the service's; only the image is a URL to check.
   agentsOf: (request) => ({ specs: [], images: imageUrls(request) }),

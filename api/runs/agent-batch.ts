@@ -12,11 +12,8 @@ import { assertAgentModelsServable } from "./run-models";
 import { assertBuiltinToolsOffered } from "./builtin-tools";
 import type { Prefer } from "../spine/prefer";
 
-const AGENT_BATCH: BatchKind<"agent_batch", "agent"> = {
+const AGENT_BATCH: BatchKind<"agent_batch"> = {
   parentKind: "agent_batch",
-  childKind: "agent",
-  parentJob: "agent-batch",
-  childJob: "agent-run",
   present: presentAgentBatch,
 };
 

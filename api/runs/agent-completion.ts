@@ -24,7 +24,6 @@ const AGENT_FIELD = () => "agent_config";
 /** An agent completion's one agent, stored as an `agent` run. */
 const agentCompletion: CompletionKind<AgentCompletionRequest> = {
   kind: "agent",
-  job: "agent-run",
   prepare(body, owner) {
     assertAgentModelsServable([body.agent_config], AGENT_FIELD); // 400 naming the model (and the key to set)
     assertBuiltinToolsOffered([body], () => "tools_enabled");

@@ -69,7 +69,6 @@ const batchedGridWorkflowCompletion: CompletionKind<
   BatchedGridWorkflowBody
 > = {
   kind: "batched_grid_workflow",
-  job: "batched-grid-workflow",
   prepare: prepareGrid,
   agentsOf: (request) => ({
     specs: request.agents,

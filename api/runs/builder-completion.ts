@@ -52,7 +52,6 @@ const autoSwarmBuilderCompletion: CompletionKind<
   BuilderBody<AutoSwarmBuilderRequest>
 > = {
   kind: "auto_swarm_builder",
-  job: "auto-swarm-builder",
   prepare: (body, owner) => prepared(body, owner, AUTO_SWARM_BUILDER_MAX_TOKENS),
   ...builderSteps,
   present: presentAutoSwarmBuilder,
@@ -65,7 +64,6 @@ const agentGenerateCompletion: CompletionKind<
   BuilderBody<AgentGenerateRequest>
 > = {
   kind: "agent_generate",
-  job: "agent-generate",
   prepare: (body, owner) => prepared(body, owner, DEFAULT_MAX_TOKENS),
   ...builderSteps,
   present: presentAgentGenerate,

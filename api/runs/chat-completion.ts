@@ -36,7 +36,6 @@ function chatCompletion(
 ): CompletionKind<AgentCompletionRequest, "agent"> {
   return {
     kind: "agent",
-    job: "agent-run",
     prepare(body, owner) {
       assertChatModelServable(model);
       return prepareAgentRequest(body, owner);

@@ -1,7 +1,7 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
-import type { Run, RunKind, RunOfKind } from "../../shared/db/entities/run.entity";
-import type { JobName } from "../../shared/queues/registry";
+import type { Run, RunOfKind } from "../../shared/db/entities/run.entity";
+import type { SteppedKind } from "../../shared/runs/run-kind-catalog";
 import type { SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
@@ -22,9 +22,9 @@ interface RunRequest {
  * What sets one kind of single run (an agent completion's agent, a swarm completion's swarm, …) apart in the completion steps:
  * `B` is the body as validated, `R` the request as stored (the same unless `prepare` reshapes it).
  */
-export interface CompletionKind<R extends RunRequest, K extends RunKind = RunKind, B = R> {
+export interface CompletionKind<R extends RunRequest, K extends SteppedKind = SteppedKind, B = R> {
+  /** Its kind of run, whose job (the catalog's) executes it. */
   kind: K;
-  job: JobName;
   /** The request checked (400 before anything is stored) and made ready: defaults and budget filled in. */
   prepare(body: B, owner: KeyOwner): R;
   /** The request's agents, and what else it connects to. */
@@ -47,7 +47,7 @@ export interface CompletionKind<R extends RunRequest, K extends RunKind = RunKin
  * does not wait, or its frames when it streams. A request that is another attempt of one that
  * started a run (see `takeEarlierRun`) does none of that: it answers from that run.
  */
-export async function completeRun<R extends RunRequest, K extends RunKind, B>(
+export async function completeRun<R extends RunRequest, K extends SteppedKind, B>(
   deps: ApiDeps,
   kind: CompletionKind<R, K, B>,
   body: B,
@@ -70,7 +70,6 @@ export async function completeRun<R extends RunRequest, K extends RunKind, B>(
     deps,
     {
       kind: kind.kind,
-      job: kind.job,
       request,
       secrets,
       owner,
@@ -91,7 +90,7 @@ function waitFor(request: RunRequest, prefer: Prefer): number | null {
 }
 
 /** The answer for a run: its frames, a 202, or its result (or the error it ended in) once it ended. */
-function answer<R extends RunRequest, K extends RunKind, B>(
+function answer<R extends RunRequest, K extends SteppedKind, B>(
   deps: ApiDeps,
   kind: CompletionKind<R, K, B>,
   { runId, request, run }: { runId: string; request: R; run: Run | null },

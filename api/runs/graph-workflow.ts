@@ -71,7 +71,6 @@ function prepareGraph(body: GraphWorkflowBody, owner: KeyOwner): GraphWorkflowRe
 /** The graph workflow, stored as a `graph_workflow` run and run by the `graph-workflow` job. */
 const graphWorkflowCompletion: CompletionKind<GraphWorkflowRequest, "graph_workflow", GraphWorkflowBody> = {
   kind: "graph_workflow",
-  job: "graph-workflow",
   prepare: prepareGraph,
   agentsOf: (request) => ({ specs: request.agents, images: imageUrls(request) }),
   withAgents: (request, agents) => ({ ...request, agents }),

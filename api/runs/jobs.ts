@@ -6,8 +6,9 @@ import { isUuid } from "../../shared/db/uuid";
 import { AppError, NotFoundError } from "../../shared/errors";
 import { publishCancel } from "../../shared/queues/cancellation";
 import type { ApiDeps } from "../deps";
-import { KINDS_WITH_STEPS, presentProgress } from "./presenters/job-progress.presenter";
-import { KINDS_WITH_CHILDREN, presentJob } from "./presenters/job.presenter";
+import { hasChildren, takesOwnSteps } from "../../shared/runs/run-kind-catalog";
+import { presentProgress } from "./presenters/job-progress.presenter";
+import { presentJob } from "./presenters/job.presenter";
 
 const noJob = (jobId: string) => new NotFoundError(`No job '${jobId}' for this API key's account`);
 
@@ -23,9 +24,8 @@ export async function readJob(
   // Job ids are UUIDs; anything else names no job (and could hold text Postgres refuses, like NUL).
   const run = isUuid(jobId) ? await findRunForUser(deps.ds, jobId, userId) : null;
   if (!run) throw noJob(jobId);
-  const children =
-    KINDS_WITH_CHILDREN.has(run.kind) && run.status === "succeeded" ? await loadChildren(deps.ds, run.id) : [];
-  const going = (run.status === "queued" || run.status === "running") && KINDS_WITH_STEPS.has(run.kind);
+  const children = hasChildren(run.kind) && run.status === "succeeded" ? await loadChildren(deps.ds, run.id) : [];
+  const going = (run.status === "queued" || run.status === "running") && takesOwnSteps(run.kind);
   if (!going) return presentJob(run, children);
   return { ...presentJob(run), progress: presentProgress(run, await loadStepSummaries(deps.ds, run.id)) };
 }

@@ -1,7 +1,7 @@
 import type { Queue } from "bullmq";
 import type { DataSource } from "typeorm";
 import { config } from "../../shared/config";
-import type { RunKind } from "../../shared/db/entities/run.entity";
+import { RUN_KIND_CATALOG, type RunKind } from "../../shared/runs/run-kind-catalog";
 import { findRetryCandidate, reopenFailedRun, undoReopen, type RetryCandidate } from "../../shared/db/runs/run-retries";
 import { RUN_STEPS_WITHIN_MS } from "../../shared/db/usage-store";
 import { isUuid } from "../../shared/db/uuid";
@@ -14,22 +14,16 @@ const BATCH =
 const LAUNCH =
   "A token launch is not retried: it signs with its creator's key, which was destroyed when its job ended; its creator launches again";
 
-/** Per kind of run: why its runs are never retried by an operator, or null when a failed one may be. */
-const KIND_REFUSALS: { [K in RunKind]: string | null } = {
-  agent: null,
-  swarm: null,
-  reasoning_agent: null,
-  graph_workflow: null,
-  batched_grid_workflow: null,
-  auto_swarm_builder: null,
-  agent_generate: null,
-  advanced_research: null,
-  swarm_batch: BATCH,
-  agent_batch: BATCH,
-  advanced_research_batch: BATCH,
-  token_launch: LAUNCH,
-  prompt_tokenize: LAUNCH,
-};
+/**
+ * Why runs of a kind are never retried by an operator, or null when a failed one may be: told
+ * from its catalog entry, since what forbids a retry is what the kind is (a batch parent; a job
+ * whose launch key is gone once it ended).
+ */
+function kindRefusal(kind: RunKind): string | null {
+  const { childKind, launchKey } = RUN_KIND_CATALOG[kind];
+  if (childKind) return BATCH;
+  return launchKey ? LAUNCH : null;
+}
 
 /** The run's own time limit in milliseconds: its stored budget's, else the service's longest. */
 function timeLimitMs(run: RetryCandidate): number {
@@ -51,7 +45,7 @@ export function retryRefusal(run: RetryCandidate, now = Date.now()): string | nu
     return "The run succeeded: running it again would bill its client for nothing they asked for";
   if (run.status === "cancelled") return "The run was cancelled by its client";
   if (run.status !== "failed") return `The run has not ended (it is ${run.status})`;
-  const byKind = KIND_REFUSALS[run.kind];
+  const byKind = kindRefusal(run.kind);
   if (byKind) return byKind;
   if (run.parent_id)
     return "A batch item is not retried: its batch recorded the item's outcome in its totals when it ended";

@@ -44,7 +44,6 @@ function normaliseReasoningRequest(body: ReasoningBody, owner: KeyOwner): Reason
 /** A reasoning agent, stored as a `reasoning_agent` run; its calls all run on the request's model. */
 const reasoningCompletion: CompletionKind<ReasoningRequest, "reasoning_agent", ReasoningBody> = {
   kind: "reasoning_agent",
-  job: "reasoning-agent-run",
   prepare(body, owner) {
     const request = normaliseReasoningRequest(body, owner);
     assertModelServable(request.model_name, "model_name");

@@ -16,11 +16,8 @@ import { assertRequestEgress, imageUrls } from "./request-egress";
 import type { Prefer } from "../spine/prefer";
 import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 
-const SWARM_BATCH: BatchKind<"swarm_batch", "swarm"> = {
+const SWARM_BATCH: BatchKind<"swarm_batch"> = {
   parentKind: "swarm_batch",
-  childKind: "swarm",
-  parentJob: "swarm-batch",
-  childJob: "swarm-run",
   // Refused items are kept with the parent, so every slot is told from the stored batch.
   present: (parent, children) => batchSlots(parent.request, children),
 };

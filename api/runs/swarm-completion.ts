@@ -14,7 +14,6 @@ import { swarmStreamFormat } from "./swarm-stream";
 /** A swarm completion's swarm, stored as a `swarm` run. */
 const swarmCompletion: CompletionKind<SwarmRequest> = {
   kind: "swarm",
-  job: "swarm-run",
   prepare(body, owner) {
     const request = normaliseSwarmRequest(body, owner);
     assertSwarmRunnable(request);

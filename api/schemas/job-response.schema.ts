@@ -1,6 +1,6 @@
 import Joi from "joi";
 import { agentOutcomesSchema } from "./run-outcome.schema";
-import { RUN_KINDS } from "../../shared/db/entities/run.entity";
+import { RUN_KINDS } from "../../shared/runs/run-kind-catalog";
 import { PUBLIC_STATUS } from "../runs/presenters/run-status";
 import { agentBatchResponseSchema, agentCompletionResponseSchema } from "./agent-response.schema";
 import { dollars, runId, timestamp, tokenCount } from "./response-fields";

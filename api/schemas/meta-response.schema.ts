@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { RUN_KINDS } from "../../shared/db/entities/run.entity";
+import { RUN_KINDS } from "../../shared/runs/run-kind-catalog";
 import { SWARM_TYPES } from "../../shared/swarms/swarm-catalog";
 import { PUBLIC_STATUS } from "../runs/presenters/run-status";
 import { runId, timestamp } from "./response-fields";

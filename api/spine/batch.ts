@@ -7,7 +7,7 @@ import { BadRequestError } from "../../shared/errors";
 import { addLogContext } from "../../shared/logger";
 import { describeJob } from "../../shared/queues/job-description";
 import { enqueueBatch } from "../../shared/queues/queues";
-import type { JobName } from "../../shared/queues/registry";
+import { jobOf, RUN_KIND_CATALOG, type BatchKindName, type ChildKindOf } from "../../shared/runs/run-kind-catalog";
 import { sealRunSecrets, type SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { acceptedReply, type Reply } from "../reply";
@@ -16,15 +16,19 @@ import { assertSucceeded } from "./run-answer";
 import { takeEarlierRun, type AttemptHooks } from "./run-attempt";
 import { awaitRun, enqueueAndAwait } from "./wait-for-run";
 
-/** The runs of one kind of batch (an agent batch's agents, a swarm batch's swarms): the parent's and its items', and how they are answered. */
-export interface BatchKind<P extends RunKind, C extends RunKind> {
+/**
+ * One kind of batch (an agent batch's agents, a swarm batch's swarms): its parent's kind, whose catalog entry names the
+ * items' kind and both jobs, and how it is answered.
+ */
+export interface BatchKind<P extends BatchKindName> {
   parentKind: P;
-  childKind: C;
-  parentJob: JobName;
-  childJob: JobName;
   /** The answer's body, from the succeeded parent and its children in item order. */
-  present(parent: RunOfKind<P>, children: RunOfKind<C>[]): unknown;
+  present(parent: RunOfKind<P>, children: RunOfKind<ChildKindOf<P>>[]): unknown;
 }
+
+/** The kind of a batch's items, from the catalog. */
+const childKindOf = <P extends BatchKindName>(parentKind: P) =>
+  RUN_KIND_CATALOG[parentKind].childKind as ChildKindOf<P>;
 
 /** A batch made ready to run: the parent's request and its items. */
 export interface BatchItems<P extends RunKind> {
@@ -53,9 +57,9 @@ export function assertBatchSize(count: number): void {
  * batch, or 202 when nobody waits. A request that is another attempt of one that started a batch
  * (see `takeEarlierRun`) prepares and stores nothing: it answers from that batch.
  */
-export async function runBatch<P extends RunKind, C extends RunKind>(
+export async function runBatch<P extends BatchKindName>(
   deps: ApiDeps,
-  kind: BatchKind<P, C>,
+  kind: BatchKind<P>,
   owner: KeyOwner,
   prefer: Prefer,
   hooks: AttemptHooks,
@@ -70,17 +74,18 @@ export async function runBatch<P extends RunKind, C extends RunKind>(
   }
   const batch = await prepare();
   if (!("items" in batch)) return batch;
+  const childKind = childKindOf(kind.parentKind);
   const parentId = newRunId();
   addLogContext({ runId: parentId }); // the request's lines from here on name its run
   const children = batch.items.map(({ request, secrets }) => {
     const id = newRunId();
-    const about = describeJob({ kind: kind.childKind, request, owner });
+    const about = describeJob({ kind: childKind, request, owner });
     return { id, request, about, sealedSecrets: sealRunSecrets(secrets, { runId: id, userId: owner.userId }) };
   });
   await insertBatch(deps.ds, {
     parentId,
     parentKind: kind.parentKind,
-    childKind: kind.childKind,
+    childKind,
     apiKeyId: owner.apiKeyId,
     userId: owner.userId,
     parentRequest: batch.parentRequest,
@@ -91,26 +96,26 @@ export async function runBatch<P extends RunKind, C extends RunKind>(
     enqueueBatch(
       deps.flows,
       {
-        name: kind.parentJob,
+        name: jobOf(kind.parentKind),
         runId: parentId,
         about: describeJob({ kind: kind.parentKind, request: batch.parentRequest, owner }),
       },
-      children.map((c) => ({ name: kind.childJob, runId: c.id, about: c.about })),
+      children.map((c) => ({ name: jobOf(childKind), runId: c.id, about: c.about })),
     );
   const waitMs = syncWaitMs(prefer);
   return answerBatch(deps, kind, parentId, await enqueueAndAwait(deps, parentId, enqueueJobs, waitMs), waitMs);
 }
 
 /** A batch's answer: a 202 when nobody waits, else the presented batch (or the error its parent ended in). */
-async function answerBatch<P extends RunKind, C extends RunKind>(
+async function answerBatch<P extends BatchKindName>(
   deps: ApiDeps,
-  kind: BatchKind<P, C>,
+  kind: BatchKind<P>,
   parentId: string,
   parent: Run | null,
   waitMs: number | null,
 ): Promise<Reply> {
   if (waitMs === null) return acceptedReply(parentId);
   assertSucceeded(parent, parentId, kind.parentKind);
-  const items = (await loadChildren(deps.ds, parentId)).filter(isRunOfKind(kind.childKind));
+  const items = (await loadChildren(deps.ds, parentId)).filter(isRunOfKind(childKindOf(kind.parentKind)));
   return { status: 200, body: kind.present(parent, items) };
 }

@@ -1,12 +1,12 @@
 import { newRunId } from "../../shared/db/run-id";
 import type { KeyOwner } from "../../shared/auth/api-keys";
-import type { Run, RunKind } from "../../shared/db/entities/run.entity";
+import type { Run } from "../../shared/db/entities/run.entity";
 import { confirmRunStored } from "../../shared/db/runs/run-rows";
 import { ServiceUnavailableError } from "../../shared/errors";
 import { describeJob } from "../../shared/queues/job-description";
 import { enqueue } from "../../shared/queues/queues";
 import { addLogContext } from "../../shared/logger";
-import type { JobName } from "../../shared/queues/registry";
+import { jobOf, type SteppedKind } from "../../shared/runs/run-kind-catalog";
 import { sealRunSecrets, type WithheldSecret } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { insertAdmitted } from "./admitted-insert";
@@ -17,8 +17,8 @@ const FLEX_PRIORITY = 10;
 
 /** A run to store and queue: what it is, who it is for, and what the request told the spine. */
 export interface SubmitRun {
-  kind: RunKind;
-  job: JobName;
+  /** A kind a worker executes itself; its job is the catalog's. */
+  kind: SteppedKind;
   /** The request as stored and shown back: secrets withheld (see `run-secrets`). */
   request: unknown;
   /** The secrets withheld from `request`, sealed into the run's row bound to its id and owner. */
@@ -76,7 +76,7 @@ export async function runAndWait(
   const finished = await enqueueAndAwait(
     deps,
     runId,
-    () => enqueue(deps.queues, run.job, { ...describeJob(run), runId }, runId, options),
+    () => enqueue(deps.queues, jobOf(run.kind), { ...describeJob(run), runId }, runId, options),
     waitMs,
   );
 

@@ -1,19 +1,13 @@
 import type { DataSource } from "typeorm";
-import type { RunKind } from "./entities/run.entity";
+import { RUN_KINDS, takesOwnSteps, type RunKind } from "../runs/run-kind-catalog";
 import { sql } from "./sql";
 
 /**
- * Kinds of run that are not themselves a completion call: a batch parent only holds its items
- * (each item is a run of its own and counts once, as the rate limits count it), and token launches
- * are chain transactions, not completions.
+ * Kinds of run that are not themselves a completion call, the ones that take no steps of their
+ * own: a batch parent only holds its items (each item is a run of its own and counts once, as the
+ * rate limits count it), and token launches are chain transactions, not completions.
  */
-const NOT_COMPLETIONS: RunKind[] = [
-  "swarm_batch",
-  "agent_batch",
-  "advanced_research_batch",
-  "token_launch",
-  "prompt_tokenize",
-];
+const NOT_COMPLETIONS: RunKind[] = RUN_KINDS.filter((kind) => !takesOwnSteps(kind));
 
 /** An account's completion calls: in all, succeeded, and queued in the last day and week before `now`. */
 export interface CompletionCounts {

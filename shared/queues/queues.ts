@@ -3,7 +3,9 @@ import type { RedisClient } from "./redis";
 import { config } from "../config";
 import { currentRequestId } from "../logger";
 import type { JobDescription } from "./job-description";
-import { JOBS, type JobData, type JobName, type QueueName } from "./registry";
+import type { JobName } from "../runs/run-kind-catalog";
+import type { QueueName } from "./queue-names";
+import { JOBS, type JobData } from "./registry";
 
 /** Job options every job gets: crash retries with backoff, and finished jobs kept by age. */
 function defaultJobOptions(): JobsOptions {

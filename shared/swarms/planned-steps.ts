@@ -1,6 +1,6 @@
 import type { AgentCompletionRequest, AgentSpec } from "../contracts/agent-spec";
 import type { SwarmRequest } from "../contracts/swarm-request";
-import type { RunKind } from "../db/entities/run.entity";
+import { RUN_KIND_CATALOG, type PlannedStepsRule, type RunKind } from "../runs/run-kind-catalog";
 import { chosenBuiltinTool } from "../tools/builtin-tools";
 import { runsOncePerTask } from "./swarm-catalog";
 
@@ -47,23 +47,30 @@ function workflowSteps(request: { agents?: AgentSpec[]; tasks?: string[]; max_lo
   return perLoop * (request.tasks?.length ?? 1) * (request.max_loops ?? 1) || null;
 }
 
+/** An agent run's steps: a plain agent's turn, unless a built-in tool (`tools_enabled`) adds the calls the model decides on. */
+function agentSteps(request: AgentCompletionRequest): number | null {
+  if (chosenBuiltinTool(request.tools_enabled)) return null;
+  return request.agent_config ? callsPerTurn(request.agent_config) : null;
+}
+
+/** Each rule of the run-kind catalog (`RunKindRecord.steps`), applied to a stored request. */
+const RULES: Record<PlannedStepsRule, (request: never) => number | null> = {
+  agent: agentSteps,
+  swarm: swarmSteps,
+  workflow: workflowSteps,
+  unplanned: () => null,
+};
+
 /**
  * How many steps (LLM and tool calls) a run will take, when its kind and request make that
  * certain: an agent run of a plain agent, the swarm types with a fixed schedule
  * (SequentialWorkflow: agents × loops), and the workflows (a graph's nodes × loops, a grid's
- * cells × loops). Null when the model's own choices decide it (tools, handoffs, routers, judges,
- * `auto`) or the kind has no steps of its own. Progress shows it as the total; the worker's count
- * of finished steps is the done part.
+ * cells × loops), as the kind's catalog entry says. Null when the model's own choices decide it
+ * (tools, handoffs, routers, judges, `auto`) or the kind has no steps of its own. Progress shows
+ * it as the total; the worker's count of finished steps is the done part.
  */
 export function plannedSteps(kind: RunKind, request: unknown): number | null {
   if (!request || typeof request !== "object") return null;
-  if (kind === "agent") {
-    const agent = (request as AgentCompletionRequest).agent_config;
-    // A built-in tool (`tools_enabled`) adds the calls the model decides on.
-    if (chosenBuiltinTool((request as AgentCompletionRequest).tools_enabled)) return null;
-    return agent ? callsPerTurn(agent) : null;
-  }
-  if (kind === "swarm") return swarmSteps(request as SwarmRequest);
-  if (kind === "graph_workflow" || kind === "batched_grid_workflow") return workflowSteps(request);
-  return null;
+  const rule = RUN_KIND_CATALOG[kind].steps;
+  return rule === null ? null : RULES[rule](request as never);
 }

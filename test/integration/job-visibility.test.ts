@@ -5,6 +5,7 @@ import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { insertPrompt } from "../helpers/marketplace-prompts";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
+import { postReasoning } from "../helpers/reasoning";
 import { agent, postSwarm } from "../helpers/swarm";
 
 /** What an operator sees of runs: Bull Board's own API (job data, progress, logs), `GET /v1/jobs` progress, the 504's headers. */
@@ -226,6 +227,32 @@ describe("what operators see of a run", () => {
     });
     if (later.status === "running") expect(later.progress.turns[1]).to.include({ agent: "Second" });
     else expect(later.status).to.equal("success"); // the last steps finished between two reads
+    const done = await eventually(async () => ((await read()).status === "success" ? true : undefined));
+    expect(done).to.equal(true);
+  });
+
+  it("GET /v1/jobs/{id} of a running reasoning agent shows its progress too, with no total (the model decides it)", async () => {
+    const res = await postReasoning(
+      h,
+      owner.key,
+      {
+        agent_name: "Duo",
+        swarm_type: "reasoning-duo",
+        max_loops: 2,
+        task: `Reason it out ${randomUUID().slice(0, 8)}`,
+        llm_args: { sim_latency_ms: 700 },
+      },
+      { prefer: "respond-async" },
+    );
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    const read = async () => (await request(h.baseUrl, "GET", `/v1/jobs/${res.body.job_id}`, { key: owner.key })).body;
+    const going = await eventually(async () => {
+      const job = await read();
+      expect(job.status, JSON.stringify(job)).to.not.equal("success"); // 4 calls of 0.7 s each: still going
+      return job.status === "running" && job.progress?.steps_done >= 1 ? job : undefined;
+    });
+    expect(going.progress.steps_total).to.equal(null);
+    expect(going.progress.turns[0]).to.include({ agent: "Duo-reasoner", type: "llm" });
     const done = await eventually(async () => ((await read()).status === "success" ? true : undefined));
     expect(done).to.equal(true);
   });

@@ -3,7 +3,8 @@ import type { DataSource } from "typeorm";
 import type { Run } from "../../shared/db/entities/run.entity";
 import type { Logger } from "../../shared/logger";
 import type { CancelListener } from "../../shared/queues/cancellation";
-import type { JobName, JobPayloads, RunJobResult } from "../../shared/queues/registry";
+import type { JobPayloads, RunJobResult } from "../../shared/queues/registry";
+import type { JobName } from "../../shared/runs/run-kind-catalog";
 
 /**
  * What a handler may show on its job's Bull Board entry. Best effort: Redis trouble here never

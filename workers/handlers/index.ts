@@ -1,4 +1,4 @@
-import type { JobName } from "../../shared/queues/registry";
+import type { JobName } from "../../shared/runs/run-kind-catalog";
 import { handleAgentGenerate } from "./agent-generate.handler";
 import { handleAutoSwarmBuilder } from "./auto-swarm-builder.handler";
 import { handleAdvancedResearch, handleAdvancedResearchBatch } from "./advanced-research.handler";

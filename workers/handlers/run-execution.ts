@@ -1,15 +1,6 @@
 import type { DataSource } from "typeorm";
-import type {
-  AdvancedResearchRun,
-  AgentGenerateRun,
-  AgentRun,
-  AutoSwarmBuilderRun,
-  BatchedGridWorkflowRun,
-  GraphWorkflowRun,
-  ReasoningAgentRun,
-  Run,
-  SwarmRun,
-} from "../../shared/db/entities/run.entity";
+import type { Run, RunOfKind } from "../../shared/db/entities/run.entity";
+import type { SteppedKind } from "../../shared/runs/run-kind-catalog";
 import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { loadCharges } from "../../shared/db/run-charge-store";
@@ -28,16 +19,11 @@ import type { StepRecorder } from "../agents/step-recorder";
  * a stopped run keeps, the work earlier attempts left.
  */
 
-/** The kinds of run a worker executes itself (batch parents and launches have their own handlers). */
-export type ExecutedRun =
-  | AgentRun
-  | SwarmRun
-  | AutoSwarmBuilderRun
-  | AgentGenerateRun
-  | GraphWorkflowRun
-  | BatchedGridWorkflowRun
-  | ReasoningAgentRun
-  | AdvancedResearchRun;
+/**
+ * The runs a worker executes itself, the kinds that take steps of their own (batch parents and
+ * launches have their own handlers).
+ */
+export type ExecutedRun = RunOfKind<SteppedKind>;
 
 /** What a run's execution gets: its row, and the run-wide recorder, budget, usage, signal and events. */
 export interface RunEnv<R extends ExecutedRun> {

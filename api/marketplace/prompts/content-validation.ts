@@ -111,7 +111,7 @@ async function scoreWithModel(
   }
   const { run } = await runAndWait(
     deps,
-    { kind: "agent", job: "agent-run", request: scoringRequest(settings, content), owner: { userId, apiKeyId: null } },
+    { kind: "agent", request: scoringRequest(settings, content), owner: { userId, apiKeyId: null } },
     settings.timeoutMs,
   );
   if (!run || run.status !== "succeeded") throw unavailable("The content review did not finish");

@@ -3,7 +3,7 @@ import type { Context } from "koa";
 import type { ApiDeps } from "../../deps";
 import { BULL_BOARD_PATH } from "../../http/bull-board";
 import { retryFailedJobs, retryRunJob } from "../../runs/operator-retry";
-import { isQueueName } from "../../../shared/queues/registry";
+import { isQueueName } from "../../../shared/queues/queue-names";
 
 /** An error as Bull Board's own routes answer it (its UI shows the key's title and the message). */
 function boardError(

@@ -4,16 +4,16 @@ import { config } from "../../../shared/config";
 import type { ApiDeps } from "../../deps";
 import { parsePrefer } from "../../http/prefer-header";
 import type { Admission, RateLimiter } from "../../limits/rate-limiter";
+import { RUN_PATHS } from "../../../shared/runs/run-kind-catalog";
 import {
   ADVANCED_RESEARCH_BATCH_PATH,
-  ADVANCED_RESEARCH_PATH,
   advancedResearchRouter,
   researchBatchItems,
 } from "./advanced-research/advanced-research.router";
-import { AGENT_BATCH_PATH, agentBatchRouter } from "./agent/agent-batch.router";
+import { agentBatchRouter } from "./agent/agent-batch.router";
 import { AGENT_COMPLETIONS_PATH, agentRouter } from "./agent/agent.router";
 import { agentsListRouter } from "./agent/agents-list.router";
-import { AGENT_GENERATE_PATH, AUTO_SWARM_BUILDER_PATH, builderRouter } from "./builder/builder.router";
+import { builderRouter } from "./builder/builder.router";
 import { jobsRouter } from "./jobs/jobs.router";
 import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
@@ -22,13 +22,13 @@ import { chatRouter } from "./openai/chat.router";
 import { CHAT_COMPLETIONS_PATH } from "./openai/openai-paths";
 import { openAiModelsRouter } from "./openai/openai-models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
-import { REASONING_COMPLETIONS_PATH, reasoningRouter } from "./reasoning/reasoning.router";
-import { SWARM_BATCH_PATH, SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
+import { reasoningRouter } from "./reasoning/reasoning.router";
+import { SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
 import { metricsSummaryRouter } from "./usage/metrics-summary.router";
 import { usageReportRouter } from "./usage/usage-report.router";
 import { toolsRouter } from "./tools/tools.router";
 import { usageRouter } from "./usage/usage.router";
-import { BATCHED_GRID_WORKFLOW_PATH, GRAPH_WORKFLOW_PATH, workflowsRouter } from "./workflows/workflows.router";
+import { workflowsRouter } from "./workflows/workflows.router";
 
 /** Every `/v1` router, in mount order; all sit behind the API key, the rate limits and the JSON body parser. */
 export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
@@ -66,21 +66,6 @@ const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH,
 export function defersRateLimitVerdict(ctx: Context): boolean {
   return ctx.method === "POST" && RUN_SPINE_PATHS.has(ctx.path) && !ctx.get("idempotency-key");
 }
-
-const RUN_PATHS = new Set([
-  AGENT_COMPLETIONS_PATH,
-  SWARM_COMPLETIONS_PATH,
-  AGENT_BATCH_PATH,
-  SWARM_BATCH_PATH,
-  AUTO_SWARM_BUILDER_PATH,
-  AGENT_GENERATE_PATH,
-  CHAT_COMPLETIONS_PATH,
-  GRAPH_WORKFLOW_PATH,
-  BATCHED_GRID_WORKFLOW_PATH,
-  REASONING_COMPLETIONS_PATH,
-  ADVANCED_RESEARCH_PATH,
-  ADVANCED_RESEARCH_BATCH_PATH,
-]);
 
 /** A path as the router matches it: without regard to case or a trailing slash. */
 const routedPath = (ctx: Context) => ctx.path.toLowerCase().replace(/\/$/, "");

@@ -3,9 +3,6 @@ import type { StepSummary } from "../../../shared/db/run-step-store";
 import { roundCost } from "../../../shared/llm/pricing";
 import { plannedSteps } from "../../../shared/swarms/planned-steps";
 
-/** Kinds whose runs have steps of their own (LLM and tool calls) to show progress by. */
-export const KINDS_WITH_STEPS = new Set<Run["kind"]>(["agent", "swarm", "graph_workflow", "batched_grid_workflow"]);
-
 /** One finished step of a running run, as `progress.turns` shows it. */
 function presentTurn(step: StepSummary) {
   // MCP tools (`mcp:<name>`) and the built-in ones (`tool:web_scraper`): each an outbound call.

@@ -1,4 +1,5 @@
-import { isRunOfKind, type Run } from "../../../shared/db/entities/run.entity";
+import { isRunOfKind, type Run, type RunKind, type RunOfKind } from "../../../shared/db/entities/run.entity";
+import { RUN_KIND_CATALOG, type ChildKindOf } from "../../../shared/runs/run-kind-catalog";
 import { presentAdvancedResearch } from "./advanced-research.presenter";
 import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
@@ -10,41 +11,40 @@ import { presentReasoningCompletion } from "./reasoning-completion.presenter";
 import { PUBLIC_STATUS } from "./run-status";
 import { presentStoppedRun } from "./stopped-run.presenter";
 
-/** The stored response of a succeeded run, for the kinds that have one (a batch's from its items). */
-function presentSuccess(run: Run, children: Run[]): Record<string, unknown> | null {
-  switch (run.kind) {
-    case "agent":
-      return presentAgentCompletion(run);
-    case "agent_batch":
-      return presentAgentBatch(run, children.filter(isRunOfKind("agent")));
-    case "swarm":
-      return presentSwarmCompletion(run);
-    case "swarm_batch":
-      return { job_id: run.job_id, results: batchSlots(run.request, children.filter(isRunOfKind("swarm"))) };
-    case "auto_swarm_builder":
-      return presentAutoSwarmBuilder(run);
-    case "agent_generate":
-      return presentAgentGenerate(run);
-    case "graph_workflow":
-      return presentGraphWorkflow(run);
-    case "batched_grid_workflow":
-      return presentBatchedGridWorkflow(run);
-    case "reasoning_agent":
-      return presentReasoningCompletion(run);
-    case "advanced_research":
-      return presentAdvancedResearch(run);
-    case "advanced_research_batch":
-      return {
-        job_id: run.job_id,
-        results: children.filter(isRunOfKind("advanced_research")).map(presentAdvancedResearch),
-      };
-    default:
-      return null;
-  }
-}
+/** A succeeded run's stored answer, from its row and (for a batch) its items in item order. */
+type SuccessPresenter<K extends RunKind> = (run: RunOfKind<K>, items: RunOfKind<ChildKindOf<K>>[]) => object;
 
-/** Kinds whose stored response includes their child runs. */
-export const KINDS_WITH_CHILDREN = new Set<Run["kind"]>(["agent_batch", "swarm_batch", "advanced_research_batch"]);
+/** Said of a kind whose runs have no answer of their own to store: its job shows the run's state. */
+const NO_STORED_ANSWER = null;
+
+/**
+ * Per kind of run: how `GET /v1/jobs/{job_id}` shows a succeeded run, as its endpoint answered it.
+ * A token launch has no stored answer: its platform route answers from the launch's row.
+ */
+const SUCCESS_PRESENTERS: { [K in RunKind]: SuccessPresenter<K> | typeof NO_STORED_ANSWER } = {
+  agent: presentAgentCompletion,
+  agent_batch: presentAgentBatch,
+  swarm: presentSwarmCompletion,
+  swarm_batch: (run, items) => ({ job_id: run.job_id, results: batchSlots(run.request, items) }),
+  auto_swarm_builder: presentAutoSwarmBuilder,
+  agent_generate: presentAgentGenerate,
+  graph_workflow: presentGraphWorkflow,
+  batched_grid_workflow: presentBatchedGridWorkflow,
+  reasoning_agent: presentReasoningCompletion,
+  advanced_research: presentAdvancedResearch,
+  advanced_research_batch: (run, items) => ({ job_id: run.job_id, results: items.map(presentAdvancedResearch) }),
+  token_launch: NO_STORED_ANSWER,
+  prompt_tokenize: NO_STORED_ANSWER,
+};
+
+/** The stored response of a succeeded run, for the kinds that have one (a batch's from its items). */
+function presentSuccess<K extends RunKind>(run: RunOfKind<K>, children: Run[]): Record<string, unknown> | null {
+  const present = SUCCESS_PRESENTERS[run.kind as K];
+  if (present === NO_STORED_ANSWER) return null;
+  const childKind = RUN_KIND_CATALOG[run.kind].childKind;
+  const items = childKind ? children.filter(isRunOfKind(childKind)) : [];
+  return present(run, items as RunOfKind<ChildKindOf<K>>[]) as Record<string, unknown>;
+}
 
 /** `GET /v1/jobs/{job_id}`: the stored response of a finished run, or its state while it runs. */
 export function presentJob(run: Run, children: Run[] = []): Record<string, unknown> {

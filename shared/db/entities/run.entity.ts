@@ -26,22 +26,10 @@ import type {
   GraphWorkflowRequest,
 } from "../../contracts/workflows";
 
-export const RUN_KINDS = [
-  "swarm",
-  "agent",
-  "swarm_batch",
-  "agent_batch",
-  "token_launch",
-  "prompt_tokenize",
-  "reasoning_agent",
-  "graph_workflow",
-  "batched_grid_workflow",
-  "auto_swarm_builder",
-  "agent_generate",
-  "advanced_research",
-  "advanced_research_batch",
-] as const;
-export type RunKind = (typeof RUN_KINDS)[number];
+import type { RunKind } from "../../runs/run-kind-catalog";
+
+// Kept importable from here, beside `Run`: most readers of a run's kind read the run too.
+export type { RunKind };
 export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
 /** Why a run failed, safe to show its client; some failures add details (e.g. the agent at fault). */
@@ -108,81 +96,74 @@ interface RunRecord<Kind extends RunKind, Request, Output, Usage> {
   execution_time: number | null;
 }
 
-/** An agent completion (and an agent batch item): one agent. */
-export type AgentRun = RunRecord<"agent", Stored<AgentCompletionRequest>, AgentRunOutput, AgentUsage>;
-/** A swarm completion (and a swarm batch item): one swarm. */
-export type SwarmRun = RunRecord<"swarm", Stored<SwarmRequest>, SwarmRunOutput, SwarmUsage>;
-/** An agent batch's parent: finishes once its agent items have ended. */
-export type AgentBatchRun = RunRecord<"agent_batch", AgentBatchParent, BatchOutput, BatchTotals>;
-/** A swarm batch's parent: finishes once its swarm items have ended. */
-type SwarmBatchRun = RunRecord<"swarm_batch", SwarmBatchParent, BatchOutput, BatchTotals>;
-/** A listing's token launch (launches are not billed as usage). */
-type TokenLaunchRun = RunRecord<"token_launch", TokenLaunchRunRequest, TokenLaunchOutput, never>;
-/** A marketplace prompt's token launch (on creation or edit). */
-type PromptTokenizeRun = RunRecord<"prompt_tokenize", PromptTokenizeRunRequest, TokenLaunchOutput, never>;
+/**
+ * What each kind of run stores: its request (as stored: budget filled in), output and usage. A
+ * kind of the catalog (`shared/runs/run-kind-catalog.ts`) without an entry here does not compile.
+ */
+interface RunShapes {
+  /** One agent (`/v1/agent/completions`, `/v1/chat/completions`, and an agent batch's item). */
+  agent: { request: Stored<AgentCompletionRequest>; output: AgentRunOutput; usage: AgentUsage };
+  /** One swarm (`/v1/swarm/completions`, and a swarm batch's item). */
+  swarm: { request: Stored<SwarmRequest>; output: SwarmRunOutput; usage: SwarmUsage };
+  /** An agent batch's parent: finishes once its agent items have ended. */
+  agent_batch: { request: AgentBatchParent; output: BatchOutput; usage: BatchTotals };
+  /** A swarm batch's parent: finishes once its swarm items have ended. */
+  swarm_batch: { request: SwarmBatchParent; output: BatchOutput; usage: BatchTotals };
+  /** A listing's token launch (launches are not billed as usage). */
+  token_launch: { request: TokenLaunchRunRequest; output: TokenLaunchOutput; usage: never };
+  /** A marketplace prompt's token launch. */
+  prompt_tokenize: { request: PromptTokenizeRunRequest; output: TokenLaunchOutput; usage: never };
+  /** A swarm designed by the Builder. */
+  auto_swarm_builder: { request: Stored<AutoSwarmBuilderRequest>; output: AutoSwarmBuilderOutput; usage: BuilderUsage };
+  /** One agent designed by the Builder. */
+  agent_generate: { request: Stored<AgentGenerateRequest>; output: AgentGenerateOutput; usage: BuilderUsage };
+  /** Agents as the nodes of a directed acyclic graph. */
+  graph_workflow: { request: Stored<GraphWorkflowRequest>; output: GraphWorkflowOutput; usage: SwarmUsage };
+  /** Every agent on every task. */
+  batched_grid_workflow: {
+    request: Stored<BatchedGridWorkflowRequest>;
+    output: BatchedGridWorkflowOutput;
+    usage: SwarmUsage;
+  };
+  /** One reasoning agent (its usage priced as a swarm's). */
+  reasoning_agent: { request: Stored<ReasoningRequest>; output: ReasoningRunOutput; usage: SwarmUsage };
+  /** A director and parallel web researchers (and an advanced research batch's item). */
+  advanced_research: {
+    request: Stored<AdvancedResearchRequest>;
+    output: AdvancedResearchOutput;
+    usage: AdvancedResearchUsage;
+  };
+  /** An advanced research batch's parent: finishes once its sessions have ended. */
+  advanced_research_batch: { request: AdvancedResearchBatchParent; output: BatchOutput; usage: BatchTotals };
+}
 
-/** `POST /v1/auto-swarm-builder/completions`: a swarm designed by the Builder. */
-export type AutoSwarmBuilderRun = RunRecord<
-  "auto_swarm_builder",
-  Stored<AutoSwarmBuilderRequest>,
-  AutoSwarmBuilderOutput,
-  BuilderUsage
->;
-/** `POST /v1/agents/auto-generate`: one agent designed by the Builder. */
-export type AgentGenerateRun = RunRecord<
-  "agent_generate",
-  Stored<AgentGenerateRequest>,
-  AgentGenerateOutput,
-  BuilderUsage
->;
-/** `POST /v1/graph-workflow/completions`: agents as the nodes of a directed acyclic graph. */
-export type GraphWorkflowRun = RunRecord<
-  "graph_workflow",
-  Stored<GraphWorkflowRequest>,
-  GraphWorkflowOutput,
-  SwarmUsage
->;
-/** `POST /v1/batched-grid-workflow/completions`: every agent on every task. */
-export type BatchedGridWorkflowRun = RunRecord<
-  "batched_grid_workflow",
-  Stored<BatchedGridWorkflowRequest>,
-  BatchedGridWorkflowOutput,
-  SwarmUsage
->;
-/** `POST /v1/reasoning-agent/completions`: one reasoning agent (its usage priced as a swarm's). */
-export type ReasoningAgentRun = RunRecord<"reasoning_agent", Stored<ReasoningRequest>, ReasoningRunOutput, SwarmUsage>;
-/** `POST /v1/advanced-research/completions` (and a batch item): a director and parallel web researchers. */
-export type AdvancedResearchRun = RunRecord<
-  "advanced_research",
-  Stored<AdvancedResearchRequest>,
-  AdvancedResearchOutput,
-  AdvancedResearchUsage
->;
-/** `POST /v1/advanced-research/batch/completions`'s parent: finishes once its sessions have ended. */
-type AdvancedResearchBatchRun = RunRecord<
-  "advanced_research_batch",
-  AdvancedResearchBatchParent,
-  BatchOutput,
-  BatchTotals
->;
-
+/** Each kind's run row. */
+type RunsByKind = {
+  [K in RunKind]: RunRecord<K, RunShapes[K]["request"], RunShapes[K]["output"], RunShapes[K]["usage"]>;
+};
 /** A run row, typed by its `kind`: narrow on `kind` to reach its request, output and usage. */
-export type Run =
-  | AgentRun
-  | SwarmRun
-  | AgentBatchRun
-  | SwarmBatchRun
-  | TokenLaunchRun
-  | PromptTokenizeRun
-  | AutoSwarmBuilderRun
-  | AgentGenerateRun
-  | GraphWorkflowRun
-  | BatchedGridWorkflowRun
-  | ReasoningAgentRun
-  | AdvancedResearchRun
-  | AdvancedResearchBatchRun;
+export type Run = RunsByKind[RunKind];
 /** The run of one kind. */
-export type RunOfKind<Kind extends RunKind> = Extract<Run, { kind: Kind }>;
+export type RunOfKind<Kind extends RunKind> = RunsByKind[Kind];
+
+/** An agent run. */
+export type AgentRun = RunOfKind<"agent">;
+/** A swarm run. */
+export type SwarmRun = RunOfKind<"swarm">;
+/** An agent batch's parent run. */
+export type AgentBatchRun = RunOfKind<"agent_batch">;
+/** An auto swarm builder run. */
+export type AutoSwarmBuilderRun = RunOfKind<"auto_swarm_builder">;
+/** An agent-generating run. */
+export type AgentGenerateRun = RunOfKind<"agent_generate">;
+/** A graph workflow run. */
+export type GraphWorkflowRun = RunOfKind<"graph_workflow">;
+/** A batched grid workflow run. */
+export type BatchedGridWorkflowRun = RunOfKind<"batched_grid_workflow">;
+/** A reasoning agent run. */
+export type ReasoningAgentRun = RunOfKind<"reasoning_agent">;
+/** An advanced research run. */
+export type AdvancedResearchRun = RunOfKind<"advanced_research">;
 
 /** A type guard for runs of one kind (e.g. to filter a batch's children). */
 export function isRunOfKind<Kind extends RunKind>(kind: Kind): (run: Run) => run is RunOfKind<Kind> {

@@ -11,10 +11,11 @@ import { completeAdvancedResearchBatch } from "../../../runs/advanced-research-b
 import { advancedResearchBatchSchema, advancedResearchSchema } from "../../../schemas/advanced-research.schema";
 import { rejectOversizedBatch } from "../batch-size";
 import { advancedResearchBatchOperation, advancedResearchOperation } from "./advanced-research.openapi";
+import type { RunPath } from "../../../../shared/runs/run-kind-catalog";
 
-export const ADVANCED_RESEARCH_PATH = "/v1/advanced-research/completions";
+const ADVANCED_RESEARCH_PATH = "/v1/advanced-research/completions" satisfies RunPath;
 /** Every item counts as one request against the rate limits (see `admissionOf`). */
-export const ADVANCED_RESEARCH_BATCH_PATH = "/v1/advanced-research/batch/completions";
+export const ADVANCED_RESEARCH_BATCH_PATH = "/v1/advanced-research/batch/completions" satisfies RunPath;
 
 /** The research batch's items, which it wraps in `input_schemas`. */
 export function researchBatchItems(body: unknown): unknown {

@@ -10,9 +10,10 @@ import { completeAgentBatch } from "../../../runs/agent-batch";
 import { writeReply } from "../../../http/write-reply";
 import { agentBatchOperation } from "./agent.openapi";
 import { agentBatchSchema } from "../../../schemas/agent-request.schema";
+import type { RunPath } from "../../../../shared/runs/run-kind-catalog";
 
 /** The agent batch's path; every item counts as one request against the rate limits (see `admissionOf`). */
-export const AGENT_BATCH_PATH = "/v1/agent/batch/completions";
+const AGENT_BATCH_PATH = "/v1/agent/batch/completions" satisfies RunPath;
 
 /** `POST /v1/agent/batch/completions`. */
 export function agentBatchRouter(deps: ApiDeps): Router {

@@ -9,9 +9,10 @@ import { completeAgent } from "../../../runs/agent-completion";
 import { writeReply } from "../../../http/write-reply";
 import { agentCompletionOperation } from "./agent.openapi";
 import { agentCompletionSchema } from "../../../schemas/agent-request.schema";
+import type { RunPath } from "../../../../shared/runs/run-kind-catalog";
 
 /** The agent completion's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
-export const AGENT_COMPLETIONS_PATH = "/v1/agent/completions";
+export const AGENT_COMPLETIONS_PATH = "/v1/agent/completions" satisfies RunPath;
 
 /** `POST /v1/agent/completions`. */
 export function agentRouter(deps: ApiDeps): Router {

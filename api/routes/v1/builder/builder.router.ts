@@ -13,10 +13,11 @@ import { documentRoutes } from "../../../openapi/operation";
 import { completeAgentGenerate, completeAutoSwarmBuilder } from "../../../runs/builder-completion";
 import { agentGenerateSchema, autoSwarmBuilderSchema } from "../../../schemas/builder-request.schema";
 import { agentGenerateOperation, autoSwarmBuilderOperation, executionTypesOperation } from "./builder.openapi";
+import type { RunPath } from "../../../../shared/runs/run-kind-catalog";
 
 /** The builder paths start runs: counted against the daily spend (see `admissionOf`). */
-export const AUTO_SWARM_BUILDER_PATH = "/v1/auto-swarm-builder/completions";
-export const AGENT_GENERATE_PATH = "/v1/agents/auto-generate";
+const AUTO_SWARM_BUILDER_PATH = "/v1/auto-swarm-builder/completions" satisfies RunPath;
+const AGENT_GENERATE_PATH = "/v1/agents/auto-generate" satisfies RunPath;
 
 /** The auto swarm builder and `POST /v1/agents/auto-generate`: designs made by the Builder. */
 export function builderRouter(deps: ApiDeps): Router {

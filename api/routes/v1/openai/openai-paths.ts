@@ -1,7 +1,8 @@
 import { posix } from "node:path";
+import type { RunPath } from "../../../../shared/runs/run-kind-catalog";
 
 /** `POST /v1/chat/completions`: OpenAI's chat completions, answered by an agent run. */
-export const CHAT_COMPLETIONS_PATH = "/v1/chat/completions";
+export const CHAT_COMPLETIONS_PATH = "/v1/chat/completions" satisfies RunPath;
 /** `GET /v1/models` and `GET /v1/models/{model}`: OpenAI's model list. */
 export const OPENAI_MODELS_PATH = "/v1/models";
 

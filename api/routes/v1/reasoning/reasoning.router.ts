@@ -13,9 +13,10 @@ import { documentRoutes } from "../../../openapi/operation";
 import { completeReasoning, type ReasoningBody } from "../../../runs/reasoning-completion";
 import { reasoningRequestSchema } from "../../../schemas/reasoning-request.schema";
 import { reasoningCompletionOperation, reasoningTypesOperation } from "./reasoning.openapi";
+import type { RunPath } from "../../../../shared/runs/run-kind-catalog";
 
 /** The reasoning agents' run path (a run-starting path: see `RUN_PATHS`). */
-export const REASONING_COMPLETIONS_PATH = "/v1/reasoning-agent/completions";
+const REASONING_COMPLETIONS_PATH = "/v1/reasoning-agent/completions" satisfies RunPath;
 
 /** Every accepted name with what it does and the type it runs as (a constant: built once). */
 const REASONING_TYPES = {

@@ -13,12 +13,13 @@ import { completeSwarm } from "../../../runs/swarm-completion";
 import { writeReply } from "../../../http/write-reply";
 import { swarmRequestSchema } from "../../../schemas/swarm-request.schema";
 import { swarmBatchOperation, swarmCompletionOperation, swarmTypesOperation } from "./swarm.openapi";
+import type { RunPath } from "../../../../shared/runs/run-kind-catalog";
 
 /** The swarm completion's path; its rate-limit verdict is awaited by the run spine (see `defersRateLimitVerdict`). */
-export const SWARM_COMPLETIONS_PATH = "/v1/swarm/completions";
+export const SWARM_COMPLETIONS_PATH = "/v1/swarm/completions" satisfies RunPath;
 
 /** The swarm batch's path; every item counts as one request against the rate limits (see `admissionOf`). */
-export const SWARM_BATCH_PATH = "/v1/swarm/batch/completions";
+const SWARM_BATCH_PATH = "/v1/swarm/batch/completions" satisfies RunPath;
 
 /** `POST /v1/swarm/completions`, `POST /v1/swarm/batch/completions`, `GET /v1/swarms/available`. */
 export function swarmRouter(deps: ApiDeps): Router {

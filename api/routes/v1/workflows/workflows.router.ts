@@ -10,9 +10,11 @@ import { completeGraphWorkflow, type GraphWorkflowBody } from "../../../runs/gra
 import { batchedGridWorkflowRequestSchema } from "../../../schemas/batched-grid-workflow-request.schema";
 import { graphWorkflowRequestSchema } from "../../../schemas/graph-workflow-request.schema";
 import { batchedGridWorkflowOperation, graphWorkflowOperation } from "./workflows.openapi";
+import type { RunPath } from "../../../../shared/runs/run-kind-catalog";
 
-export const GRAPH_WORKFLOW_PATH = "/v1/graph-workflow/completions";
-export const BATCHED_GRID_WORKFLOW_PATH = "/v1/batched-grid-workflow/completions";
+/** The workflows' run paths: `satisfies RunPath` keeps each in the run-kind catalog, so under the daily spend ceiling. */
+const GRAPH_WORKFLOW_PATH = "/v1/graph-workflow/completions" satisfies RunPath;
+const BATCHED_GRID_WORKFLOW_PATH = "/v1/batched-grid-workflow/completions" satisfies RunPath;
 
 /** `POST /v1/graph-workflow/completions` and `POST /v1/batched-grid-workflow/completions`. */
 export function workflowsRouter(deps: ApiDeps): Router {
