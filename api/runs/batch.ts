@@ -7,6 +7,7 @@ import { BadRequestError } from "../../shared/errors";
 import { addLogContext } from "../../shared/logger";
 import { describeJob } from "../../shared/queues/job-description";
 import { enqueueBatch } from "../../shared/queues/queues";
+import { accountPrefix } from "../../shared/queues/shards";
 import type { JobName } from "../../shared/queues/registry";
 import { sealRunSecrets, type SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
@@ -89,6 +90,7 @@ export async function runBatch<P extends RunKind, C extends RunKind>(
   const enqueueJobs = () =>
     enqueueBatch(
       deps.flows,
+      accountPrefix(owner.userId),
       {
         name: kind.parentJob,
         runId: parentId,

@@ -58,7 +58,7 @@ export async function completeRun<R extends RunRequest, K extends RunKind, B>(
     const request = taken.request as unknown as R; // the request as this kind stored it
     const waitMs = waitFor(request, waiting);
     const run = waitMs === null ? null : await awaitRun(deps, taken.id, waitMs);
-    return answer(deps, kind, { runId: taken.id, request, run }, waiting);
+    return answer(deps, kind, { runId: taken.id, accountId: owner.userId, request, run }, waiting);
   }
   const prepared = kind.prepare(body, owner);
   const specs = await readyAgents(deps, owner.userId, kind.agentsOf(prepared), hooks);
@@ -77,7 +77,7 @@ export async function completeRun<R extends RunRequest, K extends RunKind, B>(
     },
     waitFor(request, prefer),
   );
-  return answer(deps, kind, { runId, request, run }, prefer);
+  return answer(deps, kind, { runId, accountId: owner.userId, request, run }, prefer);
 }
 
 const streams = (request: RunRequest, prefer: Prefer) => Boolean(request.stream) && !prefer.respondAsync;
@@ -91,10 +91,11 @@ function waitFor(request: RunRequest, prefer: Prefer): number | null {
 function answer<R extends RunRequest, K extends RunKind, B>(
   deps: ApiDeps,
   kind: CompletionKind<R, K, B>,
-  { runId, request, run }: { runId: string; request: R; run: Run | null },
+  { runId, accountId, request, run }: { runId: string; accountId: string; request: R; run: Run | null },
   prefer: Prefer,
 ): Outcome {
-  if (streams(request, prefer)) return { stream: runFrames(deps, runId, kind.streamFormat(runId, request)) };
+  if (streams(request, prefer))
+    return { stream: runFrames(deps, { runId, accountId }, kind.streamFormat(runId, request)) };
   if (syncWaitMs(prefer) === null) return acceptedReply(runId);
   assertSucceeded(run, runId, kind.kind);
   return { status: 200, body: kind.present(run) };

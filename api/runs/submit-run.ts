@@ -169,7 +169,7 @@ export async function runAndWait(
   const finished = await enqueueAndAwait(
     deps,
     runId,
-    () => enqueue(deps.queues, run.job, { ...describeJob(run), runId }, runId, options),
+    () => enqueue(deps.queues.of(run.owner.userId), run.job, { ...describeJob(run), runId }, runId, options),
     waitMs,
   );
   if (waits && !finished && !(await confirmRunStored(deps.ds, runId))) {
