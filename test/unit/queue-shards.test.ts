@@ -4,6 +4,9 @@ import { Redis } from "ioredis";
 import { boardQueueName } from "../../api/http/bull-board";
 import { config } from "../../shared/config";
 import { accountSpendKey, requestSpendKey } from "../../shared/limits/shared-spend";
+import { watchQueues } from "../../shared/metrics/queues";
+import { webRegistry } from "../../shared/metrics/registry";
+import type { Queue } from "bullmq";
 import { ShardedQueues } from "../../shared/queues/queues";
 import { runEventsKey } from "../../shared/queues/run-events";
 import { accountKeys, accountPrefix, shardOf, shardPrefixes } from "../../shared/queues/shards";
@@ -94,5 +97,24 @@ describe("queue shards: accounts over the Redis keyspace", () => {
     expect(shardConcurrency(1_000, 2, 3)).to.equal(333);
     expect(sum(4, 4)).to.equal(4);
     expect(sum(4, 8)).to.equal(8); // one each: a shard's worker takes at least one job
+  });
+
+  it("reports a queue's job counts on /metrics summed over its shards", async () => {
+    // Stand-ins answering job counts as each shard's queue would (a name no real queue has).
+    const shardQueue = (waiting: number) =>
+      ({
+        name: "sharded-test",
+        getJobCounts: async () => ({ waiting, active: 1, delayed: 0, failed: 2 }),
+      }) as unknown as Queue;
+    watchQueues([shardQueue(2), shardQueue(3), shardQueue(4)]);
+    const metric = (await webRegistry.getSingleMetric("apiary_queue_jobs")!.get()).values.filter(
+      (v) => v.labels.queue === "sharded-test",
+    );
+    expect(Object.fromEntries(metric.map((v) => [v.labels.state, v.value]))).to.deep.equal({
+      waiting: 9,
+      active: 3,
+      delayed: 0,
+      failed: 6,
+    });
   });
 });
