@@ -57,9 +57,10 @@ export function shardConcurrency(concurrency: number, shard: number, shards: num
 }
 
 /**
- * One BullMQ worker per queue and account shard (`shards.ts`); BullMQ's worker takes jobs from one
- * queue under one prefix, and a cluster keeps each shard on its own slot. Handlers fail runs for their own reasons; a job only fails (and is
- * retried) for infrastructure trouble or a crash, and a job out of attempts marks its run failed.
+ * One BullMQ worker per queue and account shard (`shards.ts`): BullMQ's worker takes jobs from one
+ * queue under one prefix, and a cluster keeps each shard on its own slot. Handlers fail runs for
+ * their own reasons; a job only fails (and is retried) for infrastructure trouble or a crash, and a
+ * job out of attempts marks its run failed.
  */
 export async function startWorkers(queues: QueueName[], handlers: HandlerTable, ds: DataSource): Promise<WorkerPool> {
   assertHandlersFor(queues, handlers);
