@@ -88,7 +88,7 @@ export function createApiApp(
   const renderers = (ctx: Koa.Context) => (isOpenAiPath(ctx.path) ? openAiBodies : v1Bodies);
   app.use(handleErrors(renderers));
   // Operators' own: /metrics (its own guard, see docs/operations.md#metrics) and Bull Board.
-  watchQueues(Object.values(deps.queues));
+  watchQueues(deps.queues.all());
   app.use(metricsEndpoint(options.metrics));
   if (options.bullBoard !== false) {
     const admin = options.admin ?? config.admin;
@@ -96,7 +96,7 @@ export function createApiApp(
     if (!admin.writes) app.use(readOnlyBoard(BULL_BOARD_PATH));
     // The board's retries are answered in front of it, through the runs' state machine.
     app.use(bullBoardRetryRouter(deps).routes() as Koa.Middleware);
-    app.use(bullBoard(Object.values(deps.queues), { readOnly: !admin.writes }));
+    app.use(bullBoard(deps.queues.shards, { readOnly: !admin.writes }));
   }
   mount(app, routers.open);
 

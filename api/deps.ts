@@ -1,26 +1,26 @@
-import type { FlowProducer, Queue } from "bullmq";
+import type { FlowProducer } from "bullmq";
 import type { DataSource } from "typeorm";
 import { getDataSource } from "../shared/db/data-source";
 import { KeyOwnerCache } from "./auth/key-owner-cache";
 import { createPlatformServices, type PlatformServices } from "./marketplace/platform-services";
 import { SessionTokens } from "./auth/session-tokens";
 import { CompletionWaiter } from "../shared/queues/completion-waiter";
-import { RunEventFollower } from "../shared/queues/run-event-follower";
-import { createFlowProducer, createQueue } from "../shared/queues/queues";
+import { ShardedRunEvents } from "../shared/queues/sharded-run-events";
+import { createFlowProducer, ShardedQueues } from "../shared/queues/queues";
 import { createRedis, type RedisClient } from "../shared/queues/redis";
-import { QUEUE_NAMES, type QueueName } from "../shared/queues/queue-names";
 
 /** Everything the API's routes need, created once per process at boot. */
 export interface ApiDeps {
   ds: DataSource;
   /** Fails fast when Redis is down (health checks, rate limits). */
   redis: RedisClient;
-  queues: Record<QueueName, Queue>;
+  /** Every queue of every account shard; `queues.of(userId)` are the account's. */
+  queues: ShardedQueues;
   /** Parent/child flows for batches. */
   flows: FlowProducer;
   waiter: CompletionWaiter;
-  /** Every run event stream this process serves, read through one shared Redis connection. */
-  runEvents: RunEventFollower;
+  /** Every run event stream this process serves, read through one blocking Redis connection per shard. */
+  runEvents: ShardedRunEvents;
   /** Valid keys seen recently (revocations are announced and drop them at once). */
   keys: KeyOwnerCache;
   /** Session tokens (JWTs) of the identity backend, accepted by parts of the platform. */
@@ -43,15 +43,12 @@ export async function createApiDeps(platform: PlatformServices = createPlatformS
   const ds = await getDataSource();
   const redis = createRedis("request");
   const producerConnection = createRedis("blocking");
-  const queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, producerConnection)])) as Record<
-    QueueName,
-    Queue
-  >;
+  const queues = new ShardedQueues(producerConnection);
   const flows = createFlowProducer(producerConnection);
   const waiter = new CompletionWaiter();
   const keys = new KeyOwnerCache(ds);
   const subscriber = createRedis("blocking");
-  const runEvents = new RunEventFollower(createRedis("blocking"), redis);
+  const runEvents = new ShardedRunEvents(() => createRedis("blocking"), redis);
   await Promise.all([waiter.listenForNotices(subscriber), keys.listenForRevocations(subscriber)]);
   return {
     ds,
@@ -66,7 +63,7 @@ export async function createApiDeps(platform: PlatformServices = createPlatformS
     async close() {
       subscriber.disconnect();
       runEvents.close();
-      await Promise.allSettled([...Object.values(queues).map((q) => q.close()), flows.close()]);
+      await Promise.allSettled([queues.close(), flows.close()]);
       producerConnection.disconnect();
       redis.disconnect();
     },

@@ -10,6 +10,7 @@ import { discardJobSecrets, isFinalAttempt } from "../shared/queues/job-secrets"
 import { createRedis } from "../shared/queues/redis";
 import { jobOutcome, outcomeLogLine } from "../shared/queues/job-outcome";
 import { announceRunDone } from "../shared/queues/run-notices";
+import { shardPrefixes } from "../shared/queues/shards";
 import { failAbandonedRun } from "./abandoned-runs";
 import type { QueueName } from "../shared/queues/queue-names";
 import { jobNamesOf, type RunJobResult } from "../shared/queues/registry";
@@ -47,8 +48,21 @@ function workerName(): string {
 }
 
 /**
- * One BullMQ worker per queue. Handlers fail runs for their own reasons; a job only fails (and is
- * retried) for infrastructure trouble or a crash, and a job out of attempts marks its run failed.
+ * Jobs each shard's worker of a queue holds at once: the process's concurrency for the queue
+ * shared out over the shards (at least one each), so a process holds about as many jobs as with
+ * one shard. Accounts spread evenly over the shards by hash, so each shard's share of the work is
+ * about even, and a busy account is served by every worker process's share of its shard.
+ */
+export function shardConcurrency(concurrency: number, shard: number, shards: number): number {
+  const even = Math.floor(concurrency / shards);
+  return Math.max(1, even + (shard < concurrency % shards ? 1 : 0));
+}
+
+/**
+ * One BullMQ worker per queue and account shard (`shards.ts`): BullMQ's worker takes jobs from one
+ * queue under one prefix, and a cluster keeps each shard on its own slot. Handlers fail runs for
+ * their own reasons; a job only fails (and is retried) for infrastructure trouble or a crash, and a
+ * job out of attempts marks its run failed.
  */
 export async function startWorkers(queues: QueueName[], handlers: HandlerTable, ds: DataSource): Promise<WorkerPool> {
   assertHandlersFor(queues, handlers);
@@ -61,7 +75,9 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
   const name = workerName();
   // Every LLM call of every concurrent job listens on this one signal.
   setMaxListeners(0, shutdown.signal);
-  const workers = queues.map((queue) => {
+  const prefixes = shardPrefixes();
+  const shardsOf = (queue: QueueName) => prefixes.map((prefix, shard) => ({ queue, prefix, shard }));
+  const workers = queues.flatMap(shardsOf).map(({ queue, prefix, shard }) => {
     const worker = new Worker<unknown, RunJobResult, string>(
       queue,
       async (job: Job, token?: string) => {
@@ -123,9 +139,9 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
       },
       {
         connection: createRedis("blocking"),
-        prefix: config.queue.prefix,
+        prefix,
         name,
-        concurrency: config.queue.concurrency[queue],
+        concurrency: shardConcurrency(config.queue.concurrency[queue], shard, prefixes.length),
         lockDuration: config.queue.lockMs,
         stalledInterval: config.queue.stalledIntervalMs,
         maxStalledCount: 2,

@@ -22,7 +22,7 @@ function identityOf(ctx: ParameterizedContext<V1State>): AttemptIdentity {
   const fingerprint = createHash("sha256")
     .update(`${requestHash(ctx.method, ctx.path, ctx.request.body)}\n${ctx.get("user-agent")}`, "utf8")
     .digest("hex");
-  return { apiKeyId: ctx.state.auth.apiKeyId, fingerprint };
+  return { apiKeyId: ctx.state.auth.apiKeyId, accountId: ctx.state.auth.userId, fingerprint };
 }
 
 /**

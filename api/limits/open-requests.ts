@@ -3,6 +3,7 @@ import { config } from "../../shared/config";
 import { ServiceUnavailableError } from "../../shared/errors";
 import { luaScript } from "../../shared/queues/lua-script";
 import type { RedisClient } from "../../shared/queues/redis";
+import { accountKeys, prefixFor, type KeyPrefix } from "../../shared/queues/shards";
 import type { RateSubject } from "./rate-limiter";
 
 /** How many streams and synchronous waits a key and its account may hold open at once. */
@@ -14,8 +15,8 @@ export interface OpenRequestCaps {
 export interface OpenRequestsOptions {
   /** Caps by tier name; `free` applies to any tier not listed. */
   tiers: { free: OpenRequestCaps } & Record<string, OpenRequestCaps>;
-  /** Redis key prefix of the lease sets. */
-  prefix: string;
+  /** Redis key prefix of the lease sets: the account's shard's (`accountKeys`) in a deployment. */
+  prefix: KeyPrefix;
   /** Longest wait for Redis before the request is refused with 503. */
   timeoutMs: number;
   /** How long a lease lives unless renewed: a web process that dies frees its leases within this. */
@@ -86,7 +87,8 @@ export class OpenRequests {
   async take(subject: RateSubject): Promise<{ lease: OpenRequestLease } | { refused: OpenRequestRefusal }> {
     if (this.redis.status !== "ready") throw unavailable();
     const caps = this.capsFor(subject.tier);
-    const sets = [`${this.options.prefix}:key:${subject.apiKeyId}`, `${this.options.prefix}:account:${subject.userId}`];
+    const prefix = prefixFor(this.options.prefix, subject.userId);
+    const sets = [`${prefix}:key:${subject.apiKeyId}`, `${prefix}:account:${subject.userId}`];
     const id = randomUUID();
     const now = Date.now();
     let timer: NodeJS.Timeout | undefined;
@@ -156,7 +158,7 @@ function unavailable(): ServiceUnavailableError {
 export function createOpenRequests(redis: RedisClient): OpenRequests {
   return new OpenRequests(redis, {
     tiers: config.openRequests,
-    prefix: `${config.queue.prefix}:open`,
+    prefix: accountKeys("open"),
     timeoutMs: config.rateLimits.redisTimeoutMs,
   });
 }

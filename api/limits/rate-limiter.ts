@@ -3,6 +3,7 @@ import type { RedisClient } from "../../shared/queues/redis";
 import { config } from "../../shared/config";
 import { ServiceUnavailableError } from "../../shared/errors";
 import { accountSpendKey } from "../../shared/limits/shared-spend";
+import { accountKeys, prefixFor, type KeyPrefix } from "../../shared/queues/shards";
 import { nextUtcMidnight, utcDay } from "../../shared/limits/utc-day";
 import { runAdmission, type AdmissionReply, type CounterCheck } from "./admission-script";
 
@@ -43,9 +44,9 @@ export interface RateLimiterOptions {
    * limits as account limits and no daily spend ceiling.
    */
   accounts?: Record<string, AccountLimits>;
-  /** Redis key prefix of the window counters. */
-  prefix: string;
-  /** Prefix of the spend hashes workers charge (`accountSpendKey`); the queue prefix by default. */
+  /** Redis key prefix of the window counters: the account shard's (`accountKeys`) in a deployment, so one script touches them all. */
+  prefix: KeyPrefix;
+  /** Prefix of the spend hashes workers charge (`accountSpendKey`); the account's shard prefix by default. */
   spendPrefix?: string;
   /** Longest wait for Redis before the request is refused with 503. */
   timeoutMs: number;
@@ -113,7 +114,7 @@ function rateLimiterOptionsFromConfig(): RateLimiterOptions {
   return {
     tiers: config.rateLimits.tiers,
     accounts: config.accountLimits.tiers,
-    prefix: `${config.queue.prefix}:rl`,
+    prefix: accountKeys("rl"),
     timeoutMs: config.rateLimits.redisTimeoutMs,
   };
 }
@@ -202,14 +203,15 @@ class RedisRateLimiter implements RateLimiter {
   ): Promise<{ reply: AdmissionReply; state: RateLimitState; account: AccountLimits }> {
     if (this.redis.status !== "ready") throw unavailable();
     const { tier, limits, account } = this.limitsFor(subject.tier);
+    const prefix = prefixFor(this.options.prefix, subject.userId);
     const counters: CounterCheck[] = [
       ...WINDOWS.map((w) => ({
-        key: `${this.options.prefix}:key:${w}:${subject.apiKeyId}`,
+        key: `${prefix}:key:${w}:${subject.apiKeyId}`,
         limit: windowLimit(limits, w),
         windowMs: WINDOW_MS[w],
       })),
       ...WINDOWS.map((w) => ({
-        key: `${this.options.prefix}:account:${w}:${subject.userId}`,
+        key: `${prefix}:account:${w}:${subject.userId}`,
         limit: windowLimit(account, w),
         windowMs: WINDOW_MS[w],
       })),

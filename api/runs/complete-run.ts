@@ -61,7 +61,7 @@ export async function completeRun<R extends RunRequest, K extends SteppedKind, B
     const request = taken.request as unknown as R; // the request as this kind stored it
     const waitMs = waitFor(request, waiting);
     const run = waitMs === null ? null : await awaitRun(deps, taken.id, waitMs);
-    return answer(deps, kind, { runId: taken.id, request, run }, waiting);
+    return answer(deps, kind, { runId: taken.id, accountId: owner.userId, request, run }, waiting);
   }
   const prepared = kind.prepare(body, owner);
   const specs = await readyAgents(deps, owner.userId, kind.agentsOf(prepared), hooks);
@@ -79,7 +79,7 @@ export async function completeRun<R extends RunRequest, K extends SteppedKind, B
     },
     waitFor(request, prefer),
   );
-  return answer(deps, kind, { runId, request, run }, prefer);
+  return answer(deps, kind, { runId, accountId: owner.userId, request, run }, prefer);
 }
 
 const streams = (request: RunRequest, prefer: Prefer) => Boolean(request.stream) && !prefer.respondAsync;
@@ -93,9 +93,13 @@ function waitFor(request: RunRequest, prefer: Prefer): number | null {
 function answer<R extends RunRequest, K extends SteppedKind, B>(
   deps: ApiDeps,
   kind: CompletionKind<R, K, B>,
-  { runId, request, run }: { runId: string; request: R; run: Run | null },
+  { runId, accountId, request, run }: { runId: string; accountId: string; request: R; run: Run | null },
   prefer: Prefer,
 ): Outcome {
   const stream = streams(request, prefer) ? kind.streamFormat(runId, request) : undefined;
-  return answerRun(deps, { runId, run, kind: kind.kind, stream, present: (ended) => kind.present(ended) }, prefer);
+  return answerRun(
+    deps,
+    { runId, accountId, run, kind: kind.kind, stream, present: (ended) => kind.present(ended) },
+    prefer,
+  );
 }

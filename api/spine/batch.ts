@@ -7,6 +7,7 @@ import { BadRequestError } from "../../shared/errors";
 import { addLogContext } from "../../shared/logger";
 import { describeJob } from "../../shared/queues/job-description";
 import { enqueueBatch } from "../../shared/queues/queues";
+import { accountPrefix } from "../../shared/queues/shards";
 import { jobOf, RUN_KIND_CATALOG, type BatchKindName, type ChildKindOf } from "../../shared/runs/run-kind-catalog";
 import { sealRunSecrets, type SplitRequest } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
@@ -95,6 +96,7 @@ export async function runBatch<P extends BatchKindName>(
   const enqueueJobs = () =>
     enqueueBatch(
       deps.flows,
+      accountPrefix(owner.userId),
       {
         name: jobOf(kind.parentKind),
         runId: parentId,

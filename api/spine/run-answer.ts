@@ -12,6 +12,8 @@ const RUN_TIMEOUT_RETRY_AFTER_S = 5;
 /** What a single run's answer is made from: the run (null when the wait ran out) and how its kind shows it. */
 export interface RunToAnswer<K extends RunKind> {
   runId: string;
+  /** The run's account, whose shard holds its event stream. */
+  accountId: string;
   run: Run | null;
   kind: K;
   /** The run's frames' format when the request streams; absent when it does not. */
@@ -25,8 +27,8 @@ export interface RunToAnswer<K extends RunKind> {
  * not wait, else its result once it ended (or the error it ended in: see `assertSucceeded`).
  */
 export function answerRun<K extends RunKind>(deps: ApiDeps, answer: RunToAnswer<K>, prefer: Prefer): Outcome {
-  const { runId, run, kind, stream } = answer;
-  if (stream) return { stream: runFrames(deps, runId, stream) };
+  const { runId, accountId, run, kind, stream } = answer;
+  if (stream) return { stream: runFrames(deps, { runId, accountId }, stream) };
   if (syncWaitMs(prefer) === null) return acceptedReply(runId);
   assertSucceeded(run, runId, kind);
   return { status: 200, body: answer.present(run) };

@@ -1,6 +1,7 @@
 import { config } from "../../shared/config";
 import type { Run } from "../../shared/db/entities/run.entity";
 import { findRun, isTerminal } from "../../shared/db/runs/run-rows";
+import { accountPrefix } from "../../shared/queues/shards";
 import { readRunEventsAfter, type RunEvent, type RunEventEntry } from "../../shared/queues/run-events";
 import type { ApiDeps } from "../deps";
 import type { Frame, FrameStream } from "../reply";
@@ -18,6 +19,12 @@ export interface StreamFormat {
    * (`run_in_progress`) or its events were lost (`events_lost`). Default: an `error` frame with the job id.
    */
   cutShort?(error: string, code: "run_in_progress" | "events_lost"): Frame;
+}
+
+/** A run and its account, whose shard holds the run's event stream. */
+export interface RunOf {
+  runId: string;
+  accountId: string;
 }
 
 /** The current time, as every frame's `timestamp` gives it. */
@@ -61,10 +68,11 @@ const ROW_CHECK_MS = 1_000;
  * error frame says where to fetch it later. Events the stream lost before they were read (see
  * `gapBefore`) end it with an error frame too, never with a run that looks complete.
  */
-export function runFrames(deps: ApiDeps, runId: string, format: StreamFormat): FrameStream {
+export function runFrames(deps: ApiDeps, of: RunOf, format: StreamFormat): FrameStream {
+  const { runId, accountId } = of;
   return async function* (stop) {
     yield { data: format.metadata };
-    const feed = deps.runEvents.follow(runId);
+    const feed = deps.runEvents.follow(accountId, runId);
     const deadline = Date.now() + config.http.syncWaitMs;
     let lastId = "0";
     let expected: number | undefined = 0;
@@ -93,13 +101,13 @@ export function runFrames(deps: ApiDeps, runId: string, format: StreamFormat): F
         const run = await findRun(deps.ds, runId);
         if (run && isTerminal(run.status)) {
           // The final events may have landed just after the last read: read what is left directly.
-          for (let rest = await readRest(deps, runId, lastId); rest.length > 0;) {
+          for (let rest = await readRest(deps, of, lastId); rest.length > 0;) {
             for (const entry of rest) {
               if (gapBefore(entry, expected)) return yield lost();
               yield* relay(entry);
               if (isLast(entry.event)) return;
             }
-            rest = await readRest(deps, runId, lastId);
+            rest = await readRest(deps, of, lastId);
           }
           for (const event of endingFromRow(run, format)) yield* format.framesFor(event);
           return;
@@ -117,4 +125,5 @@ export function runFrames(deps: ApiDeps, runId: string, format: StreamFormat): F
 }
 
 /** A run's events after `lastId`, read at once on the process's ordinary connection. */
-const readRest = (deps: ApiDeps, runId: string, lastId: string) => readRunEventsAfter(deps.redis, runId, lastId, 500);
+const readRest = (deps: ApiDeps, { runId, accountId }: RunOf, lastId: string) =>
+  readRunEventsAfter(deps.redis, runId, lastId, 500, accountPrefix(accountId));

@@ -76,7 +76,7 @@ export async function runAndWait(
   const finished = await enqueueAndAwait(
     deps,
     runId,
-    () => enqueue(deps.queues, jobOf(run.kind), { ...describeJob(run), runId }, runId, options),
+    () => enqueue(deps.queues.of(run.owner.userId), jobOf(run.kind), { ...describeJob(run), runId }, runId, options),
     waitMs,
   );
 

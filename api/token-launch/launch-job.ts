@@ -4,6 +4,7 @@ import type { Run } from "../../shared/db/entities/run.entity";
 import { markLaunchFailed } from "../../shared/db/token-launch-outcome-store";
 import type { JobDescription } from "../../shared/queues/job-description";
 import { enqueue } from "../../shared/queues/queues";
+import { accountPrefix } from "../../shared/queues/shards";
 import { depositLaunchKey, destroyLaunchKey } from "../../shared/secrets/launch-keys";
 import type { ApiDeps } from "../deps";
 import { enqueueAndAwait } from "../spine/wait-for-run";
@@ -12,6 +13,8 @@ import { enqueueAndAwait } from "../spine/wait-for-run";
 export interface StoredLaunch {
   runId: string;
   launchId: string;
+  /** The launching user, whose shard holds the job and the sealed key (`accountPrefix`). */
+  accountId: string;
   /** What Bull Board shows of the launch's job (see `describeJob`). */
   about: JobDescription;
 }
@@ -31,12 +34,13 @@ export async function runLaunchJob(
 ): Promise<Run | null> {
   const job = { ...launch.about, runId: launch.runId, launchId: launch.launchId };
   let queued = false;
+  const prefix = accountPrefix(launch.accountId);
   const enqueueJob = async () => {
-    await depositLaunchKey(deps.redis, launch.runId, bs58.encode(keypair.secretKey));
+    await depositLaunchKey(deps.redis, launch.runId, bs58.encode(keypair.secretKey), prefix);
     try {
-      await enqueue(deps.queues, "token-launch", job, launch.runId);
+      await enqueue(deps.queues.of(launch.accountId), "token-launch", job, launch.runId);
     } catch (err) {
-      await destroyLaunchKey(deps.redis, launch.runId).catch(() => undefined);
+      await destroyLaunchKey(deps.redis, launch.runId, prefix).catch(() => undefined);
       throw err;
     }
     queued = true;

@@ -81,6 +81,6 @@ export async function launchListingToken(
   const about = describeJob({ kind: "token_launch", request: {}, owner: caller });
   return launchResponse(
     listingId,
-    await runLaunchJob(deps, { runId, launchId, about }, keypair, services.launchWaitMs),
+    await runLaunchJob(deps, { runId, launchId, about, accountId: caller.userId }, keypair, services.launchWaitMs),
   );
 }

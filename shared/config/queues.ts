@@ -21,7 +21,13 @@ export const queues = defineDomain(
             "{{#label}} must start with a Redis Cluster hash tag such as {apiary}, so that all keys of a queue share one slot",
         })
         .default("{apiary}"),
-      "prefix of every Redis key; must start with a Redis Cluster hash tag (`{…}`), which keeps all keys in one slot",
+      "prefix of every Redis key; must start with a Redis Cluster hash tag (`{…}`), which keeps each account shard's keys in one slot (shard 0 uses it as it is)",
+    ),
+    // Each shard is a hash tag of its own, so a Redis Cluster spreads the accounts' work over its masters
+    // (docs/scaling.md, "Queue shards"); changing it moves keys, so the queues must be drained first.
+    QUEUE_SHARDS: num(
+      count.max(256).default(1),
+      "account shards of the Redis keyspace, each its own hash tag (queues, limits, run streams); 1 keeps every key under QUEUE_PREFIX. Drain the queues before changing it",
     ),
     JOB_ATTEMPTS: num(count.max(20).default(3), "job attempts (they cover crashed workers, not LLM errors)"),
     JOB_KEEP_COMPLETED_S: num(
@@ -55,6 +61,8 @@ export const queues = defineDomain(
   (env) => ({
     queue: {
       prefix: env("QUEUE_PREFIX"),
+      /** Account shards of the keyspace (`shared/queues/shards.ts`). */
+      shards: env("QUEUE_SHARDS"),
       attempts: env("JOB_ATTEMPTS"),
       keepCompletedSeconds: env("JOB_KEEP_COMPLETED_S"),
       keepCompletedCount: env("JOB_KEEP_COMPLETED_COUNT"),

@@ -1,4 +1,4 @@
-import { config } from "../config";
+import { accountPrefix } from "../queues/shards";
 
 /**
  * Spend that several runs share, counted in Redis: the API reads an account's spend before it
@@ -30,16 +30,19 @@ export const SPEND_FIELDS = { tokens: "t", cost: "c", reserved: "r" } as const;
 export const REQUEST_SPEND_TTL_MS = 24 * 3_600_000;
 export const ACCOUNT_SPEND_TTL_MS = 48 * 3_600_000;
 
-// Every key opens with the queue prefix and its hash tag, so a script may touch several of them
-// on a Redis Cluster (they share one slot).
+// Every key opens with its account's shard prefix and hash tag (`accountPrefix`), so a script may
+// touch several of one account's on a Redis Cluster (they share one slot).
 
 /** The hash counting an account's spend on one UTC day. */
-export function accountSpendKey(userId: string, day: string, prefix = config.queue.prefix): string {
+export function accountSpendKey(userId: string, day: string, prefix = accountPrefix(userId)): string {
   return `${prefix}:spend:account:${userId}:${day}`;
 }
 
-/** The hash counting the spend of all runs of one request (a batch, by its parent run id). */
-export function requestSpendKey(parentRunId: string, prefix = config.queue.prefix): string {
+/**
+ * The hash counting the spend of all runs of one request (a batch, by its parent run id), under
+ * the prefix of the request's account's shard.
+ */
+export function requestSpendKey(parentRunId: string, prefix: string): string {
   return `${prefix}:spend:request:${parentRunId}`;
 }
 

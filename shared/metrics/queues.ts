@@ -8,12 +8,19 @@ const STATES = ["waiting", "active", "delayed", "failed"] as const;
 /** How long a scrape waits for Redis's job counts: an outage must not hang the scrape. */
 const COUNTS_TIMEOUT_MS = 1_000;
 
-/** The queues whose counts a scrape reads, by name (the latest app built for each name wins). */
-const watched = new Map<string, Queue>();
+/**
+ * The queues whose counts a scrape reads, by name: each account shard's queue of that name, whose
+ * counts add up (the latest app built wins).
+ */
+const watched = new Map<string, Queue[]>();
 
-/** Has the web registry report `queues`' job counts on every scrape. */
+/** Has the web registry report `queues`' job counts on every scrape, one series per queue name across the shards. */
 export function watchQueues(queues: Queue[]): void {
-  for (const queue of queues) watched.set(queue.name, queue);
+  for (const name of new Set(queues.map((queue) => queue.name)))
+    watched.set(
+      name,
+      queues.filter((queue) => queue.name === name),
+    );
 }
 
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -32,10 +39,17 @@ new Gauge({
   async collect() {
     this.reset();
     await Promise.all(
-      [...watched].map(async ([name, queue]) => {
+      [...watched].map(async ([name, shards]) => {
         try {
-          const counts = await within(queue.getJobCounts(...STATES), COUNTS_TIMEOUT_MS);
-          for (const state of STATES) this.set({ queue: name, state }, counts[state] ?? 0);
+          const counts = await within(
+            Promise.all(shards.map((queue) => queue.getJobCounts(...STATES))),
+            COUNTS_TIMEOUT_MS,
+          );
+          for (const state of STATES)
+            this.set(
+              { queue: name, state },
+              counts.reduce((sum, shard) => sum + (shard[state] ?? 0), 0),
+            );
         } catch (err) {
           logger.warn(
             { queue: name, err: err instanceof Error ? err.message : err },

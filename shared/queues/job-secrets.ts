@@ -9,7 +9,8 @@ import { keepsLaunchKey } from "./registry";
  */
 export async function discardJobSecrets(redis: RedisClient, job: Job): Promise<void> {
   const runId = (job.data as { runId?: unknown } | undefined)?.runId;
-  if (keepsLaunchKey(job.name) && typeof runId === "string") await destroyLaunchKey(redis, runId);
+  // The key waits in the job's own shard (its account's), under the prefix its queue has.
+  if (keepsLaunchKey(job.name) && typeof runId === "string") await destroyLaunchKey(redis, runId, job.prefix);
 }
 
 /** Whether this attempt is the job's last one (a failure now fails the job for good). */

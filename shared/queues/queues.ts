@@ -4,8 +4,9 @@ import { config } from "../config";
 import { currentRequestId } from "../logger";
 import type { JobDescription } from "./job-description";
 import type { JobName } from "../runs/run-kind-catalog";
-import type { QueueName } from "./queue-names";
+import { QUEUE_NAMES, type QueueName } from "./queue-names";
 import { JOBS, type JobData } from "./registry";
+import { shardOf, shardPrefixes } from "./shards";
 
 /** Job options every job gets: crash retries with backoff, and finished jobs kept by age. */
 function defaultJobOptions(): JobsOptions {
@@ -19,11 +20,41 @@ function defaultJobOptions(): JobsOptions {
   };
 }
 
-/** A typed producer for one queue. */
-export function createQueue(name: QueueName, connection: RedisClient): Queue {
-  const queue = new Queue(name, { connection, prefix: config.queue.prefix, defaultJobOptions: defaultJobOptions() });
+/** A typed producer for one queue of one shard (by its key prefix; shard 0's is `QUEUE_PREFIX`). */
+function createQueue(name: QueueName, connection: RedisClient, prefix = config.queue.prefix): Queue {
+  const queue = new Queue(name, { connection, prefix, defaultJobOptions: defaultJobOptions() });
   queue.on("error", () => undefined);
   return queue;
+}
+
+/** Producers of every queue in every account shard (`shards.ts`), on one connection. */
+export class ShardedQueues {
+  /** Each shard's queues, by shard number. */
+  readonly shards: Record<QueueName, Queue>[];
+
+  constructor(connection: RedisClient) {
+    this.shards = shardPrefixes().map(
+      (prefix) =>
+        Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, connection, prefix)])) as Record<
+          QueueName,
+          Queue
+        >,
+    );
+  }
+
+  /** The queues of an account's shard: where its runs' jobs go. */
+  of(accountId: string): Record<QueueName, Queue> {
+    return this.shards[shardOf(accountId, this.shards.length)];
+  }
+
+  /** Every queue of every shard. */
+  all(): Queue[] {
+    return this.shards.flatMap((queues) => Object.values(queues));
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.all().map((queue) => queue.close()));
+  }
 }
 
 /** The current request's id for a job's payload (nothing outside a request), so the worker's lines carry it. */
@@ -47,7 +78,7 @@ export async function enqueue<N extends JobName>(
   await queues[JOBS[name].queue].add(name, { ...payload, ...requestIdField() }, { ...options, jobId });
 }
 
-/** Producer of parent/child job flows (batches), sharing the queues' prefix and job options. */
+/** Producer of parent/child job flows (batches); each flow names its shard's prefix (`enqueueBatch`). */
 export function createFlowProducer(connection: RedisClient): FlowProducer {
   const flows = new FlowProducer({ connection, prefix: config.queue.prefix });
   flows.on("error", () => undefined);
@@ -56,10 +87,13 @@ export function createFlowProducer(connection: RedisClient): FlowProducer {
 
 /**
  * Adds a parent job that runs once all its children have ended. A child that fails for good does
- * not block the parent: its run is marked failed and the parent reports it in its slot.
+ * not block the parent: its run is marked failed and the parent reports it in its slot. Parent and
+ * children go to the queues of one shard, given by its `prefix` (the account's): BullMQ links them
+ * in one script, which a Redis Cluster runs only on keys of one slot.
  */
 export async function enqueueBatch<P extends JobName, C extends JobName>(
   flows: FlowProducer,
+  prefix: string,
   parent: { name: P; runId: string; about?: JobDescription },
   children: { name: C; runId: string; about?: JobDescription }[],
 ): Promise<void> {
@@ -68,11 +102,13 @@ export async function enqueueBatch<P extends JobName, C extends JobName>(
   await flows.add({
     name: parent.name,
     queueName: JOBS[parent.name].queue,
+    prefix,
     data: { ...parent.about, runId: parent.runId, ...requestId },
     opts: { ...options, jobId: parent.runId },
     children: children.map((child) => ({
       name: child.name,
       queueName: JOBS[child.name].queue,
+      prefix,
       data: { ...child.about, runId: child.runId, ...requestId },
       opts: { ...options, jobId: child.runId, ignoreDependencyOnFailure: true },
     })),

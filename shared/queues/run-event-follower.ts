@@ -21,6 +21,8 @@ export interface FollowerOptions {
   countPerStream?: number;
   /** Most entries held for one follower that has not taken them: past it, the follower is read again later from where it stopped. */
   maxQueued?: number;
+  /** The key prefix of the shard whose streams this follower reads (`shards.ts`); `QUEUE_PREFIX` by default. */
+  prefix?: string;
 }
 
 /** `a` comes after `b` in a stream (ids are `<ms>-<seq>`). */
@@ -58,7 +60,9 @@ class Follower {
  */
 export class RunEventFollower {
   private readonly followers = new Map<string, Set<Follower>>();
-  private readonly wakeKey = `${config.queue.prefix}:run-events-wake:${randomUUID()}`;
+  private readonly prefix: string;
+  /** In the shard's slot, as every key one XREAD names must be on a cluster. */
+  private readonly wakeKey: string;
   private wakeId = "0-0";
   private reading = false;
   private wakeSent = false;
@@ -81,6 +85,8 @@ export class RunEventFollower {
     this.blockMs = options.blockMs ?? 5_000;
     this.countPerStream = options.countPerStream ?? 200;
     this.maxQueued = options.maxQueued ?? 1_000;
+    this.prefix = options.prefix ?? config.queue.prefix;
+    this.wakeKey = `${this.prefix}:run-events-wake:${randomUUID()}`;
   }
 
   /** Follows a run's events after `fromId` ("0" for all of them). */
@@ -141,9 +147,13 @@ export class RunEventFollower {
    * to come round to it (a woken read, then a read of every followed stream).
    */
   private async readNow(follower: Follower): Promise<void> {
-    const entries = await readRunEventsAfter(this.control, follower.runId, follower.cursor, this.countPerStream).catch(
-      () => [],
-    );
+    const entries = await readRunEventsAfter(
+      this.control,
+      follower.runId,
+      follower.cursor,
+      this.countPerStream,
+      this.prefix,
+    ).catch(() => []);
     this.deliver(follower, entries);
   }
 
@@ -188,7 +198,7 @@ export class RunEventFollower {
         this.idle = null;
         continue;
       }
-      const runOfKey = new Map([...from.keys()].map((runId) => [runEventsKey(runId), runId]));
+      const runOfKey = new Map([...from.keys()].map((runId) => [runEventsKey(runId, this.prefix), runId]));
       const keys = [this.wakeKey, ...runOfKey.keys()];
       const ids = [this.wakeId, ...from.values()];
       this.reading = true;

@@ -11,8 +11,11 @@ export type RunEvent =
   | { type: "finish"; usage: unknown }
   | { type: "error"; error: string };
 
-/** The Redis stream holding one run's events (kept an hour after the last write). */
-export const runEventsKey = (runId: string) => `${config.queue.prefix}:run-events:${runId}`;
+/**
+ * The Redis stream holding one run's events (kept an hour after the last write), under the key
+ * prefix of its account's shard (`accountPrefix`).
+ */
+export const runEventsKey = (runId: string, prefix = config.queue.prefix) => `${prefix}:run-events:${runId}`;
 const TTL_SECONDS = 3_600;
 /**
  * Entries a run's stream keeps (`MAXLEN ~`), the record a client reads the run from. Coalesced
@@ -68,10 +71,12 @@ export class RunEventWriter {
   private readonly writtenAt = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
 
+  /** `prefix`: the key prefix of the run's account's shard (`accountPrefix`). */
   constructor(
     private readonly redis: RedisClient,
     private readonly runId: string,
     private readonly maxEvents = MAX_EVENTS,
+    private readonly prefix = config.queue.prefix,
   ) {}
 
   emit(event: RunEvent): void {
@@ -113,7 +118,7 @@ export class RunEventWriter {
 
   private append(event: RunEvent): void {
     const args = [this.maxEvents, JSON.stringify(event), TTL_SECONDS];
-    const key = runEventsKey(this.runId);
+    const key = runEventsKey(this.runId, this.prefix);
     this.last = this.last.then(() => appendScript(this.redis, [key], args).catch(() => undefined));
   }
 }
@@ -146,8 +151,9 @@ export async function readRunEventsAfter(
   runId: string,
   afterId: string,
   count: number,
+  prefix = config.queue.prefix,
 ): Promise<RunEventEntry[]> {
-  const reply = (await redis.xread("COUNT", count, "STREAMS", runEventsKey(runId), afterId)) as
+  const reply = (await redis.xread("COUNT", count, "STREAMS", runEventsKey(runId, prefix), afterId)) as
     [string, [string, string[]][]][] | null;
   return reply ? parseRunEvents(reply[0][1]) : [];
 }

@@ -1,4 +1,4 @@
-import { config } from "../config";
+import { accountPrefix } from "./shards";
 import type { RedisClient } from "./redis";
 
 /**
@@ -9,9 +9,11 @@ import type { RedisClient } from "./redis";
  */
 const UNANSWERED_ATTEMPT_TTL_MS = 5 * 60_000;
 
-/** One client's request as its retries repeat it: the API key, and a hash of what it sent. */
+/** One client's request as its retries repeat it: the API key (and its account), and a hash of what it sent. */
 export interface AttemptIdentity {
   apiKeyId: string;
+  /** The key's account, whose shard keeps the list (`accountPrefix`). */
+  accountId: string;
   /** SHA-256 hex of the request (method, path, canonical body, client): never the request itself. */
   fingerprint: string;
 }
@@ -29,8 +31,8 @@ type RememberedAttempt = UnansweredAttempt & { until: number };
 /** The most attempts one request keeps remembered (the newest): a client's retries need a few. */
 const MAX_REMEMBERED = 16;
 
-const attemptsKey = ({ apiKeyId, fingerprint }: AttemptIdentity) =>
-  `${config.queue.prefix}:unanswered:${apiKeyId}:${fingerprint}`;
+const attemptsKey = ({ apiKeyId, accountId, fingerprint }: AttemptIdentity) =>
+  `${accountPrefix(accountId)}:unanswered:${apiKeyId}:${fingerprint}`;
 
 /**
  * Remembers the run an attempt started (or answered from) whose client did not get its answer,

@@ -17,9 +17,9 @@ import { seal, unseal } from "./sealed";
 /** Longest a key waits for its job; the job deletes it when it ends, this only covers a job that never does. */
 const KEEP_AT_MOST_SECONDS = 24 * 60 * 60;
 
-function keyName(runId: string): string {
-  // The queue prefix opens with a hash tag, so on a cluster this key lives beside the queues.
-  return `${config.queue.prefix}:launch-key:${runId}`;
+/** `prefix`: the key prefix of the run's account's shard (`accountPrefix`), where its job is queued too. */
+function keyName(runId: string, prefix: string): string {
+  return `${prefix}:launch-key:${runId}`;
 }
 
 function bindingFor(runId: string) {
@@ -27,13 +27,22 @@ function bindingFor(runId: string) {
 }
 
 /** Keeps a launch's signing key (its text form), sealed to the run, until the run's job ends. */
-export async function depositLaunchKey(redis: RedisClient, runId: string, secretKey: string): Promise<void> {
-  await redis.set(keyName(runId), seal(secretKey, bindingFor(runId)), "EX", KEEP_AT_MOST_SECONDS);
+export async function depositLaunchKey(
+  redis: RedisClient,
+  runId: string,
+  secretKey: string,
+  prefix = config.queue.prefix,
+): Promise<void> {
+  await redis.set(keyName(runId, prefix), seal(secretKey, bindingFor(runId)), "EX", KEEP_AT_MOST_SECONDS);
 }
 
 /** The sealed key of a run, as stored (null once it is gone); `openLaunchKey` opens it when signing. */
-export async function fetchLaunchKey(redis: RedisClient, runId: string): Promise<string | null> {
-  return redis.get(keyName(runId));
+export async function fetchLaunchKey(
+  redis: RedisClient,
+  runId: string,
+  prefix = config.queue.prefix,
+): Promise<string | null> {
+  return redis.get(keyName(runId, prefix));
 }
 
 /** The key's text, from what `fetchLaunchKey` returned for the same run. */
@@ -42,8 +51,8 @@ export function openLaunchKey(sealed: string, runId: string): string {
 }
 
 /** Deletes a run's key for good: the key itself, then its trace in the append-only file. */
-export async function destroyLaunchKey(redis: RedisClient, runId: string): Promise<void> {
-  const deleted = await redis.del(keyName(runId));
+export async function destroyLaunchKey(redis: RedisClient, runId: string, prefix = config.queue.prefix): Promise<void> {
+  const deleted = await redis.del(keyName(runId, prefix));
   if (deleted > 0) await rewriteAppendOnlyFiles(redis);
 }
 

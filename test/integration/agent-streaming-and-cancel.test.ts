@@ -92,7 +92,7 @@ describe("agent completion streaming and cancellation", () => {
     expect(cancelled.body).to.deep.equal({ job_id: jobId, status: "cancelled" });
 
     // The worker lets go of the job promptly: its in-flight call was aborted, not waited out.
-    const job = await h.deps.queues.agent.getJob(jobId);
+    const job = await h.deps.queues.shards[0].agent.getJob(jobId);
     await eventually(async () => ((await job!.getState()) === "completed" ? true : undefined), 5_000, 20);
     expect(Date.now() - sentAt).to.be.lessThan(1_000 + 500);
     const run = await findRun(h.deps.ds, jobId);

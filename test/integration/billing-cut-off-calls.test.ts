@@ -115,7 +115,7 @@ describe("every token a client received is billed once: calls cut off part-way",
     expect(read.body.status).to.equal("cancelled");
     // Bull Board shows the cancelled run's job with what it spent, as its row does.
     const shown = await eventually(async () => {
-      const job = await h.deps.queues.agent.getJob(runId);
+      const job = await h.deps.queues.shards[0].agent.getJob(runId);
       return (await job?.getState()) === "completed" ? job!.returnvalue : undefined;
     });
     expect(shown).to.include({ status: "cancelled", cost: read.body.usage.total_cost });

@@ -235,7 +235,7 @@ describe("operators' actions in Bull Board", () => {
       expect(answer.body.error, `${method} ${path}`).to.deep.equal({ key: "ERRORS.FORBIDDEN" });
       expect(answer.body.message, `${method} ${path}`).to.be.a("string").and.not.equal("");
     }
-    const counts = await h.deps.queues.agent.getJobCounts("wait", "delayed", "active");
+    const counts = await h.deps.queues.shards[0].agent.getJobCounts("wait", "delayed", "active");
     expect(counts.active).to.be.at.least(1);
 
     // Nothing changed: the run went on and succeeded with its job, whose data still names it.
@@ -247,7 +247,7 @@ describe("operators' actions in Bull Board", () => {
     // A finished job may go: its run has ended, and the run is the record.
     const cleaned = await board("PUT", `/queues/agent/${jobId}/clean`);
     expect(cleaned.status, JSON.stringify(cleaned.body)).to.equal(204);
-    expect(await h.deps.queues.agent.getJob(jobId)).to.equal(undefined);
+    expect(await h.deps.queues.shards[0].agent.getJob(jobId)).to.equal(undefined);
     expect(await row(jobId)).to.include({ status: "succeeded" });
   });
 
@@ -256,10 +256,10 @@ describe("operators' actions in Bull Board", () => {
     // stay failed; the board's own Clean all keeps jobs of the last 5 seconds). A job of an earlier
     // test still going could fail after the clean: the queue is let run dry first.
     await eventually(async () => {
-      const going = await h.deps.queues.swarm.getJobCounts("wait", "delayed", "active", "prioritized");
+      const going = await h.deps.queues.shards[0].swarm.getJobCounts("wait", "delayed", "active", "prioritized");
       return Object.values(going).every((n) => n === 0) ? true : undefined;
     }, 60_000);
-    await h.deps.queues.swarm.clean(0, Number.MAX_SAFE_INTEGER, "failed");
+    await h.deps.queues.shards[0].swarm.clean(0, Number.MAX_SAFE_INTEGER, "failed");
     const [kept, revoked] = [await h.newKey(), await h.newKey()];
     const [keptMarker, revokedMarker] = [uniqueMarker("board-all-kept"), uniqueMarker("board-all-revoked")];
     const [keptJob, revokedJob] = [

@@ -191,7 +191,7 @@ describe("retried requests: one intent, one run", function () {
   });
 
   it("answers a retry only from an attempt within its window, however often the request was sent", async () => {
-    const who = { apiKeyId: "key", fingerprint: uniqueMarker("fingerprint") };
+    const who = { apiKeyId: "key", accountId: "account", fingerprint: uniqueMarker("fingerprint") };
     const past = Date.now() - 10 * 60_000;
     // Two attempts remembered ten minutes ago, one now: the list's own expiry was renewed by the last.
     await rememberUnanswered(h.deps.redis, who, { runId: "old-1" }, past);

@@ -44,9 +44,7 @@ async function premiumKey(h: Harness, handle: string): Promise<{ key: string; us
 async function queuesIdle(h: Harness): Promise<void> {
   await eventually(async () => {
     const counts = await Promise.all(
-      Object.values(h.deps.queues).map((q) =>
-        q.getJobCounts("waiting", "active", "delayed", "prioritized", "waiting-children"),
-      ),
+      h.deps.queues.all().map((q) => q.getJobCounts("waiting", "active", "delayed", "prioritized", "waiting-children")),
     );
     return counts.every((c) => Object.values(c).every((n) => n === 0)) ? true : undefined;
   }, 60_000);
@@ -161,7 +159,7 @@ describe("hostile input against every documented operation", function () {
     await queuesIdle(h);
     const [tablesBefore, queuesBefore, protoBefore] = [
       await fingerprintTables(h.deps.ds),
-      await fingerprintQueues(Object.values(h.deps.queues)),
+      await fingerprintQueues(h.deps.queues.all()),
       prototypeFingerprint(),
     ];
     const outcomes: ProbeOutcome[] = [];
@@ -189,9 +187,7 @@ describe("hostile input against every documented operation", function () {
       changedTables(tablesBefore, await fingerprintTables(h.deps.ds)),
       "tables changed by refused requests",
     ).to.deep.equal([]);
-    expect(await fingerprintQueues(Object.values(h.deps.queues)), "jobs queued by refused requests").to.deep.equal(
-      queuesBefore,
-    );
+    expect(await fingerprintQueues(h.deps.queues.all()), "jobs queued by refused requests").to.deep.equal(queuesBefore);
   });
 
   it("answers requests valid by the documents without a 5xx, and whatever it refuses leaves nothing behind", async () => {
@@ -204,7 +200,7 @@ describe("hostile input against every documented operation", function () {
     );
     const keys = new Map(runnable.map((probe, i) => [probe, callers[i]]));
     const ownedBefore = await rowsOwnedBy(h.deps.ds, callers);
-    const jobsBefore = await queuedJobs(Object.values(h.deps.queues));
+    const jobsBefore = await queuedJobs(h.deps.queues.all());
     const protoBefore = prototypeFingerprint();
 
     const outcomes = await runProbes(runnable, agent, CONCURRENCY, (p) => keys.get(p)!.key);
@@ -237,7 +233,7 @@ describe("hostile input against every documented operation", function () {
     const acceptedKeys = new Set(
       outcomes.filter((o) => o.res && o.res.status < 400).map((o) => keys.get(o.probe)!.keyId),
     );
-    const added = [...(await queuedJobs(Object.values(h.deps.queues))).entries()].filter(([id]) => !jobsBefore.has(id));
+    const added = [...(await queuedJobs(h.deps.queues.all())).entries()].filter(([id]) => !jobsBefore.has(id));
     const runs: { id: string; api_key_id: string | null }[] = await h.deps.ds.query(
       `SELECT id::text, api_key_id::text FROM runs WHERE id::text = ANY($1)`,
       [added.map(([id]) => id)],

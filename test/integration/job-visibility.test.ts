@@ -180,7 +180,7 @@ describe("what operators see of a run", () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(500);
     const jobId: string = res.body.job_id;
     const job = await eventually(async () => {
-      const found = await h.deps.queues.agent.getJob(jobId);
+      const found = await h.deps.queues.shards[0].agent.getJob(jobId);
       return (await found?.getState()) === "failed" ? found : undefined;
     });
     const [before] = await h.deps.ds.query("SELECT * FROM runs WHERE id = $1", [jobId]);
@@ -193,7 +193,7 @@ describe("what operators see of a run", () => {
       return state === "failed" || state === "completed" ? state : undefined;
     });
     expect(ended).to.equal("failed");
-    expect((await h.deps.queues.agent.getJob(jobId))!.failedReason).to.equal(res.body.detail);
+    expect((await h.deps.queues.shards[0].agent.getJob(jobId))!.failedReason).to.equal(res.body.detail);
     const [after] = await h.deps.ds.query("SELECT * FROM runs WHERE id = $1", [jobId]);
     expect(after).to.deep.equal(before);
     expect(h.sim.journal.length).to.equal(calls);

@@ -62,7 +62,7 @@ describe("LLM-bound defaults: a worker holds hundreds of runs, LLM calls are cap
     let watching = true;
     const watch = (async () => {
       while (watching) {
-        activePeak = Math.max(activePeak, await h.deps.queues.swarm.getActiveCount());
+        activePeak = Math.max(activePeak, await h.deps.queues.shards[0].swarm.getActiveCount());
         connectionsPeak = Math.max(connectionsPeak, await connections());
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -148,7 +148,7 @@ describe("LLM-bound defaults: a worker holds hundreds of runs, LLM calls are cap
 
     const sentAt = Date.now();
     expect((await request(h.baseUrl, "DELETE", `/v1/jobs/${waiterId}`, { key })).status).to.equal(200);
-    const job = await h.deps.queues.agent.getJob(waiterId);
+    const job = await h.deps.queues.shards[0].agent.getJob(waiterId);
     await eventually(async () => ((await job!.getState()) === "completed" ? true : undefined), 5_000, 20);
     expect(Date.now() - sentAt).to.be.below(1_500);
     expect((await findRun(h.deps.ds, waiterId))?.status).to.equal("cancelled");

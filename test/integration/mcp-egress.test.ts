@@ -233,7 +233,7 @@ describe("MCP server URLs under the egress policy (agent and swarm completions a
     const runId = newRunId();
     const request_ = prepareAgentRequest(value as AgentCompletionRequest, { apiKeyId: keyId, userId, tier: "free" });
     await insertRun(h.deps.ds, { id: runId, kind: "agent", apiKeyId: keyId, userId, request: request_ });
-    await enqueue(h.deps.queues, "agent-run", { runId }, runId);
+    await enqueue(h.deps.queues.shards[0], "agent-run", { runId }, runId);
     return eventually(async () => {
       const row = await findRun(h.deps.ds, runId);
       return row && isTerminal(row.status) ? row : undefined;

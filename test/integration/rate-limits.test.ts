@@ -198,7 +198,7 @@ describe("rate limits", () => {
       const { key, userId } = await h.newKey();
       expect((await request(app.baseUrl, "GET", "/v1/rate/limits", { key })).status).to.equal(200);
       const journalBefore = h.sim.journal.length;
-      const jobsBefore = await h.deps.queues.agent.getJobCounts();
+      const jobsBefore = await h.deps.queues.shards[0].agent.getJobCounts();
       const publishing = {
         agent_name: "Refused",
         description: "Reviews supplier contracts",
@@ -244,7 +244,7 @@ describe("rate limits", () => {
         userId,
       ]);
       expect({ runs, prompts }).to.deep.equal({ runs: 0, prompts: 0 });
-      expect(await h.deps.queues.agent.getJobCounts()).to.deep.equal(jobsBefore);
+      expect(await h.deps.queues.shards[0].agent.getJobCounts()).to.deep.equal(jobsBefore);
       expect(h.sim.journal.length, "no LLM call").to.equal(journalBefore);
     });
 

@@ -54,7 +54,10 @@ describe("request limits count work, per key and per account", function () {
   /** What the account has stored and queued, and the LLM calls made: a refused request changes none of it. */
   async function footprint(userId: string) {
     const [{ runs }] = await h.deps.ds.query("SELECT count(*)::int AS runs FROM runs WHERE user_id = $1", [userId]);
-    const jobs = await Promise.all([h.deps.queues.agent.getJobCounts(), h.deps.queues.swarm.getJobCounts()]);
+    const jobs = await Promise.all([
+      h.deps.queues.shards[0].agent.getJobCounts(),
+      h.deps.queues.shards[0].swarm.getJobCounts(),
+    ]);
     return { runs, jobs, llmCalls: h.sim.journal.length };
   }
 

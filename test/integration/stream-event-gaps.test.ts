@@ -58,7 +58,7 @@ describe("a run's event stream loses nothing silently", function () {
     const request = { agent_config: { agent_name: "Gappy" }, task: "t" } as AgentCompletionRequest;
     const frames = runFrames(
       h.deps,
-      runId,
+      { runId, accountId: "gappy-account" },
       agentStreamFormat(runId, request),
     )(new AbortController().signal)[Symbol.asyncIterator]() as AsyncIterator<unknown>;
     // A writer whose stream keeps only a few entries, as one outrun by its run would.

@@ -104,7 +104,7 @@ describe("a worker stopped with SIGTERM", function () {
     expect(child.output.join("")).to.include("job handed back to the queue at shutdown");
 
     // Back in the queue at once, not failed and not waiting for its lock to run out.
-    const job = (await h.deps.queues.agent.getJob(runId))!;
+    const job = (await h.deps.queues.shards[0].agent.getJob(runId))!;
     expect(await job.getState()).to.equal("waiting");
     expect(job.attemptsMade).to.equal(0);
     expect((await findRun(h.deps.ds, runId))!.status).to.equal("running");
@@ -137,14 +137,17 @@ describe("a worker stopped with SIGTERM", function () {
     const ids = accepted.map((a) => a.body.job_id as string);
     const sent = () => entriesMentioning(h, marker);
     await eventually(
-      async () => ((await h.deps.queues.agent.getActiveCount()) === runs && sent().length === cap ? true : undefined),
+      async () =>
+        (await h.deps.queues.shards[0].agent.getActiveCount()) === runs && sent().length === cap ? true : undefined,
       20_000,
     );
     child.kill("SIGTERM");
     expect(await exited(child)).to.equal(0);
     expect(sent(), "calls beyond the cap never left the process").to.have.length(cap);
 
-    const states = await Promise.all(ids.map(async (id) => (await h.deps.queues.agent.getJob(id))!.getState()));
+    const states = await Promise.all(
+      ids.map(async (id) => (await h.deps.queues.shards[0].agent.getJob(id))!.getState()),
+    );
     expect(new Set(states)).to.deep.equal(new Set(["waiting"]));
     inProcess.resume();
     const finished = await Promise.all(ids.map((id) => finishedRun(id)));

@@ -8,6 +8,7 @@ import {
 import { utcDay } from "../../shared/limits/utc-day";
 import type { BudgetLimits } from "./call-allowance";
 import type { SpendPool } from "./spend-pools";
+import { accountPrefix } from "../../shared/queues/shards";
 
 /**
  * A run's limits from the budget the API stored with it (already filled with the caller's tier
@@ -35,7 +36,7 @@ export function sharedPools(
   const total = budget?.request_total;
   if (run.parent_id && total) {
     pools.push({
-      key: requestSpendKey(run.parent_id),
+      key: requestSpendKey(run.parent_id, accountPrefix(run.user_id)),
       maxTokens: total.max_tokens,
       maxCost: total.max_cost,
       holdsPrompts: true,

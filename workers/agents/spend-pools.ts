@@ -77,10 +77,13 @@ export class SharedSpend {
   constructor(
     private readonly redis: RedisClient,
     readonly pools: SpendPool[],
-    /** The run whose calls these are, and the execution making them. */
-    private readonly execution: { runId: string; owner: string } = { runId: "none", owner: "none" },
+    /**
+     * The run whose calls these are, the execution making them, and the key prefix of the run's
+     * account's shard, where its pools are (`accountPrefix`).
+     */
+    private readonly execution: { runId: string; owner: string; prefix?: string } = { runId: "none", owner: "none" },
   ) {
-    this.inFlight = inFlightKey(execution.runId);
+    this.inFlight = inFlightKey(execution.runId, execution.prefix);
   }
 
   /**

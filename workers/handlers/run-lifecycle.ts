@@ -23,6 +23,7 @@ import { reportSteps } from "./job-progress";
 import { isRunFailure, runErrorOf } from "./run-failure";
 import { RunLease } from "./run-lease";
 import { runSignal } from "./run-signal";
+import { accountPrefix } from "../../shared/queues/shards";
 import {
   budgetStopOf,
   CALLS_END_WITHIN_MS,
@@ -70,14 +71,16 @@ export async function executeRun<R extends ExecutedRun>(
   const pools = sharedPools(request.budget, run);
   const budget = new RunBudget(
     budgetLimits(request.budget, run.started_at),
-    pools.length ? new SharedSpend(ctx.redis, pools, { runId, owner: lease.owner }) : null,
+    pools.length
+      ? new SharedSpend(ctx.redis, pools, { runId, owner: lease.owner, prefix: accountPrefix(run.user_id) })
+      : null,
   );
   // What could throw is built before the run takes hold of its cancel tracking and signal, so a
   // failure here has only the lease to let go of (`giveUp`).
   let recorder: StepRecorder, events: RunEventWriter | null, planned: number | null;
   try {
     recorder = StepRecorder.forRun(ctx.ds, runId, earlier.steps, lease, earlier.charges);
-    events = request.stream ? new RunEventWriter(ctx.redis, runId) : null;
+    events = request.stream ? new RunEventWriter(ctx.redis, runId, undefined, accountPrefix(run.user_id)) : null;
     planned = plannedSteps(run.kind, request);
   } catch (err) {
     giveUp(lease, err);

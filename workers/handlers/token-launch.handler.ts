@@ -9,6 +9,7 @@ import { claimRun } from "../../shared/db/runs/run-leases";
 import { findLaunch } from "../../shared/db/token-launch-store";
 import { markLaunchFailed } from "../../shared/db/token-launch-outcome-store";
 import { fetchLaunchKey, openLaunchKey } from "../../shared/secrets/launch-keys";
+import { accountPrefix } from "../../shared/queues/shards";
 import { LaunchFailedError } from "../chain/launch-errors";
 import { launchToken } from "../chain/launch-token";
 import { launcherFor } from "../chain/launchers";
@@ -30,7 +31,7 @@ function connection(): Connection {
 export const handleTokenLaunch: Handler<"token-launch"> = async ({ runId, launchId }, ctx) => {
   const run = await claimRun(ctx.ds, runId);
   if (!run) return { runId }; // finished already: a duplicate delivery
-  const sealedKey = await fetchLaunchKey(ctx.redis, runId);
+  const sealedKey = await fetchLaunchKey(ctx.redis, runId, accountPrefix(run.user_id));
   const creator = () => {
     if (!sealedKey) throw new LaunchFailedError("The signing key is no longer available for this launch");
     try {

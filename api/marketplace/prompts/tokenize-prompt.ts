@@ -85,7 +85,7 @@ export async function storePromptLaunch(
       request: { name: token.name, ticker: token.ticker, image_url: token.imageUrl, creator_wallet: creatorWallet },
     });
     const about = describeJob({ kind: "prompt_tokenize", request: {}, owner: caller });
-    return { runId, launchId, about };
+    return { runId, launchId, about, accountId: caller.userId };
   } catch (err) {
     if (isLiveLaunchViolation(err))
       throw new PlatformError(

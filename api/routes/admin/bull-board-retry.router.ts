@@ -1,9 +1,11 @@
 import Router from "@koa/router";
 import type { Context } from "koa";
 import type { ApiDeps } from "../../deps";
-import { BULL_BOARD_PATH } from "../../http/bull-board";
+import type { Queue } from "bullmq";
+import { BULL_BOARD_PATH, boardQueueName } from "../../http/bull-board";
 import { retryFailedJobs, retryRunJob } from "../../runs/operator-retry";
-import { isQueueName } from "../../../shared/queues/queue-names";
+import { QUEUE_NAMES } from "../../../shared/queues/queue-names";
+import type { ShardedQueues } from "../../../shared/queues/queues";
 
 /** An error as Bull Board's own routes answer it (its UI shows the key's title and the message). */
 function boardError(
@@ -14,6 +16,14 @@ function boardError(
 ): void {
   ctx.status = status;
   ctx.body = { error: typeof key === "string" ? { key } : key, ...(message ? { message } : {}) };
+}
+
+/** The queue the board shows under `boardName` (`boardQueueName`), in whichever shard. */
+function queueOnBoard(queues: ShardedQueues, boardName: string): Queue | undefined {
+  const shards = queues.shards.length;
+  for (const [shard, byName] of queues.shards.entries())
+    for (const name of QUEUE_NAMES) if (boardQueueName(name, shard, shards) === boardName) return byName[name];
+  return undefined;
 }
 
 /**
@@ -28,7 +38,8 @@ export function bullBoardRetryRouter(deps: Pick<ApiDeps, "ds" | "queues">): Rout
   const router = new Router({ prefix: `${BULL_BOARD_PATH}/api/queues`, sensitive: true, strict: true });
   router.put("/:queueName/retry/:queueStatus", async (ctx) => {
     const { queueName, queueStatus } = ctx.params;
-    if (!isQueueName(queueName)) return boardError(ctx, 404, "ERRORS.QUEUE_NOT_FOUND");
+    const queue = queueOnBoard(deps.queues, queueName);
+    if (!queue) return boardError(ctx, 404, "ERRORS.QUEUE_NOT_FOUND");
     if (queueStatus === "completed")
       return boardError(
         ctx,
@@ -38,12 +49,13 @@ export function bullBoardRetryRouter(deps: Pick<ApiDeps, "ds" | "queues">): Rout
       );
     if (queueStatus !== "failed")
       return boardError(ctx, 400, { key: "ERRORS.STATUS_NOT_RETRIABLE", options: { status: queueStatus } });
-    ctx.body = await retryFailedJobs(deps.ds, deps.queues[queueName]);
+    ctx.body = await retryFailedJobs(deps.ds, queue);
   });
   router.put("/:queueName/:jobId/retry", async (ctx) => {
     const { queueName, jobId } = ctx.params;
-    if (!isQueueName(queueName)) return boardError(ctx, 404, "ERRORS.QUEUE_NOT_FOUND");
-    const answer = await retryRunJob(deps.ds, deps.queues[queueName], jobId);
+    const queue = queueOnBoard(deps.queues, queueName);
+    if (!queue) return boardError(ctx, 404, "ERRORS.QUEUE_NOT_FOUND");
+    const answer = await retryRunJob(deps.ds, queue, jobId);
     if (answer.retried) {
       ctx.status = 204;
       return;

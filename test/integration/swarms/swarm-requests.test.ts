@@ -77,7 +77,7 @@ describe("swarm completion request handling", () => {
         const stored = { ...normaliseSwarmRequest(value as SwarmRequest, owner), ...fields };
         const runId = newRunId();
         await insertRun(h.deps.ds, { id: runId, kind: "swarm", apiKeyId: keyId, userId, request: stored });
-        await enqueue(h.deps.queues, "swarm-run", { runId }, runId);
+        await enqueue(h.deps.queues.shards[0], "swarm-run", { runId }, runId);
         const run = await eventually(async () => {
           const row = await findRun(h.deps.ds, runId);
           return row && isTerminal(row.status) ? row : undefined;
