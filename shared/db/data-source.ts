@@ -59,11 +59,6 @@ export function getDataSource(): Promise<DataSource> {
   return initialising;
 }
 
-/** Resolves once Postgres answers a trivial query on this data source (the health check). */
-export async function pingDatabase(ds: DataSource): Promise<void> {
-  await ds.query("SELECT 1");
-}
-
 /** Closes the process-wide data source (graceful shutdown). */
 export async function closeDataSource(): Promise<void> {
   const ds = shared;
