@@ -43,6 +43,7 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p .data/uploads && chown -R node:node .data
 USER node
 EXPOSE 8080 8081
-# The web process's /health (Postgres and Redis answer); Compose turns it off for the workers.
+# The web process's /readyz (Postgres, Redis and the schema answer, not draining); Compose gives
+# each worker its own, on its metrics port.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/scripts/healthcheck.js"]
 CMD ["node", "dist/api/main.js"]

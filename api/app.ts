@@ -51,7 +51,7 @@ function mount(app: Koa, routers: Router[]): void {
 }
 
 /**
- * The execution API's routers: the open ones (health, the OpenAPI document and its page) and the
+ * The execution API's routers: the open ones (health and the probes, the OpenAPI document and its page) and the
  * `/v1` ones behind JSON parsing, the API key and rate limits. The document describes them all.
  */
 export function executionApiRouters(deps: ApiDeps, limiter: RateLimiter): { open: Router[]; v1: Router[] } {

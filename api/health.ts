@@ -1,21 +1,18 @@
-import { pingDatabase } from "../shared/db/data-source";
+import { migrationsApplied, postgresAnswers, redisAnswers, type Checks } from "../shared/health/probes";
+import { isShuttingDown } from "../shared/shutdown";
 import type { ApiDeps } from "./deps";
 
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("timeout")), ms);
-    promise.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e) => (clearTimeout(timer), reject(e)),
-    );
-  });
+/** Whether Postgres and Redis each answer within a second (`GET /health`, the hosted API's check). */
+export async function checkHealth(deps: Pick<ApiDeps, "ds" | "redis">): Promise<{ postgres: boolean; redis: boolean }> {
+  const [postgres, redis] = await Promise.all([postgresAnswers(deps.ds), redisAnswers(deps.redis)]);
+  return { postgres, redis };
 }
 
-/** Whether Postgres and Redis each answer within a second. */
-export async function checkHealth(deps: Pick<ApiDeps, "ds" | "redis">): Promise<{ postgres: boolean; redis: boolean }> {
-  const [postgres, redis] = await Promise.allSettled([
-    within(pingDatabase(deps.ds), 1_000),
-    within(deps.redis.ping(), 1_000),
-  ]);
-  return { postgres: postgres.status === "fulfilled", redis: redis.status === "fulfilled" };
+/**
+ * Whether the web process can serve a request (`GET /readyz`): Postgres and Redis answer, the
+ * schema is the one this code expects, and the process is not draining after SIGTERM.
+ */
+export async function checkReadiness(deps: Pick<ApiDeps, "ds" | "redis">): Promise<Checks> {
+  const [health, migrations] = await Promise.all([checkHealth(deps), migrationsApplied(deps.ds)]);
+  return { ...health, migrations, serving: !isShuttingDown() };
 }

@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
         const user = await ensureUser(ds, values.user);
         const { key, record } = await createApiKey(ds, user.id, values.name ?? "default", tier);
         console.log(
-          `Created key ${record.id} (…${record.last4}, tier ${tier}) for user '${user.handle}'. It is shown only once:`,
+          `Created key ${record.id} (sk-…${record.last4}, tier ${tier}) for user '${user.handle}'. It is shown only once:`,
         );
         console.log(key);
         return 0;
@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
         const keys = await listApiKeys(ds, user?.id);
         for (const k of keys) {
           const state = k.revoked_at ? `revoked ${new Date(k.revoked_at).toISOString()}` : "active";
-          console.log(`${k.id}  ${k.handle}  ${k.name}  …${k.last4}  ${k.tier}  ${state}`);
+          console.log(`${k.id}  ${k.handle}  ${k.name}  sk-…${k.last4}  ${k.tier}  ${state}`);
         }
         if (keys.length === 0) console.log("No API keys.");
         return 0;

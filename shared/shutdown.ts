@@ -1,5 +1,13 @@
 import { logger } from "./logger";
 
+/** Set once the process has been told to stop: its readiness probe answers 503 from then on. */
+let shuttingDown = false;
+
+/** Whether this process received SIGINT or SIGTERM and is draining. */
+export function isShuttingDown(): boolean {
+  return shuttingDown;
+}
+
 /**
  * Runs `steps` once on SIGINT or SIGTERM, then exits; exits with 1 when they take longer than
  * `timeoutMs` (a stuck connection must not keep a deploy waiting forever).
@@ -9,6 +17,7 @@ export function onShutdownSignal(what: string, timeoutMs: number, steps: () => P
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    shuttingDown = true;
     logger.info({ signal }, `${what} stopping`);
     const force = setTimeout(() => {
       logger.error("shutdown timed out; exiting");

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const ds = await getDataSource();
   // The port first: a worker nobody can watch is a deploy mistake, stopped before it takes a job.
   const started: { pool?: WorkerPool } = {};
-  const metrics = await startWorkerMetricsServer(() => started.pool, {
+  const metrics = await startWorkerMetricsServer(() => started.pool, ds, {
     port: metricsPort,
     host: config.metrics.workerHost,
   }).catch((err: unknown) => {

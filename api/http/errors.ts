@@ -83,6 +83,7 @@ export function handleErrors(
     }
     if (!err) return;
     ctx.state.errorCode = err.code;
+    ctx.state.errorReportsRun = typeof err.extra.job_id === "string";
     ctx.set(err.headers);
     const { status, body } = renderer.render(err);
     ctx.body = body;

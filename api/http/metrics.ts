@@ -4,6 +4,7 @@ import { config } from "../../shared/config";
 import { metricsAccess, refusalOf, type MetricsAccessPolicy } from "../../shared/metrics/access";
 import { addProcessMetrics, secondsSince, webRegistry } from "../../shared/metrics/registry";
 import { httpDuration, httpRequests } from "../../shared/metrics/web";
+import { answerCause } from "./answer-cause";
 import { BULL_BOARD_PATH } from "./bull-board";
 
 const METRICS_PATH = "/metrics";
@@ -31,8 +32,8 @@ function routeOf(ctx: Context, routers: Router[]): string {
 }
 
 /**
- * Counts every request of the execution API by route template, method and status, and times it
- * until its answer is handed over. Goes first, so it sees the status the error middleware set.
+ * Counts every request of the execution API by route template, method, status and, for an error
+ * answer, whose fault it is (`cause`), and times it until its answer is handed over. Goes first, so it sees the status the error middleware set.
  */
 export function requestMetrics(routers: Router[]): Middleware {
   return async (ctx, next) => {
@@ -44,7 +45,8 @@ export function requestMetrics(routers: Router[]): Middleware {
       const method = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].includes(ctx.method)
         ? ctx.method
         : "OTHER";
-      httpRequests.inc({ route, method, status: String(ctx.status) });
+      const cause = answerCause(ctx);
+      httpRequests.inc({ route, method, status: String(ctx.status), ...(cause ? { cause } : {}) });
       httpDuration.observe({ route }, secondsSince(start));
     }
   };

@@ -10,6 +10,8 @@ export interface RequestState {
   logger: Logger;
   /** The code of the error answered, for the request's log line (`handleErrors`). */
   errorCode?: string;
+  /** Whether the error answered reports a run that failed (it names the run's `job_id`). */
+  errorReportsRun?: boolean;
 }
 
 /** A `/v1` request: behind the API key and the rate limits (`api/app.ts`). */

@@ -16,6 +16,31 @@ export const healthDownSchema = Joi.object({
   checks: Joi.object({ postgres: Joi.boolean().required(), redis: Joi.boolean().required() }).required(),
 }).id("HealthDown");
 
+/** `GET /livez`: the process answers (it looks at nothing else). */
+export const liveSchema = Joi.object({ status: Joi.valid("ok").required() }).id("Live");
+
+const readinessChecks = Joi.object({
+  postgres: Joi.boolean().required().description("Postgres answers within a second"),
+  redis: Joi.boolean().required().description("Redis answers within a second"),
+  migrations: Joi.boolean().required().description("Every migration this code knows has been applied"),
+  serving: Joi.boolean().required().description("The process is not draining after SIGTERM"),
+});
+
+/** `GET /readyz` when every check passed. */
+export const readyOkSchema = Joi.object({
+  status: Joi.valid("ready").required(),
+  checks: readinessChecks.required(),
+}).id("Ready");
+
+/** `GET /readyz` when a check failed (503). */
+export const readyDownSchema = Joi.object({
+  status: Joi.valid("unavailable").required(),
+  detail: Joi.string().required(),
+  code: Joi.valid("SERVICE_UNAVAILABLE").required(),
+  status_code: Joi.valid(503).required(),
+  checks: readinessChecks.required(),
+}).id("NotReady");
+
 /** `GET /v1/swarms/available`. */
 export const swarmTypesResponseSchema = Joi.object({
   success: Joi.valid(true).required(),

@@ -11,7 +11,7 @@ export const metrics = defineDomain(
     ),
     WORKER_METRICS_PORT: num(
       port.default(9464),
-      "port of a worker process's `/metrics` and `/health` (`--metrics-port` overrides it per process; `0` picks a free one and logs it)",
+      "port of a worker process's `/metrics`, `/livez`, `/readyz` and `/health` (`--metrics-port` overrides it per process; `0` picks a free one and logs it)",
     ),
     WORKER_METRICS_HOST: str(
       Joi.string().default("127.0.0.1"),

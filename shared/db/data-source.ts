@@ -12,7 +12,7 @@ import { DailyUsageEntity } from "./entities/daily-usage.entity";
 import { AgentListingEntity } from "./entities/agent-listing.entity";
 import { TokenLaunchEntity } from "./entities/token-launch.entity";
 import { migrations } from "./migrations";
-import { closeRelaxedPool, sql } from "./sql";
+import { closeRelaxedPool } from "./sql";
 
 const entities = [
   UserEntity,
@@ -57,11 +57,6 @@ export function getDataSource(): Promise<DataSource> {
     initialising = null;
   });
   return initialising;
-}
-
-/** Resolves once Postgres answers a trivial query on this data source (the health check). */
-export async function pingDatabase(ds: DataSource): Promise<void> {
-  await sql(ds, "SELECT 1");
 }
 
 /** Closes the process-wide data source (graceful shutdown). */

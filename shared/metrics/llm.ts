@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram } from "prom-client";
+import type { FailureCause } from "../failure-cause";
 import { MODEL_CATALOG } from "../llm/model-catalog";
 import { PREFIX, workerRegistry } from "./registry";
 
@@ -7,8 +8,8 @@ const labelNames = ["provider", "model"] as const;
 
 const calls = new Counter({
   name: `${PREFIX}llm_calls_total`,
-  help: "LLM calls made (replayed steps not counted), by provider, model and outcome (ok, error, aborted)",
-  labelNames: [...labelNames, "outcome"] as const,
+  help: "LLM calls made (replayed steps not counted), by provider, model, outcome (ok, error, aborted) and, for an error, cause (caller: the provider refused the request as the caller made it; service: ours or the provider's)",
+  labelNames: [...labelNames, "outcome", "cause"] as const,
   registers,
 });
 
@@ -61,6 +62,8 @@ export interface LlmCallRecord {
   model: string;
   seconds: number;
   outcome: "ok" | "error" | "aborted";
+  /** Whose fault a failed call is (`failureCauseOf`); counted only for errors. */
+  cause?: FailureCause;
   inputTokens?: number;
   outputTokens?: number;
   cost?: number;
@@ -69,7 +72,11 @@ export interface LlmCallRecord {
 /** Counts one LLM call (made, not replayed): its outcome, time, and for a finished call its tokens and cost. */
 export function countLlmCall(call: LlmCallRecord): void {
   const labels = { provider: call.provider, model: modelLabel(call.model) };
-  calls.inc({ ...labels, outcome: call.outcome });
+  calls.inc({
+    ...labels,
+    outcome: call.outcome,
+    ...(call.outcome === "error" && call.cause ? { cause: call.cause } : {}),
+  });
   duration.observe(labels, call.seconds);
   if (call.inputTokens) tokens.inc({ ...labels, direction: "input" }, call.inputTokens);
   if (call.outputTokens) tokens.inc({ ...labels, direction: "output" }, call.outputTokens);

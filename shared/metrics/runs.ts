@@ -1,14 +1,15 @@
 import { Counter, Histogram } from "prom-client";
 import type { RunKind } from "../db/entities/run.entity";
 import { swarmTypeRecord } from "../swarms/swarm-catalog";
+import type { FailureCause } from "../failure-cause";
 import { PREFIX, workerRegistry } from "./registry";
 
 const registers = [workerRegistry];
 
 const runs = new Counter({
   name: `${PREFIX}runs_total`,
-  help: "Runs a worker finished, by kind (agent, swarm, graph_workflow…), swarm type (none but for swarms) and outcome (succeeded, incomplete: wound down at its budget, failed, cancelled)",
-  labelNames: ["kind", "swarm_type", "outcome"] as const,
+  help: "Runs a worker finished, by kind (agent, swarm, graph_workflow…), swarm type (none but for swarms), outcome (succeeded, incomplete: wound down at its budget, failed, cancelled) and, for a failed run, cause (caller: the request's own doing; service: ours)",
+  labelNames: ["kind", "swarm_type", "outcome", "cause"] as const,
   registers,
 });
 
@@ -38,6 +39,8 @@ export interface RunRecord {
   /** The request's swarm type (swarm runs); counted under `other` unless it is a catalogue type. */
   swarmType?: string;
   outcome: RunOutcome;
+  /** Whose fault a failed run is (`failureCauseOf`); counted only for failed runs. */
+  cause?: FailureCause;
   seconds: number;
 }
 
@@ -46,7 +49,7 @@ export function countRun(run: RunRecord): void {
   const swarmType =
     run.kind !== "swarm" ? "none" : run.swarmType && swarmTypeRecord(run.swarmType) ? run.swarmType : "other";
   const labels = { kind: run.kind, swarm_type: swarmType };
-  runs.inc({ ...labels, outcome: run.outcome });
+  runs.inc({ ...labels, outcome: run.outcome, ...(run.outcome === "failed" && run.cause ? { cause: run.cause } : {}) });
   runDuration.observe(labels, run.seconds);
 }
 

@@ -3,11 +3,14 @@ import { PREFIX, webRegistry, workerRegistry } from "./registry";
 
 const registers = [webRegistry];
 
-/** Requests answered by the execution API, by route template (never the raw path), method and status. */
+/**
+ * Requests answered by the execution API, by route template (never the raw path), method, status
+ * and, for an error answer, `cause` (`caller`, `service`, or `run`: a failed run's answer).
+ */
 export const httpRequests = new Counter({
   name: `${PREFIX}http_requests_total`,
-  help: "Requests answered by the execution API, by route template, method and status",
-  labelNames: ["route", "method", "status"] as const,
+  help: "Requests answered by the execution API, by route template, method, status and, for an error answer, cause: caller (the request's own doing), service (ours), run (a failed run's answer; its cause is counted by apiary_runs_total)",
+  labelNames: ["route", "method", "status", "cause"] as const,
   registers,
 });
 

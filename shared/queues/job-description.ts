@@ -21,8 +21,11 @@ export interface JobDescription {
   items?: number;
   /** The user the run is for. */
   account: string;
-  /** The last four characters of the API key's id (never of the key itself); null for the service's own runs. */
-  key: string | null;
+  /**
+   * The API key's id, as the logs (`keyId`), `npm run apikey`, the API-keys page and `GET /v1/usage`
+   * (`key_id`) name it: never the key; null for the service's own runs.
+   */
+  keyId: string | null;
   /** The start of the task, one line. */
   task?: string;
 }
@@ -85,7 +88,7 @@ export function describeJob(run: DescribedRun): JobDescription {
     ...(models.length ? { models: listed(models) } : {}),
     ...(items !== undefined ? { items } : {}),
     account: run.owner.userId,
-    key: run.owner.apiKeyId ? run.owner.apiKeyId.slice(-4) : null,
+    keyId: run.owner.apiKeyId,
     ...(task ? { task } : {}),
   };
 }

@@ -53,7 +53,7 @@ describe("what operators see of a run", () => {
       kind: "swarm",
       swarmType: "SequentialWorkflow",
       account: owner.userId,
-      key: owner.keyId.slice(-4),
+      keyId: owner.keyId,
     });
     expect(job.data.agents).to.deep.equal(["Researcher", "Writer"]);
     expect(job.data.models).to.deep.equal(["gpt-4.1", "gpt-4o-mini"]);

@@ -55,7 +55,7 @@ describe("Prometheus metrics (/metrics on the web process and on each worker's p
   before(async () => {
     h = await harness();
     ({ key } = await h.newKey());
-    worker = await startWorkerMetricsServer(() => h.workers, { port: 0, host: "127.0.0.1" });
+    worker = await startWorkerMetricsServer(() => h.workers, h.deps.ds, { port: 0, host: "127.0.0.1" });
   });
 
   after(() => worker?.close());
@@ -217,7 +217,7 @@ describe("Prometheus metrics (/metrics on the web process and on each worker's p
     expect(health.status).to.equal(200);
     expect(await health.json()).to.deep.equal({ status: "ok", checks: { running: true, redis: true } });
     const token = "worker-metrics-token-of-some-length";
-    const guarded = await startWorkerMetricsServer(() => h.workers, { port: 0, host: "127.0.0.1", token });
+    const guarded = await startWorkerMetricsServer(() => h.workers, h.deps.ds, { port: 0, host: "127.0.0.1", token });
     try {
       expect((await fetch(`${guarded.url}/metrics`)).status).to.equal(401);
       await scrape(guarded.url, { authorization: `Bearer ${token}` });

@@ -73,9 +73,22 @@ describe("a worker stopped with SIGTERM", function () {
 
   it("takes no more jobs, lets the run in flight finish within WORKER_DRAIN_MS (longer than SHUTDOWN_TIMEOUT_MS), then exits 0", async () => {
     child = await startWorker(12_000);
+    const probes = /"metrics":"(http:\/\/[^"]+)"/.exec(child.output.join(""))![1];
+    const ready = await request(probes, "GET", "/readyz");
+    expect(ready.status).to.equal(200);
+    expect(ready.body).to.deep.equal({
+      status: "ready",
+      checks: { postgres: true, redis: true, migrations: true, taking_jobs: true },
+    });
     const { runId } = await runInFlight(6_000);
     child.kill("SIGTERM");
     await eventually(async () => (child!.output.join("").includes("workers stopping") ? true : undefined), 5_000, 10);
+    // Draining: alive, but no longer ready (it takes no more jobs), while its run finishes.
+    const draining = await request(probes, "GET", "/readyz");
+    expect(draining.status).to.equal(503);
+    expect(draining.body).to.include({ status: "unavailable", code: "SERVICE_UNAVAILABLE" });
+    expect(draining.body.checks).to.include({ postgres: true, redis: true, taking_jobs: false });
+    expect((await request(probes, "GET", "/livez")).status).to.equal(200);
     const later = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
       headers: { prefer: "respond-async" },

@@ -130,9 +130,68 @@ describe("docker-compose.yml", () => {
     expect(text).to.match(/^ {4}NODE_ENV: production$/m);
     expect(text).to.not.match(/ADMIN_PASSWORD:|SECRETS_KEY:|_API_KEY:/);
     expect(text).to.match(/release:\n\s+condition: service_completed_successfully/);
-    expect(services.get("web")).to.match(
-      /^ {4}healthcheck:\n {6}test: \["CMD", "node", "dist\/scripts\/healthcheck\.js"\]/m,
+  });
+
+  /** A service's health check command, as JSON. */
+  const healthcheckOf = (name: string): string[] =>
+    JSON.parse(/^ {4}healthcheck:\n(?: {6}.*\n)*? {6}test: (\[.*\])$/m.exec(services.get(name) ?? "")?.[1] ?? "[]");
+
+  it("probes each app process's readiness: the web's /readyz and each worker's on the Procfile's metrics port", () => {
+    expect(healthcheckOf("web")).to.deep.equal(["CMD", "node", "dist/scripts/healthcheck.js", "--path", "/readyz"]);
+    const procfile = readProcfile(join(ROOT, "Procfile"));
+    const workers = procfile.filter(({ name }) => name.startsWith("worker-"));
+    expect(workers).to.have.length(3);
+    for (const { name, command } of workers) {
+      const port = /--metrics-port (\d+)/.exec(command)![1];
+      const block = services.get(name) ?? "";
+      const composeCommand = JSON.parse(/^ {4}command: (\[.*\])$/m.exec(block)![1]) as string[];
+      // The same process as the Procfile runs, on the same port, so one scrape configuration fits both.
+      expect(composeCommand.join(" "), name).to.equal(command);
+      expect(healthcheckOf(name), name).to.deep.equal([
+        "CMD",
+        "node",
+        "dist/scripts/healthcheck.js",
+        "--port",
+        port,
+        "--path",
+        "/readyz",
+      ]);
+    }
+  });
+
+  it("is described by the docs as it is: the worker ports, the scrape targets and the published ports", () => {
+    const workers = readProcfile(join(ROOT, "Procfile")).filter(({ name }) => name.startsWith("worker-"));
+    const ports = workers.map(({ command }) => /--metrics-port (\d+)/.exec(command)![1]);
+    const range = `${ports[0]}–${ports[ports.length - 1]}`;
+    expect(read("README.md")).to.include(`each worker's port, ${range}`);
+    expect(read("docs/observability.md")).to.include(`each worker's metrics port (${range})`);
+    const targets = workers.map(({ name }, i) => `"${name}:${ports[i]}"`).join(", ");
+    expect(read("docs/observability.md")).to.include(`targets: ["web:8080", ${targets}]`);
+    const operations = read("docs/operations.md").replace(/\s+/g, " ");
+    for (const [i, { name }] of workers.entries()) expect(operations).to.include(`\`${name}\` ${ports[i]}`);
+    // The published ports are the web's defaults, as the configuration reference gives them.
+    const published = [...(services.get("web") ?? "").matchAll(/^ {6}- "(\d+):(\d+)"$/gm)].map((m) => [m[1], m[2]]);
+    expect(published).to.deep.equal([
+      ["8080", "8080"],
+      ["8081", "8081"],
+    ]);
+    const configuration = read("docs/configuration.md");
+    expect(configuration).to.match(/^\| `PORT` +\| `8080` +\|/m);
+    expect(configuration).to.match(/^\| `PLATFORM_PORT` +\| `8081` +\|/m);
+    expect(operations).to.include("`web` publishes 8080 and 8081");
+  });
+
+  it("sets only variables the configuration reference describes", () => {
+    const text = read("docker-compose.yml");
+    const set = new Set(
+      [...text.matchAll(/^ {4,6}([A-Z][A-Z0-9_]*): /gm)]
+        .map((m) => m[1])
+        // The Postgres image's own variables, not Apiary's.
+        .filter((name) => !name.startsWith("POSTGRES_")),
     );
+    expect([...set]).to.include.members(["NODE_ENV", "DATABASE_URL", "REDIS_URL", "HOST"]);
+    const configuration = read("docs/configuration.md");
+    for (const name of set) expect(configuration, name).to.match(new RegExp(`^\\| \`${name}\` `, "m"));
   });
 
   it("interpolates only variables .env.example lists", () => {

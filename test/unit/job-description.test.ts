@@ -25,7 +25,7 @@ describe("job descriptions (what Bull Board shows of a run)", () => {
       agents: ["A", "B"],
       models: ["gpt-4.1", "m2"],
       account: owner.userId,
-      key: "ab12",
+      keyId: owner.apiKeyId,
     });
     expect(about.task)
       .to.have.length(80)
@@ -40,7 +40,7 @@ describe("job descriptions (what Bull Board shows of a run)", () => {
       owner: { userId: owner.userId, apiKeyId: null },
     });
     expect(about).to.not.have.property("task");
-    expect(about.key).to.equal(null);
+    expect(about.keyId).to.equal(null);
     expect(about.agents).to.deep.equal(["Reviewer"]);
   });
 });

@@ -5,6 +5,7 @@ import { tokenCosts } from "../../shared/llm/pricing";
 import type { ResolvedModel } from "../../shared/llm/providers";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { upstreamCost } from "../../shared/llm/upstream-prices";
+import { failureCauseOf } from "../../shared/failure-cause";
 import { countLlmCall } from "../../shared/metrics/llm";
 import { secondsSince } from "../../shared/metrics/registry";
 import type { AgentContext } from "./agent-context";
@@ -47,6 +48,7 @@ async function countedCall(target: ResolvedModel, call: () => Promise<ChatResult
       ...labels,
       seconds: secondsSince(start),
       outcome: err instanceof RunAbortedError ? "aborted" : "error",
+      cause: failureCauseOf(err),
       inputTokens: consumed?.inputTokens,
       outputTokens: consumed?.outputTokens,
       cost: spent ? spent.inputCost + spent.outputCost : undefined,

@@ -5,6 +5,7 @@ import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { loadCharges } from "../../shared/db/run-charge-store";
 import { loadSteps } from "../../shared/db/run-step-store";
+import type { FailureCause } from "../../shared/failure-cause";
 import { countRun, type RunOutcome } from "../../shared/metrics/runs";
 import type { RunEventWriter } from "../../shared/queues/run-events";
 import type { UsageCounter } from "../agents/agent-context";
@@ -60,12 +61,13 @@ export function isRunFor<R extends ExecutedRun>(run: Run, how: RunExecution<R>):
 }
 
 /** Counts a run that ended in the worker's metrics: from its start (its first attempt's) to now. */
-export function countEnded(run: ExecutedRun, outcome: RunOutcome): void {
+export function countEnded(run: ExecutedRun, outcome: RunOutcome, cause?: FailureCause): void {
   const startedMs = (run.started_at ?? run.queued_at).getTime();
   countRun({
     kind: run.kind,
     swarmType: run.kind === "swarm" ? run.request.swarm_type : undefined,
     outcome,
+    cause,
     seconds: Math.max(0, Date.now() - startedMs) / 1_000,
   });
 }

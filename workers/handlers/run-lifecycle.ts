@@ -20,6 +20,7 @@ import { StepRecorder } from "../agents/step-recorder";
 import { withTruncations } from "../agents/truncation-notes";
 import type { HandlerContext } from "./handler";
 import { reportSteps } from "./job-progress";
+import { failureCauseOf } from "../../shared/failure-cause";
 import { isRunFailure, runErrorOf } from "./run-failure";
 import { RunLease } from "./run-lease";
 import { runSignal } from "./run-signal";
@@ -181,9 +182,11 @@ export async function executeRun<R extends ExecutedRun>(
       env.events?.emit({ type: "finish", usage });
       ctx.logger.info({ runId, limit: woundDown.limit }, "run wound down at its budget");
     } else {
-      countEnded(run, "failed");
+      const cause = failureCauseOf(err);
+      countEnded(run, "failed", cause);
       env.events?.emit({ type: "error", error: err.message });
-      ctx.logger.warn({ runId, err: err.message }, "run failed");
+      // Only the service's own faults are errors: a run its request made fail is a warning.
+      ctx.logger[cause === "service" ? "error" : "warn"]({ runId, cause, err: err.message }, "run failed");
     }
   } finally {
     void env.budget.close(); // a run that stopped before its first call (cancelled, handed back)

@@ -14,6 +14,7 @@ export class AgentTurnError extends AppError {
   ) {
     const code = cause instanceof AppError || KEPT_CODES.has(cause.code ?? "") ? cause.code! : "AGENT_FAILED";
     super(500, code, `Agent '${agent}' failed: ${cause.message}`, { agent });
+    this.cause = cause; // whose fault the turn's failure is, the turn's own error tells (`failureCauseOf`)
     if (cause instanceof AppError && cause.code === "BUDGET_EXCEEDED") this.budgetStop = cause;
   }
 }

@@ -311,6 +311,10 @@ describe("platform pages in a browser", function () {
       expect(await text(page, "new-key-notice")).to.include("laptop <script>");
       const row = page.locator("table[data-field=keys] tbody tr");
       expect(await row.count()).to.equal(1);
+      // The key is named by its id, as Bull Board, the logs, `npm run apikey` and GET /v1/usage name it.
+      const keyId = await row.locator('[data-field="key-id"]').innerText();
+      expect(keyId).to.match(/^[0-9a-f-]{36}$/);
+      expect(await row.getAttribute("data-key-id")).to.equal(keyId);
       expect(await row.innerText())
         .to.include(`sk-…${key.slice(-4)}`)
         .and.include("free")

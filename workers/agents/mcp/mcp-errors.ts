@@ -2,6 +2,7 @@ import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { EgressRefusedError } from "../../../shared/net/egress";
+import type { AttributedFailure } from "../../../shared/failure-cause";
 import { redactSecrets } from "./mcp-redact";
 
 /**
@@ -9,7 +10,10 @@ import { redactSecrets } from "./mcp-redact";
  * message names the server (without credentials) and the reason, and is safe to show as the run's
  * error; it never contains the authorization token, header values or anything the server answered.
  */
-export class McpUnavailableError extends Error {
+export class McpUnavailableError extends Error implements AttributedFailure {
+  /** The server is the caller's: its being down or refusing is not the service's fault. */
+  readonly failureCause = "caller";
+
   constructor(
     /** The server's URL without user info or query string. */
     readonly serverUrl: string,
