@@ -232,9 +232,11 @@ describe("what operators see of a run", () => {
   });
 
   it("GET /v1/jobs/{id} of a running reasoning agent shows its progress too, with no total (the model decides it)", async () => {
+    // A key of its own, read every 300 ms: its polls must not use up the rate limit the other tests' key shares.
+    const { key } = await h.newKey();
     const res = await postReasoning(
       h,
-      owner.key,
+      key,
       {
         agent_name: "Duo",
         swarm_type: "reasoning-duo",
@@ -245,15 +247,19 @@ describe("what operators see of a run", () => {
       { prefer: "respond-async" },
     );
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
-    const read = async () => (await request(h.baseUrl, "GET", `/v1/jobs/${res.body.job_id}`, { key: owner.key })).body;
-    const going = await eventually(async () => {
-      const job = await read();
-      expect(job.status, JSON.stringify(job)).to.not.equal("success"); // 4 calls of 0.7 s each: still going
-      return job.status === "running" && job.progress?.steps_done >= 1 ? job : undefined;
-    });
+    const read = async () => (await request(h.baseUrl, "GET", `/v1/jobs/${res.body.job_id}`, { key })).body;
+    const going = await eventually(
+      async () => {
+        const job = await read();
+        expect(job.status, JSON.stringify(job)).to.not.equal("success"); // 4 calls of 0.7 s each: still going
+        return job.status === "running" && job.progress?.steps_done >= 1 ? job : undefined;
+      },
+      25_000,
+      300,
+    );
     expect(going.progress.steps_total).to.equal(null);
     expect(going.progress.turns[0]).to.include({ agent: "Duo-reasoner", type: "llm" });
-    const done = await eventually(async () => ((await read()).status === "success" ? true : undefined));
+    const done = await eventually(async () => ((await read()).status === "success" ? true : undefined), 25_000, 300);
     expect(done).to.equal(true);
   });
 
