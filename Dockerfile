@@ -28,8 +28,12 @@ COPY shared ./shared
 COPY scripts ./scripts
 RUN bash scripts/build.sh
 
-# The production dependencies alone.
+# The production dependencies alone. bigint-buffer (under @solana/web3.js) compiles a native
+# binding at install, else falls back to plain JS and warns at every start: give it a compiler and
+# the image's own Node headers (node-gyp would otherwise download them).
 FROM npm AS prod-deps
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+ENV npm_config_nodedir=/usr/local
 RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean --force
 
 # The runtime: Node, the production dependencies and dist/, owned by root and run as the

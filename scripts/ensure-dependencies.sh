@@ -22,6 +22,14 @@ wanted="$(node -e '
 ')"
 if [[ -f "$MARKER" && "$(cat "$MARKER")" == "$wanted" ]]; then exit 0; fi
 
+# bigint-buffer (under @solana/web3.js) compiles a native binding at install, else falls back to
+# plain JS and prints "Failed to load bindings" at every start. node-gyp would download Node's
+# headers for it; point it at the ones installed beside this Node when there are some.
+node_root="$(dirname "$(dirname "$(command -v node)")")"
+if [[ -z "${npm_config_nodedir:-}" && -f "$node_root/include/node/node_api.h" ]]; then
+  export npm_config_nodedir="$node_root"
+fi
+
 echo "[deps] installing the dependencies package-lock.json pins (npm ci)…"
 npm ci --no-audit --no-fund --loglevel=error
 echo "$wanted" > "$MARKER"

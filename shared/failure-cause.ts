@@ -52,16 +52,12 @@ export function failureCauseOf(err: unknown): FailureCause {
 const CALLER_5XX_CODES = new Set(["RUN_TIMEOUT"]);
 
 /**
- * Whose fault an error answer (4xx or 5xx) is: a 4xx, a wait that ran out or an answer to a client
- * that already left are the caller's; a 500 reporting a failed run (it names the run's `job_id`)
- * is `run`; any other 5xx the service's.
+ * Whose fault an error answer (4xx or 5xx) is: a 4xx (a client that left mid-request is one, 400)
+ * or a wait that ran out are the caller's; a 500 reporting a failed run (it names the run's
+ * `job_id`) is `run`; any other 5xx the service's, even when the client had gone by then (a proxy
+ * closing on a stalled Postgres must not hide the stall).
  */
-export function answerCauseOf(answer: {
-  status: number;
-  code?: string;
-  reportsRun?: boolean;
-  clientLeft?: boolean;
-}): AnswerCause {
-  if (answer.status < 500 || answer.clientLeft || (answer.code && CALLER_5XX_CODES.has(answer.code))) return "caller";
+export function answerCauseOf(answer: { status: number; code?: string; reportsRun?: boolean }): AnswerCause {
+  if (answer.status < 500 || (answer.code && CALLER_5XX_CODES.has(answer.code))) return "caller";
   return answer.reportsRun ? "run" : "service";
 }

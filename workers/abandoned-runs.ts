@@ -5,6 +5,7 @@ import type { Run } from "../shared/db/entities/run.entity";
 import { whenDatabaseAnswers } from "../shared/db/outage-wait";
 import { failRun } from "../shared/db/runs/run-results";
 import { findRun, isTerminal } from "../shared/db/runs/run-rows";
+import { countRun } from "../shared/metrics/runs";
 import { budgetLimits } from "./agents/budget-limits";
 
 const ABANDONED = { message: "The run could not be completed after several attempts", code: "RUN_ABANDONED" };
@@ -42,4 +43,11 @@ export async function failAbandonedRun(ds: DataSource, runId: string, signal?: A
     const stopped = await sleep(waitMs, false, { ref: false, signal }).catch(() => true);
     if (stopped) return failAnyway();
   }
+}
+
+/** Counts a run failed for running out of attempts as a failure of the service's (`apiary_runs_total`). */
+export function countAbandonedRun(run: Run): void {
+  const seconds = run.execution_time ?? 0;
+  const swarmType = run.kind === "swarm" ? run.request.swarm_type : undefined;
+  countRun({ kind: run.kind, swarmType, outcome: "failed", cause: "service", seconds });
 }

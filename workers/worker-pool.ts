@@ -11,7 +11,7 @@ import { createRedis } from "../shared/queues/redis";
 import { jobOutcome, outcomeLogLine } from "../shared/queues/job-outcome";
 import { announceRunDone } from "../shared/queues/run-notices";
 import { shardPrefixes } from "../shared/queues/shards";
-import { failAbandonedRun } from "./abandoned-runs";
+import { countAbandonedRun, failAbandonedRun } from "./abandoned-runs";
 import type { QueueName } from "../shared/queues/queue-names";
 import { jobNamesOf, type RunJobResult } from "../shared/queues/registry";
 import type { JobName } from "../shared/runs/run-kind-catalog";
@@ -159,8 +159,14 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
       if (job.attemptsMade >= attempts && typeof (job.data as { runId?: unknown })?.runId === "string") {
         const runId = (job.data as { runId: string }).runId;
         const failing = failAbandonedRun(ds, runId, shutdown.signal)
-          // Waiting API processes learn of it from this notice (they read no BullMQ events).
-          .then((row) => row && announceRunDone(redis, runId, row))
+          .then((row) => {
+            if (!row) return;
+            // Out of attempts (crashes, stalls, a lost Postgres): the service's failure, for the alerts.
+            logger.error({ queue, jobId: job.id, runId }, "run abandoned after its last attempt");
+            countAbandonedRun(row);
+            // Waiting API processes learn of it from this notice (they read no BullMQ events).
+            return announceRunDone(redis, runId, row);
+          })
           .catch((e) => logger.error({ err: e, jobId: job.id }, "could not mark abandoned run failed"))
           .finally(() => abandoning.delete(failing));
         abandoning.add(failing);

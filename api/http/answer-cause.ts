@@ -12,7 +12,5 @@ export function answerCause(ctx: Context & { state: Partial<RequestState> }): An
     status: ctx.status,
     code: ctx.state.errorCode,
     reportsRun: ctx.state.errorReportsRun,
-    // A client gone before its answer was written cannot have been failed by it.
-    clientLeft: ctx.req.socket?.destroyed === true,
   });
 }

@@ -142,11 +142,18 @@ export class OpenRequests {
    */
   private renew(): void {
     const expiry = Date.now() + this.leaseMs;
-    const pipeline = this.redis.pipeline();
+    // One pipeline per hash tag: a Redis Cluster refuses a pipeline whose keys live on several
+    // masters, and the leases held here belong to accounts of every shard.
+    const pipelines = new Map<string, ReturnType<RedisClient["pipeline"]>>();
     for (const [id, sets] of this.held) {
-      for (const set of sets) pipeline.zadd(set, expiry, id).pexpire(set, this.leaseMs);
+      for (const set of sets) {
+        const tag = hashTagOf(set);
+        let pipeline = pipelines.get(tag);
+        if (!pipeline) pipelines.set(tag, (pipeline = this.redis.pipeline()));
+        pipeline.zadd(set, expiry, id).pexpire(set, this.leaseMs);
+      }
     }
-    pipeline.exec().catch(() => undefined);
+    for (const pipeline of pipelines.values()) pipeline.exec().catch(() => undefined);
   }
 }
 
@@ -161,4 +168,11 @@ export function createOpenRequests(redis: RedisClient): OpenRequests {
     prefix: accountKeys("open"),
     timeoutMs: config.rateLimits.redisTimeoutMs,
   });
+}
+
+/** A key's Redis Cluster hash tag (what decides its slot): the text between its first `{` and the next `}`. */
+function hashTagOf(key: string): string {
+  const open = key.indexOf("{");
+  const close = open < 0 ? -1 : key.indexOf("}", open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
 }

@@ -17,10 +17,23 @@ async function within(work: () => Promise<unknown>, ms = PROBE_TIMEOUT_MS): Prom
     .finally(() => clearTimeout(timer));
 }
 
-/** Whether Postgres answers a trivial query within a second. */
-export function postgresAnswers(ds: DataSource): Promise<boolean> {
-  return within(() => sql(ds, "SELECT 1"));
+/** How long a probe's answer is reused: probes need no key, so a flood of them must not reach Postgres or Redis. */
+const PROBE_REUSE_MS = 1_000;
+
+/** One probe of a kind per target at a time and per second; every caller in between shares its answer. */
+function shared<T extends object>(probe: (target: T) => Promise<boolean>): (target: T) => Promise<boolean> {
+  const recent = new WeakMap<T, { at: number; answer: Promise<boolean> }>();
+  return (target) => {
+    const hit = recent.get(target);
+    if (hit && Date.now() - hit.at < PROBE_REUSE_MS) return hit.answer;
+    const answer = probe(target);
+    recent.set(target, { at: Date.now(), answer });
+    return answer;
+  };
 }
+
+/** Whether Postgres answers a trivial query within a second. */
+export const postgresAnswers = shared((ds: DataSource) => within(() => sql(ds, "SELECT 1")));
 
 /** Whether every migration this code knows has been applied (`false` too when Postgres does not answer). */
 export function migrationsApplied(ds: DataSource): Promise<boolean> {
@@ -34,7 +47,7 @@ export function migrationsApplied(ds: DataSource): Promise<boolean> {
  * are connected (no offline queue), so a probe made just after start waits for the connection,
  * within the same second, instead of failing at once.
  */
-export async function redisAnswers(client: RedisClient): Promise<boolean> {
+export const redisAnswers = shared(async (client: RedisClient): Promise<boolean> => {
   let onReady: (() => void) | undefined;
   try {
     return await within(async () => {
@@ -45,7 +58,7 @@ export async function redisAnswers(client: RedisClient): Promise<boolean> {
     // A probe that timed out while Redis was down leaves no listener behind (one per probe would pile up).
     if (onReady) client.off("ready", onReady);
   }
-}
+});
 
 /** What a readiness probe found: each check `true` when it passed. */
 export type Checks = Record<string, boolean>;

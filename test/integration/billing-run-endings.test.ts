@@ -40,7 +40,9 @@ describe("a run's ending ends its work, and its bill is its ledger", function ()
       swarm_type: "ConcurrentWorkflow",
       task: marker,
       agents: [
-        agent("Broken", { llm_args: { sim_error: 400 } }),
+        // Broken fails 300 ms in, so that Busy's call has surely left by then even on a loaded
+        // machine (a call that never left is rightly not billed, and there would be no step).
+        agent("Broken", { llm_args: { sim_error: 400, sim_latency_ms: 300 } }),
         agent("Busy", { max_loops: 3, llm_args: { sim_latency_ms: 800 } }),
       ],
     });

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { expect } from "chai";
 import { Queue } from "bullmq";
 import { Cluster } from "ioredis";
+import { OpenRequests } from "../../api/limits/open-requests";
 import { config } from "../../shared/config";
 import { findRun } from "../../shared/db/runs/run-rows";
-import { createRedis } from "../../shared/queues/redis";
+import { createRedis, type RedisClient } from "../../shared/queues/redis";
 import { shardOf, shardPrefixes } from "../../shared/queues/shards";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
@@ -210,6 +211,46 @@ describe("Redis Cluster: accounts over three shards, one on each master of a thr
       expect((await allKeys(single)).filter((k) => PREFIXES.some((prefix) => k.startsWith(prefix)))).to.deep.equal([]);
     } finally {
       single.disconnect();
+    }
+  });
+
+  it("renews the open-request leases of accounts on every shard (each master gets its own renewal)", async () => {
+    const client = new Cluster(
+      cluster.urls.map((url) => ({ host: "127.0.0.1", port: Number(new URL(url).port) })),
+      { redisOptions: { maxRetriesPerRequest: null } },
+    );
+    try {
+      await eventually(async () => (client.status === "ready" ? true : undefined), 10_000);
+      const prefix = (userId: string) => `${PREFIXES[shardOf(userId, SHARDS)]}:open-renewal`;
+      const open = new OpenRequests(client as unknown as RedisClient, {
+        tiers: { free: { perKey: 5, perAccount: 5 } },
+        prefix,
+        timeoutMs: 5_000,
+        leaseMs: 900,
+      });
+      const leases = [];
+      for (const account of accounts) {
+        const taken = await open.take({ apiKeyId: account.keyId, userId: account.userId, tier: "free" });
+        if (!("lease" in taken)) throw new Error("no lease");
+        leases.push(taken.lease);
+      }
+      const expiries = () =>
+        Promise.all(
+          accounts.map(async (a) =>
+            Number((await client.zrange(`${prefix(a.userId)}:account:${a.userId}`, 0, 0, "WITHSCORES"))[1]),
+          ),
+        );
+      const first = await expiries();
+      // Renewed every third of a lease: each shard's lease must move on (a renewal pipeline spanning
+      // several masters is refused by the cluster client, and every lease would lapse).
+      const renewed = await eventually(async () => {
+        const now = await expiries();
+        return now.every((expiry, i) => expiry > first[i]) ? now : undefined;
+      }, 5_000);
+      expect(renewed).to.have.length(SHARDS);
+      for (const lease of leases) lease.release();
+    } finally {
+      client.disconnect();
     }
   });
 

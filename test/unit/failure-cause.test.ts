@@ -33,10 +33,10 @@ describe("failureCauseOf: whose fault a run's or a call's failure is", () => {
 });
 
 describe("answerCauseOf: whose fault an error answer is", () => {
-  it("4xx, a wait that ran out and an answer to a client gone are the caller's; a failed run's 500 is `run`; other 5xx ours", () => {
+  it("4xx (a client that left mid-request is a 400) and a wait that ran out are the caller's; a failed run's 500 is `run`; other 5xx ours", () => {
     expect(answerCauseOf({ status: 422, code: "VALIDATION_ERROR" })).to.equal("caller");
     expect(answerCauseOf({ status: 504, code: "RUN_TIMEOUT", reportsRun: true })).to.equal("caller");
-    expect(answerCauseOf({ status: 500, code: "INTERNAL_ERROR", clientLeft: true })).to.equal("caller");
+    expect(answerCauseOf({ status: 400, code: "REQUEST_ABORTED" })).to.equal("caller");
     expect(answerCauseOf({ status: 500, code: "LLM_CALL_FAILED", reportsRun: true })).to.equal("run");
     expect(answerCauseOf({ status: 500, code: "INTERNAL_ERROR" })).to.equal("service");
     expect(answerCauseOf({ status: 503, code: "SERVICE_UNAVAILABLE" })).to.equal("service");
