@@ -57,10 +57,13 @@ export async function insertPrompt(db: Queryable, userId: string, values: Prompt
 export async function updatePrompt(db: Queryable, id: string, values: Partial<PromptValues>): Promise<PromptRow> {
   const columns = PROMPT_VALUE_COLUMNS.filter((c) => c in values);
   const sets = [...columns.map((c, i) => `${c} = ${placeholder(c, i + 2)}`), "updated_at = now()"];
-  const result = await sql<PromptRow>(db, `UPDATE prompts SET ${sets.join(", ")} WHERE id = $1 RETURNING *`, [
-    id,
-    ...columns.map((c) => param(c, values[c])),
-  ]);
+  // The text depends on which fields the edit holds (thousands of subsets): run it unnamed.
+  const result = await sql<PromptRow>(
+    db,
+    `UPDATE prompts SET ${sets.join(", ")} WHERE id = $1 RETURNING *`,
+    [id, ...columns.map((c) => param(c, values[c]))],
+    { unnamed: true },
+  );
   return result[0];
 }
 

@@ -12,10 +12,18 @@ import type { DataSource } from "typeorm";
 const names = new Map<string, string>();
 const relaxedPools = new WeakMap<DataSource, Pool>();
 
-/** A stable prepared-statement name for a statement's text. */
-function statementName(text: string): string {
+/**
+ * Most distinct statement texts named: every named statement is kept by each connection that ran
+ * it (and here), so a text built from a request's fields (an edit of the fields it holds) must not
+ * add names without bound. Past this, a new text runs unnamed (parsed each time).
+ */
+const MAX_NAMED_STATEMENTS = 500;
+
+/** A stable prepared-statement name for a statement's text; none once `MAX_NAMED_STATEMENTS` are named. */
+function statementName(text: string): string | undefined {
   let name = names.get(text);
   if (!name) {
+    if (names.size >= MAX_NAMED_STATEMENTS) return undefined;
     name = `apiary_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
     names.set(text, name);
   }
@@ -67,16 +75,17 @@ export type Queryable = DataSource | Transaction;
  * Runs one parameterised statement and returns its rows (for every kind of statement: an UPDATE's
  * rows are those it RETURNS). Statements are named, so each connection parses and plans them once
  * (about 0.15 ms saved per call here); the text must therefore be one of a few constants, with every
- * value passed as a parameter. `relaxed` writes go through the pool that does not wait for the
+ * value passed as a parameter; a text that varies with the request runs `unnamed`. `relaxed` writes go through the pool that does not wait for the
  * disk on commit (see above); a transaction has its own connection, so it takes none.
  */
 export async function sql<T = Record<string, unknown>>(
   db: Queryable,
   text: string,
   params: unknown[] = [],
-  options: { relaxed?: boolean } = {},
+  options: { relaxed?: boolean; unnamed?: boolean } = {},
 ): Promise<T[]> {
-  const query = { name: statementName(text), text, values: params };
+  const name = options.unnamed ? undefined : statementName(text);
+  const query = { ...(name ? { name } : {}), text, values: params };
   if (db instanceof Transaction) {
     if (options.relaxed) throw new Error("A relaxed write cannot join a transaction");
     return (await db.client.query(query)).rows as T[];

@@ -61,6 +61,21 @@ describe("sql and transaction", () => {
     expect(ended).to.equal(count);
   });
 
+  it("names a bounded number of distinct statements, so texts built from a request cannot pile up on a connection", async () => {
+    const marker = `bounded_${Date.now()}`;
+    const kept = await transaction(h.deps.ds, async (tx) => {
+      for (let i = 0; i < 600; i++) await sql(tx, `SELECT $1::int + ${i} AS ${marker}`, [1]);
+      const rows = await sql<{ n: string }>(
+        tx,
+        `SELECT count(*) AS n FROM pg_prepared_statements WHERE statement LIKE '%' || $1`,
+        [marker],
+        { unnamed: true },
+      );
+      return Number(rows[0].n);
+    });
+    expect(kept).to.be.at.most(500);
+  });
+
   it("refuses a relaxed write inside a transaction, which has its own connection", async () => {
     const err = await transaction(h.deps.ds, (tx) => sql(tx, `SELECT 1`, [], { relaxed: true })).catch((e: Error) => e);
     expect(err).to.be.an("error").with.property("message", "A relaxed write cannot join a transaction");
