@@ -22,9 +22,10 @@ wanted="$(node -e '
 ')"
 if [[ -f "$MARKER" && "$(cat "$MARKER")" == "$wanted" ]]; then exit 0; fi
 
-# bigint-buffer (under @solana/web3.js) compiles a native binding at install, else falls back to
-# plain JS and prints "Failed to load bindings" at every start. node-gyp would download Node's
-# headers for it; point it at the ones installed beside this Node when there are some.
+# bigint-buffer (under @solana/web3.js; package.json's allowScripts lets its install script run)
+# compiles a native binding, else falls back to plain JS and prints "Failed to load bindings" at
+# every start. node-gyp would download Node's headers for it (no network for that here): point it
+# at the ones installed beside this Node when there are some; without them it falls back quietly.
 node_root="$(dirname "$(dirname "$(command -v node)")")"
 if [[ -z "${npm_config_nodedir:-}" && -f "$node_root/include/node/node_api.h" ]]; then
   export npm_config_nodedir="$node_root"
