@@ -63,18 +63,20 @@ export const redisAnswers = shared(async (client: RedisClient): Promise<boolean>
 /** What a readiness probe found: each check `true` when it passed. */
 export type Checks = Record<string, boolean>;
 
+/** A probe's 503 body: `detail` opens with `lead` and names the checks that failed. */
+export function checksFailedBody(checks: Checks, lead: string): Record<string, unknown> {
+  const failing = Object.keys(checks).filter((name) => !checks[name]);
+  return {
+    status: "unavailable",
+    detail: `${lead}: ${failing.join(", ")}`,
+    code: "SERVICE_UNAVAILABLE",
+    status_code: 503,
+    checks,
+  };
+}
+
 /** The `/readyz` answer for `checks`: 200 when all passed, else 503 naming those that did not. */
 export function readinessAnswer(checks: Checks): { status: 200 | 503; body: Record<string, unknown> } {
-  const failing = Object.keys(checks).filter((name) => !checks[name]);
-  if (failing.length === 0) return { status: 200, body: { status: "ready", checks } };
-  return {
-    status: 503,
-    body: {
-      status: "unavailable",
-      detail: `Not ready: ${failing.join(", ")}`,
-      code: "SERVICE_UNAVAILABLE",
-      status_code: 503,
-      checks,
-    },
-  };
+  if (Object.values(checks).every(Boolean)) return { status: 200, body: { status: "ready", checks } };
+  return { status: 503, body: checksFailedBody(checks, "Not ready") };
 }

@@ -1,27 +1,18 @@
 import { expect } from "chai";
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:http";
-import type { Counter } from "prom-client";
 import { createApiApp } from "../../api/app";
 import { webRegistry, workerRegistry } from "../../shared/metrics/registry";
 import { createRedis } from "../../shared/queues/redis";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { captureLogs, type CapturedLogs } from "../helpers/log-capture";
+import { counted } from "../helpers/metric-values";
 
 /** pino's numeric levels. */
 const WARN = 40;
 const ERROR = 50;
 const INFO = 30;
-
-/** The sum of a counter's series that carry `labels` (whatever their other labels; 0 when none). */
-async function counted(registry: typeof webRegistry, name: string, labels: Record<string, string>): Promise<number> {
-  const metric = registry.getSingleMetric(name) as Counter | undefined;
-  const { values } = await metric!.get();
-  return values
-    .filter((v) => Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want))
-    .reduce((sum, v) => sum + v.value, 0);
-}
 
 /**
  * Failures the caller caused (arguments its provider refused, a wait that ran out) are logged below

@@ -9,7 +9,7 @@ import {
   readyOkSchema,
 } from "../../schemas/meta-response.schema";
 import { checkHealth, checkReadiness } from "../../health";
-import { readinessAnswer } from "../../../shared/health/probes";
+import { checksFailedBody, readinessAnswer } from "../../../shared/health/probes";
 
 /**
  * `GET /health`: 200 only when Postgres and Redis both answer (the hosted API's check). And the
@@ -35,17 +35,8 @@ export function healthRouter(deps: Pick<ApiDeps, "ds" | "redis">): Router {
       ctx.body = { status: "ok" };
       return;
     }
-    const down = Object.entries(checks)
-      .filter(([, ok]) => !ok)
-      .map(([name]) => name);
     ctx.status = 503;
-    ctx.body = {
-      status: "unavailable",
-      detail: `Not answering: ${down.join(", ")}`,
-      code: "SERVICE_UNAVAILABLE",
-      status_code: 503,
-      checks,
-    };
+    ctx.body = checksFailedBody(checks, "Not answering");
   });
   const meta = { method: "get" as const, tags: ["Meta"], access: "public" as const };
   return documentRoutes(
