@@ -12,7 +12,8 @@ import { columnsOf, rowChars, statementBatch } from "./statement-batch";
  * connection like every hot-path statement.
  */
 
-const STEP_COLUMNS = `run_id, seq, step_key, agent_name, role, input, output, model, provider,
+/** The columns of `run_steps` a step is stored with, in the order its values come. */
+export const STEP_COLUMNS = `run_id, seq, step_key, agent_name, role, input, output, model, provider,
   input_tokens, output_tokens, cost, upstream_cost, started_at, finished_at, status`;
 
 /** One step's values, in STEP_COLUMNS order, JSON columns as text. */

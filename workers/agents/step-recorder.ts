@@ -1,4 +1,3 @@
-import { setImmediate as yieldToIo } from "node:timers/promises";
 import type { DataSource } from "typeorm";
 import type { ChargeKind, RunCharge } from "../../shared/db/entities/run-charge.entity";
 import type { RunStep, StepStatus } from "../../shared/db/entities/run-step.entity";
@@ -7,7 +6,7 @@ import { insertStep } from "../../shared/db/run-step-store";
 import type { Truncation } from "../../shared/limits/outside-content";
 import { countLedgerEntry } from "../../shared/metrics/billing";
 import type { AgentOutcomes } from "./agent-outcomes";
-import { NO_LEASE, StepStore, type CallListener } from "./step-store";
+import { NO_LEASE, StepStore, type CallListener, type TakenLedger } from "./step-store";
 
 /** What one step (an LLM call or a tool call) produced, before it is stored. */
 export interface StepOutcome {
@@ -122,13 +121,13 @@ export class StepRecorder {
     const known = this.store.charges.get(key);
     if (known) return { replayed: known.replayed };
     this.store.charges.set(key, { amount, replayed: false });
-    const { ds, runId, lease } = this.store;
-    this.store.track(
-      (async () => {
-        await yieldToIo();
-        const row = { run_id: runId, charge_key: key, kind, agent_name: agentName, amount };
-        if (await this.store.leased(() => insertCharge(ds, row, lease.owner))) countLedgerEntry(kind, amount);
-      })(),
+    const { ds, runId } = this.store;
+    const row = { run_id: runId, charge_key: key, kind, agent_name: agentName, amount };
+    void this.store.deferRow(
+      "charges",
+      () => row,
+      (charge, owner) => insertCharge(ds, charge, owner),
+      () => countLedgerEntry(kind, amount),
     );
     return { replayed: false };
   }
@@ -172,9 +171,7 @@ export class StepRecorder {
    */
   async interrupted(call: InterruptedCall): Promise<void> {
     const key = interruptedKey(call.key, call.owner);
-    const write = this.persist(key, call, call.outcome, call.startedAt, new Date(), "interrupted");
-    this.store.track(write);
-    await write;
+    await this.persist(key, call, call.outcome, call.startedAt, new Date(), "interrupted");
   }
 
   /** Steps replayed from an earlier attempt so far, across all lanes (for logs and tests). */
@@ -188,6 +185,17 @@ export class StepRecorder {
    */
   async flush(): Promise<void> {
     while (this.store.pending.length) await Promise.all(this.store.pending.splice(0));
+  }
+
+  /**
+   * For the run's completion: takes the steps and charges not sent yet, which the completion
+   * stores in its own statement, and waits until the others are stored (throws if one could not
+   * be). `stored` is told what the completion stored.
+   */
+  async unsaved(): Promise<TakenLedger> {
+    const taken = this.store.takeUnsent();
+    await this.flush();
+    return taken;
   }
 
   /**
@@ -227,7 +235,7 @@ export class StepRecorder {
       if (!(err instanceof CallCutOff)) throw err;
       // Stored under a key of its own: the step's key stays free for the call to be made again.
       const cutKey = `${key}!cut_off@${this.store.lease.owner ?? "unleased"}`;
-      this.store.track(this.persist(cutKey, meta, err.consumed, startedAt, new Date(), "cut_off"));
+      void this.persist(cutKey, meta, err.consumed, startedAt, new Date(), "cut_off");
       throw err.reason;
     }
     const finishedAt = new Date();
@@ -242,11 +250,11 @@ export class StepRecorder {
       ms: finishedAt.getTime() - startedAt.getTime(),
       replayed: false,
     });
-    this.store.track(this.persist(key, meta, outcome, startedAt, finishedAt, "finished"));
+    void this.persist(key, meta, outcome, startedAt, finishedAt, "finished");
     return { ...outcome, replayed: false };
   }
 
-  private async persist(
+  private persist(
     key: string,
     meta: StepMeta,
     outcome: StepOutcome,
@@ -254,10 +262,9 @@ export class StepRecorder {
     finishedAt: Date,
     status: StepStatus,
   ): Promise<void> {
-    // Lets the run go on first (its next call, or its final write) and builds the row after, so
-    // the price lookup and the row's serialisation are not on the run's critical path.
-    await yieldToIo();
-    const step = {
+    // The row is built when it is sent (or taken by the completion), so the price lookup and its
+    // serialisation are not on the run's critical path.
+    const build = (): RunStep => ({
       run_id: this.store.runId,
       seq: this.store.takeSeq(),
       step_key: key,
@@ -274,10 +281,9 @@ export class StepRecorder {
       started_at: startedAt,
       finished_at: finishedAt,
       status,
-    };
+    });
+    const counted = (step: RunStep) => countLedgerEntry(meta.role === "tool" ? "tool_call" : "llm_call", step.cost);
     // A Postgres restart delays the insert rather than losing the step (and repeating its call).
-    const { ds, lease } = this.store;
-    if (await this.store.leased(() => insertStep(ds, step, lease.owner)))
-      countLedgerEntry(meta.role === "tool" ? "tool_call" : "llm_call", step.cost);
+    return this.store.deferRow("steps", build, (step, owner) => insertStep(this.store.ds, step, owner), counted);
   }
 }

@@ -1,8 +1,10 @@
+import { setImmediate as yieldToIo } from "node:timers/promises";
 import type { DataSource } from "typeorm";
 import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
 import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { RunLeaseLostError } from "../../shared/db/runs/run-leases";
+import type { StoredLedger, UnsavedLedger } from "../../shared/db/runs/run-results";
 import type { Truncation } from "../../shared/limits/outside-content";
 import { AgentOutcomes } from "./agent-outcomes";
 
@@ -36,6 +38,26 @@ export interface StepLease {
 
 export const NO_LEASE: StepLease = { owner: null, lose: () => undefined };
 
+/** The rows of a run's ledger its completion is to store, as they are gathered. */
+export interface LedgerRows {
+  steps: UnsavedLedger["steps"][number][];
+  charges: UnsavedLedger["charges"][number][];
+}
+
+/** A ledger row (a step or a charge) waiting for its turn to be stored on its own. */
+export interface UnsentRow {
+  /** Stores the row on its own. */
+  send(): Promise<void>;
+  /** Builds the row into the completion's rows; returns what to do once the completion says what it stored. */
+  takeInto(rows: LedgerRows): (stored: StoredLedger) => void;
+}
+
+/** The rows the completion takes from a run's store, and what to tell them once it has stored them. */
+export interface TakenLedger {
+  ledger: UnsavedLedger;
+  stored(stored: StoredLedger): void;
+}
+
 /** Storage shared by a run's recorder and all its lanes. */
 export class StepStore {
   private nextSeq: number;
@@ -53,6 +75,8 @@ export class StepStore {
   /** Inserts in flight; `flush` waits for them. */
   readonly pending: Promise<void>[] = [];
   readonly listeners: CallListener[] = [];
+  /** Rows whose turn to be sent has not come: the run's completion may take them (see `defer`). */
+  private readonly unsent = new Set<UnsentRow>();
 
   constructor(
     readonly ds: DataSource,
@@ -81,6 +105,57 @@ export class StepStore {
       if (err instanceof RunLeaseLostError) this.lease.lose(err); // another execution has the run: stop it
       throw err;
     });
+  }
+
+  /**
+   * Stores a ledger row in the background, after the run has had a turn of the event loop: a run
+   * that ends meanwhile (its last call's step) hands the row to its completion, which stores it in
+   * its own statement, so it costs no statement and no wait of its own. Resolves once the row is
+   * stored, or taken.
+   */
+  defer(row: UnsentRow): Promise<void> {
+    this.unsent.add(row);
+    const write = (async () => {
+      await yieldToIo();
+      if (this.unsent.delete(row)) await row.send(); // else the completion took it
+    })();
+    this.track(write);
+    return write;
+  }
+
+  /**
+   * Stores a step or a charge under the run's lease (see `defer` and `leased`): `insert` stores it
+   * on its own, `counted` is told when it was stored, on its own or by the completion.
+   */
+  deferRow<K extends keyof LedgerRows>(
+    kind: K,
+    build: () => LedgerRows[K][number],
+    insert: (row: LedgerRows[K][number], owner: string | null) => Promise<boolean>,
+    counted: (row: LedgerRows[K][number]) => void,
+  ): Promise<void> {
+    return this.defer({
+      send: async () => {
+        const row = build();
+        if (await this.leased(() => insert(row, this.lease.owner))) counted(row);
+      },
+      takeInto: (rows) => {
+        const row = build();
+        (rows[kind] as LedgerRows[K][number][]).push(row);
+        const stored = (done: StoredLedger) =>
+          "seq" in row ? done.steps.includes(row.seq) : done.charges.includes(row.charge_key);
+        return (done) => {
+          if (stored(done)) counted(row);
+        };
+      },
+    });
+  }
+
+  /** Takes every row not sent yet, for the run's completion to store (see `defer`). */
+  takeUnsent(): TakenLedger {
+    const rows: LedgerRows = { steps: [], charges: [] };
+    const told = [...this.unsent].map((row) => row.takeInto(rows));
+    this.unsent.clear();
+    return { ledger: rows, stored: (stored) => told.forEach((tell) => tell(stored)) };
   }
 
   takeSeq(): number {

@@ -1,7 +1,7 @@
 import type { Run } from "../../shared/db/entities/run.entity";
 import { config } from "../../shared/config";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
-import { completeRun, failRun, recordCancelledUsage } from "../../shared/db/runs/run-results";
+import { completeRun, completeRunWithLedger, failRun, recordCancelledUsage } from "../../shared/db/runs/run-results";
 import { RunLeaseLostError } from "../../shared/db/runs/run-leases";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
 import { countBudgetStop } from "../../shared/metrics/runs";
@@ -120,11 +120,13 @@ export async function executeRun<R extends ExecutedRun>(
     env.events?.emit({ type: "start" });
     const { output, usage, log } = await how.execute(env);
     recordDiscount(env, lease.owner);
-    // The run's last steps and charges are stored before its completion: whoever reads the bill
-    // then finds the whole ledger behind it.
-    await env.recorder.flush();
-    const stored = withTruncations(output, env.recorder.truncations);
-    const finalRow = await durable(() => completeRun(ctx.ds, runId, stored, usage, lease.owner));
+    // The run's steps and charges are stored before or with its completion: whoever reads the
+    // bill then finds the whole ledger behind it. Those not sent yet (the last call's) go with it.
+    const unsaved = await env.recorder.unsaved();
+    const result = { output: withTruncations(output, env.recorder.truncations), usage, ledger: unsaved.ledger };
+    const completed = await durable(() => completeRunWithLedger(ctx.ds, runId, result, lease.owner));
+    unsaved.stored(completed.stored);
+    const finalRow = completed.row;
     if (!finalRow) return await endCancelled(usage); // cancelled as it finished
     countEnded(run, "succeeded");
     ctx.announce(finalRow);

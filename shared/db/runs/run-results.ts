@@ -1,6 +1,9 @@
 import type { DataSource } from "typeorm";
 import type { Run, RunError } from "../entities/run.entity";
 import { assertLeaseHeld } from "./run-leases";
+import type { RunStep } from "../entities/run-step.entity";
+import type { NewCharge } from "../run-charge-store";
+import { STEP_COLUMNS } from "../run-step-store";
 import { sql } from "../sql";
 import { columnsOf, rowChars, statementBatch } from "../statement-batch";
 
@@ -14,52 +17,96 @@ import { columnsOf, rowChars, statementBatch } from "../statement-batch";
 
 type Values = unknown[];
 
+/** The ledger rows a run's execution had not stored yet when the run succeeded: they are stored with its completion. */
+export interface UnsavedLedger {
+  steps: readonly RunStep[];
+  charges: readonly NewCharge[];
+}
+
+/** What a completion stored of the ledger rows it carried (a row stored already, or without the lease, is not). */
+export interface StoredLedger {
+  /** The `seq` of each step stored. */
+  steps: number[];
+  /** The `charge_key` of each charge stored. */
+  charges: string[];
+}
+
+const NO_LEDGER: UnsavedLedger = { steps: [], charges: [] };
+
 // Only the execution holding the run's lease (the row's last value) completes it.
 const COMPLETE_SET = `status = 'succeeded', output = v.output, usage = v.usage, finished_at = now(),
   execution_time = EXTRACT(EPOCH FROM (now() - runs.started_at))`;
 const COMPLETE_WHERE = `runs.id = v.id AND runs.status = 'running' AND runs.lease_owner IS NOT DISTINCT FROM v.owner`;
 
-/** A success's values: the run's id, its output and usage as JSON text, the lease owner. */
-const completeOne = async (ds: DataSource, values: Values) => {
-  const rows = await sql<Run>(
-    ds,
-    `UPDATE runs SET ${COMPLETE_SET}
-     FROM (SELECT $1::uuid AS id, $2::jsonb AS output, $3::jsonb AS usage, $4::uuid AS owner) v
-     WHERE ${COMPLETE_WHERE} RETURNING runs.*`,
-    values,
-  );
-  return rows[0] ?? null;
+/**
+ * Completions, each with the steps and charges its execution had not stored yet: one statement
+ * stores those rows (as the background inserts would have: only under the run's lease, a row
+ * stored already kept as it was) and completes the runs, so the last call of a run costs no
+ * statement and no wait of its own, and the ledger is durable with the completion that bills it.
+ */
+const COMPLETE_WITH_LEDGER = `WITH v AS (
+    SELECT * FROM unnest($1::uuid[], $2::jsonb[], $3::jsonb[], $4::uuid[], $5::jsonb[], $6::jsonb[])
+      AS v(id, output, usage, owner, steps, charges)
+  ), leased AS (
+    SELECT v.id, v.steps, v.charges FROM v JOIN runs ON runs.id = v.id AND runs.lease_owner IS NOT DISTINCT FROM v.owner
+  ), new_steps AS (
+    INSERT INTO run_steps (${STEP_COLUMNS})
+    SELECT leased.id, ${STEP_COLUMNS.replace("run_id, ", "").replace(/(\w+)/g, "s.$1")}
+      FROM leased, jsonb_populate_recordset(NULL::run_steps, leased.steps) s
+    ON CONFLICT DO NOTHING RETURNING run_id, seq
+  ), new_charges AS (
+    INSERT INTO run_charges (run_id, charge_key, kind, agent_name, amount)
+    SELECT leased.id, c.charge_key, c.kind, c.agent_name, c.amount
+      FROM leased, jsonb_populate_recordset(NULL::run_charges, leased.charges) c
+    ON CONFLICT DO NOTHING RETURNING run_id, charge_key
+  ), done AS (
+    UPDATE runs SET ${COMPLETE_SET} FROM v WHERE ${COMPLETE_WHERE} RETURNING runs.*
+  )
+  SELECT done.*, v.id AS completing, v.owner AS completing_owner,
+    ARRAY(SELECT seq FROM new_steps WHERE new_steps.run_id = v.id) AS stored_steps,
+    ARRAY(SELECT charge_key FROM new_charges WHERE new_charges.run_id = v.id) AS stored_charges
+  FROM v LEFT JOIN done ON done.id = v.id`;
+
+/** A row of `COMPLETE_WITH_LEDGER`: the completed run's columns (null when it did not complete) and what was stored. */
+type CompletionRow = Run & {
+  completing: string;
+  completing_owner: string | null;
+  stored_steps: number[];
+  stored_charges: string[];
 };
 
-const completeMany = async (ds: DataSource, successes: readonly Values[]) => {
+type Completion = { row: Run | null; stored: StoredLedger };
+
+const completionKey = (id: unknown, owner: unknown) => `${String(id)} ${String(owner)}`;
+
+/** A success's values: the run's id, its output and usage as JSON text, the lease owner, its unsaved steps and charges as JSON text. */
+const completeMany = async (ds: DataSource, successes: readonly Values[]): Promise<Completion[]> => {
   // Two completions of one run by one owner in a batch: only the first is written and told it
   // completed the run, as when they came one after the other and the second found the run no
   // longer running. Of completions by different owners, only the lease's owner's can match.
   const firsts = successes.filter(
     ([id, , , owner], i) => successes.findIndex(([other, , , by]) => other === id && by === owner) === i,
   );
-  const rows = await sql<Run>(
-    ds,
-    `UPDATE runs SET ${COMPLETE_SET}
-     FROM unnest($1::uuid[], $2::jsonb[], $3::jsonb[], $4::uuid[]) AS v(id, output, usage, owner)
-     WHERE ${COMPLETE_WHERE} RETURNING runs.*`,
-    columnsOf(firsts),
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return successes.map((values): Run | null => {
-    const row = byId.get(values[0] as string);
-    return row && firsts.includes(values) && row.lease_owner === values[3] ? row : null;
+  const rows = await sql<CompletionRow>(ds, COMPLETE_WITH_LEDGER, columnsOf(firsts));
+  const byCompletion = new Map(rows.map((row) => [completionKey(row.completing, row.completing_owner), row]));
+  return successes.map((values): Completion => {
+    const found = firsts.includes(values) ? byCompletion.get(completionKey(values[0], values[3])) : undefined;
+    if (!found) return { row: null, stored: { steps: [], charges: [] } };
+    const { completing, completing_owner: by, stored_steps: steps, stored_charges: charges, ...row } = found;
+    // A run another owner completed in the same batch comes back joined to this completion's values too.
+    const completed = row.id === completing && row.lease_owner === by;
+    return { row: completed ? (row as Run) : null, stored: { steps, charges } };
   });
 };
 
-const completions = new WeakMap<DataSource, (values: Values) => Promise<Run | null>>();
+const completions = new WeakMap<DataSource, (values: Values) => Promise<Completion>>();
 
 function completionsOf(ds: DataSource) {
   let complete = completions.get(ds);
   if (!complete) {
     complete = statementBatch(
       (rows) => completeMany(ds, rows),
-      (values) => completeOne(ds, values),
+      (values) => completeMany(ds, [values]).then(([one]) => one),
       rowChars,
     );
     completions.set(ds, complete);
@@ -68,11 +115,32 @@ function completionsOf(ds: DataSource) {
 }
 
 /**
- * Records success and returns the final row. Only a running run can succeed (a cancelled one stays
- * cancelled, and then null comes back), and only by the execution holding its lease as `owner`
- * (null: a run claimed without a lease): for any other, nothing is written and `RunLeaseLostError`
- * is thrown.
+ * Records success, storing with it the steps and charges the execution had not stored yet, and
+ * returns the final row (null when the run had been cancelled: it stays cancelled) and which of
+ * those rows were stored. Only the execution holding the run's lease as `owner` (null: a run
+ * claimed without a lease) completes it or stores its rows: for any other, nothing is written and
+ * `RunLeaseLostError` is thrown.
  */
+export async function completeRunWithLedger(
+  ds: DataSource,
+  id: string,
+  result: { output: NonNullable<Run["output"]>; usage: Run["usage"]; ledger?: UnsavedLedger },
+  owner: string | null,
+): Promise<Completion> {
+  const { steps, charges } = result.ledger ?? NO_LEDGER;
+  const done = await completionsOf(ds)([
+    id,
+    JSON.stringify(result.output),
+    JSON.stringify(result.usage),
+    owner,
+    JSON.stringify(steps),
+    JSON.stringify(charges),
+  ]);
+  if (!done.row) await assertLeaseHeld(ds, id, owner);
+  return done;
+}
+
+/** Records success (see `completeRunWithLedger`) of a run with no ledger rows left to store; returns the final row. */
 export async function completeRun(
   ds: DataSource,
   id: string,
@@ -80,9 +148,7 @@ export async function completeRun(
   usage: Run["usage"],
   owner: string | null,
 ): Promise<Run | null> {
-  const row = await completionsOf(ds)([id, JSON.stringify(output), JSON.stringify(usage), owner]);
-  if (!row) await assertLeaseHeld(ds, id, owner);
-  return row;
+  return (await completeRunWithLedger(ds, id, { output, usage }, owner)).row;
 }
 
 /**
