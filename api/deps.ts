@@ -8,6 +8,7 @@ import { CompletionWaiter } from "../shared/queues/completion-waiter";
 import { ShardedRunEvents } from "../shared/queues/sharded-run-events";
 import { createFlowProducer, ShardedQueues } from "../shared/queues/queues";
 import { createRedis, type RedisClient } from "../shared/queues/redis";
+import { agreeOnShardLayout } from "../shared/queues/shard-layout";
 
 /** Everything the API's routes need, created once per process at boot. */
 export interface ApiDeps {
@@ -43,6 +44,7 @@ export async function createApiDeps(platform: PlatformServices = createPlatformS
   const ds = await getDataSource();
   const redis = createRedis("request");
   const producerConnection = createRedis("blocking");
+  await agreeOnShardLayout(producerConnection); // before anything is queued under this process's layout
   const queues = new ShardedQueues(producerConnection);
   const flows = createFlowProducer(producerConnection);
   const waiter = new CompletionWaiter();

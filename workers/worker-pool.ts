@@ -8,6 +8,7 @@ import { logger, safeRequestId, withLogContext } from "../shared/logger";
 import { CancelListener } from "../shared/queues/cancellation";
 import { discardJobSecrets, isFinalAttempt } from "../shared/queues/job-secrets";
 import { createRedis } from "../shared/queues/redis";
+import { agreeOnShardLayout } from "../shared/queues/shard-layout";
 import { jobOutcome, outcomeLogLine } from "../shared/queues/job-outcome";
 import { announceRunDone } from "../shared/queues/run-notices";
 import { shardPrefixes } from "../shared/queues/shards";
@@ -66,9 +67,10 @@ export function shardConcurrency(concurrency: number, shard: number, shards: num
  */
 export async function startWorkers(queues: QueueName[], handlers: HandlerTable, ds: DataSource): Promise<WorkerPool> {
   assertHandlersFor(queues, handlers);
+  const redis = createRedis("blocking");
+  await agreeOnShardLayout(redis); // before a job is taken from this process's layout
   const cancels = new CancelListener(createRedis("blocking"));
   await cancels.start();
-  const redis = createRedis("blocking");
   const shutdown = new AbortController();
   /** Abandoned runs being failed (`failAbandonedRun`), which `close` lets finish. */
   const abandoning = new Set<Promise<unknown>>();

@@ -24,10 +24,11 @@ export const queues = defineDomain(
       "prefix of every Redis key; must start with a Redis Cluster hash tag (`{…}`), which keeps each account shard's keys in one slot (shard 0 uses it as it is)",
     ),
     // Each shard is a hash tag of its own, so a Redis Cluster spreads the accounts' work over its masters
-    // (docs/scaling.md, "Queue shards"); changing it moves keys, so the queues must be drained first.
+    // (docs/scaling.md, "Queue shards"); changing it moves keys, so the queues must be drained first
+    // and the layout every process checks at start re-recorded (`shard-layout.ts`, `scripts/reshard.ts`).
     QUEUE_SHARDS: num(
       count.max(256).default(1),
-      "account shards of the Redis keyspace, each its own hash tag (queues, limits, run streams); 1 keeps every key under QUEUE_PREFIX. Drain the queues before changing it",
+      "account shards of the Redis keyspace, each its own hash tag (queues, limits, run streams); 1 keeps every key under QUEUE_PREFIX. Every process must agree (a process with another value refuses to start); change it with `scripts/reshard.ts` once the queues are drained",
     ),
     JOB_ATTEMPTS: num(count.max(20).default(3), "job attempts (they cover crashed workers, not LLM errors)"),
     JOB_KEEP_COMPLETED_S: num(
