@@ -1,3 +1,4 @@
+import type { CommitLatency } from "../probes/commit-latency";
 import type { ProcessUsage } from "../probes/process-watch";
 import { busyCell, stealCell } from "../report/cpu-cells";
 import { textTable } from "../report/text-table";
@@ -116,4 +117,13 @@ export function renderWindows(rounds: DeployedRound[]): string {
     }
   }
   return textTable(rows, 2);
+}
+
+/** The durable-commit line: what one synchronous commit costs a waiting client on this Postgres, before and after the rounds. */
+export function renderCommitFloor(before: CommitLatency, after: CommitLatency): string {
+  const ms = (c: CommitLatency) => `${c.p50Ms.toFixed(2)} / ${c.p99Ms.toFixed(2)} ms`;
+  return (
+    `durable commit on this Postgres, p50 / p99 (${before.commits} one-row commits; a run's completion waits for one): ` +
+    `${ms(before)} before the rounds, ${ms(after)} after`
+  );
 }

@@ -1,3 +1,4 @@
+import { measureCommitLatency, type CommitLatency } from "../probes/commit-latency";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import Redis from "ioredis";
@@ -31,6 +32,8 @@ export interface DeployedStack {
    * so a stack that fails its runs cheaply cannot look cheaper (its failed answers count as failures).
    */
   finishedRuns(kind: "agent" | "swarm"): Promise<number>;
+  /** Durable commits timed on the stack's database (`measureCommitLatency`). */
+  commitLatency(): Promise<CommitLatency>;
   /** Throws if any of its processes has exited. */
   assertAlive(): void;
 }
@@ -191,6 +194,7 @@ export async function startDeployedStack(
       );
       return rows[0].n;
     },
+    commitLatency: () => measureCommitLatency(counter),
     assertAlive() {
       const reason = dead();
       if (reason) throw new Error(reason);

@@ -15,7 +15,7 @@ import { prepareCheckouts } from "./checkouts";
 import { SERVICE_ROLES } from "../probes/cpu-account";
 import { measureDeployedRounds, nodeProcesses, soak, warmUpStacks, type MemoryResult } from "./deployed-measure";
 import { parseDeployedOptions } from "./deployed-options";
-import { renderCpuTable, renderFigures, renderMemoryTable, renderWindows } from "./deployed-report";
+import { renderCommitFloor, renderCpuTable, renderFigures, renderMemoryTable, renderWindows } from "./deployed-report";
 import { startDeployedStack, type DeployedStack } from "./deployed-stack";
 import { measureGrowth, renderGrowth } from "./growth";
 import { summarizeStack } from "./deployed-summary";
@@ -56,11 +56,15 @@ export const run: ScenarioRun = async (argv) => {
     for (const s of stacks) await preflight(serviceTarget(s.apiUrl, s.apiKey), asServiceStack(s, simulatorUrl));
 
     await warmUpStacks(stacks, opts, say);
+    // A run's completion waits for one durable commit: timed before and after the rounds, it is the
+    // floor under the added latency at one client that no change to the service removes.
+    const commitsBefore = await stacks[0].commitLatency();
     const endCpu = startCpuWindow();
     const roundsRss = watchProcesses(nodeProcesses(stacks), 250);
     const rounds = await measureDeployedRounds(stacks, simulatorUrl, opts, say);
     const memory: MemoryResult = { rounds: roundsRss.stop(), soak: null };
     const cpu = endCpu();
+    const commitsAfter = await stacks[0].commitLatency();
     memory.soak = await soak(stacks, opts, say);
     const growth = opts.growth ? await measureGrowth(stacks[0], opts.durationS, say) : null;
     const loadAfter = loadavg()[0];
@@ -82,6 +86,7 @@ export const run: ScenarioRun = async (argv) => {
       ),
       "",
       renderFigures(cur, base, opts.swarmClients),
+      renderCommitFloor(commitsBefore, commitsAfter),
       "",
       renderCpuTable("agent completion", cur.cpuPerAgentRun, base.cpuPerAgentRun),
       "",
@@ -116,6 +121,7 @@ export const run: ScenarioRun = async (argv) => {
       rounds,
       memory,
       growth,
+      durableCommits: { before: commitsBefore, after: commitsAfter },
       failed,
     });
     lines.push("", `raw results: ${path}`);
