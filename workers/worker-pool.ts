@@ -16,8 +16,9 @@ import { countAbandonedRun, failAbandonedRun } from "./abandoned-runs";
 import type { QueueName } from "../shared/queues/queue-names";
 import { jobNamesOf, type RunJobResult } from "../shared/queues/registry";
 import type { JobName } from "../shared/runs/run-kind-catalog";
-import type { Handler, HandlerTable, JobReport } from "./handlers/handler";
+import type { Handler, HandlerTable } from "./handlers/handler";
 import { RunLeasedError } from "./handlers/run-lease";
+import { CoalescedJobReport } from "./coalesced-job-report";
 import { MemoryCeiling } from "./memory-ceiling";
 
 export interface WorkerPool {
@@ -96,6 +97,7 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
           announceRunDone(redis, runId, row);
         };
         const finalAttempt = isFinalAttempt(job);
+        const report = new CoalescedJobReport(redis, job);
         let result: RunJobResult;
         try {
           // Every line of this job names its run and the request that made it (never trusted beyond logging).
@@ -109,10 +111,12 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
               redis,
               announce,
               finalAttempt,
-              job: jobReport(job),
+              job: report,
             }),
           );
         } catch (err) {
+          // Whatever becomes of the job now, it keeps no return value: its steps are written.
+          await report.close();
           if (shutdown.signal.aborted) await handBack(job, token, log, err);
           if (err instanceof RunLeasedError) {
             // Delivered again while another execution still holds the run: look again once its
@@ -126,7 +130,10 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         }
         // Before the job counts as done: a failed discard fails the attempt, and the retry (which
         // finds the run finished) discards again.
-        await discardJobSecrets(redis, job);
+        await discardJobSecrets(redis, job).catch(async (err) => {
+          await report.close();
+          throw err;
+        });
         if (!announced) announceRunDone(redis, result.runId);
         // The job ends the way its run did, and says how (Bull Board): with the final row the
         // handler wrote, or the one a delivery found already ended.
@@ -134,10 +141,10 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         // A failed run fails its job too, with the run's error as its reason (Bull Board's failed
         // list), and it is never retried: the run row is final (an operator's retry re-opens it first).
         if (outcome.status === "failed") {
-          await job.log(outcomeLogLine(outcome)).catch(() => undefined);
+          await report.close([outcomeLogLine(outcome)]);
           throw new UnrecoverableError(outcome.error ?? "The run failed");
         }
-        return outcome;
+        return { ...outcome, ...(await report.resultFields()) };
       },
       {
         connection: createRedis("blocking"),
@@ -200,14 +207,6 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
       await cancels.close();
       redis.disconnect();
     },
-  };
-}
-
-/** A job's progress and log for its handler; Redis trouble there is ignored (the run is the record). */
-function jobReport(job: Job): JobReport {
-  return {
-    progress: (progress) => void job.updateProgress(progress).catch(() => undefined),
-    log: (line) => void job.log(line).catch(() => undefined),
   };
 }
 

@@ -29,6 +29,22 @@ export interface JobOutcome {
   error?: string;
 }
 
+/** A job's progress as Bull Board shows it: steps finished, of `total` when the run's schedule fixes it. */
+export interface JobProgress {
+  done: number;
+  total?: number;
+}
+
+/**
+ * A run's steps as its job's return value carries them when no write did (a run that ended
+ * within its first report window, see workers/coalesced-job-report.ts): its progress and its
+ * calls' log lines, which a longer run's job shows as its progress and log instead.
+ */
+export interface JobSteps {
+  progress?: JobProgress;
+  log?: string[];
+}
+
 /** Where an output keeps its text, most telling first (a turn's `content`, a swarm's `output`). */
 const TEXT_KEYS = ["content", "output", "outputs"];
 

@@ -1,5 +1,5 @@
 import type { JobDescription } from "./job-description";
-import type { JobOutcome } from "./job-outcome";
+import type { JobOutcome, JobSteps } from "./job-outcome";
 
 import {
   RUN_KIND_CATALOG,
@@ -51,10 +51,11 @@ export type JobData<N extends JobName> = JobPayloads[N] & Partial<JobDescription
 
 /**
  * What a finished job returns: a pointer to its run and, once the run has ended, how it ended
- * (`JobOutcome`: status, tokens, cost and the start of the output), for Bull Board. The output
- * itself stays in Postgres.
+ * (`JobOutcome`: status, tokens, cost and the start of the output), and the steps of a run too
+ * short to have written its progress and log (`JobSteps`), for Bull Board. The output itself stays
+ * in Postgres.
  */
-export interface RunJobResult extends Partial<JobOutcome> {
+export interface RunJobResult extends Partial<JobOutcome>, JobSteps {
   runId: string;
 }
 

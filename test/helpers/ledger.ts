@@ -1,18 +1,25 @@
 import { expect } from "chai";
 import { config } from "../../shared/config";
 import { accountSpendKey, SPEND_FIELDS } from "../../shared/limits/shared-spend";
-import { inFlightKey } from "../../workers/agents/spend-pools";
+import { inFlightKey, sentField } from "../../workers/agents/spend-pools";
 import { utcDay } from "../../shared/limits/utc-day";
 import type { Harness } from "./harness";
 import { eventually } from "./http";
+
+/** A run's calls noted in flight in the pools, and how many of them are marked sent. */
+export async function notedCalls(h: Harness, runId: string): Promise<{ noted: number; sent: number }> {
+  const fields = Object.keys(await h.deps.redis.hgetall(inFlightKey(runId, config.queue.prefix)));
+  const sent = fields.filter((field) => fields.some((step) => field !== step && field === sentField(step))).length;
+  return { noted: fields.length - sent, sent };
+}
 
 /**
  * Whether the run has a call with the provider (noted in flight in the pools and marked sent as its
  * request was written): the moment to kill its worker. A call only noted has not left yet.
  */
 export const callInFlight = (h: Harness) => async (runId: string) => {
-  const calls = Object.values(await h.deps.redis.hgetall(inFlightKey(runId, config.queue.prefix)));
-  return calls.length === 1 && calls[0].includes('"sent":true');
+  const { noted, sent } = await notedCalls(h, runId);
+  return noted === 1 && sent === 1;
 };
 
 /** One row of a run's billing ledger: a call's step or another charge. */

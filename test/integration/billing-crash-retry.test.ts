@@ -6,7 +6,7 @@ import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { agent, postSwarm, uniqueMarker } from "../helpers/swarm";
 import { dataUrl, PNG_1PX } from "../helpers/images";
-import { callInFlight, expectPoolMatchesLedger, runLedger } from "../helpers/ledger";
+import { callInFlight, expectPoolMatchesLedger, notedCalls, runLedger } from "../helpers/ledger";
 
 describe("a worker killed while its call is with the provider: billed once, counted once", () => {
   let h: Harness;
@@ -74,8 +74,8 @@ describe("a worker killed while its call is with the provider: billed once, coun
         killAfterSteps: 0,
         // All three reserved room; the child's one slot let one go to the provider, marked sent.
         killWhen: async (id) => {
-          const calls = Object.values(await h.deps.redis.hgetall(inFlightKey(id, config.queue.prefix)));
-          return calls.length === 3 && calls.filter((c) => c.includes('"sent":true')).length === 1;
+          const { noted, sent } = await notedCalls(h, id);
+          return noted === 3 && sent === 1;
         },
         childEnv: { LLM_MAX_IN_FLIGHT: "1" },
       },

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { config } from "../../shared/config";
+import type { JobSteps } from "../../shared/queues/job-outcome";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { insertPrompt } from "../helpers/marketplace-prompts";
@@ -18,9 +19,76 @@ describe("what operators see of a run", () => {
   const board = (path: string) =>
     request(h.baseUrl, "GET", `/admin/queues/api${path}`, { headers: { authorization: `Basic ${basic}` } });
 
+  /** A finished job's board entry, once the board lists it as completed. */
+  const completedJob = (queue: string, jobId: string) =>
+    eventually(async () => {
+      const found = await board(`/queues/${queue}/${jobId}`);
+      return found.body?.status === "completed" ? found.body.job : undefined;
+    });
+
+  /**
+   * A finished job's steps as the board shows them: its progress and log, or, for a run that ended
+   * before its first report window was out, its return value's (never some in each).
+   */
+  const shownSteps = async (queue: string, job: { id: string; progress: unknown; returnValue?: JobSteps }) => {
+    const written = (await board(`/queues/${queue}/${job.id}/logs`)).body as string[];
+    if (!job.returnValue?.log) return { progress: job.progress, logs: written };
+    expect(written, "a job's lines are in its log or its return value").to.deep.equal([]);
+    expect(job.progress).to.equal(0);
+    return { progress: job.returnValue.progress, logs: job.returnValue.log };
+  };
+
   before(async () => {
     h = await harness();
     owner = await h.newKey();
+  });
+
+  it("writes no progress or log for a run that ends at once: its return value shows its call", async () => {
+    const res = await request(h.baseUrl, "POST", "/v1/agent/completions", {
+      key: owner.key,
+      body: { agent_config: { agent_name: "Quick", model_name: "gpt-4o-mini" }, task: "answer at once" },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const job = await completedJob("agent", res.body.job_id);
+    expect(job.progress).to.equal(0);
+    expect((await board(`/queues/agent/${job.id}/logs`)).body).to.deep.equal([]);
+    expect(job.returnValue.progress).to.deep.equal({ done: 1, total: 1 });
+    expect(job.returnValue.log).to.have.length(1);
+    expect(job.returnValue.log[0]).to.match(/^agent=Quick model=gpt-4o-mini tokens=[1-9]\d* cost=[\d.e-]+ ms=\d+$/);
+  });
+
+  it("shows a longer run's progress moving while it runs, and writes its log lines as it goes", async function () {
+    this.timeout(30_000);
+    const slow = (name: string) => agent(name, { llm_args: { sim_latency_ms: 400 } });
+    const res = await postSwarm(
+      h,
+      owner.key,
+      { swarm_type: "SequentialWorkflow", task: "three slow steps", agents: [slow("One"), slow("Two"), slow("Three")] },
+      { prefer: "respond-async" },
+    );
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    const jobId: string = res.body.job_id;
+    const moving = await eventually(
+      async () => {
+        const found = await board(`/queues/swarm/${jobId}`);
+        return found.body?.status === "active" && found.body.job.progress?.done >= 1 ? found.body.job : undefined;
+      },
+      15_000,
+      100,
+    );
+    expect(moving.progress.done).to.be.below(3);
+    expect(moving.progress.total).to.equal(3);
+    const job = await completedJob("swarm", jobId);
+    expect(job.progress).to.deep.equal({ done: 3, total: 3 });
+    expect(job.returnValue).to.not.have.any.keys("progress", "log");
+    const logs = (await board(`/queues/swarm/${jobId}/logs`)).body as string[];
+    expect(logs.map((line) => line.split(" ")[0])).to.deep.equal(["agent=One", "agent=Two", "agent=Three"]);
+    // Written with its log lines, not by BullMQ's per-call progress script, whose event-stream
+    // entries nothing reads (docs/run-cost-profile.md).
+    const queue = h.deps.queues.shards[0].swarm;
+    const events = await h.deps.redis.xrange(`${queue.qualifiedName}:events`, "-", "+");
+    const progressEvents = events.filter(([, fields]) => fields.includes("progress") && fields.includes(jobId));
+    expect(progressEvents).to.deep.equal([]);
   });
 
   it("Bull Board shows a finished swarm's job: what it runs, progress done == total, a log line per LLM call, no secret", async () => {
@@ -60,15 +128,11 @@ describe("what operators see of a run", () => {
     expect(job.data.task)
       .to.have.length.at.most(80)
       .and.satisfy((t: string) => task.startsWith(t.slice(0, -1)));
-    expect(job.progress).to.deep.equal({ done: 4, total: 4 }); // 2 agents × 2 loops
     expect(JSON.stringify(job)).to.not.include(providerKey);
     expect(JSON.stringify(job)).to.not.include(owner.key);
 
-    const logs = await eventually(async () => {
-      const answer = await board(`/queues/swarm/${jobId}/logs`);
-      expect(answer.status).to.equal(200);
-      return (answer.body as string[]).length >= 4 ? (answer.body as string[]) : undefined;
-    });
+    const { progress, logs } = await shownSteps("swarm", job);
+    expect(progress).to.deep.equal({ done: 4, total: 4 }); // 2 agents × 2 loops
     expect(logs).to.have.length(4);
     for (const line of logs) expect(line).to.match(/^agent=\w+ model=[\w.-]+ tokens=[1-9]\d* cost=[\d.e-]+ ms=\d+$/);
     expect(logs.filter((l) => l.startsWith("agent=Researcher model=gpt-4.1 "))).to.have.length(2);
@@ -142,12 +206,12 @@ describe("what operators see of a run", () => {
       agents: [agent("First"), agent("Last", { llm_args: { sim_reply: `The last word on ${tag}.\n\nIndeed.` } })],
     });
     expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
-    const done = await eventually(async () => {
-      const found = await board(`/queues/swarm/${ok.body.job_id}`);
-      return found.body?.status === "completed" ? found.body.job : undefined;
-    });
+    const done = await completedJob("swarm", ok.body.job_id);
     const [row] = await h.deps.ds.query("SELECT usage FROM runs WHERE id = $1", [ok.body.job_id]);
-    expect(done.returnValue).to.deep.equal({
+    const { progress, log, ...outcome } = done.returnValue;
+    // The steps of a run that ended within its first report window ride along (see above).
+    if (log) expect({ progress, lines: log.length }).to.deep.equal({ progress: { done: 2, total: 2 }, lines: 2 });
+    expect(outcome).to.deep.equal({
       runId: ok.body.job_id,
       status: "succeeded",
       tokens: row.usage.total_tokens,

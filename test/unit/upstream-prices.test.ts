@@ -1,3 +1,4 @@
+import { calcPrice, findProvider } from "@pydantic/genai-prices";
 import { expect } from "chai";
 import { upstreamCost } from "../../shared/llm/upstream-prices";
 
@@ -43,5 +44,65 @@ describe("upstream provider prices (genai-prices)", () => {
     expect(upstreamCost("gpt-4o", "openai", -1, 1_000)).to.equal(null);
     expect(upstreamCost("gpt-4o", "openai", Number.NaN, 1_000)).to.equal(null);
     expect(upstreamCost(undefined as unknown as string, undefined as unknown as string, 1, 1)).to.equal(null);
+  });
+
+  describe("the price cache", () => {
+    // Token counts on both sides of the price data's tiers (200k and 128k prompts among them).
+    const usages: [number, number][] = [
+      [0, 0],
+      [1, 1],
+      [1_234, 567],
+      [127_999, 4_000],
+      [128_001, 4_000],
+      [200_001, 33],
+      [1_000_000, 1_000_000],
+    ];
+    const providers = [
+      "openai",
+      "anthropic",
+      "google",
+      "x-ai",
+      "deepseek",
+      "mistral",
+      "groq",
+      "openrouter",
+      "together",
+    ];
+
+    it("gives exactly the price data's own figure for every model of the providers we name, tiered and dated ones included", () => {
+      let compared = 0;
+      for (const providerId of providers) {
+        // An id with a slash would lose a prefix we route by (`openai/gpt-oss-120b` on groq): the
+        // same lookup both ways is what is compared here, and the prefixes are tested above.
+        for (const model of findProvider({ providerId })!.models.filter((m) => !m.id.includes("/"))) {
+          for (const round of [1, 2]) {
+            for (const [input, output] of usages) {
+              const expected = calcPrice({ input_tokens: input, output_tokens: output }, model.id, { providerId });
+              const total = expected?.total_price ?? null;
+              expect(
+                upstreamCost(model.id, providerId, input, output),
+                `${providerId} ${model.id} round ${round}`,
+              ).to.equal(total);
+              compared++;
+            }
+          }
+        }
+      }
+      expect(compared).to.be.greaterThan(5_000);
+    });
+
+    it("prices a known pair many times faster than a lookup in the price data", () => {
+      const calls = 3_000;
+      upstreamCost("gpt-4o", "openai", 10, 10);
+      let start = performance.now();
+      for (let i = 0; i < calls; i++)
+        calcPrice({ input_tokens: i, output_tokens: 20 }, "gpt-4o", { providerId: "openai" });
+      const lookups = performance.now() - start;
+      start = performance.now();
+      for (let i = 0; i < calls; i++) upstreamCost("gpt-4o", "openai", i, 20);
+      const cached = performance.now() - start;
+      // ~25 µs a lookup against well under 2 µs cached: a factor of 4 leaves room for a loaded machine.
+      expect(cached * 4).to.be.lessThan(lookups);
+    });
   });
 });

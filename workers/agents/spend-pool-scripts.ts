@@ -5,6 +5,9 @@ import { luaScript } from "../../shared/queues/lua-script";
 
 const { tokens: T, cost: C, reserved: R } = SPEND_FIELDS;
 
+/** What ends the in-flight hash's field that marks a call sent (`sentField` in spend-pools.ts). */
+export const SENT_SUFFIX = ":sent";
+
 /**
  * Reserves room for one LLM call in every pool at once, or in none: as much output as the
  * smallest room left allows (ceiling − spent − reserved by calls in flight), plus, in a pool that
@@ -54,8 +57,8 @@ return {0, granted}
 `;
 
 /**
- * Frees a call's reservation and charges what it spent, in every pool, and takes the call out of
- * its run's in-flight hash.
+ * Frees a call's reservation and charges what it spent, in every pool, and takes the call (its
+ * note and its sent flag) out of its run's in-flight hash.
  * KEYS: the pools' hashes, then the run's in-flight hash. ARGV: tokens spent, dollars spent, the
  * number of pools, then per pool the tokens it had reserved and its ttl ms; then the call's field
  * in the in-flight hash (empty: none).
@@ -71,7 +74,7 @@ for i = 1, pools do
   if redis.call('PTTL', key) < 0 then redis.call('PEXPIRE', key, ARGV[3 + i * 2]) end
 end
 local call = ARGV[4 + pools * 2]
-if call ~= '' then redis.call('HDEL', KEYS[pools + 1], call) end
+if call ~= '' then redis.call('HDEL', KEYS[pools + 1], call, call .. '${SENT_SUFFIX}') end
 return 1
 `;
 

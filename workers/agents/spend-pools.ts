@@ -1,7 +1,7 @@
 import { config } from "../../shared/config";
 import { finite } from "../../shared/limits/shared-spend";
 import type { RedisClient } from "../../shared/queues/redis";
-import { adjustScript, chargeScript, reserveScript, settleScript } from "./spend-pool-scripts";
+import { adjustScript, chargeScript, reserveScript, SENT_SUFFIX, settleScript } from "./spend-pool-scripts";
 
 /** How long a run's in-flight hash outlives its last noted call: past any run's deadline. */
 const IN_FLIGHT_TTL_MS = 48 * 3_600_000;
@@ -46,23 +46,31 @@ interface NotedCall extends InFlightCall {
   /** Flat charges the pools were to count with the call's settlement (`CallAllowance.carried`). */
   carried: number;
   startedAt: string;
+}
+
+/** A call found in the in-flight hash: noted by an execution that never settled it (its worker died). */
+export interface LeftInFlight extends NotedCall, PoolReservation {
   /** Whether the call had gone to the provider (it may wait for a slot under `LLM_MAX_IN_FLIGHT` first). */
   sent: boolean;
 }
 
-/** A call found in the in-flight hash: noted by an execution that never settled it (its worker died). */
-export interface LeftInFlight extends NotedCall, PoolReservation {}
-
 /** A granted call's entry in the in-flight hash, to mark it sent once it goes to the provider. */
 export interface InFlightNote {
   step: string;
-  granted: number;
-  call: NotedCall;
 }
 
 /** The hash of a run's calls in flight: in the pools' hash slot, so one script updates both. */
 export function inFlightKey(runId: string, prefix = config.queue.prefix): string {
   return `${prefix}:spend:in-flight:${runId}`;
+}
+
+/**
+ * The in-flight hash's field that marks a noted call sent, beside the call's own field (its step
+ * key, which ends in `#<n>`, so the two never clash). A flag of its own: marking the call sent
+ * writes a few bytes, not its whole note again.
+ */
+export function sentField(step: string): string {
+  return `${step}${SENT_SUFFIX}`;
 }
 
 /**
@@ -112,10 +120,9 @@ export class SharedSpend {
           prompt: Math.ceil(prompt),
           carried: call.carried,
           owner: this.execution.owner,
-          startedAt: new Date().toISOString(),
           // Not sent until it leaves for the provider (`markSent`, just before the request is made):
           // a worker dying before then, while the request is built or waits for a slot, owes nothing.
-          sent: false,
+          startedAt: new Date().toISOString(),
         }
       : null;
     const [which, value] = (await reserveScript(
@@ -132,8 +139,7 @@ export class SharedSpend {
         IN_FLIGHT_TTL_MS,
       ],
     )) as [number, number];
-    if (which === 0)
-      return { granted: value, ...(noted ? { note: { step: noted.step, granted: value, call: noted } } : {}) };
+    if (which === 0) return { granted: value, ...(noted ? { note: { step: noted.step } } : {}) };
     if (value === 3) return { busy: true };
     return { exhausted: this.pools[which - 1], measure: value === 1 ? "tokens" : "cost" };
   }
@@ -152,11 +158,12 @@ export class SharedSpend {
   }
 
   /**
-   * Marks a noted call as gone to the provider. Not awaited by the caller: the settlement that
-   * takes it out of the hash follows on the same connection, so Redis sees the two in order.
+   * Marks a noted call as gone to the provider (`sentField`). Not awaited by the caller: the
+   * settlement that takes it out of the hash follows on the same connection, so Redis sees the two
+   * in order.
    */
   async markSent(note: InFlightNote): Promise<void> {
-    await this.redis.hset(this.inFlight, note.step, `${note.granted} ${JSON.stringify({ ...note.call, sent: true })}`);
+    await this.redis.hset(this.inFlight, sentField(note.step), 1);
   }
 
   /**
@@ -167,10 +174,14 @@ export class SharedSpend {
   async leftInFlight(): Promise<LeftInFlight[]> {
     const noted = await this.redis.hgetall(this.inFlight);
     return Object.entries(noted).flatMap(([step, value]) => {
+      if (step.endsWith(SENT_SUFFIX)) return [];
       const space = value.indexOf(" ");
       try {
-        const call = JSON.parse(value.slice(space + 1)) as NotedCall;
-        return call.owner === this.execution.owner ? [] : [{ ...call, step, granted: Number(value.slice(0, space)) }];
+        const call = JSON.parse(value.slice(space + 1)) as NotedCall & { sent?: unknown };
+        if (call.owner === this.execution.owner) return [];
+        // A note rewritten whole with `sent: true` is an older worker's way of marking it sent.
+        const sent = Object.hasOwn(noted, sentField(step)) || call.sent === true;
+        return [{ ...call, step, granted: Number(value.slice(0, space)), sent }];
       } catch {
         return []; // not ours to read: nothing to bill
       }

@@ -3,15 +3,16 @@ import type { DataSource } from "typeorm";
 import type { Run } from "../../shared/db/entities/run.entity";
 import type { Logger } from "../../shared/logger";
 import type { CancelListener } from "../../shared/queues/cancellation";
+import type { JobProgress } from "../../shared/queues/job-outcome";
 import type { JobPayloads, RunJobResult } from "../../shared/queues/registry";
 import type { JobName } from "../../shared/runs/run-kind-catalog";
 
 /**
  * What a handler may show on its job's Bull Board entry. Best effort: Redis trouble here never
- * fails or slows the run.
+ * fails or slows the run. Reports may be written later and together (workers/coalesced-job-report.ts).
  */
 export interface JobReport {
-  progress(progress: { done: number; total?: number }): void;
+  progress(progress: JobProgress): void;
   log(line: string): void;
 }
 

@@ -27,8 +27,8 @@ function callLogLine(call: FinishedCall): string {
  * step (`total` when the run's schedule fixes it; `done` never passes it) and every call made by
  * this attempt writes a log line (replayed ones were logged by the attempt that made them).
  * Nothing is reported before the first step finishes: the board shows a new job's progress as 0
- * anyway, and a `{done: 0}` write would cost every run a Redis script and an event-stream entry
- * that each API process reads (docs/performance.md).
+ * anyway. The report decides when to write (the worker's is workers/coalesced-job-report.ts: a
+ * quick run's steps go in its job's return value, a longer one's at most once per window).
  */
 export function reportSteps(recorder: StepRecorder, report: JobReport | undefined, total: number | null): void {
   if (!report) return;
