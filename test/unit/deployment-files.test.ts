@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fromSource, readProcfile } from "../../scripts/start/procfile";
+import { fromSource, nodeFlags, readProcfile } from "../../scripts/start/procfile";
 import { COMPOSE_VARIABLES, envExample } from "../../scripts/env-example";
 import { domains } from "../../shared/config";
 
@@ -234,6 +234,15 @@ describe("Procfile", () => {
       "npx tsx --max-semi-space-size=64 api/main.ts",
     );
     expect(fromSource("echo node dist/api/main.js")).to.equal("echo node dist/api/main.js");
+  });
+
+  it("gives the processes on a run's path a larger young generation, which the bench stacks read back", () => {
+    const procfile = readProcfile(join(ROOT, "Procfile"));
+    for (const name of ["web", "worker-swarm", "worker-agent"])
+      expect(nodeFlags(procfile.find((t) => t.name === name)!.command), name).to.deep.equal([
+        "--max-semi-space-size=64",
+      ]);
+    expect(nodeFlags("node dist/workers/main.js --queues chain --metrics-port 9466")).to.deep.equal([]);
   });
 });
 
