@@ -50,4 +50,4 @@ EXPOSE 8080 8081
 # The web process's /readyz (Postgres, Redis and the schema answer, not draining); Compose gives
 # each worker its own, on its metrics port.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/scripts/healthcheck.js"]
-CMD ["node", "--max-semi-space-size=64", "dist/api/main.js"]
+CMD ["node", "dist/api/main.js"]

@@ -18,8 +18,7 @@ export function readProcfile(path: string): ProcessType[] {
     });
 }
 
-// `node`, its own flags (kept: tsx hands them to Node), then the compiled entry point.
-const COMPILED_ENTRY = /^node ((?:--\S+ )*)dist\/(\S+)\.js(?=\s|$)/;
+const COMPILED_ENTRY = /^node dist\/(\S+)\.js(?=\s|$)/;
 
 /**
  * The development form of a Procfile command: the Procfile runs compiled JavaScript
@@ -27,10 +26,5 @@ const COMPILED_ENTRY = /^node ((?:--\S+ )*)dist\/(\S+)\.js(?=\s|$)/;
  * so development needs no build. Any other command is returned as it is.
  */
 export function fromSource(command: string): string {
-  return command.replace(COMPILED_ENTRY, "npx tsx $1$2.ts");
-}
-
-/** The flags a Procfile command gives Node itself, before its entry point (heap sizes), e.g. to start its source alike. */
-export function nodeFlags(command: string): string[] {
-  return COMPILED_ENTRY.exec(command)?.[1].split(" ").filter(Boolean) ?? [];
+  return command.replace(COMPILED_ENTRY, "npx tsx $1.ts");
 }

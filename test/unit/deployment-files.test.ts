@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fromSource, nodeFlags, readProcfile } from "../../scripts/start/procfile";
+import { fromSource, readProcfile } from "../../scripts/start/procfile";
 import { COMPOSE_VARIABLES, envExample } from "../../scripts/env-example";
 import { domains } from "../../shared/config";
 
@@ -70,14 +70,9 @@ describe("Dockerfile", () => {
   it("runs a compiled entry point with node, as a non-root user, from a slim image without dev dependencies", () => {
     expect(runtime[0].args).to.match(/^\$\{NODE_IMAGE\}|^node:20-bookworm-slim/);
     expect(read("Dockerfile")).to.match(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
-    const [node, ...args] = JSON.parse(runtime.find((i) => i.op === "CMD")!.args) as string[];
-    const entry = args.find((a) => !a.startsWith("--"))!;
-    expect(node).to.equal("node");
-    expect(builtSource(entry), entry).to.equal("api/main.ts");
-    // The image's default process is the Procfile's web, Node flags and all.
-    expect(["node", ...args].join(" ")).to.equal(
-      readProcfile(join(ROOT, "Procfile")).find((t) => t.name === "web")!.command,
-    );
+    const cmd = JSON.parse(runtime.find((i) => i.op === "CMD")!.args) as string[];
+    expect(cmd[0]).to.equal("node");
+    expect(builtSource(cmd[1]), cmd[1]).to.equal("api/main.ts");
     const user = runtime.find((i) => i.op === "USER")?.args;
     expect(user)
       .to.be.a("string")
@@ -120,10 +115,9 @@ describe("docker-compose.yml", () => {
       "worker-chain",
     ]);
     for (const [name, block] of commands) {
-      const [node, ...args] = JSON.parse(/^ {4}command: (\[.*\])$/m.exec(block)![1]) as string[];
-      const entry = args.find((a) => !a.startsWith("--"))!;
-      expect(node, name).to.equal("node");
-      expect(builtSource(entry), `${name}: ${entry}`).to.be.a("string");
+      const command = JSON.parse(/^ {4}command: (\[.*\])$/m.exec(block)![1]) as string[];
+      expect(command[0], name).to.equal("node");
+      expect(builtSource(command[1]), `${name}: ${command[1]}`).to.be.a("string");
     }
   });
 
@@ -219,9 +213,7 @@ describe("docker-compose.yml", () => {
 describe("Procfile", () => {
   it("runs each process type as node on a compiled entry point", () => {
     for (const { name, command } of readProcfile(join(ROOT, "Procfile"))) {
-      // Node's own flags (heap sizes) may come before the entry point.
-      const [node, ...args] = command.split(/\s+/);
-      const entry = args.find((a) => !a.startsWith("--"))!;
+      const [node, entry] = command.split(/\s+/);
       expect(node, name).to.equal("node");
       expect(builtSource(entry), `${name}: ${entry}`).to.be.a("string");
     }
@@ -230,19 +222,7 @@ describe("Procfile", () => {
   it("maps to its TypeScript source for `npm start`, arguments kept", () => {
     expect(fromSource("node dist/workers/main.js --queues swarm")).to.equal("npx tsx workers/main.ts --queues swarm");
     expect(fromSource("node dist/api/main.js")).to.equal("npx tsx api/main.ts");
-    expect(fromSource("node --max-semi-space-size=64 dist/api/main.js")).to.equal(
-      "npx tsx --max-semi-space-size=64 api/main.ts",
-    );
     expect(fromSource("echo node dist/api/main.js")).to.equal("echo node dist/api/main.js");
-  });
-
-  it("gives the processes on a run's path a larger young generation, which the bench stacks read back", () => {
-    const procfile = readProcfile(join(ROOT, "Procfile"));
-    for (const name of ["web", "worker-swarm", "worker-agent"])
-      expect(nodeFlags(procfile.find((t) => t.name === name)!.command), name).to.deep.equal([
-        "--max-semi-space-size=64",
-      ]);
-    expect(nodeFlags("node dist/workers/main.js --queues chain --metrics-port 9466")).to.deep.equal([]);
   });
 });
 

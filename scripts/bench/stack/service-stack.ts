@@ -1,8 +1,6 @@
-import { join } from "node:path";
-import { nodeFlags, readProcfile } from "../../start/procfile";
 import type { BenchPorts } from "./bench-env";
 import { waitForHttpOk } from "./http-ready";
-import { nodeTsx, ROOT, startProcess, type ManagedProcess } from "./managed-process";
+import { nodeTsx, startProcess, type ManagedProcess } from "./managed-process";
 import { simulatorCommand, simulatorListening } from "./simulator-process";
 import type { TeardownStep } from "./teardown";
 
@@ -42,13 +40,6 @@ const ONE_AGENT_WORKER: WorkerSpec[] = [{ name: "worker", queues: ["agent"] }];
 
 const START_TIMEOUT_MS = 60_000;
 
-/** `node --import tsx <entry>` with the Node flags the Procfile gives process type `type` (none if it has no such type). */
-function asProcfileRuns(type: string, entry: string, ...args: string[]): string[] {
-  const procfile = readProcfile(join(ROOT, "Procfile"));
-  const [node, ...rest] = nodeTsx(entry, ...args);
-  return [node, ...nodeFlags(procfile.find((t) => t.name === type)?.command ?? ""), ...rest];
-}
-
 function deadProcess(processes: ManagedProcess[]): string | null {
   for (const p of processes) {
     const s = p.exitStatus();
@@ -59,8 +50,8 @@ function deadProcess(processes: ManagedProcess[]): string | null {
 
 /**
  * Starts the LLM simulator and the service as production runs it: one web process and separate
- * worker processes (the Procfile's process types with their Node flags, from source; not `npm start`'s
- * all-in-one group); by default one worker for the `agent` queue, or the `workers` given. Each of `extraWebs` adds a web process
+ * worker processes (the Procfile's process types, not `npm start`'s all-in-one group); by default
+ * one worker for the `agent` queue, or the `workers` given. Each of `extraWebs` adds a web process
  * on its own ports (`web-2`, `web-3`…), the way the service is scaled out.
  * The teardown step is registered before anything is spawned, so a failed start still cleans up;
  * it stops all processes at once (a sequential stop could leave the web waiting on a dead worker).
@@ -91,27 +82,13 @@ export async function startServiceStack(
 
   const simulator = start("llm-simulator", simulatorCommand(ports.simulator));
   // The web and worker do not call the simulator until a request arrives, so they start in parallel.
-  start("web", asProcfileRuns("web", "api/main.ts"));
+  start("web", nodeTsx("api/main.ts"));
   extraWebs.forEach((p, i) =>
-    start(`web-${i + 2}`, asProcfileRuns("web", "api/main.ts"), {
-      ...env,
-      PORT: String(p.api),
-      PLATFORM_PORT: String(p.platform),
-    }),
+    start(`web-${i + 2}`, nodeTsx("api/main.ts"), { ...env, PORT: String(p.api), PLATFORM_PORT: String(p.platform) }),
   );
   // Several workers on one machine: each serves its metrics on a free port (`0`) instead of the default one.
   for (const w of workers)
-    start(
-      w.name,
-      asProcfileRuns(
-        `worker-${w.queues.join(",")}`,
-        "workers/main.ts",
-        "--queues",
-        w.queues.join(","),
-        "--metrics-port",
-        "0",
-      ),
-    );
+    start(w.name, nodeTsx("workers/main.ts", "--queues", w.queues.join(","), "--metrics-port", "0"));
 
   await simulatorListening(simulator);
   const apiUrls = [ports.api, ...extraWebs.map((p) => p.api)].map((port) => `http://127.0.0.1:${port}`);
