@@ -46,7 +46,7 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
   concurrency: {
     summary:
       "2,000 simultaneous 3-agent ConcurrentWorkflow requests at 1 s per LLM call: all succeed? time vs ideal, peak RSS per process",
-    flags: "[--requests N] [--latency MS] [--workers N] [--quick]",
+    flags: "[--requests N] [--latency MS] [--workers N] [--quick] [--profile]",
     run: concurrency,
   },
   swarms: {

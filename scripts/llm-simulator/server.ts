@@ -44,6 +44,10 @@ export const DEFAULT_PORT = 8090;
 // Longer than typical client pool idle timeouts, so the server is never the side that closes a
 // reused connection mid-request (which shows up as sporadic ECONNRESET in benchmarks).
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+// A provider accepts thousands of new connections at once; Node's default backlog (511) dropped the
+// rest of a worker's burst (thousands of calls opening their sockets together), and each dropped
+// attempt came back only after a 1 s SYN retry. The kernel caps it at `net.core.somaxconn`.
+const LISTEN_BACKLOG = 4_096;
 
 /** Routes one request. The path is matched with and without `/v1` to tolerate either base URL. */
 function route(req: IncomingMessage, res: ServerResponse, state: SimulatorState, clear: () => void): void {
@@ -135,7 +139,7 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(opts.port ?? DEFAULT_PORT, host, () => {
+    server.listen({ port: opts.port ?? DEFAULT_PORT, host, backlog: LISTEN_BACKLOG }, () => {
       server.off("error", reject);
       resolve();
     });

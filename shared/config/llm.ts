@@ -27,10 +27,11 @@ export const llm = defineDomain(
     ),
     LLM_RETRY_BASE_MS: num(ms.default(500), "retry backoff"),
     LLM_RETRY_MAX_DELAY_MS: num(ms.default(20_000), "the cap on any wait between retries, `Retry-After` included"),
-    // Measured: one process against the simulator at 1 s per call peaks near 1,000 calls a second,
-    // so past 1,000 in flight calls only wait longer (docs/operations.md, "Scaling a worker").
+    // Enough for every agent of the swarms one worker holds (2,000 jobs x 3 agents): a call that
+    // waits for a slot waits a whole call's latency, so a cap below the burst sets a floor of
+    // (calls / cap) x latency whatever the CPU (docs/scaling.md, "Scaling a worker").
     LLM_MAX_IN_FLIGHT: num(
-      Joi.number().integer().min(1).max(100_000).default(1_000),
+      Joi.number().integer().min(1).max(100_000).default(6_000),
       "most LLM calls one worker process has in flight at once; later calls wait in order (a cancelled run stops waiting)",
     ),
     LLM_BASE_URL: optionalStr(

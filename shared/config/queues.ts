@@ -40,9 +40,10 @@ export const queues = defineDomain(
       "how many finished jobs stay in Redis",
     ),
     // Runs mostly wait on the LLM, so a process holds hundreds; LLM_MAX_IN_FLIGHT bounds the outbound
-    // calls and WORKER_MAX_RSS_MB the memory (docs/operations.md, "Scaling a worker").
+    // calls and WORKER_MAX_RSS_MB the memory (docs/scaling.md, "Scaling a worker"). The swarm worker
+    // holds 2,000: the Procfile runs one, and a burst of 2,000 swarms waited in two waves at 1,000.
     WORKER_CONCURRENCY_AGENT: num(count.default(1_000), "agent jobs one worker process holds at once"),
-    WORKER_CONCURRENCY_SWARM: num(count.default(1_000), "swarm jobs one worker process holds at once"),
+    WORKER_CONCURRENCY_SWARM: num(count.default(2_000), "swarm jobs one worker process holds at once"),
     WORKER_CONCURRENCY_CHAIN: num(count.default(4), "chain jobs (token launches) one worker process runs at once"),
     WORKER_MAX_RSS_MB: num(
       Joi.number().integer().min(0).default(768),

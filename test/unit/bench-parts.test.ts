@@ -1,9 +1,15 @@
 import { expect } from "chai";
+import { parseConcurrencyOptions } from "../../scripts/bench/concurrency/concurrency-options";
 import { parseProc } from "../../scripts/bench/probes/proc-accounting";
 import { simArrivals } from "../../scripts/bench/probes/sim-journal";
 import { parseTcpCounters } from "../../scripts/bench/probes/tcp-counters";
 
 describe("benchmark parts", () => {
+  it("profiles the concurrency scenario's processes only when asked", () => {
+    expect(parseConcurrencyOptions([]).profile).to.equal(false);
+    expect(parseConcurrencyOptions(["--workers", "1", "--profile"])).to.include({ workers: 1, profile: true });
+  });
+
   it("reads RSS, its peak and CPU ticks from /proc/<pid>/status and stat, command names with spaces included", () => {
     const status = "Name:\tnode\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\nThreads:\t11\n";
     // utime 250 and stime 50 ticks are fields 14 and 15; the command name holds a space and a ')'.

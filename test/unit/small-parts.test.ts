@@ -12,7 +12,7 @@ import { handlers } from "../../workers/handlers";
 
 describe("small parts", () => {
   it("opens as many LLM connections per endpoint as the process may have LLM calls in flight", () => {
-    expect(llmSocketsPerHost(loadConfig({}))).to.equal(1_000);
+    expect(llmSocketsPerHost(loadConfig({}))).to.equal(6_000);
     expect(llmSocketsPerHost(loadConfig({ LLM_MAX_IN_FLIGHT: "2000", WORKER_CONCURRENCY_SWARM: "10" }))).to.equal(
       2_000,
     );

@@ -21,7 +21,7 @@ const WARMUP_REQUESTS = 50;
  * if alone), and how much memory each process (web, each swarm worker, simulator) peaks at.
  *
  * Every process runs with the production defaults (a swarm worker holds up to
- * `WORKER_CONCURRENCY_SWARM` = 1,000 jobs, its LLM calls capped by `LLM_MAX_IN_FLIGHT`), so a limit
+ * `WORKER_CONCURRENCY_SWARM` = 2,000 jobs, its LLM calls capped by `LLM_MAX_IN_FLIGHT`), so a limit
  * hit here is one a deployment would hit too.
  */
 export const measure: ScenarioMeasure = async (argv) => {
@@ -29,7 +29,10 @@ export const measure: ScenarioMeasure = async (argv) => {
   const stamp = runStamp();
   const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
-    const setup = await setUpStack("concurrency", stamp, onTeardown, { workers: workersFor("swarm", opts.workers) });
+    const setup = await setUpStack("concurrency", stamp, onTeardown, {
+      workers: workersFor("swarm", opts.workers),
+      profile: opts.profile,
+    });
     const { stack, say } = setup;
     const queue = setup.watchQueue("swarm");
     const ctx: ConcurrencyContext = {

@@ -1,5 +1,9 @@
+// `APIARY_TEST_SLOT=<n>` gives a benchmark its own database, Redis database and queue prefix, as it does the tests,
+// so benchmarks run from several checkouts on one machine never empty each other's stores.
+const SLOT = Number(process.env.APIARY_TEST_SLOT ?? 0) || 0;
+
 /** The dedicated Postgres database every benchmark uses, so runs never touch development data. */
-export const BENCH_DATABASE = "apiary_bench";
+export const BENCH_DATABASE = SLOT ? `apiary_bench_${SLOT}` : "apiary_bench";
 
 const OUT_OF_REACH = String(1_000_000_000);
 
@@ -38,8 +42,8 @@ export function benchEnv(ports: BenchPorts): NodeJS.ProcessEnv {
   return {
     ...process.env,
     DATABASE_URL: `postgres://apiary:apiary@127.0.0.1:5432/${BENCH_DATABASE}`,
-    REDIS_URL: "redis://127.0.0.1:6379/2",
-    QUEUE_PREFIX: "{apiary-bench}",
+    REDIS_URL: `redis://127.0.0.1:6379/${SLOT ? 5 + SLOT : 2}`,
+    QUEUE_PREFIX: SLOT ? `{apiary-bench-${SLOT}}` : "{apiary-bench}",
     LOG_LEVEL: "warn",
     PORT: String(ports.api),
     PLATFORM_PORT: String(ports.platform),

@@ -55,7 +55,8 @@ function deadProcess(processes: ManagedProcess[]): string | null {
  * on its own ports (`web-2`, `web-3`…), the way the service is scaled out.
  * The teardown step is registered before anything is spawned, so a failed start still cleans up;
  * it stops all processes at once (a sequential stop could leave the web waiting on a dead worker).
- * `logFile(name)` says where each process's output goes.
+ * `logFile(name)` says where each process's output goes; with `profileDir`, web and workers run under
+ * `--cpu-prof` and write their profiles there when they stop.
  */
 export async function startServiceStack(
   ports: BenchPorts,
@@ -64,13 +65,17 @@ export async function startServiceStack(
   onTeardown: (step: TeardownStep) => void,
   workers: WorkerSpec[] = ONE_AGENT_WORKER,
   extraWebs: WebPorts[] = [],
+  profileDir?: string,
 ): Promise<ServiceStack> {
   const processes: ManagedProcess[] = [];
   onTeardown(async () => {
     await Promise.all(processes.map((p) => p.stop()));
   });
+  // Node refuses --cpu-prof in NODE_OPTIONS; a profile is written when its process exits (teardown's SIGTERM).
+  const profiled = (argv: string[]) =>
+    profileDir ? [argv[0], "--cpu-prof", `--cpu-prof-dir=${profileDir}`, ...argv.slice(1)] : argv;
   const start = (name: string, command: string[], own: NodeJS.ProcessEnv = env) => {
-    const proc = startProcess(name, command, own, logFile(name));
+    const proc = startProcess(name, name === "llm-simulator" ? command : profiled(command), own, logFile(name));
     processes.push(proc);
     return proc;
   };

@@ -31,6 +31,8 @@ export interface StackShape {
   extraWebs?: number;
   /** Environment variables set for every child process, e.g. a worker concurrency. */
   env?: Record<string, string>;
+  /** Run web and workers under `--cpu-prof`, their profiles written to `.bench/<scenario>-<stamp>-profiles/`. */
+  profile?: boolean;
 }
 
 /**
@@ -76,7 +78,15 @@ export async function setUpStack(
   const names = (workers ?? [{ name: "worker" }]).map((w) => w.name).join(", ");
   const webs = [api, ...webPorts.map((p) => p.api)].map((p) => `:${p}`).join(" ");
   const stack = await step("startStack", `starting simulator :${simulator}, web ${webs}, ${names}`, () =>
-    startServiceStack(ports, env, logFile, onTeardown, workers, webPorts),
+    startServiceStack(
+      ports,
+      env,
+      logFile,
+      onTeardown,
+      workers,
+      webPorts,
+      shape.profile ? benchPath(`${scenario}-${stamp}-profiles`) : undefined,
+    ),
   );
   const watch = (name: string) => {
     const queue = watchQueue(env.REDIS_URL!, env.QUEUE_PREFIX!, name);
