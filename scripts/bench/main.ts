@@ -5,6 +5,7 @@ import { run as deployed } from "./deployed/deployed";
 import { run as e5 } from "./e5/e5";
 import { run as overhead } from "./overhead/overhead";
 import { run as peers } from "./peers/peers";
+import { run as runCost } from "./run-cost/run-cost";
 import { UsageError, type ScenarioRun } from "./scenario";
 import { run as swarms } from "./swarms/swarms";
 import { run as throughput } from "./throughput/throughput";
@@ -61,6 +62,13 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
       "side by side: agent completion added latency and c=50 completions/s, CPU per run of every process incl. Postgres and Redis, RSS",
     flags: "[--baseline REF] [--duration S] [--warmup S] [--rounds N] [--minutes N] [--quick]",
     run: deployed,
+  },
+  "run-cost": {
+    summary:
+      "what one run costs the stores, counted: Redis commands by name (a Redis of its own) and Postgres commits and rows, " +
+      "per single-agent run at c=1 and c=50 and per 3-agent ConcurrentWorkflow",
+    flags: "[--runs N] [--duration S] [--quick]",
+    run: runCost,
   },
   peers: {
     summary:
