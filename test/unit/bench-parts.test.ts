@@ -1,10 +1,33 @@
 import { expect } from "chai";
 import { parseConcurrencyOptions } from "../../scripts/bench/concurrency/concurrency-options";
+import { activityBetween } from "../../scripts/bench/probes/postgres-activity";
 import { parseProc } from "../../scripts/bench/probes/proc-accounting";
+import { parseCommandstats } from "../../scripts/bench/probes/redis-commandstats";
 import { simArrivals } from "../../scripts/bench/probes/sim-journal";
 import { parseTcpCounters } from "../../scripts/bench/probes/tcp-counters";
 
 describe("benchmark parts", () => {
+  it("reads calls per command from INFO commandstats, subcommands and scripts' commands included", () => {
+    const info = [
+      "# Commandstats",
+      "cmdstat_evalsha:calls=12,usec=900,usec_per_call=75.00,rejected_calls=0,failed_calls=0",
+      "cmdstat_config|resetstat:calls=1,usec=5,usec_per_call=5.00,rejected_calls=0,failed_calls=0",
+      "cmdstat_hincrby:calls=40,usec=20,usec_per_call=0.50,rejected_calls=0,failed_calls=0\r",
+    ].join("\r\n");
+    expect(parseCommandstats(info)).to.deep.equal({ evalsha: 12, "config|resetstat": 1, hincrby: 40 });
+  });
+
+  it("gives a window's Postgres activity as the counters' differences, tables new in the window from zero", () => {
+    const before = { commits: 10, inserted: { runs: 4 }, updated: { runs: 2 }, hotUpdated: { runs: 1 } };
+    const after = { commits: 15, inserted: { runs: 9, run_steps: 5 }, updated: { runs: 12 }, hotUpdated: { runs: 4 } };
+    expect(activityBetween(before, after)).to.deep.equal({
+      commits: 5,
+      inserted: { runs: 5, run_steps: 5 },
+      updated: { runs: 10 },
+      hotUpdated: { runs: 3 },
+    });
+  });
+
   it("profiles the concurrency scenario's processes only when asked", () => {
     expect(parseConcurrencyOptions([]).profile).to.equal(false);
     expect(parseConcurrencyOptions(["--workers", "1", "--profile"])).to.include({ workers: 1, profile: true });
