@@ -5,7 +5,8 @@ import { ServiceUnavailableError } from "../../shared/errors";
 import { accountSpendKey } from "../../shared/limits/shared-spend";
 import { accountKeys, prefixFor, type KeyPrefix } from "../../shared/queues/shards";
 import { nextUtcMidnight, utcDay } from "../../shared/limits/utc-day";
-import { runAdmission, type AdmissionReply, type CounterCheck } from "./admission-script";
+import { runAdmission, type AdmissionReply, type CounterCheck, type SlotClaim } from "./admission-script";
+import type { OpenRequestLease, OpenRequestRefusal, OpenRequests } from "./open-requests";
 
 /** The three fixed windows every `/v1` request counts against. */
 export const WINDOWS = ["minute", "hour", "day"] as const;
@@ -65,6 +66,11 @@ export interface Admission {
   points: number;
   /** The request starts runs, so it is refused once the account's daily spend is used up. */
   startsRuns: boolean;
+  /**
+   * The request streams or waits for its run: it takes a slot of these caps, or is refused when
+   * its key's or account's are full (checked first: that refusal outranks the windows and spend).
+   */
+  openRequests?: OpenRequests;
 }
 
 /** One window's counter after this request. */
@@ -91,17 +97,23 @@ export interface RateLimitState {
 /** Why a request was refused. */
 export type Refusal =
   | { reason: "window"; scope: RateScope; window: RateWindow; points: number; state: WindowState }
-  | { reason: "spend"; measure: "tokens" | "cost"; spent: number; ceiling: number; resetMs: number };
+  | { reason: "spend"; measure: "tokens" | "cost"; spent: number; ceiling: number; resetMs: number }
+  | ({ reason: "open-requests" } & OpenRequestRefusal);
 
-/** What `consume` decided: the state, and every reason the request was refused (empty when admitted). */
+/**
+ * What `consume` decided: the state, and every reason the request was refused (empty when
+ * admitted; a full open-request cap alone, as it outranks the rest), and the open-request slot
+ * taken when one was asked for and the request admitted.
+ */
 export interface RateLimitOutcome {
   state: RateLimitState;
   refusals: Refusal[];
+  lease?: OpenRequestLease;
 }
 
 /** Per-key and per-account, per-tier request limits over minute, hour and day windows, kept in Redis. */
 export interface RateLimiter {
-  /** Counts the request's points in every window, or refuses it counting nothing. Throws 503 when Redis does not answer in time. */
+  /** Counts the request's points in every window (and takes its open-request slot), or refuses it counting and taking nothing. Throws 503 when Redis does not answer in time. */
   consume(subject: RateSubject, admission?: Admission): Promise<RateLimitOutcome>;
   /** The current state without counting anything. Throws 503 when Redis does not answer in time. */
   peek(subject: RateSubject): Promise<RateLimitState>;
@@ -135,7 +147,8 @@ function windowState(limit: number, count: number, resetMs: number): WindowState
 
 /**
  * Fixed windows counted by one atomic Redis script per request (see `admission-script.ts`): one
- * round trip decides and counts the key's and the account's windows together. The counters are
+ * round trip decides and counts the key's and the account's windows together, and takes the
+ * request's open-request slot when it asks for one. The counters are
  * shared by all tiers (only the limits differ), so a key that changes tier keeps its counts.
  */
 class RedisRateLimiter implements RateLimiter {
@@ -160,8 +173,16 @@ class RedisRateLimiter implements RateLimiter {
     admission: Admission = { points: 1, startsRuns: false },
   ): Promise<RateLimitOutcome> {
     const points = Math.max(0, Math.floor(admission.points));
-    const { reply, state, account } = await this.admit(subject, points, admission.startsRuns);
-    if (reply.admitted) return { state, refusals: [] };
+    const slot = admission.openRequests?.claim(subject);
+    const { reply, state, account } = await this.admit(subject, points, admission.startsRuns, slot);
+    if (reply.admitted) return { state, refusals: [], lease: slot && admission.openRequests?.hold(slot) };
+    if (slot && (reply.slot === "key-full" || reply.slot === "account-full")) {
+      const refusal: Refusal =
+        reply.slot === "key-full"
+          ? { reason: "open-requests", scope: "key", limit: slot.perKey, tier: slot.tier }
+          : { reason: "open-requests", scope: "account", limit: slot.perAccount, tier: slot.tier };
+      return { state, refusals: [refusal] };
+    }
     const refusals: Refusal[] = [];
     for (const scope of ["key", "account"] as const) {
       for (const window of WINDOWS) {
@@ -200,6 +221,7 @@ class RedisRateLimiter implements RateLimiter {
     subject: RateSubject,
     points: number,
     startsRuns: boolean,
+    slot?: SlotClaim,
   ): Promise<{ reply: AdmissionReply; state: RateLimitState; account: AccountLimits }> {
     if (this.redis.status !== "ready") throw unavailable();
     const { tier, limits, account } = this.limitsFor(subject.tier);
@@ -218,7 +240,7 @@ class RedisRateLimiter implements RateLimiter {
     ];
     const spendKey = accountSpendKey(subject.userId, utcDay(new Date()), this.options.spendPrefix);
     const spendCeiling = startsRuns ? { tokens: account.dailyTokens, cost: account.dailyCost } : null;
-    const reply = await this.bounded(runAdmission(this.redis, { counters, spendKey, points, spendCeiling }));
+    const reply = await this.bounded(runAdmission(this.redis, { counters, spendKey, points, spendCeiling, slot }));
     const scopes = { key: {}, account: {} } as Record<RateScope, Record<RateWindow, WindowState>>;
     counters.forEach((counter, i) => {
       const window = WINDOWS[i % 3];
