@@ -29,7 +29,7 @@ import { rootRouter } from "./routes/meta/root.router";
 import { admissionOf, defersRateLimitVerdict, holdsOpen, v1Routers } from "./routes/v1";
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter";
 import { createOpenRequests, type OpenRequests } from "./limits/open-requests";
-import { capOpenRequests } from "./http/open-request-cap";
+import { openRequestSlots } from "./http/open-request-slot";
 
 /** Where people get API keys; every 401 points there. */
 const howToGetKey = () => `${config.http.platformUrl}/platform/api-keys`;
@@ -106,12 +106,13 @@ export function createApiApp(
   // large or compressed body is read only once the limiter has admitted one point of its request;
   // the rest (a batch counts one point per item) is counted after the body, with the small ones'.
   // A request that streams or waits holds a slot of its key's and account's open-request caps
-  // from before its body is read until it ends.
+  // from its admission until it ends; the slot is taken by the limiter's verdict, so one Redis
+  // script decides the caps and the rate limits together (a large body's before it is read).
   const exhaustedKeys = new ExhaustedKeys();
   const v1 = compose([
     apiKeyAuth(deps.keys),
     refuseExhaustedKeys(exhaustedKeys),
-    capOpenRequests(openRequests, limiter, holdsOpen),
+    openRequestSlots(openRequests, holdsOpen),
     rateLimitBeforeLargeBodies(limiter, { largeBodyBytes: LARGE_BODY_BYTES, exhaustedKeys }),
     jsonBody(config.http.bodyLimit),
     rateLimit(limiter, { deferVerdict: defersRateLimitVerdict, admission: admissionOf, exhaustedKeys }),

@@ -32,7 +32,15 @@ export function staticRateLimitHeaders(tier: string, limits: TierLimits): Record
   };
 }
 
+/**
+ * A slot frees when one of the client's own streams or waits ends, which the service cannot
+ * foresee: 2 s lets an SDK's automatic retries (two by default) find a slot a short run freed,
+ * without a refused client coming back at once.
+ */
+const OPEN_REQUEST_RETRY_AFTER_S = 2;
+
 function resetMsOf(refusal: Refusal): number {
+  if (refusal.reason === "open-requests") return OPEN_REQUEST_RETRY_AFTER_S * 1_000;
   return refusal.reason === "window" ? refusal.state.resetMs : refusal.resetMs;
 }
 
@@ -40,7 +48,10 @@ function money(value: number): string {
   return `$${Number(value.toFixed(6))}`;
 }
 
-function reasonOf(refusal: Refusal, tier: string): string {
+/** A refusal by the windows or the spend: one that says when it clears. */
+type LimitRefusal = Exclude<Refusal, { reason: "open-requests" }>;
+
+function reasonOf(refusal: LimitRefusal, tier: string): string {
   if (refusal.reason === "spend") {
     return refusal.measure === "tokens"
       ? `Daily token limit reached: the account has used ${refusal.spent} of the ${refusal.ceiling} tokens its runs may use per UTC day (${tier} tier); no new run starts before midnight UTC`
@@ -57,10 +68,19 @@ function reasonOf(refusal: Refusal, tier: string): string {
 
 /**
  * Why a request was refused: the reason that clears last (waiting for it clears every other one
- * too), the message naming it, and `Retry-After` in whole seconds (at least 1).
+ * too), the message naming it, and `Retry-After` in whole seconds (at least 1). A full
+ * open-request cap comes alone (it outranks the rest) and has a wait of its own.
  */
 export function describeRefusal(outcome: RateLimitOutcome): { refusal: Refusal; retryAfterS: number; message: string } {
   const refusal = outcome.refusals.reduce((a, b) => (resetMsOf(b) > resetMsOf(a) ? b : a));
+  if (refusal.reason === "open-requests") {
+    const { scope, limit, tier } = refusal;
+    const whose =
+      scope === "key" ? `per API key (${tier} tier)` : `for all keys of the account together (${tier} tier)`;
+    const retryAfterS = OPEN_REQUEST_RETRY_AFTER_S;
+    const message = `Too many open requests: at most ${limit} streaming responses and synchronous run requests still waiting ${whose}; wait for one to end, send with Prefer: respond-async, or retry in ${retryAfterS} s`;
+    return { refusal, retryAfterS, message };
+  }
   const retryAfterS = Math.max(1, Math.ceil(resetMsOf(refusal) / 1_000));
   return { refusal, retryAfterS, message: `${reasonOf(refusal, outcome.state.tier)}; retry in ${retryAfterS} s` };
 }
@@ -70,7 +90,7 @@ export function describeRefusal(outcome: RateLimitOutcome): { refusal: Refusal; 
  * is refused whatever it costs: the reason (as `describeRefusal` words it) and how long it holds.
  */
 export function describeUsedUp(state: RateLimitState): { reason: string; resetMs: number } | null {
-  const usedUp: Refusal[] = [];
+  const usedUp: LimitRefusal[] = [];
   for (const scope of ["key", "account"] as const) {
     for (const [window, w] of Object.entries(state.scopes[scope]) as [RateWindow, WindowState][]) {
       if (w.remaining === 0) usedUp.push({ reason: "window", scope, window, points: 1, state: w });

@@ -22,6 +22,8 @@ export interface RateLimitOptions {
 /** What a refusal is counted as in `apiary_rate_limit_refusals_total`. */
 function refusalReason(refusal: Refusal): RateLimitReason {
   if (refusal.reason === "spend") return "daily_spend";
+  if (refusal.reason === "open-requests")
+    return refusal.scope === "key" ? "key_open_requests" : "account_open_requests";
   return refusal.scope === "key" ? "key_window" : "account_window";
 }
 
@@ -29,7 +31,9 @@ function refusalReason(refusal: Refusal): RateLimitReason {
  * Counts the request against its key's and its account's minute, hour and day limits (runs after
  * authentication), sets the `X-RateLimit-*` headers on the response whatever it turns out to be,
  * and refuses with 429 and `Retry-After` once a limit is reached — or, for a request that starts
- * runs, once the account's spend of the day is used up. The state is left in `ctx.state.rateLimit`
+ * runs, once the account's spend of the day is used up, and for one that streams or waits, once
+ * its key's or account's open-request cap is full (that refusal first; the slot is taken by the
+ * same Redis script and kept in `ctx.state.openRequestSlot`). The state is left in `ctx.state.rateLimit`
  * so `GET /v1/rate/limits` reports it without counting again. Redis down → 503 from the limiter.
  *
  * A refusal outranks every other answer, as if it had been given first: a deferred request that
@@ -42,10 +46,11 @@ export function rateLimit(limiter: RateLimiter, options: RateLimitOptions = {}):
     ctx.set(staticRateLimitHeaders(tier, limits));
     const admission = options.admission?.(ctx) ?? { points: 1, startsRuns: false };
     const prepaid = ctx.state.prepaidPoints ?? 0;
-    const rest = { ...admission, points: admission.points - prepaid };
-    // Paid in full before the body was read, and no spend to check: the verdict is already in.
+    const openRequests = ctx.state.openRequestSlot?.wanted;
+    const rest = { ...admission, points: admission.points - prepaid, openRequests };
+    // Paid in full before the body was read, and no spend to check or slot to take: the verdict is already in.
     const verdict =
-      rest.points <= 0 && !rest.startsRuns
+      rest.points <= 0 && !rest.startsRuns && !openRequests
         ? Promise.resolve()
         : limiter.consume(owner, rest).then((outcome) => settle(ctx, outcome, options.exhaustedKeys));
     if (!options.deferVerdict?.(ctx)) {
@@ -70,7 +75,8 @@ export function rateLimit(limiter: RateLimiter, options: RateLimitOptions = {}):
  * compressed one that inflates to that, and reading and parsing it costs far more than the limiter.
  * Without this, a burst of such requests is read in full before the first verdict could refuse any
  * of them. The point is kept in `ctx.state.prepaidPoints`, and `rateLimit` counts only the rest (a
- * batch's further items, the spend check). Small bodies go straight to the parser, with one round
+ * batch's further items, the spend check). A request that streams or waits takes its open-request
+ * slot here too, so a full cap also refuses it unread. Small bodies go straight to the parser, with one round
  * trip to the limiter as before.
  */
 export function rateLimitBeforeLargeBodies(
@@ -82,7 +88,8 @@ export function rateLimitBeforeLargeBodies(
     const owner = ctx.state.auth;
     const { tier, limits } = limiter.limitsFor(owner.tier);
     ctx.set(staticRateLimitHeaders(tier, limits));
-    settle(ctx, await limiter.consume(owner, { points: 1, startsRuns: false }), options.exhaustedKeys);
+    const openRequests = ctx.state.openRequestSlot?.wanted;
+    settle(ctx, await limiter.consume(owner, { points: 1, startsRuns: false, openRequests }), options.exhaustedKeys);
     ctx.state.prepaidPoints = 1;
     return next();
   };
@@ -97,16 +104,23 @@ function announcesLargeBody(ctx: Context, largeBodyBytes: number): boolean {
   return length > largeBodyBytes;
 }
 
-/** Sets the verdict's headers, tells `exhaustedKeys`, and throws the 429 of a refusal. */
+/**
+ * Sets the verdict's headers, tells `exhaustedKeys`, keeps the open-request slot taken, and throws
+ * the 429 of a refusal. A full open-request cap counted nothing and is no news about the windows:
+ * its answer carries only the limits' fixed headers (set already).
+ */
 function settle(ctx: Context, outcome: RateLimitOutcome, exhaustedKeys: ExhaustedKeys | undefined): void {
-  const owner = (ctx.state as V1State).auth;
-  ctx.set(rateLimitHeaders(outcome.state));
-  exhaustedKeys?.note(owner, outcome.state);
+  const state = ctx.state as V1State;
+  if (outcome.lease) state.openRequestSlot?.hold(outcome.lease);
+  if (outcome.refusals[0]?.reason !== "open-requests") {
+    ctx.set(rateLimitHeaders(outcome.state));
+    exhaustedKeys?.note(state.auth, outcome.state);
+  }
   if (outcome.refusals.length > 0) {
     const refusal = describeRefusal(outcome);
     countRateLimitRefusal(refusalReason(refusal.refusal));
     ctx.set("Retry-After", String(refusal.retryAfterS));
     throw new AppError(429, "RATE_LIMITED", refusal.message);
   }
-  (ctx.state as V1State).rateLimit = outcome.state;
+  state.rateLimit = outcome.state;
 }

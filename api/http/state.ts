@@ -3,6 +3,7 @@ import type { Logger } from "../../shared/logger";
 import type { PlatformCaller } from "../auth/platform-caller";
 import type { RateLimitState } from "../limits/rate-limiter";
 import type { RunAttempt } from "../spine/run-attempt";
+import type { OpenRequestSlot } from "../limits/open-requests";
 
 /** What every request carries once `requestLogger` has run. */
 export interface RequestState {
@@ -21,6 +22,8 @@ export interface V1State extends RequestState {
   rateLimit?: RateLimitState;
   /** The deferred rate-limit verdict, which the run spine awaits before its first write. */
   admission?: Promise<void>;
+  /** The open-request slot of a request that streams or waits (`openRequestSlots`), taken by its admission verdict. */
+  openRequestSlot?: OpenRequestSlot;
   /** Points counted before the body was read (`rateLimitBeforeLargeBodies`), which `rateLimit` does not count again. */
   prepaidPoints?: number;
   /** Whether a POST is another attempt of one that started a run, and who hears of its run (`idempotency`, `retriedRequests`). */

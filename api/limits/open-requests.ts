@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { config } from "../../shared/config";
-import { ServiceUnavailableError } from "../../shared/errors";
 import { luaScript } from "../../shared/queues/lua-script";
 import type { RedisClient } from "../../shared/queues/redis";
 import { accountKeys, prefixFor, type KeyPrefix } from "../../shared/queues/shards";
-import type { RateSubject } from "./rate-limiter";
+import type { SlotClaim } from "./admission-script";
+import type { KeyOwner } from "../../shared/auth/api-keys";
 
 /** How many streams and synchronous waits a key and its account may hold open at once. */
 export interface OpenRequestCaps {
@@ -17,8 +17,6 @@ export interface OpenRequestsOptions {
   tiers: { free: OpenRequestCaps } & Record<string, OpenRequestCaps>;
   /** Redis key prefix of the lease sets: the account's shard's (`accountKeys`) in a deployment. */
   prefix: KeyPrefix;
-  /** Longest wait for Redis before the request is refused with 503. */
-  timeoutMs: number;
   /** How long a lease lives unless renewed: a web process that dies frees its leases within this. */
   leaseMs?: number;
 }
@@ -36,37 +34,25 @@ export interface OpenRequestRefusal {
 }
 
 /**
- * Takes a lease in the key's and the account's sets in one atomic step, or none when either is
- * full. Each set maps lease id → expiry (ms); expired leases (a web process that died) are dropped
- * first, so they free their slots by themselves.
- *
- * KEYS: the key's set, the account's set. ARGV: now, the lease's expiry, its id, the key's cap,
- * the account's cap, the sets' time to live (ms).
- * Reply: 1 taken, 0 the key's set is full, -1 the account's.
+ * Removes a lease from the key's and the account's sets (KEYS; ARGV: the lease id). One command:
+ * measured per release, it costs the web process about half of a two-command pipeline and a
+ * quarter less than two auto-pipelined `ZREM`s (docs/performance-changes.md).
  */
-const TAKE_LUA = `
-local now = ARGV[1]
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return -1 end
-for i = 1, 2 do
-  redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
-  redis.call('PEXPIRE', KEYS[i], ARGV[6])
-end
-return 1
-`;
-const takeScript = luaScript("apiaryTakeOpenRequest", TAKE_LUA);
+const releaseScript = luaScript(
+  "apiaryReleaseOpenRequest",
+  `for i = 1, #KEYS do redis.call('ZREM', KEYS[i], ARGV[1]) end`,
+);
 
 /**
  * Caps on the streams and synchronous waits each API key and each account hold open at once,
- * across every web process: leases in Redis sorted sets, checked and taken by one script,
+ * across every web process: leases in Redis sorted sets, checked and taken by the admission
+ * script together with the rate limits (`claim` says what to take, `hold` keeps what was taken),
  * renewed while held (one pipeline per process every third of a lease) and removed when the
  * request ends. A stream or wait costs the process a socket and memory for up to `SYNC_WAIT_MS`,
  * so without a cap a few accounts could hold them all.
  */
 export class OpenRequests {
-  private readonly held = new Map<string, string[]>();
+  private readonly held = new Map<string, readonly string[]>();
   private renewer: NodeJS.Timeout | null = null;
   private readonly leaseMs: number;
 
@@ -83,38 +69,41 @@ export class OpenRequests {
     return { ...this.options.tiers[known], tier: known };
   }
 
-  /** A lease for one more open request of the subject's, or why there is none. 503 when Redis does not answer. */
-  async take(subject: RateSubject): Promise<{ lease: OpenRequestLease } | { refused: OpenRequestRefusal }> {
-    if (this.redis.status !== "ready") throw unavailable();
+  /**
+   * The slot a request of the subject's would take: its lease in the key's and the account's sets
+   * and the caps to check, for the admission script (`admission-script.ts`), which checks and takes
+   * it together with the rate limits.
+   */
+  claim(subject: Pick<KeyOwner, "apiKeyId" | "userId" | "tier">): SlotClaim & { tier: string } {
     const caps = this.capsFor(subject.tier);
     const prefix = prefixFor(this.options.prefix, subject.userId);
-    const sets = [`${prefix}:key:${subject.apiKeyId}`, `${prefix}:account:${subject.userId}`];
-    const id = randomUUID();
     const now = Date.now();
-    let timer: NodeJS.Timeout | undefined;
-    let reply: unknown;
-    try {
-      const taking = takeScript(this.redis, sets, [
-        now,
-        now + this.leaseMs,
-        id,
-        caps.perKey,
-        caps.perAccount,
-        this.leaseMs,
-      ]);
-      const timeout = new Promise((_, reject) => (timer = setTimeout(reject, this.options.timeoutMs)));
-      reply = await Promise.race([taking, timeout]);
-    } catch {
-      // A lease Redis took after the time-out is never renewed, and expires by itself.
-      throw unavailable();
-    } finally {
-      clearTimeout(timer);
-    }
-    if (reply === 0) return { refused: { scope: "key", limit: caps.perKey, tier: caps.tier } };
-    if (reply === -1) return { refused: { scope: "account", limit: caps.perAccount, tier: caps.tier } };
-    this.held.set(id, sets);
+    return {
+      sets: [`${prefix}:key:${subject.apiKeyId}`, `${prefix}:account:${subject.userId}`],
+      leaseId: randomUUID(),
+      now,
+      expiresAt: now + this.leaseMs,
+      perKey: caps.perKey,
+      perAccount: caps.perAccount,
+      leaseMs: this.leaseMs,
+      tier: caps.tier,
+    };
+  }
+
+  /**
+   * Holds a lease Redis took for a claim: renewed until released. A lease Redis took but never
+   * handed here (its answer came after the time-out) is never renewed, and expires by itself.
+   */
+  hold(claim: SlotClaim): OpenRequestLease {
+    const { leaseId, sets } = claim;
+    this.held.set(leaseId, sets);
     this.renewer ??= setInterval(() => this.renew(), this.leaseMs / 3).unref();
-    return { lease: { release: () => this.release(id) } };
+    return { release: () => this.release(leaseId) };
+  }
+
+  /** A slot for one request, to be taken by its admission verdict and freed when it ends. */
+  slot(): OpenRequestSlot {
+    return new OpenRequestSlot(this);
   }
 
   /** Leases this process holds now (for tests and metrics). */
@@ -131,9 +120,7 @@ export class OpenRequests {
       this.renewer = null;
     }
     // A lease Redis did not hear released expires by itself.
-    const pipeline = this.redis.pipeline();
-    for (const set of sets) pipeline.zrem(set, id);
-    pipeline.exec().catch(() => undefined);
+    releaseScript(this.redis, [...sets], [id]).catch(() => undefined);
   }
 
   /**
@@ -157,16 +144,11 @@ export class OpenRequests {
   }
 }
 
-function unavailable(): ServiceUnavailableError {
-  return new ServiceUnavailableError("Rate limiting is unavailable (Redis is not answering); try again shortly");
-}
-
 /** The caps from the process configuration, on a fail-fast Redis client (`createRedis("request")`). */
 export function createOpenRequests(redis: RedisClient): OpenRequests {
   return new OpenRequests(redis, {
     tiers: config.openRequests,
     prefix: accountKeys("open"),
-    timeoutMs: config.rateLimits.redisTimeoutMs,
   });
 }
 
@@ -175,4 +157,33 @@ function hashTagOf(key: string): string {
   const open = key.indexOf("{");
   const close = open < 0 ? -1 : key.indexOf("}", open + 1);
   return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
+/**
+ * A request's slot of its key's and account's open-request caps. The admission verdict takes it
+ * (the rate limiter's, which one Redis script decides with the rate limits), and it is freed when
+ * the request ends (`openRequestSlots` in `api/http/open-request-slot.ts`).
+ */
+export class OpenRequestSlot {
+  private lease: OpenRequestLease | null = null;
+  private ended = false;
+
+  constructor(private readonly caps: OpenRequests) {}
+
+  /** The caps to take a slot of: none once one is held or the request has ended. */
+  get wanted(): OpenRequests | undefined {
+    return this.lease || this.ended ? undefined : this.caps;
+  }
+
+  /** Keeps the slot a verdict took; frees it at once if the request ended meanwhile (its client left). */
+  hold(lease: OpenRequestLease): void {
+    if (this.ended) lease.release();
+    else this.lease = lease;
+  }
+
+  /** Frees the slot, if one was taken. */
+  end(): void {
+    this.ended = true;
+    this.lease?.release();
+  }
 }

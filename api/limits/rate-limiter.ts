@@ -1,11 +1,11 @@
-import { performance } from "node:perf_hooks";
 import type { RedisClient } from "../../shared/queues/redis";
 import { config } from "../../shared/config";
-import { ServiceUnavailableError } from "../../shared/errors";
 import { accountSpendKey } from "../../shared/limits/shared-spend";
 import { accountKeys, prefixFor, type KeyPrefix } from "../../shared/queues/shards";
 import { nextUtcMidnight, utcDay } from "../../shared/limits/utc-day";
-import { runAdmission, type AdmissionReply, type CounterCheck } from "./admission-script";
+import { runAdmission, type AdmissionReply, type CounterCheck, type SlotClaim } from "./admission-script";
+import type { OpenRequestLease, OpenRequestRefusal, OpenRequests } from "./open-requests";
+import { RedisDeadline, rateLimitingUnavailable } from "./redis-deadline";
 
 /** The three fixed windows every `/v1` request counts against. */
 export const WINDOWS = ["minute", "hour", "day"] as const;
@@ -65,6 +65,11 @@ export interface Admission {
   points: number;
   /** The request starts runs, so it is refused once the account's daily spend is used up. */
   startsRuns: boolean;
+  /**
+   * The request streams or waits for its run: it takes a slot of these caps, or is refused when
+   * its key's or account's are full (checked first: that refusal outranks the windows and spend).
+   */
+  openRequests?: OpenRequests;
 }
 
 /** One window's counter after this request. */
@@ -91,17 +96,23 @@ export interface RateLimitState {
 /** Why a request was refused. */
 export type Refusal =
   | { reason: "window"; scope: RateScope; window: RateWindow; points: number; state: WindowState }
-  | { reason: "spend"; measure: "tokens" | "cost"; spent: number; ceiling: number; resetMs: number };
+  | { reason: "spend"; measure: "tokens" | "cost"; spent: number; ceiling: number; resetMs: number }
+  | ({ reason: "open-requests" } & OpenRequestRefusal);
 
-/** What `consume` decided: the state, and every reason the request was refused (empty when admitted). */
+/**
+ * What `consume` decided: the state, and every reason the request was refused (empty when
+ * admitted; a full open-request cap alone, as it outranks the rest), and the open-request slot
+ * taken when one was asked for and the request admitted.
+ */
 export interface RateLimitOutcome {
   state: RateLimitState;
   refusals: Refusal[];
+  lease?: OpenRequestLease;
 }
 
 /** Per-key and per-account, per-tier request limits over minute, hour and day windows, kept in Redis. */
 export interface RateLimiter {
-  /** Counts the request's points in every window, or refuses it counting nothing. Throws 503 when Redis does not answer in time. */
+  /** Counts the request's points in every window (and takes its open-request slot), or refuses it counting and taking nothing. Throws 503 when Redis does not answer in time. */
   consume(subject: RateSubject, admission?: Admission): Promise<RateLimitOutcome>;
   /** The current state without counting anything. Throws 503 when Redis does not answer in time. */
   peek(subject: RateSubject): Promise<RateLimitState>;
@@ -135,14 +146,20 @@ function windowState(limit: number, count: number, resetMs: number): WindowState
 
 /**
  * Fixed windows counted by one atomic Redis script per request (see `admission-script.ts`): one
- * round trip decides and counts the key's and the account's windows together. The counters are
- * shared by all tiers (only the limits differ), so a key that changes tier keeps its counts.
+ * round trip decides and counts the key's and the account's windows together, and takes the
+ * request's open-request slot when it asks for one. The counters are shared by all tiers (only
+ * the limits differ), so a key that changes tier keeps its counts. Each check has a deadline
+ * (`redis-deadline.ts`).
  */
 class RedisRateLimiter implements RateLimiter {
+  private readonly deadline: RedisDeadline;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly options: RateLimiterOptions,
-  ) {}
+  ) {
+    this.deadline = new RedisDeadline(options.timeoutMs);
+  }
 
   limitsFor(tier: string): { tier: string; limits: TierLimits; account: AccountLimits } {
     const known = Object.hasOwn(this.options.tiers, tier) ? tier : "free";
@@ -160,8 +177,16 @@ class RedisRateLimiter implements RateLimiter {
     admission: Admission = { points: 1, startsRuns: false },
   ): Promise<RateLimitOutcome> {
     const points = Math.max(0, Math.floor(admission.points));
-    const { reply, state, account } = await this.admit(subject, points, admission.startsRuns);
-    if (reply.admitted) return { state, refusals: [] };
+    const slot = admission.openRequests?.claim(subject);
+    const { reply, state, account } = await this.admit(subject, points, admission.startsRuns, slot);
+    if (reply.admitted) return { state, refusals: [], lease: slot && admission.openRequests?.hold(slot) };
+    if (slot && (reply.slot === "key-full" || reply.slot === "account-full")) {
+      const refusal: Refusal =
+        reply.slot === "key-full"
+          ? { reason: "open-requests", scope: "key", limit: slot.perKey, tier: slot.tier }
+          : { reason: "open-requests", scope: "account", limit: slot.perAccount, tier: slot.tier };
+      return { state, refusals: [refusal] };
+    }
     const refusals: Refusal[] = [];
     for (const scope of ["key", "account"] as const) {
       for (const window of WINDOWS) {
@@ -200,8 +225,9 @@ class RedisRateLimiter implements RateLimiter {
     subject: RateSubject,
     points: number,
     startsRuns: boolean,
+    slot?: SlotClaim,
   ): Promise<{ reply: AdmissionReply; state: RateLimitState; account: AccountLimits }> {
-    if (this.redis.status !== "ready") throw unavailable();
+    if (this.redis.status !== "ready") throw rateLimitingUnavailable();
     const { tier, limits, account } = this.limitsFor(subject.tier);
     const prefix = prefixFor(this.options.prefix, subject.userId);
     const counters: CounterCheck[] = [
@@ -218,7 +244,9 @@ class RedisRateLimiter implements RateLimiter {
     ];
     const spendKey = accountSpendKey(subject.userId, utcDay(new Date()), this.options.spendPrefix);
     const spendCeiling = startsRuns ? { tokens: account.dailyTokens, cost: account.dailyCost } : null;
-    const reply = await this.bounded(runAdmission(this.redis, { counters, spendKey, points, spendCeiling }));
+    const reply = await this.deadline.bounded(
+      runAdmission(this.redis, { counters, spendKey, points, spendCeiling, slot }),
+    );
     const scopes = { key: {}, account: {} } as Record<RateScope, Record<RateWindow, WindowState>>;
     counters.forEach((counter, i) => {
       const window = WINDOWS[i % 3];
@@ -230,64 +258,6 @@ class RedisRateLimiter implements RateLimiter {
       windows[w] = scopes.account[w].remaining < scopes.key[w].remaining ? scopes.account[w] : scopes.key[w];
     return { reply, state: { tier, limits, windows, scopes }, account };
   }
-
-  /** When Redis last answered one of this limiter's checks (`performance.now()`). */
-  private lastAnswerAt = Number.NEGATIVE_INFINITY;
-
-  /**
-   * Redis errors and slow answers both become a quick 503, never a hang or a 500.
-   *
-   * The deadline is judged only after the input already waiting has been read: when this process
-   * was busy past the deadline (a burst of requests), Redis's answer may be sitting unread in the
-   * socket, and the event loop runs due timers before it reads sockets. `setImmediate` runs after
-   * that read, so a Redis that answered in time is not mistaken for one that did not.
-   *
-   * A deadline is also extended, by another timeout at a time and never past `MAX_WAIT_TIMEOUTS`
-   * of them in all, when the wait was plainly not Redis's: Redis answered another check during
-   * it, or this process ran the deadline's own timer over 100 ms late. In a burst of thousands of
-   * requests (more ready sockets than one pass of the event loop reads), `npm run bench --
-   * concurrency` had 909 of 2,000 refused as "Redis is not answering" while Redis kept answering.
-   * A Redis that answers nobody still gets its 503 after one timeout on a process that keeps up.
-   */
-  private async bounded<T>(work: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    let immediate: NodeJS.Immediate | undefined;
-    const timeoutMs = this.options.timeoutMs;
-    const giveUpAt = performance.now() + MAX_WAIT_TIMEOUTS * timeoutMs;
-    const timeout = new Promise<never>((_, reject) => {
-      const arm = () => {
-        const armedAt = performance.now();
-        timer = setTimeout(() => {
-          const late = performance.now() - (armedAt + timeoutMs) > LATE_TIMER_MS;
-          immediate = setImmediate(() => {
-            const notRedis = late || this.lastAnswerAt >= armedAt;
-            if (notRedis && performance.now() + timeoutMs <= giveUpAt) arm();
-            else reject(new Error("timed out"));
-          });
-        }, timeoutMs);
-      };
-      arm();
-    });
-    try {
-      const answer = await Promise.race([work, timeout]);
-      this.lastAnswerAt = performance.now();
-      return answer;
-    } catch {
-      throw unavailable();
-    } finally {
-      clearTimeout(timer);
-      clearImmediate(immediate);
-    }
-  }
-}
-
-/** The longest a check waits for Redis, in timeouts, however its deadline was extended. */
-const MAX_WAIT_TIMEOUTS = 5;
-/** A timer this late means the process itself fell behind during the wait. */
-const LATE_TIMER_MS = 100;
-
-function unavailable(): ServiceUnavailableError {
-  return new ServiceUnavailableError("Rate limiting is unavailable (Redis is not answering); try again shortly");
 }
 
 /** A rate limiter on a fail-fast Redis client (`createRedis("request")`), with the config's limits by default. */

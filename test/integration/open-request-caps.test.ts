@@ -87,7 +87,6 @@ describe("open-request caps: streams and synchronous waits per key and per accou
     const openRequests = new OpenRequests(h.deps.redis, {
       tiers: { free: { perKey: 3, perAccount: 5 } },
       prefix: `open-test:${randomUUID()}`,
-      timeoutMs: 1_000,
     });
     served = await serveApp(createApiApp(h.deps, { bullBoard: false, openRequests }));
   });

@@ -3,6 +3,7 @@ import { expect } from "chai";
 import { Queue } from "bullmq";
 import { Cluster } from "ioredis";
 import { OpenRequests } from "../../api/limits/open-requests";
+import { createRateLimiter } from "../../api/limits/rate-limiter";
 import { config } from "../../shared/config";
 import { findRun } from "../../shared/db/runs/run-rows";
 import { createRedis, type RedisClient } from "../../shared/queues/redis";
@@ -225,14 +226,22 @@ describe("Redis Cluster: accounts over three shards, one on each master of a thr
       const open = new OpenRequests(client as unknown as RedisClient, {
         tiers: { free: { perKey: 5, perAccount: 5 } },
         prefix,
-        timeoutMs: 5_000,
         leaseMs: 900,
       });
       const leases = [];
       for (const account of accounts) {
-        const taken = await open.take({ apiKeyId: account.keyId, userId: account.userId, tier: "free" });
-        if (!("lease" in taken)) throw new Error("no lease");
-        leases.push(taken.lease);
+        // Leases are taken by the admission script, with the account's rate limits, all in its shard's slot.
+        const shardPrefix = PREFIXES[shardOf(account.userId, SHARDS)];
+        const limiter = createRateLimiter(client as unknown as RedisClient, {
+          tiers: { free: config.rateLimits.tiers.free },
+          prefix: `${shardPrefix}:rl-renewal`,
+          spendPrefix: shardPrefix,
+          timeoutMs: 5_000,
+        });
+        const subject = { apiKeyId: account.keyId, userId: account.userId, tier: "free" };
+        const { lease } = await limiter.consume(subject, { points: 1, startsRuns: false, openRequests: open });
+        if (!lease) throw new Error("no lease");
+        leases.push(lease);
       }
       const expiries = () =>
         Promise.all(

@@ -26,7 +26,7 @@ const settle = <T>(p: Promise<T>) =>
     (err: Error) => err.message,
   );
 
-describe("the rate limiter's Redis deadline (api/limits/rate-limiter.ts)", () => {
+describe("the rate limiter's Redis deadline (api/limits/redis-deadline.ts)", () => {
   it("refuses with 503 after one timeout when Redis answers nobody, on a process that keeps up", async () => {
     const { redis } = scriptedRedis();
     const limiter = createRateLimiter(redis, { tiers: { free: TIER }, prefix: "t", timeoutMs: 100 });
