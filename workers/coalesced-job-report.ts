@@ -27,7 +27,7 @@ for first = 2, #ARGV, 1000 do
 end
 return 0
 `;
-const writeReportScript = luaScript(WRITE_REPORT_LUA);
+const writeReportScript = luaScript("apiaryJobReport", WRITE_REPORT_LUA);
 
 /**
  * A job's `JobReport` that coalesces: a run ending within `REPORT_WINDOW_MS` of its start writes

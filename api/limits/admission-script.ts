@@ -69,7 +69,7 @@ reply[16] = slot
 return reply
 `;
 
-const admissionScript = luaScript(ADMISSION_LUA);
+const admissionScript = luaScript("apiaryAdmit", ADMISSION_LUA);
 
 /** One counter the request is checked against. */
 export interface CounterCheck {

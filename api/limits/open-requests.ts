@@ -38,7 +38,10 @@ export interface OpenRequestRefusal {
  * measured per release, it costs the web process about half of a two-command pipeline and a
  * quarter less than two auto-pipelined `ZREM`s (docs/performance-changes.md).
  */
-const releaseScript = luaScript(`for i = 1, #KEYS do redis.call('ZREM', KEYS[i], ARGV[1]) end`);
+const releaseScript = luaScript(
+  "apiaryReleaseOpenRequest",
+  `for i = 1, #KEYS do redis.call('ZREM', KEYS[i], ARGV[1]) end`,
+);
 
 /**
  * Caps on the streams and synchronous waits each API key and each account hold open at once,

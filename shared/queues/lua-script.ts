@@ -1,28 +1,17 @@
-import { createHash } from "node:crypto";
 import type { RedisClient } from "./redis";
 
 /** Runs a Lua script with these keys and arguments on a client; resolves with the script's reply. */
 export type LuaScript = (redis: RedisClient, keys: string[], args: (string | number)[]) => Promise<unknown>;
 
-const isNoScript = (err: unknown) => err instanceof Error && err.message.startsWith("NOSCRIPT");
-
 /**
- * A Lua script run atomically by Redis, sent as a plain `EVALSHA` of its SHA1, and as `EVAL` (which
- * also caches it) only when Redis does not know it yet: after a restart, or on a new server. Not
- * ioredis's `defineCommand`: on a connection that pipelines the commands of one tick, its scripts
- * crash the process (a command defined after the tick's pipeline was made is missing from it;
- * its script loads shift the pipeline's replies), and both the request path and the workers run
- * many scripts a tick. Every key must be passed in `keys`, so a Redis Cluster can check that they
- * share one slot and send the script to its master.
+ * A Lua script run atomically by Redis, sent by its SHA1 (ioredis `defineCommand`: EVALSHA, and
+ * the script itself only when Redis does not know it yet, after a restart for instance). Every
+ * key must be passed in `keys`, so a Redis Cluster can check that they share one slot.
  */
-export function luaScript(lua: string): LuaScript {
-  const sha = createHash("sha1").update(lua).digest("hex");
-  return async (redis, keys, args) => {
-    try {
-      return await redis.evalsha(sha, keys.length, ...keys, ...args);
-    } catch (err) {
-      if (!isNoScript(err)) throw err;
-      return redis.eval(lua, keys.length, ...keys, ...args);
-    }
+export function luaScript(name: string, lua: string): LuaScript {
+  return (redis, keys, args) => {
+    const commands = redis as unknown as Record<string, (...params: unknown[]) => Promise<unknown>>;
+    if (typeof commands[name] !== "function") redis.defineCommand(name, { lua });
+    return commands[name](keys.length, ...keys, ...args);
   };
 }

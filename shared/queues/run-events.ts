@@ -50,7 +50,7 @@ local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'e', ARGV[2]
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return id
 `;
-const appendScript = luaScript(APPEND_LUA);
+const appendScript = luaScript("apiaryRunEventAppend", APPEND_LUA);
 
 /**
  * Appends a run's events to its Redis stream. A model streams its answer in many small chunks

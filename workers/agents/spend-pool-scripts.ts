@@ -111,8 +111,8 @@ end
 return 0
 `;
 
-export const reserveScript = luaScript(RESERVE_LUA);
-export const settleScript = luaScript(SETTLE_LUA);
+export const reserveScript = luaScript("apiarySpendReserveNoted", RESERVE_LUA);
+export const settleScript = luaScript("apiarySpendSettleNoted", SETTLE_LUA);
 
-export const chargeScript = luaScript(CHARGE_LUA);
-export const adjustScript = luaScript(ADJUST_LUA);
+export const chargeScript = luaScript("apiarySpendCharge", CHARGE_LUA);
+export const adjustScript = luaScript("apiarySpendAdjust", ADJUST_LUA);
