@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { config } from "../../shared/config";
-import { luaScript } from "../../shared/queues/lua-script";
 import type { RedisClient } from "../../shared/queues/redis";
 import { accountKeys, prefixFor, type KeyPrefix } from "../../shared/queues/shards";
 import type { SlotClaim } from "./admission-script";
@@ -32,16 +31,6 @@ export interface OpenRequestRefusal {
   limit: number;
   tier: string;
 }
-
-/**
- * Removes a lease from the key's and the account's sets (KEYS; ARGV: the lease id). One command:
- * measured per release, it costs the web process about half of a two-command pipeline and a
- * quarter less than two auto-pipelined `ZREM`s (docs/performance-changes.md).
- */
-const releaseScript = luaScript(
-  "apiaryReleaseOpenRequest",
-  `for i = 1, #KEYS do redis.call('ZREM', KEYS[i], ARGV[1]) end`,
-);
 
 /**
  * Caps on the streams and synchronous waits each API key and each account hold open at once,
@@ -120,7 +109,11 @@ export class OpenRequests {
       this.renewer = null;
     }
     // A lease Redis did not hear released expires by itself.
-    releaseScript(this.redis, [...sets], [id]).catch(() => undefined);
+    // An explicit pipeline, not a script: ioredis's scripts are unsafe on this pipelining client
+    // when a second one is first used in a tick (docs/performance-changes.md).
+    const pipeline = this.redis.pipeline();
+    for (const set of sets) pipeline.zrem(set, id);
+    pipeline.exec().catch(() => undefined);
   }
 
   /**
