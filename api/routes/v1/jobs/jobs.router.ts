@@ -4,7 +4,10 @@ import type { ApiDeps } from "../../../deps";
 import type { V1State } from "../../../http/state";
 import { documentRoutes, type Operation } from "../../../openapi/operation";
 import { apiError } from "../../../openapi/shared-parts";
+import { validQuery } from "../../../http/validate-query";
+import { listJobs, type JobListQuery } from "../../../runs/job-list";
 import { cancelJob, readJob } from "../../../runs/jobs";
+import { jobListQuerySchema, jobListResponseSchema } from "../../../schemas/job-list.schema";
 import { cancelledJobSchema, jobResponseSchema } from "../../../schemas/job-response.schema";
 
 const jobParams = Joi.object({
@@ -13,6 +16,21 @@ const jobParams = Joi.object({
 const noJob = apiError("No such job for this API key's account (`NOT_FOUND`)");
 
 const jobsOperations: Operation[] = [
+  {
+    method: "get",
+    path: "/v1/jobs",
+    summary: "List your account's runs",
+    description:
+      "The runs of the caller's account (every key's), newest first: by default top-level runs only (single runs and batches, not their items; `include_items=true` adds them, `parent` lists one batch's), filtered by `status`, `kind` and creation time, `limit` at a time. Each is a summary (no request or output: read those with `GET /v1/jobs/{job_id}`). `next_cursor` pages on, stable while runs are created; a cursor that was altered, or sent with other filters or another account's key, is a 400 `INVALID_CURSOR`.",
+    tags: ["Jobs"],
+    access: "apiKey",
+    query: jobListQuerySchema,
+    responses: {
+      200: { description: "A page of runs", body: jobListResponseSchema },
+      400: apiError("A malformed or foreign `cursor` (`INVALID_CURSOR`)"),
+      404: apiError("`parent` names no run of this API key's account (`NOT_FOUND`)"),
+    },
+  },
   {
     method: "get",
     path: "/v1/jobs/{job_id}",
@@ -40,9 +58,12 @@ const jobsOperations: Operation[] = [
   },
 ];
 
-/** `GET /v1/jobs/{job_id}` reads any run of the caller's account; `DELETE` cancels one still going. */
+/** `GET /v1/jobs` lists the caller's account's runs, `GET /v1/jobs/{job_id}` reads one, `DELETE` cancels one still going. */
 export function jobsRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
+  router.get("/v1/jobs", async (ctx) => {
+    ctx.body = await listJobs(deps.ds, ctx.state.auth.userId, validQuery<JobListQuery>(jobListQuerySchema, ctx.query));
+  });
   router.get("/v1/jobs/:job_id", async (ctx) => {
     ctx.body = await readJob(deps, ctx.params.job_id, ctx.state.auth.userId);
   });
