@@ -6,8 +6,10 @@ import { documentRoutes, type Operation } from "../../../openapi/operation";
 import { apiError } from "../../../openapi/shared-parts";
 import { validQuery } from "../../../http/validate-query";
 import { listJobs, type JobListQuery } from "../../../runs/job-list";
+import { listJobSteps, type JobStepsQuery } from "../../../runs/job-steps";
 import { cancelJob, readJob } from "../../../runs/jobs";
 import { jobListQuerySchema, jobListResponseSchema } from "../../../schemas/job-list.schema";
+import { jobStepsQuerySchema, jobStepsResponseSchema } from "../../../schemas/job-steps.schema";
 import { cancelledJobSchema, jobResponseSchema } from "../../../schemas/job-response.schema";
 
 const jobParams = Joi.object({
@@ -43,6 +45,22 @@ const jobsOperations: Operation[] = [
     responses: { 200: { description: "The run's response or state", body: jobResponseSchema }, 404: noJob },
   },
   {
+    method: "get",
+    path: "/v1/jobs/{job_id}/steps",
+    summary: "A run's steps and what each cost",
+    description:
+      "Every LLM and tool call of the run in the order they finished (agent, role, model, input and output tokens, cost, latency, how it ended, start and end), then every charge that is not a call (per-agent fees, tool fees, images, refunds and discounts), so that the steps' costs add up to `total_cost`, the run's bill. A batch answers its items' steps in item order, each naming its item's `job_id`. Paged by `next_cursor`.",
+    tags: ["Jobs"],
+    access: "apiKey",
+    pathParams: jobParams,
+    query: jobStepsQuerySchema,
+    responses: {
+      200: { description: "A page of the run's steps", body: jobStepsResponseSchema },
+      400: apiError("A malformed or foreign `cursor` (`INVALID_CURSOR`)"),
+      404: noJob,
+    },
+  },
+  {
     method: "delete",
     path: "/v1/jobs/{job_id}",
     summary: "Cancel a run",
@@ -66,6 +84,10 @@ export function jobsRouter(deps: ApiDeps): Router {
   });
   router.get("/v1/jobs/:job_id", async (ctx) => {
     ctx.body = await readJob(deps, ctx.params.job_id, ctx.state.auth.userId);
+  });
+  router.get("/v1/jobs/:job_id/steps", async (ctx) => {
+    const query = validQuery<JobStepsQuery>(jobStepsQuerySchema, ctx.query);
+    ctx.body = await listJobSteps(deps.ds, ctx.params.job_id, ctx.state.auth.userId, query);
   });
   router.delete("/v1/jobs/:job_id", async (ctx) => {
     ctx.body = await cancelJob(deps, ctx.params.job_id, ctx.state.auth.userId);
