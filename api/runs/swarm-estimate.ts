@@ -11,7 +11,8 @@ import { assertSwarmRunnable, normaliseSwarmRequest } from "./swarm-request";
 /**
  * Tokens a call's prompt may hold beyond the request's own text: the service's instructions (the
  * collaboration prompt, the roster, the team note, a job's instructions and decision schema) and
- * each earlier turn's label in a transcript. Measured prompts stay well under it.
+ * each earlier turn's label in a transcript: a generous allowance, which the runs of
+ * `test/integration/swarm-estimate.test.ts` keep within.
  */
 const SERVICE_TEXT_TOKENS = 4_096;
 const LABEL_TOKENS_PER_EARLIER_CALL = 16;
