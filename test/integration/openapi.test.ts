@@ -349,7 +349,11 @@ describe("OpenAPI documents and docs pages", function () {
         swarmBatch.body[0].job_id,
       ]) {
         expect((await check("GET", `/v1/jobs/${jobId}`, { key })).status).to.equal(200);
+        expect((await check("GET", `/v1/jobs/${jobId}/steps`, { key })).status).to.equal(200);
       }
+      expect((await check("GET", "/v1/jobs?include_items=true&limit=2", { key })).body.next_cursor).to.be.a("string");
+      const estimate = await check("POST", "/v1/swarm/estimate", { key, body: { agents: [agent], task: "Price it" } });
+      expect(estimate.status).to.equal(200);
       const asyncBatch = await check("POST", "/v1/swarm/batch/completions", {
         key,
         headers: { prefer: "respond-async" },

@@ -24,6 +24,7 @@ import { openAiModelsRouter } from "./openai/openai-models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
 import { reasoningRouter } from "./reasoning/reasoning.router";
 import { SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
+import { swarmEstimateRouter } from "./swarm/swarm-estimate.router";
 import { metricsSummaryRouter } from "./usage/metrics-summary.router";
 import { usageReportRouter } from "./usage/usage-report.router";
 import { toolsRouter } from "./tools/tools.router";
@@ -36,6 +37,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     agentRouter(deps),
     agentBatchRouter(deps),
     swarmRouter(deps),
+    swarmEstimateRouter(),
     jobsRouter(deps),
     rateLimitsRouter(limiter),
     modelsRouter(),

@@ -4,7 +4,12 @@ import type { ApiDeps } from "../../../deps";
 import type { V1State } from "../../../http/state";
 import { documentRoutes, type Operation } from "../../../openapi/operation";
 import { apiError } from "../../../openapi/shared-parts";
+import { validQuery } from "../../../http/validate-query";
+import { listJobs, type JobListQuery } from "../../../runs/job-list";
+import { listJobSteps, type JobStepsQuery } from "../../../runs/job-steps";
 import { cancelJob, readJob } from "../../../runs/jobs";
+import { jobListQuerySchema, jobListResponseSchema } from "../../../schemas/job-list.schema";
+import { jobStepsQuerySchema, jobStepsResponseSchema } from "../../../schemas/job-steps.schema";
 import { cancelledJobSchema, jobResponseSchema } from "../../../schemas/job-response.schema";
 
 const jobParams = Joi.object({
@@ -15,6 +20,21 @@ const noJob = apiError("No such job for this API key's account (`NOT_FOUND`)");
 const jobsOperations: Operation[] = [
   {
     method: "get",
+    path: "/v1/jobs",
+    summary: "List your account's runs",
+    description:
+      "The runs of the caller's account (every key's), newest first: by default top-level runs only (single runs and batches, not their items; `include_items=true` adds them, `parent` lists one batch's), filtered by `status`, `kind` and creation time, `limit` at a time. Each is a summary (no request or output: read those with `GET /v1/jobs/{job_id}`). `next_cursor` pages on, stable while runs are created; a cursor that was altered, or sent with other filters or another account's key, is a 400 `INVALID_CURSOR`.",
+    tags: ["Jobs"],
+    access: "apiKey",
+    query: jobListQuerySchema,
+    responses: {
+      200: { description: "A page of runs", body: jobListResponseSchema },
+      400: apiError("A malformed or foreign `cursor` (`INVALID_CURSOR`)"),
+      404: apiError("`parent` names no run of this API key's account (`NOT_FOUND`)"),
+    },
+  },
+  {
+    method: "get",
     path: "/v1/jobs/{job_id}",
     summary: "Read a run",
     description:
@@ -23,6 +43,22 @@ const jobsOperations: Operation[] = [
     access: "apiKey",
     pathParams: jobParams,
     responses: { 200: { description: "The run's response or state", body: jobResponseSchema }, 404: noJob },
+  },
+  {
+    method: "get",
+    path: "/v1/jobs/{job_id}/steps",
+    summary: "A run's steps and what each cost",
+    description:
+      "Every LLM and tool call of the run in the order they finished (agent, role, model, input and output tokens, cost, latency, how it ended, start and end), then every charge that is not a call (per-agent fees, tool fees, images, refunds and discounts), so that the steps' costs add up to `total_cost`, the run's bill. A batch answers its items' steps in item order, each naming its item's `job_id`. Paged by `next_cursor`.",
+    tags: ["Jobs"],
+    access: "apiKey",
+    pathParams: jobParams,
+    query: jobStepsQuerySchema,
+    responses: {
+      200: { description: "A page of the run's steps", body: jobStepsResponseSchema },
+      400: apiError("A malformed or foreign `cursor` (`INVALID_CURSOR`)"),
+      404: noJob,
+    },
   },
   {
     method: "delete",
@@ -40,11 +76,18 @@ const jobsOperations: Operation[] = [
   },
 ];
 
-/** `GET /v1/jobs/{job_id}` reads any run of the caller's account; `DELETE` cancels one still going. */
+/** `GET /v1/jobs` lists the caller's account's runs, `GET /v1/jobs/{job_id}` reads one, `DELETE` cancels one still going. */
 export function jobsRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
+  router.get("/v1/jobs", async (ctx) => {
+    ctx.body = await listJobs(deps.ds, ctx.state.auth.userId, validQuery<JobListQuery>(jobListQuerySchema, ctx.query));
+  });
   router.get("/v1/jobs/:job_id", async (ctx) => {
     ctx.body = await readJob(deps, ctx.params.job_id, ctx.state.auth.userId);
+  });
+  router.get("/v1/jobs/:job_id/steps", async (ctx) => {
+    const query = validQuery<JobStepsQuery>(jobStepsQuerySchema, ctx.query);
+    ctx.body = await listJobSteps(deps.ds, ctx.params.job_id, ctx.state.auth.userId, query);
   });
   router.delete("/v1/jobs/:job_id", async (ctx) => {
     ctx.body = await cancelJob(deps, ctx.params.job_id, ctx.state.auth.userId);
