@@ -96,7 +96,12 @@ export async function runBatch<P extends BatchKindName>(
   hooks.attempt?.runFound(parentId);
   const enqueueJobs = async () => {
     const turn = { accountId: owner.userId, weight: fairWeight(owner.tier), band: "standard" as const };
-    const priorities = await fairPriorities(deps.redis, RUN_KIND_CATALOG[childKind].queue, turn, children.length);
+    const priorities = await fairPriorities(
+      deps.queues.connection,
+      RUN_KIND_CATALOG[childKind].queue,
+      turn,
+      children.length,
+    );
     await enqueueBatch(
       deps.flows,
       accountPrefix(owner.userId),

@@ -76,7 +76,7 @@ export async function runAndWait(
       weight: fairWeight(run.owner.tier),
       band: run.serviceTier ?? "standard",
     };
-    const [priority] = await fairPriorities(deps.redis, RUN_KIND_CATALOG[run.kind].queue, turn);
+    const [priority] = await fairPriorities(deps.queues.connection, RUN_KIND_CATALOG[run.kind].queue, turn);
     await enqueue(deps.queues.of(run.owner.userId), jobOf(run.kind), { ...describeJob(run), runId }, runId, {
       priority,
     });

@@ -79,7 +79,10 @@ export interface FairTurn {
 
 /**
  * BullMQ priorities for `count` new jobs of an account in a queue of its shard, in the order they
- * are to run: one Redis script, on keys of the account's shard (one cluster slot).
+ * are to run: one Redis script, on keys of the account's shard (one cluster slot). `redis` is the
+ * queues' own connection (`ShardedQueues.connection`), where BullMQ's scripts go: on the web's
+ * pipelining request client, a script first sent by many requests in one tick can have its replies
+ * shifted.
  */
 export async function fairPriorities(
   redis: RedisClient,
@@ -87,12 +90,11 @@ export async function fairPriorities(
   turn: FairTurn,
   count = 1,
 ): Promise<number[]> {
-  const prefix = accountPrefix(turn.accountId);
   const fair = `${accountKeys("fair")(turn.accountId)}:${queue}:${turn.band}`;
   const band = BANDS[turn.band];
   const rounds = await assignRounds(
     redis,
-    [`${fair}:${turn.accountId}`, `${prefix}:${queue}:prioritized`, `${fair}:epoch`],
+    [`${fair}:${turn.accountId}`, `${accountPrefix(turn.accountId)}:${queue}:prioritized`, `${fair}:epoch`],
     [turn.weight, count, band.first, band.last, STATE_TTL_MS],
   );
   return (rounds as (number | string)[]).map(Number);

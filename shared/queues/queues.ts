@@ -32,7 +32,11 @@ export class ShardedQueues {
   /** Each shard's queues, by shard number. */
   readonly shards: Record<QueueName, Queue>[];
 
+  /** The producers' connection, for our own scripts on queue keys (`fair-priority.ts`). */
+  readonly connection: RedisClient;
+
   constructor(connection: RedisClient) {
+    this.connection = connection;
     this.shards = shardPrefixes().map(
       (prefix) =>
         Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, connection, prefix)])) as Record<
