@@ -9,6 +9,8 @@ import { CancelListener } from "../shared/queues/cancellation";
 import { discardJobSecrets, isFinalAttempt } from "../shared/queues/job-secrets";
 import { createRedis } from "../shared/queues/redis";
 import { agreeOnShardLayout } from "../shared/queues/shard-layout";
+import { fairWeight } from "../shared/queues/fair-priority";
+import type { JobDescription } from "../shared/queues/job-description";
 import { jobOutcome, outcomeLogLine } from "../shared/queues/job-outcome";
 import { announceRunDone } from "../shared/queues/run-notices";
 import { shardPrefixes } from "../shared/queues/shards";
@@ -18,6 +20,7 @@ import { jobNamesOf, type RunJobResult } from "../shared/queues/registry";
 import type { JobName } from "../shared/runs/run-kind-catalog";
 import type { Handler, HandlerTable } from "./handlers/handler";
 import { RunLeasedError } from "./handlers/run-lease";
+import { asAccount } from "./agents/llm-account";
 import { CoalescedJobReport } from "./coalesced-job-report";
 import { MemoryCeiling } from "./memory-ceiling";
 
@@ -102,17 +105,22 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
         try {
           // Every line of this job names its run and the request that made it (never trusted beyond logging).
           const requestId = safeRequestId((job.data as { requestId?: unknown }).requestId);
+          // Its LLM calls wait in its account's line for the process's slots (`llm-slots.ts`).
+          const about = job.data as Partial<JobDescription>;
+          const account = { id: String(about.account ?? ""), weight: fairWeight(about.tier) };
           result = await withLogContext({ runId, ...(requestId ? { reqId: requestId } : {}) }, () =>
-            handler(job.data, {
-              ds,
-              logger: log,
-              signal: shutdown.signal,
-              cancels,
-              redis,
-              announce,
-              finalAttempt,
-              job: report,
-            }),
+            asAccount(account, () =>
+              handler(job.data, {
+                ds,
+                logger: log,
+                signal: shutdown.signal,
+                cancels,
+                redis,
+                announce,
+                finalAttempt,
+                job: report,
+              }),
+            ),
           );
         } catch (err) {
           // Whatever becomes of the job now, it keeps no return value: its steps are written.

@@ -6,6 +6,7 @@ import { insertBatch, loadChildren } from "../../shared/db/runs/run-batches";
 import { BadRequestError } from "../../shared/errors";
 import { addLogContext } from "../../shared/logger";
 import { describeJob } from "../../shared/queues/job-description";
+import { fairPriorities, fairWeight } from "../../shared/queues/fair-priority";
 import { enqueueBatch } from "../../shared/queues/queues";
 import { accountPrefix } from "../../shared/queues/shards";
 import { jobOf, RUN_KIND_CATALOG, type BatchKindName, type ChildKindOf } from "../../shared/runs/run-kind-catalog";
@@ -93,8 +94,15 @@ export async function runBatch<P extends BatchKindName>(
     children,
   });
   hooks.attempt?.runFound(parentId);
-  const enqueueJobs = () =>
-    enqueueBatch(
+  const enqueueJobs = async () => {
+    const turn = { accountId: owner.userId, weight: fairWeight(owner.tier), band: "standard" as const };
+    const priorities = await fairPriorities(
+      deps.queues.connection,
+      RUN_KIND_CATALOG[childKind].queue,
+      turn,
+      children.length,
+    );
+    await enqueueBatch(
       deps.flows,
       accountPrefix(owner.userId),
       {
@@ -102,8 +110,9 @@ export async function runBatch<P extends BatchKindName>(
         runId: parentId,
         about: describeJob({ kind: kind.parentKind, request: batch.parentRequest, owner }),
       },
-      children.map((c) => ({ name: jobOf(childKind), runId: c.id, about: c.about })),
+      children.map((c, i) => ({ name: jobOf(childKind), runId: c.id, about: c.about, priority: priorities[i] })),
     );
+  };
   const waitMs = syncWaitMs(prefer);
   return answerBatch(deps, kind, parentId, await enqueueAndAwait(deps, parentId, enqueueJobs, waitMs), waitMs);
 }

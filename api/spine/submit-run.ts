@@ -4,16 +4,14 @@ import type { Run } from "../../shared/db/entities/run.entity";
 import { confirmRunStored } from "../../shared/db/runs/run-rows";
 import { ServiceUnavailableError } from "../../shared/errors";
 import { describeJob } from "../../shared/queues/job-description";
+import { fairPriorities, fairWeight } from "../../shared/queues/fair-priority";
 import { enqueue } from "../../shared/queues/queues";
 import { addLogContext } from "../../shared/logger";
-import { jobOf, type SteppedKind } from "../../shared/runs/run-kind-catalog";
+import { RUN_KIND_CATALOG, jobOf, type SteppedKind } from "../../shared/runs/run-kind-catalog";
 import { sealRunSecrets, type WithheldSecret } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { insertAdmitted } from "./admitted-insert";
 import { enqueueAndAwait } from "./wait-for-run";
-
-/** BullMQ priority of flex runs: any standard job is taken first. */
-const FLEX_PRIORITY = 10;
 
 /** A run to store and queue: what it is, who it is for, and what the request told the spine. */
 export interface SubmitRun {
@@ -24,8 +22,8 @@ export interface SubmitRun {
   /** The secrets withheld from `request`, sealed into the run's row bound to its id and owner. */
   secrets?: WithheldSecret[];
   /** Who the run is for; runs the service makes on its own behalf have no key. */
-  owner: Pick<KeyOwner, "userId"> & { apiKeyId: string | null };
-  /** `flex` runs wait behind standard ones in the queue. */
+  owner: Pick<KeyOwner, "userId"> & { apiKeyId: string | null; tier?: string };
+  /** `flex` runs wait behind standard ones in the queue; each band is shared fairly by the accounts (`fair-priority`). */
   serviceTier?: "standard" | "flex";
   /**
    * The request's rate-limit verdict when it is still on its way (see `rateLimit`'s
@@ -72,13 +70,18 @@ export async function runAndWait(
 
   // 2. Enqueue the id and 3. wait for the final row, listening before the job is queued
   //    (`enqueueAndAwait`) so that a fast run's end is not missed.
-  const options = run.serviceTier === "flex" ? { priority: FLEX_PRIORITY } : {};
-  const finished = await enqueueAndAwait(
-    deps,
-    runId,
-    () => enqueue(deps.queues.of(run.owner.userId), jobOf(run.kind), { ...describeJob(run), runId }, runId, options),
-    waitMs,
-  );
+  const queueRun = async () => {
+    const turn = {
+      accountId: run.owner.userId,
+      weight: fairWeight(run.owner.tier),
+      band: run.serviceTier ?? "standard",
+    };
+    const [priority] = await fairPriorities(deps.queues.connection, RUN_KIND_CATALOG[run.kind].queue, turn);
+    await enqueue(deps.queues.of(run.owner.userId), jobOf(run.kind), { ...describeJob(run), runId }, runId, {
+      priority,
+    });
+  };
+  const finished = await enqueueAndAwait(deps, runId, queueRun, waitMs);
 
   // 4. Answer: the final row, or — before a 504 names the job id — a durable commit proving the row is on disk.
   if (waits && !finished && !(await confirmRunStored(deps.ds, runId))) {

@@ -45,6 +45,16 @@ export const queues = defineDomain(
     WORKER_CONCURRENCY_AGENT: num(count.default(1_000), "agent jobs one worker process holds at once"),
     WORKER_CONCURRENCY_SWARM: num(count.default(2_000), "swarm jobs one worker process holds at once"),
     WORKER_CONCURRENCY_CHAIN: num(count.default(4), "chain jobs (token launches) one worker process runs at once"),
+    // Fair dispatch (docs/fair-dispatch.md): an account's waiting runs are interleaved with every
+    // other account's, this many of its runs per round for each of its keys' tiers.
+    FAIR_WEIGHT_FREE: num(
+      count.max(64).default(1),
+      "runs a `free` account (and any tier not listed) starts per round of fair dispatch while other accounts wait",
+    ),
+    FAIR_WEIGHT_PREMIUM: num(
+      count.max(64).default(4),
+      "runs a `premium` account starts per round of fair dispatch while other accounts wait",
+    ),
     WORKER_MAX_RSS_MB: num(
       Joi.number().integer().min(0).default(768),
       "a worker takes no new jobs while its resident memory is above this many MiB, and takes them again below 90% of it (0: no ceiling)",
@@ -74,6 +84,8 @@ export const queues = defineDomain(
       drainMs: env("WORKER_DRAIN_MS"),
       /** Resident memory above which a worker stops taking jobs (0: never). */
       maxRssMb: env("WORKER_MAX_RSS_MB"),
+      /** Runs per round of fair dispatch, by the key's tier (unknown tiers get `free`'s). */
+      fairWeights: { free: env("FAIR_WEIGHT_FREE"), premium: env("FAIR_WEIGHT_PREMIUM") } as Record<string, number>,
       concurrency: {
         agent: env("WORKER_CONCURRENCY_AGENT"),
         swarm: env("WORKER_CONCURRENCY_SWARM"),

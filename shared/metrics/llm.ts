@@ -96,7 +96,7 @@ export interface LlmSlotsState {
 
 let readSlots: () => LlmSlotsState = () => ({ inFlight: 0, waiting: 0 });
 
-/** Has every scrape read the cap's state from `read` (the worker's one `FifoSemaphore`). */
+/** Has every scrape read the cap's state from `read` (the worker's one `FairSemaphore`). */
 export function watchLlmSlots(read: () => LlmSlotsState): void {
   readSlots = read;
 }

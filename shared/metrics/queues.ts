@@ -4,6 +4,11 @@ import { logger } from "../logger";
 import { PREFIX, webRegistry } from "./registry";
 
 const STATES = ["waiting", "active", "delayed", "failed"] as const;
+/**
+ * What BullMQ counts apart that the gauge reports as `waiting`: a run queued for fair dispatch is
+ * prioritized (`fair-priority.ts`), and it waits for a worker like any other.
+ */
+const COUNTED_AS_WAITING = "prioritized";
 
 /** How long a scrape waits for Redis's job counts: an outage must not hang the scrape. */
 const COUNTS_TIMEOUT_MS = 1_000;
@@ -42,13 +47,17 @@ new Gauge({
       [...watched].map(async ([name, shards]) => {
         try {
           const counts = await within(
-            Promise.all(shards.map((queue) => queue.getJobCounts(...STATES))),
+            Promise.all(shards.map((queue) => queue.getJobCounts(...STATES, COUNTED_AS_WAITING))),
             COUNTS_TIMEOUT_MS,
           );
           for (const state of STATES)
             this.set(
               { queue: name, state },
-              counts.reduce((sum, shard) => sum + (shard[state] ?? 0), 0),
+              counts.reduce(
+                (sum, shard) =>
+                  sum + (shard[state] ?? 0) + (state === "waiting" ? (shard[COUNTED_AS_WAITING] ?? 0) : 0),
+                0,
+              ),
             );
         } catch (err) {
           logger.warn(

@@ -26,6 +26,8 @@ export interface JobDescription {
    * (`key_id`) name it: never the key; null for the service's own runs.
    */
   keyId: string | null;
+  /** The key's tier: the account's weight in fair dispatch and in the worker's LLM slots. */
+  tier?: string;
   /** The start of the task, one line. */
   task?: string;
 }
@@ -34,7 +36,7 @@ export interface JobDescription {
 export interface DescribedRun {
   kind: RunKind;
   request: unknown;
-  owner: { userId: string; apiKeyId: string | null };
+  owner: { userId: string; apiKeyId: string | null; tier?: string };
 }
 
 function listed(values: string[]): string[] {
@@ -89,6 +91,7 @@ export function describeJob(run: DescribedRun): JobDescription {
     ...(items !== undefined ? { items } : {}),
     account: run.owner.userId,
     keyId: run.owner.apiKeyId,
+    ...(run.owner.tier ? { tier: run.owner.tier } : {}),
     ...(task ? { task } : {}),
   };
 }

@@ -32,7 +32,11 @@ export class ShardedQueues {
   /** Each shard's queues, by shard number. */
   readonly shards: Record<QueueName, Queue>[];
 
+  /** The producers' connection, for our own scripts on queue keys (`fair-priority.ts`). */
+  readonly connection: RedisClient;
+
   constructor(connection: RedisClient) {
+    this.connection = connection;
     this.shards = shardPrefixes().map(
       (prefix) =>
         Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, connection, prefix)])) as Record<
@@ -89,13 +93,14 @@ export function createFlowProducer(connection: RedisClient): FlowProducer {
  * Adds a parent job that runs once all its children have ended. A child that fails for good does
  * not block the parent: its run is marked failed and the parent reports it in its slot. Parent and
  * children go to the queues of one shard, given by its `prefix` (the account's): BullMQ links them
- * in one script, which a Redis Cluster runs only on keys of one slot.
+ * in one script, which a Redis Cluster runs only on keys of one slot. A child's `priority` is its
+ * turn in fair dispatch (`fair-priority`).
  */
 export async function enqueueBatch<P extends JobName, C extends JobName>(
   flows: FlowProducer,
   prefix: string,
   parent: { name: P; runId: string; about?: JobDescription },
-  children: { name: C; runId: string; about?: JobDescription }[],
+  children: { name: C; runId: string; about?: JobDescription; priority?: number }[],
 ): Promise<void> {
   const options = defaultJobOptions();
   const requestId = requestIdField();
@@ -110,7 +115,7 @@ export async function enqueueBatch<P extends JobName, C extends JobName>(
       queueName: JOBS[child.name].queue,
       prefix,
       data: { ...child.about, runId: child.runId, ...requestId },
-      opts: { ...options, jobId: child.runId, ignoreDependencyOnFailure: true },
+      opts: { ...options, jobId: child.runId, ignoreDependencyOnFailure: true, priority: child.priority },
     })),
   });
 }

@@ -88,7 +88,8 @@ describe("scale-out: two web processes, two agent workers and a swarm worker on 
     );
     for (const res of accepted) expect(res.status, JSON.stringify(res.body)).to.equal(202);
     const ids = accepted.map((res) => res.body.job_id as string);
-    expect(await queues.swarm.getWaitingCount()).to.equal(3);
+    // Queued for fair dispatch: prioritized, BullMQ's waiting list for jobs with a turn.
+    expect(await queues.swarm.getPrioritizedCount()).to.equal(3);
     for (const id of ids)
       expect((await request(webB.url, "GET", `/v1/jobs/${id}`, { key })).body.status).to.equal("queued");
 

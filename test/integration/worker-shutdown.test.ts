@@ -118,7 +118,7 @@ describe("a worker stopped with SIGTERM", function () {
 
     // Back in the queue at once, not failed and not waiting for its lock to run out.
     const job = (await h.deps.queues.shards[0].agent.getJob(runId))!;
-    expect(await job.getState()).to.equal("waiting");
+    expect(await job.getState()).to.equal("prioritized"); // waiting, in its fair-dispatch turn
     expect(job.attemptsMade).to.equal(0);
     expect((await findRun(h.deps.ds, runId))!.status).to.equal("running");
 
@@ -161,7 +161,7 @@ describe("a worker stopped with SIGTERM", function () {
     const states = await Promise.all(
       ids.map(async (id) => (await h.deps.queues.shards[0].agent.getJob(id))!.getState()),
     );
-    expect(new Set(states)).to.deep.equal(new Set(["waiting"]));
+    expect(new Set(states)).to.deep.equal(new Set(["prioritized"])); // waiting, in their fair-dispatch turns
     inProcess.resume();
     const finished = await Promise.all(ids.map((id) => finishedRun(id)));
     expect(new Set(finished.map((r) => r.status))).to.deep.equal(new Set(["succeeded"]));

@@ -33,6 +33,12 @@ describe("job descriptions (what Bull Board shows of a run)", () => {
     expect(describedName("swarm-run", about)).to.equal("swarm-run · SequentialWorkflow · A, B");
   });
 
+  it("names the key's tier when the run has one (the account's weight in fair dispatch and LLM slots)", () => {
+    const request = { agent_config: plain("A"), task: "t" };
+    expect(describeJob({ kind: "agent", request, owner: { ...owner, tier: "premium" } }).tier).to.equal("premium");
+    expect(describeJob({ kind: "agent", request, owner })).to.not.have.property("tier");
+  });
+
   it("shows no task for the service's own runs (a listing under review), and no key", () => {
     const about = describeJob({
       kind: "agent",
