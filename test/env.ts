@@ -8,6 +8,11 @@
 import { randomBytes } from "node:crypto";
 
 const slot = Number(process.env.APIARY_TEST_SLOT ?? 0) || 0;
+// A Redis server has 16 databases unless configured otherwise: a slot past 9 would select a
+// missing one, stay on database 0 and flush other runs' keys there, so it is refused outright.
+if (!Number.isInteger(slot) || slot < 0 || slot > 9) {
+  throw new Error(`APIARY_TEST_SLOT must be a whole number from 0 to 9, not ${process.env.APIARY_TEST_SLOT}`);
+}
 const defaults: Record<string, string> = {
   NODE_ENV: "test",
   DATABASE_URL: `postgres://apiary:apiary@127.0.0.1:5432/apiary_test${slot ? `_${slot}` : ""}`,
