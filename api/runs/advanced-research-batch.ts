@@ -4,7 +4,7 @@ import type { ApiDeps } from "../deps";
 import type { Reply } from "../reply";
 import { prepareResearch } from "./advanced-research";
 import { assertBatchSize, runBatch, type BatchKind } from "../spine/batch";
-import { presentAdvancedResearch } from "./presenters/advanced-research.presenter";
+import { presentAdvancedResearch } from "../../shared/runs/presenters/advanced-research.presenter";
 import { readyAgents, type RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import type { Prefer } from "../spine/prefer";

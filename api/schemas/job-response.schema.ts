@@ -1,7 +1,7 @@
 import Joi from "joi";
 import { agentOutcomesSchema } from "./run-outcome.schema";
 import { RUN_KINDS } from "../../shared/runs/run-kind-catalog";
-import { PUBLIC_STATUS } from "../runs/presenters/run-status";
+import { PUBLIC_STATUS } from "../../shared/runs/presenters/run-status";
 import { agentBatchResponseSchema, agentCompletionResponseSchema } from "./agent-response.schema";
 import { dollars, runId, timestamp, tokenCount } from "./response-fields";
 import { swarmBatchResponseSchema, swarmResponseSchema } from "./swarm-response.schema";
