@@ -5,6 +5,7 @@ import { AppError, NotFoundError } from "../../shared/errors";
 import { publishCancel } from "../../shared/queues/cancellation";
 import type { ApiDeps } from "../deps";
 import { presentStoredJob } from "../../shared/runs/job-read";
+import { presentWebhookState } from "./webhook-state";
 
 const noJob = (jobId: string) => new NotFoundError(`No job '${jobId}' for this API key's account`);
 
@@ -20,7 +21,8 @@ export async function readJob(
   // Job ids are UUIDs; anything else names no job (and could hold text Postgres refuses, like NUL).
   const run = isUuid(jobId) ? await findRunForUser(deps.ds, jobId, userId) : null;
   if (!run) throw noJob(jobId);
-  return presentStoredJob(deps.ds, run);
+  const [job, webhook] = await Promise.all([presentStoredJob(deps.ds, run), presentWebhookState(deps.ds, run)]);
+  return webhook ? { ...job, webhook } : job;
 }
 
 /**

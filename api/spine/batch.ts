@@ -16,6 +16,7 @@ import { syncWaitMs, type Prefer } from "./prefer";
 import { assertSucceeded } from "./run-answer";
 import { takeEarlierRun, type AttemptHooks } from "./run-attempt";
 import { awaitRun, enqueueAndAwait } from "./wait-for-run";
+import { assertWebhookUrlsAllowed, webhookUrlOf, withoutWebhookUrl } from "./webhook-url";
 
 /**
  * One kind of batch (an agent batch's agents, a swarm batch's swarms): its parent's kind, whose catalog entry names the
@@ -75,13 +76,21 @@ export async function runBatch<P extends BatchKindName>(
   }
   const batch = await prepare();
   if (!("items" in batch)) return batch;
+  // The batch's own webhook (a body that is an object) fires when all of it has ended; an item's, when that item has.
+  const webhookUrl = webhookUrlOf(batch.parentRequest);
+  const itemWebhookUrls = batch.items.map(({ request }) => webhookUrlOf(request));
+  await assertWebhookUrlsAllowed([
+    { url: webhookUrl, field: "webhook_url" },
+    ...itemWebhookUrls.map((url, i) => ({ url, field: `[${i}].webhook_url` })),
+  ]);
   const childKind = childKindOf(kind.parentKind);
   const parentId = newRunId();
   addLogContext({ runId: parentId }); // the request's lines from here on name its run
-  const children = batch.items.map(({ request, secrets }) => {
+  const children = batch.items.map(({ request, secrets }, i) => {
     const id = newRunId();
     const about = describeJob({ kind: childKind, request, owner });
-    return { id, request, about, sealedSecrets: sealRunSecrets(secrets, { runId: id, userId: owner.userId }) };
+    const sealedSecrets = sealRunSecrets(secrets, { runId: id, userId: owner.userId });
+    return { id, request: withoutWebhookUrl(request), about, sealedSecrets, webhookUrl: itemWebhookUrls[i] };
   });
   await insertBatch(deps.ds, {
     parentId,
@@ -89,7 +98,8 @@ export async function runBatch<P extends BatchKindName>(
     childKind,
     apiKeyId: owner.apiKeyId,
     userId: owner.userId,
-    parentRequest: batch.parentRequest,
+    parentRequest: withoutWebhookUrl(batch.parentRequest),
+    webhookUrl,
     children,
   });
   hooks.attempt?.runFound(parentId);

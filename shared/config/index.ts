@@ -2,6 +2,7 @@ import Joi from "joi";
 import dotenv from "dotenv";
 import { database } from "./database";
 import { egress } from "./egress";
+import { webhooks } from "./webhooks";
 import { exchangeRate } from "./exchange-rate";
 import { http } from "./http";
 import { llm } from "./llm";
@@ -40,6 +41,7 @@ export const domains = {
   pricing,
   rateLimits,
   egress,
+  webhooks,
   tools,
   sessions,
   marketplace,
@@ -70,6 +72,7 @@ function buildConfig(env: ValidatedEnv) {
     ...llm.load(env),
     ...runs.load(env),
     ...egress.load(env),
+    ...webhooks.load(env),
     ...tools.load(env),
     ...rateLimits.load(env),
     platform: { ...sessions.load(env), ...marketplace.load(env) },

@@ -1,0 +1,41 @@
+import Joi from "joi";
+import { defineDomain, ms, num, str } from "./setting";
+
+/**
+ * The delays between a webhook's attempts, as Standard Webhooks suggests them: 5 s, 5 min, 30 min,
+ * 2 h, 5 h, 10 h and 10 h after the failed attempt before, so the eighth and last attempt comes
+ * about 27.6 hours after the first: more than a day of a receiver's outage loses nothing.
+ */
+const DEFAULT_RETRY_SCHEDULE_MS = "5000,300000,1800000,7200000,18000000,36000000,36000000";
+
+/** A comma-separated list of delays in milliseconds (at least one). */
+const delayList = Joi.string()
+  .pattern(/^\s*\d+\s*(,\s*\d+\s*)*$/)
+  .default(DEFAULT_RETRY_SCHEDULE_MS);
+
+/** Run webhooks: when deliveries are retried, how long each may take, and how long a rotated secret still signs. */
+export const webhooks = defineDomain(
+  "Webhooks",
+  {
+    WEBHOOK_RETRY_SCHEDULE_MS: str(
+      delayList,
+      "comma-separated delays (ms) before each retry of a webhook delivery after a failed attempt; the delivery is marked failed after the last",
+    ),
+    WEBHOOK_TIMEOUT_MS: num(ms.default(10_000), "longest one webhook delivery attempt may take, connection included"),
+    WEBHOOK_POLL_MS: num(ms.default(1_000), "how often the webhook sender looks for due deliveries"),
+    WEBHOOK_SECRET_GRACE_MS: num(
+      ms.default(86_400_000),
+      "how long an account's previous webhook secret still signs deliveries (beside the new one) after a rotation",
+    ),
+  },
+  (env) => ({
+    webhooks: {
+      retryScheduleMs: env("WEBHOOK_RETRY_SCHEDULE_MS")
+        .split(",")
+        .map((delay) => Number(delay.trim())),
+      timeoutMs: env("WEBHOOK_TIMEOUT_MS"),
+      pollMs: env("WEBHOOK_POLL_MS"),
+      secretGraceMs: env("WEBHOOK_SECRET_GRACE_MS"),
+    },
+  }),
+);
