@@ -37,6 +37,8 @@ export interface BatchItems<P extends RunKind> {
   parentRequest: RunOfKind<P>["request"];
   /** The items to run, in request order: each request to store, and the secrets withheld from it. */
   items: SplitRequest<unknown>[];
+  /** Where the whole batch's end is reported (a batch body that is an object may give one), beside its items' own. */
+  webhookUrl?: string | null;
 }
 
 /** Refuses an empty batch or one over `MAX_BATCH_SIZE` (400, as docs/api.md "Batches" says). */
@@ -76,8 +78,8 @@ export async function runBatch<P extends BatchKindName>(
   }
   const batch = await prepare();
   if (!("items" in batch)) return batch;
-  // The batch's own webhook (a body that is an object) fires when all of it has ended; an item's, when that item has.
-  const webhookUrl = webhookUrlOf(batch.parentRequest);
+  // The batch's own webhook fires when all of it has ended; an item's, when that item has.
+  const webhookUrl = batch.webhookUrl ?? null;
   const itemWebhookUrls = batch.items.map(({ request }) => webhookUrlOf(request));
   await assertWebhookUrlsAllowed([
     { url: webhookUrl, field: "webhook_url" },
@@ -98,7 +100,7 @@ export async function runBatch<P extends BatchKindName>(
     childKind,
     apiKeyId: owner.apiKeyId,
     userId: owner.userId,
-    parentRequest: withoutWebhookUrl(batch.parentRequest),
+    parentRequest: batch.parentRequest,
     webhookUrl,
     children,
   });

@@ -3,6 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { startWebhookSender, type WebhookSender } from "../../workers/webhooks/webhook-sender";
 import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
+import { DocumentSchemas } from "../helpers/openapi";
 import { postgresText, redisText } from "../helpers/secret-scan";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../helpers/webhook-receiver";
 
@@ -83,6 +84,10 @@ describe("run webhooks (webhook_url, the sender, the account's secret)", functio
     expect(webhook.attempts).to.have.length(1);
     expect(webhook.attempts[0].status_code).to.equal(200);
     expect(JSON.stringify(job)).to.not.include("t0p-s3cret");
+    // The job read with its webhook state is what the OpenAPI document says it is.
+    const doc = (await request(h.baseUrl, "GET", "/openapi.json")).body;
+    const read = await request(h.baseUrl, "GET", `/v1/jobs/${jobId}`, { key });
+    expect(new DocumentSchemas(doc, "api").responseProblems("GET", `/v1/jobs/${jobId}`, read)).to.deep.equal([]);
 
     const [row] = await h.deps.ds.query("SELECT webhook_url, request FROM runs WHERE job_id = $1", [jobId]);
     expect(row.webhook_url).to.equal(`${receiver.url}/ok?token=t0p-s3cret`);
@@ -195,6 +200,34 @@ describe("run webhooks (webhook_url, the sender, the account's secret)", functio
     expect(payload.type).to.equal("job.succeeded");
     const [row] = await h.deps.ds.query("SELECT parent_id FROM runs WHERE job_id = $1", [payload.data.job_id]);
     expect(row.parent_id).to.be.a("string");
+  });
+
+  it("fires a batch's own webhook_url once the whole batch has ended, with the batch's job read", async () => {
+    const res = await request(h.baseUrl, "POST", "/v1/advanced-research/batch/completions", {
+      key,
+      body: {
+        webhook_url: `${receiver.url}/research-batch`,
+        // Too small a budget for even the plan: each session fails at its first call, without searching.
+        input_schemas: [
+          { task: "one", budget: { max_tokens: 1 }, webhook_url: `${receiver.url}/research-item` },
+          { task: "two", budget: { max_tokens: 1 } },
+        ],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const [batch] = await receiver.waitFor(1, "/research-batch");
+    const payload = verified(batch, secret);
+    const [parent] = await h.deps.ds.query(
+      "SELECT job_id FROM runs WHERE kind = 'advanced_research_batch' AND api_key_id = $1",
+      [keyId],
+    );
+    expect(payload.data.job_id).to.equal(parent.job_id);
+    const read = await request(h.baseUrl, "GET", `/v1/jobs/${parent.job_id}`, { key });
+    const { webhook: _state, ...jobRead } = read.body;
+    expect(payload.data).to.deep.equal(jobRead);
+    expect(payload.data.results).to.have.length(2);
+    const [item] = await receiver.waitFor(1, "/research-item");
+    expect(verified(item, secret).type).to.equal("job.failed");
   });
 
   it("signs with the old and the new secret after a rotation, and never stores either in clear", async () => {
