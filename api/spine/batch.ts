@@ -16,7 +16,7 @@ import { syncWaitMs, type Prefer } from "./prefer";
 import { assertSucceeded } from "./run-answer";
 import { takeEarlierRun, type AttemptHooks } from "./run-attempt";
 import { awaitRun, enqueueAndAwait } from "./wait-for-run";
-import { assertWebhookUrlsAllowed, webhookUrlOf, withoutWebhookUrl } from "./webhook-url";
+import { acceptWebhookUrls, webhookUrlOf, withoutWebhookUrl } from "./webhook-url";
 
 /**
  * One kind of batch (an agent batch's agents, a swarm batch's swarms): its parent's kind, whose catalog entry names the
@@ -81,7 +81,7 @@ export async function runBatch<P extends BatchKindName>(
   // The batch's own webhook fires when all of it has ended; an item's, when that item has.
   const webhookUrl = batch.webhookUrl ?? null;
   const itemWebhookUrls = batch.items.map(({ request }) => webhookUrlOf(request));
-  await assertWebhookUrlsAllowed([
+  await acceptWebhookUrls(deps.ds, owner.userId, [
     { url: webhookUrl, field: "webhook_url" },
     ...itemWebhookUrls.map((url, i) => ({ url, field: `[${i}].webhook_url` })),
   ]);

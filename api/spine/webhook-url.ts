@@ -2,7 +2,9 @@ import { BadRequestError } from "../../shared/errors";
 import { EgressRefusedError, egressPolicy } from "../../shared/net/egress";
 import type { EgressPolicy } from "../../shared/net/egress-policy";
 import { noteEgressRefusals } from "../../shared/net/egress-refusals";
+import type { DataSource } from "typeorm";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../shared/webhooks/webhook-deliveries";
+import { ensureSecret } from "../../shared/webhooks/webhook-secrets";
 
 /** A request's `webhook_url` (after its schema: trimmed), or null without one. */
 export function webhookUrlOf(request: unknown): string | null {
@@ -40,7 +42,7 @@ function spellingProblem(url: string, policy: EgressPolicy): string | null {
  * private address, a name resolving to one or not resolving). Each delivery's connection is checked
  * again, since a name may resolve elsewhere later. Messages never echo the URL, which may carry a token.
  */
-export async function assertWebhookUrlsAllowed(
+async function assertWebhookUrlsAllowed(
   urls: readonly { url: string | null; field: string }[],
   policy: EgressPolicy = egressPolicy,
 ): Promise<void> {
@@ -63,4 +65,17 @@ export async function assertWebhookUrlsAllowed(
   }
   noteEgressRefusals("request", refusals);
   if (problems.length > 0) throw new BadRequestError(problems.join("; "), {}, "EGRESS_REFUSED");
+}
+
+/**
+ * Checks a run request's webhook URLs (`assertWebhookUrlsAllowed`) and, when it has any, makes the
+ * account's signing secret on this first use, so it can be read before the first delivery.
+ */
+export async function acceptWebhookUrls(
+  ds: DataSource,
+  userId: string,
+  urls: readonly { url: string | null; field: string }[],
+): Promise<void> {
+  await assertWebhookUrlsAllowed(urls);
+  if (urls.some(({ url }) => url !== null)) await ensureSecret(ds, userId);
 }

@@ -2,7 +2,6 @@ import Joi from "joi";
 import dotenv from "dotenv";
 import { database } from "./database";
 import { egress } from "./egress";
-import { webhooks } from "./webhooks";
 import { exchangeRate } from "./exchange-rate";
 import { http } from "./http";
 import { llm } from "./llm";
@@ -41,7 +40,6 @@ export const domains = {
   pricing,
   rateLimits,
   egress,
-  webhooks,
   tools,
   sessions,
   marketplace,
@@ -72,7 +70,6 @@ function buildConfig(env: ValidatedEnv) {
     ...llm.load(env),
     ...runs.load(env),
     ...egress.load(env),
-    ...webhooks.load(env),
     ...tools.load(env),
     ...rateLimits.load(env),
     platform: { ...sessions.load(env), ...marketplace.load(env) },

@@ -43,8 +43,8 @@ interface SecretRow {
   created_at: Date;
 }
 
-/** Makes the account's secret unless it has one (a concurrent maker's wins). */
-async function ensureSecret(ds: DataSource, userId: string): Promise<void> {
+/** Makes the account's secret unless it has one (a concurrent maker's wins): on the first run given a `webhook_url`. */
+export async function ensureSecret(ds: DataSource, userId: string): Promise<void> {
   const made = newSecret(userId);
   await sql(
     ds,
@@ -65,12 +65,12 @@ function shown(row: SecretRow, userId: string, reveal: boolean): ShownSecret {
 }
 
 /**
- * `GET /v1/webhooks/secret`: the account's secret (made now if it has none), in full only the first
- * time it is read; every later read shows it masked. Marking it shown and reading it are one
- * statement, so two reads at once cannot both see it.
+ * `GET /v1/webhooks/secret`: the account's secret, in full only the first time it is read; every
+ * later read shows it masked; null while the account has none (a read makes none: the first run
+ * given a `webhook_url`, or a rotation, does). Marking it shown and reading it are one statement,
+ * so two reads at once cannot both see it.
  */
-export async function readSecretOnce(ds: DataSource, userId: string): Promise<ShownSecret> {
-  await ensureSecret(ds, userId);
+export async function readSecretOnce(ds: DataSource, userId: string): Promise<ShownSecret | null> {
   const [row] = await sql<SecretRow>(
     ds,
     `UPDATE webhook_secrets s SET revealed = true FROM (
@@ -80,7 +80,7 @@ export async function readSecretOnce(ds: DataSource, userId: string): Promise<Sh
        s.previous_until, s.created_at`,
     [userId],
   );
-  return shown(row, userId, !row.was_revealed);
+  return row ? shown(row, userId, !row.was_revealed) : null;
 }
 
 /**

@@ -54,7 +54,11 @@ describe("run webhooks (webhook_url, the sender, the account's secret)", functio
     return JSON.parse(delivery.body) as { type: string; timestamp: string; data: Record<string, unknown> };
   }
 
-  it("shows the account's secret in full once (made on first use), then masked", async () => {
+  it("makes the account's secret on the first webhook_url, shows it in full once, then masked", async () => {
+    const none = await request(h.baseUrl, "GET", "/v1/webhooks/secret", { key });
+    expect(none.status).to.equal(404);
+    const res = await request(h.baseUrl, "POST", AGENT, { key, body: agentRun(`${receiver.url}/first`) });
+    expect(res.status).to.equal(200);
     const first = await request(h.baseUrl, "GET", "/v1/webhooks/secret", { key });
     expect(first.status, JSON.stringify(first.body)).to.equal(200);
     expect(first.body.secret).to.match(/^whsec_[A-Za-z0-9+/=]{32}$/);
@@ -62,6 +66,8 @@ describe("run webhooks (webhook_url, the sender, the account's secret)", functio
     expect(first.body.masked).to.equal(`${secret.slice(0, 10)}…`);
     const again = await request(h.baseUrl, "GET", "/v1/webhooks/secret", { key });
     expect(again.body).to.include({ secret: null, masked: first.body.masked });
+    const [delivery] = await receiver.waitFor(1, "/first");
+    expect(verified(delivery, secret).data.job_id).to.equal(res.body.job_id);
   });
 
   it("POSTs a succeeded run's job read, signed, and shows the delivery on the job (URL without its query)", async () => {

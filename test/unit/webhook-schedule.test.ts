@@ -1,13 +1,13 @@
 import { expect } from "chai";
-import { webhooks } from "../../shared/config/webhooks";
+import { egress } from "../../shared/config/egress";
 import { nextAttemptAt } from "../../workers/webhooks/webhook-sender";
 
 describe("webhook retry schedule", () => {
   it("retries by default for more than a day, as Standard Webhooks suggests (8 attempts, ~27.6 h)", () => {
     const defaults = Object.fromEntries(
-      Object.entries(webhooks.settings).map(([name, setting]) => [name, setting.schema.validate(undefined).value]),
+      Object.entries(egress.settings).map(([name, setting]) => [name, setting.schema.validate(undefined).value]),
     );
-    const delays = webhooks.load(defaults).webhooks.retryScheduleMs;
+    const delays = egress.load(defaults).webhooks.retryScheduleMs;
     expect(delays).to.deep.equal([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
     expect(delays.reduce((a, b) => a + b, 0)).to.be.greaterThan(24 * 3_600_000);
   });

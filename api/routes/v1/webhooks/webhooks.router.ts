@@ -2,6 +2,7 @@ import Router from "@koa/router";
 import type { ApiDeps } from "../../../deps";
 import type { V1State } from "../../../http/state";
 import { documentRoutes, type Operation } from "../../../openapi/operation";
+import { apiError } from "../../../openapi/shared-parts";
 import { rotateWebhookSecret, showWebhookSecret } from "../../../runs/webhook-secret";
 import { webhookSecretSchema } from "../../../schemas/webhook-response.schema";
 
@@ -11,10 +12,13 @@ const webhookOperations: Operation[] = [
     path: "/v1/webhooks/secret",
     summary: "Your account's webhook signing secret",
     description:
-      "The secret every webhook of the account is signed with (Standard Webhooks, `whsec_…`), made on first use: shown in full only the first time it is read, masked afterwards. Verify deliveries with it (docs/webhooks.md).",
+      "The secret every webhook of the account is signed with (Standard Webhooks, `whsec_…`), made by the account's first run given a `webhook_url`: shown in full only the first time it is read, masked afterwards. Verify deliveries with it (docs/webhooks.md).",
     tags: ["Webhooks"],
     access: "apiKey",
-    responses: { 200: { description: "The secret, in full only once", body: webhookSecretSchema } },
+    responses: {
+      200: { description: "The secret, in full only once", body: webhookSecretSchema },
+      404: apiError("The account has no secret yet: its first run given a `webhook_url` makes one (`NOT_FOUND`)"),
+    },
   },
   {
     method: "post",
