@@ -6,18 +6,29 @@ import { isQueueName, QUEUE_NAMES, type QueueName } from "../shared/queues/queue
 import { handlers } from "./handlers";
 import { startWorkerMetricsServer } from "./metrics-server";
 import { assertHandlersFor, startWorkers, type WorkerPool } from "./worker-pool";
+import { startWebhookSender, type WebhookSender } from "./webhooks/webhook-sender";
 
-/** `--queues agent,swarm` or `--queues agent --queues swarm` → queue names (all when absent). */
-export function parseQueuesArg(argv: string[]): QueueName[] {
+/** What a worker process may do: take one of the BullMQ queues' jobs, or deliver run webhooks (from Postgres). */
+export type WorkerTask = QueueName | "webhooks";
+
+const WORKER_TASKS: readonly WorkerTask[] = [...QUEUE_NAMES, "webhooks"];
+
+const isWorkerTask = (name: string): name is WorkerTask => isQueueName(name) || name === "webhooks";
+
+/**
+ * `--queues agent,swarm` or `--queues agent --queues swarm` → what the process does (all of it when
+ * absent); `webhooks` is the webhook sender, a worker type of its own that operators scale apart.
+ */
+export function parseQueuesArg(argv: string[]): WorkerTask[] {
   const names: string[] = [];
   argv.forEach((arg, i) => {
     if (arg === "--queues") names.push(...(argv[i + 1] ?? "").split(","));
     else if (arg.startsWith("--queues=")) names.push(...arg.slice("--queues=".length).split(","));
   });
   const wanted = names.map((n) => n.trim()).filter(Boolean);
-  const unknown = wanted.filter((n) => !isQueueName(n));
-  if (unknown.length) throw new Error(`Unknown queue(s): ${unknown.join(", ")} (known: ${QUEUE_NAMES.join(", ")})`);
-  return wanted.length ? [...new Set(wanted as QueueName[])] : [...QUEUE_NAMES];
+  const unknown = wanted.filter((n) => !isWorkerTask(n));
+  if (unknown.length) throw new Error(`Unknown queue(s): ${unknown.join(", ")} (known: ${WORKER_TASKS.join(", ")})`);
+  return wanted.length ? [...new Set(wanted as WorkerTask[])] : [...WORKER_TASKS];
 }
 
 /** `--metrics-port 9465` (or `--metrics-port=9465`) → that port; `WORKER_METRICS_PORT` when absent. */
@@ -32,7 +43,8 @@ export function parseMetricsPortArg(argv: string[], fallback: number): number {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const queues = parseQueuesArg(argv);
+  const tasks = parseQueuesArg(argv);
+  const queues = tasks.filter(isQueueName);
   const metricsPort = parseMetricsPortArg(argv, config.metrics.workerPort);
   assertHandlersFor(queues, handlers); // before touching Redis or Postgres
   const ds = await getDataSource();
@@ -48,13 +60,14 @@ async function main(): Promise<void> {
   });
   const pool = await startWorkers(queues, handlers, ds);
   started.pool = pool;
-  logger.info({ queues, worker: pool.name, metrics: metrics.url }, "workers started");
+  const sender: WebhookSender | null = tasks.includes("webhooks") ? startWebhookSender(ds) : null;
+  logger.info({ queues: tasks, worker: pool.name, metrics: metrics.url }, "workers started");
 
   // Take no more jobs and let those in hand finish for up to WORKER_DRAIN_MS; hand back those still
   // running, then close Redis and Postgres. SHUTDOWN_TIMEOUT_MS more is the limit on the rest.
   const { drainMs } = config.queue;
   onShutdownSignal("workers", drainMs + config.http.shutdownTimeoutMs, async () => {
-    await pool.close(drainMs);
+    await Promise.all([pool.close(drainMs), sender?.close()]);
     await metrics.close();
     await closeDataSource();
   });

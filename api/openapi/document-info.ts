@@ -28,6 +28,7 @@ export const EXECUTION_API_INFO: DocumentInfo = {
     { name: "Swarms", description: "Run a swarm of agents, or many" },
     { name: "Agents", description: "Run one agent, or many" },
     { name: "Jobs", description: "Read or cancel any run of your account" },
+    { name: "Webhooks", description: "The secret your run webhooks are signed with" },
     { name: "Account", description: "Your key's runs and rate limits" },
     { name: "Catalogue", description: "Swarm types and models this deployment serves" },
     {

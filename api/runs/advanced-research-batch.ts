@@ -4,7 +4,7 @@ import type { ApiDeps } from "../deps";
 import type { Reply } from "../reply";
 import { prepareResearch } from "./advanced-research";
 import { assertBatchSize, runBatch, type BatchKind } from "../spine/batch";
-import { presentAdvancedResearch } from "./presenters/advanced-research.presenter";
+import { presentAdvancedResearch } from "../../shared/runs/presenters/advanced-research.presenter";
 import { readyAgents, type RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import type { Prefer } from "../spine/prefer";
@@ -18,11 +18,15 @@ const RESEARCH_BATCH: BatchKind<"advanced_research_batch"> = {
  * `POST /v1/advanced-research/batch/completions`: one `advanced_research` run per item, all in
  * parallel across workers; answers with the sessions' answers in request order. An item that
  * cannot run refuses the whole batch (400) before anything is stored; one that fails while running
- * keeps its slot, with null outputs and its `error` (see `presentAdvancedResearch`).
+ * keeps its slot, with null outputs and its `error` (see `presentAdvancedResearch`). The body's own
+ * `webhook_url` is told when the whole batch has ended; an item's, when that item has.
  */
 export async function completeAdvancedResearchBatch(
   deps: ApiDeps,
-  items: AdvancedResearchRequest[],
+  {
+    input_schemas: items,
+    webhook_url: webhookUrl,
+  }: { input_schemas: AdvancedResearchRequest[]; webhook_url?: string | null },
   owner: KeyOwner,
   prefer: Prefer,
   hooks: RunHooks = {},
@@ -35,6 +39,7 @@ export async function completeAdvancedResearchBatch(
     return {
       parentRequest: { total_requests: items.length },
       items: prepared.map((request) => ({ request, secrets: [] })),
+      webhookUrl,
     };
   });
 }

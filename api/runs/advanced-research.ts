@@ -5,7 +5,7 @@ import { offeredBuiltinTools } from "../../shared/tools/builtin-tools";
 import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
 import { completeRun, type CompletionKind } from "./complete-run";
-import { presentAdvancedResearch } from "./presenters/advanced-research.presenter";
+import { presentAdvancedResearch } from "../../shared/runs/presenters/advanced-research.presenter";
 import type { RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";

@@ -4,7 +4,7 @@ import { withholdAgentSecrets } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import type { Reply } from "../reply";
 import { assertBatchSize, runBatch, type BatchKind } from "../spine/batch";
-import { presentAgentBatch } from "./presenters/agent-batch.presenter";
+import { presentAgentBatch } from "../../shared/runs/presenters/agent-batch.presenter";
 import { readyAgents, type RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";

@@ -5,7 +5,7 @@ import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
 import { agentStreamFormat } from "./agent-stream";
 import { completeRun, type CompletionKind } from "./complete-run";
-import { presentAgentCompletion } from "./presenters/agent-completion.presenter";
+import { presentAgentCompletion } from "../../shared/runs/presenters/agent-completion.presenter";
 import type { RunHooks } from "./ready-agents";
 import { assertBuiltinToolsOffered } from "./builtin-tools";
 import { imageUrls } from "./request-egress";

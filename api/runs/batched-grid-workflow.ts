@@ -7,7 +7,7 @@ import { swarmAgentNames } from "../../shared/swarms/request-checks";
 import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
 import { completeRun, type CompletionKind } from "./complete-run";
-import { presentBatchedGridWorkflow } from "./presenters/workflow.presenter";
+import { presentBatchedGridWorkflow } from "../../shared/runs/presenters/workflow.presenter";
 import type { RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";

@@ -5,7 +5,7 @@ import { outputTokensFor } from "../../shared/llm/model-catalog";
 import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
 import { completeRun, type CompletionKind } from "./complete-run";
-import { presentAgentGenerate, presentAutoSwarmBuilder } from "./presenters/builder.presenter";
+import { presentAgentGenerate, presentAutoSwarmBuilder } from "../../shared/runs/presenters/builder.presenter";
 import type { RunHooks } from "./ready-agents";
 import { effectiveBudget } from "./run-budget";
 import { assertModelServable } from "./run-models";

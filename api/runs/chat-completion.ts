@@ -9,7 +9,7 @@ import { prepareAgentRequest } from "./agent-completion";
 import { chatAsAgent, type ChatCompletionRequest } from "./chat-request";
 import { chatStreamFormat } from "./chat-stream";
 import { completeRun, type CompletionKind } from "./complete-run";
-import { presentChatCompletion } from "./presenters/chat-completion.presenter";
+import { presentChatCompletion } from "../../shared/runs/presenters/chat-completion.presenter";
 import type { RunHooks } from "./ready-agents";
 import type { RequestUrl } from "./request-egress";
 import type { Prefer } from "../spine/prefer";

@@ -2,7 +2,11 @@ import type { AgentCompletionRequest, AgentUsage } from "../../shared/contracts/
 import type { RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
 import { agentStreamFormat } from "./agent-stream";
-import { chatIdentity, chatUsage, type ChatCompletionIdentity } from "./presenters/chat-completion.presenter";
+import {
+  chatIdentity,
+  chatUsage,
+  type ChatCompletionIdentity,
+} from "../../shared/runs/presenters/chat-completion.presenter";
 import type { StreamFormat } from "../spine/run-stream";
 
 /** What a streamed chat completion needs besides its run: the requested model and `stream_options`. */

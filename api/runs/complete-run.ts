@@ -12,6 +12,7 @@ import type { StreamFormat } from "../spine/run-stream";
 import { takeEarlierRun } from "../spine/run-attempt";
 import { runAndWait } from "../spine/submit-run";
 import { awaitRun } from "../spine/wait-for-run";
+import { acceptWebhookUrls, webhookUrlOf, withoutWebhookUrl } from "../spine/webhook-url";
 
 /** What a completion endpoint's requests have in common: whether to stream. */
 interface RunRequest {
@@ -63,6 +64,8 @@ export async function completeRun<R extends RunRequest, K extends SteppedKind, B
     const run = waitMs === null ? null : await awaitRun(deps, taken.id, waitMs);
     return answer(deps, kind, { runId: taken.id, accountId: owner.userId, request, run }, waiting);
   }
+  const webhookUrl = webhookUrlOf(body);
+  await acceptWebhookUrls(deps.ds, owner.userId, [{ url: webhookUrl, field: "webhook_url" }]);
   const prepared = kind.prepare(body, owner);
   const specs = await readyAgents(deps, owner.userId, kind.agentsOf(prepared), hooks);
   const { request, secrets } = kind.withholdSecrets(kind.withAgents(prepared, specs));
@@ -70,8 +73,9 @@ export async function completeRun<R extends RunRequest, K extends SteppedKind, B
     deps,
     {
       kind: kind.kind,
-      request,
+      request: withoutWebhookUrl(request),
       secrets,
+      webhookUrl,
       owner,
       serviceTier: kind.serviceTier?.(request),
       admission: hooks.admission,

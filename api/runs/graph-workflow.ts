@@ -7,7 +7,7 @@ import { graphProblems } from "../../shared/swarms/graph-plan";
 import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
 import { completeRun, type CompletionKind } from "./complete-run";
-import { presentGraphWorkflow } from "./presenters/workflow.presenter";
+import { presentGraphWorkflow } from "../../shared/runs/presenters/workflow.presenter";
 import type { RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import { effectiveBudget } from "./run-budget";

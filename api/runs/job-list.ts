@@ -10,7 +10,7 @@ import {
 import { isUuid } from "../../shared/db/uuid";
 import { NotFoundError } from "../../shared/errors";
 import { decodeCursor, encodeCursor } from "./page-cursor";
-import { PUBLIC_STATUS } from "./presenters/run-status";
+import { PUBLIC_STATUS } from "../../shared/runs/presenters/run-status";
 
 /** `GET /v1/jobs`'s query, validated. */
 export interface JobListQuery {

@@ -6,7 +6,7 @@ import { isUuid } from "../../shared/db/uuid";
 import { NotFoundError } from "../../shared/errors";
 import { hasChildren } from "../../shared/runs/run-kind-catalog";
 import { decodeCursor, encodeCursor } from "./page-cursor";
-import { PUBLIC_STATUS } from "./presenters/run-status";
+import { PUBLIC_STATUS } from "../../shared/runs/presenters/run-status";
 
 /** `GET /v1/jobs/{job_id}/steps`'s query, validated. */
 export interface JobStepsQuery {

@@ -1,14 +1,11 @@
-import { loadChildren } from "../../shared/db/runs/run-batches";
 import { cancelRun } from "../../shared/db/runs/run-results";
-import { loadStepSummaries } from "../../shared/db/run-step-store";
 import { findRunForUser } from "../../shared/db/runs/run-rows";
 import { isUuid } from "../../shared/db/uuid";
 import { AppError, NotFoundError } from "../../shared/errors";
 import { publishCancel } from "../../shared/queues/cancellation";
 import type { ApiDeps } from "../deps";
-import { hasChildren, takesOwnSteps } from "../../shared/runs/run-kind-catalog";
-import { presentProgress } from "./presenters/job-progress.presenter";
-import { presentJob } from "./presenters/job.presenter";
+import { presentStoredJob } from "../../shared/runs/job-read";
+import { presentWebhookState } from "./webhook-state";
 
 const noJob = (jobId: string) => new NotFoundError(`No job '${jobId}' for this API key's account`);
 
@@ -24,10 +21,8 @@ export async function readJob(
   // Job ids are UUIDs; anything else names no job (and could hold text Postgres refuses, like NUL).
   const run = isUuid(jobId) ? await findRunForUser(deps.ds, jobId, userId) : null;
   if (!run) throw noJob(jobId);
-  const children = hasChildren(run.kind) && run.status === "succeeded" ? await loadChildren(deps.ds, run.id) : [];
-  const going = (run.status === "queued" || run.status === "running") && takesOwnSteps(run.kind);
-  if (!going) return presentJob(run, children);
-  return { ...presentJob(run), progress: presentProgress(run, await loadStepSummaries(deps.ds, run.id)) };
+  const [job, webhook] = await Promise.all([presentStoredJob(deps.ds, run), presentWebhookState(deps.ds, run)]);
+  return webhook ? { ...job, webhook } : job;
 }
 
 /**

@@ -5,7 +5,7 @@ import { withholdLlmArgsSecrets } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
 import { completeRun, type CompletionKind } from "./complete-run";
-import { presentReasoningCompletion } from "./presenters/reasoning-completion.presenter";
+import { presentReasoningCompletion } from "../../shared/runs/presenters/reasoning-completion.presenter";
 import type { RunHooks } from "./ready-agents";
 import { effectiveBudget } from "./run-budget";
 import { assertModelServable } from "./run-models";

@@ -1,7 +1,7 @@
 import type { DataSource } from "typeorm";
 import type { Run } from "../../shared/db/entities/run.entity";
 import { listRunsOfKey, type RunLogRow } from "../../shared/db/runs/run-logs";
-import { PUBLIC_STATUS } from "./presenters/run-status";
+import { PUBLIC_STATUS } from "../../shared/runs/presenters/run-status";
 
 /** One entry of `GET /v1/swarm/logs`. */
 interface RunLog {

@@ -10,7 +10,7 @@ import { swarmRequestSchema } from "../schemas/swarm-request.schema";
 import { validateRequest } from "../schemas/validate-request";
 import { assertBatchSize, runBatch, type BatchKind } from "../spine/batch";
 import type { SwarmBatchItem, SwarmBatchParent } from "../../shared/contracts/batch";
-import { batchSlots } from "./presenters/swarm-batch.presenter";
+import { batchSlots } from "../../shared/runs/presenters/swarm-batch.presenter";
 import type { RunHooks } from "./ready-agents";
 import { assertRequestEgress, imageUrls } from "./request-egress";
 import type { Prefer } from "../spine/prefer";

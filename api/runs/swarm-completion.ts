@@ -4,7 +4,7 @@ import { withholdSwarmSecrets } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
 import { completeRun, type CompletionKind } from "./complete-run";
-import { presentSwarmCompletion } from "./presenters/swarm-completion.presenter";
+import { presentSwarmCompletion } from "../../shared/runs/presenters/swarm-completion.presenter";
 import type { RunHooks } from "./ready-agents";
 import { imageUrls } from "./request-egress";
 import type { Prefer } from "../spine/prefer";

@@ -4,6 +4,7 @@ import { budgetSchema } from "./budget.schema";
 import { imageSchema } from "./image.schema";
 import { nullableString, timestamp } from "./response-fields";
 import { nonBlankString } from "./text.schema";
+import { webhookUrlField } from "./webhook-url.schema";
 
 /** A whole number in a range; null is the default, as the SDK types every field `| null`. */
 const whole = (min: number, max: number, fallback: number) =>
@@ -35,6 +36,7 @@ const researchConfigSchema = Joi.object({
   .id("AdvancedResearchConfig");
 
 const researchFields = {
+  ...webhookUrlField,
   config: researchConfigSchema,
   task: nonBlankString().max(1_000_000).required().description("What to research"),
   img: imageSchema.allow(null, "").description("An image the director sees with the task"),
@@ -46,6 +48,7 @@ export const advancedResearchSchema = Joi.object(researchFields).unknown(true).i
 
 /** `POST /v1/advanced-research/batch/completions` (its size is a rule checked by the service: 400, not 422). */
 export const advancedResearchBatchSchema = Joi.object({
+  ...webhookUrlField,
   input_schemas: Joi.array()
     .items(Joi.object(researchFields).unknown(true).id("AdvancedResearchItem"))
     .required()

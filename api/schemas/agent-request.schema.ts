@@ -4,6 +4,7 @@ import { budgetSchema } from "./budget.schema";
 import { historySchema } from "./conversation.schema";
 import { imageSchema } from "./image.schema";
 import { nonBlankString } from "./text.schema";
+import { webhookUrlField } from "./webhook-url.schema";
 
 /** What an agent run works on: text that is not blank (the worker has nothing to run without one). */
 const task = nonBlankString().max(1_000_000);
@@ -25,6 +26,7 @@ const agentRunFields = {
 
 /** `POST /v1/agent/completions` request: `agent_config` and `task`, plus history, images, streaming and a budget. */
 export const agentCompletionSchema = Joi.object({
+  ...webhookUrlField,
   agent_config: agentSpecSchema.required(),
   task: task.required(),
   stream: Joi.boolean().description("Same as `agent_config.streaming_on`: answer with Server-Sent Events"),
@@ -38,6 +40,7 @@ export const agentCompletionSchema = Joi.object({
  * schema leaves `task` optional, but an item without one can only fail, so it is refused (422) before the batch is stored.
  */
 const batchAgentItemSchema = Joi.object({
+  ...webhookUrlField,
   agent_config: agentSpecSchema.required(),
   task: task
     .required()

@@ -3,12 +3,14 @@ import { agentSpecSchema } from "./agent-spec.schema";
 import { budgetSchema } from "./budget.schema";
 import { imageSchema } from "./image.schema";
 import { nonBlankString } from "./text.schema";
+import { webhookUrlField } from "./webhook-url.schema";
 
 /** Most agents, and most tasks, of a grid; their product is bounded too (`GRID_MAX_CELLS`, a 400). */
 const GRID_MAX_SIDE = 100;
 
 /** `POST /v1/batched-grid-workflow/completions` (the hosted API's BatchedGridWorkflowInput). */
 export const batchedGridWorkflowRequestSchema = Joi.object({
+  ...webhookUrlField,
   name: Joi.string().max(100).allow(null, ""),
   description: Joi.string().max(10_000).allow(null, ""),
   agent_completions: Joi.array()

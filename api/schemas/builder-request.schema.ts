@@ -3,6 +3,7 @@ import { config } from "../../shared/config";
 import { EXECUTION_TYPES } from "../../shared/contracts/auto-swarm-builder";
 import { budgetSchema } from "./budget.schema";
 import { nonBlankString } from "./text.schema";
+import { webhookUrlField } from "./webhook-url.schema";
 
 /** What the Builder designs for: required here, though the SDK marks it optional, since a design without a task can only fail. */
 const task = nonBlankString()
@@ -22,6 +23,7 @@ const modelName = nonBlankString()
 
 /** `POST /v1/auto-swarm-builder/completions` (SDK: AutoSwarmBuilderCreateCompletionParams). Nulls read as unset. */
 export const autoSwarmBuilderSchema = Joi.object({
+  ...webhookUrlField,
   name: Joi.string().max(100).allow(null, "").description("The swarm's name (else the Builder names it)"),
   description: Joi.string()
     .max(10_000)
@@ -59,6 +61,7 @@ export const autoSwarmBuilderSchema = Joi.object({
 
 /** `POST /v1/agents/auto-generate`: the hosted docs' `{task}`, with the model and output limit optional. */
 export const agentGenerateSchema = Joi.object({
+  ...webhookUrlField,
   task,
   model_name: modelName,
   max_tokens: Joi.number()

@@ -3,6 +3,7 @@ import { imageSchema } from "./image.schema";
 import { llmArgsSchema, providerOptionMessages, refuseUnlistedOption } from "./llm-args.schema";
 import { providerOptionRules } from "./provider-options.schema";
 import { nonBlankString } from "./text.schema";
+import { webhookUrlField } from "./webhook-url.schema";
 
 /** Most messages in one conversation, as in `history`. */
 const MAX_MESSAGES = 1_000;
@@ -136,6 +137,7 @@ export const PASSED_CHAT_OPTIONS = Object.keys(providerOptionRules).filter(
  * field is refused naming it, as OpenAI refuses an unrecognized argument.
  */
 export const chatCompletionSchema = Joi.object({
+  ...webhookUrlField,
   ...ownFields,
   ...Object.fromEntries(
     Object.entries(providerOptionRules).filter(

@@ -3,6 +3,7 @@ import { agentSpecSchema } from "./agent-spec.schema";
 import { budgetSchema } from "./budget.schema";
 import { imageSchema } from "./image.schema";
 import { nonBlankString } from "./text.schema";
+import { webhookUrlField } from "./webhook-url.schema";
 
 /** Most nodes a graph may have: each costs at least one LLM call per loop. */
 const GRAPH_MAX_NODES = 100;
@@ -30,6 +31,7 @@ const pointList = Joi.array().items(nodeName).max(GRAPH_MAX_NODES).allow(null);
 
 /** `POST /v1/graph-workflow/completions` (the hosted API's GraphWorkflowInput). */
 export const graphWorkflowRequestSchema = Joi.object({
+  ...webhookUrlField,
   name: Joi.string().max(100).allow(null, ""),
   description: Joi.string().max(10_000).allow(null, ""),
   agents: Joi.array()

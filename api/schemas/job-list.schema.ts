@@ -1,6 +1,6 @@
 import Joi from "joi";
 import { RUN_KINDS } from "../../shared/runs/run-kind-catalog";
-import { PUBLIC_STATUS } from "../runs/presenters/run-status";
+import { PUBLIC_STATUS } from "../../shared/runs/presenters/run-status";
 import { dollars, runId, timestamp } from "./response-fields";
 
 /** A comma-separated list of some of `values` (`queued,running`). */

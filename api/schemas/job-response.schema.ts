@@ -1,7 +1,7 @@
 import Joi from "joi";
 import { agentOutcomesSchema } from "./run-outcome.schema";
 import { RUN_KINDS } from "../../shared/runs/run-kind-catalog";
-import { PUBLIC_STATUS } from "../runs/presenters/run-status";
+import { PUBLIC_STATUS } from "../../shared/runs/presenters/run-status";
 import { agentBatchResponseSchema, agentCompletionResponseSchema } from "./agent-response.schema";
 import { dollars, runId, timestamp, tokenCount } from "./response-fields";
 import { swarmBatchResponseSchema, swarmResponseSchema } from "./swarm-response.schema";
@@ -9,6 +9,7 @@ import { batchedGridWorkflowResponseSchema, graphWorkflowResponseSchema } from "
 import { advancedResearchBatchResponseSchema, advancedResearchResponseSchema } from "./advanced-research.schema";
 import { agentGenerateResponseSchema, autoSwarmBuilderResponseSchema } from "./builder-response.schema";
 import { reasoningResponseSchema } from "./reasoning-response.schema";
+import { webhookStateSchema } from "./webhook-response.schema";
 
 /** 202 for `Prefer: respond-async` (or a batch that outlives the wait): where the result will be. */
 export const acceptedRunSchema = Joi.object({
@@ -66,8 +67,20 @@ const jobStateSchema = Joi.object({
 
 const succeeded = { status: Joi.valid("success").required() };
 
+/**
+ * Each shape of the job read, with the run's webhook when it has one (see `webhookStateSchema`). A
+ * shape that is also an endpoint's answer (`…Response`) is named `…Job` here: the answer has no `webhook`.
+ */
+const withWebhook = (...shapes: Joi.ObjectSchema[]) =>
+  Joi.alternatives(
+    ...shapes.map((shape) => {
+      const id = (shape.describe().flags as { id?: string } | undefined)?.id ?? "";
+      return shape.keys({ webhook: webhookStateSchema }).id(id.replace(/Response$/, "Job"));
+    }),
+  );
+
 /** `GET /v1/jobs/{job_id}`: a succeeded run's stored response (with `status: success`), else its state. */
-export const jobResponseSchema = Joi.alternatives(
+export const jobResponseSchema = withWebhook(
   swarmResponseSchema,
   agentCompletionResponseSchema
     .keys({ status: Joi.valid("success", "incomplete").required() })

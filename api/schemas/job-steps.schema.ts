@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { PUBLIC_STATUS } from "../runs/presenters/run-status";
+import { PUBLIC_STATUS } from "../../shared/runs/presenters/run-status";
 import { runId, timestamp, tokenCount } from "./response-fields";
 
 /** `GET /v1/jobs/{job_id}/steps`'s query; an unknown parameter is a 422, not ignored. */

@@ -1,7 +1,7 @@
 import Joi from "joi";
 import { RUN_KINDS } from "../../shared/runs/run-kind-catalog";
 import { SWARM_TYPES } from "../../shared/swarms/swarm-catalog";
-import { PUBLIC_STATUS } from "../runs/presenters/run-status";
+import { PUBLIC_STATUS } from "../../shared/runs/presenters/run-status";
 import { runId, timestamp } from "./response-fields";
 
 /** `GET /health` when Postgres and Redis answer. */

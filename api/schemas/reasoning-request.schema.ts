@@ -5,6 +5,7 @@ import { REASONING_CATALOG, REASONING_TYPE_NAMES } from "../../shared/reasoning/
 import { budgetSchema } from "./budget.schema";
 import { llmArgsSchema } from "./llm-args.schema";
 import { nonBlankString } from "./text.schema";
+import { webhookUrlField } from "./webhook-url.schema";
 
 /** A bounded count with a type-chosen default: every extra sample or loop is another paid LLM call. */
 function count(max: number, what: string): Joi.NumberSchema {
@@ -20,6 +21,7 @@ const aliasNote = Object.entries(REASONING_CATALOG)
  * calls; `task` is required (there is nothing to reason about without it).
  */
 export const reasoningRequestSchema = Joi.object({
+  ...webhookUrlField,
   agent_name: Joi.string().max(200).allow(null, "").description("Names the run's agents (default `reasoning-agent`)"),
   description: Joi.string().max(10_000).allow(null, "").description("The agent's purpose, told to every call"),
   model_name: nonBlankString()

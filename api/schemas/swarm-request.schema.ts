@@ -7,12 +7,14 @@ import { swarmMessagesSchema } from "./conversation.schema";
 import { swarmTypeFields } from "./swarm-type-fields.schema";
 import { imageSchema } from "./image.schema";
 import { nonBlankString } from "./text.schema";
+import { webhookUrlField } from "./webhook-url.schema";
 
 /**
  * The hosted API's SwarmRequest. Every field is optional and nullable, with the hosted defaults. The
  * rules that need the whole request (agent counts, flows, input) are checked after this, as 400s.
  */
 export const swarmRequestSchema = Joi.object({
+  ...webhookUrlField,
   name: Joi.string().max(100).allow(null, ""),
   description: Joi.string().max(10_000).allow(null, ""),
   agents: Joi.array().items(agentSpecSchema).max(100).allow(null),

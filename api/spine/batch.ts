@@ -17,6 +17,7 @@ import { syncWaitMs, type Prefer } from "./prefer";
 import { assertSucceeded } from "./run-answer";
 import { takeEarlierRun, type AttemptHooks } from "./run-attempt";
 import { awaitRun, enqueueAndAwait } from "./wait-for-run";
+import { acceptWebhookUrls, webhookUrlOf, withoutWebhookUrl } from "./webhook-url";
 
 /**
  * One kind of batch (an agent batch's agents, a swarm batch's swarms): its parent's kind, whose catalog entry names the
@@ -37,6 +38,8 @@ export interface BatchItems<P extends RunKind> {
   parentRequest: RunOfKind<P>["request"];
   /** The items to run, in request order: each request to store, and the secrets withheld from it. */
   items: SplitRequest<unknown>[];
+  /** Where the whole batch's end is reported (a batch body that is an object may give one), beside its items' own. */
+  webhookUrl?: string | null;
 }
 
 /** Refuses an empty batch or one over `MAX_BATCH_SIZE` (400, as docs/api.md "Batches" says). */
@@ -76,13 +79,21 @@ export async function runBatch<P extends BatchKindName>(
   }
   const batch = await prepare();
   if (!("items" in batch)) return batch;
+  // The batch's own webhook fires when all of it has ended; an item's, when that item has.
+  const webhookUrl = batch.webhookUrl ?? null;
+  const itemWebhookUrls = batch.items.map(({ request }) => webhookUrlOf(request));
+  await acceptWebhookUrls(deps.ds, owner.userId, [
+    { url: webhookUrl, field: "webhook_url" },
+    ...itemWebhookUrls.map((url, i) => ({ url, field: `[${i}].webhook_url` })),
+  ]);
   const childKind = childKindOf(kind.parentKind);
   const parentId = newRunId();
   addLogContext({ runId: parentId }); // the request's lines from here on name its run
-  const children = batch.items.map(({ request, secrets }) => {
+  const children = batch.items.map(({ request, secrets }, i) => {
     const id = newRunId();
     const about = describeJob({ kind: childKind, request, owner });
-    return { id, request, about, sealedSecrets: sealRunSecrets(secrets, { runId: id, userId: owner.userId }) };
+    const sealedSecrets = sealRunSecrets(secrets, { runId: id, userId: owner.userId });
+    return { id, request: withoutWebhookUrl(request), about, sealedSecrets, webhookUrl: itemWebhookUrls[i] };
   });
   await insertBatch(deps.ds, {
     parentId,
@@ -91,6 +102,7 @@ export async function runBatch<P extends BatchKindName>(
     apiKeyId: owner.apiKeyId,
     userId: owner.userId,
     parentRequest: batch.parentRequest,
+    webhookUrl,
     children,
   });
   hooks.attempt?.runFound(parentId);

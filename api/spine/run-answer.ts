@@ -2,7 +2,7 @@ import type { Run, RunKind, RunOfKind } from "../../shared/db/entities/run.entit
 import { AppError } from "../../shared/errors";
 import type { ApiDeps } from "../deps";
 import { acceptedReply, retryHint, type Outcome } from "../reply";
-import { presentStoppedRun } from "../runs/presenters/stopped-run.presenter";
+import { presentStoppedRun } from "../../shared/runs/presenters/stopped-run.presenter";
 import { syncWaitMs, type Prefer } from "./prefer";
 import { runFrames, type StreamFormat } from "./run-stream";
 

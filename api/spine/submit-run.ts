@@ -25,6 +25,8 @@ export interface SubmitRun {
   owner: Pick<KeyOwner, "userId"> & { apiKeyId: string | null; tier?: string };
   /** `flex` runs wait behind standard ones in the queue; each band is shared fairly by the accounts (`fair-priority`). */
   serviceTier?: "standard" | "flex";
+  /** Where the run's end is reported (checked already: `assertWebhookUrlsAllowed`). */
+  webhookUrl?: string | null;
   /**
    * The request's rate-limit verdict when it is still on its way (see `rateLimit`'s
    * `deferVerdict`): awaited alongside the insert, and a refusal removes the row before anything
@@ -64,6 +66,7 @@ export async function runAndWait(
     request: run.request,
     sealedSecrets: sealRunSecrets(run.secrets ?? [], { runId, userId: run.owner.userId }),
     serviceTier: run.serviceTier,
+    webhookUrl: run.webhookUrl,
   };
   await insertAdmitted(deps, row, { relaxed: waits }, run.admission);
   run.onStored?.(runId);

@@ -1,6 +1,6 @@
 import Joi from "joi";
 import { parseEgressAllow } from "../net/egress-allow";
-import { defineDomain, str } from "./setting";
+import { defineDomain, ms, num, str } from "./setting";
 
 /** Comma-separated `host`, `host:port` or CIDR entries (see `parseEgressAllow`). */
 const egressAllow = Joi.string()
@@ -15,13 +15,38 @@ const egressAllow = Joi.string()
   })
   .default("");
 
-/** Which non-public addresses client-given URLs (MCP servers) may reach anyway. */
+/**
+ * The delays between a webhook's attempts, as Standard Webhooks suggests them: 5 s, 5 min, 30 min,
+ * 2 h, 5 h, 10 h and 10 h after the failed attempt before, so the eighth and last attempt comes
+ * about 27.6 hours after the first: more than a day of a receiver's outage loses nothing.
+ */
+const DEFAULT_RETRY_SCHEDULE_MS = "5000,300000,1800000,7200000,18000000,36000000,36000000";
+
+/** A comma-separated list of delays in milliseconds (at least one). */
+const delayList = Joi.string()
+  .pattern(/^\s*\d+\s*(,\s*\d+\s*)*$/)
+  .default(DEFAULT_RETRY_SCHEDULE_MS);
+
+/**
+ * Which non-public addresses client-given URLs (MCP servers, images, webhooks) may reach anyway, and how run
+ * webhooks are delivered to the URLs clients give (docs/webhooks.md).
+ */
 export const egress = defineDomain(
-  "Egress",
+  "Egress and webhooks",
   {
     EGRESS_ALLOW: str(
       egressAllow,
       "comma-separated `host`, `host:port` (IPv6 as `[addr]:port`) or CIDR entries a client-given URL may reach although they are not public; a host entry matches the URL's host as written (not resolved when a request arrives), a CIDR entry the address connected to",
+    ),
+    WEBHOOK_RETRY_SCHEDULE_MS: str(
+      delayList,
+      "comma-separated delays (ms) before each retry of a webhook delivery after a failed attempt; the delivery is marked failed after the last",
+    ),
+    WEBHOOK_TIMEOUT_MS: num(ms.default(10_000), "longest one webhook delivery attempt may take, connection included"),
+    WEBHOOK_POLL_MS: num(ms.default(1_000), "how often the webhook sender looks for due deliveries"),
+    WEBHOOK_SECRET_GRACE_MS: num(
+      ms.default(86_400_000),
+      "how long an account's previous webhook secret still signs deliveries (beside the new one) after a rotation",
     ),
   },
   (env) => ({
@@ -30,5 +55,13 @@ export const egress = defineDomain(
      * hosts and CIDR ranges are allowed anyway. Empty by default, in development too.
      */
     egress: { allow: parseEgressAllow(env("EGRESS_ALLOW")) },
+    webhooks: {
+      retryScheduleMs: env("WEBHOOK_RETRY_SCHEDULE_MS")
+        .split(",")
+        .map((delay) => Number(delay.trim())),
+      timeoutMs: env("WEBHOOK_TIMEOUT_MS"),
+      pollMs: env("WEBHOOK_POLL_MS"),
+      secretGraceMs: env("WEBHOOK_SECRET_GRACE_MS"),
+    },
   }),
 );

@@ -139,6 +139,16 @@ export class EgressPolicy {
     };
   }
 
+  /**
+   * Whether the operator's `EGRESS_ALLOW` names `url`'s host (or its literal address): such a host
+   * is trusted as a private peer, so a plain-http URL to it may be accepted where https is asked.
+   */
+  namesHost(url: URL): boolean {
+    const host = normaliseHost(url.hostname);
+    const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+    return allowsHost(this.allow, host, port) || (isIP(host) !== 0 && allowsAddress(this.allow, host));
+  }
+
   private lookupAhead(host: string): Promise<LookupAddress[]> {
     let lookup = this.lookupsUnderWay.get(host);
     if (!lookup) {

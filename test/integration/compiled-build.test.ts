@@ -77,6 +77,7 @@ describe("the compiled build: web and workers from dist/ under plain node", func
       "worker-swarm": `node ${compiledEntry("workers/main.ts")} --queues swarm --metrics-port 9464`,
       "worker-agent": `node ${compiledEntry("workers/main.ts")} --queues agent --metrics-port 9465`,
       "worker-chain": `node ${compiledEntry("workers/main.ts")} --queues chain --metrics-port 9466`,
+      "worker-webhooks": `node ${compiledEntry("workers/main.ts")} --queues webhooks --metrics-port 9467`,
       release: `node ${compiledEntry("scripts/migrate.ts")}`,
     });
     for (const entry of ["api/main.ts", "workers/main.ts", "scripts/migrate.ts", "scripts/healthcheck.ts"])

@@ -11,9 +11,14 @@ interface DocSection {
   rows: { name: string; fallback: string; description: string }[];
 }
 
-/** `## Title`, its "Declared in `file`" line and its table rows, as docs/configuration.md writes them. */
+/**
+ * `## Title`, its "Declared in `file`" line and its table rows, as docs/configuration.md and its
+ * sequel docs/configuration-platform.md write them, read as one page.
+ */
 function readDoc(): DocSection[] {
-  const doc = readFileSync(join(ROOT, "docs", "configuration.md"), "utf8");
+  const doc = ["configuration.md", "configuration-platform.md"]
+    .map((file) => readFileSync(join(ROOT, "docs", file), "utf8"))
+    .join("\n");
   return doc
     .split(/^## /m)
     .slice(1)

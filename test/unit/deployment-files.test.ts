@@ -145,7 +145,7 @@ describe("docker-compose.yml", () => {
     expect(healthcheckOf("web")).to.deep.equal(["CMD", "node", "dist/scripts/healthcheck.js", "--path", "/readyz"]);
     const procfile = readProcfile(join(ROOT, "Procfile"));
     const workers = procfile.filter(({ name }) => name.startsWith("worker-"));
-    expect(workers).to.have.length(3);
+    expect(workers).to.have.length(4);
     for (const { name, command } of workers) {
       const port = /--metrics-port (\d+)/.exec(command)![1];
       const block = services.get(name) ?? "";

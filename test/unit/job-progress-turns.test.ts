@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { Run } from "../../shared/db/entities/run.entity";
-import { presentProgress } from "../../api/runs/presenters/job-progress.presenter";
+import { presentProgress } from "../../shared/runs/presenters/job-progress.presenter";
 
 /** A running run's progress shows each outbound tool call as a tool turn, whoever runs the tool. */
 describe("progress turns", () => {

@@ -24,6 +24,7 @@ import { handlers } from "../../workers/handlers";
 const POSTS_STARTING_NO_RUN: Record<string, string> = {
   "/v1/marketplace/agents": "lists marketplace prompts",
   "/v1/swarm/estimate": "estimates a swarm request without running it",
+  "/v1/webhooks/secret/rotate": "makes a new webhook signing secret",
 };
 
 /** Every `/v1` POST route the routers serve (built without serving: a router reads its deps per request). */

@@ -29,6 +29,7 @@ import { metricsSummaryRouter } from "./usage/metrics-summary.router";
 import { usageReportRouter } from "./usage/usage-report.router";
 import { toolsRouter } from "./tools/tools.router";
 import { usageRouter } from "./usage/usage.router";
+import { webhooksRouter } from "./webhooks/webhooks.router";
 import { workflowsRouter } from "./workflows/workflows.router";
 
 /** Every `/v1` router, in mount order; all sit behind the API key, the rate limits and the JSON body parser. */
@@ -46,6 +47,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     logsRouter(deps),
     marketplaceRouter(deps),
     usageRouter(deps),
+    webhooksRouter(deps),
     usageReportRouter(deps),
     metricsSummaryRouter(deps),
     agentsListRouter(deps),

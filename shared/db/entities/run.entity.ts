@@ -83,6 +83,8 @@ interface RunRecord<Kind extends RunKind, Request, Output, Usage> {
   /** Each agent's part, for a run that failed, was cancelled or stopped at its budget; null otherwise. */
   agents: AgentOutcome[] | null;
   service_tier: string;
+  /** Where the run's end is reported (see docs/webhooks.md); null for a run without a webhook. */
+  webhook_url: string | null;
   /** Deliveries of its job that claimed the run (a crashed worker's retry counts, as does an operator's retry). */
   attempts: number;
   /** How each attempt before an operator's retry ended (see `RunRetry`). */
@@ -189,6 +191,7 @@ export const RunEntity = new EntitySchema<Run>({
     error: { type: "jsonb", nullable: true },
     agents: { type: "jsonb", nullable: true },
     service_tier: { type: "text", default: "standard" },
+    webhook_url: { type: "text", nullable: true },
     attempts: { type: "int", default: 0 },
     retries: { type: "jsonb", default: () => "'[]'" },
     lease_owner: { type: "uuid", nullable: true },

@@ -11,6 +11,7 @@ import { HostedRunKinds1763810000000 } from "./1763810000000-hosted-run-kinds";
 import { RunRetries1763812000000 } from "./1763812000000-run-retries";
 import { BillingLedger1763820000000 } from "./1763820000000-billing-ledger";
 import { RunAgentOutcomes1763823600000 } from "./1763823600000-run-agent-outcomes";
+import { Webhooks1763830000000 } from "./1763830000000-webhooks";
 import { RunListIndexes1763837200000 } from "./1763837200000-run-list-indexes";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
@@ -28,5 +29,6 @@ export const migrations = [
   RunRetries1763812000000,
   BillingLedger1763820000000,
   RunAgentOutcomes1763823600000,
+  Webhooks1763830000000,
   RunListIndexes1763837200000,
 ];

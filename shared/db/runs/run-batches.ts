@@ -10,8 +10,10 @@ export interface NewBatch {
   apiKeyId: string;
   userId: string;
   parentRequest: unknown;
-  /** One per item, in request order. */
-  children: { id: string; request: unknown; sealedSecrets: StoredSecret[] | null }[];
+  /** Where the whole batch's end is reported, if anywhere. */
+  webhookUrl?: string | null;
+  /** One per item, in request order, each with where its own end is reported, if anywhere. */
+  children: { id: string; request: unknown; sealedSecrets: StoredSecret[] | null; webhookUrl?: string | null }[];
 }
 
 /** Stores a batch's parent run and its children (one per item, with their positions) in one transaction. */
@@ -19,7 +21,8 @@ export async function insertBatch(ds: DataSource, batch: NewBatch): Promise<void
   await transaction(ds, async (tx) => {
     await sql(
       tx,
-      `INSERT INTO runs (id, job_id, kind, api_key_id, user_id, status, request) VALUES ($1, $2, $3, $4, $5, 'queued', $6)`,
+      `INSERT INTO runs (id, job_id, kind, api_key_id, user_id, status, request, webhook_url)
+       VALUES ($1, $2, $3, $4, $5, 'queued', $6, $7)`,
       [
         batch.parentId,
         batch.parentId,
@@ -27,14 +30,16 @@ export async function insertBatch(ds: DataSource, batch: NewBatch): Promise<void
         batch.apiKeyId,
         batch.userId,
         JSON.stringify(batch.parentRequest),
+        batch.webhookUrl ?? null,
       ],
     );
     // One multi-row insert: a 100-item batch is one round trip, not a hundred.
     await sql(
       tx,
-      `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, sealed_secrets, item_index)
-       SELECT c.id, c.id::text, $2, $3, $4, $5, 'queued', c.request, c.sealed_secrets, c.idx
-         FROM unnest($1::uuid[], $6::jsonb[], $8::jsonb[], $7::int[]) AS c(id, request, sealed_secrets, idx)`,
+      `INSERT INTO runs (id, job_id, kind, parent_id, api_key_id, user_id, status, request, sealed_secrets, item_index, webhook_url)
+       SELECT c.id, c.id::text, $2, $3, $4, $5, 'queued', c.request, c.sealed_secrets, c.idx, c.webhook_url
+         FROM unnest($1::uuid[], $6::jsonb[], $8::jsonb[], $7::int[], $9::text[])
+           AS c(id, request, sealed_secrets, idx, webhook_url)`,
       [
         batch.children.map((c) => c.id),
         batch.childKind,
@@ -44,6 +49,7 @@ export async function insertBatch(ds: DataSource, batch: NewBatch): Promise<void
         batch.children.map((c) => JSON.stringify(c.request)),
         batch.children.map((_, i) => i),
         batch.children.map((c) => (c.sealedSecrets ? JSON.stringify(c.sealedSecrets) : null)),
+        batch.children.map((c) => c.webhookUrl ?? null),
       ],
     );
   });

@@ -20,9 +20,12 @@ export interface NewRun {
   sealedSecrets?: StoredSecret[] | null;
   parentId?: string | null;
   serviceTier?: string;
+  /** Where the run's end is reported (checked by the egress policy before it is stored). */
+  webhookUrl?: string | null;
 }
 
-const RUN_COLUMNS = "id, job_id, kind, parent_id, api_key_id, user_id, status, request, sealed_secrets, service_tier";
+const RUN_COLUMNS =
+  "id, job_id, kind, parent_id, api_key_id, user_id, status, request, sealed_secrets, service_tier, webhook_url";
 
 function runValues(run: NewRun): unknown[] {
   return [
@@ -34,6 +37,7 @@ function runValues(run: NewRun): unknown[] {
     JSON.stringify(run.request),
     run.sealedSecrets ? JSON.stringify(run.sealedSecrets) : null,
     run.serviceTier ?? "standard",
+    run.webhookUrl ?? null,
   ];
 }
 
@@ -43,9 +47,9 @@ function runInserts(ds: DataSource, relaxed: boolean) {
       await sql(
         ds,
         `INSERT INTO runs (${RUN_COLUMNS})
-         SELECT id, id::text, kind, parent_id, api_key_id, user_id, 'queued', request, sealed_secrets, service_tier
-         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::uuid[], $6::jsonb[], $7::jsonb[], $8::text[])
-           AS v(id, kind, parent_id, api_key_id, user_id, request, sealed_secrets, service_tier)`,
+         SELECT id, id::text, kind, parent_id, api_key_id, user_id, 'queued', request, sealed_secrets, service_tier, webhook_url
+         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::uuid[], $6::jsonb[], $7::jsonb[], $8::text[], $9::text[])
+           AS v(id, kind, parent_id, api_key_id, user_id, request, sealed_secrets, service_tier, webhook_url)`,
         columnsOf([...rows]),
         { relaxed },
       );
@@ -54,7 +58,7 @@ function runInserts(ds: DataSource, relaxed: boolean) {
     async ([id, ...rest]) => {
       await sql(
         ds,
-        `INSERT INTO runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9)`,
+        `INSERT INTO runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9, $10)`,
         [id, id, ...rest],
         { relaxed },
       );

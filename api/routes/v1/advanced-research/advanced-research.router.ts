@@ -33,11 +33,12 @@ export function advancedResearchRouter(deps: ApiDeps): Router {
   router.post(
     ADVANCED_RESEARCH_BATCH_PATH,
     rejectOversizedBatch(researchBatchItems),
-    validateBody<{ input_schemas: AdvancedResearchRequest[] }>(advancedResearchBatchSchema),
+    validateBody<{ input_schemas: AdvancedResearchRequest[]; webhook_url?: string | null }>(
+      advancedResearchBatchSchema,
+    ),
     async (ctx) => {
       const { prefer, hooks } = runRequest(ctx);
-      const items = ctx.state.body.input_schemas;
-      const reply = await completeAdvancedResearchBatch(deps, items, ctx.state.auth, prefer, hooks);
+      const reply = await completeAdvancedResearchBatch(deps, ctx.state.body, ctx.state.auth, prefer, hooks);
       await writeReply(ctx, reply);
     },
   );

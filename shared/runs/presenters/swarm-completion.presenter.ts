@@ -1,5 +1,5 @@
-import type { SwarmUsage } from "../../../shared/contracts/swarm-request";
-import type { SwarmRun } from "../../../shared/db/entities/run.entity";
+import type { SwarmUsage } from "../../contracts/swarm-request";
+import type { SwarmRun } from "../../db/entities/run.entity";
 import { presentWoundDown } from "./wound-down.presenter";
 
 /** The usage object in the hosted API's field order (jsonb storage does not keep key order). */

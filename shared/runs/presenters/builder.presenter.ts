@@ -1,6 +1,6 @@
-import type { AgentSpec } from "../../../shared/contracts/agent-spec";
-import type { DesignedSwarm, ExecutionType } from "../../../shared/contracts/auto-swarm-builder";
-import type { AgentGenerateRun, AutoSwarmBuilderRun } from "../../../shared/db/entities/run.entity";
+import type { AgentSpec } from "../../contracts/agent-spec";
+import type { DesignedSwarm, ExecutionType } from "../../contracts/auto-swarm-builder";
+import type { AgentGenerateRun, AutoSwarmBuilderRun } from "../../db/entities/run.entity";
 import { orderedSwarmUsage } from "./swarm-completion.presenter";
 
 /** The fields of the reference's AgentSpec (`swarms/structs/auto_swarm_builder.py`) that a generated agent sets. */

@@ -1,4 +1,4 @@
-import type { Run } from "../../../shared/db/entities/run.entity";
+import type { Run } from "../../db/entities/run.entity";
 import { orderedSwarmUsage } from "./swarm-completion.presenter";
 
 /**

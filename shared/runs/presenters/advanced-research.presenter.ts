@@ -1,4 +1,4 @@
-import type { AdvancedResearchRun } from "../../../shared/db/entities/run.entity";
+import type { AdvancedResearchRun } from "../../db/entities/run.entity";
 
 /**
  * The SDK's AdvancedResearchCreateCompletionResponse of a session. A batch item that failed keeps

@@ -1,5 +1,5 @@
-import { isRunOfKind, type Run, type RunKind, type RunOfKind } from "../../../shared/db/entities/run.entity";
-import { RUN_KIND_CATALOG, type ChildKindOf } from "../../../shared/runs/run-kind-catalog";
+import { isRunOfKind, type Run, type RunKind, type RunOfKind } from "../../db/entities/run.entity";
+import { RUN_KIND_CATALOG, type ChildKindOf } from "../../runs/run-kind-catalog";
 import { presentAdvancedResearch } from "./advanced-research.presenter";
 import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";

@@ -1,4 +1,4 @@
-import type { ReasoningAgentRun } from "../../../shared/db/entities/run.entity";
+import type { ReasoningAgentRun } from "../../db/entities/run.entity";
 import { orderedSwarmUsage } from "./swarm-completion.presenter";
 
 /**

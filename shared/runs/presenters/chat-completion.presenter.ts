@@ -1,5 +1,5 @@
-import type { AgentUsage } from "../../../shared/contracts/agent-spec";
-import type { AgentRun } from "../../../shared/db/entities/run.entity";
+import type { AgentUsage } from "../../contracts/agent-spec";
+import type { AgentRun } from "../../db/entities/run.entity";
 
 /** What every object of one chat completion shares: its id, creation time and the requested model. */
 export interface ChatCompletionIdentity {

@@ -1,7 +1,7 @@
-import type { Run } from "../../../shared/db/entities/run.entity";
-import type { StepSummary } from "../../../shared/db/run-step-store";
-import { roundCost } from "../../../shared/llm/pricing";
-import { plannedSteps } from "../../../shared/swarms/planned-steps";
+import type { Run } from "../../db/entities/run.entity";
+import type { StepSummary } from "../../db/run-step-store";
+import { roundCost } from "../../llm/pricing";
+import { plannedSteps } from "../../swarms/planned-steps";
 
 /** One finished step of a running run, as `progress.turns` shows it. */
 function presentTurn(step: StepSummary) {

@@ -1,4 +1,4 @@
-import type { AgentBatchRun, AgentRun } from "../../../shared/db/entities/run.entity";
+import type { AgentBatchRun, AgentRun } from "../../db/entities/run.entity";
 import { presentAgentCompletion } from "./agent-completion.presenter";
 
 /** One agent batch slot: the item's agent completion response, or `{success: false, error, index}` in its place. */

@@ -1,4 +1,4 @@
-import type { WoundDown } from "../../../shared/contracts/agent-outcome";
+import type { WoundDown } from "../../contracts/agent-outcome";
 
 /**
  * The fields a run its budget wound down adds to its endpoint's answer: `status: "incomplete"`,

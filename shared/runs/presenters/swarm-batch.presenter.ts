@@ -1,5 +1,5 @@
-import type { SwarmBatchItem, SwarmBatchParent } from "../../../shared/contracts/batch";
-import type { SwarmRun } from "../../../shared/db/entities/run.entity";
+import type { SwarmBatchItem, SwarmBatchParent } from "../../contracts/batch";
+import type { SwarmRun } from "../../db/entities/run.entity";
 import { orderedSwarmUsage } from "./swarm-completion.presenter";
 
 /** An item that ran, as its slot shows it. */

@@ -1,6 +1,6 @@
-import { roundCost } from "../../../shared/llm/pricing";
-import type { SwarmUsage } from "../../../shared/contracts/swarm-request";
-import type { BatchedGridWorkflowRun, GraphWorkflowRun } from "../../../shared/db/entities/run.entity";
+import { roundCost } from "../../llm/pricing";
+import type { SwarmUsage } from "../../contracts/swarm-request";
+import type { BatchedGridWorkflowRun, GraphWorkflowRun } from "../../db/entities/run.entity";
 
 /** The hosted API's workflow usage, from the swarm usage the run stores. */
 function workflowUsage(usage: SwarmUsage | null) {

@@ -1,6 +1,6 @@
-import { agentTemperature } from "../../../shared/contracts/agent-defaults";
-import type { AgentUsage } from "../../../shared/contracts/agent-spec";
-import type { AgentRun } from "../../../shared/db/entities/run.entity";
+import { agentTemperature } from "../../contracts/agent-defaults";
+import type { AgentUsage } from "../../contracts/agent-spec";
+import type { AgentRun } from "../../db/entities/run.entity";
 import { presentWoundDown } from "./wound-down.presenter";
 
 /** The usage object in the hosted API's field order (jsonb storage does not keep key order). */

@@ -1,4 +1,4 @@
-import type { Run } from "../../../shared/db/entities/run.entity";
+import type { Run } from "../../db/entities/run.entity";
 
 /** Public names of run states (the hosted API says `success`, not `succeeded`). */
 export const PUBLIC_STATUS: Record<Run["status"], string> = {
