@@ -3,6 +3,7 @@ import { run as batch } from "./batch/batch";
 import { run as concurrency } from "./concurrency/concurrency";
 import { run as deployed } from "./deployed/deployed";
 import { run as e5 } from "./e5/e5";
+import { run as floor } from "./floor/floor";
 import { run as overhead } from "./overhead/overhead";
 import { run as peers } from "./peers/peers";
 import { run as runCost } from "./run-cost/run-cost";
@@ -69,6 +70,13 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
       "per single-agent run at c=1 and c=50 and per 3-agent ConcurrentWorkflow",
     flags: "[--runs N] [--duration S] [--quick]",
     run: runCost,
+  },
+  floor: {
+    summary:
+      "the design's floor: a minimal Koa + Postgres + BullMQ + worker implementation (with the openai SDK, with fetch, " +
+      "and on a plain Redis list) beside this checkout as deployed: CPU per run by process, c=50 answers/s, c=1 added latency, ratios",
+    flags: "[--duration S] [--warmup S] [--rounds N] [--quick] [--profile]",
+    run: floor,
   },
   peers: {
     summary:

@@ -53,7 +53,12 @@ const SECRET_NAMES = new Set(["SECRETS_KEY", "ADMIN_PASSWORD"]);
  * account's daily ceilings are raised out of reach (the limiter still counts every request).
  * No LOG_LEVEL, concurrency or pool setting: those keep their defaults, as users run them.
  */
-function deploymentEnv(label: string, ports: { api: number; platform: number }, simulatorUrl: string) {
+function deploymentEnv(
+  label: string,
+  ports: { api: number; platform: number },
+  simulatorUrl: string,
+  redisUrl = `redis://127.0.0.1:6379/${REDIS_DB[label]}`,
+) {
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: process.env.HOME ?? "/tmp",
@@ -61,7 +66,7 @@ function deploymentEnv(label: string, ports: { api: number; platform: number }, 
     SECRETS_KEY: randomBytes(24).toString("hex"),
     ADMIN_PASSWORD: randomBytes(12).toString("hex"),
     DATABASE_URL: `postgres://apiary:apiary@127.0.0.1:5432/apiary_bench_${label}_${RUN_TAG}`,
-    REDIS_URL: `redis://127.0.0.1:6379/${REDIS_DB[label]}`,
+    REDIS_URL: redisUrl,
     QUEUE_PREFIX: `{apiary-bench-${label}-${RUN_TAG}}`,
     PORT: String(ports.api),
     PLATFORM_PORT: String(ports.platform),
@@ -76,7 +81,7 @@ function deploymentEnv(label: string, ports: { api: number; platform: number }, 
  * The postmaster's pid as this machine's /proc shows it. Postgres answers with its own pid
  * namespace's pids, which are another process's (or none) when it runs in a container.
  */
-async function postmasterPid(databaseUrl: string): Promise<number> {
+export async function postmasterPid(databaseUrl: string): Promise<number> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -104,7 +109,8 @@ async function redisPid(url: string): Promise<number> {
 /**
  * Gives the checkout its own fresh database and Redis key prefix (both dropped at teardown), runs the Procfile's `release`, creates the
  * benchmark's key with the checkout's own CLI, starts every other Procfile process from the
- * checkout's dist/ and waits until the web process and every worker answer /health.
+ * checkout's dist/ and waits until the web process and every worker answer /health. `redisUrl`
+ * puts it on another Redis than the shared server's database for its label (a server of its own).
  */
 export async function startDeployedStack(
   checkout: Checkout,
@@ -113,13 +119,14 @@ export async function startDeployedStack(
   say: (line: string) => void,
   onTeardown: (step: TeardownStep) => void,
   profile = false,
+  redisUrl?: string,
 ): Promise<DeployedStack> {
   const { label, dir } = checkout;
   const log = (name: string) => benchPath(`deployed-${stamp}-${label}-${name}.log`);
   const types = readProcfile(join(dir, "Procfile"));
   const [api, platform, ...metricsPorts] = await freePorts(2 + metricsPortCount(types));
   const plan = deployedProcesses(types, process.execPath, metricsPorts);
-  const env = deploymentEnv(label, { api, platform }, simulatorUrl);
+  const env = deploymentEnv(label, { api, platform }, simulatorUrl, redisUrl);
   // Node refuses --cpu-prof in NODE_OPTIONS; a profile is written when its process exits (teardown's SIGTERM).
   const profiled = (argv: string[]) =>
     profile
@@ -127,7 +134,7 @@ export async function startDeployedStack(
       : argv;
 
   say(
-    `${label}: fresh database ${env.DATABASE_URL.split("/").pop()} and key prefix ${env.QUEUE_PREFIX} in Redis db ${REDIS_DB[label]}, release (${plan.release.argv.slice(1).join(" ")})`,
+    `${label}: fresh database ${env.DATABASE_URL.split("/").pop()} and key prefix ${env.QUEUE_PREFIX} in ${env.REDIS_URL}, release (${plan.release.argv.slice(1).join(" ")})`,
   );
   await recreateDatabase(env.DATABASE_URL);
   await deleteRedisKeys(env.REDIS_URL, env.QUEUE_PREFIX);

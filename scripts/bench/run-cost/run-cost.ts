@@ -6,10 +6,9 @@ import type { HttpTarget } from "../client/http-target";
 import { machineInfo } from "../probes/machine-info";
 import { activityBetween, readDatabaseActivity, type DatabaseActivity } from "../probes/postgres-activity";
 import { RedisCommandCounter, type CommandCalls } from "../probes/redis-commandstats";
-import { benchPath, runStamp } from "../report/results-file";
+import { runStamp } from "../report/results-file";
 import { finishScenario } from "../report/scenario-output";
-import { freePorts } from "../stack/free-port";
-import { startProcess } from "../stack/managed-process";
+import { startOwnRedis } from "../stack/redis-server";
 import { setUpStack } from "../stack/stack-setup";
 import { withTeardown } from "../stack/teardown";
 import { serviceTarget } from "../targets/agent-completion-targets";
@@ -43,15 +42,7 @@ export const run: ScenarioRun = async (argv) => {
   const stamp = runStamp();
   const machine = machineInfo();
   return withTeardown(async (onTeardown) => {
-    const [redisPort] = await freePorts(1);
-    const redisUrl = `redis://127.0.0.1:${redisPort}/0`;
-    const redis = startProcess(
-      "redis",
-      ["redis-server", "--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      process.env,
-      benchPath(`run-cost-${stamp}-redis.log`),
-    );
-    onTeardown(() => redis.stop());
+    const { url: redisUrl } = await startOwnRedis(`run-cost-${stamp}-redis`, onTeardown);
     const counter = new RedisCommandCounter(redisUrl);
     onTeardown(() => counter.close());
     await counter.whenAnswering(10_000);
