@@ -66,7 +66,12 @@ const requestCount = Joi.number()
 const day = Joi.string()
   .pattern(/^\d{4}-\d{2}-\d{2}$/)
   .description("A UTC day, `YYYY-MM-DD`");
-const modelSums = Joi.object({ model: Joi.string().required(), ...sums }).id("UsageReportModel");
+const modelSums = Joi.object({
+  model: Joi.string().required(),
+  ...sums,
+  // A `discount` row credits the period's spend: its cost is negative.
+  total_cost: Joi.number().required().description("US dollars billed for those calls; negative on a `discount` row"),
+}).id("UsageReportModel");
 
 /** `GET /v1/usage/report`. */
 export const usageReportResponseSchema = Joi.object({

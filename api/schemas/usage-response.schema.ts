@@ -19,7 +19,15 @@ export const usageResponseSchema = Joi.object({
   to: day.required(),
   totals: Joi.object({ ...sums, total_tokens: tokenCount.required() }).required(),
   by_day: Joi.array()
-    .items(Joi.object({ date: day.required(), model: Joi.string().required(), ...sums }))
+    .items(
+      Joi.object({
+        date: day.required(),
+        model: Joi.string().required(),
+        ...sums,
+        // A `discount` row credits the day's spend: its cost is negative.
+        cost: Joi.number().required().description("US dollars billed for the calls; negative on a `discount` row"),
+      }),
+    )
     .required()
     .description("Spend by UTC day and model, oldest first (tool calls under `mcp:<tool>`)"),
   by_key: Joi.array()
