@@ -4,8 +4,8 @@ import { seal, unseal, type SealBinding } from "../secrets/sealed";
 import { sql } from "../db/sql";
 
 /**
- * Each account's webhook signing secret: made on first use (a delivery to sign or a read of it, so
- * no set-up step comes before the first `webhook_url`), stored sealed to the account, shown in full
+ * Each account's webhook signing secret: made on first use (the first run given a `webhook_url`, or a
+ * rotation, so no set-up step comes before the first `webhook_url`), stored sealed to the account, shown in full
  * once, and rotated with a grace period during which the previous secret signs beside the new one.
  */
 
@@ -43,8 +43,17 @@ interface SecretRow {
   created_at: Date;
 }
 
+/**
+ * Accounts this process has seen holding a secret. A secret goes only with its account (a rotation
+ * replaces it in place), so an account found here needs no new one: later runs given a `webhook_url` skip
+ * the sealing and the insert. Bounded by clearing it whole, which only costs a repeated insert.
+ */
+const knownToHaveSecret = new Set<string>();
+const KNOWN_ACCOUNTS_LIMIT = 10_000;
+
 /** Makes the account's secret unless it has one (a concurrent maker's wins): on the first run given a `webhook_url`. */
 export async function ensureSecret(ds: DataSource, userId: string): Promise<void> {
+  if (knownToHaveSecret.has(userId)) return;
   const made = newSecret(userId);
   await sql(
     ds,
@@ -52,6 +61,8 @@ export async function ensureSecret(ds: DataSource, userId: string): Promise<void
      ON CONFLICT (user_id) DO NOTHING`,
     [userId, made.sealed, made.prefix],
   );
+  if (knownToHaveSecret.size >= KNOWN_ACCOUNTS_LIMIT) knownToHaveSecret.clear();
+  knownToHaveSecret.add(userId);
 }
 
 function shown(row: SecretRow, userId: string, reveal: boolean): ShownSecret {
