@@ -1,6 +1,6 @@
 import Joi from "joi";
 import { parseEgressAllow } from "../net/egress-allow";
-import { defineDomain, ms, num, str } from "./setting";
+import { count, defineDomain, ms, num, str } from "./setting";
 
 /** Comma-separated `host`, `host:port` or CIDR entries (see `parseEgressAllow`). */
 const egressAllow = Joi.string()
@@ -44,6 +44,11 @@ export const egress = defineDomain(
     ),
     WEBHOOK_TIMEOUT_MS: num(ms.default(10_000), "longest one webhook delivery attempt may take, connection included"),
     WEBHOOK_POLL_MS: num(ms.default(1_000), "how often the webhook sender looks for due deliveries"),
+    WEBHOOK_LANES: num(count.max(64).default(4), "webhook deliveries one sender process attempts at once"),
+    WEBHOOK_ACCOUNT_LANES: num(
+      count.max(64).default(2),
+      "most webhook deliveries of one account attempted at once, over every sender: the other lanes stay free for other accounts' deliveries",
+    ),
     WEBHOOK_SECRET_GRACE_MS: num(
       ms.default(86_400_000),
       "how long an account's previous webhook secret still signs deliveries (beside the new one) after a rotation",
@@ -61,6 +66,8 @@ export const egress = defineDomain(
         .map((delay) => Number(delay.trim())),
       timeoutMs: env("WEBHOOK_TIMEOUT_MS"),
       pollMs: env("WEBHOOK_POLL_MS"),
+      concurrency: env("WEBHOOK_LANES"),
+      perAccount: env("WEBHOOK_ACCOUNT_LANES"),
       secretGraceMs: env("WEBHOOK_SECRET_GRACE_MS"),
     },
   }),

@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import { sql } from "../db/sql";
+import { sql, transaction } from "../db/sql";
 
 /**
  * The webhook deliveries of ended runs. A trigger on `runs` makes a run's delivery in the very
@@ -10,6 +10,9 @@ import { sql } from "../db/sql";
 
 /** The longest `webhook_url` accepted: room for a path and a token, not for a payload smuggled in a URL. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+/** The advisory lock webhook claims take turns on (any constant no other code uses). */
+const CLAIM_LOCK = 7_406_210_551;
 
 /** One attempt, as the job read shows it. */
 export interface DeliveryAttempt {
@@ -40,20 +43,41 @@ export interface WebhookDelivery {
 }
 
 /**
- * Takes the delivery due longest ago, leasing it for `leaseMs` so that no other sender attempts it
- * meanwhile (one held by a sender that died is due again once its lease runs out); null when none is due.
+ * Takes a due delivery, leasing it for `leaseMs` so that no other sender attempts it meanwhile (one
+ * held by a sender that died is due again once its lease runs out); null when none may be taken.
+ * Fair across accounts: it comes from the account with the fewest attempts under way (leases held
+ * now, by every sender), the one due longest ago among those; an account already holding
+ * `perAccount` leases gets none until one ends. Without this a receiver that never answers, given
+ * many deliveries, would hold every lane for its whole time-out while other accounts' deliveries
+ * waited behind it. The leases counted are few (at most every sender's lanes); the due rows are
+ * read in one pass, top-1, so a claim costs one scan of what is due. Claims take turns (an advisory
+ * lock held for the claim's transaction), so that two lanes never both see an account one lease
+ * short of its cap and both take one.
  */
-export async function claimDueDelivery(ds: DataSource, leaseMs: number): Promise<WebhookDelivery | null> {
-  const rows = await sql<WebhookDelivery>(
-    ds,
-    `UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $1::double precision / 1000)
-       FROM (SELECT run_id FROM webhook_deliveries
-              WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
-              ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED) due
+export async function claimDueDelivery(
+  ds: DataSource,
+  leaseMs: number,
+  perAccount: number,
+): Promise<WebhookDelivery | null> {
+  const rows = await transaction(ds, async (tx) => {
+    await sql(tx, `SELECT pg_advisory_xact_lock($1)`, [CLAIM_LOCK]);
+    return sql<WebhookDelivery>(
+      tx,
+      `WITH busy AS (
+       SELECT user_id, count(*) AS leased FROM webhook_deliveries
+        WHERE status = 'pending' AND lease_until >= now() GROUP BY user_id)
+     UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $1::double precision / 1000)
+       FROM (SELECT w.run_id FROM webhook_deliveries w
+               LEFT JOIN busy ON busy.user_id IS NOT DISTINCT FROM w.user_id
+              WHERE w.status = 'pending' AND w.next_attempt_at <= now()
+                AND (w.lease_until IS NULL OR w.lease_until < now())
+                AND coalesce(busy.leased, 0) < $2
+              ORDER BY coalesce(busy.leased, 0), w.next_attempt_at LIMIT 1 FOR UPDATE OF w SKIP LOCKED) due
       WHERE d.run_id = due.run_id
      RETURNING d.*`,
-    [leaseMs],
-  );
+      [leaseMs, perAccount],
+    );
+  });
   return rows[0] ?? null;
 }
 

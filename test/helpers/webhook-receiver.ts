@@ -21,7 +21,8 @@ export interface WebhookReceiver {
 
 /**
  * Starts a receiver. `statuses` are the answers to the first requests at a path, in order (then 200),
- * so a receiver that fails twice and recovers is `{ "/flaky": [500, 500] }`.
+ * so a receiver that fails twice and recovers is `{ "/flaky": [500, 500] }`; a 0 never answers
+ * (the request is held until the sender gives up or the receiver closes).
  */
 export async function startWebhookReceiver(statuses: Record<string, number[]> = {}): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
@@ -35,6 +36,7 @@ export async function startWebhookReceiver(statuses: Record<string, number[]> = 
       received.push({ path, headers, body: Buffer.concat(chunks).toString("utf8") });
       const n = answered.get(path) ?? 0;
       answered.set(path, n + 1);
+      if (statuses[path]?.[n] === 0) return;
       res.writeHead(statuses[path]?.[n] ?? 200, { "content-type": "text/plain" });
       res.end("ok");
     });

@@ -31,7 +31,11 @@ describe("run webhooks (webhook_url, the sender, the account's secret)", functio
   before(async () => {
     h = await harness();
     ({ key, keyId } = await h.newKey());
-    receiver = await startWebhookReceiver({ "/flaky": [500, 500], "/down": [500, 500, 500] });
+    receiver = await startWebhookReceiver({
+      "/flaky": [500, 500],
+      "/down": [500, 500, 500],
+      "/silent": [0, 0, 0, 0, 0, 0],
+    });
     startSender();
   });
   after(async () => {
@@ -161,6 +165,28 @@ describe("run webhooks (webhook_url, the sender, the account's secret)", functio
     startSender();
     const [delivery] = await receiver.waitFor(1, "/later");
     expect(verified(delivery, secret).data.job_id).to.equal(res.body.job_id);
+  });
+
+  it("keeps lanes for other accounts while one account's receiver never answers", async () => {
+    // Two lanes of the sender's four (WEBHOOK_ACCOUNT_LANES) at most go to the silent receiver's
+    // account; taking the oldest due delivery first gave it all four for a whole time-out.
+    const silentRuns = await Promise.all(
+      [0, 1, 2, 3].map(() => request(h.baseUrl, "POST", AGENT, { key, body: agentRun(`${receiver.url}/silent`) })),
+    );
+    expect(silentRuns.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
+    await receiver.waitFor(2, "/silent");
+    const other = await h.newKey();
+    const res = await request(h.baseUrl, "POST", AGENT, { key: other.key, body: agentRun(`${receiver.url}/other`) });
+    expect(res.status).to.equal(200);
+    await receiver.waitFor(1, "/other");
+    const attempted = await h.deps.ds.query(
+      `SELECT count(*) AS n FROM webhook_deliveries d JOIN runs r ON r.id = d.run_id
+        WHERE r.job_id = ANY($1) AND jsonb_array_length(d.attempts) > 0`,
+      [silentRuns.map((r) => r.body.job_id)],
+    );
+    // Delivered while the silent receiver's first attempts were still waiting for their time-out.
+    expect(Number(attempted[0].n)).to.equal(0);
+    expect(receiver.received.filter((r) => r.path === "/silent")).to.have.length(2);
   });
 
   it("refuses a private address, a bad scheme and a URL too long with a 400, and starts no run", async () => {

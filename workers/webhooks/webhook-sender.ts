@@ -24,6 +24,8 @@ export interface WebhookSenderOptions {
   pollMs: number;
   /** Deliveries attempted at once by this process. */
   concurrency: number;
+  /** Most deliveries of one account attempted at once by every sender together. */
+  perAccount: number;
   /** How a delivery connects (the egress policy's fetch, which checks every address connected to). */
   fetchVia: typeof fetch;
 }
@@ -36,8 +38,6 @@ export interface WebhookSender {
 
 /** Beyond an attempt's own time-out, how long its lease lasts: a sender that died frees it after this. */
 const LEASE_MARGIN_MS = 5_000;
-
-const DEFAULT_CONCURRENCY = 4;
 
 /** The body a receiver gets: Standard Webhooks' recommended `{type, timestamp, data}`, `data` the job read. */
 async function payloadOf(ds: DataSource, delivery: WebhookDelivery): Promise<string | null> {
@@ -76,14 +76,15 @@ async function deliverOnce(ds: DataSource, delivery: WebhookDelivery, options: W
 }
 
 /**
- * Starts delivering run webhooks from Postgres: `concurrency` lanes each take the due delivery
- * waiting longest (leased, so every process may run a sender and none attempts a delivery twice at
- * once), POST it, record the attempt, and look again; a lane that finds nothing due waits `pollMs`.
+ * Starts delivering run webhooks from Postgres: `concurrency` lanes each take a due delivery of the
+ * account with the fewest attempts under way (leased, so every process may run a sender and none
+ * attempts a delivery twice at once), POST it, record the attempt, and look again; a lane that
+ * finds nothing due waits `pollMs`. One account holds at most `perAccount` lanes of all senders, so
+ * a receiver that never answers slows only its own account's deliveries.
  */
 export function startWebhookSender(ds: DataSource, overrides: Partial<WebhookSenderOptions> = {}): WebhookSender {
   const options: WebhookSenderOptions = {
     ...config.webhooks,
-    concurrency: DEFAULT_CONCURRENCY,
     fetchVia: egressFetch,
     ...overrides,
   };
@@ -103,7 +104,7 @@ export function startWebhookSender(ds: DataSource, overrides: Partial<WebhookSen
   const lane = async () => {
     while (!closed) {
       try {
-        const delivery = await claimDueDelivery(ds, options.timeoutMs + LEASE_MARGIN_MS);
+        const delivery = await claimDueDelivery(ds, options.timeoutMs + LEASE_MARGIN_MS, options.perAccount);
         if (delivery) await deliverOnce(ds, delivery, options);
         else await pause(options.pollMs);
       } catch (err) {
