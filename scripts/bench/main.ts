@@ -3,6 +3,7 @@ import { run as batch } from "./batch/batch";
 import { run as concurrency } from "./concurrency/concurrency";
 import { run as deployed } from "./deployed/deployed";
 import { run as e5 } from "./e5/e5";
+import { run as fairness } from "./fairness/fairness";
 import { run as floor } from "./floor/floor";
 import { run as overhead } from "./overhead/overhead";
 import { run as peers } from "./peers/peers";
@@ -56,6 +57,12 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
       "swarm completion depth efficiency: each available swarm type's execution_time vs depth x 300 ms per LLM call",
     flags: "[--reps N] [--only Type1,Type2] [--quick]",
     run: swarms,
+  },
+  fairness: {
+    summary:
+      "fair dispatch: one account's run while another account's backlog drains, against that account's own next run (first in, first out)",
+    flags: "[--reps N] [--backlog N] [--latency MS] [--quick]",
+    run: fairness,
   },
   deployed: {
     summary:

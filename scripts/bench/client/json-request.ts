@@ -15,9 +15,9 @@ export interface TimedAnswer {
 export async function jsonRequest(
   method: "GET" | "POST" | "DELETE",
   url: string,
-  opts: { apiKey?: string; body?: unknown; timeoutMs?: number } = {},
+  opts: { apiKey?: string; body?: unknown; timeoutMs?: number; headers?: Record<string, string> } = {},
 ): Promise<TimedAnswer> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...opts.headers };
   if (opts.apiKey) headers["x-api-key"] = opts.apiKey;
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
