@@ -19,11 +19,15 @@ describe("what operators see of a run", () => {
   const board = (path: string) =>
     request(h.baseUrl, "GET", `/admin/queues/api${path}`, { headers: { authorization: `Basic ${basic}` } });
 
-  /** A finished job's board entry, once the board lists it as completed. */
+  /**
+   * A finished job's board entry, once the board lists it as completed. The board reads the job and
+   * then its state, so a job that completes between the two reads shows as completed with the
+   * fields it had while active (no return value, no finishedOn): wait for the finished fields too.
+   */
   const completedJob = (queue: string, jobId: string) =>
     eventually(async () => {
       const found = await board(`/queues/${queue}/${jobId}`);
-      return found.body?.status === "completed" ? found.body.job : undefined;
+      return found.body?.status === "completed" && found.body.job.finishedOn ? found.body.job : undefined;
     });
 
   /**
