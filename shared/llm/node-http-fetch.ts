@@ -3,7 +3,7 @@ import https from "node:https";
 import { Readable } from "node:stream";
 import { config, type Config } from "../config";
 import { MODEL_ANSWER_MAX_BYTES } from "../limits/outside-content";
-import { requestLeavingNow } from "./request-leaving";
+import { requestLeftHook } from "./request-leaving";
 
 /**
  * Connections per LLM endpoint: as many as the process may have LLM calls in flight
@@ -120,7 +120,8 @@ export const nodeHttpFetch: typeof fetch = (input, init = {}) => {
       signal.addEventListener("abort", abort, { once: true });
       request.on("close", () => signal.removeEventListener("abort", abort));
     }
-    requestLeavingNow();
-    request.end(init.body as string | Buffer | undefined);
+    // Marked sent once the body is with the operating system, not as it starts being written.
+    const left = requestLeftHook();
+    request.end(init.body as string | Buffer | undefined, left);
   });
 };

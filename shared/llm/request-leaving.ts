@@ -4,14 +4,23 @@ import { AsyncLocalStorage } from "node:async_hooks";
 const leaving = new AsyncLocalStorage<() => void>();
 
 /**
- * Runs `call` with `hook` told the moment each of its provider requests is written (after the SDK
- * has built it and a socket is ready), so a call is known to be sent only once it truly leaves.
+ * Runs `call` with `hook` told as each of its provider requests has left: its bytes handed to the
+ * operating system, which delivers them even if this process dies the next moment. A call is
+ * therefore known to be sent only once the provider will get it, so a worker killed before then
+ * is never billed for a call the provider never saw. The window left is the other way round and
+ * shorter (the bytes left, the process died before the mark reached Redis): a call the provider
+ * got and nobody bills, which costs the operator one prompt and never the client.
  */
 export function onRequestLeaving<T>(hook: () => void, call: () => Promise<T>): Promise<T> {
   return leaving.run(hook, call);
 }
 
-/** Tells the running call's hook, if any, that its request is being written now. */
-export function requestLeavingNow(): void {
-  leaving.getStore()?.();
+/**
+ * The running call's hook, to call once its request has left (a no-op outside `onRequestLeaving`).
+ * Taken while the request is made, since the write's completion runs outside the call's context.
+ */
+export function requestLeftHook(): () => void {
+  return leaving.getStore() ?? noop;
 }
+
+function noop(): void {}
