@@ -152,6 +152,25 @@ describe("OpenAI-compatible endpoints: refusals, limits, billing, idempotency", 
     expect(swarms.body).to.include({ code: "AUTHENTICATION_FAILED", status_code: 401 });
   });
 
+  it("answers OpenAI's paths it does not serve in OpenAI's shape, so the SDK prints why (a 404, or 401 without a key)", async () => {
+    const files = await thrown(client.files.list());
+    expect(files).to.be.instanceOf(OpenAI.NotFoundError);
+    expect(files).to.include({ status: 404, type: "invalid_request_error", code: "not_found" });
+    expect(files.message).to.equal("404 No route for GET /v1/files");
+    const tuning = await thrown(client.fineTuning.jobs.create({ model: "gpt-4.1", training_file: "file-1" }));
+    expect(tuning.message).to.equal("404 No route for POST /v1/fine_tuning/jobs");
+
+    const stranger = new OpenAI({ apiKey: "sk-not-a-key", baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });
+    const auth = await thrown(stranger.files.list());
+    expect(auth).to.be.instanceOf(OpenAI.AuthenticationError);
+    expect(auth).to.include({ type: "authentication_error", code: "invalid_api_key" });
+
+    // A path of no API at all keeps the Swarms shape, as every other /v1 path.
+    const unknown = await request(h.baseUrl, "GET", "/v1/nothing-here", { key });
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body).to.include({ code: "NOT_FOUND", status_code: 404 });
+  });
+
   it("refuses past the rate limit with RateLimitError and Retry-After", async () => {
     const limiter = createRateLimiter(h.deps.redis, {
       tiers: {

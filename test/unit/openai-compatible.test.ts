@@ -178,18 +178,23 @@ describe("OpenAI compatibility", () => {
     });
   });
 
-  it("selects OpenAI's bodies by path: chat completions and the model list and anything under them, not the Swarms catalogue", () => {
+  it("selects OpenAI's bodies by path: every path under one of OpenAI's resources, served or not, not the Swarms catalogue", () => {
     const openAi = ["/v1/chat/completions", "/V1/Chat/Completions/", "/v1/models", "/v1/models/gpt-4.1"];
-    // An unknown path under OpenAI's (a 404 or 405 an OpenAI SDK meets) still answers in OpenAI's shape.
-    const beneath = ["/v1/chat/completions/x", "/v1/chat/completions/x/y/", "/v1/models/a/b", "/v1/models/available/x"];
-    for (const path of [...openAi, ...beneath]) expect(isOpenAiPath(path), path).to.equal(true);
+    // A path of OpenAI's API not served here (a 401, 404 or 405 an OpenAI SDK meets) answers in OpenAI's shape too.
+    const beneath = ["/v1/chat/completions/x", "/v1/models/a/b", "/v1/models/available/x", "/v1/chat/completionsx"];
+    const unserved = ["/v1/embeddings", "/v1/responses/resp_1/input_items", "/v1/files", "/v1/fine_tuning/jobs"];
+    for (const path of [...openAi, ...beneath, ...unserved]) expect(isOpenAiPath(path), path).to.equal(true);
     for (const path of [
       "/v1/models/available",
       "/v1/models/available/",
       "/v1/agent/completions",
-      "/v1/chat",
-      "/v1/chat/completionsx",
+      "/v1/swarm/completions",
+      "/v1/jobs",
+      "/v1",
+      "/v2/embeddings",
+      "/v1/embeddingsx",
       "/v1/models/../../etc/passwd",
+      "/v1/embeddings/../agent/completions",
     ])
       expect(isOpenAiPath(path), path).to.equal(false);
   });

@@ -10,13 +10,45 @@ export const OPENAI_MODELS_PATH = "/v1/models";
 const SWARMS_MODELS_PATH = "/v1/models/available";
 
 /**
- * Whether a request is on an OpenAI-compatible path, whose errors OpenAI's SDKs must be able to
- * read (`{error: {...}}`): chat completions and the model list, and any path under them (an unknown
- * one is still a 404 or 405 an OpenAI client meets), but not the Swarms catalogue, nor a path whose
- * dot segments lead out of them. Compared as the router matches: any case, trailing slash or not.
+ * The first segment after `/v1` of every path of OpenAI's API that its SDKs call (the `openai`
+ * package's resources). Apiary serves some of them; the others still answer in OpenAI's error shape,
+ * so that an OpenAI client calling one prints why it failed rather than "404 status code (no body)".
+ */
+const OPENAI_RESOURCES = new Set([
+  "assistants",
+  "audio",
+  "batches",
+  "chat",
+  "chatkit",
+  "completions",
+  "containers",
+  "conversations",
+  "embeddings",
+  "evals",
+  "files",
+  "fine_tuning",
+  "images",
+  "models",
+  "moderations",
+  "realtime",
+  "responses",
+  "skills",
+  "threads",
+  "uploads",
+  "vector_stores",
+  "videos",
+]);
+
+/**
+ * Whether a request is on a path of OpenAI's API, whose errors OpenAI's SDKs must be able to read
+ * (`{error: {...}}`): the ones served here (chat completions, the model list) and every other path
+ * under one of OpenAI's resources (a 401, 404 or 405 an OpenAI client meets), but not the Swarms
+ * catalogue, nor a path whose dot segments lead out of them. Compared as the router matches: any
+ * case, trailing slash or not.
  */
 export function isOpenAiPath(path: string): boolean {
   const p = posix.normalize(path).toLowerCase().replace(/\/+$/, "");
   if (p === SWARMS_MODELS_PATH) return false;
-  return [CHAT_COMPLETIONS_PATH, OPENAI_MODELS_PATH].some((base) => p === base || p.startsWith(`${base}/`));
+  const [root, version, resource] = p.split("/");
+  return root === "" && version === "v1" && OPENAI_RESOURCES.has(resource);
 }
