@@ -126,7 +126,7 @@ export async function reopenAndRequeue(
   const ended = reopened.retries.at(-1);
   await job
     ?.log(
-      `retry ${reopened.retries.length} by ${asked.by ?? "an operator"}; the attempt before failed: ${ended?.error?.message ?? "?"}`,
+      `retry ${reopened.retries.length} by ${asked.by === "client" ? "its client" : "an operator"}; the attempt before failed: ${ended?.error?.message ?? "?"}`,
     )
     .catch(() => undefined);
   return { run: reopened };
