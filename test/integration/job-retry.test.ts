@@ -4,6 +4,8 @@ import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { expectPoolMatchesLedger } from "../helpers/ledger";
 import { swarmsClient } from "../helpers/swarms-sdk";
+import { startWebhookReceiver } from "../helpers/webhook-receiver";
+import { startWebhookSender } from "../../workers/webhooks/webhook-sender";
 import { agent, callerOf, callsMentioning, postSwarm, uniqueMarker } from "../helpers/swarm";
 
 /**
@@ -221,5 +223,29 @@ describe("a client's retry of its failed run", () => {
     expect(job.status).to.equal("success");
     expect(job.attempts).to.have.length(2);
     expect(callersOf(marker).filter((c) => c === "Writer")).to.have.length(2);
+  });
+
+  it("reports the new attempt's end to the webhook_url the retry gives, as a new message", async () => {
+    const owner = await h.newKey();
+    const receiver = await startWebhookReceiver();
+    const sender = startWebhookSender(h.deps.ds, { pollMs: 25, timeoutMs: 2_000 });
+    try {
+      const jobId = await failedSwarm(owner.key, uniqueMarker("client-retry-webhook"));
+      const refused = await retry(owner.key, jobId, { webhook_url: "https://10.1.2.3/hook" });
+      expect(refused.status, JSON.stringify(refused.body)).to.equal(400);
+      expect(refused.body.code).to.equal("EGRESS_REFUSED");
+
+      const retried = await retry(owner.key, jobId, { webhook_url: `${receiver.url}/retried` });
+      expect(retried.status, JSON.stringify(retried.body)).to.equal(202);
+      const [delivery] = await receiver.waitFor(1, "/retried", 30_000);
+      expect(delivery.headers["webhook-id"]).to.equal(`msg_${jobId.replace(/-/g, "")}_a2`);
+      const sent = JSON.parse(delivery.body);
+      expect(sent.type).to.equal("job.succeeded");
+      expect(sent.data).to.include({ job_id: jobId, status: "success" });
+      expect(sent.data.attempts.map((a: { status: string }) => a.status)).to.deep.equal(["failed", "success"]);
+    } finally {
+      await sender.close();
+      await receiver.close();
+    }
   });
 });
