@@ -44,7 +44,12 @@ function modelOverride(run: RetryCandidate, model: string | undefined): RetryMod
  * (`fair-priority`), then its failed job moved back, or a job added again when the queue no longer
  * keeps the old one.
  */
-function requeue(deps: ApiDeps, run: RetryCandidate & { kind: SteppedKind }, job: Job | null, owner: KeyOwner) {
+function requeue(
+  deps: ApiDeps,
+  run: RetryCandidate & { kind: SteppedKind },
+  job: { job: Job; state: "failed" | "completed" } | null,
+  owner: KeyOwner,
+) {
   return async () => {
     const queue = RUN_KIND_CATALOG[run.kind].queue;
     const turn = {
@@ -53,10 +58,9 @@ function requeue(deps: ApiDeps, run: RetryCandidate & { kind: SteppedKind }, job
       band: run.service_tier === "flex" ? "flex" : "standard",
     } as const;
     const [priority] = await fairPriorities(deps.queues.connection, queue, turn);
-    const state = job ? await job.getState() : "missing";
-    if (job && (state === "failed" || state === "completed")) {
-      await job.changePriority({ priority }); // a finished job keeps it until it goes back
-      await moveBack(job, state);
+    if (job) {
+      await job.job.changePriority({ priority }); // a finished job keeps it until it goes back
+      await moveBack(job.job, job.state);
       return;
     }
     const described = describeJob({
@@ -66,6 +70,19 @@ function requeue(deps: ApiDeps, run: RetryCandidate & { kind: SteppedKind }, job
     });
     await enqueue(deps.queues.of(owner.userId), jobOf(run.kind), { ...described, runId: run.id }, run.id, { priority });
   };
+}
+
+/**
+ * The run's job when its queue still keeps it, finished (null when the queue no longer does). A
+ * failed run whose job has not ended yet (its worker is still letting go of it) is a 409: moved
+ * back now, the job would end as failed after all, leaving the re-opened run with nothing to run it.
+ */
+async function finishedJob(deps: ApiDeps, run: RetryCandidate & { kind: SteppedKind }, owner: KeyOwner) {
+  const job = await deps.queues.of(owner.userId)[RUN_KIND_CATALOG[run.kind].queue].getJob(run.id);
+  const state = job ? await job.getState() : "unknown";
+  if (!job || state === "unknown") return null;
+  if (state === "failed" || state === "completed") return { job, state } as const;
+  throw notRetried(run.id, "JOB_NOT_FINISHED", `The run's job is ${state}, not finished yet: retry it in a moment`);
 }
 
 /**
@@ -87,9 +104,9 @@ export async function retryJob(deps: ApiDeps, jobId: string, owner: KeyOwner, bo
   const webhookUrl = body.webhook_url || null;
   await acceptWebhookUrls(deps.ds, owner.userId, [{ url: webhookUrl, field: "webhook_url" }]);
   const stepped = run as RetryCandidate & { kind: SteppedKind };
-  const job = (await deps.queues.of(owner.userId)[RUN_KIND_CATALOG[run.kind].queue].getJob(run.id)) ?? null;
+  const job = await finishedJob(deps, stepped, owner);
   const asked = { by: "client" as const, model, webhookUrl };
-  const done = await reopenAndRequeue(deps.ds, job, run.id, asked, requeue(deps, stepped, job, owner));
+  const done = await reopenAndRequeue(deps.ds, job?.job ?? null, run.id, asked, requeue(deps, stepped, job, owner));
   if ("refused" in done) throw notRetried(jobId, "JOB_NOT_FINISHED", done.refused);
   const accepted = acceptedReply(run.id);
   return { ...accepted, body: { ...(accepted.body as object), attempt: done.run.retries.length + 1 } };
