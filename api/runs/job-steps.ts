@@ -29,6 +29,8 @@ interface JobStep {
   charge: string | null;
   started_at: string;
   finished_at: string;
+  attempt: number;
+  reused: boolean;
 }
 
 const dollarsOf = (micros: string | number) => Number(micros) / 1e6;
@@ -50,6 +52,10 @@ function presentStep(line: LedgerLine): JobStep {
     charge: line.charge,
     started_at: started.toISOString(),
     finished_at: finished.toISOString(),
+    attempt: line.attempt,
+    // A finished call or a charge of an earlier attempt is taken from the record by each later
+    // one, never made or billed again; a cut-off or interrupted call is made again.
+    reused: line.attempt < line.run_attempt && line.status !== "cut_off" && line.status !== "interrupted",
   };
 }
 

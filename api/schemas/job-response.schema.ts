@@ -10,6 +10,7 @@ import { advancedResearchBatchResponseSchema, advancedResearchResponseSchema } f
 import { agentGenerateResponseSchema, autoSwarmBuilderResponseSchema } from "./builder-response.schema";
 import { reasoningResponseSchema } from "./reasoning-response.schema";
 import { webhookStateSchema } from "./webhook-response.schema";
+import { jobAttemptsSchema } from "./job-attempts.schema";
 
 /** 202 for `Prefer: respond-async` (or a batch that outlives the wait): where the result will be. */
 export const acceptedRunSchema = Joi.object({
@@ -68,14 +69,17 @@ const jobStateSchema = Joi.object({
 const succeeded = { status: Joi.valid("success").required() };
 
 /**
- * Each shape of the job read, with the run's webhook when it has one (see `webhookStateSchema`). A
+ * Each shape of the job read, with the run's webhook when it has one (see `webhookStateSchema`) and a
+ * retried run's `attempts`. A
  * shape that is also an endpoint's answer (`…Response`) is named `…Job` here: the answer has no `webhook`.
  */
 const withWebhook = (...shapes: Joi.ObjectSchema[]) =>
   Joi.alternatives(
     ...shapes.map((shape) => {
       const id = (shape.describe().flags as { id?: string } | undefined)?.id ?? "";
-      return shape.keys({ webhook: webhookStateSchema }).id(id.replace(/Response$/, "Job"));
+      return shape
+        .keys({ webhook: webhookStateSchema, attempts: jobAttemptsSchema })
+        .id(id.replace(/Response$/, "Job"));
     }),
   );
 

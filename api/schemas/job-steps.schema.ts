@@ -37,6 +37,16 @@ const jobStepSchema = Joi.object({
     .description("What a charge pays for; null for a call"),
   started_at: timestamp.required(),
   finished_at: timestamp.required(),
+  attempt: Joi.number()
+    .integer()
+    .min(1)
+    .required()
+    .description("The attempt of the run that made it (1 unless the run was retried: see `attempts` in its job read)"),
+  reused: Joi.boolean()
+    .required()
+    .description(
+      "Made by an earlier attempt and taken from the record by the later ones, not made or billed again (a cut-off or interrupted call never is)",
+    ),
 }).id("JobStep");
 
 /** `GET /v1/jobs/{job_id}/steps`'s body. */

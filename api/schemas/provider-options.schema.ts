@@ -87,6 +87,7 @@ export const providerOptionRules: Record<ProviderOption, Joi.Schema> = {
   sim_latency_ms: Joi.number().min(0).description("The bundled simulator only"),
   sim_error: Joi.number().integer().min(400).max(599).description("The bundled simulator only"),
   sim_error_times: Joi.number().integer().min(0).description("The bundled simulator only"),
+  sim_error_model: Joi.string().max(200).description("The bundled simulator only"),
   sim_retry_after_ms: Joi.number().integer().min(0).description("The bundled simulator only"),
   sim_reply: Joi.string().allow("").description("The bundled simulator only"),
   sim_tool_arguments: Joi.object()

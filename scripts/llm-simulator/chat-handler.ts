@@ -78,6 +78,7 @@ function respond(
   const error = controls.error;
   if (
     error !== undefined &&
+    (controls.errorModel === undefined || controls.errorModel === body.model) &&
     (controls.errorTimes === undefined || state.failures.shouldFail(requestKey(), controls.errorTimes))
   ) {
     recordRequest(state.journal, { at, body, status: error });

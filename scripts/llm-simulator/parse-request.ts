@@ -126,6 +126,12 @@ function parseControls(body: Record<string, unknown>): SimControls | { message: 
     }
     controls.errorTimes = times;
   }
+  const errorModel = body.sim_error_model;
+  if (errorModel !== undefined && errorModel !== null) {
+    if (typeof errorModel !== "string")
+      return { message: "Invalid 'sim_error_model': expected a model name.", param: "sim_error_model" };
+    controls.errorModel = errorModel;
+  }
   const retryAfter = body.sim_retry_after_ms;
   if (retryAfter !== undefined && retryAfter !== null) {
     if (

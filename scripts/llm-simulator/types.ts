@@ -61,6 +61,8 @@ export interface SimControls {
   error?: number;
   /** With `error`: how many identical requests fail before they start succeeding. */
   errorTimes?: number;
+  /** With `error`: fail only requests for this model (a model that is down), answer the others. */
+  errorModel?: string;
   /** With `error`: the wait to ask for in `Retry-After` / `retry-after-ms`. */
   retryAfterMs?: number;
   /** Exact answer text to use instead of the generated one. */

@@ -11,19 +11,20 @@ type Values = [string, string, ChargeKind, string | null, number, string | null]
 
 /**
  * Charges of executions holding their runs' leases (the owner is each row's last value), many
- * in one statement as steps are; per row, whether it was stored (false: stored already, or the
+ * in one statement as steps are (each as its run's current attempt's); per row, whether it was stored (false: stored already, or the
  * lease is gone).
  */
 const insertMany = async (ds: DataSource, rows: readonly Values[]) => {
   const stored = await sql<{ i: string }>(
     ds,
     `WITH allowed AS (
-       SELECT v.* FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::uuid[]) WITH ORDINALITY
+       SELECT v.*, jsonb_array_length(runs.retries) + 1 AS attempt
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::uuid[]) WITH ORDINALITY
          AS v(run_id, charge_key, kind, agent_name, amount, owner, i)
        JOIN runs ON runs.id = v.run_id AND runs.lease_owner IS NOT DISTINCT FROM v.owner
      ), inserted AS (
-       INSERT INTO run_charges (run_id, charge_key, kind, agent_name, amount)
-       SELECT run_id, charge_key, kind, agent_name, amount FROM allowed ORDER BY i
+       INSERT INTO run_charges (run_id, charge_key, kind, agent_name, amount, attempt)
+       SELECT run_id, charge_key, kind, agent_name, amount, attempt FROM allowed ORDER BY i
        ON CONFLICT DO NOTHING
        RETURNING run_id, charge_key
      )

@@ -29,24 +29,28 @@ export interface LedgerLine extends LedgerLineKey {
   charge: string | null;
   started_at: Date;
   finished_at: Date;
+  /** The attempt of its run that stored it (1 unless the run was retried). */
+  attempt: number;
+  /** The run's current attempt: a later one than the line's took it from the record. */
+  run_attempt: number;
 }
 
 /** Every line of the runs, priced, before any page is cut from them. */
 const PRICED_LINES = `
   WITH targets AS (
-    SELECT t.id, t.pos::int AS pos, r.job_id,
+    SELECT t.id, t.pos::int AS pos, r.job_id, jsonb_array_length(r.retries) + 1 AS run_attempt,
            round((COALESCE(r.usage ->> 'total_cost', r.usage -> 'billing_info' ->> 'total_cost'))::numeric * 1000000)
              AS bill_micros
       FROM unnest($1::uuid[]) WITH ORDINALITY AS t(id, pos) JOIN runs r ON r.id = t.id
   ), lines AS (
     SELECT s.run_id, 0 AS section, s.seq AS n, CASE WHEN s.role = 'tool' THEN 'tool' ELSE 'llm' END AS type,
            s.agent_name AS agent, s.role, s.model, s.input_tokens, s.output_tokens, s.cost, s.status,
-           NULL::text AS charge, s.started_at, s.finished_at
+           NULL::text AS charge, s.started_at, s.finished_at, s.attempt
       FROM run_steps s JOIN targets t ON t.id = s.run_id
     UNION ALL
     SELECT c.run_id, 1, (row_number() OVER (PARTITION BY c.run_id ORDER BY c.created_at, c.charge_key))::int,
            'charge', c.agent_name, NULL, NULL, 0, 0, c.amount, CASE WHEN c.amount < 0 THEN 'credited' ELSE 'charged' END,
-           c.kind, c.created_at, c.created_at
+           c.kind, c.created_at, c.created_at, c.attempt
       FROM run_charges c JOIN targets t ON t.id = c.run_id
   ), running AS (
     SELECT l.*, round((SUM(l.cost) OVER upto)::numeric * 1000000) AS upto_micros,
@@ -55,7 +59,7 @@ const PRICED_LINES = `
     WINDOW upto AS (PARTITION BY l.run_id ORDER BY l.section, l.n ROWS UNBOUNDED PRECEDING)
   ), priced AS (
     SELECT t.pos, t.job_id, r.section, r.n, r.type, r.agent, r.role, r.model, r.input_tokens, r.output_tokens,
-           r.status, r.charge, r.started_at, r.finished_at,
+           r.status, r.charge, r.started_at, r.finished_at, r.attempt, t.run_attempt,
            r.upto_micros - COALESCE(lag(r.upto_micros) OVER (PARTITION BY r.run_id ORDER BY r.section, r.n), 0)
              + CASE WHEN r.last AND t.bill_micros IS NOT NULL THEN t.bill_micros - r.upto_micros ELSE 0 END AS micros
       FROM running r JOIN targets t ON t.id = r.run_id

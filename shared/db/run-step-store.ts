@@ -47,7 +47,8 @@ type Values = unknown[];
  * locking rows in different orders could deadlock. So a claim committed while the statement runs
  * (well under a millisecond) may still see that step stored; it is a call the stale execution did
  * make, and the run's result stays its new owner's, whose completion is checked under the row's
- * lock. Returns, per row, whether it was stored (false: the lease is gone, or the step was stored
+ * lock. Each step is stored as its run's current attempt's (the run's retries so far, plus one).
+ * Returns, per row, whether it was stored (false: the lease is gone, or the step was stored
  * already); rows are told apart by their position, as two executions may send the same step in
  * one batch.
  */
@@ -55,16 +56,17 @@ const insertManySteps = async (ds: DataSource, rows: readonly Values[]) => {
   const stored = await sql<{ i: string }>(
     ds,
     `WITH allowed AS (
-       SELECT v.* FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[],
+       SELECT v.*, jsonb_array_length(runs.retries) + 1 AS attempt
+         FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[],
          $8::text[], $9::text[], $10::int[], $11::int[], $12::float8[], $13::float8[], $14::timestamptz[],
          $15::timestamptz[], $16::text[], $17::uuid[]) WITH ORDINALITY
          AS v(run_id, seq, step_key, agent_name, role, input, output, model, provider, input_tokens, output_tokens,
            cost, upstream_cost, started_at, finished_at, status, owner, i)
        JOIN runs ON runs.id = v.run_id AND runs.lease_owner IS NOT DISTINCT FROM v.owner
      ), inserted AS (
-       INSERT INTO run_steps (${STEP_COLUMNS})
+       INSERT INTO run_steps (${STEP_COLUMNS}, attempt)
        SELECT run_id, seq, step_key, agent_name, role, input, output, model, provider, input_tokens, output_tokens,
-         cost, upstream_cost, started_at, finished_at, status
+         cost, upstream_cost, started_at, finished_at, status, attempt
        FROM allowed ORDER BY i
        ON CONFLICT DO NOTHING
        RETURNING run_id, seq

@@ -55,6 +55,7 @@ const SIMULATOR_CONTROLS = [
   "sim_latency_ms",
   "sim_error",
   "sim_error_times",
+  "sim_error_model",
   "sim_retry_after_ms",
   "sim_reply",
   "sim_tool_arguments",

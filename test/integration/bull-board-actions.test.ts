@@ -137,7 +137,7 @@ describe("operators' actions in Bull Board", () => {
     const owner = await h.newKey();
     const marker = uniqueMarker("board-cut-short");
     const jobId = await failedSwarm(owner.key, marker);
-    expect(await reopenFailedRun(h.deps.ds, jobId)).to.include({ status: "queued" });
+    expect(await reopenFailedRun(h.deps.ds, jobId, { by: "operator" })).to.include({ status: "queued" });
     expect((await board("GET", `/queues/swarm/${jobId}`)).body.status).to.equal("failed");
 
     const retried = await board("PUT", `/queues/swarm/${jobId}/retry`);

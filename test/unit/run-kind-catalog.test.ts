@@ -1,12 +1,13 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Context } from "koa";
 import type { ApiDeps } from "../../api/deps";
 import type { RateLimiter } from "../../api/limits/rate-limiter";
 import { EXECUTION_API_INFO } from "../../api/openapi/document-info";
 import { buildOpenApiDocument } from "../../api/openapi/document";
-import { retryRefusal } from "../../api/runs/operator-retry";
-import { v1Routers } from "../../api/routes/v1";
+import { retryRefusal } from "../../api/runs/run-retry";
+import { admissionOf, v1Routers } from "../../api/routes/v1";
 import type { RetryCandidate } from "../../shared/db/runs/run-retries";
 import { JOBS, keepsLaunchKey } from "../../shared/queues/registry";
 import {
@@ -27,6 +28,14 @@ const POSTS_STARTING_NO_RUN: Record<string, string> = {
   "/v1/webhooks/secret/rotate": "makes a new webhook signing secret",
 };
 
+/**
+ * The `/v1` POST routes that start a stored run again rather than a new one (so not a catalog
+ * path): each counts against the daily ceiling too, as `admissionOf` says.
+ */
+const POSTS_RESTARTING_RUNS: Record<string, string> = {
+  "/v1/jobs/:job_id/retry": "/v1/jobs/0b7e0000-0000-4000-8000-00000000ab12/retry",
+};
+
 /** Every `/v1` POST route the routers serve (built without serving: a router reads its deps per request). */
 function v1PostRoutes(): string[] {
   const routers = v1Routers({} as ApiDeps, {} as RateLimiter);
@@ -44,7 +53,13 @@ describe("the run-kind catalog", () => {
   it("every /v1 POST route either starts runs (a catalog path, so it counts against the daily ceiling) or is named here as starting none", () => {
     const posts = v1PostRoutes();
     expect(posts.length).to.be.above(RUN_PATHS.size);
-    const unaccounted = posts.filter((path) => !RUN_PATHS.has(path) && !(path in POSTS_STARTING_NO_RUN));
+    const unaccounted = posts.filter(
+      (path) => !RUN_PATHS.has(path) && !(path in POSTS_STARTING_NO_RUN) && !(path in POSTS_RESTARTING_RUNS),
+    );
+    for (const example of Object.values(POSTS_RESTARTING_RUNS)) {
+      const ctx = { method: "POST", path: example, request: { body: {} } } as unknown as Context;
+      expect(admissionOf(ctx).startsRuns, `${example} counts against the daily ceiling`).to.equal(true);
+    }
     expect(
       unaccounted,
       "a POST route that is neither a run path of the catalog nor named as starting none",

@@ -1,3 +1,4 @@
+import { withRetryModels } from "../../shared/runs/retry-models";
 import type { Run } from "../../shared/db/entities/run.entity";
 import { config } from "../../shared/config";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
@@ -62,7 +63,9 @@ export async function executeRun<R extends ExecutedRun>(
   // Ended already (a duplicate delivery, or a job moved back to its queue without re-opening its
   // run): nothing runs, and the job ends the way the run did (see the worker pool).
   if ("ended" in claimed) return { runId, ...(claimed.ended ? jobOutcome(claimed.ended) : {}) };
-  const { run, lease } = claimed;
+  const { lease } = claimed;
+  // A client's retry may have given the agents that failed another model.
+  const run = withRetryModels(claimed.run);
   if (!isRunFor(run, how)) giveUp(lease, new Error(`Run ${runId} is a ${run.kind} run, not ${how.kind}`));
   const earlier =
     run.attempts > 1

@@ -14,7 +14,7 @@ import { agentBatchRouter } from "./agent/agent-batch.router";
 import { AGENT_COMPLETIONS_PATH, agentRouter } from "./agent/agent.router";
 import { agentsListRouter } from "./agent/agents-list.router";
 import { builderRouter } from "./builder/builder.router";
-import { jobsRouter } from "./jobs/jobs.router";
+import { isJobRetryPath, jobsRouter } from "./jobs/jobs.router";
 import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
@@ -93,12 +93,12 @@ function wrappedItems(path: string, body: unknown): unknown {
  * What a `/v1` request costs against the rate limits. A JSON array body counts one point per item
  * (a batch of N items is N requests), whatever the path, so no spelling of a batch path can make
  * it count as one; an array over `MAX_BATCH_SIZE` counts one, as it is refused before anything
- * runs. A POST to a path that starts runs is also refused once the account's daily spend is used
- * up. The router ignores case and a trailing slash, so the path is compared the same way.
+ * runs. A POST to a path that starts runs (a run's retry included) is also refused once the
+ * account's daily spend is used up. The router ignores case and a trailing slash, so the path is compared the same way.
  */
 export function admissionOf(ctx: Context): Admission {
   const path = routedPath(ctx);
   const body = wrappedItems(path, ctx.request.body) ?? ctx.request.body;
   const points = Array.isArray(body) && body.length <= config.maxBatchSize ? Math.max(1, body.length) : 1;
-  return { points, startsRuns: ctx.method === "POST" && RUN_PATHS.has(path) };
+  return { points, startsRuns: ctx.method === "POST" && (RUN_PATHS.has(path) || isJobRetryPath(path)) };
 }

@@ -19,6 +19,8 @@ export interface RunCharge {
   /** US dollars at the price billed. */
   amount: number;
   created_at: Date;
+  /** Which attempt of its run stored it (1 unless the run was retried); set by the insert, from the run. */
+  attempt?: number;
 }
 
 export const RunChargeEntity = new EntitySchema<RunCharge>({
@@ -31,5 +33,6 @@ export const RunChargeEntity = new EntitySchema<RunCharge>({
     agent_name: { type: "text", nullable: true },
     amount: { type: "double precision" },
     created_at: { type: "timestamptz", createDate: true },
+    attempt: { type: "int", default: 1 },
   },
 });

@@ -34,6 +34,8 @@ export interface RunStep {
   upstream_cost: number | null;
   started_at: Date;
   finished_at: Date;
+  /** Which attempt of its run stored it (1 unless the run was retried); set by the insert, from the run. */
+  attempt?: number;
 }
 
 export const RunStepEntity = new EntitySchema<RunStep>({
@@ -56,5 +58,6 @@ export const RunStepEntity = new EntitySchema<RunStep>({
     upstream_cost: { type: "double precision", nullable: true },
     started_at: { type: "timestamptz" },
     finished_at: { type: "timestamptz" },
+    attempt: { type: "int", default: 1 },
   },
 });

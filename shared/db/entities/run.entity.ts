@@ -39,13 +39,25 @@ export interface RunError {
   [detail: string]: unknown;
 }
 
+/** Another model for the agents whose last turn failed, asked by a client's retry. */
+export interface RetryModel {
+  model_name: string;
+  /** The request's agents (by name) that run on it from that attempt on. */
+  agents: string[];
+}
+
 /**
- * How an attempt of a run ended before an operator retried it (Bull Board's Retry re-opens a
- * failed run): one entry per retry, oldest first, in `runs.retries`.
+ * How an attempt of a run ended before it was retried (its client's `POST /v1/jobs/{job_id}/retry`
+ * or an operator's Retry in Bull Board re-opens a failed run): one entry per retry, oldest first,
+ * in `runs.retries`.
  */
-interface RunRetry {
-  /** When the operator retried the run (ISO 8601). */
+export interface RunRetry {
+  /** When the run was retried (ISO 8601). */
   retried_at: string;
+  /** Who retried it (entries from before clients could retry have none: an operator). */
+  by?: "client" | "operator";
+  /** The model the retry gave the agents that had failed, when it gave one. */
+  model?: RetryModel | null;
   status: RunStatus;
   error: RunError | null;
   /** What the attempt had spent (its steps stay in `run_steps` and replay in the next attempt). */
@@ -87,7 +99,7 @@ interface RunRecord<Kind extends RunKind, Request, Output, Usage> {
   webhook_url: string | null;
   /** Deliveries of its job that claimed the run (a crashed worker's retry counts, as does an operator's retry). */
   attempts: number;
-  /** How each attempt before an operator's retry ended (see `RunRetry`). */
+  /** How each attempt before a retry ended (see `RunRetry`). */
   retries: RunRetry[];
   /** The execution holding the run (see `claimRunLease`), and until when. */
   lease_owner: string | null;

@@ -48,15 +48,16 @@ const COMPLETE_WITH_LEDGER = `WITH v AS (
     SELECT * FROM unnest($1::uuid[], $2::jsonb[], $3::jsonb[], $4::uuid[], $5::jsonb[], $6::jsonb[])
       AS v(id, output, usage, owner, steps, charges)
   ), leased AS (
-    SELECT v.id, v.steps, v.charges FROM v JOIN runs ON runs.id = v.id AND runs.lease_owner IS NOT DISTINCT FROM v.owner
+    SELECT v.id, v.steps, v.charges, jsonb_array_length(runs.retries) + 1 AS attempt
+      FROM v JOIN runs ON runs.id = v.id AND runs.lease_owner IS NOT DISTINCT FROM v.owner
   ), new_steps AS (
-    INSERT INTO run_steps (${STEP_COLUMNS})
-    SELECT leased.id, ${STEP_COLUMNS.replace("run_id, ", "").replace(/(\w+)/g, "s.$1")}
+    INSERT INTO run_steps (${STEP_COLUMNS}, attempt)
+    SELECT leased.id, ${STEP_COLUMNS.replace("run_id, ", "").replace(/(\w+)/g, "s.$1")}, leased.attempt
       FROM leased, jsonb_populate_recordset(NULL::run_steps, leased.steps) s
     ON CONFLICT DO NOTHING RETURNING run_id, seq
   ), new_charges AS (
-    INSERT INTO run_charges (run_id, charge_key, kind, agent_name, amount)
-    SELECT leased.id, c.charge_key, c.kind, c.agent_name, c.amount
+    INSERT INTO run_charges (run_id, charge_key, kind, agent_name, amount, attempt)
+    SELECT leased.id, c.charge_key, c.kind, c.agent_name, c.amount, leased.attempt
       FROM leased, jsonb_populate_recordset(NULL::run_charges, leased.charges) c
     ON CONFLICT DO NOTHING RETURNING run_id, charge_key
   ), done AS (

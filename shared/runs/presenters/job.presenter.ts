@@ -10,6 +10,7 @@ import { presentBatchedGridWorkflow, presentGraphWorkflow } from "./workflow.pre
 import { presentReasoningCompletion } from "./reasoning-completion.presenter";
 import { PUBLIC_STATUS } from "./run-status";
 import { presentStoppedRun } from "./stopped-run.presenter";
+import { presentAttempts } from "./run-attempts.presenter";
 
 /** A succeeded run's stored answer, from its row and (for a batch) its items in item order. */
 type SuccessPresenter<K extends RunKind> = (run: RunOfKind<K>, items: RunOfKind<ChildKindOf<K>>[]) => object;
@@ -46,8 +47,17 @@ function presentSuccess<K extends RunKind>(run: RunOfKind<K>, children: Run[]): 
   return present(run, items as RunOfKind<ChildKindOf<K>>[]) as Record<string, unknown>;
 }
 
-/** `GET /v1/jobs/{job_id}`: the stored response of a finished run, or its state while it runs. */
+/**
+ * `GET /v1/jobs/{job_id}`: the stored response of a finished run, or its state while it runs; a
+ * retried run's with its `attempts`.
+ */
 export function presentJob(run: Run, children: Run[] = []): Record<string, unknown> {
+  const attempts = presentAttempts(run);
+  const job = presentJobOnly(run, children);
+  return attempts ? { ...job, attempts } : job;
+}
+
+function presentJobOnly(run: Run, children: Run[]): Record<string, unknown> {
   const status = PUBLIC_STATUS[run.status];
   const success = run.status === "succeeded" ? presentSuccess(run, children) : null;
   // A run its budget wound down keeps the `incomplete` status its answer gave.

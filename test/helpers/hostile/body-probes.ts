@@ -268,12 +268,9 @@ export class BodyProbes extends OperationProbes {
     const notJson = refused(400, 415);
     if (this.json) {
       this.add("content-type", "text/plain", notJson, { body: Buffer.from(text), contentType: "text/plain" });
-      this.add(
-        "content-type",
-        "application/x-www-form-urlencoded",
-        notJson,
-        encodeBody("application/x-www-form-urlencoded", this.base),
-      );
+      const form = encodeBody("application/x-www-form-urlencoded", this.base);
+      // A base without fields (a body whose fields are all optional) is an empty form: no body at all.
+      if (form.body.length > 0) this.add("content-type", "application/x-www-form-urlencoded", notJson, form);
       this.add("content-type", "multipart/form-data", notJson, asMultipart(text));
       this.add("content-type", "application/xml", notJson, {
         body: Buffer.from("<hostile/>"),
@@ -325,7 +322,8 @@ export class BodyProbes extends OperationProbes {
       ["a 100,000-digit number", "1".repeat(100_000)],
       ["a lone backslash escape", '{"hostile": "\\x"}'],
     ];
-    for (const [label, body] of malformed)
+    // A spoiling that leaves the text as it was (no quotes to swap in `{}`) is no malformed body.
+    for (const [label, body] of malformed.filter(([, spoilt]) => spoilt !== text))
       this.add("malformed-json", label, refused(400, 422), {
         body: Buffer.from(body),
         contentType: "application/json",

@@ -8,9 +8,19 @@ import { validQuery } from "../../../http/validate-query";
 import { listJobs, type JobListQuery } from "../../../runs/job-list";
 import { listJobSteps, type JobStepsQuery } from "../../../runs/job-steps";
 import { cancelJob, readJob } from "../../../runs/jobs";
+import { retryJob, type RetryJobBody } from "../../../runs/client-retry";
+import { validateBody } from "../../../http/validate";
+import { writeReply } from "../../../http/write-reply";
+import { jobRetryRequestSchema, retriedRunSchema } from "../../../schemas/job-retry.schema";
 import { jobListQuerySchema, jobListResponseSchema } from "../../../schemas/job-list.schema";
 import { jobStepsQuerySchema, jobStepsResponseSchema } from "../../../schemas/job-steps.schema";
 import { cancelledJobSchema, jobResponseSchema } from "../../../schemas/job-response.schema";
+
+/** A client's retry of its failed run. */
+const JOB_RETRY_PATH = "/v1/jobs/{job_id}/retry";
+
+/** Whether a path (lower case, no trailing slash) is a run's retry: it starts runs, so it counts against the daily spend (see `admissionOf`). */
+export const isJobRetryPath = (path: string): boolean => /^\/v1\/jobs\/[^/]+\/retry$/.test(path);
 
 const jobParams = Joi.object({
   job_id: Joi.string().description("The `job_id` (or a batch's `batch_id`) a run was answered with"),
@@ -74,9 +84,37 @@ const jobsOperations: Operation[] = [
       409: apiError("The run has already ended (`JOB_FINISHED`, with `job_id`)"),
     },
   },
+  {
+    method: "post",
+    path: JOB_RETRY_PATH,
+    summary: "Retry a failed run from its last good step",
+    description:
+      "Starts a failed run of the caller's account again (whatever failed it: a provider, an agent, its time or spend budget). The new attempt reuses every LLM and tool call the run finished, from the record: they are not sent again nor billed again, and only its new calls are charged. It is admitted and queued like a new run (the rate limits, the account's daily spend, fair dispatch) and answered 202 at once, as `Prefer: respond-async` is: poll `GET /v1/jobs/{job_id}` (which lists the run's `attempts`), follow its steps (each says its `attempt` and whether it was `reused`), or give a `webhook_url`. `model_name` gives the agents whose last turn failed another model (agent and swarm runs). A batch, a batch item and a token launch are not retried; nor is a run that is queued, running, succeeded or cancelled (409). Of two retries at once, one is answered 202 and the other 409 `JOB_NOT_FINISHED`. Free: only the attempt's new calls are billed.",
+    tags: ["Jobs"],
+    access: "apiKey",
+    pathParams: jobParams,
+    request: { body: jobRetryRequestSchema, description: "Optional: no body retries the run as it was" },
+    responses: {
+      202: {
+        description: "The run is queued again: `status_url` reads it",
+        body: retriedRunSchema,
+        headers: { Location: { description: "`/v1/jobs/{job_id}`", schema: { type: "string" } } },
+      },
+      400: apiError(
+        "`model_name` names a model the service cannot serve, or the run names no agents' models (`MODEL_OVERRIDE_UNSUPPORTED`); `webhook_url` is refused (`INVALID_WEBHOOK_URL`, `EGRESS_REFUSED`)",
+      ),
+      404: noJob,
+      409: apiError(
+        "The run is not retried (with `job_id`): `JOB_NOT_FINISHED` (queued or running, or another retry just re-opened it), `JOB_NOT_FAILED` (it succeeded or was cancelled; with `status`), `JOB_NOT_RETRYABLE` (a batch, a batch item, a token launch, a revoked key, older than a day)",
+      ),
+    },
+  },
 ];
 
-/** `GET /v1/jobs` lists the caller's account's runs, `GET /v1/jobs/{job_id}` reads one, `DELETE` cancels one still going. */
+/**
+ * `GET /v1/jobs` lists the caller's account's runs, `GET /v1/jobs/{job_id}` reads one, `DELETE` cancels one still going,
+ * `POST /v1/jobs/{job_id}/retry` starts a failed one again from its last good step.
+ */
 export function jobsRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.get("/v1/jobs", async (ctx) => {
@@ -91,6 +129,9 @@ export function jobsRouter(deps: ApiDeps): Router {
   });
   router.delete("/v1/jobs/:job_id", async (ctx) => {
     ctx.body = await cancelJob(deps, ctx.params.job_id, ctx.state.auth.userId);
+  });
+  router.post("/v1/jobs/:job_id/retry", validateBody<RetryJobBody>(jobRetryRequestSchema), async (ctx) => {
+    await writeReply(ctx, await retryJob(deps, ctx.params.job_id, ctx.state.auth, ctx.state.body));
   });
   return documentRoutes(router, ...jobsOperations);
 }
