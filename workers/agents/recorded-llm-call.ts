@@ -10,6 +10,7 @@ import { countLlmCall } from "../../shared/metrics/llm";
 import { secondsSince } from "../../shared/metrics/registry";
 import type { AgentContext } from "./agent-context";
 import { withLlmSlot } from "./llm-slots";
+import { ProviderTurns } from "./provider-turns";
 import type { CallAllowance } from "./call-allowance";
 import type { InFlightCall } from "./spend-pools";
 import { billCaller } from "./run-charges";
@@ -142,14 +143,27 @@ export async function recordedLlmCall(
       try {
         // A call noted in flight counts as sent only as its request is written: a worker dying while
         // the call waits for its slot, or while the SDK builds the request, leaves nothing to bill.
-        const reply = await withLlmSlot(ctx.signal, () =>
-          countedCall(target, () =>
-            onRequestLeaving(
-              () => ctx.budget.callSent(allowance),
-              () => chatCompletion(target, request, { signal: ctx.signal, onText }),
+        // The provider key's turn is waited for before the slot, so a call held back by the key's
+        // window leaves the slot to calls for other keys.
+        const turns = new ProviderTurns(target, request, ctx.signal);
+        await turns.next();
+        const beforeRetry = () => turns.next();
+        let reply;
+        try {
+          reply = await withLlmSlot(ctx.signal, () =>
+            countedCall(target, () =>
+              onRequestLeaving(
+                () => ctx.budget.callSent(allowance),
+                () => chatCompletion(target, request, { signal: ctx.signal, onText, beforeRetry }),
+              ),
             ),
-          ),
-        );
+          );
+        } catch (err) {
+          const consumed = consumptionOf(err);
+          turns.settle(consumed ? consumed.inputTokens + consumed.outputTokens : 0);
+          throw err;
+        }
+        turns.settle(reply.inputTokens + reply.outputTokens);
         const output = assistantMessage(reply.message, reply.truncated);
         return pricedOutcome(target, reply.inputTokens, reply.outputTokens, output);
       } catch (err) {
