@@ -123,7 +123,8 @@ function charge(
  * budget and usage under `meta.agentName` (with the agent's per-agent charge on its first call).
  * The caller reserves the call's `allowance` from the budget before building `request` (its output
  * cap, and `callerCharge` as its `charge`); a call that fails gives it back, a call
- * whose run is cancelled while it waits for a slot under `LLM_MAX_IN_FLIGHT` too. A call cut off
+ * whose run is cancelled while it waits for its provider key's turn (`provider-turns.ts`) or for a
+ * slot under `LLM_MAX_IN_FLIGHT` too. A call cut off
  * while the provider had it (the run's deadline or cancel, a stream failing part-way) is charged
  * what it consumed and stored as a `cut_off` step before its error goes on.
  */
