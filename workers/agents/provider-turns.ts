@@ -17,21 +17,22 @@ function estimatedCallTokens(request: ChatRequest): number {
  */
 export class ProviderTurns {
   private readonly turns: Turn[] = [];
-  private readonly estimate: number;
+  /** Estimated only for a guarded key: an unguarded call costs no pass over its prompt. */
+  private estimate = 0;
 
   constructor(
     private readonly target: LimitedTarget,
-    request: ChatRequest,
+    private readonly request: ChatRequest,
     private readonly signal: AbortSignal | undefined,
-  ) {
-    this.estimate = estimatedCallTokens(request);
-  }
+  ) {}
+
+  private estimated = (): number => (this.estimate ||= estimatedCallTokens(this.request));
 
   /** Waits for the next turn; a run whose signal fires while it waits ends with `RunAbortedError`. */
   async next(): Promise<void> {
     const { signal } = this;
     try {
-      const turn = await providerLimiter.awaitTurn(this.target, currentLlmAccount(), this.estimate, signal);
+      const turn = await providerLimiter.awaitTurn(this.target, currentLlmAccount(), this.estimated, signal);
       if (turn) this.turns.push(turn);
     } catch (err) {
       throw signal?.aborted ? new RunAbortedError(abortReason(signal)) : err;

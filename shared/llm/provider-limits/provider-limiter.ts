@@ -91,18 +91,20 @@ export class ProviderLimiter {
 
   /**
    * Resolves when the call may go to the provider under its key's limits, its turn taken; null at
-   * once when the key is unguarded. Rejects with the signal's reason when it aborts first.
+   * once when the key is unguarded (its tokens not even estimated). Rejects with the signal's
+   * reason when it aborts first.
    */
   async awaitTurn(
     target: LimitedTarget,
     party: TurnParty,
-    estimatedTokens: number,
+    estimateTokens: () => number,
     signal?: AbortSignal,
   ): Promise<Turn | null> {
     const keyId = providerKeyId(target.apiKey);
     const limits = this.configured(target.provider);
     if (!limits && !this.learned.has(keyId)) return null;
     const start = performance.now();
+    const estimatedTokens = estimateTokens();
     let gate = this.gates.get(keyId);
     if (!gate) this.gates.set(keyId, (gate = new FairSemaphore(1)));
     let release;
