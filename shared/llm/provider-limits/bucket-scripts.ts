@@ -58,9 +58,13 @@ local ruse, tuse = -1, -1
 if rt then ruse = math.floor(1000 * (rt - now) / rw) end
 if tt then tuse = math.floor(1000 * (tt - now) / tw) end
 if wait > 0 then return {math.ceil(wait), ruse, tuse} end
-if rt then redis.call('HSET', KEYS[1], 'rt', rt) end
-if tt then redis.call('HSET', KEYS[1], 'tt', tt) end
-if rt or tt then redis.call('PEXPIRE', KEYS[1], ${BUCKET_TTL_MS}) end
+local taken = {}
+if rt then taken[#taken + 1] = 'rt'; taken[#taken + 1] = rt end
+if tt then taken[#taken + 1] = 'tt'; taken[#taken + 1] = tt end
+if #taken > 0 then
+  redis.call('HSET', KEYS[1], unpack(taken))
+  redis.call('PEXPIRE', KEYS[1], ${BUCKET_TTL_MS})
+end
 return {0, ruse, tuse}
 `;
 
