@@ -23,6 +23,7 @@ import { RunLeasedError } from "./handlers/run-lease";
 import { asAccount } from "./agents/llm-account";
 import { CoalescedJobReport } from "./coalesced-job-report";
 import { MemoryCeiling } from "./memory-ceiling";
+import { providerLimiter } from "../shared/llm/provider-limits/provider-limiter";
 
 export interface WorkerPool {
   workers: Worker[];
@@ -213,6 +214,7 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
       // Abandoned runs still waited for are failed now (see failAbandonedRun), before Redis and Postgres go.
       await Promise.allSettled(abandoning);
       await cancels.close();
+      await providerLimiter.close();
       redis.disconnect();
     },
   };

@@ -11,6 +11,7 @@ import { buildReply } from "./reply";
 import { scriptFor, withScript } from "./scripts";
 import { buildFrames, sendStream } from "./sse";
 import { runAt } from "./timing";
+import type { RateLimits } from "./rate-limits";
 import type { JournalEntry, Reply, ScriptedReply } from "./types";
 
 /** Mutable state one simulator instance shares across requests. */
@@ -21,6 +22,14 @@ export interface SimulatorState {
   scripts: ScriptedReply[];
   /** Chat requests open now and the most open at once since the last reset (a client's real concurrency). */
   concurrency: { now: number; peak: number };
+  /** Requests and tokens per window per API key (none unless set). */
+  rateLimits: RateLimits;
+}
+
+/** The bearer token of a request: the API key its limits are counted against. */
+function apiKeyOf(req: IncomingMessage): string {
+  const auth = req.headers.authorization ?? "";
+  return auth.toLowerCase().startsWith("bearer ") ? auth.slice(7).trim() : "";
 }
 
 // Far above any real prompt, low enough that a runaway client cannot exhaust memory.
@@ -38,10 +47,11 @@ export function handleChatCompletion(req: IncomingMessage, res: ServerResponse, 
   concurrency.peak = Math.max(concurrency.peak, ++concurrency.now);
   // Open until answered or dropped by the client (an aborted call closes its connection).
   res.once("close", () => concurrency.now--);
+  const apiKey = apiKeyOf(req);
   readBody(req, BODY_LIMIT_BYTES, (raw) => {
     // This runs outside the server's request callback, so its own guard is needed.
     try {
-      respond(res, state, raw, startedAt, at);
+      respond(res, state, raw, startedAt, at, apiKey);
     } catch (err) {
       sendInternalError(res, err);
     }
@@ -54,6 +64,7 @@ function respond(
   raw: string | undefined,
   startedAt: number,
   at: string,
+  apiKey: string,
 ): void {
   if (raw === undefined) {
     if (res.headersSent || res.destroyed) return;
@@ -93,6 +104,14 @@ function respond(
     if (!(err instanceof SampleTooLargeError)) throw err;
     recordRequest(state.journal, { at, body, status: 400 });
     sendError(res, 400, err.message);
+    return;
+  }
+  // The provider's limits count what the request uses: its prompt and the answer it gets.
+  const rate = state.rateLimits.take(apiKey, reply.promptTokens + reply.completionTokens);
+  if (rate) for (const [name, value] of Object.entries(rate.headers)) res.setHeader(name, value!);
+  if (rate?.retryAfterMs !== undefined) {
+    recordRequest(state.journal, { at, body, status: 429 });
+    sendError(res, 429, `Rate limit reached for requests: please try again in ${rate.retryAfterMs}ms.`);
     return;
   }
   recordRequest(state.journal, { at, body, status: 200 });

@@ -7,6 +7,7 @@ import { readBody, sendJson } from "./http-io";
 import { scriptProblem, scriptRule } from "./scripts";
 import { isListedModel, modelList, modelObject } from "./models";
 import { warmTokenizer } from "./tokens";
+import { RateLimits, type KeyRateLimit } from "./rate-limits";
 import type { JournalEntry, ScriptedReply } from "./types";
 
 export interface SimulatorOptions {
@@ -14,6 +15,8 @@ export interface SimulatorOptions {
   host?: string;
   /** Port to bind; 0 picks a free one. Default 8090. */
   port?: number;
+  /** Requests and tokens per window every API key gets (default: none). */
+  rateLimit?: KeyRateLimit;
 }
 
 export interface Simulator {
@@ -35,6 +38,11 @@ export interface Simulator {
   script(rule: ScriptedReply): void;
   /** Forgets every scripted answer. */
   clearScripts(): void;
+  /**
+   * Sets the requests and tokens per window of one API key (the bearer token; "" for every key
+   * not set on its own), or with null lifts them; every key's window starts whole again.
+   */
+  setRateLimit(apiKey: string, limit: KeyRateLimit | null): void;
   /** Stops listening and drops open connections (including in-flight streams). */
   close(): Promise<void>;
 }
@@ -120,6 +128,7 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
     failures: new FailureCounter(),
     scripts: [],
     concurrency: { now: 0, peak: 0 },
+    rateLimits: new RateLimits(opts.rateLimit ?? null),
   };
   const clearJournal = () => {
     state.journal.length = 0;
@@ -161,6 +170,9 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
     },
     clearScripts() {
       state.scripts.length = 0;
+    },
+    setRateLimit(apiKey, limit) {
+      state.rateLimits.set(apiKey, limit);
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -8,6 +8,7 @@ import { llm } from "./llm";
 import { marketplace } from "./marketplace";
 import { metrics } from "./metrics";
 import { pricing } from "./pricing";
+import { providerLimits } from "./provider-limits";
 import { queues } from "./queues";
 import { rateLimits } from "./rate-limits";
 import { redis } from "./redis";
@@ -36,6 +37,7 @@ export const domains = {
   queues,
   secrets,
   llm,
+  providerLimits,
   runs,
   pricing,
   rateLimits,
@@ -68,6 +70,7 @@ function buildConfig(env: ValidatedEnv) {
     ...queues.load(env),
     ...secrets.load(env),
     ...llm.load(env),
+    ...providerLimits.load(env),
     ...runs.load(env),
     ...egress.load(env),
     ...tools.load(env),

@@ -31,6 +31,8 @@ export interface ChatOptions {
   signal?: AbortSignal;
   /** When given, the call streams and each piece of text is passed here as it arrives. */
   onText?: (text: string) => void;
+  /** Waited for before each retry (the provider key's turn under its shared limits). */
+  beforeRetry?: () => Promise<void>;
 }
 
 const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
@@ -181,7 +183,11 @@ export async function chatCompletion(
   const attempt: Attempt = { inFlight: false };
   try {
     const retrying = (error: unknown) => !emitted.any && !signal?.aborted && isRetryable(error);
-    return await pRetry(() => (attempts++, once(target, request, options, emitted, attempt)), {
+    const tryOnce = async () => {
+      if (attempts++ > 0) await options.beforeRetry?.();
+      return once(target, request, options, emitted, attempt);
+    };
+    return await pRetry(tryOnce, {
       retries: config.llm.maxRetries,
       minTimeout: config.llm.retryBaseMs,
       maxTimeout: config.llm.retryMaxDelayMs,

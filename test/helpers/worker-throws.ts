@@ -76,6 +76,11 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "the run was cancelled, reached its deadline or the worker drained while its LLM call waited for a slot under LLM_MAX_IN_FLIGHT: a run stopping, not a request refused",
   },
   {
+    file: "workers/agents/provider-turns.ts",
+    throwText: "throw signal?.aborted ? new RunAbortedError(abortReason(signal)) : err;",
+    why: "the run was cancelled, reached its deadline or the worker drained while its LLM call waited for its provider key's turn: a run stopping, not a request refused",
+  },
+  {
     file: "workers/agents/mcp/mcp-connection.ts",
     throwText: "the tool list did not end",
     why: "the MCP server paginates forever",

@@ -10,6 +10,7 @@ import { countLlmCall } from "../../shared/metrics/llm";
 import { secondsSince } from "../../shared/metrics/registry";
 import type { AgentContext } from "./agent-context";
 import { withLlmSlot } from "./llm-slots";
+import { ProviderTurns } from "./provider-turns";
 import type { CallAllowance } from "./call-allowance";
 import type { InFlightCall } from "./spend-pools";
 import { billCaller } from "./run-charges";
@@ -122,7 +123,8 @@ function charge(
  * budget and usage under `meta.agentName` (with the agent's per-agent charge on its first call).
  * The caller reserves the call's `allowance` from the budget before building `request` (its output
  * cap, and `callerCharge` as its `charge`); a call that fails gives it back, a call
- * whose run is cancelled while it waits for a slot under `LLM_MAX_IN_FLIGHT` too. A call cut off
+ * whose run is cancelled while it waits for its provider key's turn (`provider-turns.ts`) or for a
+ * slot under `LLM_MAX_IN_FLIGHT` too. A call cut off
  * while the provider had it (the run's deadline or cancel, a stream failing part-way) is charged
  * what it consumed and stored as a `cut_off` step before its error goes on.
  */
@@ -142,14 +144,27 @@ export async function recordedLlmCall(
       try {
         // A call noted in flight counts as sent only as its request is written: a worker dying while
         // the call waits for its slot, or while the SDK builds the request, leaves nothing to bill.
-        const reply = await withLlmSlot(ctx.signal, () =>
-          countedCall(target, () =>
-            onRequestLeaving(
-              () => ctx.budget.callSent(allowance),
-              () => chatCompletion(target, request, { signal: ctx.signal, onText }),
+        // The provider key's turn is waited for before the slot, so a call held back by the key's
+        // window leaves the slot to calls for other keys.
+        const turns = new ProviderTurns(target, request, ctx.signal);
+        await turns.next();
+        const beforeRetry = () => turns.next();
+        let reply;
+        try {
+          reply = await withLlmSlot(ctx.signal, () =>
+            countedCall(target, () =>
+              onRequestLeaving(
+                () => ctx.budget.callSent(allowance),
+                () => chatCompletion(target, request, { signal: ctx.signal, onText, beforeRetry }),
+              ),
             ),
-          ),
-        );
+          );
+        } catch (err) {
+          const consumed = consumptionOf(err);
+          turns.settle(consumed ? consumed.inputTokens + consumed.outputTokens : 0);
+          throw err;
+        }
+        turns.settle(reply.inputTokens + reply.outputTokens);
         const output = assistantMessage(reply.message, reply.truncated);
         return pricedOutcome(target, reply.inputTokens, reply.outputTokens, output);
       } catch (err) {
