@@ -23,6 +23,7 @@ import { RunLeasedError } from "./handlers/run-lease";
 import { asAccount } from "./agents/llm-account";
 import { CoalescedJobReport } from "./coalesced-job-report";
 import { MemoryCeiling } from "./memory-ceiling";
+import { parseTraceparent } from "../shared/tracing/traceparent";
 
 export interface WorkerPool {
   workers: Worker[];
@@ -119,6 +120,7 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
                 announce,
                 finalAttempt,
                 job: report,
+                tracedFrom: parseTraceparent((job.data as { traceparent?: unknown }).traceparent),
               }),
             ),
           );

@@ -19,6 +19,7 @@ import type { ValidatedEnv } from "./setting";
 import { solana } from "./solana";
 import { storage } from "./storage";
 import { tools } from "./tools";
+import { tracing } from "./tracing";
 
 export type { RedisClusterConfig } from "./redis";
 
@@ -40,6 +41,7 @@ export const domains = {
   pricing,
   rateLimits,
   egress,
+  tracing,
   tools,
   sessions,
   marketplace,
@@ -70,6 +72,7 @@ function buildConfig(env: ValidatedEnv) {
     ...llm.load(env),
     ...runs.load(env),
     ...egress.load(env),
+    ...tracing.load(env),
     ...tools.load(env),
     ...rateLimits.load(env),
     platform: { ...sessions.load(env), ...marketplace.load(env) },
