@@ -15,6 +15,7 @@ import { ExhaustedKeys, refuseExhaustedKeys } from "./http/exhausted-keys";
 import { rateLimit, rateLimitBeforeLargeBodies } from "./http/rate-limit";
 import { requestLogger } from "./http/request-logger";
 import { metricsEndpoint, requestMetrics, type MetricsGuard } from "./http/metrics";
+import { requestSpan } from "./http/request-span";
 import { watchQueues } from "../shared/metrics/queues";
 import { handleErrors } from "./http/errors";
 import { platformErrorBodies, v1ErrorBodies } from "./http/error-bodies";
@@ -81,6 +82,7 @@ export function createApiApp(
   const limiter = options.rateLimiter ?? createRateLimiter(deps.redis);
   const openRequests = options.openRequests ?? createOpenRequests(deps.redis);
   const routers = executionApiRouters(deps, limiter);
+  app.use(requestSpan([...routers.open, ...routers.v1]));
   app.use(requestMetrics([...routers.open, ...routers.v1]));
   app.use(requestLogger(logger));
   // OpenAI's SDKs read errors in OpenAI's shape: the OpenAI-compatible paths answer in it.

@@ -3,6 +3,7 @@ import { config } from "../shared/config";
 import { closeDataSource } from "../shared/db/data-source";
 import { logger } from "../shared/logger";
 import { onShutdownSignal } from "../shared/shutdown";
+import { startTracing, stopTracing } from "../shared/tracing/tracer";
 import { createApiApp, createPlatformApp } from "./app";
 import { createApiDeps } from "./deps";
 
@@ -34,6 +35,7 @@ function closeServer(server: Server): Promise<void> {
 
 /** Boots the execution API and the platform; stops them in order on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
+  startTracing("web");
   const deps = await createApiDeps();
   const api = await listen(createApiApp(deps), config.http.port, config.http.host);
   const platform = await listen(createPlatformApp(deps), config.http.platformPort, config.http.host);
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
   // Stop taking requests and let those in flight finish, then close queues, Redis and Postgres.
   onShutdownSignal("web", config.http.shutdownTimeoutMs, async () => {
     await Promise.all([closeServer(api), closeServer(platform)]);
+    await stopTracing(); // the spans of the requests just answered
     await deps.close();
     await closeDataSource();
   });

@@ -2,6 +2,7 @@ import { closeDataSource, getDataSource } from "../shared/db/data-source";
 import { config } from "../shared/config";
 import { logger } from "../shared/logger";
 import { onShutdownSignal } from "../shared/shutdown";
+import { startTracing, stopTracing } from "../shared/tracing/tracer";
 import { isQueueName, QUEUE_NAMES, type QueueName } from "../shared/queues/queue-names";
 import { handlers } from "./handlers";
 import { startWorkerMetricsServer } from "./metrics-server";
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
       `worker metrics port ${config.metrics.workerHost}:${metricsPort} unavailable (set WORKER_METRICS_PORT or --metrics-port): ${err instanceof Error ? err.message : String(err)}`,
     );
   });
+  // Before the first job, so every run it takes is traced (when an endpoint is configured).
+  startTracing(`worker-${tasks.join("-")}`);
   const pool = await startWorkers(queues, handlers, ds);
   started.pool = pool;
   const sender: WebhookSender | null = tasks.includes("webhooks") ? startWebhookSender(ds) : null;
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
   const { drainMs } = config.queue;
   onShutdownSignal("workers", drainMs + config.http.shutdownTimeoutMs, async () => {
     await Promise.all([pool.close(drainMs), sender?.close()]);
+    await stopTracing(); // the spans of the runs it just finished
     await metrics.close();
     await closeDataSource();
   });

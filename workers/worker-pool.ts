@@ -24,6 +24,7 @@ import { asAccount } from "./agents/llm-account";
 import { CoalescedJobReport } from "./coalesced-job-report";
 import { MemoryCeiling } from "./memory-ceiling";
 import { providerLimiter } from "../shared/llm/provider-limits/provider-limiter";
+import { parseTraceparent } from "../shared/tracing/traceparent";
 
 export interface WorkerPool {
   workers: Worker[];
@@ -120,6 +121,7 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
                 announce,
                 finalAttempt,
                 job: report,
+                tracedFrom: parseTraceparent((job.data as { traceparent?: unknown }).traceparent),
               }),
             ),
           );

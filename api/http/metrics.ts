@@ -19,7 +19,7 @@ const UNMATCHED = "unmatched";
  * The route template a request is counted under: the one the router ran, or else (a request
  * refused before routing: 401, 429) the one it would have run, or `unmatched`. Never the raw path.
  */
-function routeOf(ctx: Context, routers: Router[]): string {
+export function routeOf(ctx: Context, routers: Router[]): string {
   if (ctx.path === METRICS_PATH) return METRICS_PATH;
   if (ctx.path === BULL_BOARD_PATH || ctx.path.startsWith(`${BULL_BOARD_PATH}/`)) return BULL_BOARD_PATH;
   const ran = (ctx as { _matchedRoute?: unknown })._matchedRoute;

@@ -20,6 +20,7 @@ import type { ValidatedEnv } from "./setting";
 import { solana } from "./solana";
 import { storage } from "./storage";
 import { tools } from "./tools";
+import { tracing } from "./tracing";
 
 export type { RedisClusterConfig } from "./redis";
 
@@ -42,6 +43,7 @@ export const domains = {
   pricing,
   rateLimits,
   egress,
+  tracing,
   tools,
   sessions,
   marketplace,
@@ -73,6 +75,7 @@ function buildConfig(env: ValidatedEnv) {
     ...providerLimits.load(env),
     ...runs.load(env),
     ...egress.load(env),
+    ...tracing.load(env),
     ...tools.load(env),
     ...rateLimits.load(env),
     platform: { ...sessions.load(env), ...marketplace.load(env) },

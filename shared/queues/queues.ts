@@ -7,6 +7,7 @@ import type { JobName } from "../runs/run-kind-catalog";
 import { QUEUE_NAMES, type QueueName } from "./queue-names";
 import { JOBS, type JobData } from "./registry";
 import { shardOf, shardPrefixes } from "./shards";
+import { traceparentField } from "../tracing/request-trace";
 
 /** Job options every job gets: crash retries with backoff, and finished jobs kept by age. */
 function defaultJobOptions(): JobsOptions {
@@ -70,7 +71,7 @@ function requestIdField(): { requestId?: string } {
 /**
  * Adds a job for a stored run (its payload, and what Bull Board shows of it). The job id is the
  * run's job id, so adding twice is a no-op. The payload also names the request that made the run,
- * for logging.
+ * for logging, and the request's trace context, for the worker's spans.
  */
 export async function enqueue<N extends JobName>(
   queues: Record<QueueName, Queue>,
@@ -79,7 +80,8 @@ export async function enqueue<N extends JobName>(
   jobId: string,
   options: JobsOptions = {},
 ): Promise<void> {
-  await queues[JOBS[name].queue].add(name, { ...payload, ...requestIdField() }, { ...options, jobId });
+  const data = { ...payload, ...requestIdField(), ...traceparentField() };
+  await queues[JOBS[name].queue].add(name, data, { ...options, jobId });
 }
 
 /** Producer of parent/child job flows (batches); each flow names its shard's prefix (`enqueueBatch`). */
@@ -103,18 +105,18 @@ export async function enqueueBatch<P extends JobName, C extends JobName>(
   children: { name: C; runId: string; about?: JobDescription; priority?: number }[],
 ): Promise<void> {
   const options = defaultJobOptions();
-  const requestId = requestIdField();
+  const origin = { ...requestIdField(), ...traceparentField() };
   await flows.add({
     name: parent.name,
     queueName: JOBS[parent.name].queue,
     prefix,
-    data: { ...parent.about, runId: parent.runId, ...requestId },
+    data: { ...parent.about, runId: parent.runId, ...origin },
     opts: { ...options, jobId: parent.runId },
     children: children.map((child) => ({
       name: child.name,
       queueName: JOBS[child.name].queue,
       prefix,
-      data: { ...child.about, runId: child.runId, ...requestId },
+      data: { ...child.about, runId: child.runId, ...origin },
       opts: { ...options, jobId: child.runId, ignoreDependencyOnFailure: true, priority: child.priority },
     })),
   });

@@ -21,6 +21,8 @@ interface RunJobPayload {
   runId: string;
   /** The id of the request that made the run, for the worker's log lines only (see `shared/logger`). */
   requestId?: string;
+  /** The W3C trace context of the request span that queued it, when tracing is on (untrusted: re-validated). */
+  traceparent?: string;
 }
 
 /**

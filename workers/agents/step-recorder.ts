@@ -6,7 +6,7 @@ import { insertStep } from "../../shared/db/run-step-store";
 import type { Truncation } from "../../shared/limits/outside-content";
 import { countLedgerEntry } from "../../shared/metrics/billing";
 import type { AgentOutcomes } from "./agent-outcomes";
-import { NO_LEASE, StepStore, type CallListener, type TakenLedger } from "./step-store";
+import { NO_LEASE, StepStore, type CallListener, type StepTrace, type TakenLedger } from "./step-store";
 
 /** What one step (an LLM call or a tool call) produced, before it is stored. */
 export interface StepOutcome {
@@ -95,6 +95,11 @@ export class StepRecorder {
    */
   onCallFinished(listener: CallListener): void {
     this.store.listeners.push(listener);
+  }
+
+  /** Traces every call the run stores from now on, on any lane (cut-off and interrupted ones included; replayed ones are not stored again). */
+  traceTo(trace: StepTrace): void {
+    this.store.trace = trace;
   }
 
   /** Each agent's part in the run so far (shared by every lane): what a run that stops early reports. */
@@ -281,6 +286,18 @@ export class StepRecorder {
       started_at: startedAt,
       finished_at: finishedAt,
       status,
+    });
+    this.store.trace?.stored({
+      agentName: meta.agentName,
+      role: meta.role,
+      model: meta.model,
+      provider: outcome.provider ?? null,
+      inputTokens: outcome.inputTokens,
+      outputTokens: outcome.outputTokens,
+      cost: outcome.cost,
+      status,
+      startedAt,
+      finishedAt,
     });
     const counted = (step: RunStep) => countLedgerEntry(meta.role === "tool" ? "tool_call" : "llm_call", step.cost);
     // A Postgres restart delays the insert rather than losing the step (and repeating its call).

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import type { DataSource } from "typeorm";
 import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
-import type { RunStep } from "../../shared/db/entities/run-step.entity";
+import type { RunStep, StepStatus } from "../../shared/db/entities/run-step.entity";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { RunLeaseLostError } from "../../shared/db/runs/run-leases";
 import type { StoredLedger, UnsavedLedger } from "../../shared/db/runs/run-results";
@@ -26,6 +26,21 @@ export interface FinishedCall {
 
 /** Told of every finished call of a run, in the order they finish; it must not throw or block. */
 export type CallListener = (call: FinishedCall) => void;
+
+/**
+ * A call as the run's trace records it: the facts of its `run_steps` row (its status and times
+ * included), without its input or output, which never reach a span.
+ */
+export interface StoredCall extends Omit<FinishedCall, "ms" | "replayed"> {
+  status: StepStatus;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+/** Where the calls a run stores are traced (`workers/tracing/run-trace.ts`); it must not throw or block. */
+export interface StepTrace {
+  stored(call: StoredCall): void;
+}
 
 /**
  * The lease a run's steps are written under: its owner (null for a run claimed without one), and
@@ -75,6 +90,8 @@ export class StepStore {
   /** Inserts in flight; `flush` waits for them. */
   readonly pending: Promise<void>[] = [];
   readonly listeners: CallListener[] = [];
+  /** The run's trace, told of each call stored (null while tracing is off: nothing is built for it). */
+  trace: StepTrace | null = null;
   /** Rows whose turn to be sent has not come: the run's completion may take them (see `defer`). */
   private readonly unsent = new Set<UnsentRow>();
 

@@ -1,3 +1,4 @@
+import type { SpanContext } from "@opentelemetry/api";
 import type { RedisClient } from "../../shared/queues/redis";
 import type { DataSource } from "typeorm";
 import type { Run } from "../../shared/db/entities/run.entity";
@@ -36,6 +37,8 @@ export interface HandlerContext {
   job?: JobReport;
   /** Whether this is the job's last attempt: an error thrown now fails the job for good. */
   finalAttempt?: boolean;
+  /** The request span that queued the job (its valid `traceparent`), which the run's spans continue. */
+  tracedFrom?: SpanContext | null;
 }
 
 export type Handler<N extends JobName> = (payload: JobPayloads[N], ctx: HandlerContext) => Promise<RunJobResult>;

@@ -25,6 +25,7 @@ import { failureCauseOf } from "../../shared/failure-cause";
 import { isRunFailure, runErrorOf } from "./run-failure";
 import { RunLease } from "./run-lease";
 import { runSignal } from "./run-signal";
+import { RunTrace } from "../tracing/run-trace";
 import { accountPrefix } from "../../shared/queues/shards";
 import {
   budgetStopOf,
@@ -89,6 +90,8 @@ export async function executeRun<R extends ExecutedRun>(
   } catch (err) {
     giveUp(lease, err);
   }
+  const traced = RunTrace.start(run, ctx.tracedFrom ?? null);
+  if (traced) recorder.traceTo(traced);
   const cancel = ctx.cancels.track(runId);
   const stop = runSignal(cancel, ctx.signal, budget, lease.signal);
   const env: RunEnv<R> = { run, budget, signal: stop.signal, events, usage: new UsageCounter(), recorder };
@@ -112,6 +115,7 @@ export async function executeRun<R extends ExecutedRun>(
       if (refused instanceof RunLeaseLostError) return takenOver();
       throw refused;
     }
+    traced?.endedWith(row);
     countEnded(run, "cancelled");
     env.events?.emit({ type: "error", error: "The run was cancelled" });
     // Bull Board shows what the cancelled run spent, as its row does.
@@ -132,6 +136,7 @@ export async function executeRun<R extends ExecutedRun>(
     const finalRow = completed.row;
     if (!finalRow) return await endCancelled(usage); // cancelled as it finished
     countEnded(run, "succeeded");
+    traced?.endedWith(finalRow);
     ctx.announce(finalRow);
     env.events?.emit({ type: "finish", usage });
     ctx.logger.info({ runId, replayed: env.recorder.replayed, ...log }, "run succeeded");
@@ -181,6 +186,7 @@ export async function executeRun<R extends ExecutedRun>(
     }
     if (stoppedAt) countBudgetStop(stoppedAt.limit);
     if (!endedRow) return await endCancelled(usage); // cancelled as it failed
+    traced?.endedWith(endedRow);
     ctx.announce(endedRow);
     if (woundDown) {
       countEnded(run, "incomplete");
@@ -197,6 +203,7 @@ export async function executeRun<R extends ExecutedRun>(
     void env.budget.close(); // a run that stopped before its first call (cancelled, handed back)
     stop.dispose();
     lease.stop();
+    traced?.end();
     ctx.cancels.release(runId);
     await env.events?.flush();
   }
