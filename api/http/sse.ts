@@ -40,12 +40,13 @@ function openSse(ctx: Context): SseStream {
   };
   res.once("close", end);
   return {
-    send({ data, event, raw }) {
+    send({ data, event, raw, id }) {
       if (closed) return true;
       // JSON.stringify never emits a raw newline, so one data line always holds the whole payload;
       // a raw frame's marker is one line by definition.
       const payload = raw ? String(data) : JSON.stringify(data);
-      return res.write(`${event ? `event: ${event}\n` : ""}data: ${payload}\n\n`);
+      // Ids are ours (a job id and numbers), never holding a newline.
+      return res.write(`${id ? `id: ${id}\n` : ""}${event ? `event: ${event}\n` : ""}data: ${payload}\n\n`);
     },
     drained() {
       return new Promise<void>((resolve) => {

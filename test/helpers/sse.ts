@@ -1,10 +1,11 @@
-/** One Server-Sent Events frame: its event name (`message` when none was given) and parsed data. */
+/** One Server-Sent Events frame: its event name (`message` when none was given), parsed data and `id` (if any). */
 export interface SseFrame {
   event: string;
   data: any;
+  id?: string;
 }
 
-/** Parses a complete `text/event-stream` body into frames (comments and ids ignored). */
+/** Parses a complete `text/event-stream` body into frames (comments ignored). */
 export function parseSse(body: string): SseFrame[] {
   return body
     .split(/\n\n/)
@@ -26,6 +27,10 @@ export function parseSse(body: string): SseFrame[] {
       } catch {
         /* plain text data */
       }
-      return { event, data: parsed };
+      const id = lines
+        .find((l) => l.startsWith("id:"))
+        ?.slice(3)
+        .trim();
+      return { event, data: parsed, ...(id === undefined ? {} : { id }) };
     });
 }
