@@ -27,6 +27,10 @@ export const http = defineDomain(
       ms.default(300_000),
       "longest a synchronous request waits before answering 504 with the `job_id`",
     ),
+    HEARTBEAT_MS: num(
+      ms.default(15_000),
+      "how often a held response shows it is alive while it has nothing else to send: a `: ping` comment on a stream, a `102 Processing` on a synchronous wait",
+    ),
     SHUTDOWN_TIMEOUT_MS: num(ms.default(15_000), "graceful-shutdown limit before a forced exit"),
   },
   (env) => ({
@@ -39,6 +43,7 @@ export const http = defineDomain(
       bodyLimit: env("BODY_LIMIT"),
       bodyReadTimeoutMs: env("BODY_READ_TIMEOUT_MS"),
       syncWaitMs: env("SYNC_WAIT_MS"),
+      heartbeatMs: env("HEARTBEAT_MS"),
       shutdownTimeoutMs: env("SHUTDOWN_TIMEOUT_MS"),
     },
   }),

@@ -34,3 +34,50 @@ export function parseSse(body: string): SseFrame[] {
       return { event, data: parsed, ...(id === undefined ? {} : { id }) };
     });
 }
+
+/**
+ * A streamed `text/event-stream` body's frames as they arrive (comments counted in `comments`),
+ * for clients that read part of a stream and then hang up.
+ */
+export class SseReader {
+  private buffer = "";
+  private readonly decoder = new TextDecoder();
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  /** The comment lines (`: ping`) seen so far. */
+  comments: string[] = [];
+
+  constructor(res: Response) {
+    this.reader = res.body!.getReader();
+  }
+
+  /** The next frame, or null when the stream ended. */
+  async next(): Promise<SseFrame | null> {
+    for (;;) {
+      const cut = this.buffer.indexOf("\n\n");
+      if (cut >= 0) {
+        const block = this.buffer.slice(0, cut);
+        this.buffer = this.buffer.slice(cut + 2);
+        const comments = block.split("\n").filter((l) => l.startsWith(":"));
+        this.comments.push(...comments);
+        const [frame] = parseSse(`${block}\n\n`);
+        if (frame) return frame;
+        continue;
+      }
+      const { value, done } = await this.reader.read();
+      if (done) return null;
+      this.buffer += this.decoder.decode(value, { stream: true });
+    }
+  }
+
+  /** Every frame left, until the stream ends. */
+  async rest(): Promise<SseFrame[]> {
+    const frames: SseFrame[] = [];
+    for (let f = await this.next(); f; f = await this.next()) frames.push(f);
+    return frames;
+  }
+
+  /** Hangs up. */
+  async close(): Promise<void> {
+    await this.reader.cancel().catch(() => undefined);
+  }
+}

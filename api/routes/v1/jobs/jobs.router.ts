@@ -10,12 +10,20 @@ import { listJobSteps, type JobStepsQuery } from "../../../runs/job-steps";
 import { cancelJob, readJob } from "../../../runs/jobs";
 import { jobListQuerySchema, jobListResponseSchema } from "../../../schemas/job-list.schema";
 import { jobStepsQuerySchema, jobStepsResponseSchema } from "../../../schemas/job-steps.schema";
+import { jobEvents } from "../../../runs/job-events";
+import { writeReply } from "../../../http/write-reply";
+import { eventStream } from "../run.openapi";
 import { cancelledJobSchema, jobResponseSchema } from "../../../schemas/job-response.schema";
 
 const jobParams = Joi.object({
   job_id: Joi.string().description("The `job_id` (or a batch's `batch_id`) a run was answered with"),
 });
 const noJob = apiError("No such job for this API key's account (`NOT_FOUND`)");
+const eventsQuery = Joi.object({
+  last_event_id: Joi.string().description(
+    "The `id` of the last frame the client has, for clients that cannot set the `Last-Event-ID` header (the header wins)",
+  ),
+});
 
 const jobsOperations: Operation[] = [
   {
@@ -74,9 +82,43 @@ const jobsOperations: Operation[] = [
       409: apiError("The run has already ended (`JOB_FINISHED`, with `job_id`)"),
     },
   },
+  {
+    method: "get",
+    path: "/v1/jobs/{job_id}/events",
+    summary: "Stream a run's events",
+    description:
+      "An agent, swarm or reasoning agent run's frames, as its streaming endpoint sends them (whether or not it was started as a stream: a run not streamed records each agent's answer as one `chunk` when it is there), from the start or after the frame named by `Last-Event-ID` (header) or `last_event_id` (query): the recorded frames, then the run live until it ends. Each frame has an `id:`; `: ping` comments keep an idle stream open. Once the run's Redis record has expired (an hour after its last event) the stream is told from the stored run, with `s<n>.<k>` ids.",
+    tags: ["Jobs"],
+    access: "apiKey",
+    pathParams: jobParams,
+    query: eventsQuery,
+    responses: {
+      200: {
+        description: "The run's frames",
+        content: eventStream("The frames of the run's streaming endpoint, each with its `id:` line", [
+          'id: 0b9c…:meta\ndata: {"job_id":"0b9c…","type":"metadata"}',
+          'id: 0b9c…:0.0\nevent: start\ndata: {"timestamp":"2026-01-01T00:00:00.000Z"}',
+        ]),
+      },
+      400: apiError("`Last-Event-ID` is not the id of a frame this job's stream sent (`INVALID_LAST_EVENT_ID`)"),
+      404: noJob,
+      409: apiError("The run's kind has no event stream (`NO_EVENT_STREAM`, with `job_id`)"),
+      410: apiError(
+        "The Redis record `Last-Event-ID` belongs to has expired (`EVENTS_EXPIRED`, with `job_id`): stream the job from its start",
+      ),
+    },
+  },
 ];
 
-/** `GET /v1/jobs` lists the caller's account's runs, `GET /v1/jobs/{job_id}` reads one, `DELETE` cancels one still going. */
+const JOB_EVENTS_PATH = "/v1/jobs/:job_id/events";
+
+/** Whether a routed path (lower case, no trailing slash) is `/v1/jobs/{job_id}/events`, which holds its request open. */
+export const isJobEventsPath = (path: string) => /^\/v1\/jobs\/[^/]+\/events$/.test(path);
+
+/**
+ * `GET /v1/jobs` lists the caller's account's runs, `GET /v1/jobs/{job_id}` reads one (`/steps` its steps,
+ * `/events` its event stream), `DELETE` cancels one still going.
+ */
 export function jobsRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.get("/v1/jobs", async (ctx) => {
@@ -88,6 +130,10 @@ export function jobsRouter(deps: ApiDeps): Router {
   router.get("/v1/jobs/:job_id/steps", async (ctx) => {
     const query = validQuery<JobStepsQuery>(jobStepsQuerySchema, ctx.query);
     ctx.body = await listJobSteps(deps.ds, ctx.params.job_id, ctx.state.auth.userId, query);
+  });
+  router.get(JOB_EVENTS_PATH, async (ctx) => {
+    const lastEventId = ctx.get("last-event-id") || (ctx.query.last_event_id as string | undefined);
+    await writeReply(ctx, await jobEvents(deps, ctx.params.job_id, ctx.state.auth.userId, lastEventId));
   });
   router.delete("/v1/jobs/:job_id", async (ctx) => {
     ctx.body = await cancelJob(deps, ctx.params.job_id, ctx.state.auth.userId);
