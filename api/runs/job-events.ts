@@ -8,6 +8,8 @@ import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
 import { parseEventId, type EventPlace } from "../spine/event-ids";
 import { endingFromRow, runFrames, type StreamFormat } from "../spine/run-stream";
+import { storedRunFrames } from "../spine/stored-run-stream";
+import { countRunSteps } from "../../shared/db/runs/run-progress";
 import { agentStreamFormat } from "./agent-stream";
 import { swarmStreamFormat } from "./swarm-stream";
 
@@ -38,42 +40,52 @@ function formatOf(run: Run): StreamFormat | null {
 const badLastEventId = (id: string) =>
   new AppError(400, "INVALID_LAST_EVENT_ID", `Last-Event-ID '${id}' is not the id of a frame of this job's stream`);
 
+/** Whether a run's worker writes its events to Redis: only a run started as a stream does. */
+const streamedThroughRedis = (run: Run) => (run.request as { stream?: unknown } | null)?.stream === true;
+
+const expired = (run: Run) =>
+  new AppError(
+    410,
+    "EVENTS_EXPIRED",
+    "The events this id belongs to have expired; stream the job from its start (without Last-Event-ID) or read it with GET /v1/jobs/{job_id}",
+    { job_id: run.id },
+  );
+
 /**
  * Where a resuming client's stream starts, checked against the run's records: an id this run's
  * stream never sent is refused (400), and one from a Redis record that has expired since is
  * refused too (410): replaying from elsewhere would send frames the client may already have.
+ * `redisRecord` is the number of the last event of the run's Redis record (null: there is none).
  */
 async function resumePoint(
   deps: ApiDeps,
   run: Run,
-  accountId: string,
   format: StreamFormat,
+  redisRecord: number | null,
   lastEventId: string,
 ): Promise<EventPlace> {
   const place = parseEventId(run.id, lastEventId);
   if (!place) throw badLastEventId(lastEventId);
   if (place.record === "meta") return place;
   if (place.record === "stored") {
-    if (!isTerminal(run.status) || place.n >= endingFromRow(run, format).length) throw badLastEventId(lastEventId);
+    // The stored record: the steps told so far, then (once the run ended) its ending.
+    const told =
+      (await countRunSteps(deps.ds, run.id)) + (isTerminal(run.status) ? endingFromRow(run, format).length : 0);
+    if (place.n >= told) throw badLastEventId(lastEventId);
     return place;
   }
-  const last = await lastRunEventNumber(deps.redis, run.id, accountPrefix(accountId));
-  if (last === null) {
-    throw new AppError(
-      410,
-      "EVENTS_EXPIRED",
-      "The events this id belongs to have expired; stream the job from its start (without Last-Event-ID) or read it with GET /v1/jobs/{job_id}",
-      { job_id: run.id },
-    );
-  }
-  if (last >= 0 && place.n > last) throw badLastEventId(lastEventId);
+  if (!streamedThroughRedis(run)) throw badLastEventId(lastEventId);
+  if (redisRecord === null) throw expired(run);
+  if (redisRecord >= 0 && place.n > redisRecord) throw badLastEventId(lastEventId);
   return place;
 }
 
 /**
  * `GET /v1/jobs/{job_id}/events`: a run of the caller's account streamed as its streaming endpoint
- * frames it, from its start or after `lastEventId`, replayed from its record and then followed
- * live until it ends (docs/streams.md). 404 for a run of another account, as `GET /v1/jobs` does.
+ * frames it, from its start or after `lastEventId` (docs/streams.md). A run started as a stream is
+ * replayed from its Redis record and followed live; any other run, and one whose Redis record has
+ * expired, is told from Postgres (its steps, then its ending), so a run nobody streams writes
+ * nothing for this endpoint. 404 for a run of another account, as `GET /v1/jobs` does.
  */
 export async function jobEvents(
   deps: ApiDeps,
@@ -94,6 +106,13 @@ export async function jobEvents(
       },
     );
   }
-  const after = lastEventId === undefined ? null : await resumePoint(deps, run, userId, format, lastEventId);
-  return { stream: runFrames(deps, { runId: run.id, accountId: userId }, format, { after, followMs: FOLLOW_MS }) };
+  const redisRecord = streamedThroughRedis(run)
+    ? await lastRunEventNumber(deps.redis, run.id, accountPrefix(userId))
+    : null;
+  const after = lastEventId === undefined ? null : await resumePoint(deps, run, format, redisRecord, lastEventId);
+  const of = { runId: run.id, accountId: userId };
+  const options = { after, followMs: FOLLOW_MS };
+  // A streamed run whose record is gone (expired, or never written before it ended) is told from Postgres.
+  const live = streamedThroughRedis(run) && (redisRecord !== null || !isTerminal(run.status));
+  return { stream: (live ? runFrames : storedRunFrames)(deps, of, format, options) };
 }

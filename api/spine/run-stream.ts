@@ -1,6 +1,7 @@
 import { config } from "../../shared/config";
 import type { Run } from "../../shared/db/entities/run.entity";
 import { findRun, isTerminal } from "../../shared/db/runs/run-rows";
+import { countRunSteps } from "../../shared/db/runs/run-progress";
 import { accountPrefix } from "../../shared/queues/shards";
 import { readRunEventsAfter, type RunEvent, type RunEventEntry } from "../../shared/queues/run-events";
 import type { ApiDeps } from "../deps";
@@ -47,7 +48,12 @@ export function endingFromRow(run: Run, format: StreamFormat): RunEvent[] {
 }
 
 /** The frame ending a stream early, pointing to where the run can be read in full. */
-function cutShortFrame(format: StreamFormat, runId: string, error: string, code: "run_in_progress" | "events_lost") {
+export function cutShortFrame(
+  format: StreamFormat,
+  runId: string,
+  error: string,
+  code: "run_in_progress" | "events_lost",
+) {
   return format.cutShort?.(error, code) ?? { event: "error", data: { error, job_id: runId, timestamp: now() } };
 }
 
@@ -71,7 +77,7 @@ export interface FollowOptions {
 }
 
 /** A frame with its `id:`, or nothing when the resuming client already has it. */
-function placed(runId: string, frame: Frame, place: EventPlace, after: EventPlace | null): Frame[] {
+export function placed(runId: string, frame: Frame, place: EventPlace, after: EventPlace | null): Frame[] {
   return comesAfter(place, after) ? [{ ...frame, id: eventId(runId, place) }] : [];
 }
 
@@ -136,8 +142,10 @@ export function runFrames(deps: ApiDeps, of: RunOf, format: StreamFormat, option
             }
             rest = await readRest(deps, of, lastId);
           }
+          // The stored record is the run's steps, then its ending (`stored-run-stream.ts`).
+          const steps = await countRunSteps(deps.ds, runId);
           const ending = endingFromRow(run, format);
-          for (let n = 0; n < ending.length; n++) yield* tell(ending[n], "stored", n);
+          for (let n = 0; n < ending.length; n++) yield* tell(ending[n], "stored", steps + n);
           return;
         }
         if (Date.now() > deadline) {

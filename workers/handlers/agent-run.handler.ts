@@ -2,7 +2,6 @@ import type { AgentRunOutput } from "../../shared/contracts/agent-spec";
 import type { AgentRun } from "../../shared/db/entities/run.entity";
 import { BadRequestError } from "../../shared/errors";
 import { revealedRequest } from "../../shared/secrets/run-secrets";
-import { answerChunk } from "../../shared/queues/run-events";
 import { agentName, runAgent } from "../agents/agent-runner";
 import { agentUsage } from "../agents/agent-usage";
 import { incur } from "../agents/run-charges";
@@ -31,12 +30,9 @@ export const handleAgentRun: Handler<"agent-run"> = ({ runId }, ctx) =>
           usage,
           signal,
           depth: 0,
-          onText:
-            events && request.stream ? (_agent, text) => events.emit({ type: "chunk", content: text }) : undefined,
+          onText: events ? (_agent, text) => events.emit({ type: "chunk", content: text }) : undefined,
         },
       );
-      // A run not streamed records its answer as one chunk once it is there.
-      if (events && !request.stream) events.emit(answerChunk(result.content));
       recorder.outcomes.finished(name, result.content);
       const output: AgentRunOutput = { outputs: [{ role: result.agentName, content: result.content }] };
       return { output, usage: agentUsage(usage), log: { calls: result.llmCalls } };

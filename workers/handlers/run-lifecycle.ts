@@ -81,9 +81,7 @@ export async function executeRun<R extends ExecutedRun>(
   let recorder: StepRecorder, events: RunEventWriter | null, planned: number | null;
   try {
     recorder = StepRecorder.forRun(ctx.ds, runId, earlier.steps, lease, earlier.charges);
-    // Every run keeps an event record, so a client can join it (`GET /v1/jobs/{job_id}/events`)
-    // whether or not it was started as a stream; one not streamed records its steps as they finish.
-    events = new RunEventWriter(ctx.redis, runId, undefined, accountPrefix(run.user_id));
+    events = request.stream ? new RunEventWriter(ctx.redis, runId, undefined, accountPrefix(run.user_id)) : null;
     planned = plannedSteps(run.kind, request);
   } catch (err) {
     giveUp(lease, err);

@@ -1,6 +1,6 @@
 import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
-import { answerChunk, type RunEventWriter } from "../../shared/queues/run-events";
+import type { RunEventWriter } from "../../shared/queues/run-events";
 import type { AgentContext } from "../agents/agent-context";
 import { runAgent } from "../agents/agent-runner";
 import { agentName } from "../agents/handoffs";
@@ -135,15 +135,12 @@ export class SwarmRun {
           ...this.ctx,
           recorder: this.ctx.recorder.lane(`${this.lanePrefix}${options.lane}`),
           depth: 0,
-          onText:
-            this.events && this.request.stream
-              ? (_agent, text) => this.events!.emit({ type: "chunk", agent: label, content: text })
-              : undefined,
+          onText: this.events
+            ? (_agent, text) => this.events!.emit({ type: "chunk", agent: label, content: text })
+            : undefined,
         },
       );
       this.ctx.recorder.outcomes.finished(label, result.content);
-      // A run not streamed records each agent's answer as one chunk once it is there.
-      if (!this.request.stream) this.events?.emit(answerChunk(result.content, label));
       return result.content;
     } catch (err) {
       // A turn stopped by the run's signal is left started, not ended: the run says why it stopped.

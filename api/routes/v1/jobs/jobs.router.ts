@@ -87,7 +87,7 @@ const jobsOperations: Operation[] = [
     path: "/v1/jobs/{job_id}/events",
     summary: "Stream a run's events",
     description:
-      "An agent, swarm or reasoning agent run's frames, as its streaming endpoint sends them (whether or not it was started as a stream: a run not streamed records each agent's answer as one `chunk` when it is there), from the start or after the frame named by `Last-Event-ID` (header) or `last_event_id` (query): the recorded frames, then the run live until it ends. Each frame has an `id:`; `: ping` comments keep an idle stream open. Once the run's Redis record has expired (an hour after its last event) the stream is told from the stored run, with `s<n>.<k>` ids.",
+      "An agent, swarm or reasoning agent run's frames (a batch's items each have their own), from the start or after the frame named by `Last-Event-ID` (header) or `last_event_id` (query): the recorded frames, then the run live until it ends. A run started as a stream is told as its streaming endpoint sent it, from its Redis record; any other run, and one whose Redis record expired (an hour after its last event), from its stored record: an `event: step` frame per finished call, then its ending, with `s<n>.<k>` ids. Each frame has an `id:`; `: ping` comments keep an idle stream open.",
     tags: ["Jobs"],
     access: "apiKey",
     pathParams: jobParams,
