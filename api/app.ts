@@ -31,6 +31,7 @@ import { admissionOf, defersRateLimitVerdict, holdsOpen, v1Routers } from "./rou
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter";
 import { createOpenRequests, type OpenRequests } from "./limits/open-requests";
 import { openRequestSlots } from "./http/open-request-slot";
+import { processingHeartbeat } from "./http/processing-heartbeat";
 
 /** Where people get API keys; every 401 points there. */
 const howToGetKey = () => `${config.http.platformUrl}/platform/api-keys`;
@@ -115,6 +116,7 @@ export function createApiApp(
     apiKeyAuth(deps.keys),
     refuseExhaustedKeys(exhaustedKeys),
     openRequestSlots(openRequests, holdsOpen),
+    processingHeartbeat(holdsOpen),
     rateLimitBeforeLargeBodies(limiter, { largeBodyBytes: LARGE_BODY_BYTES, exhaustedKeys }),
     jsonBody(config.http.bodyLimit),
     rateLimit(limiter, { deferVerdict: defersRateLimitVerdict, admission: admissionOf, exhaustedKeys }),

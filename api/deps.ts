@@ -9,6 +9,7 @@ import { ShardedRunEvents } from "../shared/queues/sharded-run-events";
 import { createFlowProducer, ShardedQueues } from "../shared/queues/queues";
 import { createRedis, type RedisClient } from "../shared/queues/redis";
 import { agreeOnShardLayout } from "../shared/queues/shard-layout";
+import { RunProgressPoller } from "./spine/run-progress-poller";
 
 /** Everything the API's routes need, created once per process at boot. */
 export interface ApiDeps {
@@ -22,6 +23,8 @@ export interface ApiDeps {
   waiter: CompletionWaiter;
   /** Every run event stream this process serves, read through one blocking Redis connection per shard. */
   runEvents: ShardedRunEvents;
+  /** The steps and state of the runs not streamed that this process's event streams follow, one query a poll for all. */
+  runProgress: RunProgressPoller;
   /** Valid keys seen recently (revocations are announced and drop them at once). */
   keys: KeyOwnerCache;
   /** Session tokens (JWTs) of the identity backend, accepted by parts of the platform. */
@@ -51,6 +54,7 @@ export async function createApiDeps(platform: PlatformServices = createPlatformS
   const keys = new KeyOwnerCache(ds);
   const subscriber = createRedis("blocking");
   const runEvents = new ShardedRunEvents(() => createRedis("blocking"), redis);
+  const runProgress = new RunProgressPoller(ds);
   await Promise.all([waiter.listenForNotices(subscriber), keys.listenForRevocations(subscriber)]);
   return {
     ds,
@@ -59,12 +63,14 @@ export async function createApiDeps(platform: PlatformServices = createPlatformS
     flows,
     waiter,
     runEvents,
+    runProgress,
     keys,
     sessions: new SessionTokens(),
     platform,
     async close() {
       subscriber.disconnect();
       runEvents.close();
+      runProgress.close();
       await Promise.allSettled([queues.close(), flows.close()]);
       producerConnection.disconnect();
       redis.disconnect();

@@ -3,9 +3,10 @@ export type Reply = { status: number; body: unknown; headers?: Record<string, st
 
 /**
  * One Server-Sent Events frame: an event name (none for a bare `data:` frame) and its JSON data;
- * with `raw`, `data` is a fixed one-line marker sent as it is (OpenAI's `[DONE]`).
+ * with `raw`, `data` is a fixed one-line marker sent as it is (OpenAI's `[DONE]`); `id`, its place
+ * in the run's event record, where a client resumes (`Last-Event-ID`).
  */
-export type Frame = { event?: string; data: unknown; raw?: true };
+export type Frame = { event?: string; data: unknown; raw?: true; id?: string };
 
 /**
  * Frames a use case hands back to be streamed, produced until they end or `stop` aborts (the

@@ -29,6 +29,9 @@ const defaults: Record<string, string> = {
   WORKER_LOCK_MS: "2000",
   WORKER_STALLED_INTERVAL_MS: "1000",
   SHUTDOWN_TIMEOUT_MS: "5000",
+  // Held responses show they are alive often, so every client the tests drive (the openai SDK,
+  // swarms-ts, fetch) meets `: ping` comments and `102 Processing` answers on any longer wait.
+  HEARTBEAT_MS: "500",
   // Bull Board has no default password: each test process makes its own, and lets the board's
   // actions through (the read-only default is tested with an app of its own).
   ADMIN_PASSWORD: randomBytes(16).toString("hex"),

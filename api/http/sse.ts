@@ -1,4 +1,5 @@
 import type { Context } from "koa";
+import { config } from "../../shared/config";
 import type { Frame, FrameStream } from "../reply";
 
 /** An open Server-Sent Events response. */
@@ -13,8 +14,6 @@ interface SseStream {
   readonly closed: boolean;
   close(): void;
 }
-
-const KEEP_ALIVE_MS = 15_000;
 
 /**
  * Takes over the Koa response for Server-Sent Events. Written by hand rather than with an SSE
@@ -33,19 +32,32 @@ function openSse(ctx: Context): SseStream {
   });
   res.flushHeaders();
   let closed = false;
-  const keepAlive = setInterval(() => !closed && res.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+  // A comment frame after every `HEARTBEAT_MS` with nothing sent, so proxies that cut idle
+  // connections do not cut a stream whose run is thinking; clients ignore comments.
+  let sentAt = Date.now();
+  const heartbeatMs = config.http.heartbeatMs;
+  const heartbeat = setInterval(
+    () => {
+      if (closed || Date.now() - sentAt < heartbeatMs) return;
+      sentAt = Date.now();
+      res.write(": ping\n\n");
+    },
+    Math.max(10, Math.floor(heartbeatMs / 4)),
+  );
   const end = () => {
     closed = true;
-    clearInterval(keepAlive);
+    clearInterval(heartbeat);
   };
   res.once("close", end);
   return {
-    send({ data, event, raw }) {
+    send({ data, event, raw, id }) {
       if (closed) return true;
+      sentAt = Date.now();
       // JSON.stringify never emits a raw newline, so one data line always holds the whole payload;
       // a raw frame's marker is one line by definition.
       const payload = raw ? String(data) : JSON.stringify(data);
-      return res.write(`${event ? `event: ${event}\n` : ""}data: ${payload}\n\n`);
+      // Ids are ours (a job id and numbers), never holding a newline.
+      return res.write(`${id ? `id: ${id}\n` : ""}${event ? `event: ${event}\n` : ""}data: ${payload}\n\n`);
     },
     drained() {
       return new Promise<void>((resolve) => {

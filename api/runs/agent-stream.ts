@@ -1,6 +1,6 @@
 import { agentTemperature } from "../../shared/contracts/agent-defaults";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
-import type { RunEvent } from "../../shared/queues/run-events";
+import { answerChunk, type RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
 import { errorFrame, now, type StreamFormat } from "../spine/run-stream";
 
@@ -38,10 +38,7 @@ export function agentStreamFormat(jobId: string, request: AgentCompletionRequest
     },
     endingOf(run) {
       const content = run.kind === "agent" ? run.output?.outputs.at(-1)?.content : undefined;
-      return [
-        { type: "chunk", content: typeof content === "string" ? content : JSON.stringify(content) },
-        { type: "finish", usage: run.usage },
-      ];
+      return [answerChunk(content), { type: "finish", usage: run.usage }];
     },
   };
 }

@@ -1,10 +1,12 @@
 import { config } from "../../shared/config";
 import type { Run } from "../../shared/db/entities/run.entity";
 import { findRun, isTerminal } from "../../shared/db/runs/run-rows";
+import { countRunSteps } from "../../shared/db/runs/run-progress";
 import { accountPrefix } from "../../shared/queues/shards";
 import { readRunEventsAfter, type RunEvent, type RunEventEntry } from "../../shared/queues/run-events";
 import type { ApiDeps } from "../deps";
 import type { Frame, FrameStream } from "../reply";
+import { comesAfter, eventId, type EventPlace } from "./event-ids";
 
 /** How one kind of run is shown as Server-Sent Events. */
 export interface StreamFormat {
@@ -38,15 +40,20 @@ export function errorFrame(error: string): Frame {
 /** The worker's last event of a run: the stream is over once it is relayed. */
 const isLast = (event: RunEvent) => event.type === "finish" || event.type === "error";
 
-/** The events that end a run, told from its row (e.g. after a Redis restart lost the worker's). */
-function endingFromRow(run: Run, format: StreamFormat): RunEvent[] {
+/** The events that end a run, told from its row (e.g. after a Redis restart lost the worker's): its stored record. */
+export function endingFromRow(run: Run, format: StreamFormat): RunEvent[] {
   if (run.status === "succeeded") return format.endingOf(run);
   const message = (run.error as { message?: string } | null)?.message ?? `The run ended as ${run.status}`;
   return [{ type: "error", error: message }];
 }
 
 /** The frame ending a stream early, pointing to where the run can be read in full. */
-function cutShortFrame(format: StreamFormat, runId: string, error: string, code: "run_in_progress" | "events_lost") {
+export function cutShortFrame(
+  format: StreamFormat,
+  runId: string,
+  error: string,
+  code: "run_in_progress" | "events_lost",
+) {
   return format.cutShort?.(error, code) ?? { event: "error", data: { error, job_id: runId, timestamp: now() } };
 }
 
@@ -61,33 +68,59 @@ const gapBefore = (entry: RunEventEntry, expected: number | undefined) =>
 /** How long a stream waits for events before it looks at the run's row (a run that ended without its last events). */
 const ROW_CHECK_MS = 1_000;
 
+/** Where a stream starts and how long it follows its run. */
+export interface FollowOptions {
+  /** The frame a resuming client saw last (`Last-Event-ID`): only the frames after it are sent. */
+  after?: EventPlace | null;
+  /** How long the stream follows a run that does not end before it cuts it short; `SYNC_WAIT_MS` by default. */
+  followMs?: number;
+}
+
+/** A frame with its `id:`, or nothing when the resuming client already has it. */
+export function placed(runId: string, frame: Frame, place: EventPlace, after: EventPlace | null): Frame[] {
+  return comesAfter(place, after) ? [{ ...frame, id: eventId(runId, place) }] : [];
+}
+
 /**
  * A run's frames: the metadata frame, then the worker's events as they arrive from the run's Redis
  * stream (through the process's shared `RunEventFollower`), until its last event. When the run
- * ends without its final events, the row tells the ending; when it outlasts `SYNC_WAIT_MS`, an
+ * ends without its final events, the row tells the ending; when it outlasts `followMs`, an
  * error frame says where to fetch it later. Events the stream lost before they were read (see
- * `gapBefore`) end it with an error frame too, never with a run that looks complete.
+ * `gapBefore`) end it with an error frame too, never with a run that looks complete. Every frame
+ * carries the id of its place in the run's record (`event-ids.ts`); with `after`, the frames up to
+ * that place are read but not sent, so a client that resumes gets exactly the ones it missed.
  */
-export function runFrames(deps: ApiDeps, of: RunOf, format: StreamFormat): FrameStream {
+export function runFrames(deps: ApiDeps, of: RunOf, format: StreamFormat, options: FollowOptions = {}): FrameStream {
   const { runId, accountId } = of;
+  const after = options.after ?? null;
   return async function* (stop) {
-    yield { data: format.metadata };
+    yield* placed(runId, { data: format.metadata }, { record: "meta" }, after);
     const feed = deps.runEvents.follow(accountId, runId);
-    const deadline = Date.now() + config.http.syncWaitMs;
+    const deadline = Date.now() + (options.followMs ?? config.http.syncWaitMs);
     let lastId = "0";
     let expected: number | undefined = 0;
+    // Entries written before numbering are placed by their order.
+    let counted = 0;
+    // The place of the last frame told (sent or skipped), which a frame ending the stream early repeats.
+    let last: EventPlace = { record: "meta" };
+    const tell = function* (event: RunEvent, record: "live" | "stored", n: number) {
+      const frames = format.framesFor(event);
+      for (let k = 0; k < frames.length; k++) {
+        last = { record, n, k };
+        yield* placed(runId, frames[k], last, after);
+      }
+    };
     const relay = (entry: RunEventEntry) => {
       lastId = entry.id;
       expected = entry.n === undefined ? undefined : entry.n + 1;
-      return format.framesFor(entry.event);
+      return tell(entry.event, "live", entry.n ?? counted++);
     };
+    const cutShort = (error: string, code: "run_in_progress" | "events_lost"): Frame => ({
+      ...cutShortFrame(format, runId, error, code),
+      id: eventId(runId, last),
+    });
     const lost = () =>
-      cutShortFrame(
-        format,
-        runId,
-        `Events of this stream were lost; read the run with GET /v1/jobs/${runId}`,
-        "events_lost",
-      );
+      cutShort(`Events of this stream were lost; read the run with GET /v1/jobs/${runId}`, "events_lost");
     try {
       while (!stop.aborted) {
         const batch = await feed.next(ROW_CHECK_MS, stop);
@@ -109,12 +142,15 @@ export function runFrames(deps: ApiDeps, of: RunOf, format: StreamFormat): Frame
             }
             rest = await readRest(deps, of, lastId);
           }
-          for (const event of endingFromRow(run, format)) yield* format.framesFor(event);
+          // The stored record is the run's steps, then its ending (`stored-run-stream.ts`).
+          const steps = await countRunSteps(deps.ds, runId);
+          const ending = endingFromRow(run, format);
+          for (let n = 0; n < ending.length; n++) yield* tell(ending[n], "stored", steps + n);
           return;
         }
         if (Date.now() > deadline) {
           const error = `The run is still in progress; fetch it later with GET /v1/jobs/${runId}`;
-          yield cutShortFrame(format, runId, error, "run_in_progress");
+          yield cutShort(error, "run_in_progress");
           return;
         }
       }

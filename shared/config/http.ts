@@ -27,6 +27,14 @@ export const http = defineDomain(
       ms.default(300_000),
       "longest a synchronous request waits before answering 504 with the `job_id`",
     ),
+    HEARTBEAT_MS: num(
+      ms.default(15_000),
+      "how often a held response shows it is alive while it has nothing else to send: a `: ping` comment on a stream, a `102 Processing` on a synchronous wait",
+    ),
+    EVENTS_POLL_MS: num(
+      ms.default(1_000),
+      "how often a web process reads the steps of the runs not streamed that its `GET /v1/jobs/{job_id}/events` clients follow (one query for all of them)",
+    ),
     SHUTDOWN_TIMEOUT_MS: num(ms.default(15_000), "graceful-shutdown limit before a forced exit"),
   },
   (env) => ({
@@ -39,6 +47,8 @@ export const http = defineDomain(
       bodyLimit: env("BODY_LIMIT"),
       bodyReadTimeoutMs: env("BODY_READ_TIMEOUT_MS"),
       syncWaitMs: env("SYNC_WAIT_MS"),
+      heartbeatMs: env("HEARTBEAT_MS"),
+      eventsPollMs: env("EVENTS_POLL_MS"),
       shutdownTimeoutMs: env("SHUTDOWN_TIMEOUT_MS"),
     },
   }),

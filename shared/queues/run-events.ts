@@ -12,6 +12,15 @@ export type RunEvent =
   | { type: "error"; error: string };
 
 /**
+ * An agent's whole answer as one chunk event: how a run not streamed records it, and how a stream
+ * tells an answer whose chunks it lost (an answer of tool calls is told as their JSON).
+ */
+export function answerChunk(content: unknown, agent?: string): RunEvent {
+  const text = typeof content === "string" ? content : JSON.stringify(content);
+  return agent === undefined ? { type: "chunk", content: text } : { type: "chunk", agent, content: text };
+}
+
+/**
  * The Redis stream holding one run's events (kept an hour after the last write), under the key
  * prefix of its account's shard (`accountPrefix`).
  */
@@ -156,4 +165,17 @@ export async function readRunEventsAfter(
   const reply = (await redis.xread("COUNT", count, "STREAMS", runEventsKey(runId, prefix), afterId)) as
     [string, [string, string[]][]][] | null;
   return reply ? parseRunEvents(reply[0][1]) : [];
+}
+
+/**
+ * The number of the last event a run's record holds (`n`), -1 for entries written before
+ * numbering, or null when the record does not exist (never written, or expired).
+ */
+export async function lastRunEventNumber(
+  redis: RedisClient,
+  runId: string,
+  prefix = config.queue.prefix,
+): Promise<number | null> {
+  const [last] = (await redis.xrevrange(runEventsKey(runId, prefix), "+", "-", "COUNT", 1)) as [string, string[]][];
+  return last ? (parseRunEvents([last])[0].n ?? -1) : null;
 }

@@ -7,6 +7,9 @@ import { parseSse } from "../helpers/sse";
 
 const AGENT_COMPLETIONS = "/v1/agent/completions";
 
+/** The number of the run's last event (its `finish`): one past the start and each chunk event. */
+const finishEventNumber = (frames: { event: string }[]) => frames.filter((f) => f.event === "chunk").length + 1;
+
 describe("agent completion streaming and cancellation", () => {
   let h: Harness;
   let key: string;
@@ -40,6 +43,12 @@ describe("agent completion streaming and cancellation", () => {
       type: "metadata",
     });
     const jobId = res.frames[0].data.job_id;
+    // Each frame names its place in the run's record: the metadata, then event n's kth frame.
+    const ids = res.frames.map((f) => f.id);
+    expect(ids[0]).to.equal(`${jobId}:meta`);
+    expect(ids[1]).to.equal(`${jobId}:0.0`);
+    expect(ids.slice(-3)).to.deep.equal([0, 1, 2].map((k) => `${jobId}:${finishEventNumber(res.frames)}.${k}`));
+    expect(new Set(ids).size).to.equal(ids.length);
     expect(names[1]).to.equal("start");
     const chunks = res.frames.filter((f) => f.event === "chunk");
     expect(chunks.length).to.be.greaterThan(1);

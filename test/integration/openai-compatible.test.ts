@@ -232,7 +232,7 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
       expect(last.usage!.completion_tokens).to.be.above(0);
     });
 
-    it("writes OpenAI's bytes: bare data frames and a literal data: [DONE]", async () => {
+    it("writes OpenAI's bytes: bare data frames, each after its id line, and a literal data: [DONE]", async () => {
       const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -242,8 +242,14 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
       expect(res.headers.get("content-type")).to.match(/^text\/event-stream/);
       const text = await res.text();
       const frames = text.split("\n\n").filter((f) => f && !f.startsWith(":"));
-      expect(frames.every((f) => f.startsWith("data: "))).to.equal(true);
-      expect(frames.at(-1)).to.equal("data: [DONE]");
+      // Every frame is its id (where a client resumes) and one data line, nothing else.
+      const jobId = JSON.parse(frames[0].split("\n")[1].slice(6)).id.replace(/^chatcmpl-/, "");
+      expect(frames[0]).to.match(/^id: [0-9a-f-]{36}:meta\ndata: \{/);
+      for (const f of frames.slice(1)) expect(f).to.match(/^id: [0-9a-f-]{36}:s?\d+\.\d+\ndata: \S/);
+      const ids = frames.map((f) => f.split("\n")[0].slice(4));
+      expect(new Set(ids).size, "ids are unique").to.equal(ids.length);
+      expect(ids.every((id) => id.replaceAll("-", "").startsWith(jobId))).to.equal(true);
+      expect(frames.at(-1)).to.match(/\ndata: \[DONE\]$/);
     });
   });
 });

@@ -14,7 +14,7 @@ import { agentBatchRouter } from "./agent/agent-batch.router";
 import { AGENT_COMPLETIONS_PATH, agentRouter } from "./agent/agent.router";
 import { agentsListRouter } from "./agent/agents-list.router";
 import { builderRouter } from "./builder/builder.router";
-import { isJobRetryPath, jobsRouter } from "./jobs/jobs.router";
+import { isJobEventsPath, isJobRetryPath, jobsRouter } from "./jobs/jobs.router";
 import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
@@ -77,10 +77,11 @@ const routedPath = (ctx: Context) => ctx.path.toLowerCase().replace(/\/$/, "");
 /**
  * Whether a `/v1` request holds its connection open until its run ends: a run request that streams
  * or waits, which is every POST that starts runs unless it asks `Prefer: respond-async` (then it
- * is answered 202 at once, even with `stream: true`). Told from the path and headers, so before
- * the body is read.
+ * is answered 202 at once, even with `stream: true`), and a stream of a run's events. Told from
+ * the path and headers, so before the body is read.
  */
 export function holdsOpen(ctx: Context): boolean {
+  if (ctx.method === "GET") return isJobEventsPath(routedPath(ctx));
   return ctx.method === "POST" && RUN_PATHS.has(routedPath(ctx)) && !parsePrefer(ctx.get("prefer")).respondAsync;
 }
 

@@ -14,6 +14,8 @@ import { writeReply } from "../../../http/write-reply";
 import { jobRetryRequestSchema, retriedRunSchema } from "../../../schemas/job-retry.schema";
 import { jobListQuerySchema, jobListResponseSchema } from "../../../schemas/job-list.schema";
 import { jobStepsQuerySchema, jobStepsResponseSchema } from "../../../schemas/job-steps.schema";
+import { jobEvents } from "../../../runs/job-events";
+import { eventStream } from "../run.openapi";
 import { cancelledJobSchema, jobResponseSchema } from "../../../schemas/job-response.schema";
 
 /** A client's retry of its failed run. */
@@ -26,6 +28,11 @@ const jobParams = Joi.object({
   job_id: Joi.string().description("The `job_id` (or a batch's `batch_id`) a run was answered with"),
 });
 const noJob = apiError("No such job for this API key's account (`NOT_FOUND`)");
+const eventsQuery = Joi.object({
+  last_event_id: Joi.string().description(
+    "The `id` of the last frame the client has, for clients that cannot set the `Last-Event-ID` header (the header wins)",
+  ),
+});
 
 const jobsOperations: Operation[] = [
   {
@@ -109,11 +116,43 @@ const jobsOperations: Operation[] = [
       ),
     },
   },
+  {
+    method: "get",
+    path: "/v1/jobs/{job_id}/events",
+    summary: "Stream a run's events",
+    description:
+      "An agent, swarm or reasoning agent run's frames (a batch's items each have their own), from the start or after the frame named by `Last-Event-ID` (header) or `last_event_id` (query): the recorded frames, then the run live until it ends. A run started as a stream is told as its streaming endpoint sent it, from its Redis record; any other run, and one whose Redis record expired (an hour after its last event), from its stored record: an `event: step` frame per finished call, then its ending, with `s<n>.<k>` ids. Each frame has an `id:`; `: ping` comments keep an idle stream open.",
+    tags: ["Jobs"],
+    access: "apiKey",
+    pathParams: jobParams,
+    query: eventsQuery,
+    responses: {
+      200: {
+        description: "The run's frames",
+        content: eventStream("The frames of the run's streaming endpoint, each with its `id:` line", [
+          'id: 0b9c…:meta\ndata: {"job_id":"0b9c…","type":"metadata"}',
+          'id: 0b9c…:0.0\nevent: start\ndata: {"timestamp":"2026-01-01T00:00:00.000Z"}',
+        ]),
+      },
+      400: apiError("`Last-Event-ID` is not the id of a frame this job's stream sent (`INVALID_LAST_EVENT_ID`)"),
+      404: noJob,
+      409: apiError("The run's kind has no event stream (`NO_EVENT_STREAM`, with `job_id`)"),
+      410: apiError(
+        "The Redis record `Last-Event-ID` belongs to has expired (`EVENTS_EXPIRED`, with `job_id`): stream the job from its start",
+      ),
+    },
+  },
 ];
 
+const JOB_EVENTS_PATH = "/v1/jobs/:job_id/events";
+
+/** Whether a routed path (lower case, no trailing slash) is `/v1/jobs/{job_id}/events`, which holds its request open. */
+export const isJobEventsPath = (path: string) => /^\/v1\/jobs\/[^/]+\/events$/.test(path);
+
 /**
- * `GET /v1/jobs` lists the caller's account's runs, `GET /v1/jobs/{job_id}` reads one, `DELETE` cancels one still going,
- * `POST /v1/jobs/{job_id}/retry` starts a failed one again from its last good step.
+ * `GET /v1/jobs` lists the caller's account's runs, `GET /v1/jobs/{job_id}` reads one (`/steps` its steps,
+ * `/events` its event stream), `DELETE` cancels one still going, `POST /v1/jobs/{job_id}/retry` starts a failed one
+ * again from its last good step.
  */
 export function jobsRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
@@ -126,6 +165,10 @@ export function jobsRouter(deps: ApiDeps): Router {
   router.get("/v1/jobs/:job_id/steps", async (ctx) => {
     const query = validQuery<JobStepsQuery>(jobStepsQuerySchema, ctx.query);
     ctx.body = await listJobSteps(deps.ds, ctx.params.job_id, ctx.state.auth.userId, query);
+  });
+  router.get(JOB_EVENTS_PATH, async (ctx) => {
+    const lastEventId = ctx.get("last-event-id") || (ctx.query.last_event_id as string | undefined);
+    await writeReply(ctx, await jobEvents(deps, ctx.params.job_id, ctx.state.auth.userId, lastEventId));
   });
   router.delete("/v1/jobs/:job_id", async (ctx) => {
     ctx.body = await cancelJob(deps, ctx.params.job_id, ctx.state.auth.userId);
