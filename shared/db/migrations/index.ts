@@ -13,6 +13,7 @@ import { BillingLedger1763820000000 } from "./1763820000000-billing-ledger";
 import { RunAgentOutcomes1763823600000 } from "./1763823600000-run-agent-outcomes";
 import { Webhooks1763830000000 } from "./1763830000000-webhooks";
 import { RunListIndexes1763837200000 } from "./1763837200000-run-list-indexes";
+import { ApprovalGates1763900300000 } from "./1763900300000-approval-gates";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   RunAgentOutcomes1763823600000,
   Webhooks1763830000000,
   RunListIndexes1763837200000,
+  ApprovalGates1763900300000,
 ];

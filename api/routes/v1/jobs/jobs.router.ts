@@ -8,6 +8,15 @@ import { validQuery } from "../../../http/validate-query";
 import { listJobs, type JobListQuery } from "../../../runs/job-list";
 import { listJobSteps, type JobStepsQuery } from "../../../runs/job-steps";
 import { cancelJob, readJob } from "../../../runs/jobs";
+import { decideJob } from "../../../runs/approvals";
+import { validateBody } from "../../../http/validate";
+import {
+  approveRequestSchema,
+  decisionResponseSchema,
+  rejectRequestSchema,
+  type ApproveBody,
+  type RejectBody,
+} from "../../../schemas/approval.schema";
 import { jobListQuerySchema, jobListResponseSchema } from "../../../schemas/job-list.schema";
 import { jobStepsQuerySchema, jobStepsResponseSchema } from "../../../schemas/job-steps.schema";
 import { cancelledJobSchema, jobResponseSchema } from "../../../schemas/job-response.schema";
@@ -16,6 +25,33 @@ const jobParams = Joi.object({
   job_id: Joi.string().description("The `job_id` (or a batch's `batch_id`) a run was answered with"),
 });
 const noJob = apiError("No such job for this API key's account (`NOT_FOUND`)");
+const notParked = apiError(
+  "The run is not awaiting approval (`JOB_NOT_AWAITING_APPROVAL`, with `job_id`): it runs, ended, or another decision came first",
+);
+
+/** `POST /v1/jobs/{job_id}/approve` or `/reject`: a decision on a parked run's tool calls. */
+function decisionOperation(
+  decision: "approve" | "reject",
+  body: Joi.ObjectSchema,
+  summary: string,
+  description: string,
+): Operation {
+  return {
+    method: "post",
+    path: `/v1/jobs/{job_id}/${decision}`,
+    summary,
+    description,
+    tags: ["Jobs"],
+    access: "apiKey",
+    pathParams: jobParams,
+    request: { body },
+    responses: {
+      200: { description: "Decided: the run goes on", body: decisionResponseSchema },
+      404: noJob,
+      409: notParked,
+    },
+  };
+}
 
 const jobsOperations: Operation[] = [
   {
@@ -74,6 +110,18 @@ const jobsOperations: Operation[] = [
       409: apiError("The run has already ended (`JOB_FINISHED`, with `job_id`)"),
     },
   },
+  decisionOperation(
+    "approve",
+    approveRequestSchema,
+    "Approve a parked run's tool calls",
+    "A run `awaiting_approval` (an agent's `requires_approval` names a tool its model called) goes on: the approved calls run and the model reads their results; calls left out of `tool_call_ids` are rejected. The run is `queued` again and continues from its stored steps, no LLM call made or billed twice (docs/approvals.md). Priced at zero.",
+  ),
+  decisionOperation(
+    "reject",
+    rejectRequestSchema,
+    "Reject a parked run's tool calls",
+    "A run `awaiting_approval` goes on without running its pending calls: the model reads `reason` as each call's result and answers without it (docs/approvals.md). Priced at zero.",
+  ),
 ];
 
 /** `GET /v1/jobs` lists the caller's account's runs, `GET /v1/jobs/{job_id}` reads one, `DELETE` cancels one still going. */
@@ -91,6 +139,14 @@ export function jobsRouter(deps: ApiDeps): Router {
   });
   router.delete("/v1/jobs/:job_id", async (ctx) => {
     ctx.body = await cancelJob(deps, ctx.params.job_id, ctx.state.auth.userId);
+  });
+  router.post("/v1/jobs/:job_id/approve", validateBody<ApproveBody>(approveRequestSchema), async (ctx) => {
+    const { tool_call_ids: toolCallIds } = ctx.state.body;
+    ctx.body = await decideJob(deps, ctx.params.job_id, ctx.state.auth.userId, { approve: true, toolCallIds });
+  });
+  router.post("/v1/jobs/:job_id/reject", validateBody<RejectBody>(rejectRequestSchema), async (ctx) => {
+    const { reason } = ctx.state.body;
+    ctx.body = await decideJob(deps, ctx.params.job_id, ctx.state.auth.userId, { approve: false, reason });
   });
   return documentRoutes(router, ...jobsOperations);
 }
