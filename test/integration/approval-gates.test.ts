@@ -10,6 +10,9 @@ import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-r
 
 const AGENT = "/v1/agent/completions";
 const ASYNC = { Prefer: "respond-async" };
+/** Job reads poll this often, well inside the free tier's 100 requests a minute. */
+const POLL_EVERY_MS = 250;
+const POLL_WITHIN_MS = 15_000;
 
 /**
  * Approval gates against the real stack: an agent whose model calls a gated MCP tool parks its
@@ -23,9 +26,10 @@ describe("approval gates (requires_approval, approve, reject)", function () {
 
   before(async () => {
     h = await harness();
-    ({ key } = await h.newKey());
     mcp = await startMcpTestServer();
   });
+  // An account per test: each one's polling counts against its own rate limits.
+  beforeEach(async () => ({ key } = await h.newKey()));
   after(async () => mcp?.close());
 
   /** An agent whose only tool is the MCP server's `echo`, gated. */
@@ -45,15 +49,23 @@ describe("approval gates (requires_approval, approve, reject)", function () {
   const readJob = async (jobId: string, as = key) =>
     (await request(h.baseUrl, "GET", `/v1/jobs/${jobId}`, { key: as })).body;
   const parked = (jobId: string, as = key) =>
-    eventually(async () => {
-      const job = await readJob(jobId, as);
-      return job.status === "awaiting_approval" ? job : undefined;
-    });
+    eventually(
+      async () => {
+        const job = await readJob(jobId, as);
+        return job.status === "awaiting_approval" ? job : undefined;
+      },
+      POLL_WITHIN_MS,
+      POLL_EVERY_MS,
+    );
   const ended = (jobId: string) =>
-    eventually(async () => {
-      const job = await readJob(jobId);
-      return ["success", "failed", "cancelled"].includes(job.status) ? job : undefined;
-    });
+    eventually(
+      async () => {
+        const job = await readJob(jobId);
+        return ["success", "failed", "cancelled"].includes(job.status) ? job : undefined;
+      },
+      POLL_WITHIN_MS,
+      POLL_EVERY_MS,
+    );
   const start = async (body: unknown, as = key) => {
     const res = await request(h.baseUrl, "POST", AGENT, { key: as, body, headers: ASYNC });
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
@@ -168,7 +180,11 @@ describe("approval gates (requires_approval, approve, reject)", function () {
       agent_config: { agent_name: "Slow", llm_args: { sim_latency_ms: 3_000 } },
       task: "wait",
     });
-    await eventually(async () => ((await readJob(slow)).status === "running" ? true : undefined));
+    await eventually(
+      async () => ((await readJob(slow)).status === "running" ? true : undefined),
+      10_000,
+      POLL_EVERY_MS,
+    );
     const running = await request(h.baseUrl, "POST", `/v1/jobs/${slow}/approve`, { key });
     expect(running.status).to.equal(409);
     expect(running.body).to.include({ code: "JOB_NOT_AWAITING_APPROVAL", job_id: slow });
@@ -177,10 +193,14 @@ describe("approval gates (requires_approval, approve, reject)", function () {
   it("times a parked run out at its time limit, failing it and freeing its job", async () => {
     const jobId = await start(gatedRun(uniqueMarker("timeout"), { budget: { timeout_seconds: 3 } }));
     await parked(jobId);
-    const done = await eventually(async () => {
-      const job = await readJob(jobId);
-      return job.status === "failed" ? job : undefined;
-    }, 20_000);
+    const done = await eventually(
+      async () => {
+        const job = await readJob(jobId);
+        return job.status === "failed" ? job : undefined;
+      },
+      20_000,
+      POLL_EVERY_MS,
+    );
     expect(done.code).to.equal("BUDGET_EXCEEDED");
     expect(done.detail).to.match(/waiting for approval/);
     expect(await (await jobOf(jobId)).getState()).to.be.oneOf(["completed", "failed"]);
