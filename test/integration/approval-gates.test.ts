@@ -5,6 +5,7 @@ import { harness, type Harness } from "../helpers/harness";
 import { eventually, request } from "../helpers/http";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
 import { DocumentSchemas } from "../helpers/openapi";
+import { parseSse } from "../helpers/sse";
 import { callsMentioning, uniqueMarker } from "../helpers/swarm";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 
@@ -93,6 +94,7 @@ describe("approval gates (requires_approval, approve, reject)", function () {
     expect(new DocumentSchemas(doc, "api").responseProblems("GET", `/v1/jobs/${jobId}`, read)).to.deep.equal([]);
     // No worker holds it: its job waits delayed, the run has no lease, and the tool has not run.
     expect(await (await jobOf(jobId)).getState()).to.equal("delayed");
+    expect(await h.deps.queues.of(await ownerOf(jobId)).agent.getActiveCount()).to.equal(0);
     const [row] = await h.deps.ds.query("SELECT lease_owner FROM runs WHERE id = $1", [jobId]);
     expect(row.lease_owner).to.equal(null);
     expect(echoCalls()).to.equal(echoesBefore);
@@ -206,6 +208,62 @@ describe("approval gates (requires_approval, approve, reject)", function () {
     expect(await (await jobOf(jobId)).getState()).to.be.oneOf(["completed", "failed"]);
     const late = await request(h.baseUrl, "POST", `/v1/jobs/${jobId}/approve`, { key });
     expect(late.status).to.equal(409);
+  });
+
+  it("streams the parking as an awaiting_approval frame and, on approve, the rest of the run on the same stream", async () => {
+    const marker = uniqueMarker("stream");
+    const res = await fetch(`${h.baseUrl}${AGENT}`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify(gatedRun(marker, { stream: true })),
+    });
+    expect(res.status).to.equal(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const readUntil = async (event: string) => {
+      while (!parseSse(text).some((f) => f.event === event)) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${event}: ${text}`);
+        text += decoder.decode(value, { stream: true });
+      }
+      return parseSse(text);
+    };
+    const frames = await readUntil("awaiting_approval");
+    const parkedFrame = frames.find((f) => f.event === "awaiting_approval")!;
+    const jobId = parkedFrame.data.job_id as string;
+    expect(parkedFrame.data.tool_calls[0]).to.include({ name: "echo", agent_name: "Gated" });
+    expect((await readJob(jobId)).status).to.equal("awaiting_approval");
+    expect((await request(h.baseUrl, "POST", `/v1/jobs/${jobId}/approve`, { key })).status).to.equal(200);
+    const all = await readUntil("done");
+    const end = all.find((f) => f.event === "end")!;
+    expect(end.data).to.include({ job_id: jobId, complete: true });
+    expect(all.filter((f) => f.event === "error")).to.deep.equal([]);
+    await reader.cancel();
+  });
+
+  it("parks a swarm whose agent calls a gated tool, and continues it on approve", async () => {
+    const marker = uniqueMarker("swarm");
+    const echoesBefore = echoCalls();
+    const { agent_config: gated } = gatedRun(marker);
+    const res = await request(h.baseUrl, "POST", "/v1/swarm/completions", {
+      key,
+      headers: ASYNC,
+      body: {
+        swarm_type: "SequentialWorkflow",
+        task: marker,
+        agents: [gated, { agent_name: "Writer", max_loops: 1 }],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    const jobId = res.body.job_id as string;
+    const job = await parked(jobId);
+    expect(job.pending_approval.tool_calls[0]).to.include({ name: "echo", agent_name: "Gated" });
+    expect(await (await h.deps.queues.of(await ownerOf(jobId)).swarm.getJob(jobId))!.getState()).to.equal("delayed");
+    expect((await request(h.baseUrl, "POST", `/v1/jobs/${jobId}/approve`, { key })).status).to.equal(200);
+    const done = await ended(jobId);
+    expect(done.status, JSON.stringify(done)).to.equal("success");
+    expect(echoCalls()).to.equal(echoesBefore + 1);
   });
 
   describe("its webhook", () => {
