@@ -15,7 +15,9 @@ export const approveRequestSchema = Joi.object({
     .description(
       "The pending calls to approve (their `id` in the job read's `pending_approval`); the others are rejected. Absent: every pending call is approved",
     ),
-}).id("ApproveRequest");
+})
+  .example({ tool_call_ids: ["call_0d4ab6a1f3c2e9b87a615c02"] })
+  .id("ApproveRequest");
 
 /** `POST /v1/jobs/{job_id}/reject`. */
 export const rejectRequestSchema = Joi.object({
