@@ -20,6 +20,7 @@ import { jobNamesOf, type RunJobResult } from "../shared/queues/registry";
 import type { JobName } from "../shared/runs/run-kind-catalog";
 import type { Handler, HandlerTable } from "./handlers/handler";
 import { RunLeasedError } from "./handlers/run-lease";
+import { RunParkedError } from "./handlers/run-parking";
 import { asAccount } from "./agents/llm-account";
 import { CoalescedJobReport } from "./coalesced-job-report";
 import { MemoryCeiling } from "./memory-ceiling";
@@ -134,6 +135,15 @@ export async function startWorkers(queues: QueueName[], handlers: HandlerTable, 
             // lease could have run out, without using up one of the job's attempts.
             log.info({ runId, retryInMs: err.retryInMs }, "run held by another delivery; job delayed");
             await job.moveToDelayed(Date.now() + err.retryInMs, token);
+            throw new DelayedError();
+          }
+          if (err instanceof RunParkedError) {
+            // The run waits for its client's decision holding no worker slot: its job waits delayed
+            // until the run's deadline, and a decision promotes it (approve, reject).
+            log.info({ runId, until: new Date(err.untilMs).toISOString() }, "run awaits approval; job delayed");
+            await job.moveToDelayed(err.untilMs, token);
+            // A decision made before the job was delayed could not promote it: it is promoted here.
+            if (!(await err.stillParked())) await job.promote();
             throw new DelayedError();
           }
           if (finalAttempt) await discardJobSecrets(redis, job).catch(() => undefined);

@@ -2,6 +2,7 @@ import { agentTemperature } from "../../shared/contracts/agent-defaults";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import { answerChunk, type RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
+import { approvalFrame } from "./approval-frame";
 import { errorFrame, now, type StreamFormat } from "../spine/run-stream";
 
 /** The agent completion's frames (docs/api.md, "Streaming"): metadata, start, chunk…, usage, end, done; or one error. */
@@ -30,6 +31,8 @@ export function agentStreamFormat(jobId: string, request: AgentCompletionRequest
             { event: "end", data: { job_id: jobId, usage: event.usage, timestamp: now(), complete: true } },
             { event: "done", data: { timestamp: now() } },
           ];
+        case "awaiting_approval":
+          return [approvalFrame(jobId, event)];
         case "error":
           return [errorFrame(event.error)];
         default:

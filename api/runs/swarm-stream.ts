@@ -1,6 +1,7 @@
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import type { RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
+import { approvalFrame } from "./approval-frame";
 import { errorFrame, now, type StreamFormat } from "../spine/run-stream";
 
 /**
@@ -36,6 +37,8 @@ export function swarmStreamFormat(
             { event: "end", data: { ...end, timestamp: now() } },
           ];
         }
+        case "awaiting_approval":
+          return [approvalFrame(jobId, event)];
         case "error":
           return [errorFrame(event.error)];
       }

@@ -2,7 +2,8 @@ import Joi from "joi";
 import { config } from "../../shared/config";
 import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from "../../shared/contracts/agent-defaults";
 import { agentName } from "../../shared/contracts/agent-tree";
-import { functionToolsSchema } from "./function-tool.schema";
+import { MAX_GATED_TOOLS } from "../../shared/approvals/approval-gates";
+import { functionNameSchema, functionToolsSchema } from "./function-tool.schema";
 import { headersSchema, headerValueSchema } from "./http-header.schema";
 import { isPlainObject } from "./plain-object";
 import { llmArgsSchema } from "./llm-args.schema";
@@ -90,6 +91,14 @@ export const agentSpecSchema = Joi.object({
     })
     .allow(null)
     .description("Agents this one may hand the task to, each under its own name"),
+  requires_approval: Joi.array()
+    .items(functionNameSchema)
+    .max(MAX_GATED_TOOLS)
+    .unique()
+    .allow(null)
+    .description(
+      "Tools (MCP, built-in or `handoff_to_agent`) whose calls park the run in `awaiting_approval` until `POST /v1/jobs/{job_id}/approve` or `/reject`",
+    ),
   // Recorded by the service when it publishes the agent; a client's value would be a false record.
   published_prompt_id: Joi.any().strip(),
 })

@@ -61,6 +61,21 @@ const jobStateSchema = Joi.object({
     "A failed or cancelled run's agents: what finished, what failed, what never started",
   ),
   usage: Joi.any().description("What the run used before it ended"),
+  pending_approval: Joi.object({
+    since: timestamp.required().description("When the run parked"),
+    tool_calls: Joi.array()
+      .items(
+        Joi.object({
+          id: Joi.string().required().description("The call's id, what `approve` may name in `tool_call_ids`"),
+          agent_name: Joi.string().required(),
+          name: Joi.string().required().description("The tool"),
+          arguments: Joi.string().required().description("The call's arguments as the model wrote them (JSON text)"),
+        }).id("PendingToolCall"),
+      )
+      .required(),
+  })
+    .id("PendingApproval")
+    .description("While the run is `awaiting_approval`: the tool calls it waits on (docs/approvals.md)"),
   progress: jobProgressSchema.description(
     "While an agent or swarm run is queued or running: the steps finished so far",
   ),

@@ -46,6 +46,8 @@ export interface AgentSpec {
   is_free: boolean;
   price_usd?: number | null;
   handoffs?: unknown[] | null;
+  /** Tools the service runs for this agent only once the run's client approves the call (docs/approvals.md). */
+  requires_approval?: string[] | null;
   /** Set by the service, never by clients: the marketplace prompt this agent was published as. */
   published_prompt_id?: string | null;
 }

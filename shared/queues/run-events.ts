@@ -9,7 +9,9 @@ export type RunEvent =
   | { type: "agent_start"; agent: string }
   | { type: "agent_end"; agent: string }
   | { type: "finish"; usage: unknown }
-  | { type: "error"; error: string };
+  | { type: "error"; error: string }
+  /** The run parked until its client approves or rejects these tool calls (docs/approvals.md). */
+  | { type: "awaiting_approval"; tool_calls: { id: string; agent_name: string; name: string; arguments: string }[] };
 
 /**
  * An agent's whole answer as one chunk event: how a run not streamed records it, and how a stream

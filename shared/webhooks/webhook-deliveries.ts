@@ -2,8 +2,9 @@ import type { DataSource } from "typeorm";
 import { sql, transaction } from "../db/sql";
 
 /**
- * The webhook deliveries of ended runs. A trigger on `runs` makes a run's delivery in the very
- * statement that ends it (success, failure, cancellation, time-out, the abandoned-run sweep), so no
+ * The webhook deliveries of runs that ended or parked for approval. A trigger on `runs` makes a
+ * run's delivery in the very statement that ends it (success, failure, cancellation, time-out, the
+ * abandoned-run sweep) or parks it (`job.awaiting_approval`, one per parking), so no
  * path can forget one and a crash or restart loses none; the webhook sender takes due deliveries
  * from here under a lease, one attempt at a time per delivery, and records each attempt.
  */
@@ -32,7 +33,7 @@ export interface WebhookDelivery {
   user_id: string | null;
   /** The `webhook-id`: the same on every attempt, so receivers can drop a duplicate. */
   message_id: string;
-  event_type: "job.succeeded" | "job.failed" | "job.cancelled";
+  event_type: "job.succeeded" | "job.failed" | "job.cancelled" | "job.awaiting_approval";
   url: string;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
@@ -67,13 +68,13 @@ export async function claimDueDelivery(
        SELECT user_id, count(*) AS leased FROM webhook_deliveries
         WHERE status = 'pending' AND lease_until >= now() GROUP BY user_id)
      UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $1::double precision / 1000)
-       FROM (SELECT w.run_id FROM webhook_deliveries w
+       FROM (SELECT w.message_id FROM webhook_deliveries w
                LEFT JOIN busy ON busy.user_id IS NOT DISTINCT FROM w.user_id
               WHERE w.status = 'pending' AND w.next_attempt_at <= now()
                 AND (w.lease_until IS NULL OR w.lease_until < now())
                 AND coalesce(busy.leased, 0) < $2
               ORDER BY coalesce(busy.leased, 0), w.next_attempt_at LIMIT 1 FOR UPDATE OF w SKIP LOCKED) due
-      WHERE d.run_id = due.run_id
+      WHERE d.message_id = due.message_id
      RETURNING d.*`,
       [leaseMs, perAccount],
     );
@@ -87,7 +88,7 @@ export async function claimDueDelivery(
  */
 export async function recordAttempt(
   ds: DataSource,
-  runId: string,
+  messageId: string,
   attempt: DeliveryAttempt,
   next: { delivered: true } | { delivered: false; retryAt: Date | null },
 ): Promise<void> {
@@ -97,14 +98,18 @@ export async function recordAttempt(
     ds,
     `UPDATE webhook_deliveries SET attempts = attempts || $2::jsonb, status = $3, next_attempt_at = $4,
        lease_until = NULL, ended_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END
-     WHERE run_id = $1`,
-    [runId, JSON.stringify([attempt]), status, retryAt],
+     WHERE message_id = $1`,
+    [messageId, JSON.stringify([attempt]), status, retryAt],
   );
 }
 
-/** A run's delivery, if it has one. */
+/** A run's latest delivery (its end's, once it ended; a parking's before), if it has one. */
 export async function findDelivery(ds: DataSource, runId: string): Promise<WebhookDelivery | null> {
-  const rows = await sql<WebhookDelivery>(ds, `SELECT * FROM webhook_deliveries WHERE run_id = $1`, [runId]);
+  const rows = await sql<WebhookDelivery>(
+    ds,
+    `SELECT * FROM webhook_deliveries WHERE run_id = $1 ORDER BY created_at DESC, message_id DESC LIMIT 1`,
+    [runId],
+  );
   return rows[0] ?? null;
 }
 

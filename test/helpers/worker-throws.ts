@@ -192,6 +192,22 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     throwText: "is a ${run.kind} run, not ${how.kind}",
     why: "a job whose stored run is of another kind than its job name says: the API stores each job's run with the job's kind, so only a corrupted row causes it",
   },
+  ...[
+    { file: "workers/handlers/run-lifecycle.ts", throwText: "throw new RunLeasedError(run.id, 0)" },
+    { file: "workers/handlers/run-lifecycle.ts", throwText: "throw parkedError(" },
+    { file: "workers/handlers/run-parking.ts", throwText: "new RunParkedError(" },
+    { file: "workers/handlers/run-parking.ts", throwText: "throw parkedError(" },
+    { file: "workers/agents/agent-runner.ts", throwText: "throw new ApprovalPendingError(" },
+    { file: "workers/agents/approval-gate.ts", throwText: "new ApprovalPendingError([])" },
+  ].map((site) => ({
+    ...site,
+    why: "an approval gate: the run parks for its client's decision (or its job is delayed again), which is no failure",
+  })),
+  {
+    file: "workers/handlers/run-parking.ts",
+    throwText: "waiting for approval",
+    why: "a parked run reached its time limit: the budget is honoured, not refused",
+  },
   {
     file: "workers/handlers/run-lease.ts",
     throwText: "RunLeasedError",

@@ -26,6 +26,8 @@ const POSTS_STARTING_NO_RUN: Record<string, string> = {
   "/v1/marketplace/agents": "lists marketplace prompts",
   "/v1/swarm/estimate": "estimates a swarm request without running it",
   "/v1/webhooks/secret/rotate": "makes a new webhook signing secret",
+  "/v1/jobs/:job_id/approve": "continues a parked run within the budget it was admitted with",
+  "/v1/jobs/:job_id/reject": "continues a parked run within the budget it was admitted with",
 };
 
 /**

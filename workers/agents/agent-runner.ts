@@ -10,6 +10,7 @@ import {
   offeredBuiltinTools,
   type BuiltinTool,
 } from "../../shared/tools/builtin-tools";
+import { ApprovalPendingError, callsAwaitingDecision, decidedCall } from "./approval-gate";
 import { builtinFunctionTool, callBuiltinTool } from "./builtin-toolset";
 import { functionTools, type FunctionTool } from "./function-tools";
 import { agentName, HANDOFF_TOOL, handoffTool, MAX_HANDOFF_DEPTH, parseHandoff } from "./handoffs";
@@ -175,11 +176,26 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
           function: { name: c.function.name, arguments: c.function.arguments },
         }));
       }
+      const lanes = calls.map((_, i) => rec.lane(`l${loop}r${round}t${i}`));
+      // Gated calls without a decision park the run before any call of the round runs.
+      const waiting = callsAwaitingDecision(name, calls, lanes, isGated);
+      if (waiting.length) throw new ApprovalPendingError(waiting);
       messages.push({ role: "assistant", content: reply.content, tool_calls: calls } as ChatMessage);
-      const results = await Promise.all(calls.map((c, i) => executeTool(c, rec.lane(`l${loop}r${round}t${i}`))));
+      const results = await Promise.all(
+        calls.map((c, i) =>
+          isGated(c.function.name)
+            ? decidedCall(name, c, lanes[i], () => executeTool(c, lanes[i]))
+            : executeTool(c, lanes[i]),
+        ),
+      );
       calls.forEach((c, i) => messages.push({ role: "tool", tool_call_id: c.id, content: results[i] }));
       usedTools = true;
     }
+  }
+
+  /** Whether a call of this tool waits for the client's decision (`requires_approval`). */
+  function isGated(tool: string): boolean {
+    return Boolean(spec.requires_approval?.includes(tool));
   }
 
   function isExecutable(tool: string): boolean {

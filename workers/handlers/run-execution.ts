@@ -112,3 +112,15 @@ export async function usageAtEnd<R extends ExecutedRun>(
   await env.recorder.flush().catch(() => undefined);
   return usage;
 }
+
+/**
+ * What a run that parks for approval spent so far: the pools hold its charges and its steps are
+ * stored (the continuation replays them), before the run is seen parked. Its discount waits for
+ * its end, which records it once.
+ */
+export async function parkedUsage<R extends ExecutedRun>(env: RunEnv<R>, how: RunExecution<R>): Promise<R["usage"]> {
+  await env.budget.close();
+  const usage = how.usageSoFar(env);
+  await env.recorder.flush();
+  return usage;
+}

@@ -23,7 +23,10 @@ import type { HandlerContext } from "./handler";
 import { reportSteps } from "./job-progress";
 import { failureCauseOf } from "../../shared/failure-cause";
 import { isRunFailure, runErrorOf } from "./run-failure";
-import { RunLease } from "./run-lease";
+import { RunLease, RunLeasedError } from "./run-lease";
+import { expireIfDue, parkedError, shownCalls } from "./run-parking";
+import { ApprovalPendingError } from "../agents/approval-gate";
+import { parkRun } from "../../shared/db/runs/run-approvals";
 import { runSignal } from "./run-signal";
 import { RunTrace } from "../tracing/run-trace";
 import { accountPrefix } from "../../shared/queues/shards";
@@ -34,11 +37,22 @@ import {
   countEnded,
   isRunFor,
   usageAtEnd,
+  parkedUsage,
   loadEarlierWork,
   type ExecutedRun,
   type RunEnv,
   type RunExecution,
 } from "./run-execution";
+
+/** A parked run's job ran: it fails the run at its deadline, or is delayed again (see run-parking.ts). */
+async function endParked(run: Run, ctx: HandlerContext): Promise<RunJobResult> {
+  const failed = await whenDatabaseAnswers(() => expireIfDue(ctx.ds, run), { signal: ctx.signal });
+  // Decided or cancelled meanwhile: the job is delivered again at once, to run what the run is now.
+  if (!failed) throw new RunLeasedError(run.id, 0);
+  ctx.announce(failed);
+  ctx.logger.warn({ runId: run.id }, "run reached its time limit while waiting for approval");
+  return { runId: run.id, ...jobOutcome(failed) };
+}
 
 /** Frees the run for the job's retry (best effort: an unreleased lease simply runs out) and rethrows. */
 function giveUp(lease: RunLease, err: unknown): never {
@@ -63,7 +77,11 @@ export async function executeRun<R extends ExecutedRun>(
   const claimed = await durable(() => RunLease.claim(ctx.ds, runId, config.queue.lockMs));
   // Ended already (a duplicate delivery, or a job moved back to its queue without re-opening its
   // run): nothing runs, and the job ends the way the run did (see the worker pool).
-  if ("ended" in claimed) return { runId, ...(claimed.ended ? jobOutcome(claimed.ended) : {}) };
+  if ("ended" in claimed) {
+    // A parked run's job runs at the run's deadline (or early, when delivered again): see run-parking.ts.
+    if (claimed.ended?.status === "awaiting_approval") return await endParked(claimed.ended, ctx);
+    return { runId, ...(claimed.ended ? jobOutcome(claimed.ended) : {}) };
+  }
   const { lease } = claimed;
   // A client's retry may have given the agents that failed another model.
   const run = withRetryModels(claimed.run);
@@ -143,6 +161,24 @@ export async function executeRun<R extends ExecutedRun>(
   } catch (caught) {
     if (caught instanceof RunLeaseLostError) lease.lose(caught);
     if (lease.signal.aborted) return takenOver();
+    if (caught instanceof ApprovalPendingError && !env.signal.aborted) {
+      // Work beside the gated call (a parallel turn) stops, billed what it consumed, before the run parks.
+      stop.end(caught);
+      await env.budget.callsEnded(CALLS_END_WITHIN_MS);
+      const usage = await parkedUsage(env, how);
+      let parked: Run | null;
+      try {
+        const pending = { since: new Date().toISOString(), tool_calls: caught.calls };
+        parked = await durable(() => parkRun(ctx.ds, runId, pending, usage, lease.owner));
+      } catch (refused) {
+        if (refused instanceof RunLeaseLostError) return takenOver();
+        throw refused;
+      }
+      if (!parked) return await endCancelled(usage); // cancelled as it parked
+      env.events?.emit({ type: "awaiting_approval", tool_calls: shownCalls(caught.calls) });
+      ctx.logger.info({ runId, tools: caught.calls.map((c) => c.name) }, "run awaits approval");
+      throw parkedError(ctx.ds, parked);
+    }
     let err = caught;
     const stoppedFromOutside = env.signal.aborted; // cancel, deadline, shutdown
     // Work still going beside what ended the run (a parallel turn, a handoff) stops, and the calls

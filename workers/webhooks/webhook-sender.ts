@@ -43,7 +43,10 @@ const LEASE_MARGIN_MS = 5_000;
 async function payloadOf(ds: DataSource, delivery: WebhookDelivery): Promise<string | null> {
   const run = await findRun(ds, delivery.run_id);
   if (!run) return null;
-  const timestamp = new Date(run.finished_at ?? delivery.created_at).toISOString();
+  // A parking's delivery is dated when the run parked, an end's when the run ended.
+  const at =
+    delivery.event_type === "job.awaiting_approval" ? delivery.created_at : (run.finished_at ?? delivery.created_at);
+  const timestamp = new Date(at).toISOString();
   return JSON.stringify({ type: delivery.event_type, timestamp, data: await presentStoredJob(ds, run) });
 }
 
@@ -66,7 +69,7 @@ async function deliverOnce(ds: DataSource, delivery: WebhookDelivery, options: W
   const { delivered, ...attempt } = result;
   const failed = delivery.attempts.length + 1;
   const retryAt = delivered || body === null ? null : nextAttemptAt(failed, options.retryScheduleMs);
-  await recordAttempt(ds, delivery.run_id, attempt, delivered ? { delivered } : { delivered, retryAt });
+  await recordAttempt(ds, delivery.message_id, attempt, delivered ? { delivered } : { delivered, retryAt });
   countWebhookAttempt(delivered ? "delivered" : retryAt ? "retried" : "failed");
   // The URL without its query, which may carry a token.
   logger.info(

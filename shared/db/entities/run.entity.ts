@@ -17,6 +17,7 @@ import type { AgentBatchParent, BatchOutput, BatchTotals, SwarmBatchParent } fro
 import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/swarm-request";
 import type { ReasoningRequest, ReasoningRunOutput } from "../../contracts/reasoning-request";
 import type { PromptTokenizeRunRequest, TokenLaunchOutput, TokenLaunchRunRequest } from "../../contracts/token-launch";
+import type { PendingApproval } from "../../approvals/approval-gates";
 import type { StoredSecret } from "../../secrets/run-secrets";
 import type { AgentOutcome } from "../../contracts/agent-outcome";
 import type {
@@ -30,7 +31,7 @@ import type { RunKind } from "../../runs/run-kind-catalog";
 
 // Kept importable from here, beside `Run`: most readers of a run's kind read the run too.
 export type { RunKind };
-export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+export type RunStatus = "queued" | "running" | "awaiting_approval" | "succeeded" | "failed" | "cancelled";
 
 /** Why a run failed, safe to show its client; some failures add details (e.g. the agent at fault). */
 export interface RunError {
@@ -95,6 +96,8 @@ interface RunRecord<Kind extends RunKind, Request, Output, Usage> {
   /** Each agent's part, for a run that failed, was cancelled or stopped at its budget; null otherwise. */
   agents: AgentOutcome[] | null;
   service_tier: string;
+  /** The tool calls a run in `awaiting_approval` waits on, and since when (see docs/approvals.md); null otherwise. */
+  pending_approval: PendingApproval | null;
   /** Where the run's end is reported (see docs/webhooks.md); null for a run without a webhook. */
   webhook_url: string | null;
   /** Deliveries of its job that claimed the run (a crashed worker's retry counts, as does an operator's retry). */
@@ -204,6 +207,7 @@ export const RunEntity = new EntitySchema<Run>({
     agents: { type: "jsonb", nullable: true },
     service_tier: { type: "text", default: "standard" },
     webhook_url: { type: "text", nullable: true },
+    pending_approval: { type: "jsonb", nullable: true },
     attempts: { type: "int", default: 0 },
     retries: { type: "jsonb", default: () => "'[]'" },
     lease_owner: { type: "uuid", nullable: true },

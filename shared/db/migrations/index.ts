@@ -14,6 +14,7 @@ import { RunAgentOutcomes1763823600000 } from "./1763823600000-run-agent-outcome
 import { Webhooks1763830000000 } from "./1763830000000-webhooks";
 import { RunListIndexes1763837200000 } from "./1763837200000-run-list-indexes";
 import { RunAttempts1763900200000 } from "./1763900200000-run-attempts";
+import { ApprovalGates1763900300000 } from "./1763900300000-approval-gates";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   Webhooks1763830000000,
   RunListIndexes1763837200000,
   RunAttempts1763900200000,
+  ApprovalGates1763900300000,
 ];

@@ -227,7 +227,7 @@ export async function cancelRun(
     ds,
     `UPDATE runs SET status = 'cancelled', finished_at = now(), error = $3,
        execution_time = EXTRACT(EPOCH FROM (now() - COALESCE(started_at, queued_at)))
-     WHERE job_id = $1 AND user_id = $2 AND status IN ('queued', 'running') RETURNING id`,
+     WHERE job_id = $1 AND user_id = $2 AND status IN ('queued', 'running', 'awaiting_approval') RETURNING id`,
     [jobId, userId, CANCELLED],
   );
   if (changed[0]) {

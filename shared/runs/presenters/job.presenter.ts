@@ -9,6 +9,7 @@ import { presentSwarmCompletion } from "./swarm-completion.presenter";
 import { presentBatchedGridWorkflow, presentGraphWorkflow } from "./workflow.presenter";
 import { presentReasoningCompletion } from "./reasoning-completion.presenter";
 import { PUBLIC_STATUS } from "./run-status";
+import { presentPendingApproval } from "./pending-approval.presenter";
 import { presentStoppedRun } from "./stopped-run.presenter";
 import { presentAttempts } from "./run-attempts.presenter";
 
@@ -72,5 +73,8 @@ function presentJobOnly(run: Run, children: Run[]): Record<string, unknown> {
     finished_at: run.finished_at ? new Date(run.finished_at).toISOString() : null,
     ...(error ? { detail: error.message, code: error.code, ...(error.agent ? { agent: error.agent } : {}) } : {}),
     ...presentStoppedRun(run),
+    ...(run.status === "awaiting_approval" && run.pending_approval
+      ? { pending_approval: presentPendingApproval(run.pending_approval) }
+      : {}),
   };
 }

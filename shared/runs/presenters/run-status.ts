@@ -4,6 +4,7 @@ import type { Run } from "../../db/entities/run.entity";
 export const PUBLIC_STATUS: Record<Run["status"], string> = {
   queued: "queued",
   running: "running",
+  awaiting_approval: "awaiting_approval",
   succeeded: "success",
   failed: "failed",
   cancelled: "cancelled",

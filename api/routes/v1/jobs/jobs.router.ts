@@ -12,6 +12,14 @@ import { retryJob, type RetryJobBody } from "../../../runs/client-retry";
 import { validateBody } from "../../../http/validate";
 import { writeReply } from "../../../http/write-reply";
 import { jobRetryRequestSchema, retriedRunSchema } from "../../../schemas/job-retry.schema";
+import { decideJob } from "../../../runs/approvals";
+import {
+  approveRequestSchema,
+  decisionResponseSchema,
+  rejectRequestSchema,
+  type ApproveBody,
+  type RejectBody,
+} from "../../../schemas/approval.schema";
 import { jobListQuerySchema, jobListResponseSchema } from "../../../schemas/job-list.schema";
 import { jobStepsQuerySchema, jobStepsResponseSchema } from "../../../schemas/job-steps.schema";
 import { jobEvents } from "../../../runs/job-events";
@@ -33,6 +41,33 @@ const eventsQuery = Joi.object({
     "The `id` of the last frame the client has, for clients that cannot set the `Last-Event-ID` header (the header wins)",
   ),
 });
+const notParked = apiError(
+  "The run is not awaiting approval (`JOB_NOT_AWAITING_APPROVAL`, with `job_id`): it runs, ended, or another decision came first",
+);
+
+/** `POST /v1/jobs/{job_id}/approve` or `/reject`: a decision on a parked run's tool calls. */
+function decisionOperation(
+  decision: "approve" | "reject",
+  body: Joi.ObjectSchema,
+  summary: string,
+  description: string,
+): Operation {
+  return {
+    method: "post",
+    path: `/v1/jobs/{job_id}/${decision}`,
+    summary,
+    description,
+    tags: ["Jobs"],
+    access: "apiKey",
+    pathParams: jobParams,
+    request: { body },
+    responses: {
+      200: { description: "Decided: the run goes on", body: decisionResponseSchema },
+      404: noJob,
+      409: notParked,
+    },
+  };
+}
 
 const jobsOperations: Operation[] = [
   {
@@ -142,6 +177,18 @@ const jobsOperations: Operation[] = [
       ),
     },
   },
+  decisionOperation(
+    "approve",
+    approveRequestSchema,
+    "Approve a parked run's tool calls",
+    "A run `awaiting_approval` (an agent's `requires_approval` names a tool its model called) goes on: the approved calls run and the model reads their results; calls left out of `tool_call_ids` are rejected. The run is `queued` again and continues from its stored steps, no LLM call made or billed twice (docs/approvals.md). Priced at zero.",
+  ),
+  decisionOperation(
+    "reject",
+    rejectRequestSchema,
+    "Reject a parked run's tool calls",
+    "A run `awaiting_approval` goes on without running its pending calls: the model reads `reason` as each call's result and answers without it (docs/approvals.md). Priced at zero.",
+  ),
 ];
 
 const JOB_EVENTS_PATH = "/v1/jobs/:job_id/events";
@@ -175,6 +222,14 @@ export function jobsRouter(deps: ApiDeps): Router {
   });
   router.post("/v1/jobs/:job_id/retry", validateBody<RetryJobBody>(jobRetryRequestSchema), async (ctx) => {
     await writeReply(ctx, await retryJob(deps, ctx.params.job_id, ctx.state.auth, ctx.state.body));
+  });
+  router.post("/v1/jobs/:job_id/approve", validateBody<ApproveBody>(approveRequestSchema), async (ctx) => {
+    const { tool_call_ids: toolCallIds } = ctx.state.body;
+    ctx.body = await decideJob(deps, ctx.params.job_id, ctx.state.auth.userId, { approve: true, toolCallIds });
+  });
+  router.post("/v1/jobs/:job_id/reject", validateBody<RejectBody>(rejectRequestSchema), async (ctx) => {
+    const { reason } = ctx.state.body;
+    ctx.body = await decideJob(deps, ctx.params.job_id, ctx.state.auth.userId, { approve: false, reason });
   });
   return documentRoutes(router, ...jobsOperations);
 }
