@@ -269,36 +269,25 @@ export class StepRecorder {
   ): Promise<void> {
     // The row is built when it is sent (or taken by the completion), so the price lookup and its
     // serialisation are not on the run's critical path.
-    const build = (): RunStep => ({
-      run_id: this.store.runId,
-      seq: this.store.takeSeq(),
-      step_key: key,
-      agent_name: meta.agentName,
-      role: meta.role,
-      input: meta.input,
-      output: outcome.output,
-      model: meta.model,
-      provider: outcome.provider ?? null,
-      input_tokens: outcome.inputTokens,
-      output_tokens: outcome.outputTokens,
-      cost: outcome.cost,
-      upstream_cost: outcome.upstreamCost?.() ?? null,
-      started_at: startedAt,
-      finished_at: finishedAt,
-      status,
-    });
-    this.store.trace?.stored({
-      agentName: meta.agentName,
-      role: meta.role,
-      model: meta.model,
-      provider: outcome.provider ?? null,
-      inputTokens: outcome.inputTokens,
-      outputTokens: outcome.outputTokens,
-      cost: outcome.cost,
-      status,
-      startedAt,
-      finishedAt,
-    });
+    const build = (): RunStep =>
+      this.store.traced({
+        run_id: this.store.runId,
+        seq: this.store.takeSeq(),
+        step_key: key,
+        agent_name: meta.agentName,
+        role: meta.role,
+        input: meta.input,
+        output: outcome.output,
+        model: meta.model,
+        provider: outcome.provider ?? null,
+        input_tokens: outcome.inputTokens,
+        output_tokens: outcome.outputTokens,
+        cost: outcome.cost,
+        upstream_cost: outcome.upstreamCost?.() ?? null,
+        started_at: startedAt,
+        finished_at: finishedAt,
+        status,
+      });
     const counted = (step: RunStep) => countLedgerEntry(meta.role === "tool" ? "tool_call" : "llm_call", step.cost);
     // A Postgres restart delays the insert rather than losing the step (and repeating its call).
     return this.store.deferRow("steps", build, (step, owner) => insertStep(this.store.ds, step, owner), counted);

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import type { DataSource } from "typeorm";
 import type { RunCharge } from "../../shared/db/entities/run-charge.entity";
-import type { RunStep, StepStatus } from "../../shared/db/entities/run-step.entity";
+import type { RunStep } from "../../shared/db/entities/run-step.entity";
 import { whenDatabaseAnswers } from "../../shared/db/outage-wait";
 import { RunLeaseLostError } from "../../shared/db/runs/run-leases";
 import type { StoredLedger, UnsavedLedger } from "../../shared/db/runs/run-results";
@@ -27,19 +27,10 @@ export interface FinishedCall {
 /** Told of every finished call of a run, in the order they finish; it must not throw or block. */
 export type CallListener = (call: FinishedCall) => void;
 
-/**
- * A call as the run's trace records it: the facts of its `run_steps` row (its status and times
- * included), without its input or output, which never reach a span.
- */
-export interface StoredCall extends Omit<FinishedCall, "ms" | "replayed"> {
-  status: StepStatus;
-  startedAt: Date;
-  finishedAt: Date;
-}
-
 /** Where the calls a run stores are traced (`workers/tracing/run-trace.ts`); it must not throw or block. */
 export interface StepTrace {
-  stored(call: StoredCall): void;
+  /** A call's `run_steps` row, as it is built to be stored; its input and output never reach a span. */
+  stored(step: RunStep): void;
 }
 
 /**
@@ -92,6 +83,12 @@ export class StepStore {
   readonly listeners: CallListener[] = [];
   /** The run's trace, told of each call stored (null while tracing is off: nothing is built for it). */
   trace: StepTrace | null = null;
+
+  /** A step's row, told to the run's trace as it is built (off the call's critical path, as the row is). */
+  traced(step: RunStep): RunStep {
+    this.trace?.stored(step);
+    return step;
+  }
   /** Rows whose turn to be sent has not come: the run's completion may take them (see `defer`). */
   private readonly unsent = new Set<UnsentRow>();
 

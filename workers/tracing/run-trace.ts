@@ -31,7 +31,8 @@ import {
   SWARM_TYPE,
 } from "../../shared/tracing/attributes";
 import { activeTracer } from "../../shared/tracing/tracer";
-import type { StepTrace, StoredCall } from "../agents/step-store";
+import type { StepTrace } from "../agents/step-store";
+import type { RunStep } from "../../shared/db/entities/run-step.entity";
 
 /** What a run's row says it spent, whatever its kind (an agent's usage, a swarm's `billing_info`). */
 function spentBy(row: Run): Record<string, number> {
@@ -50,7 +51,7 @@ function spentBy(row: Run): Record<string, number> {
 }
 
 /** A tool call's step names its tool as `tool:<name>` or `mcp:<name>`; an LLM call its model. */
-const isToolCall = (call: StoredCall) => call.role === "tool";
+const isToolCall = (call: RunStep) => call.role === "tool";
 
 /**
  * The spans of one attempt of a run, when tracing is on: its wait in the queue, the run itself
@@ -103,30 +104,30 @@ export class RunTrace implements StepTrace {
   }
 
   /** One stored call, as a child of the run with the call's own start and end. */
-  stored(call: StoredCall): void {
+  stored(call: RunStep): void {
     const tool = isToolCall(call);
     const step = this.tracer.startSpan(
       tool ? `execute_tool ${call.model}` : `chat ${call.model}`,
       {
         kind: tool ? SpanKind.INTERNAL : SpanKind.CLIENT,
-        startTime: call.startedAt,
+        startTime: call.started_at,
         attributes: {
           [ATTR_GEN_AI_OPERATION_NAME]: tool ? "execute_tool" : "chat",
-          [ATTR_GEN_AI_AGENT_NAME]: call.agentName,
+          [ATTR_GEN_AI_AGENT_NAME]: call.agent_name,
           [tool ? ATTR_GEN_AI_TOOL_NAME : ATTR_GEN_AI_REQUEST_MODEL]: call.model,
           ...(call.provider ? { [ATTR_GEN_AI_PROVIDER_NAME]: call.provider } : {}),
-          [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: call.inputTokens,
-          [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: call.outputTokens,
+          [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: call.input_tokens,
+          [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: call.output_tokens,
           [STEP_ROLE]: call.role,
           [STEP_COST]: call.cost,
-          [STEP_LATENCY_MS]: call.finishedAt.getTime() - call.startedAt.getTime(),
+          [STEP_LATENCY_MS]: call.finished_at.getTime() - call.started_at.getTime(),
           [STEP_STATUS]: call.status,
         },
       },
       this.context,
     );
     if (call.status !== "finished") step.setStatus({ code: SpanStatusCode.ERROR, message: call.status });
-    step.end(call.finishedAt);
+    step.end(call.finished_at);
   }
 
   /** The run's final row (succeeded, failed, cancelled, wound down): its status and bill end the span. */
