@@ -30,6 +30,7 @@ import { admissionOf, defersRateLimitVerdict, holdsOpen, v1Routers } from "./rou
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter";
 import { createOpenRequests, type OpenRequests } from "./limits/open-requests";
 import { openRequestSlots } from "./http/open-request-slot";
+import { MCP_PATH, mcpEndpoint } from "./mcp/mcp-endpoint";
 
 /** Where people get API keys; every 401 points there. */
 const howToGetKey = () => `${config.http.platformUrl}/platform/api-keys`;
@@ -124,6 +125,10 @@ export function createApiApp(
     ...routes(routers.v1),
   ]);
   app.use((ctx, next) => (ctx.path.startsWith("/v1/") ? v1(ctx, next) : next()));
+  // MCP clients call the same runs through `/mcp`, behind the same key, limits and bodies (docs/mcp-server.md).
+  const limits = { limiter, openRequests, exhaustedKeys, largeBodyBytes: LARGE_BODY_BYTES, errors: v1Bodies };
+  const mcp = mcpEndpoint(deps, limits);
+  app.use((ctx, next) => (ctx.path === MCP_PATH ? mcp(ctx, next) : next()));
   return app;
 }
 
