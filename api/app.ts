@@ -32,6 +32,7 @@ import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter";
 import { createOpenRequests, type OpenRequests } from "./limits/open-requests";
 import { openRequestSlots } from "./http/open-request-slot";
 import { processingHeartbeat } from "./http/processing-heartbeat";
+import { MCP_PATH, mcpEndpoint } from "./mcp/mcp-endpoint";
 
 /** Where people get API keys; every 401 points there. */
 const howToGetKey = () => `${config.http.platformUrl}/platform/api-keys`;
@@ -128,6 +129,10 @@ export function createApiApp(
     ...routes(routers.v1),
   ]);
   app.use((ctx, next) => (ctx.path.startsWith("/v1/") ? v1(ctx, next) : next()));
+  // MCP clients call the same runs through `/mcp`, behind the same key, limits and bodies (docs/mcp-server.md).
+  const limits = { limiter, openRequests, exhaustedKeys, largeBodyBytes: LARGE_BODY_BYTES, errors: v1Bodies };
+  const mcp = mcpEndpoint(deps, limits);
+  app.use((ctx, next) => (ctx.path === MCP_PATH ? mcp(ctx, next) : next()));
   return app;
 }
 

@@ -48,11 +48,14 @@ function bodyValidator<Body>(schema: Joi.Schema, check: (body: unknown) => Body)
  * every issue. Unknown fields are dropped rather than refused, as the hosted API does.
  */
 export function validateBody<Body>(schema: Joi.Schema): BodyValidator<Body> {
-  return bodyValidator(schema, (body) => {
-    const { value, error } = validateRequest(schema, body);
-    if (error) throw new ValidationError(toIssues(error));
-    return value as Body;
-  });
+  return bodyValidator(schema, (body) => validV1Body<Body>(schema, body));
+}
+
+/** A `/v1` body checked against its schema, defaults applied; the 422 `ValidationError` listing every issue otherwise. */
+export function validV1Body<Body>(schema: Joi.Schema, body: unknown): Body {
+  const { value, error } = validateRequest(schema, body);
+  if (error) throw new ValidationError(toIssues(error));
+  return value as Body;
 }
 
 /**

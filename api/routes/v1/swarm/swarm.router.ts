@@ -21,6 +21,11 @@ export const SWARM_COMPLETIONS_PATH = "/v1/swarm/completions" satisfies RunPath;
 /** The swarm batch's path; every item counts as one request against the rate limits (see `admissionOf`). */
 const SWARM_BATCH_PATH = "/v1/swarm/batch/completions" satisfies RunPath;
 
+/** The answer of `GET /v1/swarms/available` (and of the MCP tool `list_swarm_types`). */
+export function swarmTypesAnswer(): { success: true; swarm_types: readonly string[] } {
+  return { success: true, swarm_types: AVAILABLE_SWARM_TYPES };
+}
+
 /** `POST /v1/swarm/completions`, `POST /v1/swarm/batch/completions`, `GET /v1/swarms/available`. */
 export function swarmRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
@@ -40,7 +45,7 @@ export function swarmRouter(deps: ApiDeps): Router {
     },
   );
   router.get("/v1/swarms/available", (ctx) => {
-    ctx.body = { success: true, swarm_types: AVAILABLE_SWARM_TYPES };
+    ctx.body = swarmTypesAnswer();
   });
   return documentRoutes(router, swarmCompletionOperation, swarmBatchOperation, swarmTypesOperation);
 }
