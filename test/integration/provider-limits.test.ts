@@ -80,8 +80,9 @@ describe("provider limits: calls wait their turn under a provider key's requests
     expect(await endings(h, [await queueAgentRun(h, key, `pause-first-${Date.now()}`, 0)])).to.deep.equal([
       "succeeded",
     ]);
-    // Another process (a limiter of its own, its own Redis connection) is refused with a 1.5 s pause.
-    const other = new ProviderLimiter();
+    // Another process (a limiter of its own, its own Redis connection) is refused with a 1.5 s pause,
+    // within its cap on pauses (the tests' LLM_RETRY_MAX_DELAY_MS, 200 ms, would cut it short).
+    const other = new ProviderLimiter(undefined, 2_000);
     try {
       const pausedAt = Date.now();
       other.observe(GATEWAY, 429, new Headers({ "retry-after-ms": "1500" }));

@@ -67,7 +67,14 @@ export class ProviderLimiter {
    * (re)connects, as a worker's do, and sends each script alone (ioredis's auto-pipelining mixes up
    * the replies of a script Redis has not cached yet).
    */
-  constructor(private readonly makeRedis: () => RedisClient = () => createRedis("blocking")) {}
+  /**
+   * `maxPauseMs`: the longest a 429's `retry-after` pauses the key for every process, by default the
+   * cap a retry's wait has (`LLM_RETRY_MAX_DELAY_MS`).
+   */
+  constructor(
+    private readonly makeRedis: () => RedisClient = () => createRedis("blocking"),
+    private readonly maxPauseMs: number = config.llm.retryMaxDelayMs,
+  ) {}
 
   /** The Redis hash of a key: under a shard's prefix picked by the key's name, as an account's would be. */
   static hashKey(keyId: string): string {
@@ -177,7 +184,9 @@ export class ProviderLimiter {
       limits?.windowMs ?? 60_000,
       ...window(reported.requests),
       ...window(reported.tokens),
-      reported.retryAfterMs ?? 0,
+      // The key pauses no longer than a retry would wait (`LLM_RETRY_MAX_DELAY_MS`, Retry-After's cap):
+      // a provider asking for a minute must not park every account's calls past what the operator allows.
+      Math.min(reported.retryAfterMs ?? 0, this.maxPauseMs),
       "",
     ];
     this.client()
