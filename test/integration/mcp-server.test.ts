@@ -133,4 +133,32 @@ describe("Apiary as an MCP server at /mcp", () => {
       await served.close();
     }
   });
+
+  it("refuses a batch over its bound, malformed JSON and a non-object body with a 4xx, never running anything", async () => {
+    const post = (body: string) =>
+      fetch(new URL("/mcp", h.baseUrl), {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body,
+      });
+    const runsBefore = Number((await h.deps.ds.query("SELECT count(*) AS n FROM runs"))[0].n);
+    const message = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "run_agent", arguments: agentBody(`batch-${id}`) },
+    });
+    const batch = await post(JSON.stringify(Array.from({ length: 11 }, (_, i) => message(i))));
+    expect(batch.status).to.equal(400);
+    expect(await batch.json()).to.include({ code: "BATCH_TOO_LARGE" });
+    for (const body of ["{nope", '"text"', "42"]) {
+      const res = await post(body);
+      expect(res.status, body).to.be.within(400, 499);
+    }
+    expect(Number((await h.deps.ds.query("SELECT count(*) AS n FROM runs"))[0].n)).to.equal(runsBefore);
+  });
 });
