@@ -99,17 +99,21 @@ function numberAt(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * The bill a run's row stores: an agent's `usage.total_cost`, a swarm's `usage.billing_info.total_cost`
+ * (as the billing ledger's view reads it in SQL); undefined before it has one.
+ */
+export function storedBill(usage: unknown): number | undefined {
+  const u = (usage ?? {}) as { total_cost?: unknown; billing_info?: { total_cost?: unknown } };
+  return numberAt(u.total_cost) ?? numberAt(u.billing_info?.total_cost);
+}
+
 /** The outcome of a run that has ended, from its final row. */
 export function jobOutcome(
   run: Pick<Run, "status" | "usage" | "output" | "error" | "api_key_id" | "request">,
 ): JobOutcome {
-  const usage = (run.usage ?? {}) as {
-    total_tokens?: unknown;
-    total_cost?: unknown;
-    billing_info?: { total_cost?: unknown };
-  };
-  const tokens = numberAt(usage.total_tokens);
-  const cost = numberAt(usage.total_cost) ?? numberAt(usage.billing_info?.total_cost);
+  const tokens = numberAt((run.usage as { total_tokens?: unknown } | null)?.total_tokens);
+  const cost = storedBill(run.usage);
   const output = outputIsShown(run)
     ? (batchSummary(run.output) ?? oneLine(lastText(run.output), OUTPUT_PREVIEW_CHARS))
     : undefined;

@@ -9,6 +9,7 @@ import {
   type Tracer,
 } from "@opentelemetry/api";
 import type { Run } from "../../shared/db/entities/run.entity";
+import { storedBill } from "../../shared/queues/job-outcome";
 import { PUBLIC_STATUS } from "../../shared/runs/presenters/run-status";
 import {
   ACCOUNT_ID,
@@ -36,13 +37,8 @@ import type { RunStep } from "../../shared/db/entities/run-step.entity";
 
 /** What a run's row says it spent, whatever its kind (an agent's usage, a swarm's `billing_info`). */
 function spentBy(row: Run): Record<string, number> {
-  const usage = (row.usage ?? {}) as {
-    input_tokens?: unknown;
-    output_tokens?: unknown;
-    total_cost?: unknown;
-    billing_info?: { total_cost?: unknown };
-  };
-  const cost = usage.total_cost ?? usage.billing_info?.total_cost;
+  const usage = (row.usage ?? {}) as { input_tokens?: unknown; output_tokens?: unknown };
+  const cost = storedBill(row.usage);
   const spent: Record<string, number> = {};
   if (typeof usage.input_tokens === "number") spent[ATTR_GEN_AI_USAGE_INPUT_TOKENS] = usage.input_tokens;
   if (typeof usage.output_tokens === "number") spent[ATTR_GEN_AI_USAGE_OUTPUT_TOKENS] = usage.output_tokens;
