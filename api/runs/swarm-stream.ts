@@ -41,6 +41,8 @@ export function swarmStreamFormat(
           return [approvalFrame(jobId, event)];
         case "error":
           return [errorFrame(event.error)];
+        default:
+          return []; // a chat run's own events: a swarm never emits them
       }
     },
     endingOf: (run) => [{ type: "finish", usage: run.usage }],

@@ -5,7 +5,15 @@ import { luaScript } from "./lua-script";
 /** What a worker tells a streaming client about a run, in order. */
 export type RunEvent =
   | { type: "start" }
-  | { type: "chunk"; content: string; agent?: string }
+  /** A piece of an answer's text; `choice`: which of a chat run's `n` answers (absent: the first). */
+  | { type: "chunk"; content: string; agent?: string; choice?: number }
+  /**
+   * A piece of a tool call a chat run's answer makes (the client runs it): the first piece of a
+   * call has its `id` and `name`, every piece a part of its JSON `arguments`.
+   */
+  | { type: "tool_call_delta"; choice: number; index: number; id?: string; name?: string; arguments: string }
+  /** One answer of a chat run is complete: why it ended, and its log probabilities when asked for. */
+  | { type: "choice_end"; choice: number; finish_reason: string; logprobs: unknown }
   | { type: "agent_start"; agent: string }
   | { type: "agent_end"; agent: string }
   | { type: "finish"; usage: unknown }
@@ -20,6 +28,22 @@ export type RunEvent =
 export function answerChunk(content: unknown, agent?: string): RunEvent {
   const text = typeof content === "string" ? content : JSON.stringify(content);
   return agent === undefined ? { type: "chunk", content: text } : { type: "chunk", agent, content: text };
+}
+
+/**
+ * Whose chunks are merged together: an agent's (`a:` and its name), one of a chat run's answers
+ * past the first (`c:` and its index), or the lone answer's ("").
+ */
+function chunkLane(event: { agent?: string; choice?: number }): string {
+  if (event.agent !== undefined) return `a:${event.agent}`;
+  return event.choice ? `c:${event.choice}` : "";
+}
+
+/** The chunk event for merged text of one lane (`chunkLane`). */
+function chunkOfLane(lane: string, content: string): RunEvent {
+  if (lane.startsWith("a:")) return { type: "chunk", agent: lane.slice(2), content };
+  if (lane.startsWith("c:")) return { type: "chunk", choice: Number(lane.slice(2)), content };
+  return { type: "chunk", content };
 }
 
 /**
@@ -96,7 +120,7 @@ export class RunEventWriter {
       this.append(event);
       return;
     }
-    const agent = event.agent ?? "";
+    const agent = chunkLane(event);
     const waiting = this.pending.get(agent);
     if (waiting === undefined && Date.now() - (this.writtenAt.get(agent) ?? 0) >= CHUNK_FLUSH_MS) {
       this.writtenAt.set(agent, Date.now());
@@ -121,7 +145,7 @@ export class RunEventWriter {
     const now = Date.now();
     for (const [agent, content] of this.pending) {
       this.writtenAt.set(agent, now);
-      this.append(agent ? { type: "chunk", agent, content } : { type: "chunk", content });
+      this.append(chunkOfLane(agent, content));
     }
     this.pending.clear();
     this.pendingChars = 0;

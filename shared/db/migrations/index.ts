@@ -15,6 +15,7 @@ import { Webhooks1763830000000 } from "./1763830000000-webhooks";
 import { RunListIndexes1763837200000 } from "./1763837200000-run-list-indexes";
 import { RunAttempts1763900200000 } from "./1763900200000-run-attempts";
 import { ApprovalGates1763900300000 } from "./1763900300000-approval-gates";
+import { EcosystemRunKinds1763900400000 } from "./1763900400000-ecosystem-run-kinds";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   RunListIndexes1763837200000,
   RunAttempts1763900200000,
   ApprovalGates1763900300000,
+  EcosystemRunKinds1763900400000,
 ];
