@@ -37,7 +37,7 @@ const SCENARIOS: Record<string, { summary: string; flags: string; run: ScenarioR
   },
   overhead: {
     summary:
-      "added latency p50/p99 of an agent completion and a 3-agent ConcurrentWorkflow through Apiary vs direct simulator calls, at c=1, 50, 200",
+      "added latency p50/p99 of an agent completion, an OpenAI chat completion and a 3-agent ConcurrentWorkflow through Apiary vs direct simulator calls, at c=1, 50, 200",
     flags: "[--duration S] [--warmup S] [--rounds N] [--quick]",
     run: overhead,
   },

@@ -9,7 +9,7 @@ import { standAlone, type ScenarioMeasure } from "../scenario";
 import { setUpStack } from "../stack/stack-setup";
 import { withTeardown } from "../stack/teardown";
 import { RUN_WORKERS } from "../stack/worker-specs";
-import { directTarget, serviceTarget } from "../targets/agent-completion-targets";
+import { chatServiceTarget, directTarget, serviceTarget } from "../targets/agent-completion-targets";
 import { CONCURRENT_SWARM, swarmDirectTarget, swarmServiceTarget } from "../targets/concurrent-swarm-targets";
 import { measureOverhead, type Workload } from "./overhead-measure";
 import {
@@ -21,8 +21,8 @@ import {
 } from "./overhead-report";
 
 /**
- * Added latency of the service over direct simulator calls, for an agent completion and for a 3-agent
- * ConcurrentWorkflow swarm completion, at concurrency 1, 50 and 200, with the simulator answering at once so
+ * Added latency of the service over direct simulator calls, for an agent completion, an OpenAI chat
+ * completion and a 3-agent ConcurrentWorkflow swarm completion, at concurrency 1, 50 and 200, with the simulator answering at once so
  * every millisecond above the direct call is the service's. Prints the table, writes
  * `.bench/overhead-<stamp>.json`, and fails (code 1) if any measured request failed.
  */
@@ -40,6 +40,15 @@ export const measure: ScenarioMeasure = async (argv) => {
         ctx: {
           direct: directTarget(stack.simulatorUrl),
           service: serviceTarget(stack.apiUrl, apiKey),
+          queue: setup.watchQueue("agent"),
+          assertAlive,
+        },
+      },
+      {
+        name: "chat completion",
+        ctx: {
+          direct: directTarget(stack.simulatorUrl),
+          service: chatServiceTarget(stack.apiUrl, apiKey),
           queue: setup.watchQueue("agent"),
           assertAlive,
         },

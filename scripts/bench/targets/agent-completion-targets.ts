@@ -46,3 +46,25 @@ export function serviceTarget(apiUrl: string, apiKey: string): HttpTarget {
     },
   };
 }
+
+/** The same call as an OpenAI client makes it through Apiary's `POST /v1/chat/completions`: one chat_completion run. */
+export function chatServiceTarget(apiUrl: string, apiKey: string): HttpTarget {
+  return {
+    name: "service",
+    url: `${apiUrl}/v1/chat/completions`,
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      model: "gpt-4.1",
+      messages: [
+        { role: "system", content: SYSTEM_PROMPT },
+        { role: "user", content: TASK },
+      ],
+    }),
+    checkBody(body) {
+      return parseJsonObject(body)?.object === "chat.completion"
+        ? null
+        : `service answer is no chat.completion: ${body.slice(0, 300)}`;
+    },
+  };
+}
