@@ -1,18 +1,17 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
-import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
+import type { ChatRunRequest } from "../../shared/contracts/chat-run";
 import { AppError } from "../../shared/errors";
 import { resolveModel } from "../../shared/llm/providers";
-import { withholdAgentSecrets } from "../../shared/secrets/run-secrets";
+import { presentChatCompletion } from "../../shared/runs/presenters/chat-completion.presenter";
 import type { ApiDeps } from "../deps";
 import type { Outcome } from "../reply";
-import { prepareAgentRequest } from "./agent-completion";
-import { chatAsAgent, type ChatCompletionRequest } from "./chat-request";
+import type { Prefer } from "../spine/prefer";
+import { chatRunOf, type ChatCompletionRequest } from "./chat-request";
 import { chatStreamFormat } from "./chat-stream";
 import { completeRun, type CompletionKind } from "./complete-run";
-import { presentChatCompletion } from "../../shared/runs/presenters/chat-completion.presenter";
 import type { RunHooks } from "./ready-agents";
 import type { RequestUrl } from "./request-egress";
-import type { Prefer } from "../spine/prefer";
+import { effectiveBudget } from "./run-budget";
 
 /**
  * OpenAI's 404 for a model this deployment cannot call (unknown, or its provider has no key),
@@ -28,31 +27,37 @@ function assertChatModelServable(model: string): void {
   }
 }
 
-/** The chat request's agent run: an `agent` run like an agent completion's, answered and streamed in OpenAI's shapes. */
+/**
+ * A chat run ready to store: the model checked servable and the key's tier's budget set. Its
+ * request holds no secret of the service's to withhold: the conversation is the client's text, and
+ * the options are the allow-list's (no keys, headers or endpoints).
+ */
+export function prepareChatRun<R extends ChatRunRequest>(request: R, owner: KeyOwner): R {
+  assertChatModelServable(request.model);
+  return { ...request, budget: effectiveBudget(undefined, owner.tier) };
+}
+
+/** The chat request's run: a `chat_completion` run, answered and streamed in OpenAI's shapes. */
 function chatCompletion(
-  model: string,
   includeUsage: boolean,
   imageUrls: RequestUrl[],
-): CompletionKind<AgentCompletionRequest, "agent"> {
+): CompletionKind<ChatRunRequest, "chat_completion"> {
   return {
-    kind: "agent",
-    prepare(body, owner) {
-      assertChatModelServable(model);
-      return prepareAgentRequest(body, owner);
-    },
-    // The egress policy's refusals name the image's place in `messages`.
-    agentsOf: (request) => ({ specs: [request.agent_config], images: imageUrls, where: () => "model" }),
-    withAgents: (request, [agent]) => ({ ...request, agent_config: agent }),
-    withholdSecrets: withholdAgentSecrets,
-    streamFormat: (runId, request) => chatStreamFormat(runId, request, { model, includeUsage }),
-    present: (run) => presentChatCompletion(run, model),
+    kind: "chat_completion",
+    prepare: prepareChatRun,
+    // No agents; the egress policy's refusals name each image's place in `messages`.
+    agentsOf: () => ({ specs: [], images: imageUrls }),
+    withAgents: (request) => request,
+    withholdSecrets: (request) => ({ request, secrets: [] }),
+    streamFormat: (runId, request) => chatStreamFormat(runId, request, includeUsage),
+    present: presentChatCompletion,
   };
 }
 
 /**
- * `POST /v1/chat/completions`: the conversation becomes one agent run (see `chatAsAgent`), with
- * The agent completion's limits, budget, billing, idempotency and logs; the answer is OpenAI's `chat.completion`,
- * or its chunks when it streams.
+ * `POST /v1/chat/completions`: the conversation becomes one chat run (see `chatRunOf`), with the
+ * agent completion's limits, budget, billing, idempotency and logs; the answer is OpenAI's
+ * `chat.completion`, or its chunks when it streams.
  */
 export function completeChat(
   deps: ApiDeps,
@@ -61,7 +66,7 @@ export function completeChat(
   prefer: Prefer,
   hooks: RunHooks = {},
 ): Promise<Outcome> {
-  const { request, imageUrls } = chatAsAgent(body);
+  const { request, imageUrls } = chatRunOf(body);
   const includeUsage = Boolean(body.stream_options?.include_usage);
-  return completeRun(deps, chatCompletion(body.model, includeUsage, imageUrls), request, owner, prefer, hooks);
+  return completeRun(deps, chatCompletion(includeUsage, imageUrls), request, owner, prefer, hooks);
 }

@@ -1,66 +1,97 @@
-import type { AgentCompletionRequest, AgentUsage } from "../../shared/contracts/agent-spec";
+import type { ChatRunChoice, ChatRunRequest, ChatRunUsage } from "../../shared/contracts/chat-run";
 import type { RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
-import { agentStreamFormat } from "./agent-stream";
-import {
-  chatIdentity,
-  chatUsage,
-  type ChatCompletionIdentity,
-} from "../../shared/runs/presenters/chat-completion.presenter";
+import { chatIdentity, chatUsage } from "../../shared/runs/presenters/chat-completion.presenter";
 import type { StreamFormat } from "../spine/run-stream";
-
-/** What a streamed chat completion needs besides its run: the requested model and `stream_options`. */
-export interface ChatStreamOptions {
-  model: string;
-  includeUsage: boolean;
-}
 
 /** OpenAI's in-stream error (the SDK throws it as an `APIError`): the run failed after the answer began. */
 function chatStreamError(message: string, code: string | null = null): Frame {
   return { data: { error: { message, type: "server_error", param: null, code } } };
 }
 
+/** How many answers the request asked for. */
+const answersOf = (request: ChatRunRequest) => Math.max(1, Number(request.options.n ?? 1) || 1);
+
 /**
- * OpenAI's `chat.completion.chunk` frames, all bare `data:` frames: the role first, a content
- * delta per chunk of the agent's answer as it streams, a last chunk with `finish_reason`, with
- * `stream_options.include_usage` a chunk with empty `choices` and the usage (and `usage: null`
- * on every other chunk, as OpenAI sends them), then `data: [DONE]`. A failure is one error frame.
+ * A chat run's events told from its stored answers: each answer's text and tool calls whole, why
+ * it ended, then the usage (a stream that lost the worker's events ends this way).
  */
-export function chatStreamFormat(
-  runId: string,
-  request: AgentCompletionRequest,
-  options: ChatStreamOptions,
-): StreamFormat {
-  const identity: ChatCompletionIdentity = chatIdentity(runId, new Date(), options.model);
-  const usageField = options.includeUsage ? { usage: null } : {};
-  const chunk = (delta: Record<string, unknown>, finish: string | null): Frame => ({
-    data: {
-      ...identity,
-      object: "chat.completion.chunk",
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-      ...usageField,
-    },
+export function chatEndingOf(output: { choices: ChatRunChoice[] } | null, usage: unknown): RunEvent[] {
+  const events: RunEvent[] = [];
+  for (const { index: choice, message, finish_reason, logprobs } of output?.choices ?? []) {
+    if (message.content) events.push({ type: "chunk", content: message.content, ...(choice ? { choice } : {}) });
+    message.tool_calls?.forEach((call, index) =>
+      events.push({
+        type: "tool_call_delta",
+        choice,
+        index,
+        id: call.id,
+        name: call.function.name,
+        arguments: call.function.arguments,
+      }),
+    );
+    events.push({ type: "choice_end", choice, finish_reason, logprobs });
+  }
+  events.push({ type: "finish", usage });
+  return events;
+}
+
+/**
+ * OpenAI's `chat.completion.chunk` frames, all bare `data:` frames: each answer's role first, then
+ * a delta per piece of text or tool call as the model streams it, a chunk with each answer's
+ * `finish_reason` (and its log probabilities, when asked), with `stream_options.include_usage` a
+ * chunk with empty `choices` and the usage (and `usage: null` on every other chunk, as OpenAI
+ * sends them), then `data: [DONE]`. A failure is one error frame.
+ */
+export function chatStreamFormat(runId: string, request: ChatRunRequest, includeUsage: boolean): StreamFormat {
+  const identity = chatIdentity(runId, new Date(), request.model);
+  const usageField = includeUsage ? { usage: null } : {};
+  const chunk = (choices: Record<string, unknown>[]): Frame => ({
+    data: { ...identity, object: "chat.completion.chunk", choices, ...usageField },
   });
+  const delta = (
+    index: number,
+    d: Record<string, unknown>,
+    finish: string | null = null,
+    logprobs: unknown = null,
+  ) => ({
+    index,
+    delta: d,
+    logprobs,
+    finish_reason: finish,
+  });
+  const roles = Array.from({ length: answersOf(request) }, (_, i) => delta(i, { role: "assistant", content: "" }));
   return {
-    metadata: chunk({ role: "assistant", content: "" }, null).data as Record<string, unknown>,
+    metadata: chunk(roles).data as Record<string, unknown>,
     framesFor(event: RunEvent): Frame[] {
       switch (event.type) {
         case "chunk":
-          return event.content ? [chunk({ content: event.content }, null)] : [];
+          return event.content ? [chunk([delta(event.choice ?? 0, { content: event.content })])] : [];
+        case "tool_call_delta": {
+          const { index, id, name, arguments: args } = event;
+          const call = {
+            index,
+            ...(id ? { id, type: "function" } : {}),
+            function: { ...(name ? { name } : {}), arguments: args },
+          };
+          return [chunk([delta(event.choice, { tool_calls: [call] })])];
+        }
+        case "choice_end":
+          return [chunk([delta(event.choice, {}, event.finish_reason, event.logprobs ?? null)])];
         case "finish": {
-          const usage: Frame[] = options.includeUsage
+          const usage: Frame[] = includeUsage
             ? [
                 {
                   data: {
                     ...identity,
                     object: "chat.completion.chunk",
                     choices: [],
-                    usage: chatUsage(event.usage as AgentUsage | null),
+                    usage: chatUsage(event.usage as ChatRunUsage | null),
                   },
                 },
               ]
             : [];
-          return [chunk({}, "stop"), ...usage, { data: "[DONE]", raw: true }];
+          return [...usage, { data: "[DONE]", raw: true }];
         }
         case "error":
           return [chatStreamError(event.error)];
@@ -68,7 +99,8 @@ export function chatStreamFormat(
           return [];
       }
     },
-    endingOf: agentStreamFormat(runId, request).endingOf,
+    endingOf: (run) =>
+      run.kind === "chat_completion" ? chatEndingOf(run.output, run.usage) : [{ type: "finish", usage: run.usage }],
     cutShort: (error, code) => chatStreamError(error, code),
   };
 }

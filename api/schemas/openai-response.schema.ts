@@ -26,6 +26,32 @@ const usage = Joi.object({
   total_tokens: Joi.number().integer().min(0).required(),
 }).id("CompletionUsage");
 
+/** A function call the model asks the client to run. */
+const toolCall = Joi.object({
+  id: Joi.string().required(),
+  type: Joi.valid("function").required(),
+  function: Joi.object({
+    name: Joi.string().required(),
+    arguments: Joi.string().allow("").required().description("JSON text, as the model wrote it"),
+  }).required(),
+}).id("ChatCompletionMessageToolCall");
+
+/** One token's log probability and its alternatives. */
+const tokenLogprob = Joi.object({
+  token: Joi.string().allow("").required(),
+  logprob: Joi.number().required(),
+  bytes: Joi.array().items(Joi.number().integer()).allow(null).required(),
+  top_logprobs: Joi.array()
+    .items(
+      Joi.object({
+        token: Joi.string().allow("").required(),
+        logprob: Joi.number().required(),
+        bytes: Joi.array().items(Joi.number().integer()).allow(null).required(),
+      }),
+    )
+    .required(),
+}).id("ChatCompletionTokenLogprob");
+
 /** `POST /v1/chat/completions`: OpenAI's `chat.completion`. */
 export const chatCompletionResponseSchema = Joi.object({
   id: Joi.string()
@@ -37,19 +63,29 @@ export const chatCompletionResponseSchema = Joi.object({
   choices: Joi.array()
     .items(
       Joi.object({
-        index: Joi.valid(0).required(),
+        index: Joi.number().integer().min(0).required(),
         message: Joi.object({
           role: Joi.valid("assistant").required(),
-          content: Joi.string().allow("").required(),
-          refusal: Joi.valid(null).required(),
+          content: Joi.string().allow("", null).required().description("Null when the answer is tool calls only"),
+          refusal: Joi.string().allow(null).required(),
+          tool_calls: Joi.array().items(toolCall).description("The functions the model calls: the client runs them"),
         }).required(),
-        logprobs: Joi.valid(null).required(),
-        finish_reason: Joi.valid("stop").required(),
+        logprobs: Joi.object({
+          content: Joi.array().items(tokenLogprob).allow(null).required(),
+          refusal: Joi.array().items(tokenLogprob).allow(null).required(),
+        })
+          .allow(null)
+          .required()
+          .description("With `logprobs: true`"),
+        finish_reason: Joi.valid("stop", "length", "tool_calls", "content_filter", "function_call").required(),
       }),
     )
-    .length(1)
-    .required(),
+    .min(0)
+    .max(8)
+    .required()
+    .description("One answer per `n`"),
   usage: usage.required(),
+  system_fingerprint: Joi.string().allow(null).required().description("The provider's, when it gives one"),
 }).id("ChatCompletion");
 
 /** `GET /v1/models/{model}`, and each model of the list. */

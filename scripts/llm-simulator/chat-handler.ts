@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { completionBody, newCompletionMeta } from "./completion";
+import { answersFor } from "./choices";
+import { completionBody, newCompletionMeta, usageOf } from "./completion";
 import { sendError, sendInternalError, sendSimulatedError } from "./errors";
 import { SampleTooLargeError } from "./schema-sample";
 import type { FailureCounter } from "./failure-counter";
@@ -97,9 +98,9 @@ function respond(
     return;
   }
 
-  let reply: Reply;
+  let replies: Reply[];
   try {
-    reply = buildReply(request, controls, requestKey);
+    replies = answersFor(request, buildReply(request, controls, requestKey));
   } catch (err) {
     if (!(err instanceof SampleTooLargeError)) throw err;
     recordRequest(state.journal, { at, body, status: 400 });
@@ -107,7 +108,8 @@ function respond(
     return;
   }
   // The provider's limits count what the request uses: its prompt and the answer it gets.
-  const rate = state.rateLimits.take(apiKey, reply.promptTokens + reply.completionTokens);
+  const usage = usageOf(replies);
+  const rate = state.rateLimits.take(apiKey, usage.total_tokens);
   if (rate) for (const [name, value] of Object.entries(rate.headers)) res.setHeader(name, value!);
   if (rate?.retryAfterMs !== undefined) {
     recordRequest(state.journal, { at, body, status: 429 });
@@ -118,8 +120,8 @@ function respond(
   const meta = newCompletionMeta(request.model);
   if (request.stream === true) {
     const includeUsage = request.stream_options?.include_usage === true;
-    sendStream(res, buildFrames(meta, reply, includeUsage), startedAt, controls.latencyMs);
+    sendStream(res, buildFrames(meta, replies, includeUsage), startedAt, controls.latencyMs);
   } else {
-    runAt(deadline, res, () => sendJson(res, 200, completionBody(meta, reply)));
+    runAt(deadline, res, () => sendJson(res, 200, completionBody(meta, replies)));
   }
 }

@@ -19,12 +19,14 @@ export function newCompletionMeta(model: string): CompletionMeta {
   return { id: `chatcmpl-sim${BOOT}${sequence.toString(36)}`, created: Math.floor(Date.now() / 1000), model };
 }
 
-/** OpenAI's `usage` object, including the detail blocks some clients read unconditionally. */
-export function usageOf(reply: Reply) {
+/** OpenAI's `usage` object, including the detail blocks some clients read unconditionally: the prompt once, every answer's output. */
+export function usageOf(replies: Reply[]) {
+  const prompt = replies[0]?.promptTokens ?? 0;
+  const completion = replies.reduce((sum, reply) => sum + reply.completionTokens, 0);
   return {
-    prompt_tokens: reply.promptTokens,
-    completion_tokens: reply.completionTokens,
-    total_tokens: reply.promptTokens + reply.completionTokens,
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
     completion_tokens_details: {
       reasoning_tokens: 0,
@@ -35,23 +37,26 @@ export function usageOf(reply: Reply) {
   };
 }
 
-/** The non-streamed `chat.completion` object for a reply. */
-export function completionBody(meta: CompletionMeta, reply: Reply) {
-  const message: Record<string, unknown> = {
-    role: "assistant",
-    content: reply.content,
-    refusal: null,
-    annotations: [],
-  };
-  // OpenAI omits tool_calls entirely (rather than sending []) when there are none.
-  if (reply.toolCalls.length > 0) message.tool_calls = reply.toolCalls;
+/** The non-streamed `chat.completion` object for the replies (one per answer asked for). */
+export function completionBody(meta: CompletionMeta, replies: Reply[]) {
+  const choices = replies.map((reply, index) => {
+    const message: Record<string, unknown> = {
+      role: "assistant",
+      content: reply.content,
+      refusal: null,
+      annotations: [],
+    };
+    // OpenAI omits tool_calls entirely (rather than sending []) when there are none.
+    if (reply.toolCalls.length > 0) message.tool_calls = reply.toolCalls;
+    return { index, message, logprobs: reply.logprobs ?? null, finish_reason: reply.finishReason };
+  });
   return {
     id: meta.id,
     object: "chat.completion",
     created: meta.created,
     model: meta.model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: reply.finishReason }],
-    usage: usageOf(reply),
+    choices,
+    usage: usageOf(replies),
     service_tier: "default",
     system_fingerprint: SYSTEM_FINGERPRINT,
   };

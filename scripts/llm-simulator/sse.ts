@@ -38,7 +38,7 @@ function splitForStream(text: string): string[] {
  * Every SSE frame of a streamed reply, in OpenAI's `chat.completion.chunk` format: role, content
  * or tool-call deltas, finish reason, optional usage chunk, then `[DONE]`.
  */
-export function buildFrames(meta: CompletionMeta, reply: Reply, includeUsage: boolean): string[] {
+export function buildFrames(meta: CompletionMeta, replies: Reply[], includeUsage: boolean): string[] {
   const frames: string[] = [];
   const push = (choices: unknown[], usage?: unknown) => {
     const chunk: Record<string, unknown> = {
@@ -54,9 +54,21 @@ export function buildFrames(meta: CompletionMeta, reply: Reply, includeUsage: bo
     if (includeUsage) chunk.usage = usage ?? null;
     frames.push(`data: ${JSON.stringify(chunk)}\n\n`);
   };
-  const delta = (d: Record<string, unknown>, finishReason: string | null = null) =>
-    push([{ index: 0, delta: d, logprobs: null, finish_reason: finishReason }]);
+  replies.forEach((reply, index) => {
+    const delta = (d: Record<string, unknown>, finishReason: string | null = null, logprobs: unknown = null) =>
+      push([{ index, delta: d, logprobs, finish_reason: finishReason }]);
+    pushAnswer(reply, delta);
+  });
+  if (includeUsage) push([], usageOf(replies));
+  frames.push("data: [DONE]\n\n");
+  return frames;
+}
 
+/** One answer's deltas: its role, its text or tool calls in pieces, then why it ended (with its log probabilities). */
+function pushAnswer(
+  reply: Reply,
+  delta: (d: Record<string, unknown>, finishReason?: string | null, logprobs?: unknown) => void,
+): void {
   if (reply.toolCalls.length > 0) {
     delta({ role: "assistant", content: null, refusal: null });
     reply.toolCalls.forEach((call, index) => {
@@ -71,10 +83,7 @@ export function buildFrames(meta: CompletionMeta, reply: Reply, includeUsage: bo
     delta({ role: "assistant", content: "", refusal: null });
     for (const piece of splitForStream(reply.content ?? "")) delta({ content: piece });
   }
-  delta({}, reply.finishReason);
-  if (includeUsage) push([], usageOf(reply));
-  frames.push("data: [DONE]\n\n");
-  return frames;
+  delta({}, reply.finishReason, reply.logprobs ?? null);
 }
 
 /**

@@ -51,6 +51,9 @@ export interface ChatRequest {
   max_completion_tokens?: number | null;
   stream?: boolean | null;
   stream_options?: { include_usage?: boolean } | null;
+  n?: number | null;
+  logprobs?: boolean | null;
+  top_logprobs?: number | null;
 }
 
 /** The `sim_*` body fields, validated. */
@@ -80,6 +83,8 @@ export interface Reply {
   finishReason: FinishReason;
   promptTokens: number;
   completionTokens: number;
+  /** OpenAI's `logprobs` of the answer, when the request asked for them. */
+  logprobs?: { content: unknown[]; refusal: null };
 }
 
 /**

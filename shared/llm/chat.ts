@@ -10,7 +10,9 @@ import type { CallConsumption } from "./call-consumption";
 import { abortReason, RunAbortedError } from "./run-aborted";
 import { boundAnswer } from "./bounded-answer";
 import { headOf, MODEL_OUTPUT_MAX_CHARS } from "../limits/outside-content";
-import { StreamAccumulator } from "./stream-accumulator";
+import { StreamAccumulator, type ChatDelta } from "./stream-accumulator";
+import { chatRunChoice } from "./chat-choices";
+import type { ChatRunChoice } from "../contracts/chat-run";
 import { answerTokens, promptTokens } from "./tokens";
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -25,12 +27,17 @@ export interface ChatResult {
   outputTokens: number;
   /** The answer's characters as received and as kept, when it was over `MODEL_OUTPUT_MAX_CHARS` and cut. */
   truncated?: { received: number; kept: number };
+  /** Every answer the call asked for (`n`), each bounded, the first being `message`, with log probabilities when asked. */
+  choices: ChatRunChoice[];
+  systemFingerprint: string | null;
 }
 
 export interface ChatOptions {
   signal?: AbortSignal;
   /** When given, the call streams and each piece of text is passed here as it arrives. */
   onText?: (text: string) => void;
+  /** When given, the call streams and each kept piece of every answer (text and tool calls) is passed here. */
+  onDelta?: (delta: ChatDelta) => void;
   /** Waited for before each retry (the provider key's turn under its shared limits). */
   beforeRetry?: () => Promise<void>;
 }
@@ -109,7 +116,7 @@ async function once(
   const client = clientFor(target);
   attempt.inFlight = true;
   attempt.stream = undefined;
-  if (!options.onText) {
+  if (!options.onText && !options.onDelta) {
     const body = {
       ...request,
       model: target.model,
@@ -125,9 +132,12 @@ async function once(
       message,
       finishReason: cut ? "length" : choice.finish_reason,
       inputTokens: completion.usage?.prompt_tokens ?? promptTokens(request.messages, request.tools),
-      // The provider's count is what it charges, cut or not; without one, the whole answer counts.
-      outputTokens: completion.usage?.completion_tokens ?? answerTokens(choice.message),
+      // The provider's count is what it charges, cut or not; without one, every whole answer counts.
+      outputTokens:
+        completion.usage?.completion_tokens ?? completion.choices.reduce((sum, c) => sum + answerTokens(c.message), 0),
       ...(cut ? { truncated: cut } : {}),
+      choices: completion.choices.map((c) => chatRunChoice(c)),
+      systemFingerprint: completion.system_fingerprint ?? null,
     };
   }
   const body = {
@@ -137,7 +147,15 @@ async function once(
     stream_options: { include_usage: true },
   } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
   const stream = await client.chat.completions.create(body, { signal: options.signal });
-  const acc = (attempt.stream = new StreamAccumulator());
+  const { onDelta } = options;
+  // A piece passed on has reached the client: the call is not retried after it.
+  const passOn = onDelta
+    ? (delta: ChatDelta) => {
+        emitted.any = true;
+        onDelta(delta);
+      }
+    : undefined;
+  const acc = (attempt.stream = new StreamAccumulator(passOn));
   let sent = 0;
   for await (const chunk of stream) {
     // The client is sent what the answer keeps, not the character past its bound the accumulator holds.
@@ -145,7 +163,7 @@ async function once(
     sent += text.length;
     if (text) {
       emitted.any = true;
-      options.onText(text);
+      options.onText?.(text);
     }
     // An answer past its bound is not read on: leaving the loop closes the stream.
     if (acc.full) break;
@@ -159,6 +177,8 @@ async function once(
     // A stream left at the bound never sent its count: what was kept is counted, as a provider that counts nothing is.
     outputTokens: acc.usage?.completion_tokens ?? answerTokens(message),
     ...(cut ? { truncated: cut } : {}),
+    choices: acc.choices().map((c) => chatRunChoice(c, c.index === 0 ? acc.received : undefined)),
+    systemFingerprint: acc.systemFingerprint,
   };
 }
 

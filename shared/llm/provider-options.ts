@@ -100,3 +100,19 @@ export function allowedOptionsOf(
   const allowed: ReadonlySet<string> = allowedProviderOptions(modelName, cfg);
   return Object.fromEntries(Object.entries(options ?? {}).filter(([key]) => allowed.has(key)));
 }
+
+/**
+ * A chat run's own tool fields: the client's tools (it runs them itself) and which the model must
+ * call. Reserved in `llm_args`, where the service sets them; a chat run passes the client's.
+ */
+const CHAT_RUN_TOOL_FIELDS = ["tools", "tool_choice"] as const;
+
+/** What a chat run's call carries of the client's `options`: the allowed provider options and its tool fields. */
+export function chatRunOptionsOf(
+  options: Record<string, unknown>,
+  modelName: string,
+  cfg: Config = config,
+): Record<string, unknown> {
+  const tools = CHAT_RUN_TOOL_FIELDS.flatMap((field) => (options[field] == null ? [] : [[field, options[field]]]));
+  return { ...allowedOptionsOf(options, modelName, cfg), ...Object.fromEntries(tools) };
+}

@@ -2,10 +2,11 @@ import type { QueueName } from "../queues/queue-names";
 
 /**
  * How the steps (LLM and tool calls) of a run are known beforehand, by the rules of
- * `shared/swarms/planned-steps.ts`: an agent's turn, a swarm's fixed schedule, a workflow's grid;
+ * `shared/swarms/planned-steps.ts`: an agent's turn, a swarm's fixed schedule, a workflow's grid,
+ * one call (a chat completion's);
  * `unplanned` when the model's own choices decide them.
  */
-export type PlannedStepsRule = "agent" | "swarm" | "workflow" | "unplanned";
+export type PlannedStepsRule = "agent" | "swarm" | "workflow" | "one_call" | "unplanned";
 
 /**
  * What one kind of run is, as the API, the workers and Bull Board read it. The kind is stored in
@@ -36,7 +37,14 @@ export interface RunKindRecord<Kind extends string = RunKind> {
 
 /** Every kind of run, keyed by its stored name. */
 const RECORDS = {
-  agent: { job: "agent-run", queue: "agent", steps: "agent", paths: ["/v1/agent/completions", "/v1/chat/completions"] },
+  agent: { job: "agent-run", queue: "agent", steps: "agent", paths: ["/v1/agent/completions"] },
+  /** One model call passed to the provider as an OpenAI client wrote it (`/v1/chat/completions`). */
+  chat_completion: {
+    job: "chat-completion",
+    queue: "agent",
+    steps: "one_call",
+    paths: ["/v1/chat/completions"],
+  },
   swarm: { job: "swarm-run", queue: "swarm", steps: "swarm", paths: ["/v1/swarm/completions"] },
   swarm_batch: {
     job: "swarm-batch",

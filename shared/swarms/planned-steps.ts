@@ -58,6 +58,7 @@ const RULES: Record<PlannedStepsRule, (request: never) => number | null> = {
   agent: agentSteps,
   swarm: swarmSteps,
   workflow: workflowSteps,
+  one_call: () => 1,
   unplanned: () => null,
 };
 

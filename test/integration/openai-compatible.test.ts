@@ -1,25 +1,15 @@
 import { expect } from "chai";
 import OpenAI from "openai";
-import { findRun } from "../../shared/db/runs/run-rows";
-import type { AgentRun } from "../../shared/db/entities/run.entity";
+import { chatRunOf as runOf } from "../helpers/chat-runs";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { callsMentioning } from "../helpers/swarm";
 import { dataUrl, PNG_1PX } from "../helpers/images";
 import { startImageServer, type ImageServer } from "../helpers/image-server";
 
-/** The run behind a completion: its id is `chatcmpl-` and the run id's hex. */
-async function runOf(h: Harness, completionId: string): Promise<AgentRun> {
-  const hex = completionId.replace(/^chatcmpl-/, "");
-  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  const run = await findRun(h.deps.ds, id);
-  expect(run, `run ${id}`).to.exist;
-  return run as AgentRun;
-}
-
 /**
  * `POST /v1/chat/completions` and `GET /v1/models` driven by the official `openai` SDK: what the
- * agent's LLM call receives, the answer's shape and usage, and streaming in OpenAI's chunk format.
+ * model's call receives, the answer's shape and usage, and streaming in OpenAI's chunk format.
  */
 describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
   let h: Harness;
@@ -52,7 +42,7 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
     expect(missing).to.include({ status: 404, type: "invalid_request_error", code: "model_not_found", param: "model" });
   });
 
-  it("chat.completions.create: system → system prompt, earlier turns → history in order, last user message → task, options → the LLM call", async () => {
+  it("chat.completions.create: the conversation and the options reach the model's call as written, in one chat_completion run", async () => {
     const marker = `chat-${Date.now()}`;
     const completion = await client.chat.completions.create({
       model: "gpt-4.1-mini",
@@ -77,10 +67,11 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
     expect(calls).to.have.length(1);
     const [sent] = calls;
     expect(sent.messages).to.deep.equal([
-      { role: "system", content: "You are a math tutor.\n\nAnswer briefly." },
+      { role: "system", content: "You are a math tutor." },
+      { role: "developer", content: "Answer briefly." },
       { role: "user", content: "What is the derivative of x^2?" },
       { role: "assistant", content: "2x." },
-      { role: "user", content: `What about x^3? ${marker}` },
+      { role: "user", content: [{ type: "text", text: `What about x^3? ${marker}` }] },
     ]);
     expect(sent).to.include({
       model: "gpt-4.1-mini",
@@ -102,8 +93,8 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
     expect(choice).to.include({ index: 0, finish_reason: "stop" });
     expect(choice.message.role).to.equal("assistant");
     const run = await runOf(h, completion.id);
-    expect(run.kind).to.equal("agent");
-    expect(choice.message.content).to.equal(run.output!.outputs[0].content).and.not.empty;
+    expect(run.kind).to.equal("chat_completion");
+    expect(choice.message.content).to.equal(run.output!.choices[0].message.content).and.not.empty;
     expect(completion.usage).to.deep.equal({
       prompt_tokens: run.usage!.input_tokens,
       completion_tokens: run.usage!.output_tokens,
@@ -112,24 +103,21 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
     expect(completion.usage!.prompt_tokens).to.be.above(0);
   });
 
-  it("defaults: the hosted system prompt, temperature 0.5, 8192 tokens; max_loops (Swarms extension) reviews the answer", async () => {
-    const marker = `loops-${Date.now()}`;
-    await client.chat.completions.create({
-      model: "gpt-4.1",
-      messages: [{ role: "user", content: marker }],
-      // @ts-expect-error: the Swarms extension field is not in OpenAI's types
-      max_loops: 2,
-    });
+  it("defaults: no system prompt added, the provider's own temperature, 8192 tokens per answer; max_loops above 1 is refused", async () => {
+    const marker = `defaults-${Date.now()}`;
+    await client.chat.completions.create({ model: "gpt-4.1", messages: [{ role: "user", content: marker }] });
     const calls = callsMentioning(h, marker);
-    expect(calls).to.have.length(2);
-    expect(calls[0].messages[0]).to.deep.equal({ role: "system", content: "You are a helpful assistant." });
-    expect(calls[0]).to.include({ temperature: 0.5, max_tokens: 8192 });
-    expect(calls[1].messages.map((m: { role: string }) => m.role)).to.deep.equal([
-      "system",
-      "user",
-      "assistant",
-      "user",
-    ]);
+    expect(calls).to.have.length(1);
+    expect(calls[0].messages).to.deep.equal([{ role: "user", content: marker }]);
+    expect(calls[0]).to.include({ max_tokens: 8192 });
+    expect(calls[0]).not.to.have.property("temperature");
+    const refused = await client.chat.completions
+      // @ts-expect-error: the Swarms extension field is not in OpenAI's types
+      .create({ model: "gpt-4.1", messages: [{ role: "user", content: `${marker}-loops` }], max_loops: 2 })
+      .catch((err: unknown) => err);
+    expect(refused).to.be.instanceOf(OpenAI.BadRequestError);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).param).to.equal("max_loops");
+    expect(callsMentioning(h, `${marker}-loops`)).to.have.length(0);
   });
 
   it("accepts the key as x-api-key as well as Authorization: Bearer", async () => {
@@ -141,7 +129,7 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
     expect(res.body.object).to.equal("chat.completion");
   });
 
-  it("hands image parts (a URL as its data, a data URI as given, earlier turns' too) to the LLM call with the task", async () => {
+  it("hands image parts to the model's call where they were (a URL as its data, a data URI as given)", async () => {
     const marker = `img-${Date.now()}`;
     await client.chat.completions.create({
       model: "gpt-4.1",
@@ -158,15 +146,14 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
       ],
     });
     const [sent] = callsMentioning(h, marker);
-    expect(sent.messages.slice(1)).to.deep.equal([
-      { role: "user", content: "[1 image(s), attached to the last message]" },
+    expect(sent.messages).to.deep.equal([
+      { role: "user", content: [{ type: "image_url", image_url: { url: dataUrl(PNG_1PX) } }] },
       { role: "assistant", content: "A cat." },
       {
         role: "user",
         content: [
           { type: "text", text: marker },
-          { type: "image_url", image_url: { url: dataUrl(PNG_1PX) } },
-          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "low" } },
         ],
       },
     ]);
@@ -207,7 +194,7 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
       expect(streamed).to.equal(whole.choices[0].message.content).and.not.empty;
       const run = await runOf(h, [...ids][0]);
       expect(run.status).to.equal("succeeded");
-      expect(run.output!.outputs[0].content).to.equal(streamed);
+      expect(run.output!.choices[0].message.content).to.equal(streamed);
     });
 
     it("with stream_options.include_usage ends with a chunk of empty choices and the run's usage, and usage: null before it", async () => {

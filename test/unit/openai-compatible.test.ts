@@ -3,7 +3,7 @@ import type { Context } from "koa";
 import { openAiErrorBodies } from "../../api/http/openai-error-bodies";
 import { admissionOf, defersRateLimitVerdict } from "../../api/routes/v1";
 import { isOpenAiPath } from "../../api/routes/v1/openai/openai-paths";
-import { chatAsAgent, type ChatCompletionRequest } from "../../api/runs/chat-request";
+import { chatRunOf, type ChatCompletionRequest } from "../../api/runs/chat-request";
 import { chatStreamFormat } from "../../api/runs/chat-stream";
 import { openAiModelById, openAiModelList } from "../../api/runs/openai-models";
 import { chatCompletionSchema } from "../../api/schemas/chat-completion.schema";
@@ -21,7 +21,7 @@ function chat(body: Record<string, unknown>): ChatCompletionRequest {
 /** The 400 a translation refuses with: its message and param. */
 function refusal(body: Record<string, unknown>): { message: string; param: unknown } {
   try {
-    chatAsAgent(chat(body));
+    chatRunOf(chat(body));
   } catch (err) {
     expect(err).to.be.instanceOf(AppError);
     const e = err as AppError;
@@ -32,21 +32,28 @@ function refusal(body: Record<string, unknown>): { message: string; param: unkno
 }
 
 describe("OpenAI compatibility", () => {
-  describe("a chat request as an agent run (chatAsAgent)", () => {
-    it("maps system and developer messages, history, task, images and options", () => {
-      const { request, imageUrls } = chatAsAgent(
+  describe("a chat request as a chat run (chatRunOf)", () => {
+    it("passes the conversation as written (tool calls and results too), the options and the tools; caps each answer", () => {
+      const tools = [{ type: "function", function: { name: "lookup", parameters: { type: "object" } } }];
+      const { request, imageUrls } = chatRunOf(
         chat({
           messages: [
             { role: "system", content: "Be brief." },
             { role: "user", content: "q1" },
-            { role: "assistant", content: "a1" },
+            {
+              role: "assistant",
+              content: null,
+              refusal: null,
+              annotations: [],
+              tool_calls: [{ id: "call_1", type: "function", function: { name: "lookup", arguments: "{}" } }],
+            },
+            { role: "tool", tool_call_id: "call_1", content: "42" },
             { role: "developer", content: [{ type: "text", text: "Use metric units." }] },
             {
               role: "user",
               content: [
                 { type: "text", text: "q2" },
                 { type: "image_url", image_url: { url: "https://example.test/a.png" } },
-                { type: "text", text: "and this" },
                 { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
               ],
             },
@@ -58,64 +65,74 @@ describe("OpenAI compatibility", () => {
           stop: ["\n"],
           response_format: { type: "json_object" },
           user: "u",
-          max_loops: 3,
+          n: 2,
+          logprobs: true,
+          top_logprobs: 3,
+          tools,
+          tool_choice: "auto",
+          parallel_tool_calls: false,
+          store: true,
           stream: true,
         }),
       );
-      expect(request.agent_config).to.deep.include({
-        model_name: "gpt-4.1",
-        system_prompt: "Be brief.\n\nUse metric units.",
+      expect(request).to.deep.include({ model: "gpt-4.1", max_tokens: 40, stream: true });
+      expect(request.options).to.deep.equal({
         temperature: 0,
-        max_tokens: 40,
-        max_loops: 3,
-        llm_args: { top_p: 0.5, stop: ["\n"], response_format: { type: "json_object" }, user: "u" },
+        top_p: 0.5,
+        stop: ["\n"],
+        response_format: { type: "json_object" },
+        user: "u",
+        n: 2,
+        logprobs: true,
+        top_logprobs: 3,
+        tools,
+        tool_choice: "auto",
+        parallel_tool_calls: false,
       });
-      expect(request.history).to.deep.equal([
-        { role: "user", content: "q1" },
-        { role: "assistant", content: "a1" },
-      ]);
-      expect(request).to.deep.include({ task: "q2\nand this", stream: true });
-      expect(request.imgs).to.deep.equal(["https://example.test/a.png", "data:image/png;base64,iVBORw0KGgo="]);
+      expect(request.messages[2]).to.deep.equal({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "lookup", arguments: "{}" } }],
+      });
+      expect(request.messages[3]).to.deep.equal({ role: "tool", content: "42", tool_call_id: "call_1" });
+      expect(request.messages).to.have.length(6);
       expect(imageUrls).to.deep.equal([
-        { url: "https://example.test/a.png", field: "messages[4].content[1].image_url.url" },
+        { url: "https://example.test/a.png", field: "messages[5].content[1].image_url.url" },
       ]);
     });
 
-    it("fills in the hosted defaults and leaves llm_args out when no option is given", () => {
-      const { request } = chatAsAgent(chat({ messages: [{ role: "user", content: "hi" }] }));
-      expect(request.agent_config).to.deep.include({
-        system_prompt: "You are a helpful assistant.",
-        temperature: 0.5,
+    it("fills in the output cap and passes no option when none is given", () => {
+      const { request } = chatRunOf(chat({ messages: [{ role: "user", content: "hi" }] }));
+      expect(request).to.deep.equal({
+        model: "gpt-4.1",
+        messages: [{ role: "user", content: "hi" }],
+        options: {},
         max_tokens: 8192,
-        max_loops: 1,
+        stream: false,
       });
-      expect(request.agent_config).not.to.have.property("llm_args");
-      expect(request).to.deep.include({ history: [], imgs: [], stream: false });
     });
 
-    it("refuses no user message, a trailing assistant turn, a task without text, images outside user turns, too many images", () => {
-      expect(refusal({ messages: [{ role: "system", content: "s" }] })).to.deep.equal({
-        message: "At least one message with role 'user' is required.",
-        param: "messages",
-      });
+    it("refuses a tool message answering no earlier call, a tool choice without or outside the tools, too many images", () => {
       expect(
         refusal({
           messages: [
             { role: "user", content: "q" },
-            { role: "assistant", content: "a" },
+            { role: "tool", tool_call_id: "call_x", content: "r" },
           ],
         }).param,
-      ).to.equal("messages[1]");
-      expect(refusal({ messages: [{ role: "user", content: "  " }] }).param).to.equal("messages[0].content");
+      ).to.equal("messages[1].tool_call_id");
+      expect(refusal({ messages: [{ role: "user", content: "q" }], tool_choice: "required" }).param).to.equal(
+        "tool_choice",
+      );
+      const tools = [{ type: "function", function: { name: "a" } }];
+      expect(
+        refusal({
+          messages: [{ role: "user", content: "q" }],
+          tools,
+          tool_choice: { type: "function", function: { name: "b" } },
+        }).message,
+      ).to.match(/function 'b' is not in 'tools'/);
       const image = { type: "image_url", image_url: { url: "https://example.test/a.png" } };
-      expect(
-        refusal({
-          messages: [
-            { role: "assistant", content: [image] },
-            { role: "user", content: "q" },
-          ],
-        }).param,
-      ).to.equal("messages[0]");
       const many = Array.from({ length: 21 }, () => image);
       expect(refusal({ messages: [{ role: "user", content: [{ type: "text", text: "q" }, ...many] }] })).to.deep.equal({
         message: "At most 20 images per request.",
@@ -214,21 +231,23 @@ describe("OpenAI compatibility", () => {
   });
 
   describe("streamed frames (chatStreamFormat)", () => {
-    const request = chatAsAgent(chat({ messages: [{ role: "user", content: "hi" }], stream: true })).request;
+    const request = chatRunOf(chat({ messages: [{ role: "user", content: "hi" }], stream: true, model: "m" })).request;
     const runId = "3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a";
     const usage = { input_tokens: 3, output_tokens: 4, total_tokens: 7, img_cost: 0, mcp_cost: 0, total_cost: 0.1 };
 
-    it("ends with the stop chunk and a raw [DONE]; the usage chunk only when asked", () => {
-      const plain = chatStreamFormat(runId, request, { model: "m", includeUsage: false });
+    it("ends each answer with its finish_reason chunk, then a raw [DONE]; the usage chunk only when asked", () => {
+      const plain = chatStreamFormat(runId, request, false);
       expect(plain.metadata).to.deep.include({ id: "chatcmpl-3d2c1b0a9f8e4d7c8b6a5f4e3d2c1b0a", model: "m" });
       expect(plain.metadata).not.to.have.property("usage");
-      const ending = plain.framesFor({ type: "finish", usage });
-      expect(ending.map((f) => f.data)).to.have.length(2);
-      expect(ending[1]).to.deep.equal({ data: "[DONE]", raw: true });
-      const withUsage = chatStreamFormat(runId, request, { model: "m", includeUsage: true });
+      const [stop] = plain.framesFor({ type: "choice_end", choice: 0, finish_reason: "tool_calls", logprobs: null });
+      expect(stop.data).to.deep.include({
+        choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: "tool_calls" }],
+      });
+      expect(plain.framesFor({ type: "finish", usage })).to.deep.equal([{ data: "[DONE]", raw: true }]);
+      const withUsage = chatStreamFormat(runId, request, true);
       expect(withUsage.metadata).to.have.property("usage", null);
-      const [stop, last] = withUsage.framesFor({ type: "finish", usage });
-      expect(stop.data).to.deep.include({ usage: null });
+      const [last, done] = withUsage.framesFor({ type: "finish", usage });
+      expect(done).to.deep.equal({ data: "[DONE]", raw: true });
       expect(last.data).to.deep.include({
         choices: [],
         usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
@@ -236,7 +255,7 @@ describe("OpenAI compatibility", () => {
     });
 
     it("ends a failed or unfinished run with OpenAI's in-stream error, which the SDK raises", () => {
-      const format = chatStreamFormat(runId, request, { model: "m", includeUsage: false });
+      const format = chatStreamFormat(runId, request, false);
       expect(format.framesFor({ type: "error", error: "boom" })).to.deep.equal([
         { data: { error: { message: "boom", type: "server_error", param: null, code: null } } },
       ]);

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { chatAsAgent, type ChatCompletionRequest } from "../../api/runs/chat-request";
+import { chatRunOf, type ChatCompletionRequest } from "../../api/runs/chat-request";
 import { agentCompletionSchema } from "../../api/schemas/agent-request.schema";
 import { chatCompletionSchema } from "../../api/schemas/chat-completion.schema";
 import { validateRequest } from "../../api/schemas/validate-request";
@@ -155,11 +155,11 @@ describe("provider options (the allow-list)", () => {
       expect(check({ model: "gpt-4o", top_k: 5 }).error?.details[0]).to.include({ type: "options.provider" });
     });
 
-    it("passes a provider's extra to the agent's llm_args and leaves OpenAI's ignored fields out", () => {
+    it("passes a provider's extra to the model and leaves OpenAI's ignored fields out", () => {
       const { value, error } = check({ model: "vllm/qwen", top_k: 5, store: true, metadata: { a: "b" }, top_p: 0.3 });
       expect(error).to.equal(undefined);
-      const { request } = chatAsAgent(value as ChatCompletionRequest);
-      expect(request.agent_config.llm_args).to.deep.equal({ top_k: 5, top_p: 0.3 });
+      const { request } = chatRunOf(value as ChatCompletionRequest);
+      expect(request.options).to.deep.equal({ top_k: 5, top_p: 0.3 });
     });
   });
 });

@@ -116,7 +116,7 @@ export async function runAgent(spec: AgentSpec, input: AgentInput, ctx: AgentCon
     });
     const onText = ctx.onText && ctx.depth === 0 ? (text: string) => ctx.onText!(name, text) : undefined;
     const stepMeta = { agentName: name, role: spec.role, model: spec.model_name, input: meta };
-    const { message, replayed } = await recordedLlmCall(ctx, rec, stepMeta, target, request, allowance, onText);
+    const { message, replayed } = await recordedLlmCall(ctx, rec, stepMeta, target, request, allowance, { onText });
     // A replayed step streams its stored text at once, so a resumed stream still shows the answer.
     if (replayed && onText && message.content) onText(message.content);
     result.llmCalls++;

@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import { consumptionOf } from "../../shared/llm/call-consumption";
-import { chatCompletion, type ChatRequest, type ChatResult } from "../../shared/llm/chat";
+import { chatCompletion, type ChatOptions, type ChatRequest, type ChatResult } from "../../shared/llm/chat";
+import type { ChatRunChoice } from "../../shared/contracts/chat-run";
 import { tokenCosts } from "../../shared/llm/pricing";
 import type { ResolvedModel } from "../../shared/llm/providers";
 import { RunAbortedError } from "../../shared/llm/run-aborted";
@@ -23,7 +24,13 @@ export type AssistantMessage = {
   tool_calls?: OpenAI.Chat.Completions.ChatCompletionMessageToolCall[];
   /** Set when the answer was over `MODEL_OUTPUT_MAX_CHARS` and cut (see `ChatResult`). */
   truncated?: { received: number; kept: number };
+  /** Every answer of the call with why it ended and its log probabilities, when the caller keeps them (a chat run). */
+  choices?: ChatRunChoice[];
+  system_fingerprint?: string | null;
 };
+
+/** How the caller reads the call: as it streams (`onText`, `onDelta`), and whether every answer is kept (`keepChoices`). */
+export type CallReading = Pick<ChatOptions, "onText" | "onDelta"> & { keepChoices?: boolean };
 
 /** Makes one LLM call and counts it in the worker's metrics (`apiary_llm_*`), whatever its end (a cut-off one with what it consumed). */
 async function countedCall(target: ResolvedModel, call: () => Promise<ChatResult>): Promise<ChatResult> {
@@ -102,6 +109,12 @@ function assistantMessage(
   };
 }
 
+/** A whole reply as stored: the first answer, and every answer when the caller keeps them. */
+function replyMessage(reply: ChatResult, keepChoices: boolean | undefined): AssistantMessage {
+  const first = assistantMessage(reply.message, reply.truncated);
+  return keepChoices ? { ...first, choices: reply.choices, system_fingerprint: reply.systemFingerprint } : first;
+}
+
 /** Counts a call's tokens and cost in the run's usage and budget (its agent's per-agent charge with its first call). */
 function charge(
   ctx: Pick<AgentContext, "budget" | "usage">,
@@ -135,8 +148,9 @@ export async function recordedLlmCall(
   target: ResolvedModel,
   request: ChatRequest,
   allowance: CallAllowance,
-  onText?: (text: string) => void,
+  reading: CallReading = {},
 ): Promise<{ message: AssistantMessage; replayed: boolean }> {
+  const { onText, onDelta } = reading;
   let outcome;
   try {
     outcome = await recorder.step(meta, async () => {
@@ -155,7 +169,7 @@ export async function recordedLlmCall(
             countedCall(target, () =>
               onRequestLeaving(
                 () => ctx.budget.callSent(allowance),
-                () => chatCompletion(target, request, { signal: ctx.signal, onText, beforeRetry }),
+                () => chatCompletion(target, request, { signal: ctx.signal, onText, onDelta, beforeRetry }),
               ),
             ),
           );
@@ -165,7 +179,7 @@ export async function recordedLlmCall(
           throw err;
         }
         turns.settle(reply.inputTokens + reply.outputTokens);
-        const output = assistantMessage(reply.message, reply.truncated);
+        const output = replyMessage(reply, reading.keepChoices);
         return pricedOutcome(target, reply.inputTokens, reply.outputTokens, output);
       } catch (err) {
         const consumed = consumptionOf(err);

@@ -1,3 +1,4 @@
+import type { ChatRunOutput, ChatRunRequest, ChatRunUsage } from "../../contracts/chat-run";
 import { EntitySchema } from "typeorm";
 import type { AgentCompletionRequest, AgentRunOutput, AgentUsage, StoredBudget } from "../../contracts/agent-spec";
 import type {
@@ -118,8 +119,10 @@ interface RunRecord<Kind extends RunKind, Request, Output, Usage> {
  * kind of the catalog (`shared/runs/run-kind-catalog.ts`) without an entry here does not compile.
  */
 interface RunShapes {
-  /** One agent (`/v1/agent/completions`, `/v1/chat/completions`, and an agent batch's item). */
+  /** One agent (`/v1/agent/completions`, and an agent batch's item). */
   agent: { request: Stored<AgentCompletionRequest>; output: AgentRunOutput; usage: AgentUsage };
+  /** One model call as an OpenAI client wrote it (`/v1/chat/completions`). */
+  chat_completion: { request: Stored<ChatRunRequest>; output: ChatRunOutput; usage: ChatRunUsage };
   /** One swarm (`/v1/swarm/completions`, and a swarm batch's item). */
   swarm: { request: Stored<SwarmRequest>; output: SwarmRunOutput; usage: SwarmUsage };
   /** An agent batch's parent: finishes once its agent items have ended. */
@@ -165,6 +168,8 @@ export type RunOfKind<Kind extends RunKind> = RunsByKind[Kind];
 
 /** An agent run. */
 export type AgentRun = RunOfKind<"agent">;
+/** A chat-completion run. */
+export type ChatCompletionRun = RunOfKind<"chat_completion">;
 /** A swarm run. */
 export type SwarmRun = RunOfKind<"swarm">;
 /** An agent batch's parent run. */

@@ -3,6 +3,7 @@ import { RUN_KIND_CATALOG, type ChildKindOf } from "../../runs/run-kind-catalog"
 import { presentAdvancedResearch } from "./advanced-research.presenter";
 import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
+import { presentChatCompletion } from "./chat-completion.presenter";
 import { presentAgentGenerate, presentAutoSwarmBuilder } from "./builder.presenter";
 import { batchSlots } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
@@ -26,6 +27,7 @@ const NO_STORED_ANSWER = null;
 const SUCCESS_PRESENTERS: { [K in RunKind]: SuccessPresenter<K> | typeof NO_STORED_ANSWER } = {
   agent: presentAgentCompletion,
   agent_batch: presentAgentBatch,
+  chat_completion: presentChatCompletion,
   swarm: presentSwarmCompletion,
   swarm_batch: (run, items) => ({ job_id: run.job_id, results: batchSlots(run.request, items) }),
   auto_swarm_builder: presentAutoSwarmBuilder,

@@ -16,7 +16,7 @@ export const chatCompletionOperation: Operation = {
   path: CHAT_COMPLETIONS_PATH,
   summary: "OpenAI-compatible chat completion",
   description:
-    "OpenAI's Chat Completions API, answered by one agent run with the same limits, billing, logs and idempotency as `POST /v1/agent/completions`: system messages become the system prompt, earlier turns the history, the last user message the task, image parts the agent's images. Point an OpenAI SDK's base URL at `/v1`. Errors use OpenAI's body `{error: {message, type, param, code}}`. See docs/openai-compatible.md.",
+    "OpenAI's Chat Completions API: one model call, passed to the provider as the client wrote it (tools, tool messages, `n`, `logprobs`, `response_format`…), run as a `chat_completion` run with the same limits, billing, logs and idempotency as `POST /v1/agent/completions`. The model's tool calls are the answer: the client runs them and sends the results back as `tool` messages. Point an OpenAI SDK's base URL at `/v1`. Errors use OpenAI's body `{error: {message, type, param, code}}`. See docs/openai-compatible.md.",
   tags: ["OpenAI compatible"],
   access: "apiKey",
   errorBodies: "openai",
@@ -35,6 +35,23 @@ export const chatCompletionOperation: Operation = {
           max_tokens: 300,
         },
       },
+      tools: {
+        summary: "A function the model may call (the client runs it)",
+        value: {
+          model: "gpt-4.1",
+          messages: [{ role: "user", content: "What is the weather in Paris?" }],
+          tools: [
+            {
+              type: "function",
+              function: {
+                name: "get_weather",
+                description: "The weather in a city",
+                parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+              },
+            },
+          ],
+        },
+      },
       streaming: {
         summary: "Streamed, with the usage chunk",
         value: {
@@ -48,7 +65,7 @@ export const chatCompletionOperation: Operation = {
   },
   responses: {
     200: {
-      description: "The agent's answer",
+      description: "The model's answers (one per `n`): text, or the tool calls the client runs",
       body: chatCompletionResponseSchema,
       examples: {
         simple: {
@@ -66,11 +83,41 @@ export const chatCompletionOperation: Operation = {
               },
             ],
             usage: { prompt_tokens: 42, completion_tokens: 9, total_tokens: 51 },
+            system_fingerprint: null,
+          },
+        },
+        tools: {
+          value: {
+            id: ID,
+            object: "chat.completion",
+            created: 1768473000,
+            model: "gpt-4.1",
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: "assistant",
+                  content: null,
+                  refusal: null,
+                  tool_calls: [
+                    {
+                      id: "call_8f3a2c",
+                      type: "function",
+                      function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+                    },
+                  ],
+                },
+                logprobs: null,
+                finish_reason: "tool_calls",
+              },
+            ],
+            usage: { prompt_tokens: 61, completion_tokens: 15, total_tokens: 76 },
+            system_fingerprint: null,
           },
         },
       },
       content: eventStream(
-        'With `stream: true`: bare `data:` frames of `chat.completion.chunk` objects: the role first, content deltas as the agent answers, a chunk with `finish_reason: "stop"`, with `stream_options.include_usage` a chunk with empty `choices` and `usage` (and `usage: null` on the others), then `data: [DONE]`. A failure is one `data: {error: {...}}` frame.',
+        "With `stream: true`: bare `data:` frames of `chat.completion.chunk` objects: the role first, content or `tool_calls` deltas as the model answers (each answer under its `index`), a chunk with each answer's `finish_reason`, with `stream_options.include_usage` a chunk with empty `choices` and `usage` (and `usage: null` on the others), then `data: [DONE]`. A failure is one `data: {error: {...}}` frame.",
         [
           frame('{"role":"assistant","content":""}', null),
           frame('{"content":"Wax on "}', null),
@@ -82,7 +129,7 @@ export const chatCompletionOperation: Operation = {
     },
     202: acceptedResponse,
     400: openAiError(
-      "The body does not match the schema, or a rule is broken: `n` other than 1, no user message, a conversation that does not end with the user's, tools or log probabilities asked for, an image URL the egress policy refuses (`invalid_request_error`; `param` names the field)",
+      "The body does not match the schema, or a rule is broken: `n` above 8, a `tool` message answering no earlier tool call, a `tool_choice` without tools or naming none of them, audio or predicted outputs asked for, an image URL the egress policy refuses (`invalid_request_error`; `param` names the field)",
     ),
     404: openAiError('The model cannot be served here (`model_not_found`, `param: "model"`)'),
     409: openAiError(

@@ -1,0 +1,139 @@
+import type { ChatRunChoice, ChatRunOutput } from "../../shared/contracts/chat-run";
+import type { ChatCompletionRun } from "../../shared/db/entities/run.entity";
+import { resolveModel } from "../../shared/llm/providers";
+import type { ChatDelta } from "../../shared/llm/stream-accumulator";
+import type { RunEventWriter } from "../../shared/queues/run-events";
+import { revealedRequest } from "../../shared/secrets/run-secrets";
+import { agentUsage } from "../agents/agent-usage";
+import { estimatePromptTokens } from "../agents/prompt-estimate";
+import { inFlightCall, recordedLlmCall, type AssistantMessage } from "../agents/recorded-llm-call";
+import { callerCharge, incur } from "../agents/run-charges";
+import { answersAsked, chatRunProviderRequest, imagesOf, messagesForModel } from "../chat/chat-run-request";
+import type { Handler } from "./handler";
+import { executeRun } from "./run-lifecycle";
+import type { RunExecution } from "./run-execution";
+
+/** The runs whose stored request is a `ChatRunRequest`: one call, passed to the provider as the client wrote it. */
+type ChatRun = ChatCompletionRun;
+
+/** Whose call a chat run's is, in its steps, bill and logs (the name a chat completion's agent had). */
+const ASSISTANT = "Assistant";
+
+/** A streamed piece of an answer as the run's event. */
+function emitDelta(events: RunEventWriter, delta: ChatDelta): void {
+  if (delta.text)
+    events.emit({ type: "chunk", content: delta.text, ...(delta.choice ? { choice: delta.choice } : {}) });
+  if (delta.toolCall) events.emit({ type: "tool_call_delta", choice: delta.choice, ...delta.toolCall });
+}
+
+/** The stored answers of a replayed call, told as the pieces a live one streams. */
+function replayDeltas(events: RunEventWriter, choices: ChatRunChoice[]): void {
+  for (const { index: choice, message } of choices) {
+    if (message.content) emitDelta(events, { choice, text: message.content });
+    message.tool_calls?.forEach((call, index) =>
+      emitDelta(events, {
+        choice,
+        toolCall: { index, id: call.id, name: call.function.name, arguments: call.function.arguments },
+      }),
+    );
+  }
+}
+
+/** A call's answers: every one kept, or (a step stored before they were) the first. */
+function choicesOf(message: AssistantMessage): ChatRunChoice[] {
+  if (message.choices) return message.choices;
+  const { content, tool_calls } = message;
+  const calls = tool_calls?.filter((c) => c.type === "function");
+  const finish = message.truncated ? "length" : calls?.length ? "tool_calls" : "stop";
+  return [
+    {
+      index: 0,
+      message: { role: "assistant", content, refusal: null, ...(calls?.length ? { tool_calls: calls } : {}) },
+      finish_reason: finish,
+      logprobs: null,
+    },
+  ];
+}
+
+/**
+ * How a chat run executes: the conversation's images fetched (and charged), the call's budget
+ * reserved for every answer asked (`n` × the output cap), one recorded call (replayed on a retried
+ * job), its pieces streamed as they come, and every answer stored in OpenAI's shape. Billed as an
+ * agent run of one agent is: the per-agent charge and the tokens at the price table's rates.
+ */
+export function chatRunExecution(kind: ChatRun["kind"]): RunExecution<ChatRun> {
+  return {
+    kind,
+    async execute({ run, recorder, budget, usage, signal, events }) {
+      const request = revealedRequest(run);
+      recorder.outcomes.expect([ASSISTANT]);
+      // The run's own agent is billed whether or not it gets to call: its budget counts that first.
+      await incur({ budget, usage, recorder }, { kind: "run_agent", agent: ASSISTANT });
+      recorder.outcomes.started(ASSISTANT);
+      const target = resolveModel(request.model);
+      for (const image of imagesOf(request.messages))
+        await incur({ budget, usage, recorder }, { kind: "image", image, agent: ASSISTANT });
+      const messages = await messagesForModel(request.messages, usage, signal);
+      const answers = answersAsked(request);
+      const lane = recorder.lane("chat");
+      const allowance = await budget.beforeCall(
+        {
+          prompt: estimatePromptTokens(messages, (request.options.tools as unknown[] | undefined) ?? []),
+          output: request.max_tokens * answers,
+          charge: callerCharge(usage, ASSISTANT, false),
+          call: inFlightCall(lane, ASSISTANT, "worker", request.model, target),
+          replay: lane.willReplay(),
+        },
+        signal,
+      );
+      const perAnswer = Math.max(1, Math.floor(allowance.maxTokens / answers));
+      const providerRequest = chatRunProviderRequest(request, target, messages, perAnswer);
+      const meta = { agentName: ASSISTANT, role: "worker", model: request.model, input: {} };
+      const onDelta = events ? (delta: ChatDelta) => emitDelta(events, delta) : undefined;
+      const { message, replayed } = await recordedLlmCall(
+        { budget, usage, signal },
+        lane,
+        meta,
+        target,
+        providerRequest,
+        allowance,
+        {
+          onDelta,
+          keepChoices: true,
+        },
+      );
+      const choices = choicesOf(message);
+      if (events) {
+        // A replayed step streams its stored answers at once, so a resumed stream still shows them.
+        if (replayed) replayDeltas(events, choices);
+        for (const c of choices)
+          events.emit({ type: "choice_end", choice: c.index, finish_reason: c.finish_reason, logprobs: c.logprobs });
+      }
+      recorder.outcomes.finished(ASSISTANT, choices[0]?.message.content ?? "");
+      const output: ChatRunOutput = { choices, system_fingerprint: message.system_fingerprint ?? null };
+      return { output, usage: agentUsage(usage), log: { calls: 1 } };
+    },
+    usageSoFar: ({ usage }) => agentUsage(usage),
+    failedAgent: () => ASSISTANT,
+    windDown({ recorder }) {
+      // Wound down before its one call ended: what the call had streamed is all there is.
+      const answer = recorder.outcomes.lastAnswer(ASSISTANT);
+      const choices: ChatRunChoice[] =
+        typeof answer !== "string"
+          ? []
+          : [
+              {
+                index: 0,
+                message: { role: "assistant", content: answer, refusal: null },
+                finish_reason: "length",
+                logprobs: null,
+              },
+            ];
+      return { choices, system_fingerprint: null };
+    },
+  };
+}
+
+/** A chat completion (`POST /v1/chat/completions`): one call, its answers stored in OpenAI's shape. */
+export const handleChatCompletion: Handler<"chat-completion"> = ({ runId }, ctx) =>
+  executeRun<ChatRun>(runId, ctx, chatRunExecution("chat_completion"));
