@@ -19,7 +19,7 @@ import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
 import { chatRouter } from "./openai/chat.router";
-import { CHAT_COMPLETIONS_PATH } from "./openai/openai-paths";
+import { CHAT_COMPLETIONS_PATH, RESPONSES_PATH } from "./openai/openai-paths";
 import { openAiModelsRouter } from "./openai/openai-models.router";
 import { responsesRouter, streamsResponse } from "./openai/responses.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
@@ -61,7 +61,12 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
   ];
 }
 
-const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH, CHAT_COMPLETIONS_PATH]);
+const RUN_SPINE_PATHS = new Set([
+  AGENT_COMPLETIONS_PATH,
+  SWARM_COMPLETIONS_PATH,
+  CHAT_COMPLETIONS_PATH,
+  RESPONSES_PATH,
+]);
 
 /**
  * Agent and swarm completions take their rate-limit verdict late: their services await it alongside the run's insert

@@ -102,7 +102,10 @@ export function chatMessagesOf(items: ResponseInputItem[], param = "input"): Cha
  * messages its call was sent, without its own instructions (OpenAI does not carry them over),
  * then its answer as the assistant's turn.
  */
-export function conversationAfter(request: ResponseRunRequest, output: ChatRunOutput | null): ChatRunMessage[] {
+export function conversationAfter(
+  request: Pick<ResponseRunRequest, "messages" | "response">,
+  output: ChatRunOutput | null,
+): ChatRunMessage[] {
   const sent = request.response.instructions === null ? request.messages : request.messages.slice(1);
   const answer = output?.choices[0]?.message;
   if (!answer) return sent;

@@ -15,6 +15,7 @@ import {
 } from "../../../shared/runs/presenters/response.presenter";
 import type { Frame, FrameStream } from "../../reply";
 import type { StreamFormat } from "../../spine/run-stream";
+import { chatEndingOf } from "../chat-stream";
 
 /** An output item being written: the answer's text, or one of its function calls. */
 type OpenItem =
@@ -42,7 +43,11 @@ const seconds = () => Math.floor(Date.now() / 1_000);
  * from the run's record, which every reader reads from its start, so a replay numbers every
  * event the same and `starting_after` resumes exactly.
  */
-export function responseStreamFormat(runId: string, queuedAt: Date, request: ResponseRunRequest): StreamFormat {
+export function responseStreamFormat(
+  runId: string,
+  queuedAt: Date,
+  request: Omit<ResponseRunRequest, "budget">,
+): StreamFormat {
   let sequence = 0;
   let started = false;
   let finishReason: string | undefined;
@@ -182,29 +187,9 @@ export function responseStreamFormat(runId: string, queuedAt: Date, request: Res
           return [];
       }
     },
-    endingOf: (run: Run) => storedEnding(run.output as ChatRunOutput | null, run.usage),
+    endingOf: (run: Run) => chatEndingOf(run.output as ChatRunOutput | null, run.usage),
     cutShort: (message, code) => frame("error", { code, message, param: null }),
   };
-}
-
-/** A succeeded run's answer told as the events its worker streamed (when the stream lost them). */
-function storedEnding(output: ChatRunOutput | null, usage: unknown): RunEvent[] {
-  const choice = output?.choices[0];
-  if (!choice) return [{ type: "finish", usage }];
-  const { content, tool_calls: calls = [] } = choice.message;
-  return [
-    ...(content ? [{ type: "chunk" as const, content }] : []),
-    ...calls.map((call, index) => ({
-      type: "tool_call_delta" as const,
-      choice: 0,
-      index,
-      id: call.id,
-      name: call.function.name,
-      arguments: call.function.arguments,
-    })),
-    { type: "choice_end", choice: 0, finish_reason: choice.finish_reason, logprobs: choice.logprobs },
-    { type: "finish", usage },
-  ];
 }
 
 /**

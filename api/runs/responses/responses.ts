@@ -1,16 +1,11 @@
-import type { ResponseInputItem, ResponseRunRequest } from "../../../shared/contracts/response-run";
-import type { Run } from "../../../shared/db/entities/run.entity";
+import type { ResponseInputItem } from "../../../shared/contracts/response-run";
+import type { ResponseRun, Run } from "../../../shared/db/entities/run.entity";
 import { eraseResponse } from "../../../shared/db/runs/response-rows";
 import { findRunForUser, isTerminal } from "../../../shared/db/runs/run-rows";
 import { AppError, BadRequestError, NotFoundError } from "../../../shared/errors";
 import { lastRunEventNumber, runEventsKey } from "../../../shared/queues/run-events";
 import { accountPrefix } from "../../../shared/queues/shards";
-import {
-  presentResponse,
-  responseIdOf,
-  runIdOfResponse,
-  type ResponseRunRow,
-} from "../../../shared/runs/presenters/response.presenter";
+import { presentResponse, responseIdOf, runIdOfResponse } from "../../../shared/runs/presenters/response.presenter";
 import type { ApiDeps } from "../../deps";
 import type { FrameStream, Outcome } from "../../reply";
 import { endingFromRow, runFrames } from "../../spine/run-stream";
@@ -23,17 +18,15 @@ const FOLLOW_MS = 60 * 60_000;
 const notFound = (id: string) => new NotFoundError(`Response with id '${id}' not found.`);
 
 /** A stored response's run: its owner's, stored (`store` not false) and not deleted. */
-function isReadable(run: Run | null): run is Run & ResponseRunRow {
-  if (run?.kind !== ("response" as Run["kind"])) return false;
-  const settings = (run.request as unknown as ResponseRunRequest).response;
-  return settings.store && !settings.deleted;
+function isReadable(run: Run | null): run is ResponseRun {
+  return run?.kind === "response" && run.request.response.store && !run.request.response.deleted;
 }
 
 /**
  * The run of a response the user may read, continue, cancel or delete; 404 in OpenAI's words for
  * any other id (another account's, one stored with `store: false`, one deleted, one never made).
  */
-async function findResponse(deps: Pick<ApiDeps, "ds">, responseId: string, userId: string) {
+export async function findResponse(deps: Pick<ApiDeps, "ds">, responseId: string, userId: string) {
   const runId = runIdOfResponse(responseId);
   const run = runId ? await findRunForUser(deps.ds, runId, userId) : null;
   if (!isReadable(run)) throw notFound(responseId);
@@ -41,7 +34,7 @@ async function findResponse(deps: Pick<ApiDeps, "ds">, responseId: string, userI
 }
 
 /** A stream of a response's events, for a client that reads it again (`stream=true`, `starting_after`). */
-async function replayResponse(deps: ApiDeps, run: ResponseRunRow, userId: string, startingAfter?: number) {
+async function replayResponse(deps: ApiDeps, run: ResponseRun, userId: string, startingAfter?: number) {
   if (!run.request.stream)
     throw new BadRequestError(
       "This response was not created with stream: true, so no events were recorded; read it without stream.",
@@ -62,7 +55,7 @@ async function replayResponse(deps: ApiDeps, run: ResponseRunRow, userId: string
       );
     stream = async function* () {
       yield { data: format.metadata };
-      for (const event of endingFromRow(run as unknown as Run, format)) yield* format.framesFor(event);
+      for (const event of endingFromRow(run, format)) yield* format.framesFor(event);
     };
   } else {
     stream = runFrames(deps, { runId: run.id, accountId: userId }, format, { followMs: FOLLOW_MS });

@@ -6,7 +6,7 @@ import type { RunError, RunStatus } from "../../db/entities/run.entity";
 export interface ResponseRunRow {
   id: string;
   status: RunStatus;
-  request: ResponseRunRequest;
+  request: Omit<ResponseRunRequest, "budget">;
   output: ChatRunOutput | null;
   usage: ChatRunUsage | null;
   error: RunError | null;
@@ -124,7 +124,12 @@ export interface ResponseState {
 }
 
 /** OpenAI's `response` object: the run's identity and settings, in the given state. */
-export function responseObject(runId: string, queuedAt: Date, request: ResponseRunRequest, state: ResponseState) {
+export function responseObject(
+  runId: string,
+  queuedAt: Date,
+  request: Omit<ResponseRunRequest, "budget">,
+  state: ResponseState,
+) {
   const settings = request.response;
   return {
     id: responseIdOf(runId),

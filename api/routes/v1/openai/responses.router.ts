@@ -2,6 +2,8 @@ import Router from "@koa/router";
 import type { Context } from "koa";
 import type { ApiDeps } from "../../../deps";
 import type { V1State } from "../../../http/state";
+import { runRequest } from "../../../http/run-request";
+import { validateBody } from "../../../http/validate";
 import { validQuery } from "../../../http/validate-query";
 import { writeReply } from "../../../http/write-reply";
 import { documentRoutes } from "../../../openapi/operation";
@@ -13,6 +15,9 @@ import {
   type InputItemsQuery,
   type ResponseReadQuery,
 } from "../../../runs/responses/responses";
+import { createResponse } from "../../../runs/responses/response-create";
+import type { ResponseCreateBody } from "../../../runs/responses/response-request";
+import { responseCreateSchema } from "../../../schemas/response.schema";
 import { RESPONSES_PATH } from "./openai-paths";
 import { inputItemsQuerySchema, responseOperations, responseReadQuerySchema } from "./responses.openapi";
 
@@ -28,6 +33,10 @@ export const streamsResponse = (path: string, query: Context["query"]): boolean 
  */
 export function responsesRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
+  router.post(RESPONSES_PATH, validateBody<ResponseCreateBody>(responseCreateSchema), async (ctx) => {
+    const { prefer, hooks } = runRequest(ctx);
+    await writeReply(ctx, await createResponse(deps, ctx.state.body, ctx.state.auth, prefer, hooks));
+  });
   router.get(ONE, async (ctx) => {
     const query = validQuery<ResponseReadQuery>(responseReadQuerySchema, ctx.query);
     await writeReply(ctx, await readResponse(deps, ctx.params.response_id, ctx.state.auth.userId, query));
@@ -42,5 +51,5 @@ export function responsesRouter(deps: ApiDeps): Router {
     const query = validQuery<InputItemsQuery>(inputItemsQuerySchema, ctx.query);
     ctx.body = await listInputItems(deps, ctx.params.response_id, ctx.state.auth.userId, query);
   });
-  return documentRoutes(router, ...responseOperations.slice(1));
+  return documentRoutes(router, ...responseOperations);
 }
