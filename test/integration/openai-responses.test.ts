@@ -104,6 +104,23 @@ describe("OpenAI Responses API (through the openai SDK)", () => {
     expect(job.body).to.include({ id: response.id, object: "response" });
   });
 
+  it("max_output_tokens cuts the answer: incomplete with its reason; service_tier flex runs the run in the flex tier", async () => {
+    const response = await client.responses.create({
+      model: "gpt-4.1",
+      input: `A long answer please ${Date.now()}`,
+      max_output_tokens: 16,
+      service_tier: "flex",
+    });
+    expect(response).to.deep.include({
+      status: "incomplete",
+      incomplete_details: { reason: "max_output_tokens" },
+      service_tier: "flex",
+    });
+    expect(response.usage!.output_tokens).to.be.at.most(16);
+    const run = await findRun(h.deps.ds, runIdOf(response.id));
+    expect(run!.service_tier).to.equal("flex");
+  });
+
   it("a function-call loop: function_call items out, function_call_output items back through previous_response_id, then the answer", async () => {
     const marker = `tools-${Date.now()}`;
     const first = await client.responses.create({
