@@ -225,6 +225,29 @@ describe("OpenAI Responses API (through the openai SDK)", () => {
     expect(refused).to.include({ param: "background" });
   });
 
+  it("a model call that fails: a background response reads failed with its error; a stream ends with response.failed", async () => {
+    const marker = `fail-${Date.now()}`;
+    h.sim.script({ contains: marker, error: 400 });
+    const background = await client.responses.create({ model: "gpt-4.1", input: `Fail ${marker}`, background: true });
+    const [failed] = (
+      await until(client, background.id, (r) => r.status !== "queued" && r.status !== "in_progress")
+    ).slice(-1);
+    expect(failed.status).to.equal("failed");
+    expect(failed.error).to.include({ code: "server_error" });
+    expect(failed.error!.message).to.be.a("string").and.not.empty;
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of await client.responses.create({
+      model: "gpt-4.1",
+      input: `Fail ${marker}`,
+      stream: true,
+    }))
+      events.push(event);
+    const last = events.at(-1) as OpenAI.Responses.ResponseFailedEvent;
+    expect(last.type).to.equal("response.failed");
+    expect(last.response).to.deep.include({ status: "failed" });
+    expect(last.response.error!.message).to.equal(failed.error!.message);
+  });
+
   it("cancel stops a background response (cancelled, and so it stays); a foreground one cannot be cancelled", async () => {
     const marker = `cancel-${Date.now()}`;
     h.sim.script({ contains: marker, latency_ms: 20_000 });
