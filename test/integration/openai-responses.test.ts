@@ -51,13 +51,14 @@ const weatherTool = {
 describe("OpenAI Responses API (through the openai SDK)", () => {
   let h: Harness;
   let key: string;
+  let userId: string;
   let client: OpenAI;
   let other: OpenAI;
 
   before(async () => {
     h = await harness();
     const connect = (apiKey: string) => new OpenAI({ apiKey, baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });
-    ({ key } = await h.newKey());
+    ({ key, userId } = await h.newKey());
     client = connect(key);
     other = connect((await h.newKey()).key);
   });
@@ -353,6 +354,8 @@ describe("OpenAI Responses API (through the openai SDK)", () => {
   });
 
   it("refuses what it cannot honour with 400 naming the param, before any run is stored", async () => {
+    const runs = async () => (await h.deps.ds.query("SELECT id FROM runs WHERE user_id = $1", [userId])).length;
+    const before = await runs();
     const refused = await failure(
       client.responses.create({ model: "gpt-4.1", input: "x", tools: [{ type: "web_search" }] }),
     );
@@ -361,7 +364,17 @@ describe("OpenAI Responses API (through the openai SDK)", () => {
     expect((refused as Error).message).to.include("built-in tools");
     const conversation = await failure(client.responses.create({ model: "gpt-4.1", input: "x", conversation: "c" }));
     expect(conversation).to.include({ param: "conversation" });
+    // The chat call's own checks apply: a function_call_output answering no call of the conversation.
+    const orphan = await failure(
+      client.responses.create({
+        model: "gpt-4.1",
+        input: [{ type: "function_call_output", call_id: "call_none", output: "x" }],
+      }),
+    );
+    expect(orphan).to.be.instanceOf(OpenAI.BadRequestError);
+    expect((orphan as Error).message).to.include("call_none");
     const badId = await failure(client.responses.retrieve("resp_nope"));
     expect(badId).to.be.instanceOf(OpenAI.NotFoundError);
+    expect(await runs()).to.equal(before);
   });
 });
