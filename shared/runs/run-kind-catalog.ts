@@ -45,6 +45,8 @@ const RECORDS = {
     steps: "one_call",
     paths: ["/v1/chat/completions"],
   },
+  /** One model call for OpenAI's Responses API (`/v1/responses`), executed as a chat completion's. */
+  response: { job: "response", queue: "agent", steps: "one_call", paths: ["/v1/responses"] },
   swarm: { job: "swarm-run", queue: "swarm", steps: "swarm", paths: ["/v1/swarm/completions"] },
   swarm_batch: {
     job: "swarm-batch",

@@ -28,6 +28,7 @@ const POSTS_STARTING_NO_RUN: Record<string, string> = {
   "/v1/webhooks/secret/rotate": "makes a new webhook signing secret",
   "/v1/jobs/:job_id/approve": "continues a parked run within the budget it was admitted with",
   "/v1/jobs/:job_id/reject": "continues a parked run within the budget it was admitted with",
+  "/v1/responses/:response_id/cancel": "cancels a background response's run",
 };
 
 /**

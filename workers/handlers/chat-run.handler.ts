@@ -1,5 +1,5 @@
 import type { ChatRunChoice, ChatRunOutput } from "../../shared/contracts/chat-run";
-import type { ChatCompletionRun } from "../../shared/db/entities/run.entity";
+import type { ChatCompletionRun, ResponseRun } from "../../shared/db/entities/run.entity";
 import { resolveModel } from "../../shared/llm/providers";
 import type { ChatDelta } from "../../shared/llm/stream-accumulator";
 import type { RunEventWriter } from "../../shared/queues/run-events";
@@ -14,7 +14,7 @@ import { executeRun } from "./run-lifecycle";
 import type { RunExecution } from "./run-execution";
 
 /** The runs whose stored request is a `ChatRunRequest`: one call, passed to the provider as the client wrote it. */
-type ChatRun = ChatCompletionRun;
+type ChatRun = ChatCompletionRun | ResponseRun;
 
 /** Whose call a chat run's is, in its steps, bill and logs (the name a chat completion's agent had). */
 const ASSISTANT = "Assistant";
@@ -61,7 +61,7 @@ function choicesOf(message: AssistantMessage): ChatRunChoice[] {
  * job), its pieces streamed as they come, and every answer stored in OpenAI's shape. Billed as an
  * agent run of one agent is: the per-agent charge and the tokens at the price table's rates.
  */
-export function chatRunExecution(kind: ChatRun["kind"]): RunExecution<ChatRun> {
+function chatRunExecution(kind: ChatRun["kind"]): RunExecution<ChatRun> {
   return {
     kind,
     async execute({ run, recorder, budget, usage, signal, events }) {
@@ -137,3 +137,7 @@ export function chatRunExecution(kind: ChatRun["kind"]): RunExecution<ChatRun> {
 /** A chat completion (`POST /v1/chat/completions`): one call, its answers stored in OpenAI's shape. */
 export const handleChatCompletion: Handler<"chat-completion"> = ({ runId }, ctx) =>
   executeRun<ChatRun>(runId, ctx, chatRunExecution("chat_completion"));
+
+/** A Responses API run (`POST /v1/responses`): the same one call, its request carrying the response's settings. */
+export const handleResponse: Handler<"response"> = ({ runId }, ctx) =>
+  executeRun<ChatRun>(runId, ctx, chatRunExecution("response"));

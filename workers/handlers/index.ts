@@ -4,7 +4,7 @@ import { handleAutoSwarmBuilder } from "./auto-swarm-builder.handler";
 import { handleAdvancedResearch, handleAdvancedResearchBatch } from "./advanced-research.handler";
 import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
-import { handleChatCompletion } from "./chat-run.handler";
+import { handleChatCompletion, handleResponse } from "./chat-run.handler";
 import { handleBatchedGridWorkflow } from "./batched-grid-workflow.handler";
 import { handleGraphWorkflow } from "./graph-workflow.handler";
 import { handleReasoningAgentRun } from "./reasoning-agent-run.handler";
@@ -18,6 +18,7 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "agent-run": handleAgentRun,
   "agent-batch": handleAgentBatch,
   "chat-completion": handleChatCompletion,
+  response: handleResponse,
   "swarm-run": handleSwarmRun,
   "swarm-batch": handleSwarmBatch,
   "token-launch": handleTokenLaunch,

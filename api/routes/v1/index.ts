@@ -19,8 +19,9 @@ import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
 import { chatRouter } from "./openai/chat.router";
-import { CHAT_COMPLETIONS_PATH } from "./openai/openai-paths";
+import { CHAT_COMPLETIONS_PATH, RESPONSES_PATH } from "./openai/openai-paths";
 import { openAiModelsRouter } from "./openai/openai-models.router";
+import { responsesRouter, streamsResponse } from "./openai/responses.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
 import { reasoningRouter } from "./reasoning/reasoning.router";
 import { SWARM_COMPLETIONS_PATH, swarmRouter } from "./swarm/swarm.router";
@@ -44,6 +45,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     modelsRouter(),
     openAiModelsRouter(), // after modelsRouter: `/v1/models/available` is not a model id
     chatRouter(deps),
+    responsesRouter(deps),
     logsRouter(deps),
     marketplaceRouter(deps),
     usageRouter(deps),
@@ -59,7 +61,12 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
   ];
 }
 
-const RUN_SPINE_PATHS = new Set([AGENT_COMPLETIONS_PATH, SWARM_COMPLETIONS_PATH, CHAT_COMPLETIONS_PATH]);
+const RUN_SPINE_PATHS = new Set([
+  AGENT_COMPLETIONS_PATH,
+  SWARM_COMPLETIONS_PATH,
+  CHAT_COMPLETIONS_PATH,
+  RESPONSES_PATH,
+]);
 
 /**
  * Agent and swarm completions take their rate-limit verdict late: their services await it alongside the run's insert
@@ -77,11 +84,12 @@ const routedPath = (ctx: Context) => ctx.path.toLowerCase().replace(/\/$/, "");
 /**
  * Whether a `/v1` request holds its connection open until its run ends: a run request that streams
  * or waits, which is every POST that starts runs unless it asks `Prefer: respond-async` (then it
- * is answered 202 at once, even with `stream: true`), and a stream of a run's events. Told from
+ * is answered 202 at once, even with `stream: true`), and a stream of a run's events (a job's, or
+ * a response's read with `stream=true`). Told from
  * the path and headers, so before the body is read.
  */
 export function holdsOpen(ctx: Context): boolean {
-  if (ctx.method === "GET") return isJobEventsPath(routedPath(ctx));
+  if (ctx.method === "GET") return isJobEventsPath(routedPath(ctx)) || streamsResponse(routedPath(ctx), ctx.query);
   return ctx.method === "POST" && RUN_PATHS.has(routedPath(ctx)) && !parsePrefer(ctx.get("prefer")).respondAsync;
 }
 

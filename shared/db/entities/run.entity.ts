@@ -1,4 +1,5 @@
 import type { ChatRunOutput, ChatRunRequest, ChatRunUsage } from "../../contracts/chat-run";
+import type { ResponseRunRequest } from "../../contracts/response-run";
 import { EntitySchema } from "typeorm";
 import type { AgentCompletionRequest, AgentRunOutput, AgentUsage, StoredBudget } from "../../contracts/agent-spec";
 import type {
@@ -123,6 +124,8 @@ interface RunShapes {
   agent: { request: Stored<AgentCompletionRequest>; output: AgentRunOutput; usage: AgentUsage };
   /** One model call as an OpenAI client wrote it (`/v1/chat/completions`). */
   chat_completion: { request: Stored<ChatRunRequest>; output: ChatRunOutput; usage: ChatRunUsage };
+  /** One model call for OpenAI's Responses API (`/v1/responses`), with the response's settings. */
+  response: { request: Stored<ResponseRunRequest>; output: ChatRunOutput; usage: ChatRunUsage };
   /** One swarm (`/v1/swarm/completions`, and a swarm batch's item). */
   swarm: { request: Stored<SwarmRequest>; output: SwarmRunOutput; usage: SwarmUsage };
   /** An agent batch's parent: finishes once its agent items have ended. */
@@ -170,6 +173,8 @@ export type RunOfKind<Kind extends RunKind> = RunsByKind[Kind];
 export type AgentRun = RunOfKind<"agent">;
 /** A chat-completion run. */
 export type ChatCompletionRun = RunOfKind<"chat_completion">;
+/** A Responses API run. */
+export type ResponseRun = RunOfKind<"response">;
 /** A swarm run. */
 export type SwarmRun = RunOfKind<"swarm">;
 /** An agent batch's parent run. */

@@ -4,6 +4,7 @@ import { presentAdvancedResearch } from "./advanced-research.presenter";
 import { presentAgentBatch } from "./agent-batch.presenter";
 import { presentAgentCompletion } from "./agent-completion.presenter";
 import { presentChatCompletion } from "./chat-completion.presenter";
+import { presentResponse } from "./response.presenter";
 import { presentAgentGenerate, presentAutoSwarmBuilder } from "./builder.presenter";
 import { batchSlots } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
@@ -28,6 +29,7 @@ const SUCCESS_PRESENTERS: { [K in RunKind]: SuccessPresenter<K> | typeof NO_STOR
   agent: presentAgentCompletion,
   agent_batch: presentAgentBatch,
   chat_completion: presentChatCompletion,
+  response: presentResponse,
   swarm: presentSwarmCompletion,
   swarm_batch: (run, items) => ({ job_id: run.job_id, results: batchSlots(run.request, items) }),
   auto_swarm_builder: presentAutoSwarmBuilder,

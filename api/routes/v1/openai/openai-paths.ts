@@ -3,6 +3,8 @@ import type { RunPath } from "../../../../shared/runs/run-kind-catalog";
 
 /** `POST /v1/chat/completions`: OpenAI's chat completions, answered by an agent run. */
 export const CHAT_COMPLETIONS_PATH = "/v1/chat/completions" satisfies RunPath;
+/** `POST /v1/responses` (and `/v1/responses/{id}` to read one): OpenAI's Responses API, answered by a response run. */
+export const RESPONSES_PATH = "/v1/responses" satisfies RunPath;
 /** `GET /v1/models` and `GET /v1/models/{model}`: OpenAI's model list. */
 export const OPENAI_MODELS_PATH = "/v1/models";
 
