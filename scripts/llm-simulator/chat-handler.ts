@@ -27,7 +27,7 @@ export interface SimulatorState {
 }
 
 /** The bearer token of a request: the API key its limits are counted against. */
-function apiKeyOf(req: IncomingMessage): string {
+export function apiKeyOf(req: IncomingMessage): string {
   const auth = req.headers.authorization ?? "";
   return auth.toLowerCase().startsWith("bearer ") ? auth.slice(7).trim() : "";
 }

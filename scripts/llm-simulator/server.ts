@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { handleChatCompletion, type SimulatorState } from "./chat-handler";
+import { handleEmbeddings } from "./embeddings-handler";
 import { sendError, sendInternalError } from "./errors";
 import { FailureCounter } from "./failure-counter";
 import { readBody, sendJson } from "./http-io";
@@ -68,6 +69,10 @@ function route(req: IncomingMessage, res: ServerResponse, state: SimulatorState,
 
   if (path === "/chat/completions") {
     if (method === "POST") return handleChatCompletion(req, res, state);
+    return sendError(res, 405, `Method ${method} not allowed on ${path}; use POST.`);
+  }
+  if (path === "/embeddings") {
+    if (method === "POST") return handleEmbeddings(req, res, state);
     return sendError(res, 405, `Method ${method} not allowed on ${path}; use POST.`);
   }
   if (path === "/models" && method === "GET") return sendJson(res, 200, modelList());
