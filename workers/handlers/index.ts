@@ -4,6 +4,7 @@ import { handleAutoSwarmBuilder } from "./auto-swarm-builder.handler";
 import { handleAdvancedResearch, handleAdvancedResearchBatch } from "./advanced-research.handler";
 import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
+import { handleEmbedding } from "./embedding.handler";
 import { handleBatchedGridWorkflow } from "./batched-grid-workflow.handler";
 import { handleGraphWorkflow } from "./graph-workflow.handler";
 import { handleReasoningAgentRun } from "./reasoning-agent-run.handler";
@@ -26,4 +27,5 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "reasoning-agent-run": handleReasoningAgentRun,
   "advanced-research": handleAdvancedResearch,
   "advanced-research-batch": handleAdvancedResearchBatch,
+  embedding: handleEmbedding,
 };

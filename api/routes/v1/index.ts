@@ -19,6 +19,7 @@ import { logsRouter } from "./logs/logs.router";
 import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
 import { chatRouter } from "./openai/chat.router";
+import { embeddingsRouter } from "./openai/embeddings.router";
 import { CHAT_COMPLETIONS_PATH } from "./openai/openai-paths";
 import { openAiModelsRouter } from "./openai/openai-models.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
@@ -44,6 +45,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     modelsRouter(),
     openAiModelsRouter(), // after modelsRouter: `/v1/models/available` is not a model id
     chatRouter(deps),
+    embeddingsRouter(deps),
     logsRouter(deps),
     marketplaceRouter(deps),
     usageRouter(deps),
