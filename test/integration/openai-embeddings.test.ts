@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { embed, embedMany } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
+import { config } from "../../shared/config";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { runLedger } from "../helpers/ledger";
@@ -147,7 +148,7 @@ describe("OpenAI-compatible embeddings (openai SDK, LangChain, AI SDK)", () => {
       const [run] = await embeddingRuns(h, payer.userId);
       expect(run).to.include({ kind: "embedding", status: "succeeded" });
       const tokens = answer.usage.prompt_tokens;
-      const price = Number(process.env.PRICE_EMBEDDING_PER_MTOK ?? 0.13);
+      const price = config.pricing.embeddingPerMTok;
       expect(run.usage).to.deep.equal({
         input_tokens: tokens,
         total_tokens: tokens,
