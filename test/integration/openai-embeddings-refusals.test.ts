@@ -165,17 +165,19 @@ describe("OpenAI-compatible embeddings: refusals, idempotency, rate limits", () 
     }
   });
 
-  it("refuses past the rate limit with RateLimitError and Retry-After, storing no run", async () => {
+  it("refuses past the rate limit with RateLimitError and Retry-After, storing no run for the refused request", async () => {
     const app = await rateLimitedApp(h, 1);
     try {
       const limitedKey = await h.newKey();
       const limited = new OpenAI({ apiKey: limitedKey.key, baseURL: `${app.url}/v1`, maxRetries: 0 });
-      await limited.models.list();
+      // The minute's one request is answered; the next is refused.
+      const answered = await limited.embeddings.create({ model: "text-embedding-3-small", input: "bees" });
+      expect(answered.data).to.have.length(1);
       const err = await thrown(limited.embeddings.create({ model: "text-embedding-3-small", input: "bees" }));
       expect(err).to.be.instanceOf(OpenAI.RateLimitError);
       expect(err).to.include({ status: 429, type: "rate_limit_error", code: "rate_limit_exceeded" });
       expect(Number(err.headers?.get("retry-after"))).to.be.within(1, 60);
-      expect(await runCount(limitedKey.userId)).to.equal(0);
+      expect(await runCount(limitedKey.userId)).to.equal(1);
     } finally {
       await app.close();
     }
