@@ -26,7 +26,7 @@ const embeddingCompletion: CompletionKind<EmbeddingRunRequest, "embedding", Embe
  * `POST /v1/embeddings`: one embedding run, with a completion's limits, budget, billing,
  * idempotency and logs; the answer is OpenAI's embeddings list.
  */
-export function createEmbeddings(
+export function completeEmbeddings(
   deps: ApiDeps,
   body: EmbeddingBody,
   owner: KeyOwner,

@@ -17,6 +17,8 @@ import type { JournalEntry, Reply, ScriptedReply } from "./types";
 /** Mutable state one simulator instance shares across requests. */
 export interface SimulatorState {
   journal: JournalEntry[];
+  /** Embeddings requests, apart from the chat requests: readers of `journal` read chat messages. */
+  embeddingJournal: JournalEntry[];
   failures: FailureCounter;
   /** Scripted answers, newest last (the newest matching rule wins). */
   scripts: ScriptedReply[];

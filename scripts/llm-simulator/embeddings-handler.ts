@@ -95,13 +95,13 @@ export function handleEmbeddings(req: IncomingMessage, res: ServerResponse, stat
     try {
       if (raw === undefined) {
         if (res.headersSent || res.destroyed) return;
-        recordRequest(state.journal, { at, body: null, status: 413 });
+        recordRequest(state.embeddingJournal, { at, body: null, status: 413 });
         return sendError(res, 413, "Request body too large.", null, { connection: "close" });
       }
       const { body, request, problem } = parseEmbeddingRequest(raw);
       if (!request) {
         const status = problem?.status ?? 400;
-        recordRequest(state.journal, { at, body, status });
+        recordRequest(state.embeddingJournal, { at, body, status });
         return sendError(res, status, problem!.message, problem!.param);
       }
       answer(res, state, { at, body, request, startedAt, apiKey });
@@ -123,7 +123,7 @@ function answer(
   const error = Number.isInteger(simError) ? (simError as number) : script?.error;
   const deadline = call.startedAt + (script?.latency_ms ?? 0);
   if (error !== undefined) {
-    recordRequest(state.journal, { at, body, status: error });
+    recordRequest(state.embeddingJournal, { at, body, status: error });
     return runAt(deadline, res, () => sendSimulatedError(res, error));
   }
   const tokens = request.inputs.reduce(
@@ -133,10 +133,10 @@ function answer(
   const rate = state.rateLimits.take(call.apiKey, tokens);
   if (rate) for (const [name, value] of Object.entries(rate.headers)) res.setHeader(name, value!);
   if (rate?.retryAfterMs !== undefined) {
-    recordRequest(state.journal, { at, body, status: 429 });
+    recordRequest(state.embeddingJournal, { at, body, status: 429 });
     return sendError(res, 429, `Rate limit reached for requests: please try again in ${rate.retryAfterMs}ms.`);
   }
-  recordRequest(state.journal, { at, body, status: 200 });
+  recordRequest(state.embeddingJournal, { at, body, status: 200 });
   const data = request.inputs.map((input, index) => {
     const vector = embeddingVector(request.model, input, request.fullSize, request.size);
     return {

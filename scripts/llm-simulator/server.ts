@@ -26,11 +26,13 @@ export interface Simulator {
   port: number;
   /** Chat requests received, oldest first (live array, capped at the last 10,000). */
   journal: JournalEntry[];
+  /** Embeddings requests received, oldest first (live array, capped as `journal` is). */
+  embeddingJournal: JournalEntry[];
   /** Chat requests open now, and the most open at once since the start or `resetPeak()`. */
   concurrency(): { now: number; peak: number };
   /** Starts counting the peak of open chat requests afresh from those open now. */
   resetPeak(): void;
-  /** Empties the journal and forgets `sim_error_times` counters. */
+  /** Empties the journals and forgets `sim_error_times` counters. */
   clearJournal(): void;
   /**
    * Answers requests whose user, system or tool text contains `rule.contains` as the rule says
@@ -89,6 +91,7 @@ function route(req: IncomingMessage, res: ServerResponse, state: SimulatorState,
       return;
     }
   }
+  if (path === "/_journal/embeddings" && method === "GET") return sendJson(res, 200, state.embeddingJournal);
   if (path === "/_scripts") return routeScripts(req, res, state, method);
   if (path === "/_health" && method === "GET") return sendJson(res, 200, { ok: true });
   sendError(res, 404, `Invalid URL (${method} ${url})`);
@@ -130,6 +133,7 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
   const host = opts.host ?? "127.0.0.1";
   const state: SimulatorState = {
     journal: [],
+    embeddingJournal: [],
     failures: new FailureCounter(),
     scripts: [],
     concurrency: { now: 0, peak: 0 },
@@ -137,6 +141,7 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
   };
   const clearJournal = () => {
     state.journal.length = 0;
+    state.embeddingJournal.length = 0;
     state.failures.clear();
   };
   warmTokenizer();
@@ -165,6 +170,7 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
     url: baseUrl(host, port),
     port,
     journal: state.journal,
+    embeddingJournal: state.embeddingJournal,
     clearJournal,
     concurrency: () => ({ ...state.concurrency }),
     resetPeak() {

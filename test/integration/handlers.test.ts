@@ -174,7 +174,8 @@ describe("job handlers called directly", () => {
         stream: false,
       };
       const run = await createRun(h.deps.ds, { kind: "embedding", request });
-      const calls = () => h.sim.journal.filter((e: any) => JSON.stringify(e.body?.input ?? "").includes(marker)).length;
+      const calls = () =>
+        h.sim.embeddingJournal.filter((e: any) => JSON.stringify(e.body?.input ?? "").includes(marker)).length;
 
       await handleEmbedding({ runId: run.id }, context());
       const first = (await findRun(h.deps.ds, run.id)) as EmbeddingRun;
@@ -203,7 +204,8 @@ describe("job handlers called directly", () => {
     });
     it("checks the call's price and tokens against the run's budget before making it: over either, the run fails and nothing is sent", async () => {
       const marker = `embed-budget-${randomUUID()}`;
-      const calls = () => h.sim.journal.filter((e: any) => JSON.stringify(e.body?.input ?? "").includes(marker)).length;
+      const calls = () =>
+        h.sim.embeddingJournal.filter((e: any) => JSON.stringify(e.body?.input ?? "").includes(marker)).length;
       const request = (budget: EmbeddingRunRequest["budget"]): EmbeddingRunRequest => ({
         model: "text-embedding-3-small",
         input: marker,

@@ -728,7 +728,10 @@ describe("LLM simulator", function () {
       }
       const failed = await post({ model: "text-embedding-3-small", input: "bees", sim_error: 503 });
       expect(failed.status).to.equal(503);
-      expect(sim.journal.map((e) => e.status)).to.deep.equal([200, 200, 404, 400, 400, 400, 400, 503]);
+      // Apart from the chat requests, which readers of `journal` take for chat bodies.
+      expect(sim.journal).to.deep.equal([]);
+      expect(await json(await fetch(`${root}/_journal/embeddings`))).to.have.length(8);
+      expect(sim.embeddingJournal.map((e) => e.status)).to.deep.equal([200, 200, 404, 400, 400, 400, 400, 503]);
     });
   });
 

@@ -10,7 +10,7 @@ import { DocumentSchemas } from "../helpers/openapi";
 const EMBEDDINGS = "/v1/embeddings";
 
 /** The simulator's embeddings requests so far. */
-const embeddingCalls = (h: Harness) => h.sim.journal.filter((e: any) => e.body?.input !== undefined).length;
+const embeddingCalls = (h: Harness) => h.sim.embeddingJournal.length;
 
 /**
  * `POST /v1/embeddings`'s refusals and bookkeeping: every refusal is a 4xx in OpenAI's body, made
@@ -140,7 +140,9 @@ describe("OpenAI-compatible embeddings: refusals, idempotency, rate limits", () 
     expect(again.data).to.deep.equal(first);
     expect(again.response.headers.get("idempotent-replayed")).to.equal("true");
     expect(await runCount(payer.userId)).to.equal(1);
-    expect(h.sim.journal.filter((e: any) => JSON.stringify(e.body?.input ?? "").includes(marker))).to.have.length(1);
+    expect(
+      h.sim.embeddingJournal.filter((e: any) => JSON.stringify(e.body?.input ?? "").includes(marker)),
+    ).to.have.length(1);
     const other = await thrown(paying.embeddings.create({ ...body, input: "something else" }, options));
     expect(other).to.be.instanceOf(OpenAI.ConflictError);
     expect(other).to.include({ status: 409, code: "idempotency_key_reused" });

@@ -10,8 +10,8 @@ import { runLedger } from "../helpers/ledger";
 
 /** The simulator's embeddings requests whose input mentions `marker`. */
 function embeddingCalls(h: Harness, marker: string): any[] {
-  return h.sim.journal
-    .filter((e: any) => e.body?.input !== undefined && JSON.stringify(e.body.input).includes(marker))
+  return h.sim.embeddingJournal
+    .filter((e: any) => JSON.stringify(e.body?.input ?? "").includes(marker))
     .map((e: any) => e.body);
 }
 

@@ -5,7 +5,7 @@ import { validateBody } from "../../../http/validate";
 import { runRequest } from "../../../http/run-request";
 import { writeReply } from "../../../http/write-reply";
 import { documentRoutes } from "../../../openapi/operation";
-import { createEmbeddings } from "../../../runs/embeddings";
+import { completeEmbeddings } from "../../../runs/embeddings";
 import type { EmbeddingBody } from "../../../runs/embedding-request";
 import { embeddingRequestSchema } from "../../../schemas/embedding.schema";
 import { embeddingsOperation } from "./embeddings.openapi";
@@ -16,7 +16,7 @@ export function embeddingsRouter(deps: ApiDeps): Router {
   const router = new Router<V1State>();
   router.post(EMBEDDINGS_PATH, validateBody<EmbeddingBody>(embeddingRequestSchema), async (ctx) => {
     const { prefer, hooks } = runRequest(ctx);
-    const outcome = await createEmbeddings(deps, ctx.state.body, ctx.state.auth, prefer, hooks);
+    const outcome = await completeEmbeddings(deps, ctx.state.body, ctx.state.auth, prefer, hooks);
     await writeReply(ctx, outcome);
   });
   return documentRoutes(router, embeddingsOperation);
