@@ -1,5 +1,7 @@
 import { config, type Config } from "../../shared/config";
 import { AppError } from "../../shared/errors";
+import { EMBEDDING_MODEL_IDS } from "../../shared/llm/embedding-models";
+import { providerOfModel, resolveModel } from "../../shared/llm/providers";
 import { modelAvailability } from "./run-models";
 
 /** When this process began serving its models: OpenAI's `created`, which the catalogue has no date for. */
@@ -10,12 +12,28 @@ function openAiModel(id: string, provider: string) {
   return { id, object: "model", created: SERVING_SINCE, owned_by: provider };
 }
 
-/** `GET /v1/models`: the catalogue models this deployment can call now (as `GET /v1/models/available`), in OpenAI's list shape. */
+/** The embedding models whose provider this deployment can call now. */
+function servableEmbeddingModels(cfg: Config) {
+  return EMBEDDING_MODEL_IDS.flatMap((id) => {
+    try {
+      resolveModel(id, cfg);
+    } catch {
+      return [];
+    }
+    return [openAiModel(id, providerOfModel(id) ?? "openai")];
+  });
+}
+
+/**
+ * `GET /v1/models`: the catalogue models this deployment can call now (as `GET /v1/models/available`),
+ * then the embedding models it can call (`POST /v1/embeddings`; never agents' models, so not in the
+ * Swarms catalogue), in OpenAI's list shape.
+ */
 export function openAiModelList(cfg: Config = config) {
   const data = modelAvailability(cfg)
     .filter((m) => m.available)
     .map((m) => openAiModel(m.id, m.provider));
-  return { object: "list", data };
+  return { object: "list", data: [...data, ...servableEmbeddingModels(cfg)] };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AgentSpec } from "../../shared/contracts/agent-spec";
 import { everyAgent } from "../../shared/contracts/agent-tree";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { AppError } from "../../shared/errors";
+import { embeddingModel } from "../../shared/llm/embedding-models";
 import { MODEL_CATALOG } from "../../shared/llm/model-catalog";
 import { resolveModel } from "../../shared/llm/providers";
 import { swarmTypeRecord } from "../../shared/swarms/swarm-catalog";
@@ -16,6 +17,13 @@ interface NamedModel {
 /** The 400 `resolveModel` gives for the first model that cannot be served, naming where it comes from. */
 function assertServable(models: NamedModel[]): void {
   for (const { model, where } of models) {
+    // An embedding model answers vectors, never a turn: an agent on one would fail at its first call.
+    if (embeddingModel(model))
+      throw new AppError(
+        400,
+        "NOT_A_CHAT_MODEL",
+        `${where}: '${model}' is an embedding model (POST /v1/embeddings), not a chat model`,
+      );
     try {
       resolveModel(model);
     } catch (err) {

@@ -18,6 +18,8 @@ import type { JournalEntry, Reply, ScriptedReply } from "./types";
 /** Mutable state one simulator instance shares across requests. */
 export interface SimulatorState {
   journal: JournalEntry[];
+  /** Embeddings requests, apart from the chat requests: readers of `journal` read chat messages. */
+  embeddingJournal: JournalEntry[];
   failures: FailureCounter;
   /** Scripted answers, newest last (the newest matching rule wins). */
   scripts: ScriptedReply[];
@@ -28,7 +30,7 @@ export interface SimulatorState {
 }
 
 /** The bearer token of a request: the API key its limits are counted against. */
-function apiKeyOf(req: IncomingMessage): string {
+export function apiKeyOf(req: IncomingMessage): string {
   const auth = req.headers.authorization ?? "";
   return auth.toLowerCase().startsWith("bearer ") ? auth.slice(7).trim() : "";
 }

@@ -19,6 +19,21 @@ const MODELS: Record<string, { maxOutputTokens: number }> = {
   "claude-3-5-haiku-20241022": { maxOutputTokens: 8_192 },
 };
 
+/**
+ * The embedding models the simulator lists and answers `POST /v1/embeddings` for, with the size of
+ * their vectors and whether a request may ask for shorter ones (`dimensions`), as OpenAI documents them.
+ */
+const EMBEDDING_MODELS: Record<string, { dimensions: number; shortens: boolean }> = {
+  "text-embedding-3-small": { dimensions: 1_536, shortens: true },
+  "text-embedding-3-large": { dimensions: 3_072, shortens: true },
+  "text-embedding-ada-002": { dimensions: 1_536, shortens: false },
+};
+
+/** The embedding model `id` names, if it is one of the listed ones. */
+export function embeddingModelOf(id: string): { dimensions: number; shortens: boolean } | undefined {
+  return Object.hasOwn(EMBEDDING_MODELS, id) ? EMBEDDING_MODELS[id] : undefined;
+}
+
 // Fixed so the listing is byte-for-byte deterministic.
 const CREATED = 1_735_689_600; // 2025-01-01T00:00:00Z
 
@@ -29,12 +44,12 @@ export function modelObject(id: string) {
 
 /** The `GET /v1/models` list body. */
 export function modelList() {
-  return { object: "list", data: Object.keys(MODELS).map(modelObject) };
+  return { object: "list", data: [...Object.keys(MODELS), ...Object.keys(EMBEDDING_MODELS)].map(modelObject) };
 }
 
 /** Whether `id` is one of the listed models. */
 export function isListedModel(id: string): boolean {
-  return Object.hasOwn(MODELS, id);
+  return Object.hasOwn(MODELS, id) || Object.hasOwn(EMBEDDING_MODELS, id);
 }
 
 /**
@@ -46,7 +61,7 @@ export function outputCapProblem(request: {
   max_tokens?: number | null;
   max_completion_tokens?: number | null;
 }): { message: string; param: string } | undefined {
-  if (!isListedModel(request.model)) return undefined;
+  if (!Object.hasOwn(MODELS, request.model)) return undefined;
   const limit = MODELS[request.model].maxOutputTokens;
   for (const param of ["max_completion_tokens", "max_tokens"] as const) {
     const asked = request[param];

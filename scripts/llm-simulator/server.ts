@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { handleChatCompletion, type SimulatorState } from "./chat-handler";
+import { handleEmbeddings } from "./embeddings-handler";
 import { sendError, sendInternalError } from "./errors";
 import { FailureCounter } from "./failure-counter";
 import { readBody, sendJson } from "./http-io";
@@ -25,11 +26,13 @@ export interface Simulator {
   port: number;
   /** Chat requests received, oldest first (live array, capped at the last 10,000). */
   journal: JournalEntry[];
+  /** Embeddings requests received, oldest first (live array, capped as `journal` is). */
+  embeddingJournal: JournalEntry[];
   /** Chat requests open now, and the most open at once since the start or `resetPeak()`. */
   concurrency(): { now: number; peak: number };
   /** Starts counting the peak of open chat requests afresh from those open now. */
   resetPeak(): void;
-  /** Empties the journal and forgets `sim_error_times` counters. */
+  /** Empties the journals and forgets `sim_error_times` counters. */
   clearJournal(): void;
   /**
    * Answers requests whose user, system or tool text contains `rule.contains` as the rule says
@@ -70,6 +73,10 @@ function route(req: IncomingMessage, res: ServerResponse, state: SimulatorState,
     if (method === "POST") return handleChatCompletion(req, res, state);
     return sendError(res, 405, `Method ${method} not allowed on ${path}; use POST.`);
   }
+  if (path === "/embeddings") {
+    if (method === "POST") return handleEmbeddings(req, res, state);
+    return sendError(res, 405, `Method ${method} not allowed on ${path}; use POST.`);
+  }
   if (path === "/models" && method === "GET") return sendJson(res, 200, modelList());
   if (path.startsWith("/models/") && method === "GET") {
     const id = decodeURIComponent(path.slice("/models/".length));
@@ -84,6 +91,7 @@ function route(req: IncomingMessage, res: ServerResponse, state: SimulatorState,
       return;
     }
   }
+  if (path === "/_journal/embeddings" && method === "GET") return sendJson(res, 200, state.embeddingJournal);
   if (path === "/_scripts") return routeScripts(req, res, state, method);
   if (path === "/_health" && method === "GET") return sendJson(res, 200, { ok: true });
   sendError(res, 404, `Invalid URL (${method} ${url})`);
@@ -125,6 +133,7 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
   const host = opts.host ?? "127.0.0.1";
   const state: SimulatorState = {
     journal: [],
+    embeddingJournal: [],
     failures: new FailureCounter(),
     scripts: [],
     concurrency: { now: 0, peak: 0 },
@@ -132,6 +141,7 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
   };
   const clearJournal = () => {
     state.journal.length = 0;
+    state.embeddingJournal.length = 0;
     state.failures.clear();
   };
   warmTokenizer();
@@ -160,6 +170,7 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
     url: baseUrl(host, port),
     port,
     journal: state.journal,
+    embeddingJournal: state.embeddingJournal,
     clearJournal,
     concurrency: () => ({ ...state.concurrency }),
     resetPeak() {

@@ -3,12 +3,13 @@ import { defineDomain, fraction, money, num, str } from "./setting";
 
 const hour = Joi.number().integer().min(0).max(23);
 
-/** What a run costs its caller: token, agent, image and MCP-call prices and the discounts on them. */
+/** What a run costs its caller: token, embedding, agent, image and MCP-call prices and the discounts on them. */
 export const pricing = defineDomain(
   "Pricing",
   {
     PRICE_INPUT_PER_MTOK: num(money.default(6.5), "dollars per million input tokens"),
     PRICE_OUTPUT_PER_MTOK: num(money.default(18.5), "dollars per million output tokens"),
+    PRICE_EMBEDDING_PER_MTOK: num(money.default(0.13), "dollars per million input tokens of an embeddings request"),
     PRICE_PER_AGENT: num(money.default(0.01), "dollars per agent"),
     PRICE_PER_IMAGE: num(money.default(0.25), "dollars per image"),
     PRICE_PER_MCP_CALL: num(money.default(0.1), "dollars per MCP tool call"),
@@ -22,6 +23,7 @@ export const pricing = defineDomain(
     pricing: {
       inputPerMTok: env("PRICE_INPUT_PER_MTOK"),
       outputPerMTok: env("PRICE_OUTPUT_PER_MTOK"),
+      embeddingPerMTok: env("PRICE_EMBEDDING_PER_MTOK"),
       perAgent: env("PRICE_PER_AGENT"),
       perImage: env("PRICE_PER_IMAGE"),
       perMcpCall: env("PRICE_PER_MCP_CALL"),

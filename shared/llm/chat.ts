@@ -44,7 +44,8 @@ export interface ChatOptions {
 
 const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
 
-function isRetryable(err: unknown): boolean {
+/** Whether a failed provider call is worth another attempt (429, 5xx, timeouts, lost connections). */
+export function isRetryable(err: unknown): boolean {
   if (err instanceof OpenAI.APIUserAbortError) return false;
   if (err instanceof OpenAI.APIConnectionError) return true; // includes timeouts
   if (err instanceof OpenAI.APIError)
@@ -53,7 +54,7 @@ function isRetryable(err: unknown): boolean {
 }
 
 /** Delay the provider asked for, in ms, capped so a hostile header cannot park a worker. */
-function retryAfterMs(err: unknown): number {
+export function retryAfterMs(err: unknown): number {
   if (!(err instanceof OpenAI.APIError) || !err.headers) return 0;
   const headers = err.headers as Headers;
   const ms = Number(headers.get?.("retry-after-ms"));
@@ -67,7 +68,7 @@ function retryAfterMs(err: unknown): number {
  * The error a run fails with: which provider and model, after how many attempts, and what the
  * last one got (an HTTP status, a timeout, or no answer at all).
  */
-function toLlmError(err: unknown, target: ResolvedModel, attempts: number): LlmCallError {
+export function toLlmError(err: unknown, target: ResolvedModel, attempts: number): LlmCallError {
   if (err instanceof LlmCallError) return err;
   const status = err instanceof OpenAI.APIError && typeof err.status === "number" ? err.status : null;
   const raw = err instanceof Error ? err.message : String(err);

@@ -15,6 +15,14 @@ export function tokenCosts(inputTokens: number, outputTokens: number, pricing: P
   };
 }
 
+/**
+ * Dollar cost of an embeddings request's input tokens at the configured embedding price
+ * (`PRICE_EMBEDDING_PER_MTOK`): the one definition its step, usage, budget check, metrics and bill use.
+ */
+export function embeddingCost(inputTokens: number, pricing: Pricing = config.pricing): number {
+  return (inputTokens / 1e6) * pricing.embeddingPerMTok;
+}
+
 // Building a formatter loads the time zone's rules: about 3 % of a swarm worker's CPU when done
 // for every run (docs/performance.md), so each zone's is built once.
 const hourFormats = new Map<string, Intl.DateTimeFormat>();

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram } from "prom-client";
 import type { FailureCause } from "../failure-cause";
+import { EMBEDDING_MODEL_IDS } from "../llm/embedding-models";
 import { MODEL_CATALOG } from "../llm/model-catalog";
 import { PREFIX, workerRegistry } from "./registry";
 
@@ -44,12 +45,16 @@ const retries = new Counter({
 
 /**
  * Model ids as providers receive them (a routing prefix such as `groq/` removed) for every model
- * of the catalogue: the only model names a label carries. Requests may name any model, so any
+ * of the catalogue and every embedding model: the only model names a label carries. Requests may name any model, so any
  * other name is counted as `other` — a label per free-text name would grow without bound.
  */
-const KNOWN_MODELS = new Set(
-  MODEL_CATALOG.flatMap(({ id, provider }) => [id, id.startsWith(`${provider}/`) ? id.slice(provider.length + 1) : id]),
-);
+const KNOWN_MODELS = new Set([
+  ...MODEL_CATALOG.flatMap(({ id, provider }) => [
+    id,
+    id.startsWith(`${provider}/`) ? id.slice(provider.length + 1) : id,
+  ]),
+  ...EMBEDDING_MODEL_IDS,
+]);
 
 /** The label a model name is counted under: its catalogue name, or `other`. */
 export function modelLabel(model: string): string {

@@ -104,6 +104,8 @@ const RECORDS = {
     childKind: "advanced_research",
     paths: ["/v1/advanced-research/batch/completions"],
   },
+  /** OpenAI's embeddings: one call to the embedding model, billed per input token. */
+  embedding: { job: "embedding", queue: "agent", steps: "unplanned", paths: ["/v1/embeddings"] },
 } as const satisfies Record<string, RunKindRecord<string>>;
 
 type Records = typeof RECORDS;

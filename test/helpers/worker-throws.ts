@@ -51,6 +51,16 @@ export const NOT_REQUEST_REFUSALS: NotARequestRefusal[] = [
     why: "the LLM call failed after its reservation was released, passed on: the provider's or the network's fault, or a provider 4xx over something in the request the API cannot know (a limit of one model, such as its largest max_tokens or an option it does not take); what a provider refuses for every model is refused at the door (llm-args.schema.ts)",
   },
   {
+    file: "workers/agents/recorded-embedding-call.ts",
+    throwText: "throw err;",
+    why: "the embeddings call failed (its provider turn settled, its reservation released) or the metrics' count of it, passed on: the provider's or the network's fault, or a provider 4xx over something the API cannot know; what the API can check (the model, the bounds, dimensions) is refused at the door (embedding-request.ts)",
+  },
+  {
+    file: "workers/agents/recorded-embedding-call.ts",
+    throwText: "throw new BudgetExceededError(",
+    why: "the run's max_cost has no room for the call's price while running: the budget is honoured, not refused (budgets are checked at the door by budgetSchema)",
+  },
+  {
     file: "workers/agents/recorded-llm-call.ts",
     throwText: "throw new CallCutOff(err, partial);",
     why: "an LLM call cut off part-way (the run's deadline or cancel, a stream failing after output): carries what it consumed to the recorder, which stores it and throws the original error on",

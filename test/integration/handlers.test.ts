@@ -2,13 +2,15 @@ import { expect } from "chai";
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { config } from "../../shared/config";
-import type { AgentRun, Run } from "../../shared/db/entities/run.entity";
+import type { EmbeddingRunRequest } from "../../shared/contracts/embedding-run";
+import type { AgentRun, EmbeddingRun, Run } from "../../shared/db/entities/run.entity";
 import { findRun } from "../../shared/db/runs/run-rows";
 import { loadSteps } from "../../shared/db/run-step-store";
 import { logger } from "../../shared/logger";
 import { CancelListener } from "../../shared/queues/cancellation";
 import { createRedis, type RedisClient } from "../../shared/queues/redis";
 import { handleAgentRun } from "../../workers/handlers/agent-run.handler";
+import { handleEmbedding } from "../../workers/handlers/embedding.handler";
 import type { HandlerContext } from "../../workers/handlers/handler";
 import { agentRequest, createRun } from "../helpers/factories";
 import { harness, type Harness } from "../helpers/harness";
@@ -158,6 +160,74 @@ describe("job handlers called directly", () => {
       expect(row?.attempts).to.equal(run.attempts);
       expect(h.sim.journal.length).to.equal(journalBefore);
       expect(announced).to.deep.equal([]);
+    });
+  });
+  describe("embedding", () => {
+    it("makes its one call as a recorded step; a retried job replays it, calling and billing nothing again", async () => {
+      const marker = `embed-${randomUUID()}`;
+      const request: EmbeddingRunRequest = {
+        model: "text-embedding-3-small",
+        input: [marker, `${marker} 2`],
+        encoding_format: "float",
+        dimensions: 8,
+        input_tokens: 20,
+        stream: false,
+      };
+      const run = await createRun(h.deps.ds, { kind: "embedding", request });
+      const calls = () =>
+        h.sim.embeddingJournal.filter((e: any) => JSON.stringify(e.body?.input ?? "").includes(marker)).length;
+
+      await handleEmbedding({ runId: run.id }, context());
+      const first = (await findRun(h.deps.ds, run.id)) as EmbeddingRun;
+      expect(first.status).to.equal("succeeded");
+      expect(first.output?.embeddings).to.have.length(2);
+      expect(Buffer.from(first.output!.embeddings[0], "base64")).to.have.length(8 * 4);
+      expect(first.usage?.input_tokens).to.be.above(0);
+      expect(calls()).to.equal(1);
+
+      // As if the worker had died after the step was stored and before the run was completed: the
+      // job's retry finds the run open again, with its step.
+      await h.deps.ds.query(
+        `UPDATE runs SET status = 'running', output = NULL, usage = NULL, finished_at = NULL, lease_owner = NULL, lease_until = NULL WHERE id = $1`,
+        [run.id],
+      );
+      await handleEmbedding({ runId: run.id }, context());
+      const retried = (await findRun(h.deps.ds, run.id)) as EmbeddingRun;
+      expect(retried).to.include({ status: "succeeded", attempts: 2 });
+      expect(retried.output).to.deep.equal(first.output);
+      expect(retried.usage).to.deep.equal(first.usage);
+      expect(calls()).to.equal(1);
+      const steps = await loadSteps(h.deps.ds, run.id);
+      expect(steps.map((step) => [step.role, step.status, step.input_tokens])).to.deep.equal([
+        ["embedding", "finished", first.usage!.input_tokens],
+      ]);
+    });
+    it("checks the call's price and tokens against the run's budget before making it: over either, the run fails and nothing is sent", async () => {
+      const marker = `embed-budget-${randomUUID()}`;
+      const calls = () =>
+        h.sim.embeddingJournal.filter((e: any) => JSON.stringify(e.body?.input ?? "").includes(marker)).length;
+      const request = (budget: EmbeddingRunRequest["budget"]): EmbeddingRunRequest => ({
+        model: "text-embedding-3-small",
+        input: marker,
+        encoding_format: "float",
+        input_tokens: 20_000,
+        stream: false,
+        budget,
+      });
+      const cost = (20_000 / 1e6) * config.pricing.embeddingPerMTok;
+      const tooDear = await createRun(h.deps.ds, { kind: "embedding", request: request({ max_cost: cost / 2 }) });
+      await handleEmbedding({ runId: tooDear.id }, context());
+      const dear = await findRun(h.deps.ds, tooDear.id);
+      expect(dear?.status).to.equal("failed");
+      expect(dear?.error).to.include({ code: "BUDGET_EXCEEDED" });
+      expect(dear?.error?.message).to.match(/its embeddings call \(\$[\d.]+\) does not fit/);
+
+      const tooLong = await createRun(h.deps.ds, { kind: "embedding", request: request({ max_tokens: 10_000 }) });
+      await handleEmbedding({ runId: tooLong.id }, context());
+      const long = await findRun(h.deps.ds, tooLong.id);
+      expect(long?.error).to.include({ code: "BUDGET_EXCEEDED" });
+      expect(long?.error?.message).to.match(/limit of 10000 tokens/);
+      expect(calls()).to.equal(0);
     });
   });
 });

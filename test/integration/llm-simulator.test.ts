@@ -666,6 +666,75 @@ describe("LLM simulator", function () {
     });
   });
 
+  describe("embeddings", () => {
+    const post = (body: unknown) =>
+      fetch(`${sim.url}/embeddings`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+
+    it("answers unit vectors of the model's size, the same for the same input, in OpenAI's base64 (little-endian float32) when asked", async () => {
+      const floats = await client.embeddings.create({
+        model: "text-embedding-3-large",
+        input: ["bees", "wasps"],
+        encoding_format: "float",
+      });
+      expect(floats.data.map((d) => [d.index, d.embedding.length])).to.deep.equal([
+        [0, 3072],
+        [1, 3072],
+      ]);
+      for (const d of floats.data) expect(Math.hypot(...d.embedding)).to.be.closeTo(1, 1e-5);
+      expect(floats.data[0].embedding).to.not.deep.equal(floats.data[1].embedding);
+      const tokens = encode("bees").length + encode("wasps").length;
+      expect(floats.usage).to.deep.equal({ prompt_tokens: tokens, total_tokens: tokens });
+      const ids = await client.embeddings.create({ model: "text-embedding-3-large", input: [[1, 2], [3]] });
+      expect(ids.usage.prompt_tokens).to.equal(3);
+      const raw = await json(await post({ model: "text-embedding-3-large", input: "bees", encoding_format: "base64" }));
+      const bytes = Buffer.from(raw.data[0].embedding, "base64");
+      const decoded = Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readFloatLE(i * 4));
+      expect(decoded).to.deep.equal(floats.data[0].embedding);
+      // The SDK's default: base64, decoded by the SDK itself.
+      const sdk = await client.embeddings.create({ model: "text-embedding-3-large", input: "bees" });
+      expect(Array.from(sdk.data[0].embedding)).to.deep.equal(floats.data[0].embedding);
+    });
+
+    it("shortens a text-embedding-3 vector to dimensions (cut, then unit length again); refuses what OpenAI refuses", async () => {
+      const full = await client.embeddings.create({
+        model: "text-embedding-3-small",
+        input: "bees",
+        encoding_format: "float",
+      });
+      const short = await client.embeddings.create({
+        model: "text-embedding-3-small",
+        input: "bees",
+        dimensions: 4,
+        encoding_format: "float",
+      });
+      const head = full.data[0].embedding.slice(0, 4);
+      const scale = Math.hypot(...head);
+      short.data[0].embedding.forEach((x, i) => expect(x).to.be.closeTo(head[i] / scale, 1e-6));
+      const refusals: [unknown, number, string][] = [
+        [{ model: "gpt-4o", input: "bees" }, 404, "model"],
+        [{ model: "text-embedding-ada-002", input: "bees", dimensions: 4 }, 400, "dimensions"],
+        [{ model: "text-embedding-3-small", input: "bees", dimensions: 1537 }, 400, "dimensions"],
+        [{ model: "text-embedding-3-small", input: "" }, 400, "input"],
+        [{ model: "text-embedding-3-small", input: [1, "a"] }, 400, "input"],
+      ];
+      for (const [body, status, param] of refusals) {
+        const res = await post(body);
+        expect(res.status, JSON.stringify(body)).to.equal(status);
+        expect((await json(res)).error).to.include({ param, type: "invalid_request_error" });
+      }
+      const failed = await post({ model: "text-embedding-3-small", input: "bees", sim_error: 503 });
+      expect(failed.status).to.equal(503);
+      // Apart from the chat requests, which readers of `journal` take for chat bodies.
+      expect(sim.journal).to.deep.equal([]);
+      expect(await json(await fetch(`${root}/_journal/embeddings`))).to.have.length(8);
+      expect(sim.embeddingJournal.map((e) => e.status)).to.deep.equal([200, 200, 404, 400, 400, 400, 400, 503]);
+    });
+  });
+
   describe("HTTP surface", () => {
     it("exposes the journal over HTTP and clears it with DELETE", async () => {
       await client.chat.completions.create({ model: "gpt-4o", messages: user("journal me") });
@@ -696,7 +765,7 @@ describe("LLM simulator", function () {
         expect(error.type).to.equal("invalid_request_error");
         expect(error.message).to.be.a("string").and.not.equal("");
       }
-      const missing = await fetch(`${sim.url}/embeddings`, { method: "POST", body: "{}" });
+      const missing = await fetch(`${sim.url}/moderations`, { method: "POST", body: "{}" });
       expect(missing.status).to.equal(404);
       expect((await json(missing)).error).to.include.all.keys("message", "type", "code");
     });

@@ -3,10 +3,8 @@ import { expect } from "chai";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createApiApp } from "../../api/app";
-import { createRateLimiter } from "../../api/limits/rate-limiter";
 import { harnessWithKey, type Harness } from "../helpers/harness";
-import { serveApp } from "../helpers/platform-app";
+import { rateLimitedApp } from "../helpers/rate-limited-app";
 
 /** An MCP SDK client connected to `/mcp` of `baseUrl` with `key` as its bearer token. */
 async function connect(baseUrl: string, key: string): Promise<Client> {
@@ -111,15 +109,7 @@ describe("Apiary as an MCP server at /mcp", () => {
   });
 
   it("counts MCP calls against the key's rate limits", async () => {
-    const limiter = createRateLimiter(h.deps.redis, {
-      tiers: {
-        free: { perMinute: 3, perHour: 100, perDay: 100, tokensPerAgent: 200_000 },
-        premium: { perMinute: 3, perHour: 100, perDay: 100, tokensPerAgent: 200_000 },
-      },
-      prefix: `rl-mcp:${randomUUID()}`,
-      timeoutMs: 1_000,
-    });
-    const served = await serveApp(createApiApp(h.deps, { bullBoard: false, rateLimiter: limiter }));
+    const served = await rateLimitedApp(h, 3);
     try {
       const { key: fresh } = await h.newKey();
       const limited = await connect(served.url, fresh); // initialize: one point

@@ -1,26 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "chai";
 import OpenAI from "openai";
-import { createApiApp } from "../../api/app";
-import { createRateLimiter } from "../../api/limits/rate-limiter";
 import { harness, type Harness } from "../helpers/harness";
+import { thrown } from "../helpers/openai-client";
+import { rateLimitedApp } from "../helpers/rate-limited-app";
 import { eventually, request } from "../helpers/http";
 import { DocumentSchemas } from "../helpers/openapi";
-import { serveApp } from "../helpers/platform-app";
 import { callsMentioning } from "../helpers/swarm";
 
 const CHAT = "/v1/chat/completions";
-
-/** What the SDK throws for a call, or a failure when it does not throw. */
-async function thrown(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await call;
-  } catch (err) {
-    expect(err).to.be.instanceOf(OpenAI.APIError);
-    return err as InstanceType<typeof OpenAI.APIError>;
-  }
-  throw new Error("expected the call to throw");
-}
 
 /**
  * The OpenAI-compatible paths' refusals and bookkeeping: every error in OpenAI's body and status
@@ -163,15 +151,7 @@ describe("OpenAI-compatible endpoints: refusals, limits, billing, idempotency", 
   });
 
   it("refuses past the rate limit with RateLimitError and Retry-After", async () => {
-    const limiter = createRateLimiter(h.deps.redis, {
-      tiers: {
-        free: { perMinute: 1, perHour: 50, perDay: 100, tokensPerAgent: 1 },
-        premium: { perMinute: 1, perHour: 50, perDay: 100, tokensPerAgent: 1 },
-      },
-      prefix: `rl-test:${randomUUID()}`,
-      timeoutMs: 1_000,
-    });
-    const app = await serveApp(createApiApp(h.deps, { bullBoard: false, rateLimiter: limiter }));
+    const app = await rateLimitedApp(h, 1);
     try {
       const limited = new OpenAI({ apiKey: key, baseURL: `${app.url}/v1`, maxRetries: 0 });
       await limited.models.list();

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import OpenAI from "openai";
 import { chatRunOf as runOf } from "../helpers/chat-runs";
+import { EMBEDDING_MODEL_IDS } from "../../shared/llm/embedding-models";
 import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { callsMentioning } from "../helpers/swarm";
@@ -25,7 +26,7 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
   });
   after(async () => images?.close());
 
-  it("models.list() gives the models GET /v1/models/available lists, in OpenAI's shape; models.retrieve() one of them, NotFoundError for another", async () => {
+  it("models.list() gives the models GET /v1/models/available lists and the embedding models, in OpenAI's shape; models.retrieve() one of them, NotFoundError for another", async () => {
     const swarms = await request(h.baseUrl, "GET", "/v1/models/available", { key });
     const ids: string[] = [];
     for await (const model of client.models.list()) {
@@ -34,7 +35,10 @@ describe("OpenAI-compatible endpoints (through the openai SDK)", () => {
       expect(model.owned_by).to.be.a("string").and.not.empty;
       ids.push(model.id);
     }
-    expect(ids).to.deep.equal(swarms.body.models).and.to.include("gpt-4.1");
+    // The Swarms catalogue's models, then the embedding models (never an agent's, so not in that catalogue).
+    expect(ids)
+      .to.deep.equal([...swarms.body.models, ...EMBEDDING_MODEL_IDS])
+      .and.to.include("gpt-4.1");
     const one = await client.models.retrieve("gpt-4.1");
     expect(one).to.include({ id: "gpt-4.1", object: "model", owned_by: "openai" });
     const missing = await client.models.retrieve("no-such-model").catch((err: unknown) => err);

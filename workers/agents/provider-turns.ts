@@ -4,8 +4,8 @@ import { abortReason, RunAbortedError } from "../../shared/llm/run-aborted";
 import { currentLlmAccount } from "./llm-account";
 import { estimatePromptTokens } from "./prompt-estimate";
 
-/** What a call may use at most before it is sent: its prompt's estimate and its output cap. */
-function estimatedCallTokens(request: ChatRequest): number {
+/** What a chat call may use at most before it is sent: its prompt's estimate and its output cap. */
+export function estimatedCallTokens(request: ChatRequest): number {
   const output = request.max_completion_tokens ?? request.max_tokens ?? 0;
   return estimatePromptTokens(request.messages, request.tools ?? []) + output;
 }
@@ -22,11 +22,12 @@ export class ProviderTurns {
 
   constructor(
     private readonly target: LimitedTarget,
-    private readonly request: ChatRequest,
+    /** The most tokens the call may use (worked out once, and only for a guarded key). */
+    private readonly callTokens: () => number,
     private readonly signal: AbortSignal | undefined,
   ) {}
 
-  private estimated = (): number => (this.estimate ||= estimatedCallTokens(this.request));
+  private estimated = (): number => (this.estimate ||= this.callTokens());
 
   /** Waits for the next turn; a run whose signal fires while it waits ends with `RunAbortedError`. */
   async next(): Promise<void> {

@@ -11,7 +11,7 @@ import { countLlmCall } from "../../shared/metrics/llm";
 import { secondsSince } from "../../shared/metrics/registry";
 import type { AgentContext } from "./agent-context";
 import { withLlmSlot } from "./llm-slots";
-import { ProviderTurns } from "./provider-turns";
+import { estimatedCallTokens, ProviderTurns } from "./provider-turns";
 import type { CallAllowance } from "./call-allowance";
 import type { InFlightCall } from "./spend-pools";
 import { billCaller } from "./run-charges";
@@ -160,7 +160,7 @@ export async function recordedLlmCall(
         // the call waits for its slot, or while the SDK builds the request, leaves nothing to bill.
         // The provider key's turn is waited for before the slot, so a call held back by the key's
         // window leaves the slot to calls for other keys.
-        const turns = new ProviderTurns(target, request, ctx.signal);
+        const turns = new ProviderTurns(target, () => estimatedCallTokens(request), ctx.signal);
         await turns.next();
         const beforeRetry = () => turns.next();
         let reply;

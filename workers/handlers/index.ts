@@ -5,6 +5,7 @@ import { handleAdvancedResearch, handleAdvancedResearchBatch } from "./advanced-
 import { handleAgentBatch } from "./agent-batch.handler";
 import { handleAgentRun } from "./agent-run.handler";
 import { handleChatCompletion, handleResponse } from "./chat-run.handler";
+import { handleEmbedding } from "./embedding.handler";
 import { handleBatchedGridWorkflow } from "./batched-grid-workflow.handler";
 import { handleGraphWorkflow } from "./graph-workflow.handler";
 import { handleReasoningAgentRun } from "./reasoning-agent-run.handler";
@@ -29,4 +30,5 @@ export const handlers: { [N in JobName]: Handler<N> } = {
   "reasoning-agent-run": handleReasoningAgentRun,
   "advanced-research": handleAdvancedResearch,
   "advanced-research-batch": handleAdvancedResearchBatch,
+  embedding: handleEmbedding,
 };

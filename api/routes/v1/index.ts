@@ -20,6 +20,7 @@ import { marketplaceRouter } from "./marketplace/marketplace.router";
 import { modelsRouter } from "./meta/models.router";
 import { chatRouter } from "./openai/chat.router";
 import { CHAT_COMPLETIONS_PATH, RESPONSES_PATH } from "./openai/openai-paths";
+import { embeddingsRouter } from "./openai/embeddings.router";
 import { openAiModelsRouter } from "./openai/openai-models.router";
 import { responsesRouter, streamsResponse } from "./openai/responses.router";
 import { rateLimitsRouter } from "./meta/rate-limits.router";
@@ -46,6 +47,7 @@ export function v1Routers(deps: ApiDeps, limiter: RateLimiter): Router[] {
     openAiModelsRouter(), // after modelsRouter: `/v1/models/available` is not a model id
     chatRouter(deps),
     responsesRouter(deps),
+    embeddingsRouter(deps),
     logsRouter(deps),
     marketplaceRouter(deps),
     usageRouter(deps),

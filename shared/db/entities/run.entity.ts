@@ -15,6 +15,7 @@ import type {
   AdvancedResearchRequest,
   AdvancedResearchUsage,
 } from "../../contracts/advanced-research";
+import type { EmbeddingRunOutput, EmbeddingRunRequest, EmbeddingRunUsage } from "../../contracts/embedding-run";
 import type { AgentBatchParent, BatchOutput, BatchTotals, SwarmBatchParent } from "../../contracts/batch";
 import type { SwarmRequest, SwarmRunOutput, SwarmUsage } from "../../contracts/swarm-request";
 import type { ReasoningRequest, ReasoningRunOutput } from "../../contracts/reasoning-request";
@@ -158,6 +159,8 @@ interface RunShapes {
   };
   /** An advanced research batch's parent: finishes once its sessions have ended. */
   advanced_research_batch: { request: AdvancedResearchBatchParent; output: BatchOutput; usage: BatchTotals };
+  /** OpenAI's embeddings (`/v1/embeddings`): one call to an embedding model. */
+  embedding: { request: Stored<EmbeddingRunRequest>; output: EmbeddingRunOutput; usage: EmbeddingRunUsage };
 }
 
 /** Each kind's run row. */
@@ -191,6 +194,8 @@ export type BatchedGridWorkflowRun = RunOfKind<"batched_grid_workflow">;
 export type ReasoningAgentRun = RunOfKind<"reasoning_agent">;
 /** An advanced research run. */
 export type AdvancedResearchRun = RunOfKind<"advanced_research">;
+/** An embeddings run. */
+export type EmbeddingRun = RunOfKind<"embedding">;
 
 /** A type guard for runs of one kind (e.g. to filter a batch's children). */
 export function isRunOfKind<Kind extends RunKind>(kind: Kind): (run: Run) => run is RunOfKind<Kind> {

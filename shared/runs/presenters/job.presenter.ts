@@ -10,6 +10,7 @@ import { batchSlots } from "./swarm-batch.presenter";
 import { presentSwarmCompletion } from "./swarm-completion.presenter";
 import { presentBatchedGridWorkflow, presentGraphWorkflow } from "./workflow.presenter";
 import { presentReasoningCompletion } from "./reasoning-completion.presenter";
+import { presentEmbeddings } from "./embedding.presenter";
 import { PUBLIC_STATUS } from "./run-status";
 import { presentPendingApproval } from "./pending-approval.presenter";
 import { presentStoppedRun } from "./stopped-run.presenter";
@@ -39,6 +40,7 @@ const SUCCESS_PRESENTERS: { [K in RunKind]: SuccessPresenter<K> | typeof NO_STOR
   reasoning_agent: presentReasoningCompletion,
   advanced_research: presentAdvancedResearch,
   advanced_research_batch: (run, items) => ({ job_id: run.job_id, results: items.map(presentAdvancedResearch) }),
+  embedding: presentEmbeddings,
   token_launch: NO_STORED_ANSWER,
   prompt_tokenize: NO_STORED_ANSWER,
 };

@@ -1,5 +1,6 @@
 import type { Operation } from "../../../openapi/operation";
 import { openAiError } from "../../../openapi/shared-parts";
+import { openAiRunErrorResponses } from "./openai-run-errors.openapi";
 import { chatCompletionSchema } from "../../../schemas/chat-completion.schema";
 import { chatCompletionResponseSchema } from "../../../schemas/openai-response.schema";
 import { acceptedResponse, eventStream, RUN_HEADERS } from "../run.openapi";
@@ -132,13 +133,6 @@ export const chatCompletionOperation: Operation = {
       "The body does not match the schema, or a rule is broken: `n` above 8, a `tool` message answering no earlier tool call, a `tool_choice` without tools or naming none of them, audio or predicted outputs asked for, an image URL the egress policy refuses (`invalid_request_error`; `param` names the field)",
     ),
     404: openAiError('The model cannot be served here (`model_not_found`, `param: "model"`)'),
-    409: openAiError(
-      "The run was cancelled (`run_cancelled`), or an `Idempotency-Key` conflict (`idempotency_key_reused`, `idempotency_key_in_progress`, `idempotency_replay_unavailable`)",
-    ),
-    500: openAiError("The run failed (`run_failed`, with `job_id`), or an internal error (with `request_id`)"),
-    504: {
-      ...openAiError("The run is still going when the wait ends (`run_timeout`, with `job_id`)"),
-      headers: { Location: { description: "`/v1/jobs/{job_id}`", schema: { type: "string" } } },
-    },
+    ...openAiRunErrorResponses,
   },
 };

@@ -5,6 +5,8 @@ import type { RunPath } from "../../../../shared/runs/run-kind-catalog";
 export const CHAT_COMPLETIONS_PATH = "/v1/chat/completions" satisfies RunPath;
 /** `POST /v1/responses` (and `/v1/responses/{id}` to read one): OpenAI's Responses API, answered by a response run. */
 export const RESPONSES_PATH = "/v1/responses" satisfies RunPath;
+/** `POST /v1/embeddings`: OpenAI's embeddings, answered by an embedding run. */
+export const EMBEDDINGS_PATH = "/v1/embeddings" satisfies RunPath;
 /** `GET /v1/models` and `GET /v1/models/{model}`: OpenAI's model list. */
 export const OPENAI_MODELS_PATH = "/v1/models";
 
@@ -43,7 +45,7 @@ const OPENAI_RESOURCES = new Set([
 
 /**
  * Whether a request is on a path of OpenAI's API, whose errors OpenAI's SDKs must be able to read
- * (`{error: {...}}`): the ones served here (chat completions, the model list) and every other path
+ * (`{error: {...}}`): the ones served here (chat completions, embeddings, the model list) and every other path
  * under one of OpenAI's resources (a 401, 404 or 405 an OpenAI client meets), but not the Swarms
  * catalogue, nor a path whose dot segments lead out of them. Compared as the router matches: any
  * case, trailing slash or not.
