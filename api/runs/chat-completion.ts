@@ -1,6 +1,7 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { ChatRunRequest } from "../../shared/contracts/chat-run";
 import { AppError } from "../../shared/errors";
+import { embeddingModel } from "../../shared/llm/embedding-models";
 import { resolveModel } from "../../shared/llm/providers";
 import { presentChatCompletion } from "../../shared/runs/presenters/chat-completion.presenter";
 import type { ApiDeps } from "../deps";
@@ -18,6 +19,14 @@ import { effectiveBudget } from "./run-budget";
  * saying why, before anything is stored.
  */
 function assertChatModelServable(model: string): void {
+  // An embedding model answers vectors, never a turn: OpenAI refuses it here as an invalid model for the endpoint.
+  if (embeddingModel(model))
+    throw new AppError(
+      400,
+      "NOT_A_CHAT_MODEL",
+      `'${model}' is an embedding model (POST /v1/embeddings), not a chat model`,
+      { param: "model" },
+    );
   try {
     resolveModel(model);
   } catch (err) {

@@ -1,3 +1,4 @@
+import { chatStreamFormat } from "./chat-stream";
 import type { Run } from "../../shared/db/entities/run.entity";
 import { findRunForUser, isTerminal } from "../../shared/db/runs/run-rows";
 import { isUuid } from "../../shared/db/uuid";
@@ -26,6 +27,9 @@ function formatOf(run: Run): StreamFormat | null {
       return agentStreamFormat(run.id, run.request);
     case "swarm":
       return swarmStreamFormat(run.id, run.request);
+    case "chat_completion":
+      // Read back, a chat run's frames carry its usage chunk: what the stream's own client asked is not stored.
+      return chatStreamFormat(run.id, run.request, true);
     case "reasoning_agent":
       return swarmStreamFormat(run.id, {
         name: run.request.agent_name ?? null,

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import OpenAI from "openai";
 import { chatRunOf as runOf } from "../helpers/chat-runs";
 import { harness, type Harness } from "../helpers/harness";
+import { SseReader } from "../helpers/sse";
 import { request } from "../helpers/http";
 import { callsMentioning } from "../helpers/swarm";
 
@@ -226,6 +227,48 @@ describe("OpenAI tool calling, n and logprobs (through the openai SDK)", () => {
     const [sent] = callsMentioning(h, marker);
     expect(sent).to.include({ seed: 11, user: "end-user-7" });
     expect(sent.stop).to.deep.equal(["END"]);
+  });
+
+  it("a streamed chat run is read again from GET /v1/jobs/{job_id}/events, and resumed after a dropped frame with Last-Event-ID", async () => {
+    const marker = `resume-${Date.now()}`;
+    const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "gpt-4.1",
+        messages: [{ role: "user", content: marker }],
+        tools: [weather],
+        stream: true,
+        sim_latency_ms: 600,
+      }),
+    });
+    const reader = new SseReader(res);
+    const first = (await reader.next())!;
+    const second = (await reader.next())!;
+    await reader.close(); // the client's connection drops after two frames
+    const jobId = String(first.data.id)
+      .replace(/^chatcmpl-/, "")
+      .replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
+    const events = (headers: Record<string, string> = {}) =>
+      fetch(`${h.baseUrl}/v1/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+    const resumed = await new SseReader(await events({ "last-event-id": second.id! })).rest();
+    const whole = await new SseReader(await events()).rest();
+    expect(whole.map((f) => f.id).slice(2)).to.deep.equal(resumed.map((f) => f.id));
+    const pieces = whole.flatMap((f) =>
+      typeof f.data === "object" ? ((f.data.choices as { delta: { tool_calls?: unknown[] } }[] | undefined) ?? []) : [],
+    );
+    const calls = pieces.flatMap((c) => c.delta?.tool_calls ?? []);
+    expect(calls.length).to.be.above(0);
+    expect(whole.at(-1)!.data).to.equal("[DONE]");
+  });
+
+  it("refuses an embedding model as a chat model (400, param model), before anything is stored", async () => {
+    const refused = await client.chat.completions
+      .create({ model: "text-embedding-3-small", messages: [{ role: "user", content: "hi" }] })
+      .catch((err: unknown) => err);
+    expect(refused).to.be.instanceOf(OpenAI.BadRequestError);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).param).to.equal("model");
+    expect((refused as Error).message).to.match(/embedding model/);
   });
 
   it("counts every chat call in the usage report and the bill, one run each", async () => {
