@@ -48,12 +48,25 @@ function imagesOf(m: ChatMessage, i: number): RequestUrl[] {
   );
 }
 
+/** Content as the model is sent it: each part rebuilt from OpenAI's keys alone. */
+function sentContent(content: ChatMessage["content"]): ChatMessage["content"] {
+  if (!Array.isArray(content)) return content ?? null;
+  return content.map((p) =>
+    p.type === "text"
+      ? { type: "text", text: p.text }
+      : {
+          type: "image_url",
+          image_url: { url: p.image_url.url, ...(p.image_url.detail ? { detail: p.image_url.detail } : {}) },
+        },
+  );
+}
+
 /**
  * A message as the model is sent it: the fields OpenAI's message takes, nothing a client's copy of
  * an earlier answer carries besides (`annotations`, `audio`).
  */
 function sentMessage(m: ChatMessage): ChatRunMessage {
-  const kept: Record<string, unknown> = { role: m.role, content: m.content ?? null };
+  const kept: Record<string, unknown> = { role: m.role, content: sentContent(m.content) };
   if (m.name !== undefined) kept.name = m.name;
   if (m.tool_calls?.length) kept.tool_calls = m.tool_calls;
   if (m.tool_call_id !== undefined) kept.tool_call_id = m.tool_call_id;
@@ -68,17 +81,44 @@ function sentMessage(m: ChatMessage): ChatRunMessage {
  */
 function assertToolsConsistent(body: ChatCompletionRequest): void {
   const called = new Set<string>();
-  body.messages.forEach((m, i) => {
-    for (const call of m.tool_calls ?? []) called.add(call.id);
-    if (m.role === "tool" && !called.has(m.tool_call_id!))
+  /** The calls of the last assistant turn not answered yet. */
+  let open = new Map<string, number>();
+  const assertAnswered = (before: number) => {
+    for (const [id, at] of open)
       refuse(
-        `Invalid 'messages[${i}].tool_call_id': a 'tool' message must answer a tool call of an earlier assistant message ('${m.tool_call_id}' is none).`,
-        `messages[${i}].tool_call_id`,
+        `Invalid 'messages[${at}].tool_calls': an assistant message with 'tool_calls' must be followed by a 'tool' message answering each call ('${id}' is not answered before messages[${before}]).`,
+        `messages[${at}].tool_calls`,
       );
+  };
+  body.messages.forEach((m, i) => {
+    if (m.role !== "tool") assertAnswered(i);
+    if (m.role === "assistant") {
+      open = new Map((m.tool_calls ?? []).map((c) => [c.id, i]));
+      for (const call of m.tool_calls ?? []) called.add(call.id);
+      if (m.content == null && !m.tool_calls?.length)
+        refuse(
+          `Invalid 'messages[${i}].content': an assistant message needs content unless it has 'tool_calls'.`,
+          `messages[${i}].content`,
+        );
+    }
+    if (m.role === "tool") {
+      if (!called.has(m.tool_call_id!))
+        refuse(
+          `Invalid 'messages[${i}].tool_call_id': a 'tool' message must answer a tool call of an earlier assistant message ('${m.tool_call_id}' is none).`,
+          `messages[${i}].tool_call_id`,
+        );
+      open.delete(m.tool_call_id!);
+    }
   });
+  assertAnswered(body.messages.length);
+  const names = (body.tools ?? []).map((t) => t.function.name);
+  if (body.parallel_tool_calls != null && !names.length)
+    refuse(
+      "Invalid value for 'parallel_tool_calls': it is only allowed when 'tools' are specified.",
+      "parallel_tool_calls",
+    );
   const choice = body.tool_choice;
   if (choice == null) return;
-  const names = (body.tools ?? []).map((t) => t.function.name);
   if (!names.length)
     refuse("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", "tool_choice");
   if (typeof choice === "object" && !names.includes(choice.function.name))

@@ -13,12 +13,17 @@ function chatStreamError(message: string, code: string | null = null): Frame {
 const answersOf = (request: ChatRunRequest) => Math.max(1, Number(request.options.n ?? 1) || 1);
 
 /**
- * A chat run's events told from its stored answers: each answer's text and tool calls whole, why
- * it ended, then the usage (a stream that lost the worker's events ends this way).
+ * A chat run's events told from its stored answers: each answer's text and tool calls whole (unless
+ * `told`: pieces of them reached the reader already, and a tool call's arguments told twice would
+ * not parse), why it ended, then the usage (a stream that lost the worker's events ends this way).
  */
-export function chatEndingOf(output: { choices: ChatRunChoice[] } | null, usage: unknown): RunEvent[] {
+export function chatEndingOf(output: { choices: ChatRunChoice[] } | null, usage: unknown, told = false): RunEvent[] {
   const events: RunEvent[] = [];
   for (const { index: choice, message, finish_reason, logprobs } of output?.choices ?? []) {
+    if (told) {
+      events.push({ type: "choice_end", choice, finish_reason, logprobs });
+      continue;
+    }
     if (message.content) events.push({ type: "chunk", content: message.content, ...(choice ? { choice } : {}) });
     message.tool_calls?.forEach((call, index) =>
       events.push({
@@ -99,8 +104,10 @@ export function chatStreamFormat(runId: string, request: ChatRunRequest, include
           return [];
       }
     },
-    endingOf: (run) =>
-      run.kind === "chat_completion" ? chatEndingOf(run.output, run.usage) : [{ type: "finish", usage: run.usage }],
+    endingOf: (run, told) =>
+      run.kind === "chat_completion"
+        ? chatEndingOf(run.output, run.usage, told)
+        : [{ type: "finish", usage: run.usage }],
     cutShort: (error, code) => chatStreamError(error, code),
   };
 }

@@ -23,17 +23,21 @@ const MAX_TOOL_DESCRIPTION = MCP_TOOL_DESCRIPTION_MAX_CHARS;
 const imageUrl = Joi.object({
   url: imageSchema.required().description("An https URL or a `data:` URI"),
   detail: Joi.string().valid("auto", "low", "high"),
-}).unknown(true);
+}).unknown(false);
 
 /** Most text of one content, as in `history`. */
 const MAX_TEXT = 1_000_000;
 /** A tool call's id as the model gave it, or a client names it in a `tool` message. */
 const toolCallId = Joi.string().min(1).max(256);
 
+/**
+ * Content parts take OpenAI's keys only, as the rest of the body does: a key beside them (a
+ * gateway's `cache_control`, a `file`, an `image_url` on a text part) would reach the model unchecked.
+ */
 const textPart = Joi.object({
   type: Joi.valid("text").required(),
   text: Joi.string().max(MAX_TEXT).allow("").required(),
-}).unknown(true);
+}).unknown(false);
 
 /** A user message's part: text or an image; other kinds (audio, files) are refused, as nothing here reads them. */
 const userPart = Joi.object({
@@ -41,13 +45,23 @@ const userPart = Joi.object({
     .valid("text", "image_url")
     .required()
     .messages({ "any.only": "{{#label}} must be 'text' or 'image_url' (audio and file parts are not taken)" }),
-  text: Joi.when("type", { is: "text", then: Joi.string().max(MAX_TEXT).allow("").required() }),
-  image_url: Joi.when("type", { is: "image_url", then: imageUrl.required() }),
-}).unknown(true);
+  text: Joi.when("type", {
+    is: "text",
+    then: Joi.string().max(MAX_TEXT).allow("").required(),
+    otherwise: Joi.forbidden(),
+  }),
+  image_url: Joi.when("type", { is: "image_url", then: imageUrl.required(), otherwise: Joi.forbidden() }),
+}).unknown(false);
 
 /** Text, or text parts (images only in a user message, as OpenAI takes them). */
-const textContent = Joi.alternatives(Joi.string().max(MAX_TEXT).allow(""), Joi.array().items(textPart).min(1).max(100));
-const userContent = Joi.alternatives(Joi.string().max(MAX_TEXT).allow(""), Joi.array().items(userPart).min(1).max(100));
+/** Text or parts; an array's own problems are told (a plain alternative would say only "does not match"). */
+const textOrParts = (part: Joi.Schema) =>
+  Joi.alternatives().conditional(Joi.array(), {
+    then: Joi.array().items(part).min(1).max(100),
+    otherwise: Joi.string().max(MAX_TEXT).allow(""),
+  });
+const textContent = textOrParts(textPart);
+const userContent = textOrParts(userPart);
 
 /** A tool call an earlier assistant turn made, as the client sends it back with the turn. */
 const assistantToolCall = Joi.object({

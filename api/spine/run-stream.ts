@@ -14,8 +14,11 @@ export interface StreamFormat {
   metadata: Record<string, unknown>;
   /** The frames for one worker event. */
   framesFor(event: RunEvent): Frame[];
-  /** The worker's final events of a succeeded run, told from its row when they were lost. */
-  endingOf(run: Run): RunEvent[];
+  /**
+   * The worker's final events of a succeeded run, told from its row when they were lost; `told`:
+   * some of its live events reached the reader already, so pieces of the answer are not told again.
+   */
+  endingOf(run: Run, told?: boolean): RunEvent[];
   /**
    * The frame that ends a stream before the run's own ending: the run outlasted it
    * (`run_in_progress`) or its events were lost (`events_lost`). Default: an `error` frame with the job id.
@@ -41,8 +44,8 @@ export function errorFrame(error: string): Frame {
 const isLast = (event: RunEvent) => event.type === "finish" || event.type === "error";
 
 /** The events that end a run, told from its row (e.g. after a Redis restart lost the worker's): its stored record. */
-export function endingFromRow(run: Run, format: StreamFormat): RunEvent[] {
-  if (run.status === "succeeded") return format.endingOf(run);
+export function endingFromRow(run: Run, format: StreamFormat, told = false): RunEvent[] {
+  if (run.status === "succeeded") return format.endingOf(run, told);
   const message = (run.error as { message?: string } | null)?.message ?? `The run ended as ${run.status}`;
   return [{ type: "error", error: message }];
 }
@@ -110,7 +113,10 @@ export function runFrames(deps: ApiDeps, of: RunOf, format: StreamFormat, option
         yield* placed(runId, frames[k], last, after);
       }
     };
+    // Whether live events of the run were relayed: an ending told from the row then leaves out the answer's pieces.
+    let told = false;
     const relay = (entry: RunEventEntry) => {
+      told ||= entry.event.type !== "start";
       lastId = entry.id;
       expected = entry.n === undefined ? undefined : entry.n + 1;
       return tell(entry.event, "live", entry.n ?? counted++);
@@ -144,7 +150,7 @@ export function runFrames(deps: ApiDeps, of: RunOf, format: StreamFormat, option
           }
           // The stored record is the run's steps, then its ending (`stored-run-stream.ts`).
           const steps = await countRunSteps(deps.ds, runId);
-          const ending = endingFromRow(run, format);
+          const ending = endingFromRow(run, format, told);
           for (let n = 0; n < ending.length; n++) yield* tell(ending[n], "stored", steps + n);
           return;
         }

@@ -11,7 +11,8 @@ import { abortReason, RunAbortedError } from "./run-aborted";
 import { boundAnswer } from "./bounded-answer";
 import { headOf, MODEL_OUTPUT_MAX_CHARS } from "../limits/outside-content";
 import { StreamAccumulator, type ChatDelta } from "./stream-accumulator";
-import { chatRunChoice } from "./chat-choices";
+import { chatRunChoice, newLogprobBudget } from "./chat-choices";
+import { AnswerTooLargeError } from "./node-http-fetch";
 import type { ChatRunChoice } from "../contracts/chat-run";
 import { answerTokens, promptTokens } from "./tokens";
 
@@ -44,9 +45,14 @@ export interface ChatOptions {
 
 const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
 
+/** An answer over `MODEL_ANSWER_MAX_BYTES`: the provider made it (and charges it), so asking again would pay twice. */
+function isTooLarge(err: unknown): boolean {
+  return err instanceof OpenAI.APIConnectionError && err.cause instanceof AnswerTooLargeError;
+}
+
 /** Whether a failed provider call is worth another attempt (429, 5xx, timeouts, lost connections). */
 export function isRetryable(err: unknown): boolean {
-  if (err instanceof OpenAI.APIUserAbortError) return false;
+  if (err instanceof OpenAI.APIUserAbortError || isTooLarge(err)) return false;
   if (err instanceof OpenAI.APIConnectionError) return true; // includes timeouts
   if (err instanceof OpenAI.APIError)
     return err.status === undefined || RETRYABLE_STATUS.has(err.status) || err.status >= 500;
@@ -87,6 +93,18 @@ export function toLlmError(err: unknown, target: ResolvedModel, attempts: number
   );
 }
 
+/** The output tokens of every answer a stream rebuilt (the provider's count, when it sent none). */
+function everyAnswerTokens(acc: StreamAccumulator): number {
+  return acc.choices().reduce((sum, c) => sum + answerTokens(c.message), 0);
+}
+
+/** What an answer too large to read consumed, at most: the prompt and every answer asked for at its output cap. */
+function tooLargeConsumption(request: ChatRequest): { inputTokens: number; outputTokens: number } {
+  const cap = Number(request.max_completion_tokens ?? request.max_tokens ?? 0);
+  const answers = Number(request.n ?? 1) || 1;
+  return { inputTokens: promptTokens(request.messages, request.tools), outputTokens: cap * answers };
+}
+
 /** What the attempt in flight has produced so far, for billing a call cut off part-way. */
 interface Attempt {
   /** The request is with the provider (sent, its answer not yet all read). */
@@ -102,7 +120,7 @@ function consumedBy(attempt: Attempt, request: ChatRequest): CallConsumption | u
   const message = acc ? acc.message() : null;
   return {
     inputTokens: acc?.usage?.prompt_tokens ?? promptTokens(request.messages, request.tools),
-    outputTokens: acc?.usage?.completion_tokens ?? (message ? answerTokens(message) : 0),
+    outputTokens: acc?.usage?.completion_tokens ?? (acc ? everyAnswerTokens(acc) : 0),
     message,
   };
 }
@@ -129,6 +147,7 @@ async function once(
     if (!choice)
       throw new LlmCallError(`${target.provider} returned no choices`, null, target.provider, target.model, false);
     const { message, cut } = boundAnswer(choice.message);
+    const budget = newLogprobBudget();
     return {
       message,
       finishReason: cut ? "length" : choice.finish_reason,
@@ -137,7 +156,7 @@ async function once(
       outputTokens:
         completion.usage?.completion_tokens ?? completion.choices.reduce((sum, c) => sum + answerTokens(c.message), 0),
       ...(cut ? { truncated: cut } : {}),
-      choices: completion.choices.map((c) => chatRunChoice(c)),
+      choices: completion.choices.map((c) => chatRunChoice(c, budget)),
       systemFingerprint: completion.system_fingerprint ?? null,
     };
   }
@@ -171,14 +190,15 @@ async function once(
   }
   attempt.inFlight = false;
   const { message, cut } = boundAnswer(acc.message(), acc.received);
+  const budget = newLogprobBudget();
   return {
     message,
     finishReason: cut ? "length" : acc.finishReason,
     inputTokens: acc.usage?.prompt_tokens ?? promptTokens(request.messages, request.tools),
     // A stream left at the bound never sent its count: what was kept is counted, as a provider that counts nothing is.
-    outputTokens: acc.usage?.completion_tokens ?? answerTokens(message),
+    outputTokens: acc.usage?.completion_tokens ?? everyAnswerTokens(acc),
     ...(cut ? { truncated: cut } : {}),
-    choices: acc.choices().map((c) => chatRunChoice(c, c.index === 0 ? acc.received : undefined)),
+    choices: acc.choices().map((c) => chatRunChoice(c, budget)),
     systemFingerprint: acc.systemFingerprint,
   };
 }
@@ -238,6 +258,8 @@ export async function chatCompletion(
       );
     const failure = toLlmError(err, target, attempts);
     if (emitted.any) failure.consumed = consumed;
+    // Made whole and left unread: billed as the most it could have been, every answer at its cap.
+    if (isTooLarge(err)) failure.consumed = { ...tooLargeConsumption(request), message: null };
     throw failure;
   }
 }

@@ -66,6 +66,13 @@ function bufferedResponse(
   return response as unknown as Response;
 }
 
+/** A JSON answer over `MODEL_ANSWER_MAX_BYTES`, left unread: the call is not asked again (it would be paid twice). */
+export class AnswerTooLargeError extends Error {
+  constructor() {
+    super(`the answer is over ${MODEL_ANSWER_MAX_BYTES} bytes`);
+  }
+}
+
 /**
  * A `fetch` for the OpenAI SDK built on node:http keep-alive agents. Node's built-in fetch costs
  * about half a millisecond more per call than the whole simulated LLM answer, which is too much on
@@ -103,7 +110,7 @@ export const nodeHttpFetch: typeof fetch = (input, init = {}) => {
           // A JSON answer this large is no answer (see MODEL_ANSWER_MAX_BYTES): it is not held.
           if (size > MODEL_ANSWER_MAX_BYTES) {
             res.destroy();
-            reject(new Error(`the answer is over ${MODEL_ANSWER_MAX_BYTES} bytes`));
+            reject(new AnswerTooLargeError());
           } else chunks.push(chunk);
         });
         res.on("end", () => resolve(bufferedResponse(Buffer.concat(chunks), meta, url.href)));

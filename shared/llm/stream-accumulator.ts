@@ -6,8 +6,24 @@ type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 type Message = OpenAI.Chat.Completions.ChatCompletionMessage;
 type TokenLogprob = OpenAI.Chat.Completions.ChatCompletionTokenLogprob;
 
-/** Log-probability entries kept per answer: one per token, so an answer at a large output cap stays storable. */
-export const LOGPROBS_MAX_PER_ANSWER = 20_000;
+/**
+ * Log-probability entries kept per call, over all its answers, each token's alternatives counted
+ * as entries too: about 60 bytes each, so a call's log probabilities stay within a few megabytes
+ * however large `n × max_tokens × top_logprobs` is. Tokens past it keep their text, not their numbers.
+ */
+export const LOGPROB_ENTRIES_MAX_PER_CALL = 100_000;
+
+/** What one token's log probability costs of `LOGPROB_ENTRIES_MAX_PER_CALL`: itself and its alternatives. */
+const logprobEntries = (token: TokenLogprob) => 1 + (token.top_logprobs?.length ?? 0);
+
+/** Takes the tokens of `tokens` that fit in what is left of a call's log-probability budget. */
+export function withinLogprobBudget(tokens: TokenLogprob[], budget: { left: number }): TokenLogprob[] {
+  let end = 0;
+  while (end < tokens.length && budget.left >= logprobEntries(tokens[end]))
+    budget.left -= logprobEntries(tokens[end++]);
+  if (end < tokens.length) budget.left = 0; // past the budget nothing more is kept, so answers stay prefixes
+  return end === tokens.length ? tokens : tokens.slice(0, end);
+}
 
 /** A piece of a streamed answer as it is kept, for a client reading it live. */
 export interface ChatDelta {
@@ -24,6 +40,8 @@ interface ChoiceState {
   refusal: string | null;
   toolCalls: { id: string; name: string; arguments: string }[];
   finishReason: string | null;
+  /** The characters of this answer received, kept or not. */
+  received: number;
   logprobs: { content: TokenLogprob[]; refusal: TokenLogprob[] } | null;
 }
 
@@ -32,6 +50,7 @@ const newChoice = (): ChoiceState => ({
   refusal: null,
   toolCalls: [],
   finishReason: null,
+  received: 0,
   logprobs: null,
 });
 
@@ -49,6 +68,8 @@ export class StreamAccumulator {
   received = 0;
   /** The characters passed on as deltas: never past the bound. */
   private passed = 0;
+  /** What is left of the call's log-probability budget. */
+  private readonly logprobBudget = { left: LOGPROB_ENTRIES_MAX_PER_CALL };
 
   /** `onDelta`: each kept piece of text or tool call, as it arrives, within the answer's bound. */
   constructor(private readonly onDelta?: (delta: ChatDelta) => void) {}
@@ -70,7 +91,7 @@ export class StreamAccumulator {
     let first = "";
     for (const choice of chunk.choices) {
       const text = this.addChoice(choice);
-      if (choice.index === 0) first += text;
+      if ((choice.index ?? 0) === 0) first += text;
     }
     return first;
   }
@@ -82,28 +103,32 @@ export class StreamAccumulator {
     if (choice.finish_reason) state.finishReason = choice.finish_reason;
     this.addLogprobs(state, choice.logprobs);
     for (const call of choice.delta?.tool_calls ?? []) {
+      // A provider that numbers no call sends one call at a time: it is the first.
+      const callIndex = call.index ?? 0;
       // Tool calls past the bound's count are counted and dropped (the index is the provider's).
-      if (call.index >= TOOL_CALLS_MAX_PER_ANSWER) {
-        this.received += (call.function?.name?.length ?? 0) + (call.function?.arguments?.length ?? 0);
+      if (callIndex >= TOOL_CALLS_MAX_PER_ANSWER) {
+        const chars = (call.function?.name?.length ?? 0) + (call.function?.arguments?.length ?? 0);
+        this.received += chars;
+        state.received += chars;
         continue;
       }
-      const slot = (state.toolCalls[call.index] ??= { id: "", name: "", arguments: "" });
-      const name = this.keep(call.function?.name ?? "");
-      const args = this.keep(call.function?.arguments ?? "");
+      const slot = (state.toolCalls[callIndex] ??= { id: "", name: "", arguments: "" });
+      const name = this.keep(state, call.function?.name ?? "");
+      const args = this.keep(state, call.function?.arguments ?? "");
       if (call.id) slot.id = call.id;
       slot.name += name;
       slot.arguments += args;
       const piece = {
-        index: call.index,
+        index: callIndex,
         ...(call.id ? { id: call.id } : {}),
         ...(name ? { name } : {}),
         arguments: args,
       };
       if (call.id || name || args) this.pass({ choice: index, toolCall: piece });
     }
-    const refusal = this.keep(choice.delta?.refusal ?? "");
+    const refusal = this.keep(state, choice.delta?.refusal ?? "");
     if (refusal) state.refusal = (state.refusal ?? "") + refusal;
-    const text = this.keep(choice.delta?.content ?? "");
+    const text = this.keep(state, choice.delta?.content ?? "");
     state.content += text;
     const passed = this.pass({ choice: index, text });
     return passed.text ?? "";
@@ -112,10 +137,8 @@ export class StreamAccumulator {
   private addLogprobs(state: ChoiceState, logprobs: Chunk["choices"][number]["logprobs"] | undefined): void {
     if (!logprobs) return;
     const kept = (state.logprobs ??= { content: [], refusal: [] });
-    for (const part of ["content", "refusal"] as const) {
-      const room = LOGPROBS_MAX_PER_ANSWER - kept[part].length;
-      if (room > 0 && logprobs[part]?.length) kept[part].push(...logprobs[part].slice(0, room));
-    }
+    for (const part of ["content", "refusal"] as const)
+      if (logprobs[part]?.length) kept[part].push(...withinLogprobBudget(logprobs[part], this.logprobBudget));
   }
 
   /** Passes a kept piece on, cut to the bound (the one character kept past it is never sent). */
@@ -133,11 +156,12 @@ export class StreamAccumulator {
     return out;
   }
 
-  /** The part of `piece` that fits in what is kept; all of it counts as received. */
-  private keep(piece: string): string {
+  /** The part of `piece` that fits in what is kept; all of it counts as received (by the call and its answer). */
+  private keep(state: ChoiceState, piece: string): string {
     if (!piece) return "";
     const room = MODEL_OUTPUT_MAX_CHARS + 1 - this.received;
     this.received += piece.length;
+    state.received += piece.length;
     return room >= piece.length ? piece : headOf(piece, Math.max(0, room));
   }
 
@@ -161,8 +185,11 @@ export class StreamAccumulator {
     };
   }
 
-  /** Every answer, in index order, as a chat completion's choices (messages not yet bounded). */
-  choices(): (Omit<ChatRunChoice, "message"> & { message: Message })[] {
+  /**
+   * Every answer, in index order, as a chat completion's choices (messages not yet bounded), with
+   * the characters each received; an answer the read stopped before its end (`full`) ended at `length`.
+   */
+  choices(): (Omit<ChatRunChoice, "message"> & { message: Message; received: number })[] {
     return [...this.states.keys()]
       .sort((a, b) => a - b)
       .map((index) => {
@@ -170,8 +197,9 @@ export class StreamAccumulator {
         return {
           index,
           message: this.message(index),
-          finish_reason: (state.finishReason ?? "stop") as ChatRunChoice["finish_reason"],
+          finish_reason: (state.finishReason ?? (this.full ? "length" : "stop")) as ChatRunChoice["finish_reason"],
           logprobs: state.logprobs,
+          received: state.received,
         };
       });
   }

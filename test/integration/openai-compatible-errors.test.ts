@@ -86,6 +86,51 @@ describe("OpenAI-compatible endpoints: refusals, limits, billing, idempotency", 
       [{ messages: [user], tool_choice: "auto" }, "tool_choice", /only allowed when 'tools' are specified/],
       [{ messages: [user], top_logprobs: 2 }, "top_logprobs", /only with logprobs: true/],
       [{ messages: [user], audio: { voice: "alloy", format: "mp3" } }, "audio", /answers are text/],
+      [
+        {
+          messages: [
+            { role: "user", content: [{ type: "text", text: "x", image_url: { url: "http://169.254.169.254/" } }] },
+          ],
+        },
+        "messages[0].content[0].image_url",
+        /not allowed/,
+      ],
+      [
+        {
+          messages: [{ role: "system", content: [{ type: "text", text: "s", cache_control: { type: "ephemeral" } }] }],
+        },
+        "messages[0].content[0].cache_control",
+        /not a field of this endpoint/,
+      ],
+      [
+        {
+          messages: [
+            {
+              role: "user",
+              content: [{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", api_base: "x" } }],
+            },
+          ],
+        },
+        "messages[0].content[0].image_url.api_base",
+        /not a field of this endpoint|not allowed/,
+      ],
+      [
+        {
+          messages: [
+            user,
+            {
+              role: "assistant",
+              content: null,
+              tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }],
+            },
+            user,
+          ],
+        },
+        "messages[1].tool_calls",
+        /must be followed by a 'tool' message answering each call/,
+      ],
+      [{ messages: [user, { role: "assistant", content: null }] }, "messages[1].content", /needs content/],
+      [{ messages: [user], parallel_tool_calls: false }, "parallel_tool_calls", /only allowed when 'tools'/],
     ];
     for (const [body, param, message] of cases) {
       const res = await post({ model: "gpt-4.1", ...body });

@@ -271,6 +271,30 @@ describe("OpenAI tool calling, n and logprobs (through the openai SDK)", () => {
     expect((refused as Error).message).to.match(/embedding model/);
   });
 
+  it("an answer too large to read is not asked for again and is billed once, every answer at its cap", async () => {
+    const marker = `too-large-${Date.now()}`;
+    const failed = await new OpenAI({ apiKey: key, baseURL: `${h.baseUrl}/v1`, maxRetries: 0 }).chat.completions
+      .create({
+        model: "gpt-4.1",
+        messages: [{ role: "user", content: marker }],
+        n: 8,
+        max_tokens: 4_000,
+        logprobs: true,
+        top_logprobs: 20,
+        // @ts-expect-error: the simulator's control, not in OpenAI's types
+        sim_reply: "a ".repeat(2_000),
+      })
+      .catch((err: unknown) => err);
+    expect(failed).to.be.instanceOf(OpenAI.InternalServerError);
+    expect(callsMentioning(h, marker), "asked once").to.have.length(1);
+    const [run] = await h.deps.ds.query(
+      `SELECT usage, status FROM runs WHERE user_id = $1 AND request->'messages'->0->>'content' = $2`,
+      [userId, marker],
+    );
+    expect(run.status).to.equal("failed");
+    expect(run.usage.output_tokens).to.equal(8 * 4_000);
+  });
+
   it("counts every chat call in the usage report and the bill, one run each", async () => {
     const usage = await request(h.baseUrl, "GET", "/v1/usage", { key });
     expect(usage.status).to.equal(200);

@@ -26,19 +26,6 @@ function emitDelta(events: RunEventWriter, delta: ChatDelta): void {
   if (delta.toolCall) events.emit({ type: "tool_call_delta", choice: delta.choice, ...delta.toolCall });
 }
 
-/** The stored answers of a replayed call, told as the pieces a live one streams. */
-function replayDeltas(events: RunEventWriter, choices: ChatRunChoice[]): void {
-  for (const { index: choice, message } of choices) {
-    if (message.content) emitDelta(events, { choice, text: message.content });
-    message.tool_calls?.forEach((call, index) =>
-      emitDelta(events, {
-        choice,
-        toolCall: { index, id: call.id, name: call.function.name, arguments: call.function.arguments },
-      }),
-    );
-  }
-}
-
 /** A call's answers: every one kept, or (a step stored before they were) the first. */
 function choicesOf(message: AssistantMessage): ChatRunChoice[] {
   if (message.choices) return message.choices;
@@ -53,6 +40,25 @@ function choicesOf(message: AssistantMessage): ChatRunChoice[] {
       logprobs: null,
     },
   ];
+}
+
+/**
+ * Every answer asked for, in order: one the provider never began (a read stopped at the answer's
+ * bound, a provider that gives fewer) is empty and ended at `length`, so a client that announced
+ * `n` answers gets `n` endings.
+ */
+function everyAnswer(choices: ChatRunChoice[], asked: number): ChatRunChoice[] {
+  const byIndex = new Map(choices.map((c) => [c.index, c]));
+  return Array.from(
+    { length: Math.max(asked, choices.length) },
+    (_, index): ChatRunChoice =>
+      byIndex.get(index) ?? {
+        index,
+        message: { role: "assistant", content: "", refusal: null },
+        finish_reason: "length",
+        logprobs: null,
+      },
+  );
 }
 
 /**
@@ -90,7 +96,7 @@ function chatRunExecution(kind: ChatRun["kind"]): RunExecution<ChatRun> {
       const providerRequest = chatRunProviderRequest(request, target, messages, perAnswer);
       const meta = { agentName: ASSISTANT, role: "worker", model: request.model, input: {} };
       const onDelta = events ? (delta: ChatDelta) => emitDelta(events, delta) : undefined;
-      const { message, replayed } = await recordedLlmCall(
+      const { message } = await recordedLlmCall(
         { budget, usage, signal },
         lane,
         meta,
@@ -102,10 +108,10 @@ function chatRunExecution(kind: ChatRun["kind"]): RunExecution<ChatRun> {
           keepChoices: true,
         },
       );
-      const choices = choicesOf(message);
+      const choices = everyAnswer(choicesOf(message), answers);
       if (events) {
-        // A replayed step streams its stored answers at once, so a resumed stream still shows them.
-        if (replayed) replayDeltas(events, choices);
+        // A replayed step's pieces are in the run's stream already (its events outlive the attempt
+        // that streamed them): told again, a client would join a tool call's arguments twice.
         for (const c of choices)
           events.emit({ type: "choice_end", choice: c.index, finish_reason: c.finish_reason, logprobs: c.logprobs });
       }

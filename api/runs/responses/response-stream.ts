@@ -187,7 +187,7 @@ export function responseStreamFormat(
           return [];
       }
     },
-    endingOf: (run: Run) => chatEndingOf(run.output as ChatRunOutput | null, run.usage),
+    endingOf: (run: Run, told?: boolean) => chatEndingOf(run.output as ChatRunOutput | null, run.usage, told),
     cutShort: (message, code) => frame("error", { code, message, param: null }),
   };
 }
