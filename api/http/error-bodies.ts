@@ -43,7 +43,14 @@ export function v1ErrorBodies(howToGetKey: string): ErrorRenderer {
 }
 
 /** The platform error body (docs/api.md, "Errors"): `{error, message, code?, details?, status_code}` plus extras. */
-function platformBody(status: number, error: string, message: string, code: string, extra: Record<string, unknown>) {
+/** The platform's error body: `error` (the category), `message`, `code`, the status's extras and `status_code`. */
+export function platformBody(
+  status: number,
+  error: string,
+  message: string,
+  code: string,
+  extra: Record<string, unknown>,
+) {
   return { error, message, ...(code ? { code } : {}), ...extra, status_code: status };
 }
 

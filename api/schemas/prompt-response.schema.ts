@@ -4,7 +4,7 @@ const text = Joi.string().allow("");
 const nullableText = text.allow(null);
 
 /** The platform API's Prompt record. */
-const promptRecordSchema = Joi.object({
+export const promptRecordSchema = Joi.object({
   id: Joi.string().required(),
   user_id: Joi.string().required(),
   name: Joi.string().required(),

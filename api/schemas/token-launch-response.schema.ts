@@ -12,3 +12,34 @@ export const tokenLaunchResponseSchema = Joi.object({
     .required()
     .description("The bonding-curve pool (`meteora-dbc`); null for a plain Token-2022 mint"),
 }).id("TokenLaunchResponse");
+
+const batchFailureSchema = Joi.object({
+  success: Joi.valid(false).required(),
+  index: Joi.number().integer().min(0).required().description("The item's place in `tokens`"),
+  error: Joi.object()
+    .unknown(true)
+    .required()
+    .description(
+      "The error body `POST /api/token/launch` would answer for this item (`error`, `message`, `code`, `status_code`, …)",
+    ),
+}).id("TokenLaunchBatchFailure");
+
+/** `POST /api/token/launch/batch`: every item's outcome, in order (200 when all launched, else 207). */
+export const tokenLaunchBatchResponseSchema = Joi.object({
+  success: Joi.boolean().required().description("true when every item launched"),
+  total: Joi.number().integer().required(),
+  succeeded: Joi.number().integer().required(),
+  failed: Joi.number().integer().required(),
+  results: Joi.array()
+    .items(
+      Joi.alternatives(
+        tokenLaunchResponseSchema
+          .keys({ index: Joi.number().integer().min(0).required() })
+          .id("TokenLaunchBatchSuccess"),
+        batchFailureSchema,
+      ),
+    )
+    .required()
+    .description("One entry per item, in the order of `tokens`"),
+  failures: Joi.array().items(batchFailureSchema).required().description("The failed entries of `results`"),
+}).id("TokenLaunchBatchResponse");

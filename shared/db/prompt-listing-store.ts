@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import type { PromptRow } from "./entities/prompt.entity";
+import type { ListingKind, PromptRow } from "./entities/prompt.entity";
 import { listedPrompt, shownTo } from "./prompt-visibility";
 import { sql } from "./sql";
 import { isUuid } from "./uuid";
@@ -48,8 +48,9 @@ export async function listApprovedPrompts(
 
 export type PromptSort = "newest" | "oldest" | "popular" | "rating";
 
-/** The prompt query's filters, each null for "any". */
+/** The listing query's filters, each null for "any" but the kind. */
 export interface PromptSearch {
+  kind: ListingKind;
   /** A case-insensitive substring of the name or the description. */
   search: string | null;
   category: string | null;
@@ -75,7 +76,7 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** `POST /api/query-prompts`: the prompts matching every filter that the viewer (or a moderator) may see, sorted and paged. */
+/** `POST /api/query-prompts` and `/api/query-agents`: the listings of one kind matching every filter that the viewer (or a moderator) may see, sorted and paged. */
 export async function searchPrompts(
   ds: DataSource,
   filters: PromptSearch,
@@ -89,6 +90,7 @@ export async function searchPrompts(
         AND ($3::text IS NULL OR lower(category) = lower($3))
         AND ($4::boolean IS NULL OR is_free = $4)
         AND ($5::uuid IS NULL OR user_id = $5::uuid)
+        AND kind = $9
       ORDER BY ${ORDER_BY[filters.sortBy]}
       LIMIT $6 OFFSET $7`,
     [
@@ -100,6 +102,7 @@ export async function searchPrompts(
       filters.limit,
       filters.offset,
       viewer.moderator,
+      filters.kind,
     ],
   );
 }

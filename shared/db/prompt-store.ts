@@ -1,4 +1,4 @@
-import type { PromptRow } from "./entities/prompt.entity";
+import type { ListingKind, PromptRow } from "./entities/prompt.entity";
 import { shownTo } from "./prompt-visibility";
 import { sql, type Queryable } from "./sql";
 import { isUniqueViolation } from "./unique-violation";
@@ -27,11 +27,15 @@ export const PROMPT_VALUE_COLUMNS = [
   "seller_wallet_address",
   "content_hash",
   "source",
+  "kind",
+  "language",
+  "requirements",
+  "agent_config",
 ] as const satisfies readonly (keyof PromptRow)[];
 
 export type PromptValues = Pick<PromptRow, (typeof PROMPT_VALUE_COLUMNS)[number]>;
 
-const JSON_COLUMNS = new Set(["use_cases", "links"]);
+const JSON_COLUMNS = new Set(["use_cases", "links", "requirements", "agent_config"]);
 const DUPLICATE_INDEX = "prompts_user_content_key";
 
 function param(column: string, value: unknown): unknown {
@@ -67,17 +71,20 @@ export async function updatePrompt(db: Queryable, id: string, values: Partial<Pr
   return result[0];
 }
 
-/** A user's prompt, locked for the rest of the transaction when `forUpdate`; null when it is not theirs or does not exist. */
+/**
+ * A user's listing of one kind (a prompt unless told), locked for the rest of the transaction when `forUpdate`; null
+ * when it is not theirs, not of that kind, or does not exist.
+ */
 export async function findOwnPrompt(
   db: Queryable,
   id: string,
   userId: string,
-  options: { forUpdate?: boolean } = {},
+  options: { forUpdate?: boolean; kind?: ListingKind } = {},
 ): Promise<PromptRow | null> {
   const rows = await sql<PromptRow>(
     db,
-    `SELECT * FROM prompts WHERE id = $1 AND user_id = $2${options.forUpdate ? " FOR UPDATE" : ""}`,
-    [id, userId],
+    `SELECT * FROM prompts WHERE id = $1 AND user_id = $2 AND kind = $3${options.forUpdate ? " FOR UPDATE" : ""}`,
+    [id, userId, options.kind ?? "prompt"],
   );
   return rows[0] ?? null;
 }
@@ -123,17 +130,18 @@ export async function addToRatingCounters(
   return result[0];
 }
 
-/** The id of the user's prompt with this content hash (other than `exceptId`), if any. */
+/** The id of the user's listing of this kind with this content hash (other than `exceptId`), if any. */
 export async function findDuplicateId(
   db: Queryable,
   userId: string,
   hash: string,
   exceptId: string | null = null,
+  kind: ListingKind = "prompt",
 ): Promise<string | null> {
   const rows = await sql<{ id: string }>(
     db,
-    `SELECT id FROM prompts WHERE user_id = $1 AND content_hash = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`,
-    [userId, hash, exceptId],
+    `SELECT id FROM prompts WHERE user_id = $1 AND content_hash = $2 AND ($3::uuid IS NULL OR id <> $3::uuid) AND kind = $4`,
+    [userId, hash, exceptId, kind],
   );
   return rows[0]?.id ?? null;
 }

@@ -9,7 +9,7 @@ import {
   type DailyLimits,
 } from "../../limits/daily-limits";
 import type { PlatformServices } from "../platform-services";
-import type { PromptRow, PromptSource } from "../../../shared/db/entities/prompt.entity";
+import type { ListingKind, PromptRow, PromptSource } from "../../../shared/db/entities/prompt.entity";
 import {
   findDuplicateId,
   insertPrompt,
@@ -45,6 +45,9 @@ export interface PreparedPrompt {
   values: PromptValues;
 }
 
+/** A prompt's agent columns (an agent's fields set them). */
+const AGENT_COLUMNS_UNSET = { language: null, requirements: [], agent_config: null };
+
 /** Free prompts count as free content, paid ones as paid prompts. */
 function promptCounter(isFree: boolean): DailyCounter {
   return isFree ? "freeContent" : "paidPrompts";
@@ -61,10 +64,11 @@ export async function preparePrompt(
   services: PlatformServices,
   userId: string,
   fields: PromptFields,
-  options: { source: PromptSource; now: Date; token?: PromptToken | null },
+  options: { source: PromptSource; now: Date; token?: PromptToken | null; kind?: ListingKind },
 ): Promise<PreparedPrompt> {
+  const kind = options.kind ?? "prompt";
   const counter = promptCounter(fields.is_free);
-  await assertNotDuplicate(deps.ds, userId, contentHash(fields.prompt));
+  await assertNotDuplicate(deps.ds, userId, contentHash(fields.prompt), null, kind);
   await assertDailyQuotaLeft(deps.ds, userId, counter, services.dailyLimits, options.now);
   // A token's cheap refusals (the launcher's metadata limits, the wallet's balance) come before content scoring.
   if (options.token) await checkPromptToken(services, options.token);
@@ -74,7 +78,13 @@ export async function preparePrompt(
   const review = reviewOnCreate(services.moderation, score);
   return {
     counter,
-    values: { ...promptValues(fields, price, image), ...review, source: options.source } as PromptValues,
+    values: {
+      ...AGENT_COLUMNS_UNSET,
+      ...promptValues(fields, price, image),
+      ...review,
+      source: options.source,
+      kind,
+    } as PromptValues,
   };
 }
 
@@ -139,13 +149,13 @@ async function insertCounted(
     });
   } catch (err) {
     if (isDuplicateViolation(err))
-      throw duplicateError(await findDuplicateId(deps.ds, caller.userId, values.content_hash));
+      throw duplicateError(await findDuplicateId(deps.ds, caller.userId, values.content_hash, null, values.kind));
     throw err;
   }
 }
 
 /**
- * `POST /api/add-prompt`: the cheap refusals first (duplicate, daily limit, then for a token the launcher's metadata
+ * `POST /api/add-prompt` (and `POST /api/add-agent`, an agent's listing of `kind` agent): the cheap refusals first (duplicate, daily limit, then for a token the launcher's metadata
  * limits and the wallet's balance), then content validation, the price and the image, then the
  * counted insert, then the token launch. Nothing is stored when any step before the insert fails.
  *
@@ -161,10 +171,10 @@ export async function createPrompt(
   services: PlatformServices,
   caller: PlatformCaller,
   fields: PromptFields,
-  now = new Date(),
+  { now = new Date(), kind = "prompt" }: { now?: Date; kind?: ListingKind } = {},
 ): Promise<CreatePromptResult> {
   const token = requestedToken(services, fields);
-  const prepared = await preparePrompt(deps, services, caller.userId, fields, { source: "api", now, token });
+  const prepared = await preparePrompt(deps, services, caller.userId, fields, { source: "api", now, token, kind });
   const launching = token && { ...token, imageUrl: prepared.values.image_url ?? null };
   const { row, launch } = await insertCounted(deps, services, caller, prepared, launching, now);
   if (!launch || !launching)

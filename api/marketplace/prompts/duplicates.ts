@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { ListingKind } from "../../../shared/db/entities/prompt.entity";
 import { findDuplicateId } from "../../../shared/db/prompt-store";
 import type { Queryable } from "../../../shared/db/sql";
 import { PlatformError } from "../../platform-error";
@@ -31,13 +32,17 @@ export function duplicateOf(err: unknown): string | null {
   return typeof existingId === "string" ? existingId : null;
 }
 
-/** Refuses a text the user already has (another prompt than `exceptId`). The unique index backs this up under concurrency. */
+/**
+ * Refuses a text the user already has in a listing of the same kind (another than `exceptId`). The unique index backs
+ * this up under concurrency.
+ */
 export async function assertNotDuplicate(
   db: Queryable,
   userId: string,
   hash: string,
   exceptId: string | null = null,
+  kind: ListingKind = "prompt",
 ): Promise<void> {
-  const existingId = await findDuplicateId(db, userId, hash, exceptId);
+  const existingId = await findDuplicateId(db, userId, hash, exceptId, kind);
   if (existingId) throw duplicateError(existingId);
 }

@@ -1,6 +1,6 @@
 import { CreatorKey, isPublicKey, keyMatchesWallet } from "../../../shared/chain/creator-key";
 import { config } from "../../../shared/config";
-import type { Link, PromptRow, PromptStatus, UseCase } from "../../../shared/db/entities/prompt.entity";
+import type { Link, PromptRow, PromptStatus, Requirement, UseCase } from "../../../shared/db/entities/prompt.entity";
 import type { PromptValues } from "../../../shared/db/prompt-store";
 import { PriceUnavailableError, usdToCurrency, type PriceSource } from "../../../shared/prices";
 import type { DecodedImage } from "../../../shared/storage";
@@ -31,6 +31,10 @@ export interface PromptFields {
   creator_wallet?: string | null;
   /** Never stored, logged or echoed; prints as its public key only. */
   private_key?: CreatorKey | null;
+  /** An agent's fields (a prompt has none of them). */
+  language?: string | null;
+  requirements?: Requirement[];
+  agent_config?: Record<string, unknown> | null;
 }
 
 /** The text content validation and duplicate detection look at. */
@@ -139,6 +143,9 @@ export function promptValues(
   if (fields.ticker !== undefined) values.ticker = orNull(fields.ticker);
   if (fields.links !== undefined) values.links = fields.links;
   if (fields.seller_wallet_address !== undefined) values.seller_wallet_address = orNull(fields.seller_wallet_address);
+  if (fields.language !== undefined) values.language = orNull(fields.language);
+  if (fields.requirements !== undefined) values.requirements = fields.requirements;
+  if (fields.agent_config !== undefined) values.agent_config = fields.agent_config;
   if (price) Object.assign(values, price);
   if (image) Object.assign(values, image);
   return values;

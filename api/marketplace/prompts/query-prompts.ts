@@ -1,4 +1,5 @@
 import type { DataSource } from "typeorm";
+import type { ListingKind, PromptRow } from "../../../shared/db/entities/prompt.entity";
 import { isModerator } from "../../../shared/db/user-store";
 import { searchPrompts, type PromptSort } from "../../../shared/db/prompt-listing-store";
 import { toPromptRecord, type PromptRecord } from "./prompt-record";
@@ -29,11 +30,23 @@ export async function queryPrompts(
   query: PromptQuery,
   viewerId: string | null,
 ): Promise<PromptRecord[]> {
+  const { rows, moderator } = await queryListings(ds, query, viewerId, "prompt");
+  return rows.map((row) => toPromptRecord(row, viewerId, moderator));
+}
+
+/** The listings of one kind a query matches, as `queryPrompts` describes, and whether the viewer is a moderator. */
+export async function queryListings(
+  ds: DataSource,
+  query: PromptQuery,
+  viewerId: string | null,
+  kind: ListingKind,
+): Promise<{ rows: PromptRow[]; moderator: boolean }> {
   const isFree = query.priceFilter === "free" ? true : query.priceFilter === "paid" ? false : null;
   const moderator = viewerId !== null && (await isModerator(ds, viewerId));
   const rows = await searchPrompts(
     ds,
     {
+      kind,
       search: query.search || null,
       category: query.category || null,
       isFree,
@@ -44,5 +57,5 @@ export async function queryPrompts(
     },
     { userId: viewerId, moderator },
   );
-  return rows.map((row) => toPromptRecord(row, viewerId, moderator));
+  return { rows, moderator };
 }

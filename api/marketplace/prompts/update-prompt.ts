@@ -2,7 +2,7 @@ import type { PlatformCaller } from "../../auth/platform-caller";
 import type { ApiDeps } from "../../deps";
 import { PlatformError, platformValidationError, type FieldProblem } from "../../platform-error";
 import type { PlatformServices } from "../platform-services";
-import type { PromptRow } from "../../../shared/db/entities/prompt.entity";
+import type { ListingKind, PromptRow } from "../../../shared/db/entities/prompt.entity";
 import {
   findDuplicateId,
   findOwnPrompt,
@@ -39,8 +39,14 @@ export interface UpdatePromptResult {
   updated_data: PromptRecord;
 }
 
-function notFound(): PlatformError {
-  return new PlatformError(404, "Not found", "You have no prompt with this id", {}, "PROMPT_NOT_FOUND");
+function notFound(kind: ListingKind): PlatformError {
+  return new PlatformError(
+    404,
+    "Not found",
+    `You have no ${kind} with this id`,
+    {},
+    kind === "agent" ? "AGENT_NOT_FOUND" : "PROMPT_NOT_FOUND",
+  );
 }
 
 /** A prompt created with a token still being launched: not listed yet, and not to be edited yet. */
@@ -124,7 +130,8 @@ async function checkEdit(
   edit: Partial<PromptFields>,
   next: PromptFields,
 ): Promise<{ price?: PromptPrice; score: ContentScore | null }> {
-  if (edit.prompt !== undefined) await assertNotDuplicate(deps.ds, userId, contentHash(edit.prompt), current.id);
+  if (edit.prompt !== undefined)
+    await assertNotDuplicate(deps.ds, userId, contentHash(edit.prompt), current.id, current.kind);
   let score: ContentScore | null = null;
   if (contentChanged(current, edit) || (current.is_free && !next.is_free)) {
     score = await validateContent(deps, services, userId, contentOf(next), !next.is_free);
@@ -164,14 +171,15 @@ async function write(
   deps: ApiDeps,
   services: PlatformServices,
   userId: string,
-  id: string,
+  current: PromptRow,
   values: Partial<PromptValues>,
   edit: { score: ContentScore | null; launchedToken: boolean },
 ): Promise<PromptRow> {
+  const { id, kind } = current;
   try {
     return await transaction(deps.ds, async (tx) => {
-      const locked = await findOwnPrompt(tx, id, userId, { forUpdate: true });
-      if (!locked) throw notFound();
+      const locked = await findOwnPrompt(tx, id, userId, { forUpdate: true, kind });
+      if (!locked) throw notFound(kind);
       const review = reviewOnEdit(
         services.moderation,
         locked,
@@ -182,13 +190,13 @@ async function write(
     });
   } catch (err) {
     if (isDuplicateViolation(err))
-      throw duplicateError(await findDuplicateId(deps.ds, userId, values.content_hash ?? "", id));
+      throw duplicateError(await findDuplicateId(deps.ds, userId, values.content_hash ?? "", id, kind));
     throw err;
   }
 }
 
 /**
- * `POST /api/edit-prompt`: a partial update of one of the caller's prompts (another user's, or an unknown id, is 404;
+ * `POST /api/edit-prompt` and `/api/edit-agent`: a partial update of one of the caller's listings of `kind` (another user's, or an unknown id, is 404;
  * one whose creation's token is still being launched, 409). Given fields follow prompt creation's rules; changed
  * content is validated and duplicate-checked again; the price is converted again when `is_free`
  * or `price_usd` changes. Turning `tokenized_on` on launches the prompt's token first (after the
@@ -197,15 +205,16 @@ async function write(
  * `status` is only a request to the moderators; an edit that changes an approved listing sends it
  * back to review, and a rejected prompt stays rejected (see review.ts).
  */
-export async function editPrompt(
+export async function editListing(
   deps: ApiDeps,
   services: PlatformServices,
   caller: PlatformCaller,
   edit: PromptEdit,
-): Promise<UpdatePromptResult> {
+  kind: ListingKind,
+): Promise<PromptRow> {
   const { id, ...fields } = edit;
-  const current = await findOwnPrompt(deps.ds, id, caller.userId);
-  if (!current) throw notFound();
+  const current = await findOwnPrompt(deps.ds, id, caller.userId, { kind });
+  if (!current) throw notFound(kind);
   if (isLaunching(current))
     throw new PlatformError(
       409,
@@ -226,9 +235,24 @@ export async function editPrompt(
       ...token,
       imageUrl: image ? image.image_url : current.image_url,
     });
-  const row = await write(deps, services, caller.userId, id, promptValues(fields, price, image), {
+  return write(deps, services, caller.userId, current, promptValues(fields, price, image), {
     score,
     launchedToken: token !== null,
   });
-  return { success: true, id, listing_url: promptListingUrl(id), updated_data: toPromptRecord(row, caller.userId) };
+}
+
+/** `POST /api/edit-prompt`: `editListing` on the caller's prompts, answered with the stored record. */
+export async function editPrompt(
+  deps: ApiDeps,
+  services: PlatformServices,
+  caller: PlatformCaller,
+  edit: PromptEdit,
+): Promise<UpdatePromptResult> {
+  const row = await editListing(deps, services, caller, edit, "prompt");
+  return {
+    success: true,
+    id: row.id,
+    listing_url: promptListingUrl(row.id),
+    updated_data: toPromptRecord(row, caller.userId),
+  };
 }

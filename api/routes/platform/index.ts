@@ -7,6 +7,7 @@ import { apiKeysPageRouter } from "../../pages/api-keys-page.router";
 import { listingPagesRouter } from "../../pages/listing-pages.router";
 import { signInRouter } from "../../pages/sign-in.router";
 import type { PlatformServices } from "../../marketplace/platform-services";
+import { agentsRouter } from "./agents/agents.router";
 import { moderationRouter } from "./moderation/moderation.router";
 import { promptsRouter } from "./prompts/prompts.router";
 import { tokenLaunchRouter } from "./token-launch/token-launch.router";
@@ -23,6 +24,7 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
   const routers = [
     healthRouter(deps),
     promptsRouter(deps, services),
+    agentsRouter(deps, services),
     moderationRouter(deps),
     tokenLaunchRouter(deps, services),
     ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : []),

@@ -15,7 +15,16 @@ export type Link = string | { name: string; url: string };
 /** Where a prompt came from: `POST /api/add-prompt`, or an agent published with `publish_to_marketplace`. */
 export type PromptSource = "api" | "agent";
 
-/** A row of `prompts`: a marketplace prompt. */
+/** What a listing is: a prompt, or an agent (its text the agent's definition, with its requirements and configuration). */
+export type ListingKind = "prompt" | "agent";
+
+/** A package an agent needs, as the platform API takes it. */
+export interface Requirement {
+  package: string;
+  installation: string;
+}
+
+/** A row of `prompts`: a marketplace listing, a prompt or an agent (`kind`). */
 export interface PromptRow {
   id: string;
   user_id: string;
@@ -46,6 +55,13 @@ export interface PromptRow {
   /** sha-256 of the normalised prompt text: one copy of a text per user. */
   content_hash: string;
   source: PromptSource;
+  kind: ListingKind;
+  /** An agent's programming language, if it says. */
+  language: string | null;
+  /** The packages an agent needs (empty for prompts). */
+  requirements: Requirement[];
+  /** An agent's definition as the agent API takes it (an AgentSpec), if given. */
+  agent_config: Record<string, unknown> | null;
   review_count: number;
   rating_sum: number;
   created_at: Date;
@@ -82,10 +98,14 @@ export const PromptEntity = new EntitySchema<PromptRow>({
     seller_wallet_address: { type: "text", nullable: true },
     content_hash: { type: "char", length: 64 },
     source: { type: "text", default: "api" },
+    kind: { type: "text", default: "prompt" },
+    language: { type: "text", nullable: true },
+    requirements: { type: "jsonb", default: () => "'[]'" },
+    agent_config: { type: "jsonb", nullable: true },
     review_count: { type: "int", default: 0 },
     rating_sum: { type: "int", default: 0 },
     created_at: { type: "timestamptz", createDate: true },
     updated_at: { type: "timestamptz", updateDate: true },
   },
-  uniques: [{ name: "prompts_user_content_key", columns: ["user_id", "content_hash"] }],
+  uniques: [{ name: "prompts_user_content_key", columns: ["user_id", "kind", "content_hash"] }],
 });

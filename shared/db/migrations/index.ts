@@ -16,6 +16,7 @@ import { RunListIndexes1763837200000 } from "./1763837200000-run-list-indexes";
 import { RunAttempts1763900200000 } from "./1763900200000-run-attempts";
 import { ApprovalGates1763900300000 } from "./1763900300000-approval-gates";
 import { EcosystemRunKinds1763900400000 } from "./1763900400000-ecosystem-run-kinds";
+import { AgentListings1763900700000 } from "./1763900700000-agent-listings";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   RunAttempts1763900200000,
   ApprovalGates1763900300000,
   EcosystemRunKinds1763900400000,
+  AgentListings1763900700000,
 ];

@@ -1,6 +1,10 @@
 import type { Operation } from "../../../openapi/operation";
 import { platformError } from "../../../openapi/shared-parts";
-import { tokenLaunchResponseSchema } from "../../../schemas/token-launch-response.schema";
+import {
+  tokenLaunchBatchResponseSchema,
+  tokenLaunchResponseSchema,
+} from "../../../schemas/token-launch-response.schema";
+import { MAX_BATCH_LAUNCHES, tokenLaunchBatchSchema } from "../../../schemas/token-launch-batch.schema";
 import { tokenLaunchSchema } from "../../../schemas/token-launch-request.schema";
 
 const WALLET = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU";
@@ -162,6 +166,44 @@ export const tokenLaunchOperations: Operation[] = [
         examples: serverErrors,
       },
       503: platformError("The job queue or the image storage is unavailable; nothing was launched"),
+    },
+  },
+  {
+    method: "post",
+    path: "/api/token/launch/batch",
+    summary: `Launch 1–${MAX_BATCH_LAUNCHES} tokens, each as \`POST /api/token/launch\` launches one`,
+    description:
+      "JSON only. Each item of `tokens` is a body of `POST /api/token/launch` (its `image` a URL or base64), checked, counted as a paid agent and " +
+      "launched as that route does, all at once; the top-level `private_key` serves every item that gives none. An item that fails fails alone: " +
+      "its entry in `results` (and `failures`) carries the error body the single launch would have answered. API keys only.",
+    tags: ["Token launch"],
+    access: "platform",
+    request: {
+      body: tokenLaunchBatchSchema,
+      examples: {
+        batch: {
+          summary: "Two launches paid by one wallet",
+          "x-placeholder": true,
+          value: {
+            private_key: "<base58 of the wallet's 64-byte secret key>",
+            tokens: [
+              { name: "Honey Scout", description: "Finds honey.", ticker: "HNY" },
+              { name: "Comb Keeper", description: "Keeps combs.", ticker: "COMB", fee_selection: "frenzy" },
+            ],
+          },
+        },
+      },
+    },
+    responses: {
+      200: { description: "Every item launched", body: tokenLaunchBatchResponseSchema },
+      207: {
+        description: "Some items failed (each with its error body); the others launched",
+        body: tokenLaunchBatchResponseSchema,
+      },
+      400: platformError(
+        `\`Validation error\` of the envelope: \`tokens\` missing, not an array of objects, empty or over ${MAX_BATCH_LAUNCHES}, or a bad top-level \`private_key\``,
+      ),
+      401: platformError("`Authentication failed`: a missing or invalid API key, with `how_to_get_key`"),
     },
   },
 ];
