@@ -34,6 +34,8 @@ describe("agent frameworks on /v1/chat/completions (Vercel AI SDK, LangChain)", 
       },
     });
     const model = () => createOpenAI({ apiKey: key, baseURL: `${h.baseUrl}/v1` }).chat("gpt-4.1");
+    /** The provider's default model object speaks OpenAI's Responses API (`/v1/responses`). */
+    const responsesModel = () => createOpenAI({ apiKey: key, baseURL: `${h.baseUrl}/v1` })("gpt-4.1");
 
     it("generateText with tools: the model calls the tool, the SDK runs it, the next step answers from its result", async () => {
       const marker = `ai-generate-${Date.now()}`;
@@ -77,6 +79,32 @@ describe("agent frameworks on /v1/chat/completions (Vercel AI SDK, LangChain)", 
       expect(text).to.match(/Using 1 tool result/);
       expect(await result.text).to.equal(text);
       expect((await result.totalUsage).outputTokens).to.be.above(0);
+    });
+
+    it("the provider's default (the Responses API): generateText and streamText run the same tool loop", async () => {
+      ran.length = 0;
+      const generated = await generateText({
+        model: responsesModel(),
+        tools: { weather },
+        stopWhen: stepCountIs(3),
+        prompt: `Weather in Paris? responses-${Date.now()}`,
+      });
+      expect(generated.steps).to.have.length(2);
+      expect(generated.text).to.match(/Using 1 tool result/);
+      const streamed = streamText({
+        model: responsesModel(),
+        tools: { weather },
+        stopWhen: stepCountIs(3),
+        prompt: `Weather in Oslo? responses-${Date.now()}`,
+      });
+      const kinds: string[] = [];
+      for await (const part of streamed.fullStream) {
+        kinds.push(part.type);
+        if (part.type === "error") throw part.error;
+      }
+      expect(kinds).to.include.members(["tool-call", "tool-result", "text-delta"]);
+      expect(await streamed.text).to.match(/Using 1 tool result/);
+      expect(ran).to.have.length(2);
     });
   });
 
