@@ -1,4 +1,9 @@
-import type { ChatRunChoice, ChatRunRequest, ChatRunUsage } from "../../shared/contracts/chat-run";
+import {
+  answersAsked,
+  type ChatRunChoice,
+  type ChatRunRequest,
+  type ChatRunUsage,
+} from "../../shared/contracts/chat-run";
 import type { RunEvent } from "../../shared/queues/run-events";
 import type { Frame } from "../reply";
 import { chatIdentity, chatUsage } from "../../shared/runs/presenters/chat-completion.presenter";
@@ -8,9 +13,6 @@ import type { StreamFormat } from "../spine/run-stream";
 function chatStreamError(message: string, code: string | null = null): Frame {
   return { data: { error: { message, type: "server_error", param: null, code } } };
 }
-
-/** How many answers the request asked for. */
-const answersOf = (request: ChatRunRequest) => Math.max(1, Number(request.options.n ?? 1) || 1);
 
 /**
  * A chat run's events told from its stored answers: each answer's text and tool calls whole (unless
@@ -65,7 +67,7 @@ export function chatStreamFormat(runId: string, request: ChatRunRequest, include
     logprobs,
     finish_reason: finish,
   });
-  const roles = Array.from({ length: answersOf(request) }, (_, i) => delta(i, { role: "assistant", content: "" }));
+  const roles = Array.from({ length: answersAsked(request) }, (_, i) => delta(i, { role: "assistant", content: "" }));
   return {
     metadata: chunk(roles).data as Record<string, unknown>,
     framesFor(event: RunEvent): Frame[] {

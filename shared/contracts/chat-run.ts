@@ -53,3 +53,9 @@ export interface ChatRunOutput {
 
 /** A chat run's `usage`: an agent run's (the same token prices and per-call charge). */
 export type ChatRunUsage = AgentUsage;
+
+/** How many answers a chat run asks for (`n`, 1 when not given): the budget, the call and the stream all read this. */
+export function answersAsked(request: Pick<ChatRunRequest, "options">): number {
+  const n = Number(request.options.n ?? 1);
+  return Number.isInteger(n) && n > 0 ? n : 1;
+}

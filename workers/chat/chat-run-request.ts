@@ -58,9 +58,3 @@ export function chatRunProviderRequest(
   else out.max_tokens = maxTokens;
   return out;
 }
-
-/** How many answers the call asks for (`n`, 1 when not given). */
-export function answersAsked(request: ChatRunRequest): number {
-  const n = Number(request.options.n ?? 1);
-  return Number.isInteger(n) && n > 0 ? n : 1;
-}

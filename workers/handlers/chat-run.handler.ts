@@ -8,7 +8,8 @@ import { agentUsage } from "../agents/agent-usage";
 import { estimatePromptTokens } from "../agents/prompt-estimate";
 import { inFlightCall, recordedLlmCall, type AssistantMessage } from "../agents/recorded-llm-call";
 import { callerCharge, incur } from "../agents/run-charges";
-import { answersAsked, chatRunProviderRequest, imagesOf, messagesForModel } from "../chat/chat-run-request";
+import { answersAsked } from "../../shared/contracts/chat-run";
+import { chatRunProviderRequest, imagesOf, messagesForModel } from "../chat/chat-run-request";
 import type { Handler } from "./handler";
 import { executeRun } from "./run-lifecycle";
 import type { RunExecution } from "./run-execution";
@@ -121,22 +122,6 @@ function chatRunExecution(kind: ChatRun["kind"]): RunExecution<ChatRun> {
     },
     usageSoFar: ({ usage }) => agentUsage(usage),
     failedAgent: () => ASSISTANT,
-    windDown({ recorder }) {
-      // Wound down before its one call ended: what the call had streamed is all there is.
-      const answer = recorder.outcomes.lastAnswer(ASSISTANT);
-      const choices: ChatRunChoice[] =
-        typeof answer !== "string"
-          ? []
-          : [
-              {
-                index: 0,
-                message: { role: "assistant", content: answer, refusal: null },
-                finish_reason: "length",
-                logprobs: null,
-              },
-            ];
-      return { choices, system_fingerprint: null };
-    },
   };
 }
 

@@ -11,6 +11,9 @@ const head = `"id":"${ID}","object":"chat.completion.chunk","created":1768473000
 const frame = (delta: string, finish: string | null) =>
   `data: {${head},"choices":[{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${finish}}]}`;
 
+/** What every example completion shares: its identity. */
+const COMPLETION = { id: ID, object: "chat.completion", created: 1768473000, model: "gpt-4.1" };
+
 /** `POST /v1/chat/completions`. */
 export const chatCompletionOperation: Operation = {
   method: "post",
@@ -71,10 +74,7 @@ export const chatCompletionOperation: Operation = {
       examples: {
         simple: {
           value: {
-            id: ID,
-            object: "chat.completion",
-            created: 1768473000,
-            model: "gpt-4.1",
+            ...COMPLETION,
             choices: [
               {
                 index: 0,
@@ -89,10 +89,7 @@ export const chatCompletionOperation: Operation = {
         },
         tools: {
           value: {
-            id: ID,
-            object: "chat.completion",
-            created: 1768473000,
-            model: "gpt-4.1",
+            ...COMPLETION,
             choices: [
               {
                 index: 0,
