@@ -1,5 +1,7 @@
 import type { FlowProducer } from "bullmq";
 import type { DataSource } from "typeorm";
+import { config } from "../shared/config";
+import type { AccountSettings } from "../shared/config/accounts";
 import { getDataSource } from "../shared/db/data-source";
 import { KeyOwnerCache } from "./auth/key-owner-cache";
 import { createPlatformServices, type PlatformServices } from "./marketplace/platform-services";
@@ -27,8 +29,10 @@ export interface ApiDeps {
   runProgress: RunProgressPoller;
   /** Valid keys seen recently (revocations are announced and drop them at once). */
   keys: KeyOwnerCache;
-  /** Session tokens (JWTs) of the identity backend, accepted by parts of the platform. */
+  /** Session tokens (JWTs) of the identity backend, accepted by parts of the platform, and the pages' own sessions. */
   sessions: SessionTokens;
+  /** Who may sign up, how fast sign-in may be tried, single sign-on (tests give their own). */
+  accounts: AccountSettings;
   /**
    * The marketplace's outside services and settings (prices, daily limits, content scoring, image
    * storage): the platform's token launch and prompt endpoints use them, and the execution API when an agent is published.
@@ -65,7 +69,8 @@ export async function createApiDeps(platform: PlatformServices = createPlatformS
     runEvents,
     runProgress,
     keys,
-    sessions: new SessionTokens(),
+    sessions: new SessionTokens(config.platform.session, ds),
+    accounts: config.platform.accounts,
     platform,
     async close() {
       subscriber.disconnect();

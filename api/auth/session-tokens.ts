@@ -1,6 +1,9 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type JWTVerifyOptions } from "jose";
+import type { DataSource } from "typeorm";
 import { config } from "../../shared/config";
+import type { SessionAccount } from "../../shared/db/account-session-store";
 import { isUuid } from "../../shared/db/uuid";
+import { accountOfSession } from "./account-sessions";
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
@@ -20,6 +23,9 @@ export type SessionSettings = typeof config.platform.session;
  * to live longer than that (a stolen token stops working within that time, whatever its `exp`
  * says), and match `SESSION_JWT_ISSUER` / `SESSION_JWT_AUDIENCE` when set (the configuration
  * requires them in production). With neither key source configured, no session token is accepted.
+ *
+ * Given the database, it also knows Apiary's own sessions (`account`): opaque random tokens of
+ * accounts kept here, looked up by their hash. The pages accept either kind.
  */
 export class SessionTokens {
   private readonly secret: Uint8Array | null;
@@ -27,7 +33,11 @@ export class SessionTokens {
   private readonly maxAgeSeconds: number;
   private readonly options: JWTVerifyOptions;
 
-  constructor(settings: SessionSettings = config.platform.session) {
+  constructor(
+    settings: SessionSettings = config.platform.session,
+    /** Where Apiary's own sessions and users are; null: only the identity backend's tokens are known. */
+    readonly database: DataSource | null = null,
+  ) {
     this.secret = settings.jwtSecret ? new TextEncoder().encode(settings.jwtSecret) : null;
     this.jwks = settings.jwksUrl ? createRemoteJWKSet(new URL(settings.jwksUrl)) : null;
     this.maxAgeSeconds = settings.maxAgeSeconds;
@@ -42,6 +52,11 @@ export class SessionTokens {
 
   get enabled(): boolean {
     return Boolean(this.secret || this.jwks);
+  }
+
+  /** The account an Apiary session token speaks for, when it is live; null for anything else. */
+  async account(token: string): Promise<SessionAccount | null> {
+    return this.database ? accountOfSession(this.database, token) : null;
   }
 
   /** The user id a valid token speaks for; null for anything else (expired, forged, malformed). */

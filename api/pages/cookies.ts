@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Context } from "koa";
 import { config } from "../../shared/config";
 
-/** The signed-in session: the identity backend's token, kept where page scripts cannot read it. */
+/** The signed-in session: an Apiary session token or the identity backend's, kept where page scripts cannot read it. */
 export const SESSION_COOKIE = "apiary_session";
 /** A key just created, sealed, waiting to be shown once on the next page load. */
 export const NEW_KEY_COOKIE = "apiary_new_key";
@@ -13,6 +13,9 @@ export const NEW_KEY_COOKIE = "apiary_new_key";
 export const PRE_SESSION_COOKIE = "apiary_pre_session";
 export const API_KEYS_PATH = "/platform/api-keys";
 export const SIGN_IN_PATH = "/platform/sign-in";
+export const ACCOUNT_PATH = "/platform/account";
+/** Where the pre-session cookie is sent: the sign-in and sign-up forms both live under it. */
+const PRE_SESSION_PATH = "/platform";
 
 /** Secure whenever the platform is served over https, even when TLS ends at a proxy in front of it. */
 function secure(ctx: Context): boolean {
@@ -63,6 +66,6 @@ export function preSessionOf(ctx: Context): string {
 export function rotatePreSession(ctx: Context): string {
   const fresh = randomBytes(32).toString("base64url");
   ctx.state.preSession = fresh;
-  ctx.cookies.set(PRE_SESSION_COOKIE, fresh, { ...strict(ctx, SIGN_IN_PATH), maxAge: 60 * 60_000 });
+  ctx.cookies.set(PRE_SESSION_COOKIE, fresh, { ...strict(ctx, PRE_SESSION_PATH), maxAge: 60 * 60_000 });
   return fresh;
 }

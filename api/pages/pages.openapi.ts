@@ -45,14 +45,17 @@ export const signInOperations: Operation[] = [
   page(
     "post",
     "/platform/sign-in",
-    "Sign in by posting a session token (form fields `token` and `_csrf`, the form token bound to the pre-session cookie)",
+    "Sign in with an account's `email` and `password`, or a session token (`token`); form fields `next` and `_csrf`, the form token bound to the pre-session cookie",
     {
-      200: html("Signed in"),
-      401: html("The token is not valid"),
+      200: html("Signed in with a session token"),
+      303: { description: "Signed in with email and password: on to `next` (a path on this site)" },
+      400: html("No email or password"),
+      401: html("A wrong email or password (one answer for both), or a token that is not valid"),
       403: html("Sent from another site, or a missing or wrong form token: the sign-in page again"),
+      429: html("Too many sign-in attempts for this email or from this address (`Retry-After`)"),
     },
   ),
-  page("post", "/platform/sign-out", "Sign out (form with the CSRF token)", {
+  page("post", "/platform/sign-out", "Sign out, ending an Apiary session (form with the CSRF token)", {
     200: html("Signed out"),
     401: html("Not signed in"),
     403: html("Sent from another site, or a missing or wrong CSRF token"),
@@ -85,4 +88,47 @@ export const apiKeysPageOperations: Operation[] = [
     },
     Joi.object({ id: Joi.string().description("The key's id") }),
   ),
+];
+
+export const signUpOperations: Operation[] = [
+  page(
+    "get",
+    "/platform/sign-up",
+    "The sign-up form (`?invite=` carries an invite link's token when sign-up is by invite)",
+    {
+      200: html("The form"),
+      403: html("Sign-up is closed, or by invite and the invite is missing, used or expired"),
+    },
+  ),
+  page("post", "/platform/sign-up", "Make an account (form fields `email`, `password`, `invite`, `next`, `_csrf`)", {
+    303: { description: "The account is made and signed in: on to `next`" },
+    400: html("An unusable email or password: the form again saying why"),
+    403: html("Sign-up closed, a missing or used invite, another site, or a wrong form token"),
+    409: html("An account with this email exists"),
+    429: html("Too many attempts from this address (`Retry-After`)"),
+  }),
+];
+
+export const accountPageOperations: Operation[] = [
+  page("get", "/platform/account", "The signed-in account: email, role, password change, sign-out", {
+    200: html("The account page"),
+    401: html("Not signed in: the sign-in page"),
+  }),
+  page(
+    "post",
+    "/platform/account/password",
+    "Change the password (fields `current`, `password`, `_csrf`); ends every other session",
+    {
+      200: html("Changed"),
+      400: html("The new password is not acceptable"),
+      401: html("Not signed in, or the current password is wrong"),
+      403: html("Sent from another site, a wrong CSRF token, or a session of the identity backend"),
+      429: html("Too many attempts (`Retry-After`)"),
+    },
+  ),
+  page("post", "/platform/account/invites", "Make a one-use invite link (admins; field `_csrf`)", {
+    201: html("The account page showing the new link once"),
+    401: html("Not signed in"),
+    403: html("Not an admin, sent from another site, or a wrong CSRF token"),
+  }),
 ];

@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import { Eta } from "eta";
+import { config } from "../../shared/config";
 import type { Context } from "koa";
 import { createCsrfToken } from "./csrf-tokens";
 import { API_KEYS_PATH } from "./cookies";
-import { viewerOf } from "./page-session";
+import { isModeratorViewer, viewerOf } from "./page-session";
 
 /**
  * Templates in `views/`, one layout. Eta escapes every `<%= %>` output (autoEscape is on by default
@@ -38,8 +39,14 @@ export function renderPage(ctx: Context, status: number, view: string, data: Rec
     apiKeysPath: API_KEYS_PATH,
     // Signing out is a form too; a cookie session needs a form token for it.
     viewer: viewer
-      ? { userId: viewer.userId, csrf: viewer.via === "cookie" ? createCsrfToken(viewer.token) : null }
+      ? {
+          userId: viewer.userId,
+          name: viewer.name,
+          moderates: isModeratorViewer(viewer),
+          csrf: viewer.via === "cookie" ? createCsrfToken(viewer.token) : null,
+        }
       : null,
+    signUpOpen: config.platform.accounts.signUpMode !== "closed",
   });
 }
 

@@ -1,5 +1,6 @@
 import Joi from "joi";
 import dotenv from "dotenv";
+import { accounts } from "./accounts";
 import { database } from "./database";
 import { egress } from "./egress";
 import { exchangeRate } from "./exchange-rate";
@@ -46,6 +47,7 @@ export const domains = {
   tracing,
   tools,
   sessions,
+  accounts,
   marketplace,
   exchangeRate,
   storage,
@@ -78,7 +80,7 @@ function buildConfig(env: ValidatedEnv) {
     ...tracing.load(env),
     ...tools.load(env),
     ...rateLimits.load(env),
-    platform: { ...sessions.load(env), ...marketplace.load(env) },
+    platform: { ...sessions.load(env), ...accounts.load(env), ...marketplace.load(env) },
     ...exchangeRate.load(env),
     ...storage.load(env, { platformUrl: httpConfig.platformUrl }),
     ...solana.load(env),

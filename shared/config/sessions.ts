@@ -48,7 +48,7 @@ export const sessions = defineDomain(
     SESSION_JWT_AUDIENCE: optionalStr(sessionClaim, "required `aud` of session tokens"),
     SESSION_MAX_AGE_SECONDS: num(
       Joi.number().integer().min(60).default(86_400),
-      "oldest `iat`, and longest `exp` after it, a session token may have",
+      "how long an Apiary session lasts after sign-in; and the oldest `iat`, and longest `exp` after it, a session token may have",
     ),
     SESSION_SIGN_IN_URL: optionalStr(
       Joi.string().uri({ scheme: ["http", "https"] }),

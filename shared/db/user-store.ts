@@ -1,11 +1,16 @@
 import type { DataSource } from "typeorm";
 import type { User, UserRole } from "./entities/user.entity";
-import { sql } from "./sql";
+import { sql, type Queryable } from "./sql";
+
+/** A user as the code reads one: never with the password hash, which only `account-store` reads. */
+export type UserRecord = Omit<User, "password_hash">;
+
+const USER_COLUMNS = "id, handle, role, email, created_at";
 
 /** The user with this handle, created when missing (idempotent). */
-export async function ensureUser(ds: DataSource, handle: string): Promise<User> {
+export async function ensureUser(ds: DataSource, handle: string): Promise<UserRecord> {
   await sql(ds, `INSERT INTO users (handle) VALUES ($1) ON CONFLICT (handle) DO NOTHING`, [handle]);
-  const [user] = await sql<User>(ds, `SELECT * FROM users WHERE handle = $1`, [handle]);
+  const [user] = await sql<UserRecord>(ds, `SELECT ${USER_COLUMNS} FROM users WHERE handle = $1`, [handle]);
   return user;
 }
 
@@ -15,8 +20,8 @@ export async function ensureSessionUser(ds: DataSource, userId: string): Promise
 }
 
 /** The user with this handle, or null; never creates one. */
-export async function findUserByHandle(ds: DataSource, handle: string): Promise<User | null> {
-  const [user] = await sql<User>(ds, `SELECT * FROM users WHERE handle = $1`, [handle]);
+export async function findUserByHandle(ds: DataSource, handle: string): Promise<UserRecord | null> {
+  const [user] = await sql<UserRecord>(ds, `SELECT ${USER_COLUMNS} FROM users WHERE handle = $1`, [handle]);
   return user ?? null;
 }
 
@@ -26,8 +31,19 @@ export async function setUserRole(ds: DataSource, userId: string, role: UserRole
   return rows.length > 0;
 }
 
-/** Whether the user is a moderator now: read on every call, so taking the role back takes effect at once. */
+/** Whether a role holds a moderator's powers: a moderator's, and an admin's (who may do all a moderator may). */
+export function moderates(role: string | undefined): boolean {
+  return role === "moderator" || role === "admin";
+}
+
+/** Whether the user may moderate now: read on every call, so taking the role back takes effect at once. */
 export async function isModerator(ds: DataSource, userId: string): Promise<boolean> {
   const rows = await sql<{ role: string }>(ds, `SELECT role FROM users WHERE id = $1`, [userId]);
-  return rows[0]?.role === "moderator";
+  return moderates(rows[0]?.role);
+}
+
+/** The user's role; null when there is no such user. */
+export async function roleOf(ds: Queryable, userId: string): Promise<UserRole | null> {
+  const [row] = await sql<{ role: UserRole }>(ds, `SELECT role FROM users WHERE id = $1`, [userId]);
+  return row?.role ?? null;
 }

@@ -8,10 +8,9 @@ import { createApiKey } from "../../shared/auth/api-keys";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import type { RunKind, RunOfKind, RunStatus } from "../../shared/db/entities/run.entity";
-import type { User } from "../../shared/db/entities/user.entity";
 import { newRunId } from "../../shared/db/run-id";
 import { findRun } from "../../shared/db/runs/run-rows";
-import { ensureUser } from "../../shared/db/user-store";
+import { ensureUser, type UserRecord } from "../../shared/db/user-store";
 
 /**
  * Rows for tests, made straight in the database (Outline's `test/factories.ts`): each factory fills
@@ -19,7 +18,7 @@ import { ensureUser } from "../../shared/db/user-store";
  */
 
 /** A fresh user (a unique handle unless one is given). */
-export async function createUser(ds: DataSource, handle = `user-${randomUUID()}`): Promise<User> {
+export async function createUser(ds: DataSource, handle = `user-${randomUUID()}`): Promise<UserRecord> {
   return ensureUser(ds, handle);
 }
 

@@ -6,6 +6,8 @@ import { healthRouter } from "../meta/health.router";
 import { apiKeysPageRouter } from "../../pages/api-keys-page.router";
 import { listingPagesRouter } from "../../pages/listing-pages.router";
 import { signInRouter } from "../../pages/sign-in.router";
+import { signUpRouter } from "../../pages/sign-up.router";
+import { accountPageRouter } from "../../pages/account-page.router";
 import type { PlatformServices } from "../../marketplace/platform-services";
 import { agentsRouter } from "./agents/agents.router";
 import { moderationRouter } from "./moderation/moderation.router";
@@ -31,6 +33,8 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
     imagesRouter(services.storage),
     listingPagesRouter(deps),
     signInRouter(deps),
+    signUpRouter(deps),
+    accountPageRouter(deps),
     apiKeysPageRouter(deps),
   ];
   return [...routers, docsRouter(PLATFORM_API_INFO, routers)];

@@ -161,7 +161,7 @@ describe("forced sign-in (login CSRF)", function () {
     await page.fill('textarea[name="token"]', user.token);
     const [posted] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === "POST"),
-      page.click('button:text("Sign in")'),
+      page.click('button:text("Sign in with the token")'),
     ]);
     expect(posted.status()).to.equal(200);
     await page.waitForURL("**/platform/api-keys");
