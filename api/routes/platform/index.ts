@@ -5,6 +5,7 @@ import { docsRouter } from "../meta/docs.router";
 import { healthRouter } from "../meta/health.router";
 import { apiKeysPageRouter } from "../../pages/api-keys-page.router";
 import { listingPagesRouter } from "../../pages/listing-pages.router";
+import { marketplacePageRouters } from "../../pages/marketplace-pages";
 import { signInRouter } from "../../pages/sign-in.router";
 import type { PlatformServices } from "../../marketplace/platform-services";
 import { agentsRouter } from "./agents/agents.router";
@@ -32,6 +33,7 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
     listingPagesRouter(deps),
     signInRouter(deps),
     apiKeysPageRouter(deps),
+    ...marketplacePageRouters(deps, services),
   ];
   return [...routers, docsRouter(PLATFORM_API_INFO, routers)];
 }
