@@ -64,14 +64,17 @@ export function validV1Body<Body>(schema: Joi.Schema, body: unknown): Body {
  * by the check. Unknown fields are dropped.
  */
 export function validatePlatformBody<Body>(schema: Joi.Schema, check?: BodyCheck<Body>): BodyValidator<Body> {
-  return bodyValidator(schema, (body) => {
-    const { value, error } = validateRequest(schema, body);
-    const problems = error ? toIssues(error).map((i) => ({ path: fieldPath(i.loc), message: i.msg })) : [];
-    if (check && value && typeof value === "object") {
-      const reported = new Set(problems.map((p) => p.path));
-      problems.push(...check(value as Body).filter((p) => !reported.has(p.path)));
-    }
-    if (problems.length > 0) throw platformValidationError(problems);
-    return value as Body;
-  });
+  return bodyValidator(schema, (body) => validPlatformBody(schema, body, check));
+}
+
+/** A platform body (a JSON route's, or a page form's read as one) as `validatePlatformBody` checks it; throws its 400. */
+export function validPlatformBody<Body>(schema: Joi.Schema, body: unknown, check?: BodyCheck<Body>): Body {
+  const { value, error } = validateRequest(schema, body);
+  const problems = error ? toIssues(error).map((i) => ({ path: fieldPath(i.loc), message: i.msg })) : [];
+  if (check && value && typeof value === "object") {
+    const reported = new Set(problems.map((p) => p.path));
+    problems.push(...check(value as Body).filter((p) => !reported.has(p.path)));
+  }
+  if (problems.length > 0) throw platformValidationError(problems);
+  return value as Body;
 }

@@ -1,14 +1,15 @@
 import Joi from "joi";
 import type { Operation, ResponseSpec } from "../openapi/operation";
 
-const html = (description: string): ResponseSpec => ({
+/** An HTML answer of a page route. */
+export const html = (description: string): ResponseSpec => ({
   description,
   content: { "text/html": { schema: { type: "string" } } },
 });
 const byId = Joi.object({ id: Joi.string().description("The listing's UUID") });
 
 /** A server-rendered page: public (a signed-in user is recognised by the session cookie). */
-function page(
+export function page(
   method: "get" | "post",
   path: string,
   summary: string,
@@ -23,13 +24,17 @@ export const listingPageOperations: Operation[] = [
     "get",
     "/prompt/{id}",
     "A marketplace prompt's listing page",
-    { 200: html("The listing (paid text only for its owner)"), 404: html("No such prompt") },
+    {
+      200: html("The listing (paid text only for its owner; pending or rejected only for its owner, with the review)"),
+      301: { description: "An agent listing's former address: to its `/agent/{id}` page" },
+      404: html("No such prompt"),
+    },
     byId,
   ),
   page(
     "get",
     "/agent/{id}",
-    "An agent listing's page (made by a token launch)",
+    "An agent listing's page (made by a token launch, or listed with `POST /api/add-agent`)",
     { 200: html("The listing"), 404: html("No such listing") },
     byId,
   ),

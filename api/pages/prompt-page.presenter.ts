@@ -1,12 +1,19 @@
 import type { PromptPageRecord } from "../../shared/db/prompt-listing-store";
+import { tagsOf } from "./listing-card.presenter";
 import { formatAmount, formatUsd, pageDate, safeHttpUrl, storedImagePath, type PageDate } from "./page-format";
 
 /** The symbol of the network currency prompt prices are converted to. */
 const NETWORK_CURRENCY = "SOL";
 
-/** What the prompt page template prints; every string is escaped by the template. */
+/** What the prompt page template prints (for a prompt or an agent listing); every string is escaped by the template. */
 export interface PromptPageView {
   id: string;
+  kind: "prompt" | "agent";
+  /** An agent's programming language and the packages it needs (empty for prompts). */
+  language: string | null;
+  requirements: { package: string; installation: string }[];
+  /** The moderator's reason, shown to the owner only. */
+  reviewReason: string | null;
   name: string;
   description: string | null;
   useCases: { title: string; description: string }[];
@@ -46,6 +53,14 @@ function linksOf(value: unknown): PromptPageView["links"] {
   });
 }
 
+function requirementsOf(value: unknown): PromptPageView["requirements"] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null)
+    .map((r) => ({ package: String(r.package ?? ""), installation: String(r.installation ?? "") }))
+    .filter((r) => r.package);
+}
+
 function priceOf(p: PromptPageRecord): PromptPageView["price"] {
   if (p.is_free) return { free: true };
   return {
@@ -55,18 +70,19 @@ function priceOf(p: PromptPageRecord): PromptPageView["price"] {
   };
 }
 
-/** Shapes a prompt row for its listing page, as seen by `viewerId`. */
+/** Shapes a prompt or agent listing row for its listing page, as seen by `viewerId`. */
 export function presentPromptPage(p: PromptPageRecord, viewerId: string | null): PromptPageView {
   const isOwner = viewerId !== null && viewerId === p.user_id;
   return {
     id: p.id,
+    kind: p.kind,
+    language: p.language,
+    requirements: requirementsOf(p.requirements),
+    reviewReason: isOwner ? p.moderation_reason : null,
     name: p.name,
     description: p.description,
     useCases: useCasesOf(p.use_cases),
-    tags: (p.tags ?? "")
-      .split(",")
-      .map((t) => t.trim())
-      .filter(Boolean),
+    tags: tagsOf(p.tags),
     category: p.category,
     price: priceOf(p),
     status: p.status,

@@ -48,12 +48,14 @@ export async function listApprovedPrompts(
 
 export type PromptSort = "newest" | "oldest" | "popular" | "rating";
 
-/** The listing query's filters, each null for "any" but the kind. */
+/** The listing query's filters, each null for "any". */
 export interface PromptSearch {
-  kind: ListingKind;
+  kind: ListingKind | null;
   /** A case-insensitive substring of the name or the description. */
   search: string | null;
   category: string | null;
+  /** Tags the listing must all carry (compared trimmed and case-insensitively); null or absent for any. */
+  tags?: string[] | null;
   isFree: boolean | null;
   userId: string | null;
   sortBy: PromptSort;
@@ -76,7 +78,7 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** `POST /api/query-prompts` and `/api/query-agents`: the listings of one kind matching every filter that the viewer (or a moderator) may see, sorted and paged. */
+/** `POST /api/query-prompts`, `/api/query-agents` and the marketplace page: the listings (of one kind, or both) matching every filter that the viewer (or a moderator) may see, sorted and paged. */
 export async function searchPrompts(
   ds: DataSource,
   filters: PromptSearch,
@@ -90,7 +92,9 @@ export async function searchPrompts(
         AND ($3::text IS NULL OR lower(category) = lower($3))
         AND ($4::boolean IS NULL OR is_free = $4)
         AND ($5::uuid IS NULL OR user_id = $5::uuid)
-        AND kind = $9
+        AND ($9::text IS NULL OR kind = $9)
+        AND ($10::text[] IS NULL OR $10::text[] <@ ARRAY(
+              SELECT lower(btrim(tag)) FROM unnest(string_to_array(coalesce(tags, ''), ',')) AS tag))
       ORDER BY ${ORDER_BY[filters.sortBy]}
       LIMIT $6 OFFSET $7`,
     [
@@ -103,6 +107,7 @@ export async function searchPrompts(
       filters.offset,
       viewer.moderator,
       filters.kind,
+      filters.tags?.length ? filters.tags.map((t) => t.toLowerCase()) : null,
     ],
   );
 }
@@ -138,8 +143,13 @@ export interface PromptPageRecord extends Pick<
   | "pool_address"
   | "image_url"
   | "created_at"
+  | "kind"
+  | "language"
+  | "requirements"
 > {
   prompt: string | null;
+  /** The moderator's reason, for the owner only (null for anyone else). */
+  moderation_reason: string | null;
   use_cases: unknown;
   links: unknown;
   review_count: number;
@@ -149,13 +159,14 @@ export interface PromptPageRecord extends Pick<
 /*
  * Visibility is decided here, in the query: a paid prompt's text leaves Postgres only for its
  * owner, a prompt that is not approved (waiting for review, or rejected) is found only by its
- * owner, and a tokenized prompt has a page only once its token has launched.
+ * owner (who alone reads the moderator's reason), and a tokenized prompt has a page only once its token has launched.
  */
 const FIND_PROMPT_PAGE = `
   SELECT p.id, p.user_id, p.name, p.description, p.use_cases, p.tags, p.is_free, p.price_usd, p.price,
          p.category, p.status, p.tokenized_on, p.ticker, p.token_address, p.pool_address, p.image_url,
-         p.links, p.created_at,
+         p.links, p.created_at, p.kind, p.language, p.requirements,
          CASE WHEN p.is_free OR p.user_id = $2::uuid THEN p.prompt END AS prompt,
+         CASE WHEN p.user_id = $2::uuid THEN p.moderation_reason END AS moderation_reason,
          r.review_count, r.rating_average
     FROM prompts p
     CROSS JOIN LATERAL (

@@ -4,6 +4,7 @@ import { agentCompletionSchema } from "../../api/schemas/agent-request.schema";
 import { swarmRequestSchema } from "../../api/schemas/swarm-request.schema";
 import { contentHash } from "../../api/marketplace/prompts/duplicates";
 import type { PromptPageRecord } from "../../shared/db/prompt-listing-store";
+import type { ListingKind } from "../../shared/db/entities/prompt.entity";
 import { createApiKey } from "../../shared/auth/api-keys";
 import type { AgentCompletionRequest } from "../../shared/contracts/agent-spec";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
@@ -140,10 +141,21 @@ export async function createRun<K extends RunKind>(ds: DataSource, fixture: RunF
 /** A prompt row as tests write it: the page's record without what Postgres fills in. */
 export type PromptRow = Omit<
   PromptPageRecord,
-  "id" | "user_id" | "prompt" | "created_at" | "review_count" | "rating_average"
+  | "id"
+  | "user_id"
+  | "prompt"
+  | "created_at"
+  | "review_count"
+  | "rating_average"
+  | "kind"
+  | "language"
+  | "requirements"
+  | "moderation_reason"
 > & {
   prompt: string;
   created_at: string;
+  kind?: ListingKind;
+  moderation_reason?: string | null;
 };
 
 /** A marketplace prompt inserted directly (as the prompt API would store it; approved unless told); returns its id. */
@@ -175,8 +187,10 @@ export async function createPrompt(
   };
   const [{ id }] = await ds.query(
     `INSERT INTO prompts (user_id, name, prompt, description, use_cases, tags, is_free, price_usd, price, category, status,
-                          tokenized_on, ticker, token_address, pool_address, image_url, links, created_at, content_hash, id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, COALESCE($20::uuid, gen_random_uuid())) RETURNING id`,
+                          tokenized_on, ticker, token_address, pool_address, image_url, links, created_at, content_hash, id,
+                          kind, moderation_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, COALESCE($20::uuid, gen_random_uuid()),
+             $21, $22) RETURNING id`,
     [
       userId,
       row.name,
@@ -198,6 +212,8 @@ export async function createPrompt(
       row.created_at,
       contentHash(row.prompt),
       chosenId ?? null,
+      row.kind ?? "prompt",
+      row.moderation_reason ?? null,
     ],
   );
   return id;

@@ -113,6 +113,10 @@ describe("page parts", () => {
       created_at: new Date("2025-01-01T00:00:00Z"),
       review_count: 0,
       rating_average: null,
+      kind: "prompt",
+      language: null,
+      requirements: [],
+      moderation_reason: null,
     };
     const owner = presentPromptPage(row, "owner");
     expect(owner.text).to.deep.equal({ shown: true, value: "secret", ownerOnly: true });

@@ -48,7 +48,7 @@ export async function editAgent(
   return {
     success: true,
     id: row.id,
-    listing_url: promptListingUrl(row.id),
+    listing_url: promptListingUrl(row.id, "agent"),
     updated_data: toAgentRecord(row, caller.userId),
   };
 }

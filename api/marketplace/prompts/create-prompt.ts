@@ -178,7 +178,7 @@ export async function createPrompt(
   const launching = token && { ...token, imageUrl: prepared.values.image_url ?? null };
   const { row, launch } = await insertCounted(deps, services, caller, prepared, launching, now);
   if (!launch || !launching)
-    return { success: true, id: row.id, listing_url: promptListingUrl(row.id), ...NOT_TOKENIZED };
+    return { success: true, id: row.id, listing_url: promptListingUrl(row.id, kind), ...NOT_TOKENIZED };
   const outcome = await launchPromptToken(deps, services, row.id, launch, launching.creator, PENDING_AFTERWARDS);
-  return { success: true, id: row.id, listing_url: promptListingUrl(row.id), ...outcome };
+  return { success: true, id: row.id, listing_url: promptListingUrl(row.id, kind), ...outcome };
 }

@@ -1,6 +1,13 @@
 import { CreatorKey, isPublicKey, keyMatchesWallet } from "../../../shared/chain/creator-key";
 import { config } from "../../../shared/config";
-import type { Link, PromptRow, PromptStatus, Requirement, UseCase } from "../../../shared/db/entities/prompt.entity";
+import type {
+  Link,
+  ListingKind,
+  PromptRow,
+  PromptStatus,
+  Requirement,
+  UseCase,
+} from "../../../shared/db/entities/prompt.entity";
 import type { PromptValues } from "../../../shared/db/prompt-store";
 import { PriceUnavailableError, usdToCurrency, type PriceSource } from "../../../shared/prices";
 import type { DecodedImage } from "../../../shared/storage";
@@ -151,9 +158,14 @@ export function promptValues(
   return values;
 }
 
-/** A prompt's public page: `{platform_url}/prompt/{id}`. */
-export function promptListingUrl(id: string): string {
-  return `${config.http.platformUrl}/prompt/${id}`;
+/** A listing's page on the platform, by kind: a prompt's at `/prompt/{id}`, an agent's at `/agent/{id}`. */
+export function listingPath(id: string, kind: ListingKind = "prompt"): string {
+  return `${kind === "agent" ? "/agent" : "/prompt"}/${id}`;
+}
+
+/** A listing's public page: `{platform_url}/prompt/{id}`, or `{platform_url}/agent/{id}` for an agent. */
+export function promptListingUrl(id: string, kind: ListingKind = "prompt"): string {
+  return `${config.http.platformUrl}${listingPath(id, kind)}`;
 }
 
 /** The columns a prompt record shows as stored (the text of a paid prompt aside, see `toPromptRecord`). */

@@ -151,7 +151,7 @@ export async function moderatePrompt(
     success: true,
     id: row.id,
     status: decision.status,
-    listing_url: promptListingUrl(row.id),
+    listing_url: promptListingUrl(row.id, row.kind),
     updated_data: toPromptRecord(row, moderatorId, true),
   };
 }

@@ -5,6 +5,7 @@ import { docsRouter } from "../meta/docs.router";
 import { healthRouter } from "../meta/health.router";
 import { apiKeysPageRouter } from "../../pages/api-keys-page.router";
 import { listingPagesRouter } from "../../pages/listing-pages.router";
+import { marketplacePageRouters } from "../../pages/marketplace-pages";
 import { signInRouter } from "../../pages/sign-in.router";
 import { signUpRouter } from "../../pages/sign-up.router";
 import { accountPageRouter } from "../../pages/account-page.router";
@@ -36,6 +37,7 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
     signUpRouter(deps),
     accountPageRouter(deps),
     apiKeysPageRouter(deps),
+    ...marketplacePageRouters(deps, services),
   ];
   return [...routers, docsRouter(PLATFORM_API_INFO, routers)];
 }

@@ -79,7 +79,7 @@ describe("agent listings: POST /api/add-agent, /api/edit-agent, /api/query-agent
       const res = await addAgent(owner.key, body);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(Object.keys(res.body).sort()).to.deep.equal(["id", "listing_url", "success"]);
-      expect(res.body.listing_url).to.equal(`${config.http.platformUrl}/prompt/${res.body.id}`);
+      expect(res.body.listing_url).to.equal(`${config.http.platformUrl}/agent/${res.body.id}`);
       const row = await stored(res.body.id);
       expect(row).to.include({
         kind: "agent",

@@ -1,0 +1,10 @@
+import type Router from "@koa/router";
+import type { ApiDeps } from "../deps";
+import type { PlatformServices } from "../marketplace/platform-services";
+import { homePageRouter } from "./home-page.router";
+import { moderationPageRouter } from "./moderation-page.router";
+
+/** The marketplace's pages on the platform app: the home page (browse and search) and the moderators' review queue. */
+export function marketplacePageRouters(deps: ApiDeps, _services: PlatformServices): Router[] {
+  return [homePageRouter(deps), moderationPageRouter(deps)];
+}

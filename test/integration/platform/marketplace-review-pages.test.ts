@@ -1,0 +1,189 @@
+import { expect } from "chai";
+import type { Page } from "playwright-core";
+import { config } from "../../../shared/config";
+import { setUserRole } from "../../../shared/db/user-store";
+import { pagesBrowser } from "../../helpers/browser";
+import { createPrompt } from "../../helpers/factories";
+import { harness, type Harness } from "../../helpers/harness";
+import { request } from "../../helpers/http";
+import { sessionUser } from "../../helpers/platform-fixtures";
+
+/**
+ * Review on the pages, in a real Chromium with JavaScript off: an owner's view of their listing
+ * while it waits or after a rejection, agent listings' own pages, and the moderators' queue
+ * deciding listings that then show (or not) on the marketplace home.
+ */
+describe("marketplace review pages in a browser", function () {
+  this.timeout(120_000);
+  let h: Harness;
+  before(async () => {
+    h = await harness();
+  });
+  const { newPage } = pagesBrowser(() => h.platformUrl);
+
+  const text = (page: Page, field: string) => page.locator(`[data-field="${field}"]`).innerText();
+  // Queue items are made long waiting, so they are in the queue's first page whatever other tests left pending.
+  const longAgo = "2001-02-03T04:05:06Z";
+
+  async function moderator() {
+    const user = await sessionUser(h.deps.ds, "moderator");
+    await setUserRole(h.deps.ds, user.id, "moderator");
+    return user;
+  }
+
+  async function homeFinds(name: string): Promise<boolean> {
+    const page = await newPage();
+    await page.goto(`/?${new URLSearchParams({ q: name })}`);
+    return (await page.locator('[data-field="listing-name"]').allInnerTexts()).includes(name);
+  }
+
+  describe("listing pages", () => {
+    it("show the owner their pending or rejected listing with its status and the moderator's reason; anyone else a 404", async () => {
+      const owner = await sessionUser(h.deps.ds, "seller");
+      const stranger = await sessionUser(h.deps.ds, "stranger");
+      const pending = await createPrompt(h.deps.ds, owner.id, { name: "Waiting prompt", status: "pending" });
+      const rejected = await createPrompt(h.deps.ds, owner.id, {
+        name: "Rejected prompt",
+        status: "rejected",
+        moderation_reason: "Too vague to be useful",
+      });
+
+      const own = await newPage({ sessionToken: owner.token });
+      expect((await own.goto(`/prompt/${pending}`))!.status()).to.equal(200);
+      expect(await text(own, "status")).to.equal("pending");
+      expect(await text(own, "review-notice")).to.include("waits for a moderator's review");
+      expect((await own.goto(`/prompt/${rejected}`))!.status()).to.equal(200);
+      expect(await text(own, "status")).to.equal("rejected");
+      expect(await text(own, "review-reason")).to.equal("Too vague to be useful");
+
+      for (const token of [stranger.token, undefined]) {
+        const other = await newPage(token ? { sessionToken: token } : {});
+        for (const id of [pending, rejected]) {
+          const res = await other.goto(`/prompt/${id}`);
+          expect(res!.status()).to.equal(404);
+          expect(await other.content()).not.to.include("Too vague");
+        }
+      }
+    });
+
+    it("give an add-agent listing a page that says it is an agent, at its listing_url; its old /prompt/ address leads there", async () => {
+      const owner = await sessionUser(h.deps.ds, "seller");
+      const res = await request(h.platformUrl, "POST", "/api/add-agent", {
+        headers: { authorization: `Bearer ${owner.token}` },
+        body: {
+          name: "Changelog agent",
+          agent: "You write changelogs from lists of merged changes, grouped by area.",
+          description: "Turns merged changes into a changelog",
+          tags: "writing,release",
+          useCases: [{ title: "Weekly", description: "Summarise the week" }],
+          language: "python",
+          requirements: [{ package: "swarms", installation: "pip install swarms" }],
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const { id, listing_url } = res.body;
+      expect(listing_url).to.equal(`${config.http.platformUrl}/agent/${id}`);
+
+      const page = await newPage({ sessionToken: owner.token });
+      expect((await page.goto(`/agent/${id}`))!.status()).to.equal(200);
+      expect(await text(page, "kind")).to.equal("Agent");
+      expect(await page.locator("main h1").innerText()).to.equal("Changelog agent");
+      expect(await text(page, "status")).to.equal("pending");
+      expect(await text(page, "language")).to.equal("python");
+      expect(await text(page, "requirements")).to.equal("swarms: pip install swarms");
+      expect(await page.getByRole("heading", { name: "Agent definition" }).count()).to.equal(1);
+
+      const old = await page.goto(`/prompt/${id}`);
+      expect(old!.status()).to.equal(200);
+      expect(new URL(page.url()).pathname).to.equal(`/agent/${id}`);
+      expect(old!.request().redirectedFrom()!.url()).to.equal(`${h.platformUrl}/prompt/${id}`);
+      // A stranger gets neither while it waits; a prompt is not an agent.
+      const stranger = await newPage();
+      expect((await stranger.goto(`/agent/${id}`))!.status()).to.equal(404);
+      const prompt = await createPrompt(h.deps.ds, owner.id, { name: "Just a prompt" });
+      expect((await stranger.goto(`/agent/${prompt}`))!.status()).to.equal(404);
+    });
+  });
+
+  describe("the review queue", () => {
+    it("lets a moderator approve a listing, which then shows on the home page", async () => {
+      const seller = await sessionUser(h.deps.ds, "seller");
+      const mod = await moderator();
+      const name = `Queue approve ${seller.id.slice(0, 8)}`;
+      const id = await createPrompt(h.deps.ds, seller.id, { name, status: "pending", created_at: longAgo });
+      expect(await homeFinds(name)).to.equal(false);
+
+      const page = await newPage({ sessionToken: mod.token });
+      expect((await page.goto("/platform/moderation"))!.status()).to.equal(200);
+      const item = page.locator(`[data-listing-id="${id}"]`);
+      expect(await item.locator('[data-field="listing-name"]').innerText()).to.equal(name);
+      await Promise.all([
+        page.waitForURL(/done=approved/),
+        item.getByRole("button", { name: `Approve ${name}` }).click(),
+      ]);
+      expect(await text(page, "notice")).to.include("Approved");
+      expect(await page.locator(`[data-listing-id="${id}"]`).count()).to.equal(0);
+      const [row] = await h.deps.ds.query(`SELECT status, moderated_by FROM prompts WHERE id = $1`, [id]);
+      expect(row).to.deep.equal({ status: "approved", moderated_by: mod.id });
+      expect(await homeFinds(name)).to.equal(true);
+    });
+
+    it("rejects only with a reason, which the owner then reads; the listing stays off the home page", async () => {
+      const seller = await sessionUser(h.deps.ds, "seller");
+      const mod = await moderator();
+      const name = `Queue reject ${seller.id.slice(0, 8)}`;
+      const id = await createPrompt(h.deps.ds, seller.id, { name, status: "pending", created_at: longAgo });
+
+      const page = await newPage({ sessionToken: mod.token });
+      await page.goto("/platform/moderation");
+      const reject = () =>
+        page
+          .locator(`[data-listing-id="${id}"]`)
+          .getByRole("button", { name: `Reject ${name}` })
+          .click();
+      // No reason: refused, and the listing still waits.
+      const refused = page.waitForResponse((r) => r.request().method() === "POST");
+      await reject();
+      expect((await refused).status()).to.equal(400);
+      expect(await text(page, "error")).to.equal("Give a reason to reject a listing: its owner reads it.");
+      const [waiting] = await h.deps.ds.query(`SELECT status FROM prompts WHERE id = $1`, [id]);
+      expect(waiting.status).to.equal("pending");
+
+      await page.getByLabel("Reason (required to reject; its owner reads it)").first().waitFor();
+      await page.locator(`[data-listing-id="${id}"] textarea[name="reason"]`).fill("Duplicates a listed prompt");
+      await Promise.all([page.waitForURL(/done=rejected/), reject()]);
+      expect(await homeFinds(name)).to.equal(false);
+
+      const own = await newPage({ sessionToken: seller.token });
+      await own.goto(`/prompt/${id}`);
+      expect(await text(own, "status")).to.equal("rejected");
+      expect(await text(own, "review-reason")).to.equal("Duplicates a listed prompt");
+    });
+
+    it("refuses anyone but a moderator: a 403 page signed in, the sign-in page otherwise; a form post too", async () => {
+      const seller = await sessionUser(h.deps.ds, "seller");
+      const id = await createPrompt(h.deps.ds, seller.id, {
+        name: "Not for you",
+        status: "pending",
+        created_at: longAgo,
+      });
+      const user = await sessionUser(h.deps.ds, "user");
+      const page = await newPage({ sessionToken: user.token });
+      const res = await page.goto("/platform/moderation");
+      expect(res!.status()).to.equal(403);
+      expect(await page.content()).not.to.include("Not for you");
+      expect((await (await newPage()).goto("/platform/moderation"))!.status()).to.equal(401);
+
+      // A decision posted straight at the route (a session in the header needs no form token) is refused too.
+      const [{ updated_at }] = await h.deps.ds.query(`SELECT updated_at FROM prompts WHERE id = $1`, [id]);
+      const post = await fetch(`${h.platformUrl}/platform/moderation/${id}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${user.token}`, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ decision: "approve", updated_at: new Date(updated_at).toISOString() }),
+      });
+      expect(post.status).to.equal(403);
+      const [row] = await h.deps.ds.query(`SELECT status FROM prompts WHERE id = $1`, [id]);
+      expect(row.status).to.equal("pending");
+    });
+  });
+});
