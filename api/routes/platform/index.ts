@@ -5,6 +5,8 @@ import { docsRouter } from "../meta/docs.router";
 import { healthRouter } from "../meta/health.router";
 import { apiKeysPageRouter } from "../../pages/api-keys-page.router";
 import { listingPagesRouter } from "../../pages/listing-pages.router";
+import { runPagesRouter } from "../../pages/run-pages.router";
+import { spendPageRouter } from "../../pages/spend-page.router";
 import { signInRouter } from "../../pages/sign-in.router";
 import type { PlatformServices } from "../../marketplace/platform-services";
 import { agentsRouter } from "./agents/agents.router";
@@ -32,6 +34,8 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
     listingPagesRouter(deps),
     signInRouter(deps),
     apiKeysPageRouter(deps),
+    runPagesRouter(deps),
+    spendPageRouter(deps),
   ];
   return [...routers, docsRouter(PLATFORM_API_INFO, routers)];
 }
