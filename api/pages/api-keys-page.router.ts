@@ -47,6 +47,7 @@ async function renderKeys(
     created: pageDate(k.created_at),
     revoked: k.revoked_at ? pageDate(k.revoked_at) : null,
     lastUsed: usage.lastUse.get(k.id) ?? null,
+    spend: usage.spend.get(k.id) ?? "$0",
   }));
   renderPage(ctx, status, "api-keys", {
     keys,

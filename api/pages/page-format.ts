@@ -52,3 +52,13 @@ export function formatUsd(value: number): string {
 export function formatAmount(value: number): string {
   return amount.format(value);
 }
+
+/** A cost in US dollars as the pages print it, to the millionth a bill is kept in (`$0.001234`). */
+export function formatDollars(cost: number): string {
+  return `$${formatAmount(cost)}`;
+}
+
+/** Tokens read and written as the pages print them (`1,204 in / 310 out`). */
+export function formatTokens(input: number, output: number): string {
+  return `${formatAmount(input)} in / ${formatAmount(output)} out`;
+}

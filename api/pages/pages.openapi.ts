@@ -137,3 +137,26 @@ export const accountPageOperations: Operation[] = [
     403: html("Not an admin, sent from another site, or a wrong CSRF token"),
   }),
 ];
+
+export const runPagesOperations: Operation[] = [
+  page("get", "/platform/runs", "The signed-in user's runs, newest first (`?status=`, `?kind=`, `?cursor=`)", {
+    200: html("A page of runs, with the link to the next"),
+    400: html("An unknown state or kind, or a cursor of another query"),
+    401: html("Not signed in"),
+  }),
+  page(
+    "get",
+    "/platform/runs/{id}",
+    "One of the signed-in user's runs: its steps, answer or error, and a batch's items; reloads itself while it runs",
+    { 200: html("The run"), 401: html("Not signed in"), 404: html("No run of this user with that id") },
+    Joi.object({ id: Joi.string().description("The run's `job_id`") }),
+  ),
+];
+
+export const spendPageOperations: Operation[] = [
+  page("get", "/platform/spend", "The signed-in user's spend by day, key and model (`?start=&end=`, UTC days)", {
+    200: html("The spend over the window (the last 30 days by default)"),
+    400: html("A window it cannot show: not a real day, reversed, after today or over 90 days"),
+    401: html("Not signed in"),
+  }),
+];

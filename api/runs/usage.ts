@@ -64,20 +64,39 @@ function byDay(rows: UsageRow[]): DayUsage[] {
   return [...days.values()];
 }
 
+/** Where a usage report's window starts and ends: UTC midnights, `[since, until)`; no end is "up to now". */
+export interface UsageWindow {
+  since: Date;
+  until?: Date;
+}
+
 /**
  * The caller's account's spend over the last `days` UTC days (today included), from the step
  * ledger (`run_steps`: every finished LLM or tool call): by day and model, by key (every key of
  * the account, with its last use, even when it spent nothing), and in total. Only the account's
  * own runs count, whichever of its keys made them.
  */
-export async function usageReport(
+export function usageReport(
   ds: DataSource,
   owner: { userId: string },
   days: number,
   now = new Date(),
 ): Promise<UsageReport> {
-  const since = windowStart(now, days);
-  const [rows, keys] = await Promise.all([usageOfUser(ds, owner.userId, since), keysLastUse(ds, owner.userId)]);
+  return usageReportOver(ds, owner, { since: windowStart(now, days) }, now);
+}
+
+/**
+ * `usageReport` over any window of whole UTC days: the same ledger, sums and shape, so a page
+ * that shows another window counts a charge exactly as `GET /v1/usage` does.
+ */
+export async function usageReportOver(
+  ds: DataSource,
+  owner: { userId: string },
+  window: UsageWindow,
+  now = new Date(),
+): Promise<UsageReport> {
+  const { since, until } = window;
+  const [rows, keys] = await Promise.all([usageOfUser(ds, owner.userId, since, until), keysLastUse(ds, owner.userId)]);
   const totals = zero();
   const perKey = new Map<string | null, KeyUsage>(
     keys.map((k) => [
@@ -98,11 +117,12 @@ export async function usageReport(
       perKey.set(row.api_key_id, (key = { key_id: null, name: null, last4: null, last_used_at: null, ...zero() }));
     add(key, row);
   }
+  const lastDay = until ? new Date(until.getTime() - 1) : now;
   return {
     status: "success",
-    days,
+    days: Math.round((Date.parse(utcDay(lastDay)) - since.getTime()) / 86_400_000) + 1,
     from: utcDay(since),
-    to: utcDay(now),
+    to: utcDay(lastDay),
     totals: { ...totals, total_tokens: totals.input_tokens + totals.output_tokens },
     by_day: byDay(rows),
     by_key: [...perKey.values()],

@@ -99,3 +99,35 @@ export async function ledgerTotals(ds: DataSource, userId: string): Promise<Ledg
   );
   return row;
 }
+
+/** A run's calls summed from the ledger: its tokens and the models its calls used. */
+export interface RunLedgerSums {
+  job_id: string;
+  input_tokens: number;
+  output_tokens: number;
+  /** The distinct models the calls used, sorted. */
+  models: string[];
+}
+
+/**
+ * The calls of each of an account's runs (a batch's items' calls for a batch), by job id, summed
+ * from `run_steps`, the rows `GET /v1/jobs/{job_id}/steps` lists: the runs by their unique job id,
+ * a batch's items by `runs_parent_idx`, their steps by `run_steps_step_key_idx`. Another account's
+ * job id is left out; a run with no calls has zero tokens. Exported so a test can ask for its plan.
+ */
+export const LEDGER_SUMS_OF_RUNS = `WITH targets AS (SELECT id, job_id FROM runs WHERE job_id = ANY($1::text[]) AND user_id = $2),
+     members AS (
+       SELECT t.job_id, t.id AS member FROM targets t
+       UNION ALL
+       SELECT t.job_id, c.id FROM targets t JOIN runs c ON c.parent_id = t.id
+     )
+     SELECT m.job_id, coalesce(sum(s.input_tokens), 0)::float8 AS input_tokens,
+            coalesce(sum(s.output_tokens), 0)::float8 AS output_tokens,
+            coalesce(array_agg(DISTINCT s.model ORDER BY s.model) FILTER (WHERE s.model IS NOT NULL), '{}') AS models
+       FROM members m LEFT JOIN run_steps s ON s.run_id = m.member
+      GROUP BY m.job_id`;
+
+/** `LEDGER_SUMS_OF_RUNS` for these job ids of the account. */
+export function ledgerSumsOfRuns(ds: DataSource, userId: string, jobIds: string[]): Promise<RunLedgerSums[]> {
+  return sql<RunLedgerSums>(ds, LEDGER_SUMS_OF_RUNS, [jobIds, userId]);
+}

@@ -6,6 +6,8 @@ import { healthRouter } from "../meta/health.router";
 import { apiKeysPageRouter } from "../../pages/api-keys-page.router";
 import { listingPagesRouter } from "../../pages/listing-pages.router";
 import { marketplacePageRouters } from "../../pages/marketplace-pages";
+import { runPagesRouter } from "../../pages/run-pages.router";
+import { spendPageRouter } from "../../pages/spend-page.router";
 import { signInRouter } from "../../pages/sign-in.router";
 import { signUpRouter } from "../../pages/sign-up.router";
 import { accountPageRouter } from "../../pages/account-page.router";
@@ -38,6 +40,8 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
     accountPageRouter(deps),
     apiKeysPageRouter(deps),
     ...marketplacePageRouters(deps, services),
+    runPagesRouter(deps),
+    spendPageRouter(deps),
   ];
   return [...routers, docsRouter(PLATFORM_API_INFO, routers)];
 }
