@@ -4,10 +4,12 @@ import { PLATFORM_API_INFO } from "../../openapi/document-info";
 import { docsRouter } from "../meta/docs.router";
 import { healthRouter } from "../meta/health.router";
 import { apiKeysPageRouter } from "../../pages/api-keys-page.router";
+import { bundlePageRouter } from "../../pages/bundle-page.router";
 import { listingPagesRouter } from "../../pages/listing-pages.router";
 import { signInRouter } from "../../pages/sign-in.router";
 import type { PlatformServices } from "../../marketplace/platform-services";
 import { agentsRouter } from "./agents/agents.router";
+import { bundlesRouter } from "./bundles/bundles.router";
 import { moderationRouter } from "./moderation/moderation.router";
 import { promptsRouter } from "./prompts/prompts.router";
 import { tokenLaunchRouter } from "./token-launch/token-launch.router";
@@ -25,11 +27,13 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
     healthRouter(deps),
     promptsRouter(deps, services),
     agentsRouter(deps, services),
+    bundlesRouter(deps, services),
     moderationRouter(deps),
     tokenLaunchRouter(deps, services),
     ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : []),
     imagesRouter(services.storage),
     listingPagesRouter(deps),
+    bundlePageRouter(deps),
     signInRouter(deps),
     apiKeysPageRouter(deps),
   ];

@@ -17,6 +17,7 @@ import { RunAttempts1763900200000 } from "./1763900200000-run-attempts";
 import { ApprovalGates1763900300000 } from "./1763900300000-approval-gates";
 import { EcosystemRunKinds1763900400000 } from "./1763900400000-ecosystem-run-kinds";
 import { AgentListings1763900700000 } from "./1763900700000-agent-listings";
+import { ListingBundles1763901400000 } from "./1763901400000-listing-bundles";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   ApprovalGates1763900300000,
   EcosystemRunKinds1763900400000,
   AgentListings1763900700000,
+  ListingBundles1763901400000,
 ];
