@@ -11,7 +11,6 @@ import { resolveBundleItems } from "./bundle-items";
 import {
   bundleAsListing,
   bundleListingUrl,
-  bundleScoredText,
   toBundleRecord,
   type BundleFields,
   type BundleRecord,
@@ -31,9 +30,9 @@ export interface UpdateBundleResult extends PublishBundleResult {
 
 /**
  * `POST /api/publish/bundle`: a bundle listing of the caller's own prompts and agents, created as a prompt is
- * (duplicate of the caller's bundles, today's limit, content validation of the name, description, use cases and the
- * members' names and descriptions, the seller's trust for a paid one, the price, the image, then review), in the same
- * table with `kind` bundle, its members written in the same transaction.
+ * (duplicate of the caller's bundles, today's limit, content validation, the seller's trust for a paid one, the price,
+ * the image, then review), in the same table with `kind` bundle, its members written in the same transaction. The
+ * description is the text content validation reads as a prompt's: the members were each validated on their own.
  */
 export async function publishBundle(
   deps: ApiDeps,
@@ -41,10 +40,10 @@ export async function publishBundle(
   caller: PlatformCaller,
   fields: BundleFields,
 ): Promise<PublishBundleResult> {
-  const items = await resolveBundleItems(deps.ds, caller.userId, fields.items);
+  await resolveBundleItems(deps.ds, caller.userId, fields.items);
   const { id } = await createPrompt(deps, services, caller, bundleAsListing(fields), {
     kind: "bundle",
-    scoredText: bundleScoredText(items),
+    scoredText: fields.description ?? "",
     writeWith: (tx, row) => replaceBundleItems(tx, row.id, fields.items),
   });
   return { success: true, id, listing_url: bundleListingUrl(id) };
@@ -61,10 +60,9 @@ export async function editBundle(
   edit: Partial<BundleFields> & { id: string },
 ): Promise<UpdateBundleResult> {
   const { id, items: newItems, ...fields } = edit;
-  if (!(await findOwnPrompt(deps.ds, id, caller.userId, { kind: "bundle" }))) throw listingNotFound("bundle");
-  const items = newItems
-    ? await resolveBundleItems(deps.ds, caller.userId, newItems)
-    : ((await bundleItemsOf(deps.ds, [id])).get(id) ?? []);
+  const current = await findOwnPrompt(deps.ds, id, caller.userId, { kind: "bundle" });
+  if (!current) throw listingNotFound("bundle");
+  if (newItems) await resolveBundleItems(deps.ds, caller.userId, newItems);
   const row = await editListing(
     deps,
     services,
@@ -72,7 +70,7 @@ export async function editBundle(
     { id, ...bundleAsListing({ ...fields, ...(newItems ? { items: newItems } : {}) }) },
     "bundle",
     {
-      scoredText: bundleScoredText(items),
+      scoredText: (fields.description !== undefined ? fields.description : current.description) ?? "",
       writeWith: newItems ? (tx) => replaceBundleItems(tx, id, newItems) : undefined,
     },
   );

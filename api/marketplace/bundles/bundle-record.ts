@@ -21,12 +21,6 @@ function bundleText(itemIds: string[]): string {
   return [...itemIds].sort().join("\n");
 }
 
-/** What the content reviewer reads of a bundle in place of its stored text: its members, by kind, name and description. */
-export function bundleScoredText(items: BundleItem[]): string {
-  const lines = items.map((item) => `- ${item.name} (${item.kind})${item.description ? `: ${item.description}` : ""}`);
-  return [`A bundle of ${items.length} listings:`, ...lines].join("\n");
-}
-
 /** The listing fields a bundle's body stands for: its text is its members (see `bundleText`); bundles are never tokenized. */
 export function bundleAsListing(fields: BundleFields): PromptFields;
 export function bundleAsListing(fields: Partial<BundleFields>): Partial<PromptFields>;

@@ -47,8 +47,8 @@ export interface PreparedPrompt {
 
 /**
  * What a listing kind adds to prompt creation and editing: the text the content is scored on in place of the listing's
- * own (a bundle's text is its member ids; its members' names and descriptions are what a reviewer reads), and rows
- * written in the listing's own transaction (a bundle's members).
+ * own (a bundle's stored text is its member ids; its description is what a reviewer reads), and rows written in the
+ * listing's own transaction (a bundle's members).
  */
 export interface ListingExtras {
   scoredText?: string;
