@@ -230,6 +230,34 @@ describe("agent and bundle listings hold to the prompt routes' rules", function 
     });
   }
 
+  describe("POST /api/token/launch/batch", () => {
+    it("answers the fixed 401 to a session token and a bad key, 405 with Allow: POST, and 400 to a body that is not JSON", async () => {
+      const user = await h.newKey();
+      const path = "/api/token/launch/batch";
+      const body = { tokens: [{ name: "Batch", description: "One of a batch.", ticker: "BAT" }] };
+      for (const token of [null, "sk-" + "0".repeat(64), await sessionToken(user.userId)]) {
+        const res = await post(platform.url, path, token, body);
+        expect(res.status, String(token)).to.equal(401);
+        expect(res.body).to.include({
+          error: "Authentication failed",
+          code: "AUTHENTICATION_FAILED",
+          status_code: 401,
+        });
+      }
+      for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
+        const res = await request(platform.url, method, path, { headers: { authorization: `Bearer ${user.key}` } });
+        expect(res.status, method).to.equal(405);
+        expect(res.headers.get("allow")).to.equal("POST");
+      }
+      const notJson = await request(platform.url, "POST", path, {
+        raw: "{not json",
+        headers: { authorization: `Bearer ${user.key}`, "content-type": "application/json" },
+      });
+      expect(notJson.status).to.equal(400);
+      expect(notJson.body.status_code).to.equal(400);
+    });
+  });
+
   describe("an unavailable price", () => {
     let prices: PriceServer;
     let seller: User;
