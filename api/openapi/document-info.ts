@@ -53,6 +53,7 @@ export const PLATFORM_API_INFO: DocumentInfo = {
   servers: serversAt(config.http.platformUrl),
   tags: [
     { name: "Prompts", description: "The prompt marketplace" },
+    { name: "Bundles", description: "Bundles of a seller's prompts and agents, listed as one" },
     { name: "Moderation", description: "Review of marketplace prompts: only moderators approve or reject" },
     { name: "Token launch", description: "An agent listing and its token in one request" },
     { name: "Pages", description: "Listing pages of created items" },

@@ -1,5 +1,6 @@
 import Joi from "joi";
 import { agentSpecSchema } from "./agent-spec.schema";
+import { listingFields } from "./listing-fields.schema";
 import { promptFields } from "./prompt-fields.schema";
 
 const requirement = Joi.object({
@@ -13,22 +14,10 @@ const requirement = Joi.object({
  * `prompt`, plus the agent's own. Tokenization is not offered here: `POST /api/token/launch` lists a tokenized agent.
  */
 const agentListingFields = {
-  name: promptFields.name,
+  ...listingFields,
   agent: promptFields.prompt.description(
     "The agent's definition as text (its system prompt, or its code): 5–100,000 characters",
   ),
-  description: Joi.string().trim().min(1).max(5_000),
-  useCases: promptFields.useCases,
-  tags: promptFields.tags,
-  is_free: promptFields.is_free,
-  price_usd: promptFields.price_usd,
-  category: promptFields.category,
-  status: promptFields.status,
-  image_url: promptFields.image_url,
-  file_path: promptFields.file_path,
-  image_base64: promptFields.image_base64,
-  links: promptFields.links,
-  seller_wallet_address: promptFields.seller_wallet_address,
   tokenized_on: Joi.boolean()
     .valid(false)
     .messages({ "any.only": "{{#label}} is not offered here: `POST /api/token/launch` lists an agent with its token" }),

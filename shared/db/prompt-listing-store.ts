@@ -21,7 +21,8 @@ export type MarketplacePromptRow = Pick<
   | "is_free"
 >;
 
-const LISTED_APPROVED = `status = 'approved' AND ${listedPrompt()}`;
+// A bundle has no text of its own to run or show here: `POST /api/query-bundles` lists bundles.
+const LISTED_APPROVED = `status = 'approved' AND kind <> 'bundle' AND ${listedPrompt()}`;
 
 /**
  * `POST /v1/marketplace/agents`: the `limit` newest approved prompts (ties broken by id, so pages are stable) and how many
@@ -119,7 +120,7 @@ export type RunnablePrompt = Pick<PromptRow, "id" | "user_id" | "prompt" | "stat
 export async function findListedPrompts(ds: DataSource, ids: string[]): Promise<RunnablePrompt[]> {
   return sql<RunnablePrompt>(
     ds,
-    `SELECT id, user_id, prompt, status FROM prompts WHERE id = ANY($1::uuid[]) AND ${listedPrompt()}`,
+    `SELECT id, user_id, prompt, status FROM prompts WHERE id = ANY($1::uuid[]) AND kind <> 'bundle' AND ${listedPrompt()}`,
     [ids],
   );
 }

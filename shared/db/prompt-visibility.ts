@@ -10,12 +10,23 @@ export function listedPrompt(alias = "prompts"): string {
 }
 
 /**
+ * SQL condition on a `prompts` row (under `alias`): every member of a bundle is approved (true for a prompt or an
+ * agent). A bundle is sold as a whole: while one of its members waits for review or is rejected, buyers do not see it.
+ */
+function completeBundle(alias = "prompts"): string {
+  return `(${alias}.kind <> 'bundle' OR NOT EXISTS (
+    SELECT 1 FROM bundle_items bi JOIN prompts member ON member.id = bi.item_id
+     WHERE bi.bundle_id = ${alias}.id AND member.status <> 'approved'))`;
+}
+
+/**
  * SQL condition on a `prompts` row (under `alias`): the viewer may see the prompt. Review decides
- * what the marketplace shows: an approved prompt is anyone's to see, a prompt waiting for review
- * or rejected only its owner's (`viewer`, the placeholder of a user id or null) and, where the
- * caller passes `moderator` (the placeholder of a boolean), a moderator's. Listed in every case.
+ * what the marketplace shows: an approved prompt (a bundle: approved with every member approved) is anyone's to see,
+ * a prompt waiting for review or rejected only its owner's (`viewer`, the placeholder of a user id or null) and,
+ * where the caller passes `moderator` (the placeholder of a boolean), a moderator's. Listed in every case.
  */
 export function shownTo(placeholders: { viewer: string; moderator?: string }, alias = "prompts"): string {
   const moderator = placeholders.moderator ? ` OR ${placeholders.moderator}::boolean` : "";
-  return `(${alias}.status = 'approved' OR ${alias}.user_id = ${placeholders.viewer}::uuid${moderator}) AND ${listedPrompt(alias)}`;
+  const approved = `${alias}.status = 'approved' AND ${completeBundle(alias)}`;
+  return `((${approved}) OR ${alias}.user_id = ${placeholders.viewer}::uuid${moderator}) AND ${listedPrompt(alias)}`;
 }

@@ -30,7 +30,7 @@ import {
 } from "./tokenize-prompt";
 import type { StoredLaunch } from "../../token-launch/launch-job";
 import { reviewOnCreate } from "./review";
-import { transaction } from "../../../shared/db/sql";
+import { transaction, type Queryable } from "../../../shared/db/sql";
 
 /** Prompt creation's success body. */
 export interface CreatePromptResult extends PromptTokenOutcome {
@@ -43,6 +43,16 @@ export interface CreatePromptResult extends PromptTokenOutcome {
 export interface PreparedPrompt {
   counter: DailyCounter;
   values: PromptValues;
+}
+
+/**
+ * What a listing kind adds to prompt creation and editing: the text the content is scored on in place of the listing's
+ * own (a bundle's stored text is its member ids; its description is what a reviewer reads), and rows written in the
+ * listing's own transaction (a bundle's members).
+ */
+export interface ListingExtras {
+  scoredText?: string;
+  writeWith?: (tx: Queryable, row: PromptRow) => Promise<void>;
 }
 
 /** A prompt's agent columns (an agent's fields set them). */
@@ -64,7 +74,7 @@ export async function preparePrompt(
   services: PlatformServices,
   userId: string,
   fields: PromptFields,
-  options: { source: PromptSource; now: Date; token?: PromptToken | null; kind?: ListingKind },
+  options: { source: PromptSource; now: Date; token?: PromptToken | null; kind?: ListingKind; scoredText?: string },
 ): Promise<PreparedPrompt> {
   const kind = options.kind ?? "prompt";
   const counter = promptCounter(fields.is_free);
@@ -72,7 +82,8 @@ export async function preparePrompt(
   await assertDailyQuotaLeft(deps.ds, userId, counter, services.dailyLimits, options.now);
   // A token's cheap refusals (the launcher's metadata limits, the wallet's balance) come before content scoring.
   if (options.token) await checkPromptToken(services, options.token);
-  const score = await validateContent(deps, services, userId, contentOf(fields), !fields.is_free);
+  const content = contentOf({ ...fields, prompt: options.scoredText ?? fields.prompt });
+  const score = await validateContent(deps, services, userId, content, !fields.is_free);
   const price = await pricePrompt(services.prices, fields.is_free, fields.price_usd);
   const image = (await resolvePromptImage(services.storage, fields)) ?? { image_url: null, file_path: null };
   const review = reviewOnCreate(services.moderation, score);
@@ -137,11 +148,13 @@ async function insertCounted(
   { counter, values }: PreparedPrompt,
   token: PromptToken | null,
   now: Date,
+  writeWith?: ListingExtras["writeWith"],
 ): Promise<{ row: PromptRow; launch: StoredLaunch | null }> {
   try {
     return await transaction(deps.ds, async (tx) => {
       await consumeDailyQuota(tx, caller.userId, counter, services.dailyLimits, now);
       const row = await insertPrompt(tx, caller.userId, values);
+      await writeWith?.(tx, row);
       const launch = token
         ? await storePromptLaunch(tx, caller, row.id, token, { column: counterColumn(counter), day: utcDay(now) })
         : null;
@@ -155,7 +168,8 @@ async function insertCounted(
 }
 
 /**
- * `POST /api/add-prompt` (and `POST /api/add-agent`, an agent's listing of `kind` agent): the cheap refusals first (duplicate, daily limit, then for a token the launcher's metadata
+ * `POST /api/add-prompt` (and `POST /api/add-agent` and `POST /api/publish/bundle`, listings of `kind` agent and
+ * bundle, with their `ListingExtras`): the cheap refusals first (duplicate, daily limit, then for a token the launcher's metadata
  * limits and the wallet's balance), then content validation, the price and the image, then the
  * counted insert, then the token launch. Nothing is stored when any step before the insert fails.
  *
@@ -171,12 +185,18 @@ export async function createPrompt(
   services: PlatformServices,
   caller: PlatformCaller,
   fields: PromptFields,
-  { now = new Date(), kind = "prompt" }: { now?: Date; kind?: ListingKind } = {},
+  { now = new Date(), kind = "prompt", scoredText, writeWith }: { now?: Date; kind?: ListingKind } & ListingExtras = {},
 ): Promise<CreatePromptResult> {
   const token = requestedToken(services, fields);
-  const prepared = await preparePrompt(deps, services, caller.userId, fields, { source: "api", now, token, kind });
+  const prepared = await preparePrompt(deps, services, caller.userId, fields, {
+    source: "api",
+    now,
+    token,
+    kind,
+    scoredText,
+  });
   const launching = token && { ...token, imageUrl: prepared.values.image_url ?? null };
-  const { row, launch } = await insertCounted(deps, services, caller, prepared, launching, now);
+  const { row, launch } = await insertCounted(deps, services, caller, prepared, launching, now, writeWith);
   if (!launch || !launching)
     return { success: true, id: row.id, listing_url: promptListingUrl(row.id, kind), ...NOT_TOKENIZED };
   const outcome = await launchPromptToken(deps, services, row.id, launch, launching.creator, PENDING_AFTERWARDS);

@@ -27,6 +27,7 @@ import {
 } from "./prompt-record";
 import { checkPromptToken, launchPromptToken, storePromptLaunch, type PromptToken } from "./tokenize-prompt";
 import { listingChanged, reviewOnEdit } from "./review";
+import type { ListingExtras } from "./create-prompt";
 import { transaction } from "../../../shared/db/sql";
 
 export type PromptEdit = Partial<PromptFields> & { id: string };
@@ -39,14 +40,15 @@ export interface UpdatePromptResult {
   updated_data: PromptRecord;
 }
 
-function notFound(kind: ListingKind): PlatformError {
-  return new PlatformError(
-    404,
-    "Not found",
-    `You have no ${kind} with this id`,
-    {},
-    kind === "agent" ? "AGENT_NOT_FOUND" : "PROMPT_NOT_FOUND",
-  );
+const NOT_FOUND_CODES: Record<ListingKind, string> = {
+  prompt: "PROMPT_NOT_FOUND",
+  agent: "AGENT_NOT_FOUND",
+  bundle: "BUNDLE_NOT_FOUND",
+};
+
+/** The 404 of an edit whose id is none of the caller's listings of `kind`. */
+export function listingNotFound(kind: ListingKind): PlatformError {
+  return new PlatformError(404, "Not found", `You have no ${kind} with this id`, {}, NOT_FOUND_CODES[kind]);
 }
 
 /** A prompt created with a token still being launched: not listed yet, and not to be edited yet. */
@@ -129,12 +131,14 @@ async function checkEdit(
   current: PromptRow,
   edit: Partial<PromptFields>,
   next: PromptFields,
+  scoredText: string | undefined,
 ): Promise<{ price?: PromptPrice; score: ContentScore | null }> {
   if (edit.prompt !== undefined)
     await assertNotDuplicate(deps.ds, userId, contentHash(edit.prompt), current.id, current.kind);
   let score: ContentScore | null = null;
   if (contentChanged(current, edit) || (current.is_free && !next.is_free)) {
-    score = await validateContent(deps, services, userId, contentOf(next), !next.is_free);
+    const content = contentOf({ ...next, prompt: scoredText ?? next.prompt });
+    score = await validateContent(deps, services, userId, content, !next.is_free);
   }
   const priceChanged = edit.is_free !== undefined || edit.price_usd !== undefined;
   return { price: priceChanged ? await pricePrompt(services.prices, next.is_free, next.price_usd) : undefined, score };
@@ -173,20 +177,22 @@ async function write(
   userId: string,
   current: PromptRow,
   values: Partial<PromptValues>,
-  edit: { score: ContentScore | null; launchedToken: boolean },
+  edit: { score: ContentScore | null; launchedToken: boolean; writeWith?: ListingExtras["writeWith"] },
 ): Promise<PromptRow> {
   const { id, kind } = current;
   try {
     return await transaction(deps.ds, async (tx) => {
       const locked = await findOwnPrompt(tx, id, userId, { forUpdate: true, kind });
-      if (!locked) throw notFound(kind);
+      if (!locked) throw listingNotFound(kind);
       const review = reviewOnEdit(
         services.moderation,
         locked,
         edit.launchedToken || listingChanged(locked, values),
         edit.score,
       );
-      return updatePrompt(tx, id, { ...values, ...review });
+      const row = await updatePrompt(tx, id, { ...values, ...review });
+      await edit.writeWith?.(tx, row);
+      return row;
     });
   } catch (err) {
     if (isDuplicateViolation(err))
@@ -211,10 +217,11 @@ export async function editListing(
   caller: PlatformCaller,
   edit: PromptEdit,
   kind: ListingKind,
+  { scoredText, writeWith }: ListingExtras = {},
 ): Promise<PromptRow> {
   const { id, ...fields } = edit;
   const current = await findOwnPrompt(deps.ds, id, caller.userId, { kind });
-  if (!current) throw notFound(kind);
+  if (!current) throw listingNotFound(kind);
   if (isLaunching(current))
     throw new PlatformError(
       409,
@@ -228,7 +235,7 @@ export async function editListing(
   if (problems.length > 0) throw platformValidationError(problems);
   const token = tokenToLaunch(services, current, next, fields);
   if (token) await checkPromptToken(services, token);
-  const { price, score } = await checkEdit(deps, services, caller.userId, current, fields, next);
+  const { price, score } = await checkEdit(deps, services, caller.userId, current, fields, next, scoredText);
   const image = await resolvePromptImage(services.storage, fields);
   if (token)
     await launchEditToken(deps, services, caller, current, {
@@ -238,6 +245,7 @@ export async function editListing(
   return write(deps, services, caller.userId, current, promptValues(fields, price, image), {
     score,
     launchedToken: token !== null,
+    writeWith,
   });
 }
 

@@ -4,6 +4,7 @@ import { PLATFORM_API_INFO } from "../../openapi/document-info";
 import { docsRouter } from "../meta/docs.router";
 import { healthRouter } from "../meta/health.router";
 import { apiKeysPageRouter } from "../../pages/api-keys-page.router";
+import { bundlePageRouter } from "../../pages/bundle-page.router";
 import { listingPagesRouter } from "../../pages/listing-pages.router";
 import { marketplacePageRouters } from "../../pages/marketplace-pages";
 import { runPagesRouter } from "../../pages/run-pages.router";
@@ -13,6 +14,7 @@ import { signUpRouter } from "../../pages/sign-up.router";
 import { accountPageRouter } from "../../pages/account-page.router";
 import type { PlatformServices } from "../../marketplace/platform-services";
 import { agentsRouter } from "./agents/agents.router";
+import { bundlesRouter } from "./bundles/bundles.router";
 import { moderationRouter } from "./moderation/moderation.router";
 import { promptsRouter } from "./prompts/prompts.router";
 import { tokenLaunchRouter } from "./token-launch/token-launch.router";
@@ -30,11 +32,13 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
     healthRouter(deps),
     promptsRouter(deps, services),
     agentsRouter(deps, services),
+    bundlesRouter(deps, services),
     moderationRouter(deps),
     tokenLaunchRouter(deps, services),
     ...(services.uploadsDir ? [uploadsRouter(services.uploadsDir)] : []),
     imagesRouter(services.storage),
     listingPagesRouter(deps),
+    bundlePageRouter(deps),
     signInRouter(deps),
     signUpRouter(deps),
     accountPageRouter(deps),

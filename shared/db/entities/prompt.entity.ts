@@ -15,8 +15,11 @@ export type Link = string | { name: string; url: string };
 /** Where a prompt came from: `POST /api/add-prompt`, or an agent published with `publish_to_marketplace`. */
 export type PromptSource = "api" | "agent";
 
-/** What a listing is: a prompt, or an agent (its text the agent's definition, with its requirements and configuration). */
-export type ListingKind = "prompt" | "agent";
+/**
+ * What a listing is: a prompt, an agent (its text the agent's definition, with its requirements and configuration), or
+ * a bundle of the seller's prompts and agents (its members in `bundle_items`).
+ */
+export type ListingKind = "prompt" | "agent" | "bundle";
 
 /** A package an agent needs, as the platform API takes it. */
 export interface Requirement {
@@ -24,7 +27,7 @@ export interface Requirement {
   installation: string;
 }
 
-/** A row of `prompts`: a marketplace listing, a prompt or an agent (`kind`). */
+/** A row of `prompts`: a marketplace listing, a prompt, an agent or a bundle (`kind`). */
 export interface PromptRow {
   id: string;
   user_id: string;

@@ -18,6 +18,7 @@ import { ApprovalGates1763900300000 } from "./1763900300000-approval-gates";
 import { EcosystemRunKinds1763900400000 } from "./1763900400000-ecosystem-run-kinds";
 import { AgentListings1763900700000 } from "./1763900700000-agent-listings";
 import { Accounts1763901000000 } from "./1763901000000-accounts";
+import { ListingBundles1763901400000 } from "./1763901400000-listing-bundles";
 
 /** Every migration, oldest first. Listed explicitly so no file-system scanning is needed. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   EcosystemRunKinds1763900400000,
   AgentListings1763900700000,
   Accounts1763901000000,
+  ListingBundles1763901400000,
 ];
