@@ -9,7 +9,7 @@ import { sessionUser } from "../../helpers/platform-fixtures";
 import { LEDGER_SUMS_OF_RUNS } from "../../../shared/db/usage-store";
 
 const amount = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 6 });
-const dollars = (n: number) => `$${amount(n)}`;
+const dollars = (n: number) => (n < 0 ? `-$${amount(-n)}` : `$${amount(n)}`);
 const tokens = (input: number, output: number) => `${amount(input)} in / ${amount(output)} out`;
 
 /** The cells of each row of a table, trimmed. */
