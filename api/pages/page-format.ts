@@ -53,9 +53,9 @@ export function formatAmount(value: number): string {
   return amount.format(value);
 }
 
-/** A cost in US dollars as the pages print it, to the millionth a bill is kept in (`$0.001234`). */
+/** A cost in US dollars as the pages print it, to the millionth a bill is kept in (`$0.001234`, a credit `-$0.0015`). */
 export function formatDollars(cost: number): string {
-  return `$${formatAmount(cost)}`;
+  return cost < 0 ? `-$${formatAmount(-cost)}` : `$${formatAmount(cost)}`;
 }
 
 /** Tokens read and written as the pages print them (`1,204 in / 310 out`). */

@@ -19,6 +19,9 @@ const RUNS_PER_PAGE = 20;
 /** The steps a run's page shows: `GET /v1/jobs/{job_id}/steps`'s largest page. */
 const STEPS_SHOWN = 500;
 
+/** The items a batch's page lists: `GET /v1/jobs`'s largest page. */
+const ITEMS_SHOWN = 100;
+
 /** The run states the runs page filters by (one, or none). */
 export const RUN_STATUSES = Object.values(PUBLIC_STATUS);
 
@@ -71,15 +74,8 @@ export async function runsPageOf(ds: DataSource, userId: string, query: RunsPage
     limit: RUNS_PER_PAGE,
     cursor: query.cursor,
   });
-  const sums = new Map(
-    (
-      await ledgerSumsOfRuns(
-        ds,
-        userId,
-        listed.jobs.map((job) => job.job_id),
-      )
-    ).map((s) => [s.job_id, s]),
-  );
+  const jobIds = listed.jobs.map((job) => job.job_id);
+  const sums = new Map((await ledgerSumsOfRuns(ds, userId, jobIds)).map((s) => [s.job_id, s]));
   const runs: RunRow[] = listed.jobs.map((job) => ({
     jobId: job.job_id,
     kind: job.kind,
@@ -95,6 +91,11 @@ export async function runsPageOf(ds: DataSource, userId: string, query: RunsPage
 /** Whether a run in this public state may still change: its page refreshes itself until it ends. */
 const isGoing = (status: string) => status === "queued" || status === "running" || status === "awaiting_approval";
 
+/** A failed or cancelled run's error, as its job read words it. */
+function presentError(job: Record<string, unknown>) {
+  return { code: String(job.code ?? ""), detail: String(job.detail), agent: job.agent ? String(job.agent) : null };
+}
+
 /**
  * One of the viewer's runs as its page shows it, or null for none of theirs (another account's,
  * unknown, malformed): the job read `GET /v1/jobs/{job_id}` answers (the same presenter, so the
@@ -108,8 +109,8 @@ export async function runPageOf(ds: DataSource, userId: string, jobId: string) {
     listJobSteps(ds, jobId, userId, { limit: STEPS_SHOWN }),
     ledgerSumsOfRuns(ds, userId, [jobId]),
     hasChildren(run.kind)
-      ? listJobs(ds, userId, { parent: jobId, include_items: false, limit: 100 }).then((page) => page.jobs)
-      : Promise.resolve([]),
+      ? listJobs(ds, userId, { parent: jobId, include_items: false, limit: ITEMS_SHOWN })
+      : { jobs: [], next_cursor: null },
   ]);
   const status = String(job.status);
   const failed = run.status === "failed" || run.status === "cancelled";
@@ -122,7 +123,7 @@ export async function runPageOf(ds: DataSource, userId: string, jobId: string) {
     finished: run.finished_at ? pageDate(run.finished_at) : null,
     cost: dollars(steps.total_cost),
     ...callsShown(sums, null),
-    error: failed && job.detail ? { code: String(job.code ?? ""), detail: String(job.detail), agent: job.agent } : null,
+    error: failed && job.detail ? presentError(job) : null,
     steps: steps.steps.map((step) => ({
       jobId: step.job_id,
       type: step.type,
@@ -134,7 +135,8 @@ export async function runPageOf(ds: DataSource, userId: string, jobId: string) {
       status: step.status,
     })),
     moreSteps: steps.total_steps - steps.steps.length,
-    items: items.map((item) => ({
+    moreItems: items.next_cursor !== null,
+    items: items.jobs.map((item) => ({
       jobId: item.job_id,
       index: item.item_index,
       status: item.status,

@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import { usageReportOver } from "../runs/usage";
+import { addUsage, usageReportOver, zeroUsage, type UsageSums } from "../runs/usage";
 import { formatDollars, formatTokens } from "./page-format";
 
 /** Where the spend page lives. */
@@ -58,16 +58,9 @@ interface SpendLine {
   bar: number;
 }
 
-interface Sums {
-  calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  cost: number;
-}
+const tokens = (s: UsageSums) => formatTokens(s.input_tokens, s.output_tokens);
 
-const tokens = (s: Sums) => formatTokens(s.input_tokens, s.output_tokens);
-
-function linesOf(entries: [string, Sums][]): SpendLine[] {
+function linesOf(entries: [string, UsageSums][]): SpendLine[] {
   const largest = Math.max(0, ...entries.map(([, s]) => s.cost));
   return entries.map(([label, s]) => ({
     label,
@@ -78,13 +71,10 @@ function linesOf(entries: [string, Sums][]): SpendLine[] {
   }));
 }
 
-/** Adds `row` into the sums under `label` (cost kept to nine decimals, as the report adds). */
-function addTo(map: Map<string, Sums>, label: string, row: Sums): void {
-  const into = map.get(label) ?? { calls: 0, input_tokens: 0, output_tokens: 0, cost: 0 };
-  into.calls += row.calls;
-  into.input_tokens += row.input_tokens;
-  into.output_tokens += row.output_tokens;
-  into.cost = Math.round((into.cost + row.cost) * 1e9) / 1e9;
+/** Adds `row` into the sums under `label`, as the report adds its own. */
+function addTo(map: Map<string, UsageSums>, label: string, row: UsageSums): void {
+  const into = map.get(label) ?? zeroUsage();
+  addUsage(into, row);
   map.set(label, into);
 }
 
@@ -96,14 +86,15 @@ export async function spendPageOf(ds: DataSource, userId: string, window: SpendW
   const since = new Date(`${window.start}T00:00:00Z`);
   const until = new Date(Date.parse(`${window.end}T00:00:00Z`) + DAY_MS);
   const report = await usageReportOver(ds, { userId }, { since, until });
-  const byDay = new Map<string, Sums>();
-  for (let day = since.getTime(); day < until.getTime(); day += DAY_MS) addTo(byDay, utcDay(new Date(day)), zero());
-  const byModel = new Map<string, Sums>();
+  const byDay = new Map<string, UsageSums>();
+  for (let day = since.getTime(); day < until.getTime(); day += DAY_MS)
+    addTo(byDay, utcDay(new Date(day)), zeroUsage());
+  const byModel = new Map<string, UsageSums>();
   for (const line of report.by_day) {
     addTo(byDay, line.date, line);
     addTo(byModel, line.model, line);
   }
-  const byKey: [string, Sums][] = report.by_key.map((k) => [
+  const byKey: [string, UsageSums][] = report.by_key.map((k) => [
     k.key_id ? `${k.name} (sk-…${k.last4})` : "a deleted key",
     k,
   ]);
@@ -115,8 +106,4 @@ export async function spendPageOf(ds: DataSource, userId: string, window: SpendW
     byKey: linesOf(byKey),
     byModel: linesOf([...byModel.entries()].sort(([a], [b]) => a.localeCompare(b))),
   };
-}
-
-function zero(): Sums {
-  return { calls: 0, input_tokens: 0, output_tokens: 0, cost: 0 };
 }

@@ -2,7 +2,7 @@ import type { DataSource } from "typeorm";
 import { keysLastUse, usageOfUser, type UsageRow } from "../../shared/db/usage-store";
 
 /** Calls, tokens and cost summed over some of the step ledger. */
-interface UsageSums {
+export interface UsageSums {
   calls: number;
   input_tokens: number;
   output_tokens: number;
@@ -36,10 +36,11 @@ export interface UsageReport {
   timestamp: string;
 }
 
-const zero = (): UsageSums => ({ calls: 0, input_tokens: 0, output_tokens: 0, cost: 0 });
+/** Sums of nothing: where adding starts. */
+export const zeroUsage = (): UsageSums => ({ calls: 0, input_tokens: 0, output_tokens: 0, cost: 0 });
 
 /** Adds a row's sums into `into` (cost kept to nine decimals, so sums of floats read cleanly). */
-function add(into: UsageSums, row: UsageSums): void {
+export function addUsage(into: UsageSums, row: UsageSums): void {
   into.calls += row.calls;
   into.input_tokens += row.input_tokens;
   into.output_tokens += row.output_tokens;
@@ -58,8 +59,8 @@ function byDay(rows: UsageRow[]): DayUsage[] {
   for (const row of rows) {
     const id = `${row.day} ${row.model}`;
     let entry = days.get(id);
-    if (!entry) days.set(id, (entry = { date: row.day, model: row.model, ...zero() }));
-    add(entry, row);
+    if (!entry) days.set(id, (entry = { date: row.day, model: row.model, ...zeroUsage() }));
+    addUsage(entry, row);
   }
   return [...days.values()];
 }
@@ -97,7 +98,7 @@ export async function usageReportOver(
 ): Promise<UsageReport> {
   const { since, until } = window;
   const [rows, keys] = await Promise.all([usageOfUser(ds, owner.userId, since, until), keysLastUse(ds, owner.userId)]);
-  const totals = zero();
+  const totals = zeroUsage();
   const perKey = new Map<string | null, KeyUsage>(
     keys.map((k) => [
       k.id,
@@ -106,16 +107,16 @@ export async function usageReportOver(
         name: k.name,
         last4: k.last4,
         last_used_at: k.last_used_at ? new Date(k.last_used_at).toISOString() : null,
-        ...zero(),
+        ...zeroUsage(),
       },
     ]),
   );
   for (const row of rows) {
-    add(totals, row);
+    addUsage(totals, row);
     let key = perKey.get(row.api_key_id);
     if (!key)
-      perKey.set(row.api_key_id, (key = { key_id: null, name: null, last4: null, last_used_at: null, ...zero() }));
-    add(key, row);
+      perKey.set(row.api_key_id, (key = { key_id: null, name: null, last4: null, last_used_at: null, ...zeroUsage() }));
+    addUsage(key, row);
   }
   const lastDay = until ? new Date(until.getTime() - 1) : now;
   return {

@@ -9,7 +9,7 @@ import { sessionUser } from "../../helpers/platform-fixtures";
 import { LEDGER_SUMS_OF_RUNS } from "../../../shared/db/usage-store";
 
 const amount = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 6 });
-const dollars = (n: number) => `$${amount(n)}`;
+const dollars = (n: number) => (n < 0 ? `-$${amount(-n)}` : `$${amount(n)}`);
 const tokens = (input: number, output: number) => `${amount(input)} in / ${amount(output)} out`;
 
 /** The cells of each row of a table, trimmed. */
@@ -144,6 +144,42 @@ describe("runs pages", function () {
     expect(await row.locator("[data-field=tokens]").innerText()).to.equal(tokens(input, output));
     expect(await row.locator("[data-field=cost]").innerText()).to.equal(dollars(steps.body.total_cost));
     expect(await row.locator("[data-field=models]").innerText()).to.equal("gpt-4.1, gpt-4o-mini");
+  });
+
+  it("shows a batch's items, each linking to its page, and never a secret its request carried", async () => {
+    const user = await sessionUser(h.deps.ds, "runs-batch");
+    const { key } = await createKey(h.deps.ds, { userId: user.id });
+    const secret = `tenant-secret-${randomUUID()}`;
+    const res = await request(h.baseUrl, "POST", "/v1/agent/batch/completions", {
+      key,
+      body: [
+        {
+          agent_config: { agent_name: "Keeper", model_name: "gpt-4.1", llm_args: { metadata: { api_key: secret } } },
+          task: "Name a bee.",
+        },
+        { agent_config: { agent_name: "Poet", model_name: "gpt-4o-mini" }, task: "Write a haiku about bees." },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const batchId: string = res.body.batch_id;
+    const items = await request(h.baseUrl, "GET", `/v1/jobs?parent=${batchId}`, { key });
+    const job = await request(h.baseUrl, "GET", `/v1/jobs/${batchId}`, { key });
+    const steps = await request(h.baseUrl, "GET", `/v1/jobs/${batchId}/steps`, { key });
+
+    const page = await newPage({ sessionToken: user.token });
+    expect((await page.goto(`/platform/runs/${batchId}`))!.status()).to.equal(200);
+    expect(await page.locator("[data-field=kind]").innerText()).to.equal("agent_batch");
+    expect(await page.locator("[data-field=cost]").innerText()).to.equal(dollars(steps.body.total_cost));
+    expect(await page.locator("[data-field=models]").innerText()).to.equal("gpt-4.1, gpt-4o-mini");
+    const links = await page.locator("[data-field=items] a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    expect(links).to.have.members(items.body.jobs.map((j: any) => `/platform/runs/${j.job_id}`));
+    expect(links).to.have.length(2);
+    expect(JSON.parse(await page.locator("[data-field=answer]").innerText())).to.deep.equal(job.body);
+    expect(await page.content()).to.not.include(secret);
+    for (const link of links) {
+      expect((await page.goto(link!))!.status()).to.equal(200);
+      expect(await page.content()).to.not.include(secret);
+    }
   });
 
   it("shows why a failed run failed, as its job read says", async () => {

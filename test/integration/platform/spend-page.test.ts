@@ -8,7 +8,7 @@ import { request } from "../../helpers/http";
 import { sessionUser } from "../../helpers/platform-fixtures";
 
 const amount = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 6 });
-const dollars = (n: number) => `$${amount(n)}`;
+const dollars = (n: number) => (n < 0 ? `-$${amount(-n)}` : `$${amount(n)}`);
 const tokens = (input: number, output: number) => `${amount(input)} in / ${amount(output)} out`;
 const DAY_MS = 86_400_000;
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
