@@ -69,6 +69,26 @@ describe("unknown models: the provider's refusal answered as the client's mistak
     expect(res.body.detail).to.include(`Unknown model '${TYPO}'`);
   });
 
+  it("batch items: an agent item's slot says UNKNOWN_MODEL, a swarm item's names the model; the batch answers 200", async () => {
+    const agents = await request(h.baseUrl, "POST", "/v1/agent/batch/completions", {
+      key,
+      body: [
+        { agent_config: { agent_name: "Fine", model_name: "gpt-4o-mini" }, task: uniqueMarker("ok") },
+        { agent_config: { agent_name: "Typist", model_name: TYPO }, task: uniqueMarker("typo") },
+      ],
+    });
+    expect(agents.status, JSON.stringify(agents.body)).to.equal(200);
+    expect(agents.body.results[0]).to.include({ success: true });
+    expect(agents.body.results[1]).to.include({ success: false, code: "UNKNOWN_MODEL" });
+    const swarms = await request(h.baseUrl, "POST", "/v1/swarm/batch/completions", {
+      key,
+      body: [{ swarm_type: "SequentialWorkflow", agents: [{ agent_name: "Typist", model_name: TYPO }], task: "t" }],
+    });
+    expect(swarms.status, JSON.stringify(swarms.body)).to.equal(200);
+    expect(swarms.body[0]).to.include({ status: "error" });
+    expect(swarms.body[0].detail).to.include(`Unknown model '${TYPO}'`);
+  });
+
   it("a chat completion (openai SDK) is OpenAI's 404 model_not_found naming the model", async () => {
     const err = await thrown(
       client.chat.completions.create({ model: TYPO, messages: [{ role: "user", content: "hi" }] }),
