@@ -13,7 +13,11 @@ const CODES: Record<string, string> = {
   AUTHENTICATION_FAILED: "invalid_api_key",
   RATE_LIMITED: "rate_limit_exceeded",
   MODEL_NOT_FOUND: "model_not_found",
+  UNKNOWN_MODEL: "model_not_found",
 };
+
+/** OpenAI's status where it differs from ours: a model the provider does not have is its 404, not our 400. */
+const STATUSES: Record<string, number> = { UNKNOWN_MODEL: 404 };
 
 const typeOf = (status: number) => TYPES[status] ?? (status >= 500 ? "server_error" : "invalid_request_error");
 
@@ -47,7 +51,9 @@ export function openAiErrorBodies(howToGetKey: string): ErrorRenderer {
       const { param, ...extra } = err.extra;
       const message = err.status === 401 ? `${err.message}; get one at ${howToGetKey}` : err.message;
       const code = CODES[err.code] ?? err.code.toLowerCase();
-      return { status: err.status, body: openAiBody(err.status, message, code, param, extra) };
+      const status = STATUSES[err.code] ?? err.status;
+      const named = param ?? (code === "model_not_found" ? "model" : undefined);
+      return { status, body: openAiBody(status, message, code, named, extra) };
     },
     fromHttpError(status, message) {
       const detail = status === 400 ? `We could not parse the JSON body of your request: ${message}` : message;

@@ -1,6 +1,6 @@
 import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
-import { AppError } from "../../shared/errors";
+import { AppError, ValidationError } from "../../shared/errors";
 import { withholdSwarmSecrets } from "../../shared/secrets/run-secrets";
 import type { ApiDeps } from "../deps";
 import { publishAgentPrompts } from "../marketplace/publishing/publish-agents";
@@ -26,6 +26,8 @@ type PreparedItem = { request: SwarmRequest } | { error: SwarmBatchItem };
 
 /** The slot of an item refused for a reason the service can tell the client. */
 function refusedItem(swarmName: string | null, err: unknown): { error: SwarmBatchItem } {
+  if (err instanceof ValidationError)
+    return { error: { status: "error", swarm_name: swarmName, detail: err.issues.map((i) => i.msg).join("; ") } };
   if (err instanceof AppError) return { error: { status: "error", swarm_name: swarmName, detail: err.message } };
   throw err;
 }

@@ -3,7 +3,8 @@ import type { KeyOwner } from "../../shared/auth/api-keys";
 import type { SwarmRequest } from "../../shared/contracts/swarm-request";
 import { swarmAgentNames } from "../../shared/swarms/request-checks";
 import { SWARM_TYPE_ALIASES } from "../../shared/swarms/swarm-catalog";
-import { assertSwarmRules } from "../../shared/swarms/swarm-rules";
+import { ValidationError } from "../../shared/errors";
+import { assertSwarmRules, hasSwarmInput } from "../../shared/swarms/swarm-rules";
 import { effectiveBudget } from "./run-budget";
 import { assertSwarmModelsServable } from "./run-models";
 
@@ -32,8 +33,22 @@ function builtInHeavySwarmModels(body: SwarmRequest): Partial<SwarmRequest> {
   };
 }
 
-/** The rules that need the whole request (its type's catalog record), and every model servable: 400 before any LLM call. */
+/**
+ * A swarm without a task, `tasks` or `messages`: the 422 a missing `task` is on every `/v1`
+ * completion endpoint (docs/errors.md), at `body.task`.
+ */
+const MISSING_SWARM_INPUT = {
+  loc: ["body", "task"],
+  msg: "'task' is required (or 'tasks' or 'messages'): the swarm has nothing to work on",
+  type: "any.required",
+};
+
+/**
+ * Something to work on (else the 422 of a missing task), the rules that need the whole request
+ * (its type's catalog record) and every model servable: 400 before any LLM call.
+ */
 export function assertSwarmRunnable(request: SwarmRequest): void {
+  if (!hasSwarmInput(request)) throw new ValidationError([MISSING_SWARM_INPUT]);
   assertSwarmRules(request);
   assertSwarmModelsServable(request);
 }

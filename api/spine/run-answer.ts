@@ -6,6 +6,12 @@ import { presentStoppedRun } from "../../shared/runs/presenters/stopped-run.pres
 import { syncWaitMs, type Prefer } from "./prefer";
 import { runFrames, type StreamFormat } from "./run-stream";
 
+/**
+ * Failures that were the request's own mistake, answered with the 4xx the same mistake gets before
+ * queueing (docs/errors.md) rather than a failed run's 500: a model the provider does not have.
+ */
+const CALLER_FAILURE_STATUS: Readonly<Record<string, number>> = { UNKNOWN_MODEL: 400 };
+
 /** A 504's `Retry-After`: when reading the run with `GET /v1/jobs/{job_id}` is worth a try. */
 const RUN_TIMEOUT_RETRY_AFTER_S = 5;
 
@@ -66,7 +72,7 @@ export function assertSucceeded<K extends RunKind>(
     // The failure's own code, as the job read gives it; RUN_FAILED only when the run stored none.
     const agent = run.error?.agent;
     throw new AppError(
-      500,
+      CALLER_FAILURE_STATUS[run.error?.code ?? ""] ?? 500,
       run.error?.code ?? "RUN_FAILED",
       run.error?.message ?? "The run failed",
       { job_id: run.job_id, ...(agent ? { agent } : {}), ...presentStoppedRun(run) },

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { answersFor } from "./choices";
 import { completionBody, newCompletionMeta, usageOf } from "./completion";
-import { sendError, sendInternalError, sendSimulatedError } from "./errors";
+import { sendError, sendInternalError, sendModelNotFound, sendSimulatedError } from "./errors";
 import { SampleTooLargeError } from "./schema-sample";
 import type { FailureCounter } from "./failure-counter";
 import { requestHash } from "./hash";
 import { readBody, sendJson } from "./http-io";
 import { recordRequest } from "./journal";
+import { isKnownChatModel } from "./models";
 import { parseChatRequest } from "./parse-request";
 import { buildReply } from "./reply";
 import { scriptFor, withScript } from "./scripts";
@@ -27,6 +28,8 @@ export interface SimulatorState {
   concurrency: { now: number; peak: number };
   /** Requests and tokens per window per API key (none unless set). */
   rateLimits: RateLimits;
+  /** Whether any model name is answered, as a gateway that forwards every name does (else unknown ones get 404). */
+  anyModel: boolean;
 }
 
 /** The bearer token of a request: the API key its limits are counted against. */
@@ -83,6 +86,11 @@ function respond(
   }
 
   const { body, request } = parsed;
+  if (!state.anyModel && !isKnownChatModel(request.model)) {
+    recordRequest(state.journal, { at, body, status: 404 });
+    sendModelNotFound(res, request.model);
+    return;
+  }
   // The request's own sim_* fields win over a script's.
   const controls = withScript(parsed.controls, scriptFor(state.scripts, request));
   let key: string | undefined;

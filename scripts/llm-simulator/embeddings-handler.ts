@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SimulatorState } from "./chat-handler";
 import { apiKeyOf } from "./chat-handler";
 import { base64Vector, embeddingVector, type EmbeddingInput } from "./embedding-vectors";
-import { sendError, sendInternalError, sendSimulatedError } from "./errors";
+import { sendError, sendInternalError, sendModelNotFound, sendSimulatedError } from "./errors";
 import { readBody, sendJson } from "./http-io";
 import { recordRequest } from "./journal";
-import { embeddingModelOf } from "./models";
+import { embeddingModelOf, isKnownChatModel } from "./models";
 import { runAt } from "./timing";
 import { countTokens } from "./tokens";
 
@@ -13,7 +13,8 @@ import { countTokens } from "./tokens";
 const MAX_INPUTS = 2_048;
 const BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
-type Problem = { message: string; param: string | null; status?: number };
+/** A refusal: `unknownModel` (OpenAI's `model_not_found` for a name it does not serve), else a status and message. */
+type Problem = { message: string; param: string | null; status?: number; unknownModel?: string };
 
 interface EmbeddingRequest {
   model: string;
@@ -48,6 +49,8 @@ function parseEmbeddingRequest(raw: string): { body: unknown; request?: Embeddin
   if (typeof b.model !== "string" || !b.model)
     return { body, problem: { message: "you must provide a model parameter", param: "model" } };
   const model = embeddingModelOf(b.model);
+  if (!model && !isKnownChatModel(b.model))
+    return { body, problem: { message: "", param: "model", unknownModel: b.model } };
   if (!model)
     return {
       body,
@@ -101,7 +104,8 @@ export function handleEmbeddings(req: IncomingMessage, res: ServerResponse, stat
       const { body, request, problem } = parseEmbeddingRequest(raw);
       if (!request) {
         const status = problem?.status ?? 400;
-        recordRequest(state.embeddingJournal, { at, body, status });
+        recordRequest(state.embeddingJournal, { at, body, status: problem?.unknownModel ? 404 : status });
+        if (problem?.unknownModel) return sendModelNotFound(res, problem.unknownModel);
         return sendError(res, status, problem!.message, problem!.param);
       }
       answer(res, state, { at, body, request, startedAt, apiKey });

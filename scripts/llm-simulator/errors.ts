@@ -38,6 +38,15 @@ export function sendError(
 }
 
 /**
+ * OpenAI's refusal of a model it does not serve: 404 `model_not_found`, worded as OpenAI words it,
+ * so a client's typo fails in development as it would in production.
+ */
+export function sendModelNotFound(res: ServerResponse, model: string): void {
+  const message = `The model \`${model}\` does not exist or you do not have access to it.`;
+  sendJson(res, 404, { error: { message, type: "invalid_request_error", param: null, code: "model_not_found" } });
+}
+
+/**
  * Answers with the failure a request asked for through `sim_error`. `retryAfterMs`
  * (`sim_retry_after_ms`) sets the retry hints on any status; without it a 429 asks for 50 ms, short
  * enough to exercise client retries without slowing tests down.

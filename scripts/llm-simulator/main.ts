@@ -3,19 +3,27 @@ import type { KeyRateLimit } from "./rate-limits";
 import { createSimulator, DEFAULT_PORT } from "./server";
 
 /**
- * CLI: `tsx scripts/llm-simulator/main.ts [--host 127.0.0.1] [--port 8090] [--rpm N] [--tpm N]`
- * (`--rpm` / `--tpm`: requests / tokens per minute every API key may use; none when unset).
+ * CLI: `tsx scripts/llm-simulator/main.ts [--host 127.0.0.1] [--port 8090] [--rpm N] [--tpm N] [--any-model]`
+ * (`--rpm` / `--tpm`: requests / tokens per minute every API key may use; none when unset;
+ * `--any-model`: answer every model name, as a gateway does, instead of 404 for an unknown one).
  * Prints one line with the base URL and shuts down cleanly on SIGINT / SIGTERM.
  */
 
-const USAGE = "usage: tsx scripts/llm-simulator/main.ts [--host 127.0.0.1] [--port 8090] [--rpm N] [--tpm N]";
+const USAGE =
+  "usage: tsx scripts/llm-simulator/main.ts [--host 127.0.0.1] [--port 8090] [--rpm N] [--tpm N] [--any-model]";
 
-/** Reads `--host` / `--port` / `--rpm` / `--tpm` (also in `--flag=value` form); exits with usage on anything else. */
-export function parseArgs(argv: string[]): { host: string; port: number; rateLimit?: KeyRateLimit } {
-  const options: { host: string; port: number; rateLimit?: KeyRateLimit } = { host: "127.0.0.1", port: DEFAULT_PORT };
+type CliOptions = { host: string; port: number; rateLimit?: KeyRateLimit; anyModel?: boolean };
+
+/** Reads `--host` / `--port` / `--rpm` / `--tpm` (also in `--flag=value` form) and `--any-model`; exits with usage on anything else. */
+export function parseArgs(argv: string[]): CliOptions {
+  const options: CliOptions = { host: "127.0.0.1", port: DEFAULT_PORT };
   const positive = (value: string | undefined) => Boolean(value && /^[1-9]\d{0,9}$/.test(value));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (arg === "--any-model") {
+      options.anyModel = true;
+      continue;
+    }
     const [flag, inline] = arg.split(/=(.*)/s, 2);
     const value = inline ?? argv[++i];
     if (flag === "--host" && value) options.host = value;

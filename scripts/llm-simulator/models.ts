@@ -1,7 +1,9 @@
+import { MODEL_CATALOG } from "../../shared/llm/model-catalog";
+
 /**
  * The models the simulator lists (`GET /v1/models`), each with the most output tokens its provider
- * lets one request ask for. Chat requests accept any model name; a request for a listed model
- * asking for more output than that is refused as OpenAI refuses it.
+ * lets one request ask for; a request for a listed model asking for more output than that is
+ * refused as OpenAI refuses it.
  */
 const MODELS: Record<string, { maxOutputTokens: number }> = {
   "gpt-4.1": { maxOutputTokens: 32_768 },
@@ -45,6 +47,30 @@ export function modelObject(id: string) {
 /** The `GET /v1/models` list body. */
 export function modelList() {
   return { object: "list", data: [...Object.keys(MODELS), ...Object.keys(EMBEDDING_MODELS)].map(modelObject) };
+}
+
+/**
+ * Chat models the simulator answers besides the listed ones: every model Apiary's catalogue
+ * documents (`GET /v1/models/available`), so a deployment's own names work against it, and a few
+ * real ones still served that tests use for their small output limits.
+ */
+const KNOWN_CHAT_MODELS = new Set([
+  ...Object.keys(MODELS),
+  ...MODEL_CATALOG.map((m) => m.id.toLowerCase()),
+  "gpt-4-turbo",
+  "claude-3-haiku-20240307",
+]);
+
+/**
+ * Whether the simulator answers chat requests for `model`, as a provider (or a gateway in front of
+ * several) does: a known name, with or without routing prefixes (`openai/gpt-4o`,
+ * `openrouter/openai/gpt-4o`). A typo (`gtp-4o`) is not one.
+ */
+export function isKnownChatModel(model: string): boolean {
+  for (let name = model.trim().toLowerCase(); ; name = name.slice(name.indexOf("/") + 1)) {
+    if (KNOWN_CHAT_MODELS.has(name)) return true;
+    if (!name.includes("/")) return false;
+  }
 }
 
 /** Whether `id` is one of the listed models. */

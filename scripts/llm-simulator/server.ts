@@ -18,6 +18,11 @@ export interface SimulatorOptions {
   port?: number;
   /** Requests and tokens per window every API key gets (default: none). */
   rateLimit?: KeyRateLimit;
+  /**
+   * Answer chat requests for any model name, as a gateway that forwards every name does (default:
+   * false: a name the simulator does not know gets OpenAI's 404 `model_not_found`).
+   */
+  anyModel?: boolean;
 }
 
 export interface Simulator {
@@ -46,6 +51,8 @@ export interface Simulator {
    * not set on its own), or with null lifts them; every key's window starts whole again.
    */
   setRateLimit(apiKey: string, limit: KeyRateLimit | null): void;
+  /** Turns the any-model catch-all (`anyModel`) on or off, for a test that means to call a made-up model. */
+  acceptAnyModel(on: boolean): void;
   /** Stops listening and drops open connections (including in-flight streams). */
   close(): Promise<void>;
 }
@@ -138,6 +145,7 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
     scripts: [],
     concurrency: { now: 0, peak: 0 },
     rateLimits: new RateLimits(opts.rateLimit ?? null),
+    anyModel: opts.anyModel ?? false,
   };
   const clearJournal = () => {
     state.journal.length = 0;
@@ -184,6 +192,9 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
     },
     setRateLimit(apiKey, limit) {
       state.rateLimits.set(apiKey, limit);
+    },
+    acceptAnyModel(on) {
+      state.anyModel = on;
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -84,13 +84,15 @@ export function toLlmError(err: unknown, target: ResolvedModel, attempts: number
       ? `timed out after ${config.llm.timeoutMs / 1_000} s`
       : "no answer";
   const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
-  return new LlmCallError(
+  const failed = new LlmCallError(
     scrubSecrets(`${target.provider} model '${target.model}' failed${tries} (${what}): ${raw}`),
     status,
     target.provider,
     target.model,
     isRetryable(err),
   );
+  failed.modelNotFound = status === 404 && err instanceof OpenAI.APIError && err.code === "model_not_found";
+  return failed;
 }
 
 /** The output tokens of every answer a stream rebuilt (the provider's count, when it sent none). */

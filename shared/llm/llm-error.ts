@@ -4,6 +4,11 @@ import type { CallConsumption } from "./call-consumption";
 export class LlmCallError extends Error {
   /** What the call consumed before it failed, when it had streamed part of an answer. */
   consumed?: CallConsumption;
+  /**
+   * Whether the provider refused the call because it has no such model (404 `model_not_found`,
+   * OpenAI's code, which gateways keep): the request's mistake, unlike a 404 for a wrong base URL.
+   */
+  modelNotFound = false;
 
   constructor(
     message: string,

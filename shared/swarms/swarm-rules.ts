@@ -14,6 +14,14 @@ function agentCountProblem(type: string, rule: AgentCountRule, n: number): strin
 }
 
 /**
+ * Whether the swarm has something to work on. What the worker opens the run with (openingText): a
+ * blank task, or `messages` that hold no message (`{}`, `{messages: []}`), give the agents nothing.
+ */
+export function hasSwarmInput(request: SwarmRequest): boolean {
+  return Boolean(request.task?.trim()) || Boolean(request.tasks?.length) || messageList(request.messages).length > 0;
+}
+
+/**
  * The rules that need the whole request (docs/api.md, "Request and answer shapes": 400 with a readable `detail`), checked
  * before any LLM call: something to work on, a type the service offers, its agent count, unique
  * agent names, and the type's own checks (its catalog record). Returns the problems found; empty
@@ -23,11 +31,8 @@ export function swarmRuleProblems(request: SwarmRequest): string[] {
   const problems: string[] = [];
   const type = request.swarm_type;
   const record = swarmTypeRecord(type);
-  // What the worker opens the run with (openingText): a blank task, or `messages` that hold no
-  // message (`{}`, `{messages: []}`), give the agents nothing to work on.
-  const hasInput =
-    Boolean(request.task?.trim()) || Boolean(request.tasks?.length) || messageList(request.messages).length > 0;
-  if (!hasInput) problems.push("Give the swarm something to do: one of task, tasks or messages is required");
+  if (!hasSwarmInput(request))
+    problems.push("Give the swarm something to do: one of task, tasks or messages is required");
   if (!record?.available)
     problems.push(`swarm_type '${type}' is not available yet on this service (see GET /v1/swarms/available)`);
   const countProblem = record && agentCountProblem(type, record.agents, request.agents?.length ?? 0);

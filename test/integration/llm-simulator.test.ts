@@ -8,6 +8,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
+import { parseArgs } from "../../scripts/llm-simulator/main";
 import { createSimulator, type Simulator } from "../../scripts/llm-simulator/server";
 
 type Params = ChatCompletionCreateParamsNonStreaming;
@@ -227,7 +228,7 @@ describe("LLM simulator", function () {
       expect(roomy.choices[0].message.content).to.equal(full);
     });
 
-    it("refuses an output cap above a listed model's limit as OpenAI does (400 naming the limit); any other model takes any cap", async () => {
+    it("refuses an output cap above a listed model's limit as OpenAI does (400 naming the limit); any other known model takes any cap", async () => {
       for (const param of ["max_tokens", "max_completion_tokens"] as const) {
         const err = await client.chat.completions
           .create({ model: "gpt-3.5-turbo", messages: user("long"), [param]: 8192 })
@@ -251,7 +252,7 @@ describe("LLM simulator", function () {
       });
       expect(atLimit.choices[0].finish_reason).to.equal("stop");
       const unlisted = await client.chat.completions.create({
-        model: "my-own-model",
+        model: "o3",
         messages: user("hi"),
         max_tokens: 1e6,
       });
@@ -663,6 +664,62 @@ describe("LLM simulator", function () {
       const res = await retrying.chat.completions.create(params);
       expect(res.choices[0].finish_reason).to.equal("stop");
       expect(sim.journal.map((e) => e.status)).to.deep.equal([429, 429, 200]);
+    });
+  });
+
+  describe("unknown models", () => {
+    const notFound = (model: string) => ({
+      message: `The model \`${model}\` does not exist or you do not have access to it.`,
+      type: "invalid_request_error",
+      param: null,
+      code: "model_not_found",
+    });
+    const refusal = (call: Promise<unknown>) =>
+      call.then(
+        () => undefined,
+        (e: unknown) => e as InstanceType<typeof OpenAI.NotFoundError>,
+      );
+
+    it("refuses a model name it does not know as OpenAI does (404 model_not_found), streamed or not, and journals it", async () => {
+      sim.clearJournal();
+      for (const stream of [false, true]) {
+        const err = await refusal(client.chat.completions.create({ model: "gtp-4o", messages: user("hi"), stream }));
+        expect(err).to.be.instanceOf(OpenAI.NotFoundError);
+        expect(err!.error).to.deep.equal(notFound("gtp-4o"));
+      }
+      expect(sim.journal.map((entry) => entry.status)).to.deep.equal([404, 404]);
+      const embedding = await refusal(client.embeddings.create({ model: "text-embeding-3-small", input: "x" }));
+      expect(embedding).to.be.instanceOf(OpenAI.NotFoundError);
+      expect(embedding!.error).to.deep.equal(notFound("text-embeding-3-small"));
+    });
+
+    it("answers the catalogue's models, with or without a routing prefix, and the listed ones", async () => {
+      for (const model of [
+        "gpt-4o-mini",
+        "openai/gpt-4o",
+        "claude-sonnet-4-20250514",
+        "groq/llama-3.3-70b-versatile",
+        "o3",
+      ]) {
+        const res = await client.chat.completions.create({ model, messages: user("hi") });
+        expect(res.model).to.equal(model);
+      }
+    });
+
+    it("answers any name with the catch-all on (a gateway's behaviour), and refuses it again once off", async () => {
+      sim.acceptAnyModel(true);
+      try {
+        const res = await client.chat.completions.create({ model: "my-own-model", messages: user("hi") });
+        expect(res.choices[0].finish_reason).to.equal("stop");
+      } finally {
+        sim.acceptAnyModel(false);
+      }
+      const err = await refusal(client.chat.completions.create({ model: "my-own-model", messages: user("hi") }));
+      expect(err).to.be.instanceOf(OpenAI.NotFoundError);
+    });
+
+    it("starts with the catch-all from the command line (--any-model)", () => {
+      expect(parseArgs(["--any-model", "--port", "0"])).to.deep.equal({ host: "127.0.0.1", port: 0, anyModel: true });
     });
   });
 

@@ -3,6 +3,9 @@ import { harness, type Harness } from "../helpers/harness";
 import { request } from "../helpers/http";
 import { callsMentioning, uniqueMarker } from "../helpers/swarm";
 
+/** A model Together AI serves (Apiary's catalogue lists it), so the simulator answers it as the provider would. */
+const TOGETHER_MODEL = "together/meta-llama/Llama-3.3-70B-Instruct-Turbo";
+
 /**
  * Provider options are an allow-list (shared/llm/provider-options.ts): what a gateway acts on is
  * refused naming the key on every path that takes options, chat completions included, before any
@@ -70,24 +73,26 @@ describe("provider options (the allow-list)", () => {
   it("sends a provider's documented extra (top_k) to a model of that provider, from llm_args and from a chat body", async function () {
     this.timeout(30_000);
     const marker = uniqueMarker("topk");
+    // A local vLLM serves whatever model it loaded, under any name: the simulator's catch-all plays it.
+    h.sim.acceptAnyModel(true);
     const agent = await request(h.baseUrl, "POST", "/v1/agent/completions", {
       key,
       body: {
         agent_config: { agent_name: "Sampler", model_name: "vllm/qwen", llm_args: { top_k: 40, min_p: 0.05 } },
         task: `${marker} agent`,
       },
-    });
+    }).finally(() => h.sim.acceptAnyModel(false));
     expect(agent.status, JSON.stringify(agent.body)).to.equal(200);
     const chat = await request(h.baseUrl, "POST", "/v1/chat/completions", {
       key,
-      body: { model: "together/llama", messages: [{ role: "user", content: `${marker} chat` }], top_k: 7, store: true },
+      body: { model: TOGETHER_MODEL, messages: [{ role: "user", content: `${marker} chat` }], top_k: 7, store: true },
     });
     expect(chat.status, JSON.stringify(chat.body)).to.equal(200);
     const calls = callsMentioning(h, marker);
     const agentCall = calls.find((c) => JSON.stringify(c.messages).includes(`${marker} agent`));
     const chatCall = calls.find((c) => JSON.stringify(c.messages).includes(`${marker} chat`));
     expect(agentCall).to.include({ model: "vllm/qwen", top_k: 40, min_p: 0.05 });
-    expect(chatCall).to.include({ model: "together/llama", top_k: 7 });
+    expect(chatCall).to.include({ model: TOGETHER_MODEL, top_k: 7 });
     expect(chatCall).not.to.have.property("store");
   });
 });

@@ -231,7 +231,7 @@ export async function executeRun<R extends ExecutedRun>(
     } else {
       const cause = failureCauseOf(err);
       countEnded(run, "failed", cause);
-      env.events?.emit({ type: "error", error: err.message });
+      env.events?.emit({ type: "error", error: error.message });
       // Only the service's own faults are errors: a run its request made fail is a warning.
       ctx.logger[cause === "service" ? "error" : "warn"]({ runId, cause, err: err.message }, "run failed");
     }

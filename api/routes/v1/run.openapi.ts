@@ -47,7 +47,7 @@ export const runErrorResponses: Record<number, ResponseSpec> = {
   },
   500: {
     ...apiError(
-      "The run failed, with the failure's own `code` (as `GET /v1/jobs/{job_id}` gives it: `LLM_CALL_FAILED`, `AGENT_FAILED`, `BUDGET_EXCEEDED`, `EGRESS_REFUSED`…; `RUN_FAILED` when there is none), `job_id`, the failing `agent`, each agent's outcome (`agents`) and what it spent (`usage`); never a transcript dressed as success",
+      "The run failed, with the failure's own `code` (as `GET /v1/jobs/{job_id}` gives it: `LLM_CALL_FAILED`, `AGENT_FAILED`, `BUDGET_EXCEEDED`, `EGRESS_REFUSED`…; `RUN_FAILED` when there is none), `job_id`, the failing `agent`, each agent's outcome (`agents`) and what it spent (`usage`); never a transcript dressed as success. A model its provider does not have ends the run as the 400 `UNKNOWN_MODEL` instead, with the same fields",
     ),
     headers: shouldRetry(false),
   },

@@ -40,7 +40,9 @@ function checkedChatRun(chat: Record<string, unknown>): ChatAsRun {
   if (error) {
     const field = String(error.details[0]?.path[0] ?? "");
     const message = error.details.map((d) => d.message.replace(/"/g, "'")).join("; ");
-    throw new BadRequestError(message, { param: RESPONSES_PARAM[field] ?? (field || null) }, "INVALID_REQUEST");
+    // The codes the chat path's own schema failures carry: a missing parameter, or a value refused.
+    const code = error.details[0]?.type === "any.required" ? "MISSING_REQUIRED_PARAMETER" : "INVALID_VALUE";
+    throw new BadRequestError(message, { param: RESPONSES_PARAM[field] ?? (field || null) }, code);
   }
   return chatRunOf(value as ChatCompletionRequest);
 }

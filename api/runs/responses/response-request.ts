@@ -98,7 +98,9 @@ export function responseAsChat(body: ResponseCreateBody, earlier: ChatRunMessage
     ...earlier,
     ...chatMessagesOf(input),
   ];
-  if (input.length === 0) refuse("input is required: the items the model answers.", "input");
+  // Worded and coded as a missing parameter is on every OpenAI path (docs/errors.md).
+  if (input.length === 0)
+    throw new BadRequestError("Missing required parameter: 'input'.", { param: "input" }, "MISSING_REQUIRED_PARAMETER");
   const format = body.text?.format;
   const chat = {
     model: body.model,

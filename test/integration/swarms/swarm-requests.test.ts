@@ -30,14 +30,15 @@ describe("swarm completion request handling", () => {
   after(async () => images?.close());
 
   describe("refusals", () => {
-    it("400 when there is no task, tasks or messages, before any LLM call", async () => {
+    it("422 at body.task (a missing task, as on every endpoint) when there is no task, tasks or messages, before any LLM call", async () => {
       for (const body of [{}, { task: "" }, { tasks: [] }, { messages: [] }]) {
         const res = await postSwarm(h, key, { swarm_type: "SequentialWorkflow", agents: [agent("Lonely")], ...body });
-        expect(res.status, JSON.stringify(body)).to.equal(400);
-        expect(res.body.detail)
-          .to.be.a("string")
-          .and.match(/task, tasks or messages/);
-        expect(res.body.status_code).to.equal(400);
+        expect(res.status, JSON.stringify(body)).to.equal(422);
+        expect(res.body).to.include({ code: "VALIDATION_ERROR", status_code: 422 });
+        expect(res.body.detail).to.have.length(1);
+        expect(res.body.detail[0]).to.include({ type: "any.required" });
+        expect(res.body.detail[0].loc).to.deep.equal(["body", "task"]);
+        expect(res.body.detail[0].msg).to.match(/'tasks' or 'messages'/);
       }
     });
 
