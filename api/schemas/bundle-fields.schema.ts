@@ -26,7 +26,7 @@ const items = Joi.array()
  */
 const bundleFields = { ...listingFields, items };
 
-/** `POST /api/publish/bundle` body (docs/marketplace-bundles.md lists its fields); a price when not free is checked after. */
+/** `POST /api/v1/publish/bundle` body (docs/marketplace-bundles.md lists its fields); a price when not free is checked after. */
 export const publishBundleSchema = Joi.object({
   ...bundleFields,
   name: bundleFields.name.required(),

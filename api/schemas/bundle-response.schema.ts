@@ -15,7 +15,7 @@ const bundleRecordSchema = promptRecordSchema
   .keys({ items: Joi.array().items(bundleItemSchema).required() })
   .id("BundleRecord");
 
-/** `POST /api/publish/bundle` success. */
+/** `POST /api/v1/publish/bundle` success. */
 export const publishBundleResponseSchema = Joi.object({
   success: Joi.valid(true).required(),
   id: Joi.string().required(),

@@ -29,7 +29,7 @@ export interface UpdateBundleResult extends PublishBundleResult {
 }
 
 /**
- * `POST /api/publish/bundle`: a bundle listing of the caller's own prompts and agents, created as a prompt is
+ * `POST /api/v1/publish/bundle`: a bundle listing of the caller's own prompts and agents, created as a prompt is
  * (duplicate of the caller's bundles, today's limit, content validation, the seller's trust for a paid one, the price,
  * the image, then review), in the same table with `kind` bundle, its members written in the same transaction. The
  * description is the text content validation reads as a prompt's: the members were each validated on their own.

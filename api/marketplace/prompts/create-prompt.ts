@@ -168,7 +168,7 @@ async function insertCounted(
 }
 
 /**
- * `POST /api/add-prompt` (and `POST /api/add-agent` and `POST /api/publish/bundle`, listings of `kind` agent and
+ * `POST /api/add-prompt` (and `POST /api/add-agent` and `POST /api/v1/publish/bundle`, listings of `kind` agent and
  * bundle, with their `ListingExtras`): the cheap refusals first (duplicate, daily limit, then for a token the launcher's metadata
  * limits and the wallet's balance), then content validation, the price and the image, then the
  * counted insert, then the token launch. Nothing is stored when any step before the insert fails.

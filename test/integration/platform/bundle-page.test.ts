@@ -28,7 +28,7 @@ describe("bundle listing page in a browser", function () {
     const first = await approvedPrompt(seller.key, "Changelog <b>writer</b>");
     const second = await approvedPrompt(seller.key, "Announcement drafter");
     const name = `Release kit <script>alert(1)</script> ${randomUUID().slice(0, 8)}`;
-    const published = await post(platform.url, "/api/publish/bundle", seller.key, {
+    const published = await post(platform.url, "/api/v1/publish/bundle", seller.key, {
       name,
       items: [second, first],
       description: "Everything to ship release notes, from changelog to announcement.",

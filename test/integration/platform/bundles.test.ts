@@ -5,7 +5,7 @@ import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
 import { moderate, post, promptBody, promptsPlatform, type PromptsPlatform } from "../../helpers/prompts";
 
-/** A valid `POST /api/publish/bundle` body over these listings. */
+/** A valid `POST /api/v1/publish/bundle` body over these listings. */
 function bundleBody(items: string[], overrides: Record<string, unknown> = {}): Record<string, any> {
   const marker = randomUUID().slice(0, 8);
   return {
@@ -44,7 +44,7 @@ const BUNDLE_RECORD_FIELDS = [
   "user_id",
 ];
 
-describe("bundles: POST /api/publish/bundle, /api/edit-bundle, /api/query-bundles", function () {
+describe("bundles: POST /api/v1/publish/bundle, /api/edit-bundle, /api/query-bundles", function () {
   this.timeout(60_000);
   let h: Harness;
   let platform: PromptsPlatform;
@@ -86,14 +86,14 @@ describe("bundles: POST /api/publish/bundle, /api/edit-bundle, /api/query-bundle
     return res.body.id as string;
   };
   const publish = (key: string | null, body: Record<string, unknown>, url = platform.url) =>
-    post(url, "/api/publish/bundle", key, body);
+    post(url, "/api/v1/publish/bundle", key, body);
   const newBundle = async (key: string, items: string[], overrides: Record<string, unknown> = {}) => {
     const res = await publish(key, bundleBody(items, overrides));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.id as string;
   };
 
-  describe("POST /api/publish/bundle", () => {
+  describe("POST /api/v1/publish/bundle", () => {
     it("stores a bundle of the caller's prompt and agent waiting for review, its members in the order given", async () => {
       const prompt = await newPrompt(owner.key);
       const agent = await newAgent(owner.key);

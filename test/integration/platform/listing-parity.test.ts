@@ -58,7 +58,7 @@ const KINDS: ListingKind[] = [
   },
   {
     kind: "bundle",
-    add: "/api/publish/bundle",
+    add: "/api/v1/publish/bundle",
     edit: "/api/edit-bundle",
     query: "/api/query-bundles",
     notFound: "BUNDLE_NOT_FOUND",

@@ -20,7 +20,7 @@ const badRequest = platformError(
 export const bundleOperations: Operation[] = [
   {
     method: "post",
-    path: "/api/publish/bundle",
+    path: "/api/v1/publish/bundle",
     summary: "List a bundle of one's own prompts and agents on the marketplace",
     description:
       "Created as a prompt is (`POST /api/add-prompt`): the same duplicate rule (the same members as another of the caller's bundles), daily limits, content validation, trust, price and review. Buyers see a bundle once it and every member are approved.",
@@ -52,7 +52,7 @@ export const bundleOperations: Operation[] = [
   {
     method: "post",
     path: "/api/edit-bundle",
-    summary: "Update one's own bundle: `id` and any field of `POST /api/publish/bundle`",
+    summary: "Update one's own bundle: `id` and any field of `POST /api/v1/publish/bundle`",
     tags: ["Bundles"],
     access: "platform",
     request: { body: editBundleSchema },

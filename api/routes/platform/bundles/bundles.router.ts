@@ -17,7 +17,7 @@ import { documentRoutes } from "../../../openapi/operation";
 import { bundleOperations } from "./bundles.openapi";
 
 /**
- * Bundles on the marketplace: `POST /api/publish/bundle`, `POST /api/edit-bundle` and `POST /api/query-bundles`, with
+ * Bundles on the marketplace: `POST /api/v1/publish/bundle`, `POST /api/edit-bundle` and `POST /api/query-bundles`, with
  * the prompt routes' authentication, body limits and errors (see `promptsRouter`).
  */
 export function bundlesRouter(deps: ApiDeps, services: PlatformServices): Router {
@@ -28,7 +28,7 @@ export function bundlesRouter(deps: ApiDeps, services: PlatformServices): Router
   const openBody = jsonBody(`${QUERY_PROMPTS_BODY_KB}kb`);
 
   router.post<PlatformState & BodyState<BundleFields>>(
-    "/api/publish/bundle",
+    "/api/v1/publish/bundle",
     signedIn,
     body,
     validatePlatformBody<BundleFields>(publishBundleSchema, crossFieldProblems),
