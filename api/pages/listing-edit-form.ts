@@ -78,3 +78,29 @@ export function editBodyOf(row: PromptRow, posted: ListingForm): Record<string, 
   if (changed("useCases")) body.useCases = useCasesOf(posted.useCases);
   return body;
 }
+
+/** An empty form, for a new prompt (free unless the person says otherwise). */
+export const EMPTY_FORM: ListingForm = {
+  name: "",
+  description: "",
+  text: "",
+  tags: "",
+  category: "",
+  free: true,
+  priceUsd: "",
+  useCases: "",
+};
+
+/** The `POST /api/add-prompt` body the posted new-prompt form stands for; the route's schema checks it next. */
+export function newPromptBodyOf(posted: ListingForm): Record<string, unknown> {
+  return {
+    name: posted.name,
+    prompt: posted.text,
+    description: posted.description,
+    useCases: useCasesOf(posted.useCases),
+    tags: posted.tags,
+    ...(posted.category ? { category: posted.category } : {}),
+    is_free: posted.free,
+    ...(posted.free ? {} : { price_usd: posted.priceUsd === "" ? null : posted.priceUsd }),
+  };
+}

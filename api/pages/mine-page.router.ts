@@ -7,12 +7,15 @@ import type { ApiDeps } from "../deps";
 import { validPlatformBody } from "../http/validate";
 import { editAgent } from "../marketplace/agents/agent-listings";
 import type { PlatformServices } from "../marketplace/platform-services";
+import { createPrompt } from "../marketplace/prompts/create-prompt";
+import { crossFieldProblems, type PromptFields } from "../marketplace/prompts/prompt-record";
 import { editPrompt, type PromptEdit } from "../marketplace/prompts/update-prompt";
+import { addPromptSchema } from "../schemas/add-prompt.schema";
 import { documentRoutes } from "../openapi/operation";
 import { PlatformError } from "../platform-error";
 import { editAgentSchema } from "../schemas/agent-listing-fields.schema";
 import { editPromptSchema } from "../schemas/edit-prompt.schema";
-import { editBodyOf, formOf, postedForm, type ListingForm } from "./listing-edit-form";
+import { editBodyOf, EMPTY_FORM, formOf, newPromptBodyOf, postedForm, type ListingForm } from "./listing-edit-form";
 import { presentListingCard } from "./listing-card.presenter";
 import { minePageOperations } from "./marketplace-pages.openapi";
 import { pageErrors } from "./page-errors";
@@ -25,6 +28,7 @@ const MINE_PATH = "/platform/mine";
 /** How many of a seller's listings the page lists, newest first. */
 const MINE_LENGTH = 100;
 const SAVED_NOTICE = "Saved. A change to what buyers see waits for a moderator's review again.";
+const CREATED_NOTICE = "Created. Your prompt waits for a moderator's review before it is on the marketplace.";
 
 async function renderMine(ctx: Context, deps: Pick<ApiDeps, "ds">, viewer: PageViewer, notice: string | null) {
   const rows = await listOwnListings(deps.ds, viewer.userId, MINE_LENGTH);
@@ -65,8 +69,9 @@ async function saveEdit(
 
 /**
  * `/platform/mine`: a signed-in person's prompts and agents in every review status, with the
- * moderator's reason, and an edit form for each that saves as `POST /api/edit-prompt` and
- * `/api/edit-agent` do. Another person's listing, or an unknown id, is a 404 page.
+ * moderator's reason, an edit form for each that saves as `POST /api/edit-prompt` and
+ * `/api/edit-agent` do, and a new-prompt form that creates as `POST /api/add-prompt` does.
+ * Another person's listing, or an unknown id, is a 404 page.
  */
 export function minePageRouter(deps: ApiDeps, services: PlatformServices): Router {
   const router = new Router();
@@ -75,7 +80,31 @@ export function minePageRouter(deps: ApiDeps, services: PlatformServices): Route
   router.get(MINE_PATH, async (ctx) => {
     const viewer = viewerOf(ctx);
     if (!viewer) return renderSignIn(ctx, 401, { next: MINE_PATH });
-    await renderMine(ctx, deps, viewer, ctx.query.saved === "1" ? SAVED_NOTICE : null);
+    const notice = ctx.query.saved === "1" ? SAVED_NOTICE : ctx.query.created === "1" ? CREATED_NOTICE : null;
+    await renderMine(ctx, deps, viewer, notice);
+  });
+
+  router.get(`${MINE_PATH}/new`, async (ctx) => {
+    if (!viewerOf(ctx)) return renderSignIn(ctx, 401, { next: `${MINE_PATH}/new` });
+    renderPage(ctx, 200, "listing-new", { form: EMPTY_FORM, error: null });
+  });
+
+  // A new prompt is made as `POST /api/add-prompt` makes one: its schema and joined rules, then createPrompt
+  // (duplicates, daily limits, content validation, price, review).
+  router.post(`${MINE_PATH}/new`, signedInForm(`${MINE_PATH}/new`), async (ctx) => {
+    const viewer = viewerOf(ctx)!;
+    const posted = postedForm((name) => formField(ctx, name));
+    try {
+      const fields = validPlatformBody<PromptFields>(addPromptSchema, newPromptBodyOf(posted), crossFieldProblems);
+      await createPrompt(deps, services, callerOf(viewer), fields);
+    } catch (err) {
+      if (err instanceof PlatformError)
+        return renderPage(ctx, err.status, "listing-new", { form: posted, error: err.message });
+      throw err;
+    }
+    if (viewer.via === "header") return renderMine(ctx, deps, viewer, CREATED_NOTICE);
+    ctx.status = 303;
+    ctx.redirect(`${MINE_PATH}?created=1`);
   });
 
   router.get(`${MINE_PATH}/:id/edit`, async (ctx) => {

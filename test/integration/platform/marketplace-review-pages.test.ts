@@ -284,5 +284,42 @@ describe("marketplace review pages in a browser", function () {
       const [stored] = await h.deps.ds.query(`SELECT status FROM prompts WHERE id = $1`, [id]);
       expect(stored.status).to.equal("approved");
     });
+
+    it("creates a prompt as add-prompt does: pending, refused with the route's message when a rule is broken", async () => {
+      const seller = await sessionUser(h.deps.ds, "seller");
+      const name = `New from the form ${seller.id.slice(0, 8)}`;
+      const page = await newPage({ sessionToken: seller.token });
+      await page.goto("/platform/mine");
+      await Promise.all([page.waitForURL(/\/new$/), page.getByRole("link", { name: "New prompt" }).click()]);
+      await page.getByLabel("Name", { exact: true }).fill(name);
+      await page.getByLabel("Description", { exact: true }).fill("Drafts release notes from merged changes");
+      await page.getByLabel("Prompt text").fill("Hi");
+      await page.getByLabel("Use cases (one a line: title: description)").fill("Weekly: Summarise the week");
+      await page.getByLabel("Tags (comma-separated)").fill("writing, release");
+      const refused = page.waitForResponse((r) => r.request().method() === "POST");
+      await page.getByRole("button", { name: "Create" }).click();
+      expect((await refused).status()).to.equal(400);
+      expect(await text(page, "error")).to.match(/'prompt'/);
+      expect(await page.getByLabel("Name", { exact: true }).inputValue()).to.equal(name);
+
+      await page
+        .getByLabel("Prompt text")
+        .fill(`You write clear, friendly release notes from a list of merged changes, grouped by theme. ${name}`);
+      await Promise.all([page.waitForURL(/created=1/), page.getByRole("button", { name: "Create" }).click()]);
+      const [stored] = await h.deps.ds.query(
+        `SELECT status, kind, tags, use_cases, is_free FROM prompts WHERE user_id = $1 AND name = $2`,
+        [seller.id, name],
+      );
+      expect(stored).to.deep.equal({
+        status: "pending",
+        kind: "prompt",
+        tags: "writing, release",
+        use_cases: [{ title: "Weekly", description: "Summarise the week" }],
+        is_free: true,
+      });
+      const row = page.locator('[data-field="results"] > li', { hasText: name });
+      expect(await row.locator('[data-field="listing-status"]').innerText()).to.equal("pending");
+      expect(await homeFinds(name)).to.equal(false);
+    });
   });
 });
