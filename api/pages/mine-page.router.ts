@@ -16,6 +16,7 @@ import { PlatformError } from "../platform-error";
 import { editAgentSchema } from "../schemas/agent-listing-fields.schema";
 import { editPromptSchema } from "../schemas/edit-prompt.schema";
 import { editBodyOf, EMPTY_FORM, formOf, newPromptBodyOf, postedForm, type ListingForm } from "./listing-edit-form";
+import { unstorableFormField, unstorableMessage } from "./storable-form";
 import { presentListingCard } from "./listing-card.presenter";
 import { minePageOperations } from "./marketplace-pages.openapi";
 import { pageErrors } from "./page-errors";
@@ -94,6 +95,9 @@ export function minePageRouter(deps: ApiDeps, services: PlatformServices): Route
   router.post(`${MINE_PATH}/new`, signedInForm(`${MINE_PATH}/new`), async (ctx) => {
     const viewer = viewerOf(ctx)!;
     const posted = postedForm((name) => formField(ctx, name));
+    const unstorable = unstorableFormField(ctx);
+    if (unstorable)
+      return renderPage(ctx, 400, "listing-new", { form: EMPTY_FORM, error: unstorableMessage(unstorable) });
     try {
       const fields = validPlatformBody<PromptFields>(addPromptSchema, newPromptBodyOf(posted), crossFieldProblems);
       await createPrompt(deps, services, callerOf(viewer), fields);
@@ -119,6 +123,8 @@ export function minePageRouter(deps: ApiDeps, services: PlatformServices): Route
     const viewer = viewerOf(ctx)!;
     const row = await findOwnListing(deps.ds, ctx.params.id, viewer.userId);
     if (!row) return renderNotFound(ctx, "listing of yours");
+    const unstorable = unstorableFormField(ctx);
+    if (unstorable) return renderEdit(ctx, 400, row, formOf(row), unstorableMessage(unstorable));
     const posted = postedForm((name) => formField(ctx, name));
     const body = editBodyOf(row, posted);
     try {

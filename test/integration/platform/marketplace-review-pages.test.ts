@@ -321,5 +321,42 @@ describe("marketplace review pages in a browser", function () {
       expect(await row.locator('[data-field="listing-status"]').innerText()).to.equal("pending");
       expect(await homeFinds(name)).to.equal(false);
     });
+
+    it("answers a form field Postgres cannot store with a 400 page, never a 500, and stores nothing", async () => {
+      const seller = await sessionUser(h.deps.ds, "seller");
+      const mod = await moderator();
+      const id = await createPrompt(h.deps.ds, seller.id, {
+        name: "Hostile target",
+        status: "pending",
+        created_at: longAgo,
+      });
+      const [{ updated_at }] = await h.deps.ds.query(`SELECT updated_at FROM prompts WHERE id = $1`, [id]);
+      const post = (path: string, token: string, fields: Record<string, string>) =>
+        fetch(`${h.platformUrl}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(fields),
+        });
+      const edit = await post(`/platform/mine/${id}/edit`, seller.token, { name: "Bad\u0000name", text: "x" });
+      expect(edit.status).to.equal(400);
+      expect(await edit.text()).to.include("&#39;name&#39; holds a character that cannot be stored");
+      const created = await post("/platform/mine/new", seller.token, {
+        name: "New\u0000one",
+        text: "Some prompt text",
+      });
+      expect(created.status).to.equal(400);
+      const decided = await post(`/platform/moderation/${id}`, mod.token, {
+        decision: "reject",
+        reason: "Spam\u0000",
+        updated_at: new Date(updated_at).toISOString(),
+      });
+      expect(decided.status).to.equal(400);
+      const [row] = await h.deps.ds.query(`SELECT name, status FROM prompts WHERE id = $1`, [id]);
+      expect(row).to.deep.equal({ name: "Hostile target", status: "pending" });
+      const [{ count }] = await h.deps.ds.query(`SELECT count(*)::int AS count FROM prompts WHERE user_id = $1`, [
+        seller.id,
+      ]);
+      expect(count).to.equal(1);
+    });
   });
 });
