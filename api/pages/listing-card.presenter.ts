@@ -1,11 +1,11 @@
-import type { PromptRow } from "../../shared/db/entities/prompt.entity";
+import type { ListingKind, PromptRow } from "../../shared/db/entities/prompt.entity";
 import { listingPath } from "../marketplace/prompts/prompt-record";
 import { formatUsd, pageDate, type PageDate } from "./page-format";
 
 /** A listing as the marketplace, "mine" and moderation pages list it: never its text. */
 export interface ListingCard {
   id: string;
-  kind: "prompt" | "agent";
+  kind: ListingKind;
   href: string;
   name: string;
   description: string;

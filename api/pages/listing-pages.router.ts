@@ -25,10 +25,10 @@ export function listingPagesRouter(deps: Pick<ApiDeps, "ds" | "sessions">): Rout
     const viewerId = viewerOf(ctx)?.userId ?? null;
     const prompt = await findPromptPage(deps.ds, ctx.params.id, viewerId);
     if (!prompt) return renderNotFound(ctx, "prompt");
-    // Agent listings were once given `/prompt/{id}` as their listing URL: those links keep working.
-    if (prompt.kind === "agent") {
+    // Agent listings were once given `/prompt/{id}` as their listing URL: those links keep working (a bundle's too).
+    if (prompt.kind !== "prompt") {
       ctx.status = 301;
-      return ctx.redirect(listingPath(prompt.id, "agent"));
+      return ctx.redirect(listingPath(prompt.id, prompt.kind));
     }
     renderPage(ctx, 200, "prompt", { prompt: presentPromptPage(prompt, viewerId) });
   });

@@ -37,3 +37,46 @@ export const moderationPageOperations: Operation[] = [
     byId,
   ),
 ];
+
+export const minePageOperations: Operation[] = [
+  page("get", "/platform/mine", "The signed-in person's prompts and agents, in every review status", {
+    200: html("The listings, each with its status, the moderator's reason and an edit link"),
+    401: html("Not signed in: the sign-in page"),
+  }),
+  page("get", "/platform/mine/new", "The new-prompt form", { 200: html("The form"), 401: html("Not signed in") }),
+  page(
+    "post",
+    "/platform/mine/new",
+    "Create a prompt (form fields `name`, `description`, `text`, `use_cases`, `tags`, `category`, `free`, `price_usd`, `_csrf`) as `POST /api/add-prompt` does",
+    {
+      200: html("With a session in `Authorization`: the listings, saying it was created"),
+      303: { description: "With the session cookie: to the listings, which say it was created" },
+      400: html("A field breaks its rule, a duplicate, or the content fails validation: the form again, saying why"),
+      401: html("Not signed in"),
+      403: html("Sent from another site, a missing or wrong CSRF token, or content refused as unsafe"),
+      429: html("A daily limit is reached: the form again, saying so"),
+    },
+  ),
+  page(
+    "get",
+    "/platform/mine/{id}/edit",
+    "The edit form of one of the signed-in person's listings",
+    { 200: html("The form"), 401: html("Not signed in"), 404: html("No such listing of theirs") },
+    byId,
+  ),
+  page(
+    "post",
+    "/platform/mine/{id}/edit",
+    "Save an edit (form fields `name`, `description`, `text`, `use_cases`, `tags`, `category`, `free`, `price_usd`, `_csrf`) as `POST /api/edit-prompt` or `/api/edit-agent` does",
+    {
+      200: html("With a session in `Authorization`: the listings, saying it was saved"),
+      303: { description: "With the session cookie: to the listings, which say it was saved" },
+      400: html("A field breaks its rule, or the content fails validation: the form again, saying why"),
+      401: html("Not signed in"),
+      403: html("Sent from another site, a missing or wrong CSRF token, or content refused as unsafe"),
+      404: html("No such listing of theirs"),
+      429: html("A daily limit is reached: the form again, saying so"),
+    },
+    byId,
+  ),
+];

@@ -1,4 +1,5 @@
 import Joi from "joi";
+import { isStorableText } from "../../shared/json/json-hazards";
 import type { PromptSearch } from "../../shared/db/prompt-listing-store";
 import { PRICE_FILTERS, SORTS } from "../marketplace/prompts/query-prompts";
 
@@ -9,7 +10,7 @@ const MAX_PAGE = 1_000;
 const MAX_TAGS = 5;
 const MAX_TAG_LENGTH = 50;
 
-export const LISTING_KINDS = ["all", "prompt", "agent"] as const;
+export const LISTING_KINDS = ["all", "prompt", "agent", "bundle"] as const;
 
 /**
  * The marketplace home's query string: every parameter optional, bounded and allow-listed (an
@@ -83,6 +84,10 @@ export function readMarketplaceQuery(
     .filter(([, value]) => Array.isArray(value))
     .map(([name]) => `'${name}' is given more than once`);
   if (repeated.length > 0) return { problems: repeated };
+  const unsearchable = Object.entries(raw)
+    .filter(([, value]) => typeof value === "string" && !isStorableText(value))
+    .map(([name]) => `'${name}' holds a character that cannot be searched for (a NUL character or a broken surrogate)`);
+  if (unsearchable.length > 0) return { problems: unsearchable };
   const { value, error } = marketplaceQuerySchema.validate(raw, { abortEarly: false, convert: true });
   const problems = error ? error.details.map((d) => d.message.replace(/"/g, "'")) : [];
   const tags = tagsOf(typeof value?.tags === "string" ? value.tags : "");

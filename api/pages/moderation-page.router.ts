@@ -9,6 +9,7 @@ import { moderatePrompt, type ModerationDecision } from "../marketplace/prompts/
 import { documentRoutes } from "../openapi/operation";
 import { PlatformError } from "../platform-error";
 import { moderatePromptSchema } from "../schemas/moderate-prompt.schema";
+import { unstorableFormField, unstorableMessage } from "./storable-form";
 import { presentListingCard } from "./listing-card.presenter";
 import { moderationPageOperations } from "./marketplace-pages.openapi";
 import { pageErrors } from "./page-errors";
@@ -61,6 +62,8 @@ async function renderQueue(
 
 /** The form's decision as the moderation route takes it; a rejection needs a reason here (its owner reads it). */
 function decisionOf(ctx: Context): ModerationDecision | string {
+  const unstorable = unstorableFormField(ctx);
+  if (unstorable) return unstorableMessage(unstorable);
   const action = formField(ctx, "decision");
   if (action !== "approve" && action !== "reject") return "Choose approve or reject.";
   const reason = formField(ctx, "reason").trim();

@@ -1,3 +1,4 @@
+import type { ListingKind } from "../../shared/db/entities/prompt.entity";
 import type { PromptPageRecord } from "../../shared/db/prompt-listing-store";
 import { tagsOf } from "./listing-card.presenter";
 import { formatAmount, formatUsd, pageDate, safeHttpUrl, storedImagePath, type PageDate } from "./page-format";
@@ -8,7 +9,7 @@ const NETWORK_CURRENCY = "SOL";
 /** What the prompt page template prints (for a prompt or an agent listing); every string is escaped by the template. */
 export interface PromptPageView {
   id: string;
-  kind: "prompt" | "agent";
+  kind: ListingKind;
   /** An agent's programming language and the packages it needs (empty for prompts). */
   language: string | null;
   requirements: { package: string; installation: string }[];

@@ -1,4 +1,4 @@
-import { config } from "../../../shared/config";
+import { promptListingUrl } from "../prompts/prompt-record";
 import type { BundleItem } from "../../../shared/db/bundle-item-store";
 import type { PromptRow } from "../../../shared/db/entities/prompt.entity";
 import { toPromptRecord, type PromptFields, type PromptRecord } from "../prompts/prompt-record";
@@ -31,7 +31,7 @@ export function bundleAsListing(fields: Partial<BundleFields>): Partial<PromptFi
 
 /** A bundle's public page: `{platform_url}/bundle/{id}`. */
 export function bundleListingUrl(id: string): string {
-  return `${config.http.platformUrl}/bundle/${id}`;
+  return promptListingUrl(id, "bundle");
 }
 
 /** The platform API's Bundle record: a listing's record with `items` (its members) for the text. */

@@ -158,12 +158,12 @@ export function promptValues(
   return values;
 }
 
-/** A listing's page on the platform, by kind: a prompt's at `/prompt/{id}`, an agent's at `/agent/{id}`. */
+/** A listing's page on the platform, by kind: `/prompt/{id}`, `/agent/{id}` or `/bundle/{id}`. */
 export function listingPath(id: string, kind: ListingKind = "prompt"): string {
-  return `${kind === "agent" ? "/agent" : "/prompt"}/${id}`;
+  return `/${kind}/${id}`;
 }
 
-/** A listing's public page: `{platform_url}/prompt/{id}`, or `{platform_url}/agent/{id}` for an agent. */
+/** A listing's public page: `{platform_url}` and its `listingPath`. */
 export function promptListingUrl(id: string, kind: ListingKind = "prompt"): string {
   return `${config.http.platformUrl}${listingPath(id, kind)}`;
 }

@@ -182,6 +182,9 @@ describe("marketplace home page in a browser", function () {
     expect(await problems("tags=a,b,c,d,e,f")).to.deep.equal(["'tags' may name at most 5 tags"]);
     expect(await problems("q=a&q=b")).to.deep.equal(["'q' is given more than once"]);
     expect(await problems("userFilter=x")).to.deep.equal(["'userFilter' is not a parameter of this page"]);
+    expect(await problems("q=a%00b")).to.deep.equal([
+      "'q' holds a character that cannot be searched for (a NUL character or a broken surrogate)",
+    ]);
     // A search made of pattern characters alone is a plain search, not an error (and no 500).
     expect((await names(await search({ q: "%_\\" }))).length).to.be.at.most(12);
   });

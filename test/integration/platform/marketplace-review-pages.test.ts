@@ -186,4 +186,177 @@ describe("marketplace review pages in a browser", function () {
       expect(row.status).to.equal("pending");
     });
   });
+
+  describe("my listings", () => {
+    it("lists a seller's prompts and agents in every status with the moderator's reason; others' are not theirs to edit", async () => {
+      const seller = await sessionUser(h.deps.ds, "seller");
+      await createPrompt(h.deps.ds, seller.id, { name: "Mine approved" });
+      await createPrompt(h.deps.ds, seller.id, { name: "Mine pending agent", status: "pending", kind: "agent" });
+      await createPrompt(h.deps.ds, seller.id, {
+        name: "Mine rejected",
+        status: "rejected",
+        moderation_reason: "Off topic",
+      });
+      const someone = await sessionUser(h.deps.ds, "someone");
+      const theirs = await createPrompt(h.deps.ds, someone.id, { name: "Someone else's" });
+
+      const page = await newPage({ sessionToken: seller.token });
+      expect((await page.goto("/platform/mine"))!.status()).to.equal(200);
+      const rows = page.locator('[data-field="results"] > li');
+      expect(await rows.locator('[data-field="listing-name"]').allInnerTexts()).to.have.members([
+        "Mine approved",
+        "Mine pending agent",
+        "Mine rejected",
+      ]);
+      const status = (name: string) =>
+        rows.filter({ hasText: name }).locator('[data-field="listing-status"]').innerText();
+      expect(await status("Mine approved")).to.equal("approved");
+      expect(await status("Mine pending agent")).to.equal("pending");
+      expect(await status("Mine rejected")).to.equal("rejected");
+      expect(
+        await rows.filter({ hasText: "Mine rejected" }).locator('[data-field="listing-review-reason"]').innerText(),
+      ).to.equal("Moderator's reason: Off topic");
+      expect(
+        await rows.filter({ hasText: "Mine pending agent" }).locator('[data-field="listing-kind"]').innerText(),
+      ).to.equal("Agent");
+
+      expect((await page.goto(`/platform/mine/${theirs}/edit`))!.status()).to.equal(404);
+      expect((await page.goto(`/platform/mine/not-an-id/edit`))!.status()).to.equal(404);
+      expect((await (await newPage()).goto("/platform/mine"))!.status()).to.equal(401);
+    });
+
+    it("saves an edit as the edit route does: an approved prompt whose text changed goes back to review and off the home page", async () => {
+      const seller = await sessionUser(h.deps.ds, "seller");
+      const name = `Editable ${seller.id.slice(0, 8)}`;
+      const id = await createPrompt(h.deps.ds, seller.id, {
+        name,
+        prompt: "You summarise meeting notes into decisions, owners and due dates.",
+        description: "Meeting notes into decisions",
+        use_cases: [{ title: "Stand-ups", description: "Daily notes" }],
+        tags: "meetings",
+      });
+      expect(await homeFinds(name)).to.equal(true);
+
+      const page = await newPage({ sessionToken: seller.token });
+      await page.goto("/platform/mine");
+      await Promise.all([page.waitForURL(/\/edit$/), page.getByRole("link", { name: `Edit ${name}` }).click()]);
+      expect(await page.getByLabel("Use cases (one a line: title: description)").inputValue()).to.equal(
+        "Stand-ups: Daily notes",
+      );
+
+      // A field that breaks its rule: the form again, saying so, and nothing stored.
+      await page.getByLabel("Name", { exact: true }).fill("x");
+      const refused = page.waitForResponse((r) => r.request().method() === "POST");
+      await page.getByRole("button", { name: "Save" }).click();
+      expect((await refused).status()).to.equal(400);
+      expect(await text(page, "error")).to.equal("'name' length must be at least 2 characters long");
+      expect(await page.getByLabel("Name", { exact: true }).inputValue()).to.equal("x");
+
+      await page.getByLabel("Name", { exact: true }).fill(name);
+      await page
+        .getByLabel("Prompt text")
+        .fill("You summarise meeting notes into decisions, owners, due dates and open questions.");
+      await Promise.all([page.waitForURL(/saved=1/), page.getByRole("button", { name: "Save" }).click()]);
+      expect(await text(page, "notice")).to.include("Saved");
+      const row = page.locator(`[data-listing-id="${id}"]`);
+      expect(await row.locator('[data-field="listing-status"]').innerText()).to.equal("pending");
+      const [stored] = await h.deps.ds.query(`SELECT status, prompt, name, tags FROM prompts WHERE id = $1`, [id]);
+      expect(stored).to.deep.equal({
+        status: "pending",
+        prompt: "You summarise meeting notes into decisions, owners, due dates and open questions.",
+        name,
+        tags: "meetings",
+      });
+      expect(await homeFinds(name)).to.equal(false);
+    });
+
+    it("keeps an approved listing approved when nothing buyers see changed", async () => {
+      const seller = await sessionUser(h.deps.ds, "seller");
+      const id = await createPrompt(h.deps.ds, seller.id, {
+        name: "Untouched",
+        kind: "agent",
+        description: "An agent",
+      });
+      const page = await newPage({ sessionToken: seller.token });
+      await page.goto(`/platform/mine/${id}/edit`);
+      expect(await page.getByLabel("Agent definition").count()).to.equal(1);
+      await Promise.all([page.waitForURL(/saved=1/), page.getByRole("button", { name: "Save" }).click()]);
+      const [stored] = await h.deps.ds.query(`SELECT status FROM prompts WHERE id = $1`, [id]);
+      expect(stored.status).to.equal("approved");
+    });
+
+    it("creates a prompt as add-prompt does: pending, refused with the route's message when a rule is broken", async () => {
+      const seller = await sessionUser(h.deps.ds, "seller");
+      const name = `New from the form ${seller.id.slice(0, 8)}`;
+      const page = await newPage({ sessionToken: seller.token });
+      await page.goto("/platform/mine");
+      await Promise.all([page.waitForURL(/\/new$/), page.getByRole("link", { name: "New prompt" }).click()]);
+      await page.getByLabel("Name", { exact: true }).fill(name);
+      await page.getByLabel("Description", { exact: true }).fill("Drafts release notes from merged changes");
+      await page.getByLabel("Prompt text").fill("Hi");
+      await page.getByLabel("Use cases (one a line: title: description)").fill("Weekly: Summarise the week");
+      await page.getByLabel("Tags (comma-separated)").fill("writing, release");
+      const refused = page.waitForResponse((r) => r.request().method() === "POST");
+      await page.getByRole("button", { name: "Create" }).click();
+      expect((await refused).status()).to.equal(400);
+      expect(await text(page, "error")).to.match(/'prompt'/);
+      expect(await page.getByLabel("Name", { exact: true }).inputValue()).to.equal(name);
+
+      await page
+        .getByLabel("Prompt text")
+        .fill(`You write clear, friendly release notes from a list of merged changes, grouped by theme. ${name}`);
+      await Promise.all([page.waitForURL(/created=1/), page.getByRole("button", { name: "Create" }).click()]);
+      const [stored] = await h.deps.ds.query(
+        `SELECT status, kind, tags, use_cases, is_free FROM prompts WHERE user_id = $1 AND name = $2`,
+        [seller.id, name],
+      );
+      expect(stored).to.deep.equal({
+        status: "pending",
+        kind: "prompt",
+        tags: "writing, release",
+        use_cases: [{ title: "Weekly", description: "Summarise the week" }],
+        is_free: true,
+      });
+      const row = page.locator('[data-field="results"] > li', { hasText: name });
+      expect(await row.locator('[data-field="listing-status"]').innerText()).to.equal("pending");
+      expect(await homeFinds(name)).to.equal(false);
+    });
+
+    it("answers a form field Postgres cannot store with a 400 page, never a 500, and stores nothing", async () => {
+      const seller = await sessionUser(h.deps.ds, "seller");
+      const mod = await moderator();
+      const id = await createPrompt(h.deps.ds, seller.id, {
+        name: "Hostile target",
+        status: "pending",
+        created_at: longAgo,
+      });
+      const [{ updated_at }] = await h.deps.ds.query(`SELECT updated_at FROM prompts WHERE id = $1`, [id]);
+      const post = (path: string, token: string, fields: Record<string, string>) =>
+        fetch(`${h.platformUrl}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(fields),
+        });
+      const edit = await post(`/platform/mine/${id}/edit`, seller.token, { name: "Bad\u0000name", text: "x" });
+      expect(edit.status).to.equal(400);
+      expect(await edit.text()).to.include("&#39;name&#39; holds a character that cannot be stored");
+      const created = await post("/platform/mine/new", seller.token, {
+        name: "New\u0000one",
+        text: "Some prompt text",
+      });
+      expect(created.status).to.equal(400);
+      const decided = await post(`/platform/moderation/${id}`, mod.token, {
+        decision: "reject",
+        reason: "Spam\u0000",
+        updated_at: new Date(updated_at).toISOString(),
+      });
+      expect(decided.status).to.equal(400);
+      const [row] = await h.deps.ds.query(`SELECT name, status FROM prompts WHERE id = $1`, [id]);
+      expect(row).to.deep.equal({ name: "Hostile target", status: "pending" });
+      const [{ count }] = await h.deps.ds.query(`SELECT count(*)::int AS count FROM prompts WHERE user_id = $1`, [
+        seller.id,
+      ]);
+      expect(count).to.equal(1);
+    });
+  });
 });
