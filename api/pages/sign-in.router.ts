@@ -25,7 +25,7 @@ const MAX_EMAIL_LENGTH = 254;
  * hands the browser one as `GET /platform/sign-in?token=…` (a redirect) that only offers the
  * sign-in: the page names the account and the person at the browser confirms with a form post,
  * as they do when they paste a token (`token`). A link from another site cannot sign anyone in.
- * OpenID Connect has a router of its own. `POST /platform/sign-out` ends the session.
+ * `POST /platform/sign-out` ends the session.
  */
 export function signInRouter(deps: Pick<ApiDeps, "sessions" | "redis" | "ds" | "accounts">): Router {
   const router = new Router();

@@ -40,6 +40,13 @@ async function waitForHealth(url: string, deadlineMs: number, group: ProcessGrou
  * (plus the LLM simulator when no provider key is configured, and the Solana localnet when
  * `SOLANA_RPC_URL` is left at its local default), then the URLs and a ready curl.
  */
+/** Where a new self-hoster makes their account, as the sign-up mode allows (docs/accounts.md). */
+function signUpLine(mode: string, platform: string): string {
+  if (mode === "open")
+    return `  Sign up         ${platform}/platform/sign-up   (your own account, for the pages and API keys)`;
+  return `  Accounts        sign-up is ${mode}: make one with \`npm run accounts -- create-admin --email <you>\``;
+}
+
 async function main(): Promise<void> {
   say("making sure PostgreSQL and Redis run…");
   const dbName = new URL(config.databaseUrl).pathname.slice(1) || "apiary";
@@ -116,6 +123,7 @@ async function main(): Promise<void> {
       "\x1b[1mApiary is running.\x1b[0m",
       `  Execution API   ${api}   (health: ${api}/health)`,
       `  Platform        ${platform}`,
+      signUpLine(config.platform.accounts.signUpMode, platform),
       signInLink
         ? `  Sign in         ${signInLink}\n                  (the development user, for the API-keys page; valid for a few hours, restart for a new one)`
         : "  Sign in         through your identity backend (SESSION_JWKS_URL)",

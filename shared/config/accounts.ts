@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { count, defineDomain, num, optionalStr, str, type Setting } from "./setting";
+import { count, defineDomain, num, type Setting } from "./setting";
 
 /** Who may make an account on the pages: anyone, holders of an invite link, or nobody (the operator's CLI only). */
 const SIGN_UP_MODES = ["open", "invite", "closed"] as const;
@@ -26,17 +26,7 @@ const signUpMode: Setting<SignUpMode> = {
   },
 };
 
-/** The OpenID Connect settings come as a set: any one of issuer, client id and secret needs the others. */
-const oidcPart = Joi.string().when("OIDC_ISSUER_URL", {
-  is: Joi.string().min(1).required(),
-  then: Joi.string()
-    .min(1)
-    .required()
-    .messages({ "any.required": "{{#label}} is required when OIDC_ISSUER_URL is set" }),
-  otherwise: Joi.string().allow(""),
-});
-
-/** Apiary's own accounts: who may sign up, how long a session lasts, how fast sign-in may be tried, OpenID Connect. */
+/** Apiary's own accounts: who may sign up, how long a session lasts, how fast sign-in may be tried. */
 export const accounts = defineDomain(
   "Accounts",
   {
@@ -50,22 +40,6 @@ export const accounts = defineDomain(
       count.default(50),
       "password sign-ins and sign-ups one client address may try in 15 minutes; then 429 until the window ends",
     ),
-    OIDC_ISSUER_URL: optionalStr(
-      Joi.string()
-        .uri({ scheme: ["http", "https"] })
-        .allow(""),
-      "your OpenID Connect provider's issuer URL (its discovery document is `<issuer>/.well-known/openid-configuration`); empty: no single sign-on",
-    ),
-    OIDC_CLIENT_ID: optionalStr(oidcPart, "the client id Apiary is registered with at the provider"),
-    OIDC_CLIENT_SECRET: optionalStr(
-      oidcPart,
-      "the client's secret (a secret: never logged or shown); sent to the token endpoint with HTTP Basic",
-    ),
-    OIDC_SCOPES: str(Joi.string().default("openid email profile"), "scopes asked for (`openid` is always added)"),
-    OIDC_BUTTON_LABEL: str(
-      Joi.string().max(60).default("your company account"),
-      "what the sign-in button names: “Sign in with …”",
-    ),
   },
   (env) => ({
     accounts: {
@@ -73,16 +47,6 @@ export const accounts = defineDomain(
       inviteTtlHours: env("INVITE_TTL_HOURS"),
       attemptsPerEmail: env("SIGN_IN_ATTEMPTS_PER_EMAIL"),
       attemptsPerAddress: env("SIGN_IN_ATTEMPTS_PER_ADDRESS"),
-      /** Set when single sign-on is configured; null otherwise. */
-      oidc: env("OIDC_ISSUER_URL")
-        ? {
-            issuer: env("OIDC_ISSUER_URL")!,
-            clientId: env("OIDC_CLIENT_ID")!,
-            clientSecret: env("OIDC_CLIENT_SECRET")!,
-            scopes: [...new Set(["openid", ...env("OIDC_SCOPES").split(/\s+/).filter(Boolean)])].join(" "),
-            buttonLabel: env("OIDC_BUTTON_LABEL"),
-          }
-        : null,
     },
   }),
 );

@@ -97,6 +97,15 @@ describe("prompt review: POST /api/moderate-prompt and what owners' status does"
     expect(await seenByOthers(id)).to.deep.equal(HIDDEN);
   });
 
+  it("lets an admin moderate too: an admin may do all a moderator may", async () => {
+    const admin = await h.newKey();
+    await setUserRole(h.deps.ds, admin.userId, "admin");
+    const id = await create(owner.key, { is_free: true });
+    const res = await moderate(admin.key, { prompt_id: id, status: "approved", reason: "Fine" });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(await stored(id)).to.include({ status: "approved", moderated_by: admin.userId });
+  });
+
   it("lists a prompt once a moderator approves it, recording who, when and why", async () => {
     const id = await create(owner.key, { is_free: true });
     const res = await moderate(moderator.key, { prompt_id: id, status: "approved", reason: "Clear and useful" });
