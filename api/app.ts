@@ -79,7 +79,7 @@ export function createApiApp(
     admin?: typeof config.admin;
   } = {},
 ): Koa {
-  const app = new Koa({ proxy: true });
+  const app = new Koa(proxySettings());
   app.silent = true; // the error middleware logs; Koa's default printer would log twice
   const limiter = options.rateLimiter ?? createRateLimiter(deps.redis);
   const openRequests = options.openRequests ?? createOpenRequests(deps.redis);
@@ -137,11 +137,20 @@ export function createApiApp(
 }
 
 /**
+ * Forwarded headers are believed only from the operator's own proxies: Koa then takes a client's
+ * address (`ctx.ip`, which sign-in attempts are counted under) from the last `TRUSTED_PROXY_HOPS`
+ * entries of `X-Forwarded-For`, never from what the client itself wrote in front of them.
+ */
+function proxySettings(hops = config.http.trustedProxyHops): { proxy: boolean; maxIpsCount: number } {
+  return { proxy: hops > 0, maxIpsCount: hops };
+}
+
+/**
  * The platform app (`/api`, listing pages, API-keys page, uploaded images), with the
  * platform error bodies (docs/api.md, "Errors"), on the deps' platform services (tests pass deps with their own).
  */
 export function createPlatformApp(deps: ApiDeps): Koa {
-  const app = new Koa({ proxy: true });
+  const app = new Koa(proxySettings());
   app.silent = true;
   app.use(requestLogger(logger));
   app.use(handleErrors(platformErrorBodies(howToGetKey())));

@@ -13,6 +13,10 @@ export const http = defineDomain(
       Joi.string().uri(),
       "public address of the platform (used in `how_to_get_key` and listing URLs)",
     ),
+    TRUSTED_PROXY_HOPS: num(
+      Joi.number().integer().min(0).max(10).default(0),
+      "how many proxies of the operator's stand in front of the web process; their `X-Forwarded-*` headers are believed (a client's address is the one the outermost of them saw), and with 0 none are, so no client can pick the address its sign-in attempts are counted under",
+    ),
     BODY_LIMIT: str(
       Joi.string()
         .pattern(/^\d+(kb|mb)$/i)
@@ -44,6 +48,7 @@ export const http = defineDomain(
       platformPort: env("PLATFORM_PORT"),
       publicBaseUrl: env("PUBLIC_BASE_URL") ?? `http://localhost:${env("PORT")}`,
       platformUrl: env("PLATFORM_URL") ?? `http://localhost:${env("PLATFORM_PORT")}`,
+      trustedProxyHops: env("TRUSTED_PROXY_HOPS"),
       bodyLimit: env("BODY_LIMIT"),
       bodyReadTimeoutMs: env("BODY_READ_TIMEOUT_MS"),
       syncWaitMs: env("SYNC_WAIT_MS"),

@@ -29,11 +29,18 @@ export async function postPreSessionForm(
   path: "/platform/sign-in" | "/platform/sign-up",
   fields: Record<string, string>,
   loadFrom: string = path,
+  headers: Record<string, string> = {},
 ): Promise<FormAnswer> {
   const page = await fetch(`${platformUrl}${loadFrom}`);
   const html = await page.text();
   const preSession = cookieValue(page.headers, "apiary_pre_session");
-  return postForm(platformUrl, path, { _csrf: formTokenOf(html), ...fields }, `apiary_pre_session=${preSession}`);
+  return postForm(
+    platformUrl,
+    path,
+    { _csrf: formTokenOf(html), ...fields },
+    `apiary_pre_session=${preSession}`,
+    headers,
+  );
 }
 
 /** Posts a form with a cookie header; never follows the redirect. */
@@ -42,11 +49,12 @@ export async function postForm(
   path: string,
   fields: Record<string, string>,
   cookie: string,
+  headers: Record<string, string> = {},
 ): Promise<FormAnswer> {
   const res = await fetch(`${platformUrl}${path}`, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+    headers: { ...headers, "content-type": "application/x-www-form-urlencoded", cookie },
     body: new URLSearchParams(fields).toString(),
   });
   return {
