@@ -27,7 +27,8 @@ interface Example {
   description?: string;
   value: unknown;
   /**
-   * The value holds placeholders to fill in (a wallet's secret key) and cannot be sent as it is;
+   * The value holds placeholders to fill in (a wallet's secret key, ids of the caller's own listings)
+   * and cannot be sent as it is;
    * rendered as the specification extension `x-placeholder`, so generated requests skip it.
    */
   "x-placeholder"?: true;

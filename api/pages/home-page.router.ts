@@ -44,7 +44,9 @@ export function homePageRouter(deps: Pick<ApiDeps, "ds" | "sessions">): Router {
   const router = new Router();
   router.use(pageErrors(), pageSession(deps.sessions));
 
-  router.get("/", async (ctx) => {
+  router.get("/", async (ctx, next) => {
+    // The router also matches `//` here; only `/` itself is the home page.
+    if (ctx.path !== "/") return next();
     const read = readMarketplaceQuery(ctx.query);
     if ("problems" in read) return renderHome(ctx, 400, DEFAULT_QUERY, { problems: read.problems });
     const { query } = read;

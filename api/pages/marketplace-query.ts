@@ -21,9 +21,8 @@ export const marketplaceQuerySchema = Joi.object({
   q: Joi.string().trim().allow("").max(100).description("Words anywhere in the name or the description"),
   kind: Joi.string()
     .valid(...LISTING_KINDS)
-    .empty("")
     .default("all")
-    .description("Prompts, agents or both"),
+    .description("Prompts, agents, bundles or all of them"),
   category: Joi.string().trim().allow("").max(50).description("A category, case-insensitively"),
   tags: Joi.string()
     .trim()
@@ -32,15 +31,13 @@ export const marketplaceQuerySchema = Joi.object({
     .description(`Up to ${MAX_TAGS} comma-separated tags, each listing must carry all of them`),
   price: Joi.string()
     .valid(...PRICE_FILTERS)
-    .empty("")
     .default("all")
     .description("Free, paid or both"),
   sort: Joi.string()
     .valid(...SORTS)
-    .empty("")
     .default("newest")
     .description("The prompt query's orders"),
-  page: Joi.number().integer().min(1).max(MAX_PAGE).empty("").default(1).description("From 1"),
+  page: Joi.number().integer().min(1).max(MAX_PAGE).default(1).description("From 1"),
 }).messages({ "object.unknown": "{{#label}} is not a parameter of this page" });
 
 /** The home page's parameters after validation. */

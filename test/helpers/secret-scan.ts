@@ -27,7 +27,8 @@ export async function postgresText(ds: DataSource): Promise<string> {
   const parts: string[] = [];
   for (const { name } of tables) {
     const rows: { row: string }[] = await ds.query(`SELECT t::text AS row FROM "${name.replace(/"/g, "")}" t`);
-    parts.push(...rows.map((r) => `${name} ${r.row}`));
+    // One push per row: a table of 100,000 rows spread into one call would overflow the stack.
+    for (const { row } of rows) parts.push(`${name} ${row}`);
   }
   return parts.join("\n");
 }

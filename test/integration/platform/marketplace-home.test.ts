@@ -169,9 +169,16 @@ describe("marketplace home page in a browser", function () {
       return page.locator('[data-field="query-problems"] li').allInnerTexts();
     };
     expect(await problems("sort=cheapest")).to.deep.equal(["'sort' must be one of [newest, oldest, popular, rating]"]);
-    expect(await problems("kind=bundle&price=cheap")).to.deep.equal([
-      "'kind' must be one of [all, prompt, agent]",
+    expect(await problems("kind=tool&price=cheap")).to.deep.equal([
+      "'kind' must be one of [all, prompt, agent, bundle]",
       "'price' must be one of [all, free, paid]",
+    ]);
+    // The form always sends a choice: an empty one is not a default, it is a mistake.
+    expect(await problems("kind=&sort=")).to.deep.equal([
+      "'kind' must be one of [all, prompt, agent, bundle]",
+      "'kind' is not allowed to be empty",
+      "'sort' must be one of [newest, oldest, popular, rating]",
+      "'sort' is not allowed to be empty",
     ]);
     expect(await problems("page=0")).to.deep.equal(["'page' must be greater than or equal to 1"]);
     expect(await problems("page=1001")).to.deep.equal(["'page' must be less than or equal to 1000"]);

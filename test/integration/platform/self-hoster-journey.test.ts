@@ -149,7 +149,9 @@ describe("a self-hoster's first day, in the browser", function () {
     await page.getByLabel("Description", { exact: true }).fill("Turns a list of merged changes into release notes");
     await page
       .getByLabel("Prompt text")
-      .fill("You write clear, friendly release notes from a list of merged changes, grouped by theme and impact.");
+      .fill(
+        `Given the merged changes of release ${tag}, write notes a customer can act on: what changed, why, and how.`,
+      );
     await page.getByLabel("Use cases (one a line: title: description)").fill("Weekly: Summarise the week's changes");
     await page.getByLabel("Tags (comma-separated)").fill("writing, release");
     await Promise.all([page.waitForURL(/created=1/), page.getByRole("button", { name: "Create" }).click()]);

@@ -31,6 +31,8 @@ export const bundleOperations: Operation[] = [
       examples: {
         free: {
           summary: "A free bundle of a prompt and an agent",
+          // The members must be the caller's own listings: these ids stand for them.
+          "x-placeholder": true,
           value: {
             name: "Release kit",
             items: ["6f1c2a4e-2b7d-4c55-9a3e-0d8a51c7e901", "a2d94b10-5e3f-4f0a-8c6b-7e1f2d3c4b5a"],
