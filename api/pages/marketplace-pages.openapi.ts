@@ -16,11 +16,17 @@ export const homePageOperations: Operation[] = [
 ];
 
 export const moderationPageOperations: Operation[] = [
-  page("get", "/platform/moderation", "The moderators' review queue: listings waiting for review, oldest first", {
-    200: html("The queue"),
-    401: html("Not signed in: the sign-in page"),
-    403: html("Not a moderator"),
-  }),
+  {
+    ...page("get", "/platform/moderation", "The moderators' review queue: listings waiting for review, oldest first", {
+      200: html("The queue"),
+      400: html("A search longer than 100 characters, given twice, or holding a NUL"),
+      401: html("Not signed in: the sign-in page"),
+      403: html("Not a moderator"),
+    }),
+    query: Joi.object({
+      q: Joi.string().allow("").max(100).description("Words in the name or description of the listings to show"),
+    }),
+  },
   page(
     "post",
     "/platform/moderation/{id}",

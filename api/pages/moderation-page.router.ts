@@ -21,6 +21,8 @@ import { renderSignIn } from "./sign-in-page";
 const MODERATION_PATH = "/platform/moderation";
 /** How many waiting listings the queue shows at once: decided ones leave it, the next come up. */
 const QUEUE_LENGTH = 50;
+/** The longest search of the queue, as the marketplace's. */
+const SEARCH_MAX_LENGTH = 100;
 const DONE_NOTICES: Record<string, string> = {
   approved: "Approved: the listing is on the marketplace now.",
   rejected: "Rejected: only its owner sees it now, with your reason.",
@@ -42,9 +44,10 @@ async function renderQueue(
   deps: Pick<ApiDeps, "ds">,
   viewer: PageViewer,
   status: number,
-  state: { notice?: string | null; error?: string | null } = {},
+  state: { notice?: string | null; error?: string | null; search?: string } = {},
 ): Promise<void> {
-  const rows = await listPendingReview(deps.ds, viewer.userId, QUEUE_LENGTH);
+  const search = state.search ?? "";
+  const rows = await listPendingReview(deps.ds, viewer.userId, QUEUE_LENGTH, search);
   renderPage(ctx, status, "moderation", {
     queue: rows.map((row) => ({
       ...presentListingCard(row),
@@ -53,6 +56,8 @@ async function renderQueue(
       updatedAt: new Date(row.updated_at).toISOString(),
     })),
     queueLength: QUEUE_LENGTH,
+    search,
+    searchMaxLength: SEARCH_MAX_LENGTH,
     moderationPath: MODERATION_PATH,
     notice: null,
     error: null,
@@ -93,7 +98,13 @@ export function moderationPageRouter(deps: Pick<ApiDeps, "ds" | "sessions">): Ro
 
   router.get(MODERATION_PATH, moderatorsOnly(deps), async (ctx) => {
     const done = typeof ctx.query.done === "string" ? (DONE_NOTICES[ctx.query.done] ?? null) : null;
-    await renderQueue(ctx, deps, viewerOf(ctx)!, 200, { notice: done });
+    // A moderator finds one listing among many waiting (one a seller asks about) by its name or description.
+    const { q = "" } = ctx.query;
+    if (typeof q !== "string" || q.length > SEARCH_MAX_LENGTH || q.includes("\0"))
+      return renderQueue(ctx, deps, viewerOf(ctx)!, 400, {
+        error: `Search with one text of at most ${SEARCH_MAX_LENGTH} characters.`,
+      });
+    await renderQueue(ctx, deps, viewerOf(ctx)!, 200, { notice: done, search: q.trim() });
   });
 
   router.post(`${MODERATION_PATH}/:id`, signedInForm(MODERATION_PATH), moderatorsOnly(deps), async (ctx) => {

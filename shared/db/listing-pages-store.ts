@@ -1,5 +1,6 @@
 import type { DataSource } from "typeorm";
 import type { PromptRow } from "./entities/prompt.entity";
+import { containsPattern } from "./prompt-listing-store";
 import { listedPrompt } from "./prompt-visibility";
 import { sql } from "./sql";
 import { isUuid } from "./uuid";
@@ -31,13 +32,19 @@ export async function findOwnListing(ds: DataSource, id: string, userId: string)
  * The listings waiting for review, oldest first (the longest wait is decided first), leaving out the
  * moderator's own: a moderator never reviews their own listing.
  */
-export async function listPendingReview(ds: DataSource, moderatorId: string, limit: number): Promise<PromptRow[]> {
+export async function listPendingReview(
+  ds: DataSource,
+  moderatorId: string,
+  limit: number,
+  search = "",
+): Promise<PromptRow[]> {
   return sql<PromptRow>(
     ds,
     `SELECT * FROM prompts
       WHERE status = 'pending' AND user_id <> $1 AND ${listedPrompt()}
+        AND ($3::text IS NULL OR name ILIKE $3 OR description ILIKE $3)
       ORDER BY created_at ASC, id ASC
       LIMIT $2`,
-    [moderatorId, limit],
+    [moderatorId, limit, search ? containsPattern(search) : null],
   );
 }

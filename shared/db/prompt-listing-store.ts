@@ -75,7 +75,7 @@ const ORDER_BY: Record<PromptSort, string> = {
 };
 
 /** A LIKE pattern matching the text anywhere, with LIKE's own characters taken literally. */
-function containsPattern(text: string): string {
+export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

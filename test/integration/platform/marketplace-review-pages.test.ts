@@ -128,6 +128,32 @@ describe("marketplace review pages in a browser", function () {
       expect(await homeFinds(name)).to.equal(true);
     });
 
+    it("finds waiting listings by name or description, with LIKE's characters taken literally, and bounds the search", async () => {
+      const seller = await sessionUser(h.deps.ds, "seller");
+      const mod = await moderator();
+      const mark = seller.id.slice(0, 8);
+      const wanted = await createPrompt(h.deps.ds, seller.id, { name: `Find me ${mark} 100%`, status: "pending" });
+      const other = await createPrompt(h.deps.ds, seller.id, { name: `Find me ${mark} 1000`, status: "pending" });
+      const page = await newPage({ sessionToken: mod.token });
+      const shown = async (q: string) => {
+        const res = await page.goto(`/platform/moderation?q=${encodeURIComponent(q)}`);
+        expect(res!.status(), q).to.equal(200);
+        return page
+          .locator("[data-listing-id]")
+          .evaluateAll((els) => els.map((e) => e.getAttribute("data-listing-id")));
+      };
+      expect(await shown(`${mark} 100%`)).to.deep.equal([wanted]);
+      expect((await shown(`find ME ${mark}`)).sort()).to.deep.equal([wanted, other].sort());
+      expect(await page.getByLabel("Find waiting listings by name or description").inputValue()).to.equal(
+        `find ME ${mark}`,
+      );
+      for (const bad of [`q=${"x".repeat(101)}`, "q=a&q=b", "q=a%00b"]) {
+        const res = await page.goto(`/platform/moderation?${bad}`);
+        expect(res!.status(), bad).to.equal(400);
+        expect(await text(page, "error"), bad).to.include("at most 100 characters");
+      }
+    });
+
     it("rejects only with a reason, which the owner then reads; the listing stays off the home page", async () => {
       const seller = await sessionUser(h.deps.ds, "seller");
       const mod = await moderator();

@@ -167,9 +167,15 @@ describe("a self-hoster's first day, in the browser", function () {
     expect(await visitor.getByRole("link", { name }).count()).to.equal(0);
     expect((await visitor.goto(`/prompt/${stored.id}`))!.status()).to.equal(404);
 
-    // The admin approves it in the queue.
+    // The admin finds it in the queue (other listings may wait before it) and approves it.
     const moderator = await newPage();
     await signIn(moderator, adminEmail, "/platform/moderation");
+    await moderator.getByLabel("Find waiting listings by name or description").fill(tag);
+    await Promise.all([
+      moderator.waitForURL(/q=/),
+      moderator.getByRole("button", { name: "Find", exact: true }).click(),
+    ]);
+    expect(await moderator.locator('[data-field="queue"] > li').count()).to.equal(1);
     await Promise.all([
       moderator.waitForURL(/done=approved/),
       moderator.getByRole("button", { name: `Approve ${name}` }).click(),
