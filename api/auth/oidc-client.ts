@@ -135,6 +135,11 @@ export async function exchangeCode(
   }
   const res = await callProvider(provider.tokenEndpoint, { method: "POST", headers, body: form }, "its token endpoint");
   const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  if (body?.error === "invalid_client")
+    throw new OidcSignInError(
+      502,
+      "The sign-in provider refused Apiary's client credentials: the operator should check OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.",
+    );
   if (res.status >= 400 && res.status < 500 && typeof body?.error === "string")
     throw new OidcSignInError(
       400,
@@ -143,6 +148,17 @@ export async function exchangeCode(
   if (!res.ok || typeof body?.id_token !== "string")
     throw new OidcSignInError(502, "The sign-in provider's token endpoint did not answer with an ID token.");
   return body.id_token;
+}
+
+/**
+ * Whether verifying failed for want of the provider's keys rather than for the token: the JWKS
+ * request timed out, failed, or was not a key set (jose's generic error); every fault of the
+ * token itself is one of jose's specific errors.
+ */
+function keysUnavailable(err: unknown): boolean {
+  if (err instanceof joseErrors.JWKSTimeout) return true;
+  if (err instanceof joseErrors.JOSEError) return err.code === joseErrors.JOSEError.code;
+  return true;
 }
 
 /**
@@ -164,8 +180,8 @@ export async function verifyIdToken(
       clockTolerance: 60,
     }));
   } catch (err) {
-    if (err instanceof joseErrors.JWKSTimeout || (err instanceof Error && /fetch|network/i.test(err.message)))
-      throw new OidcSignInError(502, "The sign-in provider's signing keys could not be fetched.");
+    if (keysUnavailable(err))
+      throw new OidcSignInError(502, "The sign-in provider's signing keys (its jwks_uri) could not be fetched.");
     throw new OidcSignInError(401, "The sign-in provider's ID token could not be verified, so you are not signed in.");
   }
   if (claims.nonce !== nonce)

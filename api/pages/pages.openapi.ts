@@ -84,7 +84,7 @@ export const oidcSignInOperations: Operation[] = [
       403: html("No account, and sign-up through the provider is off (or it shared no email)"),
       404: html("No provider is configured"),
       409: html("An account has the email, but the provider does not confirm it (`email_verified`)"),
-      502: html("The provider could not be reached, or answered wrongly"),
+      502: html("The provider could not be reached, answered wrongly, or refused the client's credentials"),
     },
   ),
 ];

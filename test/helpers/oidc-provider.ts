@@ -27,6 +27,8 @@ export interface LocalOidcProvider {
   user: ProviderUser;
   /** Applied to every ID token until reset to `{}`. */
   tamper: IdTokenTampering;
+  /** When set, the JWKS answers 503 (the provider's keys cannot be had). */
+  jwksDown: boolean;
   /** Token requests refused, with why (a wrong secret or PKCE verifier, a used code). */
   refusals: string[];
   close(): Promise<void>;
@@ -77,6 +79,7 @@ export async function startOidcProvider(): Promise<LocalOidcProvider> {
     clientSecret: `client-secret-${randomBytes(16).toString("hex")}`,
     user: { sub: "nobody" },
     tamper: {},
+    jwksDown: false,
     refusals: [],
     close: async () => closeNow(server),
   };
@@ -150,7 +153,7 @@ export async function startOidcProvider(): Promise<LocalOidcProvider> {
         token_endpoint_auth_methods_supported: ["client_secret_basic"],
         code_challenge_methods_supported: ["S256"],
       });
-    if (url.pathname === "/jwks") return send(res, 200, { keys: [jwk] });
+    if (url.pathname === "/jwks") return provider.jwksDown ? send(res, 503, {}) : send(res, 200, { keys: [jwk] });
     if (url.pathname === "/authorize" && req.method === "GET") return authorize(url, res);
     if (url.pathname === "/token" && req.method === "POST")
       return void token(req, res).catch(() => send(res, 500, { error: "server_error" }));

@@ -78,6 +78,7 @@ describe("accounts: sign-in through an OpenID Connect provider", function () {
   });
   beforeEach(() => {
     provider.tamper = {};
+    provider.refusals.length = 0;
   });
   const { newPage } = pagesBrowser(() => platformUrl);
 
@@ -247,6 +248,31 @@ describe("accounts: sign-in through an OpenID Connect provider", function () {
     expect(start.html).to.include("could not be reached");
     const none = await hop(`${h.platformUrl}/platform/sign-in/oidc`);
     expect(none.status).to.equal(404);
+  });
+
+  it("answers 502, with no session, when the provider refuses the client's secret or its keys cannot be had", async () => {
+    const wrongSecret = await platformWith({ clientSecret: "not-the-secret" });
+    provider.user = newPerson("misconfigured");
+    const refused = await signInOverHttp(wrongSecret);
+    expect(refused.status).to.equal(502);
+    expect(refused.html).to.include("check OIDC_CLIENT_ID and OIDC_CLIENT_SECRET");
+    expect(refused.session).to.equal(null);
+    expect(refused.html).not.to.include("not-the-secret");
+
+    // Another provider, so no signing keys are cached yet.
+    const keyless = await startOidcProvider();
+    closers.push(() => keyless.close());
+    keyless.jwksDown = true;
+    keyless.user = newPerson("keyless");
+    const url = await platformWith({
+      issuer: keyless.issuer,
+      clientId: keyless.clientId,
+      clientSecret: keyless.clientSecret,
+    });
+    const noKeys = await signInOverHttp(url);
+    expect(noKeys.status).to.equal(502);
+    expect(noKeys.html).to.include("signing keys");
+    expect(noKeys.session).to.equal(null);
   });
 
   it("keeps the client secret out of logs, pages and the provider's redirects", async () => {
