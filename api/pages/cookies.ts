@@ -11,8 +11,13 @@ export const NEW_KEY_COOKIE = "apiary_new_key";
  * loaded our sign-in form can post it (login CSRF). Dropped once it has served a sign-in.
  */
 export const PRE_SESSION_COOKIE = "apiary_pre_session";
+/** A sign-in through the OpenID Connect provider under way: its state, nonce and PKCE verifier, sealed. */
+export const OIDC_STATE_COOKIE = "apiary_oidc_sign_in";
 export const API_KEYS_PATH = "/platform/api-keys";
 export const SIGN_IN_PATH = "/platform/sign-in";
+export const OIDC_SIGN_IN_PATH = "/platform/sign-in/oidc";
+/** Where the provider sends the browser back: the redirect URL registered at the provider. */
+export const OIDC_CALLBACK_PATH = "/platform/sign-in/oidc/callback";
 export const ACCOUNT_PATH = "/platform/account";
 /** Where the pre-session cookie is sent: the sign-in and sign-up forms both live under it. */
 const PRE_SESSION_PATH = "/platform";
@@ -51,6 +56,18 @@ export function setNewKeyCookie(ctx: Context, sealed: string): void {
 
 export function clearNewKeyCookie(ctx: Context): void {
   ctx.cookies.set(NEW_KEY_COOKIE, null, strict(ctx, API_KEYS_PATH));
+}
+
+/**
+ * Lax, not Strict: the provider sends the browser back to the callback from its own site, a
+ * top-level GET that carries Lax cookies and not Strict ones. Only the callback path receives it.
+ */
+export function setOidcStateCookie(ctx: Context, sealed: string, maxAgeMs: number): void {
+  ctx.cookies.set(OIDC_STATE_COOKIE, sealed, { ...strict(ctx, OIDC_CALLBACK_PATH), sameSite: "lax", maxAge: maxAgeMs });
+}
+
+export function clearOidcStateCookie(ctx: Context): void {
+  ctx.cookies.set(OIDC_STATE_COOKIE, null, { ...strict(ctx, OIDC_CALLBACK_PATH), sameSite: "lax" });
 }
 
 /** The browser's pre-session id: this request's new one, its cookie's, else a new one set now (HttpOnly, Strict). */

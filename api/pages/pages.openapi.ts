@@ -67,6 +67,28 @@ export const signInOperations: Operation[] = [
   }),
 ];
 
+export const oidcSignInOperations: Operation[] = [
+  page("get", "/platform/sign-in/oidc", "Sign in through the OpenID Connect provider (`?next=` a path on this site)", {
+    302: { description: "To the provider's authorization endpoint (PKCE, `state`, `nonce`; the state cookie set)" },
+    404: html("No provider is configured"),
+    502: html("The provider's discovery document could not be had or is wrong"),
+  }),
+  page(
+    "get",
+    "/platform/sign-in/oidc/callback",
+    "Where the provider sends the browser back (`code` and `state`, or `error`): the redirect URL registered there",
+    {
+      200: html("Signed in: a page that moves on to `next`"),
+      400: html("The provider's error, a missing or mismatched state, an expired sign-in, or a refused code"),
+      401: html("The ID token does not verify (signature, issuer, audience, expiry or nonce)"),
+      403: html("No account, and sign-up through the provider is off (or it shared no email)"),
+      404: html("No provider is configured"),
+      409: html("An account has the email, but the provider does not confirm it (`email_verified`)"),
+      502: html("The provider could not be reached, answered wrongly, or refused the client's credentials"),
+    },
+  ),
+];
+
 export const apiKeysPageOperations: Operation[] = [
   page("get", "/platform/api-keys", "The signed-in user's API keys", {
     200: html("The keys, and a new key once right after creating it"),

@@ -8,7 +8,8 @@ const PREFIX = "enc:v2:";
  * HKDF, so a ciphertext made for one purpose cannot be opened for another even before its
  * associated data is checked.
  */
-export type SealPurpose = "agent-credential" | "marketplace-prompt" | "launch-key" | "new-key-flash" | "webhook-secret";
+export type SealPurpose =
+  "agent-credential" | "marketplace-prompt" | "launch-key" | "new-key-flash" | "oidc-sign-in" | "webhook-secret";
 
 /**
  * The purpose and the context a value was sealed in (run id, user id, where in the request...).

@@ -127,6 +127,35 @@ describe("configuration", () => {
     expect(loadConfig({ SESSION_JWT_SECRET: "" }).platform.session.jwtSecret).to.equal(""); // no sessions at all
   });
 
+  it("turns OpenID Connect sign-in on with OIDC_ISSUER, and refuses an issuer without a client id", () => {
+    expect(loadConfig({}).platform.accounts.oidc).to.equal(null);
+    expect(() => loadConfig({ OIDC_ISSUER: "https://id.example.com" })).to.throw(
+      ConfigError,
+      /OIDC_CLIENT_ID" is required when OIDC_ISSUER is set/,
+    );
+    const secret = "client-secret-not-to-show";
+    const oidc = loadConfig({
+      OIDC_ISSUER: "https://id.example.com/realms/corp",
+      OIDC_CLIENT_ID: "apiary",
+      OIDC_CLIENT_SECRET: secret,
+      OIDC_SCOPES: "email groups",
+    }).platform.accounts.oidc;
+    expect(oidc).to.deep.include({
+      clientId: "apiary",
+      clientSecret: secret,
+      scopes: "openid email groups",
+      signUp: true,
+    });
+    expect(
+      loadConfig({ OIDC_ISSUER: "https://id.example.com", OIDC_CLIENT_ID: "a", OIDC_SIGN_UP: "false" }).platform
+        .accounts.oidc?.signUp,
+    ).to.equal(false);
+    expect(() => loadConfig({ OIDC_ISSUER: "ftp://id.example.com", OIDC_CLIENT_ID: "a" })).to.throw(
+      ConfigError,
+      /OIDC_ISSUER/,
+    );
+  });
+
   it("limits session tokens to SESSION_MAX_AGE_SECONDS (a day unless set)", () => {
     expect(loadConfig({}).platform.session.maxAgeSeconds).to.equal(86_400);
     expect(loadConfig({ SESSION_MAX_AGE_SECONDS: "900" }).platform.session.maxAgeSeconds).to.equal(900);

@@ -10,6 +10,7 @@ import { marketplacePageRouters } from "../../pages/marketplace-pages";
 import { runPagesRouter } from "../../pages/run-pages.router";
 import { spendPageRouter } from "../../pages/spend-page.router";
 import { signInRouter } from "../../pages/sign-in.router";
+import { oidcSignInRouter } from "../../pages/oidc-sign-in.router";
 import { signUpRouter } from "../../pages/sign-up.router";
 import { accountPageRouter } from "../../pages/account-page.router";
 import type { PlatformServices } from "../../marketplace/platform-services";
@@ -40,6 +41,7 @@ export function platformRouters(deps: ApiDeps, services: PlatformServices): Rout
     listingPagesRouter(deps),
     bundlePageRouter(deps),
     signInRouter(deps),
+    oidcSignInRouter(deps),
     signUpRouter(deps),
     accountPageRouter(deps),
     apiKeysPageRouter(deps),
