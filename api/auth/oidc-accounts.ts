@@ -1,5 +1,6 @@
 import type { DataSource } from "typeorm";
-import { EmailTakenError, findAccountByEmail, insertAccount } from "../../shared/db/account-store";
+import { EmailTakenError, findAccountByEmail, forgetPassword, insertAccount } from "../../shared/db/account-store";
+import { deleteSessionsOf } from "../../shared/db/account-session-store";
 import { linkedAccount, linkIdentity } from "../../shared/db/account-identity-store";
 import { transaction } from "../../shared/db/sql";
 import { isUniqueViolation } from "../../shared/db/unique-violation";
@@ -23,7 +24,13 @@ async function linkedByRace<T>(ds: DataSource, identity: OidcIdentity, work: () 
 /**
  * Finds or makes the account of a verified identity: the one linked to its (issuer, subject); at a
  * first sign-in, the account with the same email when the provider vouches for the email
- * (`email_verified`), linked from then on; else a new account, when `signUp` allows it.
+ * (`email_verified`), linked from then on; else a new account, when `signUp` allows it and the
+ * provider vouches for the email.
+ *
+ * Open sign-up never proves an email: anyone could have made an account with this person's address
+ * and a password of their own, waiting for them. So linking ends that account's password and every
+ * session of it, in the same transaction: from then on only the provider opens it (the operator's
+ * `npm run accounts -- reset-password` gives it a password again).
  */
 export async function accountForIdentity(
   ds: DataSource,
@@ -35,10 +42,14 @@ export async function accountForIdentity(
 
   const sameEmail = identity.email ? await findAccountByEmail(ds, identity.email) : null;
   if (sameEmail && identity.emailVerified) {
-    const userId = await linkedByRace(ds, identity, async () => {
-      await linkIdentity(ds, identity, sameEmail.id);
-      return sameEmail.id;
-    });
+    const userId = await linkedByRace(ds, identity, () =>
+      transaction(ds, async (tx) => {
+        await linkIdentity(tx, identity, sameEmail.id);
+        await forgetPassword(tx, sameEmail.id);
+        await deleteSessionsOf(tx, sameEmail.id);
+        return sameEmail.id;
+      }),
+    );
     return { userId };
   }
   if (sameEmail)
@@ -58,6 +69,15 @@ export async function accountForIdentity(
       },
     };
   const email = identity.email;
+  // An account takes its email as its handle, the name the CLI finds it by: only a vouched-for one.
+  if (email && !identity.emailVerified)
+    return {
+      refused: {
+        status: 403,
+        message:
+          "The sign-in provider does not confirm that your email address is yours, which a new account needs. Confirm it with the provider, then sign in again.",
+      },
+    };
   if (!email)
     return {
       refused: {

@@ -7,7 +7,7 @@ import type { ApiDeps } from "../deps";
 import { endAccountSession } from "../auth/account-sessions";
 import { attemptRefusal } from "../auth/sign-in-attempts";
 import { checkPassword, seeOther, signInAs, WRONG_CREDENTIALS } from "./account-sign-in";
-import { clearSessionCookie, setSessionCookie, SIGN_IN_PATH } from "./cookies";
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie, SIGN_IN_PATH } from "./cookies";
 import { formField, signedInForm, signInForm } from "./page-forms";
 import { pageErrors } from "./page-errors";
 import { pageSession, viewerOf, viewerOfToken } from "./page-session";
@@ -40,6 +40,9 @@ export function signInRouter(deps: Pick<ApiDeps, "sessions" | "redis" | "ds" | "
         next,
         error: "That session token is not valid (it may have expired). Sign in again.",
       });
+    // The session this one replaces ends, as at a password sign-in: it would otherwise stay valid unseen.
+    const earlier = ctx.cookies.get(SESSION_COOKIE);
+    if (earlier && earlier !== token.trim()) await endAccountSession(deps.ds, earlier);
     setSessionCookie(ctx, token.trim(), verified.expiresAt);
     ctx.state.viewer = await viewerOfToken(deps.sessions, token.trim(), "cookie");
     // A page rather than a redirect: after a hop from the identity backend's site, a browser would

@@ -64,3 +64,11 @@ export async function setPasswordHash(db: Queryable, userId: string, passwordHas
   const rows = await sql(db, `UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING id`, [userId, passwordHash]);
   return rows.length > 0;
 }
+
+/**
+ * Takes an account's password away (the column emptied): what was set by whoever signed up with an
+ * email they never proved theirs stops opening it.
+ */
+export async function forgetPassword(db: Queryable, userId: string): Promise<void> {
+  await sql(db, `UPDATE users SET password_hash = NULL WHERE id = $1`, [userId]);
+}

@@ -7,6 +7,7 @@ import { insertAccount } from "../../../shared/db/account-store";
 import type { AccountSettings } from "../../../shared/config/accounts";
 import { formTokenOf, getWithSession, postForm, postPreSessionForm } from "../../helpers/account-forms";
 import { pagesBrowser } from "../../helpers/browser";
+import { sessionUser } from "../../helpers/platform-fixtures";
 import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
 import { captureLogs } from "../../helpers/log-capture";
@@ -199,6 +200,27 @@ describe("accounts: sign-up, sign-in, sessions", function () {
     expect((await claiming(other.email)).status).to.equal(303);
     expect((await claiming(other.email)).status).to.equal(303);
     expect((await claiming((await account()).email)).status).to.equal(429);
+  });
+
+  it("signing in with a session token ends the account session it replaces", async () => {
+    const { email } = await account();
+    const first = await signIn(h.platformUrl, email, PASSWORD);
+    expect(first.session).to.be.a("string");
+    const form = await fetch(`${h.platformUrl}/platform/sign-in`);
+    const preSession = form.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .find((pair) => pair.startsWith("apiary_pre_session="));
+    const other = await sessionUser(h.deps.ds, "token-holder");
+    const swapped = await postForm(
+      h.platformUrl,
+      "/platform/sign-in",
+      { _csrf: formTokenOf(await form.text()), token: other.token, next: "/platform/account" },
+      `${preSession}; apiary_session=${first.session}`,
+    );
+    expect(swapped.status, swapped.html).to.equal(200);
+    expect(swapped.session).to.equal(other.token);
+    expect((await getWithSession(h.platformUrl, "/platform/account", first.session!)).status).to.equal(401);
   });
 
   it("sign-out ends the session: its token opens nothing afterwards", async () => {

@@ -5,7 +5,7 @@ import { createPlatformApp } from "../../../api/app";
 import type { OidcSettings } from "../../../shared/config/accounts";
 import { hashPassword } from "../../../shared/auth/passwords";
 import { insertAccount } from "../../../shared/db/account-store";
-import { getWithSession } from "../../helpers/account-forms";
+import { getWithSession, postPreSessionForm } from "../../helpers/account-forms";
 import { pagesBrowser } from "../../helpers/browser";
 import { harness, type Harness } from "../../helpers/harness";
 import { closeNow, listenLocally } from "../../helpers/local-server";
@@ -215,12 +215,37 @@ describe("accounts: sign-in through an OpenID Connect provider", function () {
     expect(unverified.session).to.equal(null);
     expect(await linkedUser(provider.user)).to.equal(null);
 
+    // Whoever made the account (open sign-up proves no email) loses its password and sessions at the link.
+    const squatter = await postPreSessionForm(platformUrl, "/platform/sign-in", {
+      email,
+      password: "a long password",
+      next: "/platform/account",
+    });
+    expect(squatter.status).to.equal(303);
     provider.user = { sub: `verified-${randomUUID()}`, email: email.toUpperCase(), email_verified: true };
     const verified = await signInOverHttp();
     expect(verified.status).to.equal(200);
     expect(await linkedUser(provider.user)).to.equal(existing);
     const page = await getWithSession(platformUrl, "/platform/account", verified.session!);
     expect(page.html).to.include(email);
+    expect((await getWithSession(platformUrl, "/platform/account", squatter.session!)).status).to.equal(401);
+    const again = await postPreSessionForm(platformUrl, "/platform/sign-in", {
+      email,
+      password: "a long password",
+      next: "/platform/account",
+    });
+    expect(again.status).to.equal(401);
+    expect(again.session).to.equal(null);
+  });
+
+  it("makes no account for an email the provider does not vouch for", async () => {
+    provider.user = newPerson("unvouched", false);
+    const refused = await signInOverHttp();
+    expect(refused.status).to.equal(403);
+    expect(refused.html).to.include("does not confirm that your email address is yours");
+    expect(refused.session).to.equal(null);
+    const rows = await h.deps.ds.query(`SELECT id FROM users WHERE lower(email) = lower($1)`, [provider.user.email]);
+    expect(rows).to.have.length(0);
   });
 
   it("with sign-up off, refuses a new person but signs in one who has an account", async () => {
