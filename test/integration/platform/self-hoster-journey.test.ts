@@ -181,9 +181,9 @@ describe("a self-hoster's first day, in the browser", function () {
       moderator.getByRole("button", { name: `Approve ${name}` }).click(),
     ]);
 
-    // Anyone finds it on the marketplace home, beside another seller's listings, by searching, and opens its page.
-    await visitor.goto("/");
-    expect(await visitor.getByRole("link", { name }).count()).to.equal(1);
+    // Anyone finds it on the marketplace home by searching (other suites' listings may fill its first page), and
+    // opens its page. The picture is of the home as it opens (run alone, this test's three listings).
+    expect((await visitor.goto("/"))!.status()).to.equal(200);
     await screenshot(visitor, "marketplace");
     await visitor.getByLabel("Search names and descriptions").fill(name);
     await Promise.all([visitor.waitForURL(/q=/), visitor.getByRole("button", { name: "Search" }).click()]);
