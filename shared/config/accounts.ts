@@ -41,7 +41,7 @@ export const accounts = defineDomain(
     INVITE_TTL_HOURS: num(count.default(168), "how long an invite link stays usable (it is good for one account)"),
     SIGN_IN_ATTEMPTS_PER_EMAIL: num(
       count.default(10),
-      "password sign-ins one email may be tried with in 15 minutes, right or wrong; then 429 until the window ends",
+      "password sign-ins one email may be tried with from one client address in 15 minutes, right or wrong (from all addresses together, ten times it); then 429 until the window ends",
     ),
     SIGN_IN_ATTEMPTS_PER_ADDRESS: num(
       count.default(50),

@@ -37,8 +37,11 @@ describe("accounts: sign-up, sign-in, sessions", function () {
   const { newPage } = pagesBrowser(() => h.platformUrl);
 
   /** A platform app with account settings of its own (another sign-up mode, a small rate limit). */
-  async function platformWith(settings: Partial<AccountSettings>): Promise<string> {
-    const app = await serveApp(createPlatformApp({ ...h.deps, accounts: { ...h.deps.accounts, ...settings } }));
+  async function platformWith(settings: Partial<AccountSettings>, behindOneProxy = false): Promise<string> {
+    const koa = createPlatformApp({ ...h.deps, accounts: { ...h.deps.accounts, ...settings } });
+    // As with TRUSTED_PROXY_HOPS=1: the test stands in for the proxy, writing each client's address.
+    if (behindOneProxy) Object.assign(koa, { proxy: true, maxIpsCount: 1 });
+    const app = await serveApp(koa);
     served.push(app);
     return app.url;
   }
@@ -200,6 +203,24 @@ describe("accounts: sign-up, sign-in, sessions", function () {
     expect((await claiming(other.email)).status).to.equal(303);
     expect((await claiming(other.email)).status).to.equal(303);
     expect((await claiming((await account()).email)).status).to.equal(429);
+  });
+
+  it("counts an email's tries per address, so a guesser elsewhere cannot lock its owner out, and bounds all addresses", async () => {
+    const url = await platformWith({ attemptsPerEmail: 2, attemptsPerAddress: 50 }, true);
+    const from = (address: string, email: string, password: string) =>
+      postPreSessionForm(url, "/platform/sign-in", { email, password, next: "/platform/account" }, undefined, {
+        "x-forwarded-for": address,
+      });
+    const { email } = await account();
+    for (let i = 0; i < 2; i++) expect((await from("198.51.100.7", email, `guess ${i}`)).status).to.equal(401);
+    expect((await from("198.51.100.7", email, "guess 3")).status).to.equal(429);
+    expect((await from("198.51.100.8", email, PASSWORD)).status).to.equal(303);
+
+    // Spread over addresses, one try each: ten times the per-address allowance in all, then every address waits.
+    for (let i = 0; i < 17; i++) expect((await from(`203.0.113.${i + 1}`, email, `spread ${i}`)).status).to.equal(401);
+    const refused = await from("203.0.113.200", email, PASSWORD);
+    expect(refused.status).to.equal(429);
+    expect(refused.session).to.equal(null);
   });
 
   it("signing in with a session token ends the account session it replaces", async () => {
