@@ -1,28 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { expect } from "chai";
 import { hashPassword } from "../../shared/auth/passwords";
 import { insertAccount } from "../../shared/db/account-store";
 import { postPreSessionForm, getWithSession } from "../helpers/account-forms";
+import { accountsCli as accounts } from "../helpers/accounts-cli";
 import { harness, type Harness } from "../helpers/harness";
-
-const ROOT = join(__dirname, "..", "..");
-
-/** Runs `npm run accounts -- <args>` as its own process against the test database; stdin is written and closed. */
-function accounts(args: string[], stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts/accounts.ts"), ...args], {
-    cwd: ROOT,
-    env: process.env,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += String(d)));
-  child.stderr.on("data", (d) => (stderr += String(d)));
-  child.stdin.end(stdin);
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-}
 
 /** The operator's account CLI, run as a process: first admin, password reset, invite, role. */
 describe("npm run accounts", function () {

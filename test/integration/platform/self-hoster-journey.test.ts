@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -6,12 +5,12 @@ import { expect } from "chai";
 import type { Page } from "playwright-core";
 import { formatDollars } from "../../../api/pages/page-format";
 import { pagesBrowser } from "../../helpers/browser";
+import { accountsCli } from "../../helpers/accounts-cli";
 import { createPrompt, createUser } from "../../helpers/factories";
 import { harness, type Harness } from "../../helpers/harness";
 import { request } from "../../helpers/http";
 import { swarmsClient } from "../../helpers/swarms-sdk";
 
-const ROOT = join(__dirname, "..", "..", "..");
 const PASSWORD = "a long phrase nobody else would pick";
 
 /**
@@ -25,20 +24,6 @@ async function screenshot(page: Page, name: string): Promise<void> {
   if (!SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
-
-/** The operator's account CLI (`npm run accounts -- …`) as its own process; the password on stdin. */
-function accountsCli(args: string[], stdin: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts/accounts.ts"), ...args], {
-    cwd: ROOT,
-    env: process.env,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (d) => (output += String(d)));
-  child.stderr.on("data", (d) => (output += String(d)));
-  child.stdin.end(stdin);
-  return new Promise((done) => child.on("close", (code) => done({ code, output })));
 }
 
 async function signIn(page: Page, email: string, next: string): Promise<void> {
@@ -72,8 +57,8 @@ describe("a self-hoster's first day, in the browser", function () {
     const email = `builder-${tag}@example.test`;
 
     const admin = await accountsCli(["create-admin", "--email", adminEmail, "--password-stdin"], `${PASSWORD}\n`);
-    expect(admin.code, admin.output).to.equal(0);
-    expect(admin.output).not.to.include(PASSWORD);
+    expect(admin.code, admin.stderr).to.equal(0);
+    expect(admin.stdout + admin.stderr).not.to.include(PASSWORD);
 
     const seller = await createUser(h.deps.ds, `seller-${tag}`);
     for (const [listing, category] of [
